@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './brands';
+export * from './scopes';
+export * from './constants';
+export * from './runtime-config';

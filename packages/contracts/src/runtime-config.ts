@@ -1,0 +1,24 @@
+import type { BrandId } from './brands';
+
+/**
+ * What the server tells the web app about the deployment, embedded in the HTML shell as
+ * `<script id="portal-config" type="application/json">` so it is there before any script runs.
+ */
+export interface RuntimeConfig {
+  brand: BrandId;
+  /** Base of the `/v3` API for this brand (the locker brand has its own API host). */
+  apiBaseUrl: string;
+  /** Where the locker brand's logo links: the vault address on the main host. */
+  vaultUrl: string;
+  mainSiteUrl: string;
+  /** Hosts the product family lives on, for product links and notification routing. */
+  productLinks: Record<string, string>;
+  captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; version?: 'standard' | 'enterprise' };
+  /** True outside production: enables the dev outbox page. */
+  dev: boolean;
+  /** Origins a sign-in may hand the browser back to (service and redirect URLs). */
+  allowedRedirectOrigins: string[];
+}
+
+export const RUNTIME_CONFIG_ELEMENT_ID = 'portal-config';
+export const CSP_NONCE_META = 'csp-nonce';
