@@ -3,3 +3,4 @@ export * from './brands';
 export * from './scopes';
 export * from './constants';
 export * from './runtime-config';
+export * from './api/resources';

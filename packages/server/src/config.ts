@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+const list = z
+  .string()
+  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+const url = z.url();
+
+/**
+ * Every environment variable the server reads, with its default. Parsed once at start;
+ * a bad value stops the process with a list of every offending variable.
+ * The README's configuration table mirrors this schema.
+ */
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+    MAIL_FROM: z.string().min(3).default('CyStack ID <no-reply@localhost>'),
+    TRUST_PROXY: flag.default(false),
+    PLATFORM_HOSTS: list.default(['localhost', '127.0.0.1']),
+    LOCKER_HOSTS: list.default(['locker.localhost']),
+    PLATFORM_ORIGIN: url.optional(),
+    LOCKER_ORIGIN: url.optional(),
+    PLATFORM_API_BASE_URL: z.string().min(1).default('/v3'),
+    LOCKER_API_BASE_URL: z.string().min(1).optional(),
+    MAIN_SITE_URL: url.optional(),
+    VAULT_URL: url.optional(),
+    ALLOWED_REDIRECT_ORIGINS: list.default([]),
+    COOKIE_DOMAIN: z.string().optional(),
+    SEED_DEMO: flag.optional(),
+    CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha']).default('altcha'),
+    ALTCHA_HMAC_KEY: z.string().min(16).optional(),
+    RECAPTCHA_SITE_KEY: z.string().optional(),
+    RECAPTCHA_SECRET: z.string().optional(),
+    RECAPTCHA_VERSION: z.enum(['standard', 'enterprise']).optional(),
+    WEB_DIST: z.string().min(1).optional(),
+  })
+  .transform((env) => {
+    const port = env.PORT;
+    const platformOrigin = env.PLATFORM_ORIGIN ?? `http://localhost:${port}`;
+    const lockerOrigin = env.LOCKER_ORIGIN ?? `http://locker.localhost:${port}`;
+    return {
+      ...env,
+      PLATFORM_ORIGIN: platformOrigin,
+      LOCKER_ORIGIN: lockerOrigin,
+      LOCKER_API_BASE_URL: env.LOCKER_API_BASE_URL ?? `${lockerOrigin}/v3`,
+      MAIN_SITE_URL: env.MAIN_SITE_URL ?? platformOrigin,
+      VAULT_URL: env.VAULT_URL ?? `${platformOrigin}/vault`,
+      SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+      ALTCHA_HMAC_KEY: env.ALTCHA_HMAC_KEY,
+    };
+  });
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((line) => `  - ${line}`).join('\n')}`);
+  }
+}
+
+/** Parse the environment; throws ConfigError naming every bad variable at once. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(defined);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
+  }
+  const config = parsed.data;
+  const problems: string[] = [];
+  if (config.NODE_ENV === 'production' && !config.ALTCHA_HMAC_KEY && config.CAPTCHA_PROVIDER === 'altcha') {
+    problems.push('ALTCHA_HMAC_KEY: required in production');
+  }
+  if (config.CAPTCHA_PROVIDER === 'recaptcha' && !config.RECAPTCHA_SECRET) {
+    problems.push('RECAPTCHA_SECRET: required when CAPTCHA_PROVIDER=recaptcha');
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

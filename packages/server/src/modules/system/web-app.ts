@@ -1,0 +1,52 @@
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config';
+import { brandForHost, runtimeConfigFor } from '../../platform/brand';
+import { loadShellTemplate, newNonce, pageCsp, renderShell } from '../../platform/html-shell';
+
+const API_PREFIX = '/v3/';
+
+function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (request.url.startsWith(API_PREFIX) || request.url === '/v3') return false;
+  // Missing files (a stale /assets/x.js) must 404, not get the HTML shell.
+  return !path.extname(request.url.split('?')[0] ?? '');
+}
+
+/**
+ * Serves the built React app: hashed assets with long caching, and for every page path the
+ * HTML shell filled with the request's brand and a fresh CSP nonce. Unknown `/v3` paths and
+ * missing files answer the API's 404 shape.
+ */
+export async function installWebApp(app: FastifyInstance, config: Config, webDist: string): Promise<void> {
+  const template = await loadShellTemplate(webDist);
+  const recaptchaSources = config.CAPTCHA_PROVIDER === 'recaptcha' ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'] : [];
+
+  const sendShell = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!template) return reply.status(503).type('text/plain').send('The web app is not built. Run `npm start`.');
+    const brand = brandForHost(config, request.hostname);
+    const nonce = newNonce();
+    return reply
+      .header('content-security-policy', pageCsp(nonce, recaptchaSources))
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(renderShell(template, brand, runtimeConfigFor(config, brand), nonce));
+  };
+
+  await app.register(fastifyStatic, {
+    root: webDist,
+    index: false,
+    wildcard: true,
+    allowedPath: (pathName) => pathName !== '/index.html',
+    setHeaders(res, filePath) {
+      const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+    },
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (wantsPage(request)) return sendShell(request, reply);
+    return reply.status(404).send({ code: 'not_found', message: 'Resource not found' });
+  });
+}

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { DEVICE_COOKIE, DEVICE_COOKIE_DEFAULT_DAYS, DEVICE_EXPIRY_HEADER, DEVICE_ID_HEADER } from '@portal/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's device id: its own when it sent a valid one, else the one issued now. */
+    deviceId: string;
+  }
+}
+
+function presented(request: FastifyRequest): string | undefined {
+  const header = request.headers[DEVICE_ID_HEADER];
+  const value = (Array.isArray(header) ? header[0] : header) ?? request.cookies?.[DEVICE_COOKIE];
+  return value && DEVICE_ID_PATTERN.test(value) ? value : undefined;
+}
+
+/**
+ * Device ids (spec sections 3, 7, 9): a request without a valid one gets a new id in the
+ * response headers with its expiry (unix seconds); the client keeps it in a cookie and sends
+ * it on every request. Ids are not secrets, only a stable label for sessions and limits.
+ */
+export function installDeviceId(app: FastifyInstance): void {
+  app.decorateRequest('deviceId', '');
+  app.addHook('onRequest', async (request, reply) => {
+    const known = presented(request);
+    if (known) {
+      request.deviceId = known;
+      return;
+    }
+    request.deviceId = randomUUID();
+    const expiry = Math.floor(Date.now() / 1000) + DEVICE_COOKIE_DEFAULT_DAYS * 24 * 60 * 60;
+    reply.header(DEVICE_ID_HEADER, request.deviceId);
+    reply.header(DEVICE_EXPIRY_HEADER, String(expiry));
+  });
+}

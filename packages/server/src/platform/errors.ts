@@ -1,0 +1,79 @@
+import { errorCatalogue, formatMessage, type ErrorBody, type ErrorCode } from '@portal/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** An error the API answers on purpose: a catalogue code, its status, and its message. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly params: Record<string, string | number> = {},
+    readonly details?: Record<string, unknown>,
+  ) {
+    const entry = errorCatalogue[code];
+    super(formatMessage(entry.message, params));
+    this.status = entry.status;
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) };
+  }
+}
+
+/** A 400 naming one field, with the field's own message. */
+export function fieldError(field: string, message: string): AppError {
+  const error = new AppError('validation_error', {}, { fields: { [field]: message } });
+  error.message = message;
+  return error;
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { path?: PropertyKey[] } };
+}
+
+function fieldsOf(issues: ValidationIssue[], context: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const path = issue.params?.issue?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '').replace(/\//g, '.');
+    const name = path || context;
+    fields[name] ??= issue.message ?? 'Invalid value';
+  }
+  return fields;
+}
+
+/**
+ * One error policy for the whole app: AppError as declared, schema failures as 400 naming
+ * each field, Fastify's own client errors (bad JSON, too large, wrong type) as their 4xx, and
+ * anything else as a logged 500 that reveals nothing.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status === 429 && error.details?.retry_after_seconds) {
+        reply.header('retry-after', String(error.details.retry_after_seconds));
+      }
+      return reply.status(error.status).send(error.toBody());
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = fieldsOf(error.validation as ValidationIssue[], error.validationContext ?? 'body');
+      const [first] = Object.entries(fields);
+      const body: ErrorBody = {
+        code: 'validation_error',
+        message: first ? `${first[0]}: ${first[1]}` : errorCatalogue.validation_error.message,
+        details: { fields },
+      };
+      return reply.status(400).send(body);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code: ErrorCode =
+        status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'validation_error';
+      // Fastify's client errors (malformed JSON and the like) have safe, useful messages.
+      return reply.status(status).send({ code, message: error.message || errorCatalogue[code].message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ code: 'something_went_wrong', message: errorCatalogue.something_went_wrong.message });
+  });
+}

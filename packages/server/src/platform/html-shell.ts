@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CSP_NONCE_META, RUNTIME_CONFIG_ELEMENT_ID, type Brand, type RuntimeConfig } from '@portal/contracts';
+
+/** Characters that would let JSON break out of a <script> element. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/**
+ * The SPA's index.html, filled per request with the brand's title, theme colour, favicon,
+ * the runtime config and the CSP nonce, so the right brand shows before any script runs.
+ */
+export function renderShell(template: string, brand: Brand, runtime: RuntimeConfig, nonce: string): string {
+  const head = [
+    `<title>${escapeAttribute(brand.title)}</title>`,
+    `<meta name="theme-color" content="${brand.themeColor}">`,
+    `<link rel="icon" type="image/svg+xml" href="${brand.favicon}">`,
+    `<meta name="${CSP_NONCE_META}" content="${nonce}">`,
+    `<script id="${RUNTIME_CONFIG_ELEMENT_ID}" type="application/json" nonce="${nonce}">${jsonForScript(runtime)}</script>`,
+  ].join('\n    ');
+  return template
+    .replace('<!--portal-head-->', head)
+    .replace(/%BRAND_ID%/g, brand.id)
+    .replace(/<(script|style)(?![^>]*\snonce=)/g, `<$1 nonce="${nonce}"`)
+    .replace(/<link rel="stylesheet"(?![^>]*\snonce=)/g, `<link rel="stylesheet" nonce="${nonce}"`);
+}
+
+/** The Content-Security-Policy for an HTML page carrying `nonce`. */
+export function pageCsp(nonce: string, extraScriptSources: string[] = []): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' ${extraScriptSources.join(' ')}`.trim(),
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self' http://*.localhost:* https:",
+    "worker-src 'self' blob:",
+    "frame-src 'self' https://www.google.com https://recaptcha.google.com",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+/** Reads index.html from the built web app once; null when the app is not built. */
+export async function loadShellTemplate(webDist: string): Promise<string | null> {
+  try {
+    return await readFile(path.join(webDist, 'index.html'), 'utf8');
+  } catch {
+    return null;
+  }
+}

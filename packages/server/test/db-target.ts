@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../src/db/client';
+
+export const SNAPSHOT_DIR = fileURLToPath(new URL('../../../.cache/test', import.meta.url));
+export const PGLITE_SNAPSHOT = path.join(SNAPSHOT_DIR, 'pglite-migrated.tar.gz');
+
+/** Which database the integration tests run on: PGlite by default, PostgreSQL when TEST_DB=postgres. */
+export function testDatabaseKind(): 'pglite' | 'postgres' {
+  return process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+}
+
+/** The migrated database every PostgreSQL test file clones (made by global-setup). */
+export const TEMPLATE_DATABASE = 'portal_test_template';
+
+/** A fresh, migrated database of its own for one test file. */
+export async function freshDatabase(): Promise<DatabaseHandle & { url?: string }> {
+  if (testDatabaseKind() === 'pglite') {
+    const snapshot = await readFile(PGLITE_SNAPSHOT);
+    const pglite = await PGlite.create({ loadDataDir: new Blob([snapshot]) });
+    return openDatabase({ pglite });
+  }
+  const base = new URL(process.env.TEST_DATABASE_URL!);
+  const name = `portal_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${TEMPLATE_DATABASE}`);
+  await admin.end();
+  base.pathname = `/${name}`;
+  const handle = await openDatabase({ url: base.toString() });
+  return {
+    ...handle,
+    url: base.toString(),
+    close: async () => {
+      await handle.close();
+      const drop = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await drop.connect();
+      await drop.query(`drop database if exists ${name} with (force)`);
+      await drop.end();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { openDatabase } from '../src/db/client';
+import { migrate } from '../src/db/migrate';
+import { PGLITE_SNAPSHOT, SNAPSHOT_DIR, TEMPLATE_DATABASE } from './db-target';
+
+/**
+ * Migrates once per run. PGlite: a migrated in-memory database dumped to a file that every
+ * test file restores (~0.5 s instead of ~4 s). PostgreSQL: a migrated template database that
+ * every test file clones.
+ */
+export default async function setup(): Promise<void> {
+  await mkdir(SNAPSHOT_DIR, { recursive: true });
+  const pglite = await PGlite.create();
+  await migrate(await openDatabase({ pglite }));
+  const dump = await pglite.dumpDataDir('gzip');
+  await writeFile(PGLITE_SNAPSHOT, Buffer.from(await dump.arrayBuffer()));
+  await pglite.close();
+
+  const url = process.env.TEST_DATABASE_URL;
+  if (process.env.TEST_DB === 'postgres' && url) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const template = TEMPLATE_DATABASE;
+    await admin.query(`drop database if exists ${template} with (force)`);
+    await admin.query(`create database ${template}`);
+    await admin.end();
+    const target = new URL(url);
+    target.pathname = `/${template}`;
+    const handle = await openDatabase({ url: target.toString() });
+    await migrate(handle);
+    await handle.close();
+  }
+}

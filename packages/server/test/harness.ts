@@ -1,0 +1,48 @@
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import type { DatabaseHandle } from '../src/db/client';
+import { freshDatabase } from './db-target';
+
+export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export interface TestServer {
+  app: FastifyInstance;
+  config: Config;
+  database: DatabaseHandle;
+  /** Base URL when started with `listen: true`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real app on a fresh migrated database (PGlite, or PostgreSQL when TEST_DB=postgres).
+ * Pass `database` to start a second node on the same database.
+ */
+export async function startTestServer(
+  options: { env?: Record<string, string>; listen?: boolean; database?: DatabaseHandle } = {},
+): Promise<TestServer> {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...options.env });
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await freshDatabase());
+  const app = await buildApp({ config, database, webDist: WEB_DIST, logger: false });
+  let url = '';
+  if (options.listen) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    url = typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : '';
+  } else {
+    await app.ready();
+  }
+  return {
+    app,
+    config,
+    database,
+    url,
+    close: async () => {
+      await app.close();
+      if (ownsDatabase) await database.close();
+    },
+  };
+}
