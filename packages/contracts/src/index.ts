@@ -4,3 +4,4 @@ export * from './scopes';
 export * from './constants';
 export * from './runtime-config';
 export * from './api/resources';
+export * from './api/auth';

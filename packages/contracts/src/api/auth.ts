@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, VERIFICATION_CODE_LENGTH } from '../constants';
+import { serviceScopes } from '../scopes';
+import { languageSchema } from './resources';
+
+/**
+ * Identity-core calls under /v3/sso. Field messages are the spec's words (section 5); the
+ * web app shows them translated by the same text.
+ */
+export const messages = {
+  blank: 'This field may not be blank.',
+  emailRequired: 'The email field is required',
+  emailInvalid: 'Email address is not valid',
+  identifierInvalid: 'Email or username not valid',
+  passwordRequired: 'Password is required',
+  passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters`,
+  passwordTooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`,
+  confirmMismatch: 'Confirm password is not match!',
+  termsRequired: 'You must accept the Terms of Service and Privacy Policy',
+  codeInvalid: 'Verification code incorrect or expired',
+  codeFormat: `The code is ${VERIFICATION_CODE_LENGTH} digits`,
+} as const;
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const emailSchema = z
+  .string({ error: messages.emailRequired })
+  .trim()
+  .min(1, messages.emailRequired)
+  .max(254, messages.emailInvalid)
+  .regex(EMAIL_PATTERN, messages.emailInvalid)
+  .transform((value) => value.toLowerCase());
+
+/** Email or username, as typed on the sign-in identifier step. */
+export const identifierSchema = z
+  .string({ error: messages.emailRequired })
+  .trim()
+  .min(1, messages.emailRequired)
+  .max(254, messages.identifierInvalid)
+  .regex(/^[^\s]+$/, messages.identifierInvalid);
+
+/** A password as stored: never trimmed or truncated. */
+export const newPasswordSchema = z
+  .string({ error: messages.passwordRequired })
+  .min(1, messages.passwordRequired)
+  .min(PASSWORD_MIN_LENGTH, messages.passwordTooShort)
+  .max(PASSWORD_MAX_LENGTH, messages.passwordTooLong);
+
+/** A password as presented at sign-in: only presence and an upper bound are checked. */
+export const passwordSchema = z.string({ error: messages.passwordRequired }).min(1, messages.passwordRequired).max(PASSWORD_MAX_LENGTH * 4);
+
+export const fullNameSchema = z.string({ error: messages.blank }).trim().min(1, messages.blank).max(100);
+
+export const codeSchema = z
+  .string({ error: messages.codeFormat })
+  .trim()
+  .regex(new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`), messages.codeFormat);
+
+/** Captcha answer (ALTCHA payload or reCAPTCHA token); required only when the server asks. */
+export const captchaField = z.string().max(8192).optional();
+
+export const signInRequestSchema = z.object({
+  email: identifierSchema,
+  password: passwordSchema,
+  captcha: captchaField,
+});
+export type SignInRequest = z.infer<typeof signInRequestSchema>;
+
+export const tokenResponseSchema = z.object({ token: z.string() });
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+export const signUpRequestSchema = z.object({
+  full_name: fullNameSchema,
+  email: emailSchema,
+  password: newPasswordSchema,
+  accept_terms: z.literal(true, { error: messages.termsRequired }),
+  captcha: captchaField,
+  language: languageSchema.optional(),
+  service_scope: z.enum(serviceScopes).optional(),
+});
+export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
+
+/** Sign-up and resend answer the same whether or not the email already had an account. */
+export const sentToResponseSchema = z.object({ email: z.string() });
+
+export const resendActivationRequestSchema = z.object({ email: emailSchema, captcha: captchaField });
+export const activateRequestSchema = z.object({ token: z.string().min(1).max(200) });
+
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string().nullable(),
+  full_name: z.string(),
+  language: languageSchema,
+  customer_language: languageSchema,
+  is_activated: z.boolean(),
+  has_password: z.boolean(),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+const usernameSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]*$/, 'Username may contain only letters and digits')
+  .max(50)
+  .nullable()
+  .optional();
+
+/** PUT /sso/me: the whole user object plus language and customer_language; unknown fields ignored. */
+export const updateMeRequestSchema = z.object({
+  full_name: fullNameSchema,
+  username: usernameSchema,
+  language: languageSchema,
+  customer_language: languageSchema.optional(),
+});
+export type UpdateMeRequest = z.infer<typeof updateMeRequestSchema>;
+
+/** Step 1 of recovery: prove you know the recovery email; a code is then mailed. */
+export const forgotVerifyEmailRequestSchema = z.object({
+  identifier: identifierSchema,
+  email: emailSchema,
+  captcha: captchaField,
+});
+/** Step 2: exchange the mailed code for a short-lived reset token. */
+export const forgotVerifyCodeRequestSchema = z.object({ identifier: identifierSchema, code: codeSchema });
+export const resetTokenResponseSchema = z.object({ reset_token: z.string() });
+
+/** Step 3 (also the /reset-pwd/:token link): set the new password. */
+export const resetPasswordRequestSchema = z
+  .object({
+    token: z.string().min(1).max(200),
+    new_password: newPasswordSchema,
+    confirm_password: z.string({ error: messages.blank }).min(1, messages.blank),
+  })
+  .refine((value) => value.new_password === value.confirm_password, {
+    message: messages.confirmMismatch,
+    path: ['confirm_password'],
+  });
+
+export const resetTokenCheckRequestSchema = z.object({ token: z.string().min(1).max(200) });
