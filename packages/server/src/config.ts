@@ -20,6 +20,7 @@ const envSchema = z
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+    REDIS_KEY_PREFIX: z.string().max(64).default('portal:'),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
     MAIL_FROM: z.string().min(3).default('CyStack ID <no-reply@localhost>'),
     TRUST_PROXY: flag.default(false),

@@ -3,6 +3,8 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
+import { seedDemoAccount } from './modules/auth/seed';
+import { systemClock } from './platform/clock';
 
 /** Process entry: config -> database -> app -> listen, and a clean shutdown on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -39,6 +41,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  if (config.SEED_DEMO) {
+    const demo = await seedDemoAccount(database.db, systemClock);
+    // Printed once, on the start that creates it; the password is not stored anywhere readable.
+    if (demo) app.log.info(`demo account created: ${demo.email} / ${demo.password} (shown only this once)`);
+  }
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(`portal on ${config.PLATFORM_ORIGIN} (platform) and ${config.LOCKER_ORIGIN} (locker); database: ${database.kind}`);
 }

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app';
+import { buildApp, type AppDependencies } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { DatabaseHandle } from '../src/db/client';
 import { freshDatabase } from './db-target';
@@ -21,12 +22,21 @@ export interface TestServer {
  * Pass `database` to start a second node on the same database.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; listen?: boolean; database?: DatabaseHandle } = {},
+  options: { env?: Record<string, string>; listen?: boolean; database?: DatabaseHandle; clock?: AppDependencies['clock'] } = {},
 ): Promise<TestServer> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...options.env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    // Limits and sessions shared through Redis when the run has one (CI sets REDIS_URL).
+    ...(process.env.REDIS_URL && !options.env?.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    // Each test server counts in its own keyspace, so runs never see each other's counters.
+    REDIS_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
+    ...options.env,
+  });
   const ownsDatabase = !options.database;
   const database = options.database ?? (await freshDatabase());
-  const app = await buildApp({ config, database, webDist: WEB_DIST, logger: false });
+  const app = await buildApp({ config, database, webDist: WEB_DIST, logger: false, clock: options.clock });
   let url = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

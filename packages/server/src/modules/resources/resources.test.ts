@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countryList } from './countries';
-import { countryOfIp, languageFor } from './language-by-ip';
+import { countryOfIp, languageFor } from '../../platform/geo';
 
 describe('languageFor', () => {
   it('gives vi for a Vietnamese address whatever the browser says', () => {

@@ -1,7 +1,7 @@
 import { countriesResponseSchema, langResponseSchema } from '@portal/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countryList } from './countries';
-import { languageFor } from './language-by-ip';
+import { languageFor } from '../../platform/geo';
 
 export const resourcesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

@@ -1,0 +1,47 @@
+import { createRequire } from 'node:module';
+import { Algorithm, hash, verify } from '@node-rs/argon2';
+
+/** OWASP's argon2id profile: m=19456 KiB, t=2, p=1. */
+export const ARGON2_PARAMS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_PARAMS);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+/** True when a stored hash was made with other parameters and should be replaced at sign-in. */
+export function needsRehash(passwordHash: string): boolean {
+  const { memoryCost, timeCost, parallelism } = ARGON2_PARAMS;
+  return !passwordHash.startsWith(`$argon2id$v=19$m=${memoryCost},t=${timeCost},p=${parallelism}$`);
+}
+
+let dummyHash: Promise<string> | undefined;
+/**
+ * Spends the time of one real verification when there is no account, so a stranger cannot
+ * tell unknown emails from known ones by the clock.
+ */
+export async function burnVerificationTime(password: string): Promise<void> {
+  dummyHash ??= hashPassword('timing-equalizer-not-a-password');
+  await verifyPassword(await dummyHash, password);
+}
+
+const require = createRequire(import.meta.url);
+let common: Set<string> | undefined;
+/**
+ * The shipped list of common and breached passwords (zxcvbn-ts's 49k "passwords-common",
+ * drawn from breach corpora). Compared case-insensitively.
+ */
+export function isCommonPassword(password: string): boolean {
+  if (!common) {
+    const { dictionary } = require('@zxcvbn-ts/language-common') as { dictionary: Record<string, string[]> };
+    common = new Set(dictionary['passwords-common']!.map((word) => word.toLowerCase()));
+  }
+  return common.has(password.toLowerCase());
+}

@@ -1,0 +1,104 @@
+import { createHmac } from 'node:crypto';
+import { RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH } from '@portal/contracts';
+import { originFor } from '../../platform/brand';
+import { randomDigits, randomToken, safeEqual, sha256 } from '../../platform/crypto';
+import { AppError } from '../../platform/errors';
+import { renderMail } from '../../platform/mail';
+import { limits, rateLimited } from '../../platform/rate-limit';
+import type { RequestOrigin } from '../../platform/request-origin';
+import { hashPassword, verifyPassword } from './passwords';
+import { authQueries } from './queries';
+import type { AuthDependencies, AuthService } from './service';
+
+/** Wrong guesses a mailed code tolerates before it is dead. */
+export const CODE_MAX_ATTEMPTS = 5;
+
+/**
+ * "jo***n@g***.com": the first and last parts of an address, enough for its owner to
+ * recognise it and not enough for anyone else to learn it.
+ */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  const dot = domain.lastIndexOf('.');
+  const host = dot > 0 ? domain.slice(0, dot) : domain;
+  const tld = dot > 0 ? domain.slice(dot) : '';
+  const head = local.slice(0, Math.min(2, Math.max(1, local.length - 1)));
+  const tail = local.length > 2 ? local.slice(-1) : '';
+  return `${head}***${tail}@${host.slice(0, 1)}***${tld}`;
+}
+
+/** A stable, plausible hint for a username with no account, so a mismatch looks the same either way. */
+function fakeHint(identifier: string, secret: string): string {
+  const digest = createHmac('sha256', secret).update(identifier.toLowerCase()).digest('hex');
+  const letters = digest.replace(/[0-9]/g, '').padEnd(6, 'x');
+  const domains = ['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com'];
+  return maskEmail(`${letters.slice(0, 5)}@${domains[parseInt(digest.slice(0, 2), 16) % domains.length]}`);
+}
+
+/**
+ * Password recovery: verify the recovery email, receive a 6-digit code (and a link) by mail,
+ * exchange the code for a reset token, set the new password. Every step answers the same
+ * whether or not the account exists.
+ */
+export function createRecoveryService(deps: AuthDependencies & { auth: AuthService; hintSecret: string }) {
+  const { clock, limiter, sessions, auth, config } = deps;
+  const queries = authQueries(deps.db);
+
+  return {
+    async verifyEmail(input: { identifier: string; email: string }, origin: RequestOrigin): Promise<void> {
+      rateLimited(await limiter.consume(`recovery:ip:${origin.ip}`, limits.recoveryPerIp));
+      const identifier = input.identifier.toLowerCase();
+      const user = await queries.findUserByIdentifier(identifier);
+      const rightEmail = user?.email ?? (identifier.includes('@') ? identifier : null);
+      if (!rightEmail || !safeEqual(rightEmail, input.email)) {
+        const hint = rightEmail ? maskEmail(rightEmail) : fakeHint(identifier, deps.hintSecret);
+        throw new AppError('auth.recovery_email_mismatch', { hint }, { hint });
+      }
+      rateLimited(await limiter.consume(`recovery:send:${rightEmail}`, limits.codeSendPerAccount));
+      if (!user) return;
+      const code = randomDigits(VERIFICATION_CODE_LENGTH);
+      await auth.issueToken(user.id, 'reset_code', RESET_LINK_TTL_SECONDS, code);
+      const link = `${originFor(config, origin.brand)}/reset-pwd/${await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS)}`;
+      auth.mailLater(user.email, renderMail('reset_password', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName, code, link }));
+    },
+
+    /** Exchanges a mailed code for a reset token. Codes are attempt-limited and single use. */
+    async verifyCode(input: { identifier: string; code: string }, origin: RequestOrigin): Promise<{ reset_token: string }> {
+      rateLimited(await limiter.consume(`recovery:ip:${origin.ip}`, limits.recoveryPerIp));
+      const user = await queries.findUserByIdentifier(input.identifier);
+      const live = user ? await queries.latestLiveToken(user.id, 'reset_code', clock.now()) : undefined;
+      if (!user || !live || live.attempts >= CODE_MAX_ATTEMPTS) throw new AppError('auth.code_invalid');
+      if (!safeEqual(live.tokenHash, sha256(input.code))) {
+        await queries.countAttempt(live.id);
+        throw new AppError('auth.code_invalid');
+      }
+      if (!(await queries.markTokenUsed(live.id, clock.now()))) throw new AppError('auth.code_invalid');
+      return { reset_token: await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS, randomToken()) };
+    },
+
+    async checkResetToken(token: string): Promise<void> {
+      if (!(await queries.findLiveToken('reset_link', sha256(token), clock.now()))) throw new AppError('auth.reset_link_invalid');
+    },
+
+    /** Sets the new password, signs out every session and tells the owner by mail. */
+    async resetPassword(input: { token: string; new_password: string }, origin: RequestOrigin): Promise<void> {
+      const live = await queries.findLiveToken('reset_link', sha256(input.token), clock.now());
+      const user = live ? await queries.findUserById(live.userId) : undefined;
+      if (!live || !user) throw new AppError('auth.reset_link_invalid');
+      if (user.passwordHash && (await verifyPassword(user.passwordHash, input.new_password))) {
+        throw new AppError('auth.password_same_as_old', {}, { fields: { new_password: 'The new password must be different from the old one' } });
+      }
+      auth.assertAcceptablePassword(input.new_password);
+      const passwordHash = await hashPassword(input.new_password);
+      if (!(await queries.claimToken('reset_link', live.tokenHash, clock.now()))) throw new AppError('auth.reset_link_invalid');
+      await queries.setPasswordHash(user.id, passwordHash, clock.now(), true);
+      await queries.retireTokens(user.id, 'reset_code', clock.now());
+      // Receiving the mail proved the address, so an account never activated becomes active.
+      await queries.activateUser(user.id, clock.now());
+      await sessions.revokeAll(user.id);
+      auth.mailLater(user.email, renderMail('password_changed', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName }));
+    },
+  };
+}
+
+export type RecoveryService = ReturnType<typeof createRecoveryService>;

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { SignInRequest, SignUpRequest } from '@portal/contracts';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { originFor } from '../../platform/brand';
+import type { CaptchaVerifier } from '../../platform/captcha';
+import type { Clock } from '../../platform/clock';
+import { randomToken, sha256 } from '../../platform/crypto';
+import { AppError } from '../../platform/errors';
+import { renderMail, type Mailer } from '../../platform/mail';
+import { CAPTCHA_AFTER_FAILURES, limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import type { RequestOrigin } from '../../platform/request-origin';
+import type { SessionService } from '../sessions/service';
+import { burnVerificationTime, hashPassword, isCommonPassword, needsRehash, verifyPassword } from './passwords';
+import { authQueries, type TokenPurpose, type UserRow } from './queries';
+
+const ACTIVATION_TTL_SECONDS = 24 * 60 * 60;
+
+export interface AuthDependencies {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  captcha: CaptchaVerifier;
+  sessions: SessionService;
+  log: { error(object: unknown, message: string): void };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** Sign-up, activation and password sign-in. Answers never reveal whether an account exists. */
+export function createAuthService(deps: AuthDependencies) {
+  const { config, clock, mailer, limiter, captcha } = deps;
+  const queries = authQueries(deps.db);
+
+  /** Mail goes out in the background: its latency must not tell known emails from unknown ones. */
+  function mailLater(to: string, rendered: ReturnType<typeof renderMail>): void {
+    mailer.send({ to, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'mail not sent'));
+  }
+
+  async function issueToken(userId: string, purpose: TokenPurpose, ttlSeconds: number, secret = randomToken()): Promise<string> {
+    const now = clock.now();
+    await queries.retireTokens(userId, purpose, now);
+    await queries.insertToken({
+      id: randomUUID(),
+      userId,
+      purpose,
+      tokenHash: sha256(secret),
+      expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+    });
+    return secret;
+  }
+
+  async function sendActivation(user: UserRow, origin: RequestOrigin): Promise<void> {
+    const token = await issueToken(user.id, 'activation', ACTIVATION_TTL_SECONDS);
+    const link = `${originFor(config, origin.brand)}/confirmation/${token}`;
+    mailLater(user.email, renderMail('activation', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName, link }));
+  }
+
+  async function requireCaptcha(answer: string | undefined, ip: string): Promise<void> {
+    if (!answer) throw new AppError('auth.captcha_required', {}, { captcha_required: true });
+    if (!(await captcha.verify(answer, ip))) throw new AppError('auth.captcha_invalid', {}, { captcha_required: true });
+  }
+
+  function assertAcceptablePassword(password: string): void {
+    if (isCommonPassword(password)) {
+      throw new AppError('auth.password_too_common', {}, { fields: { password: 'This password is too common. Choose another one' } });
+    }
+  }
+
+  return {
+    assertAcceptablePassword,
+    issueToken,
+    mailLater,
+
+    async signUp(input: SignUpRequest, origin: RequestOrigin): Promise<{ email: string }> {
+      rateLimited(await limiter.consume(`signup:ip:${origin.ip}`, limits.signUpPerIp));
+      await requireCaptcha(input.captcha, origin.ip);
+      assertAcceptablePassword(input.password);
+      // Hash before looking up, so both paths spend the same time.
+      const passwordHash = await hashPassword(input.password);
+      const existing = await queries.findUserByEmail(input.email);
+      if (existing) {
+        if (existing.activatedAt) {
+          mailLater(existing.email, renderMail('signup_existing', {
+            lang: origin.lang,
+            brand: origin.brand,
+            name: existing.fullName,
+            link: `${originFor(config, origin.brand)}/login`,
+            resetLink: `${originFor(config, origin.brand)}/forgot`,
+          }));
+        } else {
+          await sendActivation(existing, origin);
+        }
+        return { email: input.email };
+      }
+      const language = input.language ?? origin.lang;
+      const user: UserRow = {
+        id: randomUUID(),
+        email: input.email,
+        username: null,
+        fullName: input.full_name,
+        passwordHash,
+        language,
+        customerLanguage: language,
+        activatedAt: null,
+        passwordChangedAt: null,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      };
+      if (await queries.insertUser(user)) await sendActivation(user, origin);
+      return { email: input.email };
+    },
+
+    async resendActivation(email: string, origin: RequestOrigin): Promise<{ email: string }> {
+      rateLimited(await limiter.consume(`activation:ip:${origin.ip}`, limits.recoveryPerIp));
+      rateLimited(await limiter.consume(`activation:${email}`, limits.codeSendPerAccount));
+      const user = await queries.findUserByEmail(email);
+      if (user && !user.activatedAt) await sendActivation(user, origin);
+      return { email };
+    },
+
+    async activate(token: string): Promise<{ email: string }> {
+      const claimed = await queries.claimToken('activation', sha256(token), clock.now());
+      if (!claimed) throw new AppError('auth.activation_link_invalid');
+      await queries.activateUser(claimed.userId, clock.now());
+      const user = await queries.findUserById(claimed.userId);
+      return { email: user?.email ?? '' };
+    },
+
+    /** Password sign-in; returns a new session token. */
+    async signIn(input: SignInRequest, origin: RequestOrigin): Promise<{ token: string; user: UserRow }> {
+      rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
+      const failureKey = `signin:fail:${input.email.toLowerCase()}`;
+      const failures = await limiter.peek(failureKey, limits.signInFailuresPerAccount);
+      if (failures >= limits.signInFailuresPerAccount.limit) {
+        rateLimited(await limiter.consume(failureKey, limits.signInFailuresPerAccount));
+      }
+      if (failures >= CAPTCHA_AFTER_FAILURES) await requireCaptcha(input.captcha, origin.ip);
+
+      const user = await queries.findUserByIdentifier(input.email);
+      const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await burnVerificationTime(input.password), false);
+      if (!user || !valid) {
+        const decision = await limiter.consume(failureKey, limits.signInFailuresPerAccount);
+        throw new AppError('auth.invalid_credentials', {}, { captcha_required: decision.count >= CAPTCHA_AFTER_FAILURES });
+      }
+      if (!user.activatedAt) throw new AppError('auth.not_activated');
+      await limiter.reset(failureKey);
+      if (needsRehash(user.passwordHash!)) {
+        await queries.setPasswordHash(user.id, await hashPassword(input.password), clock.now(), false);
+      }
+      const { token } = await deps.sessions.create(user.id, origin);
+      return { token, user };
+    },
+
+    findUserById: (id: string) => queries.findUserById(id),
+  };
+}

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityClient } from '../../../test/identity';
+import { startTestServer, type TestServer } from '../../../test/harness';
+
+/**
+ * Two API nodes on one database (and one Redis when REDIS_URL is set), as a scaled-out
+ * deployment runs them: a session revoked through one is refused by the other, and a rate
+ * limit counts across both.
+ */
+let first: TestServer;
+let second: TestServer;
+
+beforeAll(async () => {
+  first = await startTestServer();
+  second = await startTestServer({ database: first.database, env: { REDIS_KEY_PREFIX: first.config.REDIS_KEY_PREFIX } });
+});
+afterAll(async () => {
+  await second.close();
+  await first.close();
+});
+
+describe('two nodes, one database', () => {
+  it('refuses on one node a session revoked through the other', async () => {
+    const token = await identityClient(first.app, first.database).registeredUser('multi@example.com');
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await second.app.inject({ url: '/v3/sso/me', headers })).statusCode).toBe(200);
+    await first.app.inject({ method: 'POST', url: '/v3/sso/logout', headers });
+    expect((await second.app.inject({ url: '/v3/sso/me', headers })).statusCode).toBe(401);
+  });
+
+  it.runIf(process.env.REDIS_URL)('shares one sign-in failure limit through Redis', async () => {
+    const one = identityClient(first.app, first.database);
+    const two = identityClient(second.app, second.database);
+    await one.registeredUser('shared@example.com');
+    // Alternate nodes: the third failure, wherever it lands, must ask for a captcha.
+    await one.signIn('shared@example.com', 'wrong-1-password');
+    await two.signIn('shared@example.com', 'wrong-2-password');
+    const third = await one.signIn('shared@example.com', 'wrong-3-password');
+    expect(third.json().details.captcha_required).toBe(true);
+    const fourth = await two.signIn('shared@example.com', 'plum-orbit-cactus-917');
+    expect(fourth.json().code).toBe('auth.captcha_required');
+  });
+});

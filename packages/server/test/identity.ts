@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { listOutbox } from '../src/platform/mail';
+import type { DatabaseHandle } from '../src/db/client';
+import { solveCaptcha } from './captcha';
+
+/** Helpers that drive the identity API the way the web app does. */
+export function identityClient(app: FastifyInstance, database: DatabaseHandle) {
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url, payload: payload as object, headers: { 'user-agent': 'vitest', ...headers } });
+
+  async function mailTo(email: string, pattern: RegExp, timeoutMs = 3000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const mails = await listOutbox(database, { to: email, limit: 20 });
+      for (const mail of mails) {
+        const match = mail.text.match(pattern);
+        if (match) return match;
+      }
+      if (Date.now() > deadline) throw new Error(`no mail to ${email} matching ${pattern}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  return {
+    post,
+    mailTo,
+    async signUp(email: string, password = 'plum-orbit-cactus-917', extra: Record<string, unknown> = {}) {
+      return post('/v3/sso/users', { full_name: 'Test Person', email, password, accept_terms: true, captcha: await solveCaptcha(app), ...extra });
+    },
+    async activate(email: string) {
+      const [, token] = await mailTo(email, /\/confirmation\/([\w-]+)/);
+      return post('/v3/sso/users/activate', { token });
+    },
+    signIn(email: string, password: string, extra: Record<string, unknown> = {}) {
+      return post('/v3/sso/auth', { email, password, ...extra });
+    },
+    /** Signs up, activates and signs in; returns the session token. */
+    async registeredUser(email: string, password = 'plum-orbit-cactus-917'): Promise<string> {
+      await this.signUp(email, password);
+      await this.activate(email);
+      const response = await this.signIn(email, password);
+      if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
+      return response.json().token as string;
+    },
+  };
+}
