@@ -5,3 +5,6 @@ export * from './constants';
 export * from './runtime-config';
 export * from './api/resources';
 export * from './api/auth';
+export * from './format';
+export * from './routes';
+export * from './redirects';
