@@ -80,8 +80,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   const clock = deps.clock ?? systemClock;
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, database, logger: app.log });
-  const limiter = deps.limiter ?? createRateLimiter({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
-  const captcha = deps.captcha ?? createCaptchaVerifier(config);
+  const limiter = deps.limiter ?? createRateLimiter({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger: app.log });
+  // Solved challenges are remembered in the shared limiter store, so one cannot be replayed on another node.
+  const captcha = deps.captcha ?? createCaptchaVerifier(config, { replayStore: limiter, logger: app.log });
   const sessions = createSessionService(database.db, clock);
   const shared = { config, db: database.db, clock, mailer, limiter, captcha, sessions, log: app.log };
   const auth = createAuthService(shared);

@@ -5,16 +5,20 @@ import { solveCaptcha } from './captcha';
 
 /** Helpers that drive the identity API the way the web app does. */
 export function identityClient(app: FastifyInstance, database: DatabaseHandle) {
-  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url, payload: payload as object, headers: { 'user-agent': 'vitest', ...headers } });
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
+    app.inject({ method: 'POST', url, payload: payload as object, remoteAddress, headers: { 'user-agent': 'vitest', ...headers } });
+  let visitors = 0;
+  /** Each sign-up comes from its own loopback address, as real people do, so per-IP limits stay out of the way. */
+  const nextVisitor = () => `127.1.${Math.floor(++visitors / 250)}.${(visitors % 250) + 1}`;
 
-  async function mailTo(email: string, pattern: RegExp, timeoutMs = 3000): Promise<RegExpMatchArray> {
+  /** The newest mail to `email` matching `pattern`, skipping matches already used (`exclude`). */
+  async function mailTo(email: string, pattern: RegExp, exclude: string[] = [], timeoutMs = 5000): Promise<RegExpMatchArray> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const mails = await listOutbox(database, { to: email, limit: 20 });
       for (const mail of mails) {
         const match = mail.text.match(pattern);
-        if (match) return match;
+        if (match && !exclude.includes(match[1] ?? match[0])) return match;
       }
       if (Date.now() > deadline) throw new Error(`no mail to ${email} matching ${pattern}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -25,10 +29,11 @@ export function identityClient(app: FastifyInstance, database: DatabaseHandle) {
     post,
     mailTo,
     async signUp(email: string, password = 'plum-orbit-cactus-917', extra: Record<string, unknown> = {}) {
-      return post('/v3/sso/users', { full_name: 'Test Person', email, password, accept_terms: true, captcha: await solveCaptcha(app), ...extra });
+      const body = { full_name: 'Test Person', email, password, accept_terms: true, captcha: await solveCaptcha(app), ...extra };
+      return post('/v3/sso/users', body, {}, nextVisitor());
     },
-    async activate(email: string) {
-      const [, token] = await mailTo(email, /\/confirmation\/([\w-]+)/);
+    async activate(email: string, exclude: string[] = []) {
+      const [, token] = await mailTo(email, /\/confirmation\/([\w-]+)/, exclude);
       return post('/v3/sso/users/activate', { token });
     },
     signIn(email: string, password: string, extra: Record<string, unknown> = {}) {

@@ -12,7 +12,7 @@ import { accountQueries } from './queries';
 import { toUserDto } from './user-dto';
 
 const tags = ['account'];
-const security = [{ bearer: [] }, { cookie: [] }];
+const security: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];
 
 export function accountRoutes(config: Config, db: Database, clock: Clock, sessions: SessionService): FastifyPluginAsyncZod {
   const queries = accountQueries(db);

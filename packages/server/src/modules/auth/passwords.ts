@@ -1,8 +1,11 @@
 import { createRequire } from 'node:module';
-import { Algorithm, hash, verify } from '@node-rs/argon2';
+import { hash, verify } from '@node-rs/argon2';
+
+/** @node-rs/argon2's Algorithm.Argon2id (a const enum, which isolated modules cannot import). */
+const ARGON2ID = 2;
 
 /** OWASP's argon2id profile: m=19456 KiB, t=2, p=1. */
-export const ARGON2_PARAMS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const ARGON2_PARAMS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_PARAMS);

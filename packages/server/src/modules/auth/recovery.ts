@@ -7,7 +7,7 @@ import { renderMail } from '../../platform/mail';
 import { limits, rateLimited } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { hashPassword, verifyPassword } from './passwords';
-import { authQueries } from './queries';
+import { authQueries, type UserRow } from './queries';
 import type { AuthDependencies, AuthService } from './service';
 
 /** Wrong guesses a mailed code tolerates before it is dead. */
@@ -44,6 +44,13 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
   const { clock, limiter, sessions, auth, config } = deps;
   const queries = authQueries(deps.db);
 
+  async function sendResetMail(user: UserRow, origin: RequestOrigin): Promise<void> {
+    const code = randomDigits(VERIFICATION_CODE_LENGTH);
+    await auth.issueToken(user.id, 'reset_code', RESET_LINK_TTL_SECONDS, code);
+    const link = `${originFor(config, origin.brand)}/reset-pwd/${await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS)}`;
+    auth.mailLater(user.email, renderMail('reset_password', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName, code, link }));
+  }
+
   return {
     async verifyEmail(input: { identifier: string; email: string }, origin: RequestOrigin): Promise<void> {
       rateLimited(await limiter.consume(`recovery:ip:${origin.ip}`, limits.recoveryPerIp));
@@ -56,10 +63,10 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       }
       rateLimited(await limiter.consume(`recovery:send:${rightEmail}`, limits.codeSendPerAccount));
       if (!user) return;
-      const code = randomDigits(VERIFICATION_CODE_LENGTH);
-      await auth.issueToken(user.id, 'reset_code', RESET_LINK_TTL_SECONDS, code);
-      const link = `${originFor(config, origin.brand)}/reset-pwd/${await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS)}`;
-      auth.mailLater(user.email, renderMail('reset_password', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName, code, link }));
+      // Issued after the answer, so the writes cannot make a real account answer slower than none.
+      setImmediate(() => {
+        sendResetMail(user, origin).catch((error: unknown) => deps.log.error({ err: error }, 'reset mail not sent'));
+      });
     },
 
     /** Exchanges a mailed code for a reset token. Codes are attempt-limited and single use. */

@@ -133,11 +133,9 @@ export function createAuthService(deps: AuthDependencies) {
     async signIn(input: SignInRequest, origin: RequestOrigin): Promise<{ token: string; user: UserRow }> {
       rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
       const failureKey = `signin:fail:${input.email.toLowerCase()}`;
-      const failures = await limiter.peek(failureKey, limits.signInFailuresPerAccount);
-      if (failures >= limits.signInFailuresPerAccount.limit) {
-        rateLimited(await limiter.consume(failureKey, limits.signInFailuresPerAccount));
-      }
-      if (failures >= CAPTCHA_AFTER_FAILURES) await requireCaptcha(input.captcha, origin.ip);
+      const failures = await limiter.status(failureKey, limits.signInFailuresPerAccount);
+      rateLimited(failures);
+      if (failures.count >= CAPTCHA_AFTER_FAILURES) await requireCaptcha(input.captcha, origin.ip);
 
       const user = await queries.findUserByIdentifier(input.email);
       const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await burnVerificationTime(input.password), false);

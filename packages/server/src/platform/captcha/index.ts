@@ -1,0 +1,39 @@
+import type { Config } from '../../config';
+import type { RateLimiter } from '../rate-limit/types';
+import { createAltchaVerifier } from './altcha';
+import { createRecaptchaVerifier } from './recaptcha';
+import type { CaptchaLogger, CaptchaVerifier } from './types';
+
+export { ALTCHA_DEFAULTS, createAltchaVerifier, type AltchaOptions } from './altcha';
+export { createRecaptchaVerifier, type RecaptchaOptions } from './recaptcha';
+export { captchaRoutes } from './routes';
+export type { CaptchaLogger, CaptchaVerifier } from './types';
+
+/** The settings the captcha reads; the two optional ones are not in Config yet. */
+export type CaptchaConfig = Pick<
+  Config,
+  'CAPTCHA_PROVIDER' | 'ALTCHA_HMAC_KEY' | 'RECAPTCHA_SITE_KEY' | 'RECAPTCHA_SECRET' | 'RECAPTCHA_VERSION'
+> & { RECAPTCHA_PROJECT_ID?: string; RECAPTCHA_MIN_SCORE?: number };
+
+export interface CaptchaDependencies {
+  /** Shared store for spent ALTCHA challenges (pass the app's limiter so Redis covers every node). */
+  replayStore?: RateLimiter;
+  logger?: CaptchaLogger;
+  fetch?: typeof fetch;
+}
+
+/** The configured provider. Configuration is validated at start (config.ts), so this does not guess. */
+export function createCaptchaVerifier(config: CaptchaConfig, deps: CaptchaDependencies = {}): CaptchaVerifier {
+  if (config.CAPTCHA_PROVIDER === 'recaptcha') {
+    return createRecaptchaVerifier({
+      version: config.RECAPTCHA_VERSION ?? 'standard',
+      secret: config.RECAPTCHA_SECRET ?? '',
+      siteKey: config.RECAPTCHA_SITE_KEY,
+      projectId: config.RECAPTCHA_PROJECT_ID,
+      minScore: config.RECAPTCHA_MIN_SCORE,
+      fetch: deps.fetch,
+      logger: deps.logger,
+    });
+  }
+  return createAltchaVerifier({ hmacKey: config.ALTCHA_HMAC_KEY, replayStore: deps.replayStore });
+}

@@ -1,0 +1,71 @@
+import nodemailer from 'nodemailer';
+import type { DatabaseHandle } from '../../db/client';
+import { insertOutboxMail } from './queries';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  /** 'smtp' delivers; 'outbox' only stores and logs (development). */
+  readonly mode: 'smtp' | 'outbox';
+  send(message: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The slice of a pino / Fastify logger the mailer uses. */
+export interface MailLogger {
+  info(object: object, message: string): void;
+}
+
+export interface MailerOptions {
+  /** smtp:// or smtps:// URL (credentials and options such as ?pool=true in the URL). */
+  smtpUrl?: string;
+  /** The From header, e.g. `CyStack ID <no-reply@example.com>`. */
+  from: string;
+  database: DatabaseHandle;
+  logger?: MailLogger;
+}
+
+/**
+ * SMTP through nodemailer when `smtpUrl` is set. Otherwise the dev outbox: each message is
+ * stored in `mail_outbox` (readable at /dev/outbox) and printed to the log with its text body,
+ * so a developer can follow links and copy codes. That log line is the only place a code or
+ * link ever reaches a log, and it exists only when no SMTP server is configured — production
+ * configuration always sets SMTP_URL.
+ */
+export function createMailer(options: MailerOptions): Mailer {
+  return options.smtpUrl ? smtpMailer(options.smtpUrl, options.from) : outboxMailer(options.database, options.logger);
+}
+
+function smtpMailer(smtpUrl: string, from: string): Mailer {
+  // Shorter timeouts than nodemailer's defaults (2 min to connect): a request that sends mail
+  // should fail in seconds when the relay is down, not hang. Values in the URL still win.
+  const transport = nodemailer.createTransport(
+    { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+    { from },
+  );
+  return {
+    mode: 'smtp',
+    async send(message) {
+      await transport.sendMail({ to: message.to, subject: message.subject, text: message.text, html: message.html });
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
+
+function outboxMailer(database: DatabaseHandle, logger?: MailLogger): Mailer {
+  return {
+    mode: 'outbox',
+    async send(message) {
+      const id = await insertOutboxMail(database, message);
+      logger?.info({ outboxId: id, to: message.to, subject: message.subject, body: message.text }, 'dev outbox: mail not sent (no SMTP_URL)');
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,74 @@
+import { decide, statusOf, type RateLimiter, type Rule } from './types';
+
+interface Counter {
+  count: number;
+  /** Epoch milliseconds when the window ends. */
+  resetAt: number;
+}
+
+export interface MemoryLimiterOptions {
+  keyPrefix?: string;
+  /** Most counters kept at once; bounds memory when many distinct keys are hit. */
+  maxEntries?: number;
+  /** How often expired counters are dropped. */
+  sweepIntervalMs?: number;
+}
+
+/**
+ * Counters in a Map, for one process (the embedded default). Expired counters are dropped by a
+ * periodic sweep whose timer is unref'd, so it never keeps the process alive. When full, the
+ * oldest counter is evicted: that favours availability over exactness under a flood of
+ * distinct keys, which is why production with several nodes uses Redis instead.
+ */
+export function createMemoryRateLimiter(options: MemoryLimiterOptions = {}): RateLimiter {
+  const prefix = options.keyPrefix ?? '';
+  const maxEntries = options.maxEntries ?? 100_000;
+  const counters = new Map<string, Counter>();
+
+  const sweep = (now = Date.now()) => {
+    for (const [key, counter] of counters) if (counter.resetAt <= now) counters.delete(key);
+  };
+  const timer = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
+  timer.unref();
+
+  const live = (key: string, now: number): Counter | undefined => {
+    const counter = counters.get(prefix + key);
+    return counter && counter.resetAt > now ? counter : undefined;
+  };
+
+  return {
+    kind: 'memory',
+    async consume(key, rule: Rule) {
+      const now = Date.now();
+      let counter = live(key, now);
+      if (!counter) {
+        if (counters.size >= maxEntries) {
+          sweep(now);
+          // Map iteration is insertion order: the first key is the oldest window.
+          const oldest = counters.keys().next();
+          if (counters.size >= maxEntries && !oldest.done) counters.delete(oldest.value);
+        }
+        counter = { count: 0, resetAt: now + rule.windowSeconds * 1000 };
+        counters.delete(prefix + key); // re-insert so insertion order tracks window start
+        counters.set(prefix + key, counter);
+      }
+      counter.count += 1;
+      return decide(counter.count, rule, counter.resetAt - now);
+    },
+    async peek(key) {
+      return live(key, Date.now())?.count ?? 0;
+    },
+    async status(key, rule) {
+      const now = Date.now();
+      const counter = live(key, now);
+      return statusOf(counter?.count ?? 0, rule, counter ? counter.resetAt - now : 0);
+    },
+    async reset(key) {
+      counters.delete(prefix + key);
+    },
+    async close() {
+      clearInterval(timer);
+      counters.clear();
+    },
+  };
+}
