@@ -1,0 +1,85 @@
+import { safeRedirect } from './redirects';
+
+/**
+ * Paths of the web app (spec section 2), declared once: the web route table, the server
+ * (links in mail, redirects, SPA fallback) and end-to-end tests all build URLs from these.
+ */
+export const paths = {
+  // Signed-in shell
+  home: '/',
+  account: '/account',
+  apiKeys: '/api-keys',
+  email: '/email',
+  privacy: '/privacy',
+  wallet: '/wallet',
+  walletVnd: '/wallet/vnd',
+  walletWhc: '/wallet/whc',
+  security: '/security',
+  securityDeviceActivity: '/security/device-activity',
+  securityPassword: '/security/password',
+  securityTwoStep: '/security/two-step-verification',
+  securityWebauthn: '/security/webauthn',
+
+  // Sign-in
+  login: '/login',
+  loginPassword: '/login/password',
+  loginQuick: '/login/quick',
+  loginQuickApp: '/login/quick-app',
+  loginSso: '/login/sso',
+  loginExplore: '/login/explore',
+
+  // Sign-up
+  register: '/register',
+  registerLockerEnterpriseTrial: '/register/locker-enterprise-trial',
+  registerLockerEnterpriseTrialSuccess: '/register/locker-enterprise-trial/success',
+  registerVerifyingEmail: '/register/verifying-email',
+  registerWithId: '/register/:id',
+  createUser: '/create-user',
+
+  // Recovery and result screens (tokens are optional path segments)
+  forgot: '/forgot',
+  resetPassword: '/reset-pwd/:token?',
+  confirmation: '/confirmation/:token?',
+  confirmationApp: '/confirmation/app/:token?',
+  confirmationEducationEmail: '/confirmation/education-email/:token?',
+
+  // Flows and system pages
+  authenticate: '/authenticate',
+  callback: '/callback',
+  callbackApp: '/callback-app',
+  captcha: '/captcha',
+  oauthAuthorize: '/o/authorize',
+  ssoRedirect: '/sso/redirect',
+  maintenance: '/maintenance',
+  serverError: '/server-error',
+} as const;
+
+export type PathName = keyof typeof paths;
+
+/** Query parameter carrying where to return after sign-in (`/login?next=/security`). */
+export const NEXT_PARAM = 'next';
+
+/**
+ * `next` values are followed only when they are paths on this site (the in-app return after
+ * sign-in): safeRedirect's checks with no origin allowed, so absolute URLs never pass.
+ */
+export function safeNextPath(value: string | null | undefined): string | null {
+  const safe = safeRedirect(value, [], 'null');
+  return safe?.startsWith('/') ? safe : null;
+}
+
+/** `/login`, or `/login?next=<path>` when there is somewhere other than home to return to. */
+export function loginPathFor(returnTo: string): string {
+  const next = safeNextPath(returnTo);
+  return next && next !== paths.home ? `${paths.login}?${NEXT_PARAM}=${encodeURIComponent(next)}` : paths.login;
+}
+
+function withToken(base: string, token: string): string {
+  return `${base}/${encodeURIComponent(token)}`;
+}
+
+/** Links sent by mail. */
+export const resetPasswordPath = (token: string) => withToken('/reset-pwd', token);
+export const confirmationPath = (token: string) => withToken('/confirmation', token);
+export const appConfirmationPath = (token: string) => withToken('/confirmation/app', token);
+export const educationEmailConfirmationPath = (token: string) => withToken('/confirmation/education-email', token);

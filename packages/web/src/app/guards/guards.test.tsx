@@ -1,0 +1,124 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { RouteErrorPage } from '../errors/RouteErrorPage';
+import { ada, locationOf, renderAt } from '../../test/render';
+import { createGuardLoader } from './guard-loader';
+import { middlewareNames, runMiddleware } from './middleware';
+
+describe('runMiddleware', () => {
+  const context = (middleware: string[]) => ({
+    url: new URL('https://portal.test/somewhere'),
+    matched: [{ middleware }],
+    currentUser: async () => null,
+  });
+
+  it('resolves names, each once, outermost first', () => {
+    expect(middlewareNames([{ middleware: ['maintenance', 'auth'] }, {}, { middleware: ['auth', 'extra'] }])).toEqual([
+      'maintenance',
+      'auth',
+      'extra',
+    ]);
+  });
+
+  it('fails with a 500 naming an unknown middleware', async () => {
+    // Thrown as `data()`, which the router turns into a route error response (see below).
+    const failure = await runMiddleware(context(['auth', 'nope'])).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ init: { status: 500 }, data: { message: 'Unknown middleware nope' } });
+  });
+
+  it('does not take inherited object properties for guards', async () => {
+    await expect(runMiddleware(context(['toString']))).rejects.toMatchObject({ init: { status: 500 } });
+  });
+});
+
+describe('route guards', () => {
+  it('sends a signed-in user away from the login pages, keeping the query', async () => {
+    const { router } = renderAt('/login?client_id=abc&scope=openid', { user: ada });
+    expect(await screen.findByRole('heading', { name: 'Welcome, Ada Lovelace' })).toBeTruthy();
+    expect(locationOf(router)).toBe('/?client_id=abc&scope=openid');
+  });
+
+  it.each(['/login/password?x=1', '/register?x=1', '/register/verifying-email?x=1', '/forgot?x=1', '/reset-pwd/token?x=1', '/create-user?x=1'])(
+    'treats %s as a page to keep signed-in users from',
+    async (path) => {
+      const { router } = renderAt(path, { user: ada });
+      await waitFor(() => expect(locationOf(router)).toBe('/?x=1'));
+    },
+  );
+
+  it('lets a signed-in user open /login/explore', async () => {
+    const { router } = renderAt('/login/explore', { user: ada });
+    expect(await screen.findByRole('heading', { name: 'Explore CyStack products' })).toBeTruthy();
+    expect(locationOf(router)).toBe('/login/explore');
+  });
+
+  it('returns a signed-in user to `next` when it is a path on this site', async () => {
+    const { router } = renderAt('/login?next=%2Fsecurity%2Fpassword', { user: ada });
+    await waitFor(() => expect(locationOf(router)).toBe('/security/password'));
+  });
+
+  it.each(['//evil.test', '/\\evil.test', 'https://evil.test/', 'javascript:alert(1)'])('never follows `next` off the site (%s)', async (next) => {
+    const search = `?next=${encodeURIComponent(next)}`;
+    const { router } = renderAt(`/login${search}`, { user: ada });
+    await waitFor(() => expect(locationOf(router)).toBe(`/${search}`));
+  });
+
+  it('sends a signed-out user from the shell to sign-in with the way back', async () => {
+    const { router } = renderAt('/security/password?tab=1');
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(locationOf(router)).toBe('/login?next=%2Fsecurity%2Fpassword%3Ftab%3D1');
+  });
+
+  it('sends a signed-out user from home to plain /login', async () => {
+    const { router } = renderAt('/');
+    await waitFor(() => expect(locationOf(router)).toBe('/login'));
+  });
+
+  it('runs on every navigation, not only the first', async () => {
+    const { router } = renderAt('/account', { user: ada });
+    expect(await screen.findByRole('heading', { name: 'Account' })).toBeTruthy();
+    await router.navigate('/register?plan=business');
+    await waitFor(() => expect(locationOf(router)).toBe('/?plan=business'));
+  });
+
+  it('redirects /maintenance home', async () => {
+    const { router } = renderAt('/maintenance', { user: ada });
+    await waitFor(() => expect(locationOf(router)).toBe('/'));
+  });
+
+  it('does not ask for the session on pages that do not care about it', async () => {
+    const currentUser = vi.fn(async () => null);
+    renderAt('/server-error', { currentUser });
+    expect(await screen.findByRole('heading', { name: 'Server trouble' })).toBeTruthy();
+    expect(currentUser).not.toHaveBeenCalled();
+  });
+
+  it('shows an unknown middleware as a 500 on the error page', async () => {
+    let routes: Parameters<typeof createGuardLoader>[0]['routes'] extends () => infer R ? R : never = [];
+    const loader = createGuardLoader({ routes: () => routes, currentUser: async () => null });
+    routes = [
+      {
+        id: 'root',
+        loader,
+        shouldRevalidate: () => true,
+        errorElement: <RouteErrorPage />,
+        HydrateFallback: () => null,
+        handle: { middleware: ['maintenance', 'auth'] },
+        children: [{ path: '/broken', handle: { middleware: ['nope'] }, Component: () => <p>broken page</p> }],
+      },
+    ];
+    renderAt('/broken', { routes });
+    expect(await screen.findByText('Unknown middleware nope')).toBeTruthy();
+    expect(screen.getByTestId('error-status').textContent).toBe('500');
+    expect(screen.queryByText('broken page')).toBeNull();
+  });
+});
+
+describe('catch-all', () => {
+  it('shows 404 with the way home', async () => {
+    renderAt('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'This page could not be found' })).toBeTruthy();
+    expect(screen.getByTestId('error-status').textContent).toBe('404');
+    expect(screen.getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).toBe('/');
+  });
+});

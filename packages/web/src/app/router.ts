@@ -1,0 +1,24 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { currentUser as sessionUser, type SessionUser } from '../lib/session';
+import { createGuardLoader } from './guards/guard-loader';
+import type { Guard } from './guards/middleware';
+import { createRoutes } from './routes';
+
+export interface AppRoutesOptions {
+  currentUser?: () => Promise<SessionUser | null>;
+  registry?: Readonly<Record<string, Guard>>;
+}
+
+/** The route table with its guard loader wired in (tests pass their own session source). */
+export function createAppRoutes({ currentUser = sessionUser, registry }: AppRoutesOptions = {}): RouteObject[] {
+  let routes: RouteObject[] = [];
+  const guardLoader = createGuardLoader({ routes: () => routes, currentUser, registry });
+  routes = createRoutes(guardLoader);
+  return routes;
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(createAppRoutes());
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;

@@ -1,0 +1,133 @@
+import type { ComponentType } from 'react';
+import type { LoaderFunction, RouteObject } from 'react-router';
+import { paths } from '@portal/contracts';
+import { FullPageLoader } from '../components/FullPageLoader';
+import { loadAccountCatalogue } from '../lib/i18n';
+import { NotFoundPage } from './errors/NotFoundPage';
+import { RouteErrorPage } from './errors/RouteErrorPage';
+import type { RouteMeta } from './guards/route-meta';
+import { AuthLayout } from './layouts/AuthLayout';
+import { MinimalLayout } from './layouts/MinimalLayout';
+import { RootRoute } from './RootRoute';
+
+/**
+ * Every route of spec section 2, in one table. Public layouts ship with the entry (the
+ * sign-in page must paint fast); every page and the signed-in shell are lazy chunks.
+ */
+
+/** A lazy route whose component is the named export `name` of the loaded module. */
+function lazyPage<Module, Name extends keyof Module>(load: () => Promise<Module>, name: Name): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load())[name] as ComponentType }) };
+}
+
+const meta = (value: RouteMeta): RouteMeta => value;
+
+/** Both guards run on every route change. */
+export const rootMeta = meta({ middleware: ['maintenance', 'auth'] });
+const preventToUser = meta({ preventToUser: true });
+const requiresUser = meta({ requiresUser: true });
+
+export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      Component: RootRoute,
+      errorElement: <RouteErrorPage />,
+      HydrateFallback: FullPageLoader,
+      loader: guardLoader,
+      // Guards must see every navigation, not only those that change this route's params.
+      shouldRevalidate: () => true,
+      handle: rootMeta,
+      children: [
+        {
+          Component: AuthLayout,
+          children: [
+            {
+              path: paths.login,
+              handle: preventToUser,
+              children: [
+                { index: true, ...lazyPage(() => import('../features/auth/LoginPage'), 'LoginPage') },
+                { path: paths.loginPassword, ...lazyPage(() => import('../features/auth/LoginPasswordPage'), 'LoginPasswordPage') },
+                { path: paths.loginQuick, ...lazyPage(() => import('../features/auth/LoginQuickPage'), 'LoginQuickPage') },
+                { path: paths.loginQuickApp, ...lazyPage(() => import('../features/auth/LoginQuickAppPage'), 'LoginQuickAppPage') },
+                { path: paths.loginSso, ...lazyPage(() => import('../features/auth/LoginSsoPage'), 'LoginSsoPage') },
+              ],
+            },
+            {
+              path: paths.register,
+              handle: preventToUser,
+              children: [
+                { index: true, ...lazyPage(() => import('../features/register/RegisterPage'), 'RegisterPage') },
+                {
+                  path: paths.registerLockerEnterpriseTrial,
+                  ...lazyPage(() => import('../features/register/LockerEnterpriseTrialPage'), 'LockerEnterpriseTrialPage'),
+                },
+                {
+                  path: paths.registerLockerEnterpriseTrialSuccess,
+                  ...lazyPage(() => import('../features/register/LockerEnterpriseTrialSuccessPage'), 'LockerEnterpriseTrialSuccessPage'),
+                },
+                { path: paths.registerVerifyingEmail, ...lazyPage(() => import('../features/register/VerifyingEmailPage'), 'VerifyingEmailPage') },
+                { path: paths.registerWithId, ...lazyPage(() => import('../features/register/RegisterWithIdPage'), 'RegisterWithIdPage') },
+              ],
+            },
+            { path: paths.createUser, handle: preventToUser, ...lazyPage(() => import('../features/register/CreateUserPage'), 'CreateUserPage') },
+            { path: paths.forgot, handle: preventToUser, ...lazyPage(() => import('../features/recovery/ForgotPage'), 'ForgotPage') },
+            { path: paths.resetPassword, handle: preventToUser, ...lazyPage(() => import('../features/recovery/ResetPasswordPage'), 'ResetPasswordPage') },
+            { path: paths.oauthAuthorize, ...lazyPage(() => import('../features/auth/OAuthAuthorizePage'), 'OAuthAuthorizePage') },
+          ],
+        },
+        {
+          Component: MinimalLayout,
+          children: [
+            { path: paths.loginExplore, ...lazyPage(() => import('../features/explore/ExplorePage'), 'ExplorePage') },
+            { path: paths.authenticate, ...lazyPage(() => import('../features/auth/AuthenticatePage'), 'AuthenticatePage') },
+            { path: paths.callback, ...lazyPage(() => import('../features/auth/CallbackPage'), 'CallbackPage') },
+            { path: paths.callbackApp, ...lazyPage(() => import('../features/auth/CallbackAppPage'), 'CallbackAppPage') },
+            { path: paths.ssoRedirect, ...lazyPage(() => import('../features/auth/SsoRedirectPage'), 'SsoRedirectPage') },
+            { path: paths.confirmation, ...lazyPage(() => import('../features/register/ConfirmationPage'), 'ConfirmationPage') },
+            { path: paths.confirmationApp, ...lazyPage(() => import('../features/register/AppConfirmationPage'), 'AppConfirmationPage') },
+            {
+              path: paths.confirmationEducationEmail,
+              ...lazyPage(() => import('../features/register/EducationEmailConfirmationPage'), 'EducationEmailConfirmationPage'),
+            },
+            { path: paths.captcha, ...lazyPage(() => import('../features/system/CaptchaPage'), 'CaptchaPage') },
+            { path: paths.serverError, ...lazyPage(() => import('../features/system/ServerErrorPage'), 'ServerErrorPage') },
+            // Never renders: the maintenance guard redirects it home.
+            { path: paths.maintenance, Component: null },
+            { path: '*', Component: NotFoundPage },
+          ],
+        },
+        {
+          path: paths.home,
+          handle: requiresUser,
+          // The account pages' text arrives with the shell, alongside its code.
+          loader: async () => {
+            await loadAccountCatalogue();
+            return null;
+          },
+          ...lazyPage(() => import('./layouts/ShellLayout'), 'ShellLayout'),
+          children: [
+            { index: true, ...lazyPage(() => import('../features/home/HomePage'), 'HomePage') },
+            { path: paths.account, ...lazyPage(() => import('../features/account/AccountPage'), 'AccountPage') },
+            { path: paths.apiKeys, ...lazyPage(() => import('../features/api-keys/ApiKeysPage'), 'ApiKeysPage') },
+            { path: paths.email, ...lazyPage(() => import('../features/email/EmailPage'), 'EmailPage') },
+            { path: paths.privacy, ...lazyPage(() => import('../features/privacy/PrivacyPage'), 'PrivacyPage') },
+            { path: paths.wallet, ...lazyPage(() => import('../features/wallet/WalletPage'), 'WalletPage') },
+            { path: paths.walletVnd, ...lazyPage(() => import('../features/wallet/VndWalletPage'), 'VndWalletPage') },
+            { path: paths.walletWhc, ...lazyPage(() => import('../features/wallet/WhcWalletPage'), 'WhcWalletPage') },
+            {
+              path: paths.security,
+              children: [
+                { index: true, ...lazyPage(() => import('../features/security/SecurityPage'), 'SecurityPage') },
+                { path: paths.securityDeviceActivity, ...lazyPage(() => import('../features/security/DeviceActivityPage'), 'DeviceActivityPage') },
+                { path: paths.securityPassword, ...lazyPage(() => import('../features/security/PasswordPage'), 'PasswordPage') },
+                { path: paths.securityTwoStep, ...lazyPage(() => import('../features/security/TwoStepVerificationPage'), 'TwoStepVerificationPage') },
+                { path: paths.securityWebauthn, ...lazyPage(() => import('../features/security/PasskeysPage'), 'PasskeysPage') },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,40 @@
+import { lazy, Suspense } from 'react';
+import { LINK_PREFETCH_IDLE_MS } from '@portal/contracts';
+import type { ToastKind } from '../lib/api';
+import { createStore, useStore } from '../lib/store';
+
+/**
+ * Toasts without their weight on the first paint: Mantine's notifications (with its
+ * transition and scroll-lock dependencies, ~15 KB gzipped) load when the browser is idle
+ * after start-up, or on the first toast if that comes sooner.
+ */
+
+const loadNotifications = () => import('./ToastHost');
+const ToastHost = lazy(async () => ({ default: (await loadNotifications()).ToastHost }));
+
+const toastArea = createStore({ mounted: false });
+const colors: Record<ToastKind, string> = { warning: 'yellow', error: 'red' };
+
+export function showToast(kind: ToastKind, message: string): void {
+  toastArea.set({ mounted: true });
+  loadNotifications()
+    .then(({ notifications }) => notifications.show({ color: colors[kind], message, withBorder: true }))
+    .catch((error: unknown) => console.error('Could not show a toast:', message, error));
+}
+
+/** Fetch the toast code ahead of need, so an error while offline can still be shown. */
+export function prefetchToasts(): void {
+  const load = () => void loadNotifications().catch(() => undefined);
+  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: LINK_PREFETCH_IDLE_MS });
+  else setTimeout(load, LINK_PREFETCH_IDLE_MS);
+}
+
+/** Where toasts appear; mounted by the first toast (the store keeps any shown before). */
+export function Toasts() {
+  const mounted = useStore(toastArea, (state) => state.mounted);
+  return mounted ? (
+    <Suspense fallback={null}>
+      <ToastHost />
+    </Suspense>
+  ) : null;
+}

@@ -1,0 +1,26 @@
+import { Anchor, Loader, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useAppState } from '../lib/app-state';
+import classes from './BusyLoader.module.css';
+
+/**
+ * Full-screen loader shown while the app's busy flag is on (a sign-in finishing, a hand-off
+ * to the desktop app). When the desktop app is opening, its link stays offered in case the
+ * browser did not pass it on.
+ */
+export function BusyLoader() {
+  const busy = useAppState((state) => state.busy);
+  const desktopAppLink = useAppState((state) => state.busyOptions.pendingDesktopApp);
+  const { t } = useTranslation();
+  if (!busy) return null;
+
+  return (
+    <div className={classes.overlay} data-testid="busy-loader" role="status" aria-live="polite">
+      <Stack align="center" gap="md">
+        <Loader size="lg" />
+        <Text>{t('busy.label')}</Text>
+        {desktopAppLink && <Anchor href={desktopAppLink}>{t('busy.openDesktopApp')}</Anchor>}
+      </Stack>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/PageHeader';
+import { BackToLogin } from './BackToLogin';
+
+/** /sso/redirect: on the way to a company's identity provider. */
+export function SsoRedirectPage() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageHeader title={t('auth.ssoRedirect.title')} description={t('auth.ssoRedirect.description')} />
+      <BackToLogin />
+    </>
+  );
+}

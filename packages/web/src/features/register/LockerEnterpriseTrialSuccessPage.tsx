@@ -1,0 +1,8 @@
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/PageHeader';
+
+/** /register/locker-enterprise-trial/success: after a business trial has started. */
+export function LockerEnterpriseTrialSuccessPage() {
+  const { t } = useTranslation();
+  return <PageHeader title={t('register.lockerEnterpriseTrialSuccess.title')} description={t('register.lockerEnterpriseTrialSuccess.description')} />;
+}

@@ -1,0 +1,244 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEVICE_COOKIE, DEVICE_EXPIRY_HEADER, DEVICE_ID_HEADER } from '@portal/contracts';
+import { api, ApiError, configureApi, type ToastKind } from './api';
+import { deleteCookie, readCookie, writeCookie } from './cookies';
+import { deviceExpiry } from './device-id';
+import { i18n, initI18n, loadCatalogue } from './i18n';
+import { recordCookieWrites } from '../test/cookies';
+
+// The client is a unit: the network is replaced by a fake fetch answering each case.
+
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | Error;
+
+let toasts: { kind: ToastKind; message: string }[];
+let navigations: string[];
+let unauthorized: number;
+let requests: { url: string; init: RequestInit }[];
+let answer: Answer;
+
+function fakeFetch(url: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  requests.push({ url: String(url), init: init ?? {} });
+  if (answer instanceof Error) return Promise.reject(answer);
+  const { status, body, headers } = answer;
+  const text = body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body);
+  const type = typeof body === 'string' ? 'text/html' : 'application/json';
+  return Promise.resolve(new Response(status === 204 ? null : text, { status, headers: { 'Content-Type': type, ...headers } }));
+}
+
+beforeEach(async () => {
+  initI18n('en');
+  await i18n.changeLanguage('en');
+  toasts = [];
+  navigations = [];
+  unauthorized = 0;
+  requests = [];
+  configureApi({
+    baseUrl: 'https://api.test/v3/',
+    fetch: fakeFetch,
+    notify: (kind, message) => toasts.push({ kind, message }),
+    navigate: (to) => navigations.push(to),
+    onUnauthorized: () => (unauthorized += 1),
+  });
+});
+
+afterEach(() => deleteCookie(DEVICE_COOKIE));
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('HTTP error policy (spec section 8)', () => {
+  it('400: warning toast with the server message', async () => {
+    answer = { status: 400, body: { code: 'validation_error', message: 'The email field is required' } };
+    const error = await failure(api.post('/sso/auth', { email: '' }));
+    expect(toasts).toEqual([{ kind: 'warning', message: 'The email field is required' }]);
+    expect(error).toMatchObject({ status: 400, code: 'validation_error', message: 'The email field is required' });
+  });
+
+  it("400: 'Invalid data' when the server says nothing usable", async () => {
+    answer = { status: 400, body: '<html>bad gateway page</html>' };
+    await failure(api.get('/x'));
+    expect(toasts).toEqual([{ kind: 'warning', message: 'Invalid data' }]);
+  });
+
+  it('400: a known code is shown translated, with its details filled in', async () => {
+    answer = { status: 400, body: { code: '7015', message: 'x', details: { email: 'ada@example.com' } } };
+    await failure(api.post('/register'));
+    expect(toasts[0]).toEqual({ kind: 'warning', message: 'ada@example.com is in an Enterprise, leave it or use another email' });
+
+    await loadCatalogue('vi');
+    await i18n.changeLanguage('vi');
+    answer = { status: 400, body: { code: 'auth.email_exists', message: 'email already exists' } };
+    await failure(api.post('/register'));
+    expect(toasts[1]).toEqual({ kind: 'warning', message: 'Email đã tồn tại' });
+  });
+
+  it('a code naming a group of texts is not a text: the server message shows', async () => {
+    answer = { status: 400, body: { code: 'auth', message: 'Something about auth' } };
+    await failure(api.post('/x'));
+    expect(toasts).toEqual([{ kind: 'warning', message: 'Something about auth' }]);
+  });
+
+  it('401: silent logout', async () => {
+    answer = { status: 401, body: { code: 'unauthorized', message: 'Session expired, please login again' } };
+    const error = await failure(api.get('/sso/me/sessions'));
+    expect(unauthorized).toBe(1);
+    expect(toasts).toEqual([]);
+    expect(navigations).toEqual([]);
+    expect(error.message).toBe('Session expired, please login again');
+  });
+
+  it('403: the permission message', async () => {
+    answer = { status: 403, body: { code: 'forbidden', message: 'nope' } };
+    await failure(api.delete('/api-keys/1'));
+    expect(toasts).toEqual([{ kind: 'error', message: "Your account doesn't have permission to perform this action" }]);
+  });
+
+  it('404: toast and back to the root', async () => {
+    answer = { status: 404, body: { code: 'not_found', message: 'Resource not found' } };
+    await failure(api.get('/wallet/transactions/9'));
+    expect(toasts).toEqual([{ kind: 'error', message: 'Resource not found' }]);
+    expect(navigations).toEqual(['/']);
+  });
+
+  it.each([
+    [{ code: 'rate_limited', message: 'Slow down', details: { retry_after_seconds: 17 } }, 17],
+    [{ code: 'rate_limited', message: 'Slow down', details: { retry_after_seconds: '2.2' } }, 3],
+    [{ code: 'rate_limited', message: 'Request was throttled. Expected available in 42 seconds.' }, 42],
+    [{ code: 'rate_limited', message: 'Slow down' }, 60],
+    [undefined, 60],
+  ])('429: waits the seconds the error names (%j -> %i)', async (body, seconds) => {
+    answer = { status: 429, body };
+    await failure(api.post('/sso/auth'));
+    expect(toasts).toEqual([{ kind: 'warning', message: `Too many requests. Try again in ${seconds} seconds` }]);
+  });
+
+  it('500: the server message, or something went wrong', async () => {
+    answer = { status: 500, body: { code: 'boom', message: 'Database unavailable' } };
+    await failure(api.get('/x'));
+    answer = { status: 500 };
+    await failure(api.get('/x'));
+    expect(toasts).toEqual([
+      { kind: 'error', message: 'Database unavailable' },
+      { kind: 'error', message: 'something went wrong' },
+    ]);
+    expect(navigations).toEqual([]);
+  });
+
+  it.each([502, 503, 504])('%i: off to /server-error', async (status) => {
+    answer = { status, body: 'Bad gateway' };
+    await failure(api.get('/x'));
+    expect(navigations).toEqual(['/server-error']);
+    expect(toasts).toEqual([]);
+  });
+
+  it('other statuses: the server message', async () => {
+    answer = { status: 409, body: { code: 'conflict', message: 'Already taken' } };
+    await failure(api.put('/x'));
+    expect(toasts).toEqual([{ kind: 'error', message: 'Already taken' }]);
+  });
+
+  it('no response: something went wrong', async () => {
+    answer = new TypeError('Failed to fetch');
+    const error = await failure(api.get('/x'));
+    expect(error.status).toBeNull();
+    expect(toasts).toEqual([{ kind: 'error', message: 'something went wrong' }]);
+  });
+
+  it('an aborted request is the caller’s business: no toast, the abort is rethrown', async () => {
+    answer = new DOMException('The operation was aborted.', 'AbortError');
+    await expect(api.get('/x')).rejects.toMatchObject({ name: 'AbortError' });
+    expect(toasts).toEqual([]);
+  });
+});
+
+describe('opting out', () => {
+  it('handle: [400] leaves a 400 to the form, with its translated message', async () => {
+    answer = { status: 400, body: { code: 'auth.invalid_credentials', message: 'Email or password not valid' } };
+    const error = await failure(api.post('/sso/auth', {}, { handle: [400] }));
+    expect(toasts).toEqual([]);
+    expect(error.message).toBe('Email or password not valid');
+  });
+
+  it('handle: [400] still applies the policy to other statuses', async () => {
+    answer = { status: 404, body: { code: 'not_found', message: 'x' } };
+    await failure(api.post('/sso/auth', {}, { handle: [400] }));
+    expect(navigations).toEqual(['/']);
+  });
+
+  it("handle: 'all' skips the policy even for network errors", async () => {
+    answer = new TypeError('Failed to fetch');
+    await failure(api.get('/resources/lang', { handle: 'all' }));
+    answer = { status: 401 };
+    await failure(api.get('/resources/lang', { handle: 'all' }));
+    expect(toasts).toEqual([]);
+    expect(unauthorized).toBe(0);
+  });
+
+  it('silent keeps redirects and logout but shows no toast', async () => {
+    answer = { status: 404, body: { code: 'not_found', message: 'x' } };
+    await failure(api.get('/x', { silent: true }));
+    expect(toasts).toEqual([]);
+    expect(navigations).toEqual(['/']);
+  });
+});
+
+describe('requests', () => {
+  it('calls the API base with credentials, JSON and the query', async () => {
+    answer = { status: 200, body: { ok: true } };
+    const result = await api.post('/sso/auth', { email: 'ada@example.com' }, { query: { lang: 'vi', skip: undefined } });
+    expect(result).toEqual({ ok: true });
+    const [{ url, init }] = requests;
+    expect(url).toBe('https://api.test/v3/sso/auth?lang=vi');
+    expect(init).toMatchObject({ method: 'POST', credentials: 'include', body: '{"email":"ada@example.com"}' });
+    expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+  });
+
+  it('answers undefined for an empty success', async () => {
+    answer = { status: 204 };
+    expect(await api.delete('/api-keys/1')).toBeUndefined();
+  });
+});
+
+describe('device id', () => {
+  it('sends the device cookie as the device-id header, and none before there is one', async () => {
+    answer = { status: 200, body: {} };
+    await api.get('/x');
+    writeCookie(DEVICE_COOKIE, 'dev-123');
+    await api.get('/x');
+    expect((requests[0].init.headers as Record<string, string>)[DEVICE_ID_HEADER]).toBeUndefined();
+    expect((requests[1].init.headers as Record<string, string>)[DEVICE_ID_HEADER]).toBe('dev-123');
+  });
+
+  it('keeps the id a response carries, until the expiry it names', async () => {
+    const cookies = recordCookieWrites();
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    answer = { status: 200, body: {}, headers: { [DEVICE_ID_HEADER]: 'dev-new', [DEVICE_EXPIRY_HEADER]: String(expiresAt) } };
+    await api.get('/x');
+    cookies.restore();
+    expect(readCookie(DEVICE_COOKIE)).toBe('dev-new');
+    expect(cookies.writes[0]).toContain(`expires=${new Date(expiresAt * 1000).toUTCString()}`);
+  });
+});
+
+describe('deviceExpiry', () => {
+  const now = Date.UTC(2025, 0, 1);
+  const thirtyDays = new Date(now + 30 * 24 * 3600 * 1000);
+
+  it('reads unix seconds and ISO dates', () => {
+    expect(deviceExpiry(String(now / 1000 + 60), now)).toEqual(new Date(now + 60_000));
+    expect(deviceExpiry('2025-02-01T00:00:00Z', now)).toEqual(new Date('2025-02-01T00:00:00Z'));
+  });
+
+  it('takes a millisecond value for what it is', () => {
+    expect(deviceExpiry(String(now + 60_000), now)).toEqual(new Date(now + 60_000));
+  });
+
+  it('falls back to 30 days when absent, unreadable or already past', () => {
+    expect(deviceExpiry(null, now)).toEqual(thirtyDays);
+    expect(deviceExpiry('soon', now)).toEqual(thirtyDays);
+    expect(deviceExpiry(String(now / 1000 - 10), now)).toEqual(thirtyDays);
+  });
+});

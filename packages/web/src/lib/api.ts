@@ -1,0 +1,235 @@
+import { DEFAULT_LANGUAGE, DEFAULT_RATE_LIMIT_WAIT_SECONDS, DEVICE_ID_HEADER, paths } from '@portal/contracts';
+import { currentDeviceId, rememberDeviceId } from './device-id';
+import { isErrorBody } from './error-body';
+import { i18n } from './i18n';
+
+/**
+ * The one way the web app talks to `/v3`, and the one place the HTTP error policy of spec
+ * section 8 lives: every failed request gets the same toast, logout or redirect, unless
+ * the caller says it handles that status itself (form-level errors).
+ */
+
+export type ToastKind = 'warning' | 'error';
+
+/** What the client needs from the app around it; wired once at start-up (and by tests). */
+export interface ApiEnvironment {
+  baseUrl: string;
+  notify(kind: ToastKind, message: string): void;
+  navigate(to: string): void;
+  /** Clear the auth state and display-name cookie after a 401. */
+  onUnauthorized(): void;
+  fetch?: typeof fetch;
+}
+
+let environment: ApiEnvironment | null = null;
+
+export function configureApi(next: ApiEnvironment): void {
+  environment = next;
+}
+
+function env(): ApiEnvironment {
+  if (!environment) throw new Error('configureApi() must run before the first request');
+  return environment;
+}
+
+export class ApiError extends Error {
+  /** HTTP status, or null when no response arrived (network failure). */
+  readonly status: number | null;
+  /** The error body's stable code (contracts errorCatalogue), or `http_<status>` / `network_error`. */
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+  /** The server's own (English) message, before translation. */
+  readonly serverMessage: string | undefined;
+
+  constructor(init: { status: number | null; code: string; message: string; serverMessage?: string; details?: Record<string, unknown> }) {
+    // `message` is already translated: forms that handle an error themselves can show it as is.
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details;
+    this.serverMessage = init.serverMessage;
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON, or as is when it is FormData. */
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /**
+   * Statuses the caller handles itself (say `[400]` for a form showing field errors): the
+   * shared policy does nothing for them. `'all'` skips it for every failure, network
+   * errors included. The ApiError is thrown either way.
+   */
+  handle?: readonly number[] | 'all';
+  /** Keep the policy's logout and redirects, but show no toast. */
+  silent?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------
+// Messages
+
+type Params = Record<string, string | number>;
+
+/**
+ * `errors.<code>` from the catalogue when it holds a text there (a code like `auth` names a
+ * group, not a text), with the error's details as parameters.
+ */
+function translatedCode(code: string, params: Params = {}): string | undefined {
+  const key = `errors.${code}`;
+  const known = [i18n.language, DEFAULT_LANGUAGE].some((language) => typeof i18n.getResource(language, 'translation', key) === 'string');
+  if (!known) return undefined;
+  const text: unknown = i18n.t(key as never, params as never);
+  return typeof text === 'string' ? text : undefined;
+}
+
+function t(key: string, params?: Params): string {
+  return translatedCode(key, params) ?? key;
+}
+
+function stringParams(details: Record<string, unknown> | undefined): Params {
+  const params: Params = {};
+  for (const [name, value] of Object.entries(details ?? {})) {
+    if (typeof value === 'string' || typeof value === 'number') params[name] = value;
+  }
+  return params;
+}
+
+/**
+ * What a failure says to the user: the translation of its code; else the server's message
+ * (which is specific: "The email field is required"); else a fallback. The generic
+ * validation code is skipped in the first step so its specific message is not replaced by
+ * "Invalid data".
+ */
+function describe(code: string | undefined, serverMessage: string | undefined, details: Record<string, unknown> | undefined, fallbackKey: string): string {
+  const specific = code && code !== 'validation_error' ? translatedCode(code, stringParams(details)) : undefined;
+  return specific ?? (serverMessage || t(fallbackKey));
+}
+
+export function retryAfterSeconds(error: Pick<ApiError, 'details' | 'serverMessage'>): number {
+  const fromDetails = Number(error.details?.retry_after_seconds);
+  if (Number.isFinite(fromDetails) && fromDetails > 0) return Math.ceil(fromDetails);
+  const fromMessage = /\d+/.exec(error.serverMessage ?? '')?.[0];
+  return fromMessage ? Number(fromMessage) : DEFAULT_RATE_LIMIT_WAIT_SECONDS;
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors from responses
+
+async function errorFromResponse(response: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined; // not JSON (a proxy's HTML page): the status alone decides
+  }
+  const parsed = isErrorBody(body) ? body : undefined;
+  const code = parsed?.code ?? `http_${response.status}`;
+  const serverMessage = parsed?.message;
+  const details = parsed?.details;
+  const status = response.status;
+
+  const partial = { details, serverMessage };
+  let message: string;
+  if (status === 400) message = describe(code, serverMessage, details, 'validation_error');
+  else if (status === 401) message = t('unauthorized');
+  else if (status === 403) message = t('forbidden');
+  else if (status === 404) message = t('not_found');
+  else if (status === 429) message = t('rate_limited', { second: retryAfterSeconds(partial) });
+  else message = describe(code, serverMessage, details, 'request_failed');
+
+  return new ApiError({ status, code, message, serverMessage, details });
+}
+
+// ---------------------------------------------------------------------------------------
+// The policy (spec section 8)
+
+function applyErrorPolicy(error: ApiError, options: RequestOptions): void {
+  const { handle, silent } = options;
+  if (handle === 'all' || (error.status !== null && handle?.includes(error.status))) return;
+  const { notify, navigate, onUnauthorized } = env();
+  const toast = (kind: ToastKind) => {
+    if (!silent) notify(kind, error.message);
+  };
+
+  const status = error.status;
+  if (status === null) toast('error');
+  else if (status === 400) toast('warning');
+  else if (status === 401) onUnauthorized(); // silent by design: the guard takes the user to sign-in
+  else if (status === 403) toast('error');
+  else if (status === 404) {
+    toast('error');
+    navigate(paths.home);
+  } else if (status === 429) toast('warning');
+  else if (status > 500) navigate(paths.serverError);
+  else toast('error');
+}
+
+// ---------------------------------------------------------------------------------------
+// Requests
+
+function urlFor(path: string, query: RequestOptions['query']): string {
+  const base = env().baseUrl.replace(/\/+$/, '');
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(name, String(value));
+  }
+  const encoded = search.toString();
+  const suffix = encoded ? `?${encoded}` : '';
+  return `${base}${path.startsWith('/') ? path : `/${path}`}${suffix}`;
+}
+
+function requestInit(options: RequestOptions): RequestInit {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  const deviceId = currentDeviceId();
+  if (deviceId) headers[DEVICE_ID_HEADER] = deviceId;
+
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  return { method: options.method ?? 'GET', headers, body, credentials: 'include', signal: options.signal };
+}
+
+async function successBody<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  if (!text) return undefined as T;
+  return (response.headers.get('Content-Type')?.includes('json') ? JSON.parse(text) : text) as T;
+}
+
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const doFetch = env().fetch ?? globalThis.fetch.bind(globalThis);
+  let response: Response;
+  try {
+    response = await doFetch(urlFor(path, options.query), requestInit(options));
+  } catch (cause) {
+    // An abort is the caller's own decision, not a failure to report.
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    const error = new ApiError({ status: null, code: 'network_error', message: t('request_failed') });
+    applyErrorPolicy(error, options);
+    throw error;
+  }
+
+  rememberDeviceId(response.headers);
+  if (response.ok) return successBody<T>(response);
+
+  const error = await errorFromResponse(response);
+  applyErrorPolicy(error, options);
+  throw error;
+}
+
+type BodylessOptions = Omit<RequestOptions, 'method' | 'body'>;
+
+export const api = {
+  get: <T>(path: string, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'GET' }),
+  delete: <T>(path: string, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'DELETE' }),
+  post: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'PATCH', body }),
+};

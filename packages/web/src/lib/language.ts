@@ -1,0 +1,80 @@
+import { DEFAULT_LANGUAGE, isLanguage, LANG_COOKIE, LANG_COOKIE_MAX_AGE, type Language } from '@portal/contracts';
+import { api } from './api';
+import { appState } from './app-state';
+import { readCookie, writeCookie } from './cookies';
+import { i18n, loadCatalogue } from './i18n';
+import { currentUser, setSessionUser, type SessionUser } from './session';
+
+/** How long start-up waits for the language-by-IP answer before settling for the default. */
+const IP_LANGUAGE_TIMEOUT_MS = 1500;
+
+export interface LanguageSources {
+  cookie(): string | undefined;
+  byIp(signal: AbortSignal): Promise<unknown>;
+  timeoutMs?: number;
+}
+
+const defaultSources: LanguageSources = {
+  cookie: () => readCookie(LANG_COOKIE),
+  byIp: async (signal) => (await api.get<{ lang?: unknown }>('/resources/lang', { handle: 'all', signal }))?.lang,
+};
+
+/**
+ * The start-up language: the `lang` cookie (an explicit choice), else the server's guess
+ * from the visitor's IP, else English. A slow or failing guess never blocks the first paint
+ * for long: it is abandoned after a short timeout.
+ */
+export async function resolveInitialLanguage(sources: LanguageSources = defaultSources): Promise<Language> {
+  const fromCookie = sources.cookie();
+  if (isLanguage(fromCookie)) return fromCookie;
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), sources.timeoutMs ?? IP_LANGUAGE_TIMEOUT_MS);
+  try {
+    const byIp = await sources.byIp(controller.signal);
+    if (isLanguage(byIp)) return byIp;
+  } catch {
+    // no answer: fall through to the default
+  } finally {
+    clearTimeout(timer);
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+/**
+ * Show the interface in `language` (no persistence): i18n, <html lang>, app state. When its
+ * catalogue cannot be fetched (offline, a deploy in between) the current language stays;
+ * the answer is the language actually shown.
+ */
+export async function applyLanguage(language: Language): Promise<Language> {
+  try {
+    await loadCatalogue(language);
+  } catch (error) {
+    console.warn(`Could not load the ${language} catalogue`, error);
+    return isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+  }
+  await i18n.changeLanguage(language);
+  document.documentElement.lang = language;
+  appState.set({ language });
+  return language;
+}
+
+/** `PUT /sso/me` takes the whole user object; the answer is the user as saved. */
+async function saveOnAccount(user: SessionUser): Promise<SessionUser> {
+  const saved = await api.put<SessionUser | undefined>('/sso/me', user);
+  return saved && typeof saved === 'object' ? saved : user;
+}
+
+/**
+ * The language picker: switch, remember the choice in the `lang` cookie, and when signed in
+ * save it on the account, with the user object plus both languages.
+ */
+export async function chooseLanguage(language: Language, save: (user: SessionUser) => Promise<SessionUser> = saveOnAccount): Promise<void> {
+  if ((await applyLanguage(language)) !== language) return;
+  writeCookie(LANG_COOKIE, language, { maxAge: LANG_COOKIE_MAX_AGE });
+
+  // Known on most pages; asked here on the few public pages that never needed it.
+  const user = await currentUser();
+  if (!user) return;
+  setSessionUser(await save({ ...user, language, customer_language: language }));
+}

@@ -1,0 +1,107 @@
+import { DEFAULT_LANGUAGE, DISPLAY_NAME_COOKIE, isLanguage, paths, type Language, type User } from '@portal/contracts';
+import { api, ApiError } from './api';
+import { deleteCookie } from './cookies';
+import { createStore, useStore } from './store';
+
+/**
+ * Auth state (spec section 3): whether someone is signed in, who, and their language. The
+ * source of truth is `GET /sso/me`; a 401 there means signed out. Held in a small store
+ * rather than the query cache so the sign-in pages do not load TanStack Query for it.
+ */
+
+/** The user object as `/sso/me` answers it; fields beyond the spec's are kept as they come. */
+export type SessionUser = Partial<User> & { full_name: string; language?: string; customer_language?: string };
+
+interface SessionState {
+  /** undefined: not asked yet; null: signed out. */
+  user: SessionUser | null | undefined;
+}
+
+const session = createStore<SessionState>({ user: undefined });
+let pending: Promise<SessionUser | null> | null = null;
+
+async function fetchCurrentUser(): Promise<SessionUser | null> {
+  try {
+    return await api.get<SessionUser>('/sso/me', { handle: [401] });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      // An expired session: the display name shown elsewhere on the domain goes with it.
+      deleteCookie(DISPLAY_NAME_COOKIE);
+      return null;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Tell the server the user is active (spec section 7): once per page load, when the session
+ * is first found signed in; a sign-in reloads the app, so it covers "after login" too.
+ * Nobody waits for it and a failure changes nothing the user sees.
+ */
+function pingLastActive(): void {
+  api.post('/sso/me/last_active', undefined, { handle: 'all' }).catch(() => undefined);
+}
+
+/** The signed-in user, asked of the server once and then kept (for guards and loaders). */
+export function currentUser(): Promise<SessionUser | null> {
+  const { user } = session.get();
+  if (user !== undefined) return Promise.resolve(user);
+  pending ??= fetchCurrentUser()
+    .then((fetched) => {
+      session.set({ user: fetched });
+      if (fetched) pingLastActive();
+      return fetched;
+    })
+    .finally(() => {
+      pending = null;
+    });
+  return pending;
+}
+
+/** Replace the kept user (after PUT /sso/me answers with the saved object; undefined forgets it). */
+export function setSessionUser(user: SessionUser | null | undefined): void {
+  session.set({ user });
+}
+
+export function peekSessionUser(): SessionUser | null | undefined {
+  return session.get().user;
+}
+
+export interface AuthState {
+  loggedIn: boolean;
+  user: SessionUser | null;
+  /** The account's language; English when signed out or unset (spec section 3). */
+  language: Language;
+}
+
+export function useAuthState(): AuthState {
+  const user = useStore(session, (state) => state.user) ?? null;
+  return { loggedIn: user !== null, user, language: isLanguage(user?.language) ? user.language : DEFAULT_LANGUAGE };
+}
+
+let navigateAfterSignOut: (to: string) => void = () => {};
+
+/** The router is created after this module; it registers how to leave a signed-in page. */
+export function setSignOutNavigator(navigate: (to: string) => void): void {
+  navigateAfterSignOut = navigate;
+}
+
+/**
+ * Drop the session on this side: auth state and the display-name cookie. A signed-in user
+ * who becomes signed out is sent to /login/explore (spec section 4).
+ */
+export function clearSession(): void {
+  const wasSignedIn = Boolean(session.get().user);
+  session.set({ user: null });
+  deleteCookie(DISPLAY_NAME_COOKIE);
+  if (wasSignedIn) navigateAfterSignOut(paths.loginExplore);
+}
+
+/** The sign-out button: tell the server, then forget the session whatever it answered. */
+export async function logout(): Promise<void> {
+  try {
+    await api.post('/sso/logout', undefined, { handle: 'all' });
+  } finally {
+    clearSession();
+  }
+}

@@ -1,0 +1,53 @@
+import './app/mantine-styles';
+import { StrictMode } from 'react';
+import { DEFAULT_LANGUAGE } from '@portal/contracts';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { AppProviders } from './app/AppProviders';
+import { prefetchToasts, showToast } from './app/toasts';
+import { createAppRouter } from './app/router';
+import { configureApi } from './lib/api';
+import { appState } from './lib/app-state';
+import { exposeNonceToVitePreload, readCspNonce } from './lib/csp-nonce';
+import { storeEntryParams } from './lib/entry-params';
+import { initI18n } from './lib/i18n';
+import { applyLanguage, resolveInitialLanguage } from './lib/language';
+import { readRuntimeConfig } from './lib/runtime-config';
+import { clearSession, setSignOutNavigator } from './lib/session';
+
+/**
+ * Start-up, in order: what the server embedded (config, nonce), the API client that must
+ * exist before any request, the router, and the language, which is settled
+ * before the first paint so the page never flashes in the wrong one.
+ */
+async function start(): Promise<void> {
+  const config = readRuntimeConfig();
+  const nonce = readCspNonce();
+  exposeNonceToVitePreload(nonce);
+  storeEntryParams(location.search);
+  appState.set({ dev: config.dev });
+
+  // English until the visitor's language is known: a toast raised meanwhile is still text.
+  initI18n(DEFAULT_LANGUAGE);
+
+  // The navigate callbacks run only after a response arrives, by which time `router` exists.
+  const navigate = (to: string) => void router.navigate(to);
+  configureApi({ baseUrl: config.apiBaseUrl, notify: showToast, navigate, onUnauthorized: clearSession });
+  setSignOutNavigator(navigate);
+
+  // Creating the router starts the first navigation: the session check runs while the
+  // language is being resolved, not after it.
+  const router = createAppRouter();
+  await applyLanguage(await resolveInitialLanguage());
+
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AppProviders config={config} nonce={nonce}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+  prefetchToasts();
+}
+
+void start();

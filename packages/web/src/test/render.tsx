@@ -1,0 +1,54 @@
+import { cleanup, render } from '@testing-library/react';
+import { afterEach } from 'vitest';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import type { RuntimeConfig } from '@portal/contracts';
+import { AppProviders } from '../app/AppProviders';
+import { createAppRoutes } from '../app/router';
+import { initI18n } from '../lib/i18n';
+import { currentUser as sessionUser, setSessionUser, type SessionUser } from '../lib/session';
+
+// vitest runs without globals, so Testing Library cannot register its own cleanup.
+afterEach(() => {
+  cleanup();
+  setSessionUser(undefined);
+});
+
+export const testConfig: RuntimeConfig = {
+  brand: 'platform',
+  apiBaseUrl: 'https://api.test/v3',
+  vaultUrl: 'https://vault.test/vault',
+  mainSiteUrl: 'https://main.test',
+  productLinks: {},
+  captcha: { provider: 'altcha' },
+  dev: false,
+  allowedRedirectOrigins: [],
+};
+
+export const ada: SessionUser = { full_name: 'Ada Lovelace', email: 'ada@example.com', language: 'en', customer_language: 'en' };
+
+interface RenderRoutesOptions {
+  /** Who is signed in (null: nobody). */
+  user?: SessionUser | null;
+  /** Replaces `user`: the session source the guards ask. */
+  currentUser?: () => Promise<SessionUser | null>;
+  routes?: RouteObject[];
+  config?: Partial<RuntimeConfig>;
+}
+
+/** Render the app's real route table (or given routes) in memory at `path`. */
+export function renderAt(path: string, { user = null, currentUser = sessionUser, routes, config }: RenderRoutesOptions = {}) {
+  initI18n('en');
+  setSessionUser(user);
+  const router = createMemoryRouter(routes ?? createAppRoutes({ currentUser }), { initialEntries: [path] });
+  const view = render(
+    <AppProviders config={{ ...testConfig, ...config }} env="test">
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...view, router, currentUser };
+}
+
+/** Where the router is now, as path plus query. */
+export function locationOf(router: { state: { location: { pathname: string; search: string } } }): string {
+  return `${router.state.location.pathname}${router.state.location.search}`;
+}

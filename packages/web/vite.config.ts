@@ -1,0 +1,67 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
+
+const webRoot = new URL('.', import.meta.url).pathname;
+
+type Contracts = typeof import('@portal/contracts');
+
+/**
+ * In production the Node server fills `%BRAND_ID%` and `<!--portal-head-->` per request
+ * (brand by Host header, nonce per response). `vite dev` has no such server in front, so
+ * this plugin fills them the same way for local work. It never runs in `vite build`: the
+ * built index.html keeps both placeholders for the server.
+ */
+function devHtmlShell(env: Record<string, string>): Plugin {
+  return {
+    name: 'portal-dev-html-shell',
+    apply: 'serve',
+    async transformIndexHtml(html, context) {
+      // contracts is TypeScript source: load it through the dev server, not Node's loader.
+      const contracts = (await context.server!.ssrLoadModule('@portal/contracts')) as Contracts;
+      const brandId = contracts.isBrandId(env.PORTAL_DEV_BRAND) ? env.PORTAL_DEV_BRAND : 'platform';
+      const brand = contracts.brands[brandId];
+      const config: import('@portal/contracts').RuntimeConfig = {
+        brand: brandId,
+        apiBaseUrl: '/v3',
+        vaultUrl: env.PORTAL_DEV_VAULT_URL ?? 'http://localhost:8080/vault',
+        mainSiteUrl: 'http://localhost:8080',
+        productLinks: {},
+        captcha: { provider: 'altcha' },
+        dev: true,
+        allowedRedirectOrigins: [],
+      };
+      const head = [
+        `<title>${brand.title}</title>`,
+        `<meta name="theme-color" content="${brand.themeColor}" />`,
+        `<link rel="icon" href="${brand.favicon}" type="image/svg+xml" />`,
+        `<script id="${contracts.RUNTIME_CONFIG_ELEMENT_ID}" type="application/json">${JSON.stringify(config)}</script>`,
+      ].join('\n    ');
+      return html.replace('%BRAND_ID%', brandId).replace('<!--portal-head-->', head);
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  const env = loadEnv(mode, webRoot, 'PORTAL_DEV_');
+  const apiOrigin = env.PORTAL_DEV_API_ORIGIN ?? 'http://localhost:8080';
+  return {
+    root: webRoot,
+    plugins: [react(), devHtmlShell(env)],
+    // The API lives on the Node server; the dev server forwards to it.
+    server: { proxy: { '/v3': apiOrigin } },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      target: 'es2022',
+      // dist/.vite/manifest.json maps routes to chunks: for size checks and for preload hints.
+      manifest: true,
+      // Every browser the app supports has <link rel=modulepreload>; skip the polyfill.
+      modulePreload: { polyfill: false },
+      rolldownOptions: {
+        // contracts is plain declarations (its package.json has no `sideEffects` hint): let
+        // the bundle drop the modules the web app does not use, zod schemas above all.
+        treeshake: { moduleSideEffects: [{ test: /\/packages\/contracts\/src\//, sideEffects: false }] },
+      },
+    },
+  };
+});
