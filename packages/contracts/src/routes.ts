@@ -83,3 +83,18 @@ export const resetPasswordPath = (token: string) => withToken('/reset-pwd', toke
 export const confirmationPath = (token: string) => withToken('/confirmation', token);
 export const appConfirmationPath = (token: string) => withToken('/confirmation/app', token);
 export const educationEmailConfirmationPath = (token: string) => withToken('/confirmation/education-email', token);
+
+const pagePatterns = Object.values(paths).map(
+  (pattern) =>
+    new RegExp(
+      `^${pattern
+        .split('/')
+        .map((segment) => (segment.startsWith(':') ? (segment.endsWith('?') ? '(?:/[^/]+)?' : '/[^/]+') : segment ? `/${segment}` : ''))
+        .join('')}/?$`,
+    ),
+);
+
+/** Whether a pathname is a page of the route table; the server answers 404 for the rest. */
+export function isPagePath(pathname: string): boolean {
+  return pathname === '/' || pagePatterns.some((pattern) => pattern.test(pathname));
+}

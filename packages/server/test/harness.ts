@@ -22,7 +22,7 @@ export interface TestServer {
  * Pass `database` to start a second node on the same database.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; listen?: boolean; database?: DatabaseHandle; clock?: AppDependencies['clock'] } = {},
+  options: { env?: Record<string, string>; listen?: boolean; database?: DatabaseHandle; clock?: AppDependencies['clock']; webDist?: string } = {},
 ): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -36,7 +36,7 @@ export async function startTestServer(
   });
   const ownsDatabase = !options.database;
   const database = options.database ?? (await freshDatabase());
-  const app = await buildApp({ config, database, webDist: WEB_DIST, logger: false, clock: options.clock });
+  const app = await buildApp({ config, database, webDist: options.webDist ?? WEB_DIST, logger: false, clock: options.clock });
   let url = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

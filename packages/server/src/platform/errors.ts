@@ -68,8 +68,15 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code: ErrorCode =
-        status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'validation_error';
+      const byStatus: Partial<Record<number, ErrorCode>> = {
+        401: 'unauthorized',
+        403: 'forbidden',
+        404: 'not_found',
+        413: 'payload_too_large',
+        415: 'unsupported_media_type',
+        429: 'rate_limited',
+      };
+      const code = byStatus[status] ?? 'validation_error';
       // Fastify's client errors (malformed JSON and the like) have safe, useful messages.
       return reply.status(status).send({ code, message: error.message || errorCatalogue[code].message });
     }

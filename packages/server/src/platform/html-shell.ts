@@ -32,7 +32,7 @@ export function renderShell(template: string, brand: Brand, runtime: RuntimeConf
     .replace('<!--portal-head-->', head)
     .replace(/%BRAND_ID%/g, brand.id)
     .replace(/<(script|style)(?![^>]*\snonce=)/g, `<$1 nonce="${nonce}"`)
-    .replace(/<link rel="stylesheet"(?![^>]*\snonce=)/g, `<link rel="stylesheet" nonce="${nonce}"`);
+    .replace(/<link rel="(stylesheet|modulepreload)"(?![^>]*\snonce=)/g, `<link rel="$1" nonce="${nonce}"`);
 }
 
 /** The Content-Security-Policy for an HTML page carrying `nonce`. */

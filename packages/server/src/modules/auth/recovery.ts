@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH } from '@portal/contracts';
+import { RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH, resetPasswordPath } from '@portal/contracts';
 import { originFor } from '../../platform/brand';
 import { randomDigits, randomToken, safeEqual, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
@@ -47,7 +47,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
   async function sendResetMail(user: UserRow, origin: RequestOrigin): Promise<void> {
     const code = randomDigits(VERIFICATION_CODE_LENGTH);
     await auth.issueToken(user.id, 'reset_code', RESET_LINK_TTL_SECONDS, code);
-    const link = `${originFor(config, origin.brand)}/reset-pwd/${await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS)}`;
+    const link = `${originFor(config, origin.brand)}${resetPasswordPath(await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS))}`;
     auth.mailLater(user.email, renderMail('reset_password', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName, code, link }));
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SignInRequest, SignUpRequest } from '@portal/contracts';
+import { confirmationPath, paths, type SignInRequest, type SignUpRequest } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
@@ -54,7 +54,7 @@ export function createAuthService(deps: AuthDependencies) {
 
   async function sendActivation(user: UserRow, origin: RequestOrigin): Promise<void> {
     const token = await issueToken(user.id, 'activation', ACTIVATION_TTL_SECONDS);
-    const link = `${originFor(config, origin.brand)}/confirmation/${token}`;
+    const link = `${originFor(config, origin.brand)}${confirmationPath(token)}`;
     mailLater(user.email, renderMail('activation', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName, link }));
   }
 
@@ -87,8 +87,8 @@ export function createAuthService(deps: AuthDependencies) {
             lang: origin.lang,
             brand: origin.brand,
             name: existing.fullName,
-            link: `${originFor(config, origin.brand)}/login`,
-            resetLink: `${originFor(config, origin.brand)}/forgot`,
+            link: `${originFor(config, origin.brand)}${paths.login}`,
+            resetLink: `${originFor(config, origin.brand)}${paths.forgot}`,
           }));
         } else {
           await sendActivation(existing, origin);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { isPagePath } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { brandForHost, runtimeConfigFor } from '../../platform/brand';
@@ -27,7 +28,10 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
     if (!template) return reply.status(503).type('text/plain').send('The web app is not built. Run `npm start`.');
     const brand = brandForHost(config, request.hostname);
     const nonce = newNonce();
+    // Unknown pages still get the app (it shows the not-found page), with the right status.
+    const status = isPagePath(request.url.split('?')[0] ?? '/') ? 200 : 404;
     return reply
+      .status(status)
       .header('content-security-policy', pageCsp(nonce, recaptchaSources))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
@@ -44,6 +48,9 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
     },
   });
+
+  // The home page is a directory to the static plugin (which refuses listings): route it here.
+  app.get('/', { schema: { hide: true } }, sendShell);
 
   app.setNotFoundHandler((request, reply) => {
     if (wantsPage(request)) return sendShell(request, reply);

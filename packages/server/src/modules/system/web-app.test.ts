@@ -1,0 +1,78 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/harness';
+
+/** A stand-in for the built app: the same placeholders vite's output keeps. */
+const TEMPLATE = `<!doctype html><html lang="en" data-brand="%BRAND_ID%"><head><!--portal-head-->
+<script type="module" crossorigin src="/assets/app-1.js"></script><link rel="modulepreload" href="/assets/chunk.js">
+<link rel="stylesheet" href="/assets/app-1.css"></head><body><div id="root"></div></body></html>`;
+
+let server: TestServer;
+let dist: string;
+beforeAll(async () => {
+  dist = await mkdtemp(path.join(tmpdir(), 'web-dist-'));
+  await mkdir(path.join(dist, 'assets'));
+  await writeFile(path.join(dist, 'index.html'), TEMPLATE);
+  await writeFile(path.join(dist, 'assets', 'app-1.js'), 'console.log(1)');
+  server = await startTestServer({ webDist: dist });
+});
+afterAll(() => server.close());
+
+const page = (url: string, host = 'localhost') => server.app.inject({ url, headers: { host } });
+
+describe('HTML shell', () => {
+  it('carries the platform brand before any script runs', async () => {
+    const response = await page('/login', 'localhost:8080');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<title>CyStack ID</title>');
+    expect(response.body).toContain('<meta name="theme-color" content="#1D4ED8">');
+    expect(response.body).toContain('data-brand="platform"');
+    const config = JSON.parse(response.body.match(/<script id="portal-config"[^>]*>(.*?)<\/script>/)![1]!);
+    expect(config).toMatchObject({ brand: 'platform', apiBaseUrl: '/v3' });
+  });
+
+  it('serves the locker brand on its host with its own API base', async () => {
+    const response = await page('/login', 'locker.localhost:8080');
+    expect(response.body).toContain('<title>Locker ID</title>');
+    expect(response.body).toContain('<meta name="theme-color" content="#268334">');
+    const config = JSON.parse(response.body.match(/<script id="portal-config"[^>]*>(.*?)<\/script>/)![1]!);
+    expect(config.apiBaseUrl).toBe('http://locker.localhost:8080/v3');
+  });
+
+  it('puts a fresh nonce on every script, style and preload, and in the CSP', async () => {
+    const first = await page('/');
+    const second = await page('/');
+    const nonce = first.headers['content-security-policy']!.toString().match(/'nonce-([^']+)'/)![1]!;
+    expect(second.headers['content-security-policy']).not.toContain(nonce);
+    const tags = first.body.match(/<(script|link rel="(stylesheet|modulepreload)")[^>]*>/g)!;
+    expect(tags.length).toBe(4);
+    for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(first.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(first.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers 404 for pages outside the route table, still with the app', async () => {
+    const response = await page('/no/such/page');
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('<div id="root">');
+  });
+
+  it('serves hashed assets with long caching and 404s missing files in the error shape', async () => {
+    const asset = await page('/assets/app-1.js');
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const missing = await page('/assets/gone-2.js');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('not_found');
+    expect((await page('/index.html')).statusCode).toBe(404);
+  });
+
+  it('escapes the runtime config so it cannot close its script element', async () => {
+    const other = await startTestServer({ webDist: dist, env: { MAIN_SITE_URL: 'https://x.example/</script><script>alert(1)</script>' } });
+    const body = (await other.app.inject('/login')).body;
+    expect(body).not.toContain('<script>alert(1)</script>');
+    expect(body).toContain('\\u003c/script\\u003e');
+    await other.close();
+  });
+});
