@@ -1,5 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -16,6 +21,28 @@ export const users = pgTable(
     customerLanguage: text('customer_language').notNull().default('en'),
     activatedAt: timestamp('activated_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    // Profile (account self-service).
+    phone: text('phone'),
+    company: text('company'),
+    organization: text('organization'),
+    address: text('address'),
+    country: text('country'),
+    avatarVersion: integer('avatar_version').notNull().default(0),
+    recoveryEmail: text('recovery_email'),
+    recoveryEmailVerifiedAt: timestamp('recovery_email_verified_at', { withTimezone: true }),
+    educationEmail: text('education_email'),
+    educationEmailVerifiedAt: timestamp('education_email_verified_at', { withTimezone: true }),
+    marketingEmails: boolean('marketing_emails').notNull().default(false),
+    usageData: boolean('usage_data').notNull().default(true),
+    // Second factor: null, 'totp' or 'email'. The TOTP secret is needed in clear to compute codes.
+    twoFactorMethod: text('two_factor_method'),
+    totpSecret: text('totp_secret'),
+    /** The last accepted TOTP time step: a code is accepted once, even within its own step. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    // Deletion: requested, cancellable until due; the purge job empties personal data after.
+    deletionRequestedAt: timestamp('deletion_requested_at', { withTimezone: true }),
+    deletionDueAt: timestamp('deletion_due_at', { withTimezone: true }),
+    purgedAt: timestamp('purged_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -63,6 +90,8 @@ export const oneTimeTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     attempts: integer('attempts').notNull().default(0),
+    /** What the token confirms, when it is more than the user (a new email address, a pending sign-in). */
+    payload: jsonb('payload').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
   (table) => [
@@ -81,3 +110,109 @@ export const mailOutbox = pgTable('mail_outbox', {
   sent: boolean('sent').notNull().default(false),
   createdAt: createdAt(),
 });
+
+/** Single-use recovery codes for two-step verification, stored as hashes. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('recovery_codes_user_idx').on(table.userId)],
+);
+
+/** WebAuthn credentials (passkeys). */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** base64url credential id, as the browser reports it. */
+    credentialId: text('credential_id').notNull(),
+    publicKey: bytea('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    deviceType: text('device_type'),
+    backedUp: boolean('backed_up').notNull().default(false),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('passkeys_credential_key').on(table.credentialId), index('passkeys_user_idx').on(table.userId)],
+);
+
+/**
+ * WebAuthn challenges: single use, short-lived, stored as hashes. A user id is absent for
+ * sign-in by autofill and for sign-up with a passkey (whose pending name and email ride in payload).
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    id: uuid('id').primaryKey(),
+    challengeHash: text('challenge_hash').notNull(),
+    purpose: text('purpose').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    payload: jsonb('payload').$type<Record<string, unknown>>(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('webauthn_challenges_hash_key').on(table.challengeHash)],
+);
+
+/** Profile pictures, resized on upload and kept in the database so every node serves them. */
+export const avatars = pgTable('avatars', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  content: bytea('content').notNull(),
+  contentType: text('content_type').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** API keys: bearer credentials limited to scopes, stored only as SHA-256. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The first characters of the key, shown in lists so people can tell keys apart. */
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('api_keys_hash_key').on(table.keyHash), index('api_keys_user_idx').on(table.userId)],
+);
+
+/** In-app notifications (spec section 3): type, metadata and whether the user owns the target. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull().default(''),
+    metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+    target: text('target').notNull().default('other'),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('notifications_user_idx').on(table.userId, table.createdAt)],
+);

@@ -96,20 +96,20 @@ export function createAuthService(deps: AuthDependencies) {
         return { email: input.email };
       }
       const language = input.language ?? origin.lang;
-      const user: UserRow = {
-        id: randomUUID(),
+      const now = clock.now();
+      const id = randomUUID();
+      const inserted = await queries.insertUser({
+        id,
         email: input.email,
-        username: null,
         fullName: input.full_name,
         passwordHash,
         language,
         customerLanguage: language,
-        activatedAt: null,
-        passwordChangedAt: null,
-        createdAt: clock.now(),
-        updatedAt: clock.now(),
-      };
-      if (await queries.insertUser(user)) await sendActivation(user, origin);
+        createdAt: now,
+        updatedAt: now,
+      });
+      const user = inserted ? await queries.findUserById(id) : undefined;
+      if (user) await sendActivation(user, origin);
       return { email: input.email };
     },
 
