@@ -31,6 +31,27 @@ export const errorCatalogue = {
   'auth.email_exists': { status: 400, message: 'email already exists' },
   'auth.email_not_valid': { status: 400, message: 'email is not valid' },
 
+  // Second factors and passkeys.
+  'auth.mfa_token_invalid': { status: 400, message: 'Your sign-in took too long. Please sign in again' },
+  'auth.recovery_code_invalid': { status: 400, message: 'Recovery code not valid' },
+  'auth.two_factor_required': { status: 403, message: 'Turn on two-step verification to do this' },
+  'auth.two_factor_already_enabled': { status: 400, message: 'Two-step verification is already on' },
+  'auth.two_factor_not_enabled': { status: 400, message: 'Two-step verification is not on' },
+  'auth.current_password_required': { status: 400, message: 'Enter your current password' },
+  'auth.passkey_failed': { status: 400, message: 'Passkeys authentication failed' },
+  'auth.passkey_signup_failed': { status: 400, message: 'Failed to log in/sign up with passkeys' },
+  'auth.passkey_not_found': { status: 404, message: 'Passkey not found' },
+  'auth.session_not_found': { status: 404, message: 'Session not found' },
+
+  // Account self-service.
+  'account.deletion_pending': { status: 403, message: 'This account is scheduled for deletion on {date}' },
+  'account.confirmation_mismatch': { status: 400, message: 'Type {word} to confirm' },
+  'account.avatar_invalid': { status: 400, message: 'The picture must be a PNG, JPEG or WebP image of at most 5 MB' },
+  'account.email_link_invalid': { status: 400, message: 'This confirmation link has expired or has already been used' },
+  'api_keys.scope_missing': { status: 403, message: "Your account doesn't have permission to perform this action" },
+  'api_keys.not_found': { status: 404, message: 'API key not found' },
+  'notifications.not_found': { status: 404, message: 'Notification not found' },
+
   '1002': { status: 400, message: 'The authorization code is not valid' },
   '7013': { status: 400, message: 'The trial plan was applied for {email}' },
   '7014': {

@@ -8,3 +8,5 @@ export * from './api/auth';
 export * from './format';
 export * from './routes';
 export * from './redirects';
+export * from './api/second-factors';
+export * from './api/account';

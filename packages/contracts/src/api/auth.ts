@@ -96,6 +96,20 @@ export const userSchema = z.object({
   is_activated: z.boolean(),
   has_password: z.boolean(),
   created_at: z.string(),
+  // What the account pages need.
+  phone: z.string().nullable(),
+  company: z.string().nullable(),
+  organization: z.string().nullable(),
+  address: z.string().nullable(),
+  country: z.string().nullable(),
+  /** Our own URL of the resized picture, or null. */
+  avatar_url: z.string().nullable(),
+  recovery_email: z.string().nullable(),
+  recovery_email_verified: z.boolean(),
+  education_email: z.string().nullable(),
+  two_factor_method: z.enum(['totp', 'email']).nullable(),
+  /** Set while the account is scheduled for deletion. */
+  deletion_due_at: z.string().nullable(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -107,12 +121,31 @@ const usernameSchema = z
   .nullable()
   .optional();
 
-/** PUT /sso/me: the whole user object plus language and customer_language; unknown fields ignored. */
+/** Letters (any script, so Vietnamese names pass), digits and spaces. */
+const alphanumeric = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(200)
+    .regex(/^[\p{L}\p{N} ]*$/u, `${label} may contain only letters and numbers`)
+    .nullable()
+    .optional();
+
+/**
+ * PUT /sso/me: the whole user object plus language and customer_language; fields the user
+ * cannot change here (email, ids) are ignored. Spec section 5: phone numeric only; company,
+ * username, address, organization alphanumeric only.
+ */
 export const updateMeRequestSchema = z.object({
   full_name: fullNameSchema,
   username: usernameSchema,
   language: languageSchema,
   customer_language: languageSchema.optional(),
+  phone: z.string().trim().max(20).regex(/^\d*$/, 'Phone may contain only numbers').nullable().optional(),
+  company: alphanumeric('Company'),
+  organization: alphanumeric('Organization'),
+  address: alphanumeric('Address'),
+  country: z.string().regex(/^[A-Z]{2}$/, 'Choose a country from the list').nullable().optional(),
 });
 export type UpdateMeRequest = z.infer<typeof updateMeRequestSchema>;
 

@@ -15,7 +15,7 @@ export function accountQueries(db: Database) {
 
     async updateProfile(
       id: string,
-      changes: Partial<Pick<typeof users.$inferInsert, 'fullName' | 'username' | 'language' | 'customerLanguage'>>,
+      changes: Partial<Pick<typeof users.$inferInsert, 'fullName' | 'username' | 'language' | 'customerLanguage' | 'phone' | 'company' | 'organization' | 'address' | 'country'>>,
       now: Date,
     ) {
       const [row] = await db.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, id)).returning();

@@ -38,7 +38,18 @@ export function accountRoutes(config: Config, db: Database, clock: Clock, sessio
         }
         const updated = await queries.updateProfile(
           user.id,
-          { fullName: body.full_name, username, language: body.language, customerLanguage: body.customer_language ?? body.language },
+          {
+            fullName: body.full_name,
+            username,
+            language: body.language,
+            customerLanguage: body.customer_language ?? body.language,
+            // Profile fields: absent keeps the stored value, null or '' clears it.
+            ...(body.phone !== undefined ? { phone: body.phone || null } : {}),
+            ...(body.company !== undefined ? { company: body.company || null } : {}),
+            ...(body.organization !== undefined ? { organization: body.organization || null } : {}),
+            ...(body.address !== undefined ? { address: body.address || null } : {}),
+            ...(body.country !== undefined ? { country: body.country || null } : {}),
+          },
           clock.now(),
         );
         setLanguageCookie(reply, request, config, body.language);

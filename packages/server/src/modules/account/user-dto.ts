@@ -13,5 +13,16 @@ export function toUserDto(row: typeof users.$inferSelect): User {
     is_activated: row.activatedAt !== null,
     has_password: row.passwordHash !== null,
     created_at: row.createdAt.toISOString(),
+    phone: row.phone,
+    company: row.company,
+    organization: row.organization,
+    address: row.address,
+    country: row.country,
+    avatar_url: row.avatarVersion > 0 ? `/v3/sso/users/${row.id}/avatar?v=${row.avatarVersion}` : null,
+    recovery_email: row.recoveryEmail,
+    recovery_email_verified: row.recoveryEmailVerifiedAt !== null,
+    education_email: row.educationEmailVerifiedAt ? row.educationEmail : null,
+    two_factor_method: row.twoFactorMethod === 'totp' || row.twoFactorMethod === 'email' ? row.twoFactorMethod : null,
+    deletion_due_at: row.deletionDueAt?.toISOString() ?? null,
   };
 }

@@ -19,7 +19,13 @@ declare module 'fastify' {
     auth: Authentication | null;
   }
   interface FastifyInstance {
+    /** Any credential the route accepts: a session, or (later) an API key with the route's scope. */
     requireAuth: (request: FastifyRequest) => Promise<void>;
+    /**
+     * A browser or app session only: for managing keys, password, second factors, passkeys,
+     * sessions and deletion, which an API key must never reach.
+     */
+    requireSession: (request: FastifyRequest) => Promise<void>;
     optionalAuth: (request: FastifyRequest) => Promise<void>;
   }
 }
@@ -47,6 +53,10 @@ export function installAuthGuard(app: FastifyInstance, sessions: SessionService)
     request.auth = await resolve(request);
   });
   app.decorate('requireAuth', async (request: FastifyRequest) => {
+    request.auth = await resolve(request);
+    if (!request.auth) throw new AppError('unauthorized');
+  });
+  app.decorate('requireSession', async (request: FastifyRequest) => {
     request.auth = await resolve(request);
     if (!request.auth) throw new AppError('unauthorized');
   });
