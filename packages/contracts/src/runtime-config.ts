@@ -11,8 +11,10 @@ export interface RuntimeConfig {
   /** Where the locker brand's logo links: the vault address on the main host. */
   vaultUrl: string;
   mainSiteUrl: string;
-  /** Hosts the product family lives on, for product links and notification routing. */
+  /** Hosts the product family lives on, for product links and notification routing (`bugbounty`: programs and reports). */
   productLinks: Record<string, string>;
+  /** The support-chat widget (Chatwoot), when configured; its user comes from GET /sso/me/chatwoot. */
+  chatwoot?: { baseUrl: string; websiteToken: string };
   captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; version?: 'standard' | 'enterprise' };
   /** True outside production: enables the dev outbox page. */
   dev: boolean;

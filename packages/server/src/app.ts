@@ -9,14 +9,28 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
+import { createDeletionService } from './modules/account/deletion';
 import { accountRoutes } from './modules/account/routes';
+import { createAccountService } from './modules/account/service';
+import { apiKeyRoutes } from './modules/api-keys/routes';
+import { createApiKeyService } from './modules/api-keys/service';
 import { createRecoveryService } from './modules/auth/recovery';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
+import { mfaRoutes } from './modules/mfa/routes';
+import { createSecondFactorService } from './modules/mfa/second-factor';
+import { createMfaService } from './modules/mfa/service';
+import { passkeyRoutes } from './modules/passkeys/routes';
+import { createPasskeyService } from './modules/passkeys/service';
+import { securityRoutes } from './modules/security/routes';
+import { createSecurityService } from './modules/security/service';
 import { resourcesRoutes } from './modules/resources/routes';
+import { notificationRoutes } from './modules/notifications/routes';
+import { createNotificationService } from './modules/notifications/service';
 import { installAuthGuard } from './modules/sessions/guard';
 import { sessionRoutes } from './modules/sessions/routes';
 import { createSessionService } from './modules/sessions/service';
+import { supportChatRoutes } from './modules/support-chat/routes';
 import { healthRoutes } from './modules/system/routes';
 import { installWebApp } from './modules/system/web-app';
 import { captchaRoutes, createCaptchaVerifier, type CaptchaVerifier } from './platform/captcha';
@@ -24,6 +38,7 @@ import { systemClock, type Clock } from './platform/clock';
 import { randomToken } from './platform/crypto';
 import { installDeviceId } from './platform/device-id';
 import { installErrorHandling } from './platform/errors';
+import { installDeletionPurgeJob } from './platform/jobs';
 import { loggerOptions } from './platform/logger';
 import { createMailer, outboxRoutes, type Mailer } from './platform/mail';
 import { installMetrics } from './platform/metrics';
@@ -85,10 +100,24 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const captcha = deps.captcha ?? createCaptchaVerifier(config, { replayStore: limiter, logger: app.log });
   const sessions = createSessionService(database.db, clock);
   const shared = { config, db: database.db, clock, mailer, limiter, captcha, sessions, log: app.log };
-  const auth = createAuthService(shared);
+  // Second factors: the challenge service comes first, since every sign-in may end in it.
+  const secondFactor = createSecondFactorService(shared);
+  const auth = createAuthService({ ...shared, secondFactor });
+  const mfa = createMfaService({ ...shared, auth, secondFactor });
+  const passkeys = createPasskeyService({ ...shared, auth, secondFactor });
+  const security = createSecurityService({ ...shared, secondFactor, mfa, passkeys });
   // Hints for unknown usernames must be stable across nodes: derive from a configured secret when there is one.
   const recovery = createRecoveryService({ ...shared, auth, hintSecret: config.ALTCHA_HMAC_KEY ?? randomToken() });
-  installAuthGuard(app, sessions);
+  const notifications = createNotificationService(shared);
+  const apiKeys = createApiKeyService(shared);
+  // Email change and deletion take the second factor when it is on (the email method's code comes from POST /sso/me/2fa/email/send).
+  const account = createAccountService({
+    ...shared,
+    verifySecondFactor: async (user, proof) => (await secondFactor.requireFactor(user, proof, 'two_factor_email'), true),
+  });
+  const deletion = createDeletionService({ ...shared, account });
+  installAuthGuard(app, sessions, apiKeys);
+  installDeletionPurgeJob(app, { config, db: database.db, clock });
   app.addHook('onClose', async () => {
     if (!deps.limiter) await limiter.close();
     if (!deps.mailer) await mailer.close();
@@ -102,7 +131,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(captchaRoutes(captcha));
       await v3.register(authRoutes(config, auth, recovery));
       await v3.register(sessionRoutes(config, sessions));
-      await v3.register(accountRoutes(config, database.db, clock, sessions));
+      await v3.register(mfaRoutes(config, mfa, secondFactor));
+      await v3.register(passkeyRoutes(config, passkeys));
+      await v3.register(securityRoutes(config, security));
+      await v3.register(accountRoutes(config, database.db, clock, sessions, { account, deletion }));
+      await v3.register(apiKeyRoutes(config, apiKeys));
+      await v3.register(notificationRoutes(notifications));
+      await v3.register(supportChatRoutes(config));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

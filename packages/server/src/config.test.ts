@@ -26,6 +26,13 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the account self-service settings', () => {
+    expect(loadConfig({}).DELETION_JOB_INTERVAL_SECONDS).toBe(3600);
+    expect(loadConfig({ DELETION_JOB_INTERVAL_SECONDS: '0' }).DELETION_JOB_INTERVAL_SECONDS).toBe(0);
+    expect(() => loadConfig({ DELETION_JOB_INTERVAL_SECONDS: '-1', BUGBOUNTY_URL: 'not a url' })).toThrow(/DELETION_JOB_INTERVAL_SECONDS[\s\S]*BUGBOUNTY_URL|BUGBOUNTY_URL[\s\S]*DELETION_JOB_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ CHATWOOT_WEBSITE_TOKEN: 'token' })).toThrow(/CHATWOOT_BASE_URL/);
+  });
+
   it('requires a recaptcha secret when recaptcha is chosen', () => {
     expect(() => loadConfig({ CAPTCHA_PROVIDER: 'recaptcha' })).toThrow(/RECAPTCHA_SECRET/);
   });

@@ -41,6 +41,15 @@ const envSchema = z
     RECAPTCHA_SECRET: z.string().optional(),
     RECAPTCHA_VERSION: z.enum(['standard', 'enterprise']).optional(),
     WEB_DIST: z.string().min(1).optional(),
+    // Account self-service.
+    /** Chatwoot identity validation: HMAC-SHA256 key of the support-chat inbox. Unset turns the chat identity calls off (404). */
+    CHATWOOT_HMAC_SECRET: z.string().min(16).optional(),
+    CHATWOOT_BASE_URL: url.optional(),
+    CHATWOOT_WEBSITE_TOKEN: z.string().min(1).optional(),
+    /** The bug-bounty product's origin: where program and report notifications lead. */
+    BUGBOUNTY_URL: url.optional(),
+    /** How often the purge of accounts past their deletion date runs; 0 turns the job off on this node. */
+    DELETION_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 60 * 60).default(3600),
   })
   .transform((env) => {
     const port = env.PORT;
@@ -80,6 +89,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.CAPTCHA_PROVIDER === 'recaptcha' && !config.RECAPTCHA_SECRET) {
     problems.push('RECAPTCHA_SECRET: required when CAPTCHA_PROVIDER=recaptcha');
+  }
+  if (Boolean(config.CHATWOOT_BASE_URL) !== Boolean(config.CHATWOOT_WEBSITE_TOKEN)) {
+    problems.push('CHATWOOT_BASE_URL, CHATWOOT_WEBSITE_TOKEN: set both or neither');
   }
   if (problems.length) throw new ConfigError(problems);
   return config;

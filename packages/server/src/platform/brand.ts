@@ -26,7 +26,11 @@ export function runtimeConfigFor(config: Config, brand: Brand): RuntimeConfig {
     productLinks: {
       pwdmanager: config.VAULT_URL,
       whitehub: config.MAIN_SITE_URL,
+      ...(config.BUGBOUNTY_URL ? { bugbounty: config.BUGBOUNTY_URL } : {}),
     },
+    ...(config.CHATWOOT_BASE_URL && config.CHATWOOT_WEBSITE_TOKEN
+      ? { chatwoot: { baseUrl: config.CHATWOOT_BASE_URL, websiteToken: config.CHATWOOT_WEBSITE_TOKEN } }
+      : {}),
     captcha:
       config.CAPTCHA_PROVIDER === 'recaptcha'
         ? { provider: 'recaptcha', siteKey: config.RECAPTCHA_SITE_KEY, version: config.RECAPTCHA_VERSION }

@@ -1,9 +1,28 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { users } from '../../db/schema';
+import { apiKeys, avatars, notifications, oneTimeTokens, passkeys, sessions, users } from '../../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+export type OneTimeTokenRow = typeof oneTimeTokens.$inferSelect;
+/** One-time tokens this module issues. */
+export type AccountTokenPurpose = 'email_change' | 'recovery_email' | 'education_email' | 'restore';
+
+type ProfileChanges = Partial<
+  Pick<typeof users.$inferInsert, 'fullName' | 'username' | 'language' | 'customerLanguage' | 'phone' | 'company' | 'organization' | 'address' | 'country'>
+>;
 
 export function accountQueries(db: Database) {
   return {
+    async findUserById(id: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
+    },
+
+    async findUserByEmail(email: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+      return row;
+    },
+
     async usernameTaken(username: string, exceptUserId: string): Promise<boolean> {
       const rows = await db
         .select({ id: users.id })
@@ -13,13 +32,194 @@ export function accountQueries(db: Database) {
       return rows.length > 0;
     },
 
-    async updateProfile(
-      id: string,
-      changes: Partial<Pick<typeof users.$inferInsert, 'fullName' | 'username' | 'language' | 'customerLanguage' | 'phone' | 'company' | 'organization' | 'address' | 'country'>>,
-      now: Date,
-    ) {
+    async updateProfile(id: string, changes: ProfileChanges, now: Date) {
       const [row] = await db.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, id)).returning();
       return row;
     },
+
+    async updateUser(id: string, changes: Partial<typeof users.$inferInsert>, now: Date): Promise<UserRow | undefined> {
+      const [row] = await db.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, id)).returning();
+      return row;
+    },
+
+    /** Sets the primary email; undefined when another account took the address meanwhile. */
+    async changeEmail(id: string, email: string, now: Date): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({ email, updatedAt: now })
+        .where(and(eq(users.id, id), sql`not exists (select 1 from ${users} as other where other.email = ${email} and other.id <> ${id})`))
+        .returning()
+        .catch((error: unknown) => {
+          // The unique index decides a race the check above could not see.
+          if ((error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') return [];
+          throw error;
+        });
+      return row;
+    },
+
+    // Avatars. The version only grows, so a cached `?v=` URL never shows another picture;
+    // a negative version means "no picture now" (the DTO shows avatar_url only when > 0).
+    async saveAvatar(userId: string, content: Buffer, contentType: string, now: Date): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx
+          .insert(avatars)
+          .values({ userId, content, contentType, updatedAt: now })
+          .onConflictDoUpdate({ target: avatars.userId, set: { content, contentType, updatedAt: now } });
+        const [row] = await tx
+          .update(users)
+          .set({ avatarVersion: sql`abs(${users.avatarVersion}) + 1`, updatedAt: now })
+          .where(eq(users.id, userId))
+          .returning({ version: users.avatarVersion });
+        return row?.version ?? 0;
+      });
+    },
+
+    async deleteAvatar(userId: string, now: Date): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.delete(avatars).where(eq(avatars.userId, userId));
+        await tx
+          .update(users)
+          .set({ avatarVersion: sql`-abs(${users.avatarVersion})`, updatedAt: now })
+          .where(eq(users.id, userId));
+      });
+    },
+
+    async findAvatar(userId: string) {
+      const [row] = await db
+        .select({ content: avatars.content, contentType: avatars.contentType, updatedAt: avatars.updatedAt, version: users.avatarVersion })
+        .from(avatars)
+        .innerJoin(users, eq(users.id, avatars.userId))
+        .where(eq(avatars.userId, userId))
+        .limit(1);
+      return row;
+    },
+
+    // One-time tokens of this module (codes are stored salted by row id, links by plain SHA-256).
+    async insertToken(row: typeof oneTimeTokens.$inferInsert): Promise<void> {
+      await db.insert(oneTimeTokens).values(row);
+    },
+
+    /** Marks every unused token of a purpose used, so only the newest one works. */
+    async retireTokens(userId: string, purpose: AccountTokenPurpose, now: Date): Promise<void> {
+      await db
+        .update(oneTimeTokens)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+    },
+
+    async latestLiveToken(userId: string, purpose: AccountTokenPurpose, now: Date): Promise<OneTimeTokenRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+        .orderBy(desc(oneTimeTokens.createdAt))
+        .limit(1);
+      return row;
+    },
+
+    async countAttempt(tokenId: string): Promise<number> {
+      const [row] = await db
+        .update(oneTimeTokens)
+        .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
+        .where(eq(oneTimeTokens.id, tokenId))
+        .returning({ attempts: oneTimeTokens.attempts });
+      return row?.attempts ?? 0;
+    },
+
+    /** Uses a token by id; false when a racing request used it first. */
+    async useToken(tokenId: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(oneTimeTokens)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeTokens.id, tokenId), isNull(oneTimeTokens.usedAt)))
+        .returning({ id: oneTimeTokens.id });
+      return rows.length > 0;
+    },
+
+    /** Atomically claims a live link token by hash: exactly one caller wins a race. */
+    async claimToken(purpose: AccountTokenPurpose, tokenHash: string, now: Date): Promise<OneTimeTokenRow | undefined> {
+      const [row] = await db
+        .update(oneTimeTokens)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeTokens.purpose, purpose), eq(oneTimeTokens.tokenHash, tokenHash), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+        .returning();
+      return row;
+    },
+
+    // Deletion.
+    async scheduleDeletion(userId: string, now: Date, dueAt: Date): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({ deletionRequestedAt: now, deletionDueAt: dueAt, updatedAt: now })
+        .where(and(eq(users.id, userId), isNull(users.purgedAt)))
+        .returning();
+      return row;
+    },
+
+    /** Cancels a scheduled deletion that is not due yet; undefined when it is too late (or none). */
+    async cancelDeletion(userId: string, now: Date): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({ deletionRequestedAt: null, deletionDueAt: null, updatedAt: now })
+        .where(and(eq(users.id, userId), isNull(users.purgedAt), gt(users.deletionDueAt, now)))
+        .returning();
+      return row;
+    },
+
+    /**
+     * Everything we keep about a person, for the export. Secrets and hashes are never selected:
+     * not the password, TOTP secret, token, key or credential hashes, nor public keys.
+     */
+    async exportData(userId: string) {
+      const [sessionRows, passkeyRows, keyRows, notificationRows] = await Promise.all([
+        db
+          .select({
+            id: sessions.id,
+            deviceId: sessions.deviceId,
+            browser: sessions.browser,
+            device: sessions.device,
+            ip: sessions.ip,
+            location: sessions.location,
+            createdAt: sessions.createdAt,
+            lastActiveAt: sessions.lastActiveAt,
+            expiresAt: sessions.expiresAt,
+            revokedAt: sessions.revokedAt,
+          })
+          .from(sessions)
+          .where(eq(sessions.userId, userId))
+          .orderBy(asc(sessions.createdAt)),
+        db
+          .select({
+            id: passkeys.id,
+            name: passkeys.name,
+            deviceType: passkeys.deviceType,
+            backedUp: passkeys.backedUp,
+            transports: passkeys.transports,
+            createdAt: passkeys.createdAt,
+            lastUsedAt: passkeys.lastUsedAt,
+          })
+          .from(passkeys)
+          .where(eq(passkeys.userId, userId))
+          .orderBy(asc(passkeys.createdAt)),
+        db
+          .select({
+            id: apiKeys.id,
+            name: apiKeys.name,
+            prefix: apiKeys.prefix,
+            scopes: apiKeys.scopes,
+            createdAt: apiKeys.createdAt,
+            lastUsedAt: apiKeys.lastUsedAt,
+            expiresAt: apiKeys.expiresAt,
+            revokedAt: apiKeys.revokedAt,
+          })
+          .from(apiKeys)
+          .where(eq(apiKeys.userId, userId))
+          .orderBy(asc(apiKeys.createdAt)),
+        db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(asc(notifications.createdAt)),
+      ]);
+      return { sessions: sessionRows, passkeys: passkeyRows, apiKeys: keyRows, notifications: notificationRows };
+    },
   };
 }
+
+export type AccountQueries = ReturnType<typeof accountQueries>;

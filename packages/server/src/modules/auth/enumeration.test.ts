@@ -31,6 +31,8 @@ async function compare(call: (email: string) => Promise<{ statusCode: number; bo
       const started = performance.now();
       const response = await call(email);
       times[kind].push(performance.now() - started);
+      // Let work a request leaves behind (mail in the background) finish, as an attacker spacing probes would.
+      await new Promise((resolve) => setTimeout(resolve, 40));
       answers[kind].push(`${response.statusCode} ${response.body.split(email).join('<email>')}`);
     }
   }
@@ -74,7 +76,7 @@ describe('no account enumeration', () => {
     const result = await compare(
       (email) => client.post('/v3/sso/password/forgot/verify-email', { identifier: email, email }),
       (round) => `missing${round}@example.com`,
-      5,
+      7,
       (round) => `known${round}@example.com`,
     );
     expect(result.answers.known).toEqual(result.answers.unknown);

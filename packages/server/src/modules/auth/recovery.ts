@@ -27,6 +27,14 @@ export function maskEmail(email: string): string {
   return `${head}***${tail}@${host.slice(0, 1)}***${tld}`;
 }
 
+/**
+ * Six digits repeat across users, and token hashes are unique per purpose: a code is stored
+ * as the hash of user id and code, so equal codes of two users never collide.
+ */
+function resetCodeSecret(userId: string, code: string): string {
+  return `${userId}:${code}`;
+}
+
 /** A stable, plausible hint for a username with no account, so a mismatch looks the same either way. */
 function fakeHint(identifier: string, secret: string): string {
   const digest = createHmac('sha256', secret).update(identifier.toLowerCase()).digest('hex');
@@ -46,7 +54,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
 
   async function sendResetMail(user: UserRow, origin: RequestOrigin): Promise<void> {
     const code = randomDigits(VERIFICATION_CODE_LENGTH);
-    await auth.issueToken(user.id, 'reset_code', RESET_LINK_TTL_SECONDS, code);
+    await auth.issueToken(user.id, 'reset_code', RESET_LINK_TTL_SECONDS, resetCodeSecret(user.id, code));
     const link = `${originFor(config, origin.brand)}${resetPasswordPath(await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS))}`;
     auth.mailLater(user.email, renderMail('reset_password', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName, code, link }));
   }
@@ -75,7 +83,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       const user = await queries.findUserByIdentifier(input.identifier);
       const live = user ? await queries.latestLiveToken(user.id, 'reset_code', clock.now()) : undefined;
       if (!user || !live || live.attempts >= CODE_MAX_ATTEMPTS) throw new AppError('auth.code_invalid');
-      if (!safeEqual(live.tokenHash, sha256(input.code))) {
+      if (!safeEqual(live.tokenHash, sha256(resetCodeSecret(user.id, input.code)))) {
         await queries.countAttempt(live.id);
         throw new AppError('auth.code_invalid');
       }

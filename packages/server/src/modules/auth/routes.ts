@@ -3,6 +3,7 @@ import {
   errorBodySchema,
   forgotVerifyCodeRequestSchema,
   forgotVerifyEmailRequestSchema,
+  mfaChallengeResponseSchema,
   resendActivationRequestSchema,
   resetPasswordRequestSchema,
   resetTokenCheckRequestSchema,
@@ -27,11 +28,19 @@ export function authRoutes(config: Config, auth: AuthService, recovery: Recovery
   return async (app) => {
     app.post(
       '/sso/auth',
-      { schema: { tags, summary: 'Sign in with email or username and password', body: signInRequestSchema, response: { 200: tokenResponseSchema, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'Sign in with email or username and password; answers the second-factor step when two-step is on',
+          body: signInRequestSchema,
+          response: { 200: z.union([tokenResponseSchema, mfaChallengeResponseSchema]), ...errors },
+        },
+      },
       async (request, reply) => {
-        const { token, user } = await auth.signIn(request.body, requestOrigin(request, config));
-        setSessionCookies(reply, request, config, token, user.fullName);
-        return { token };
+        const result = await auth.signIn(request.body, requestOrigin(request, config));
+        if ('mfa_required' in result) return result;
+        setSessionCookies(reply, request, config, result.token, result.user.fullName);
+        return { token: result.token };
       },
     );
 

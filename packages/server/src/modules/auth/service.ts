@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { confirmationPath, paths, type SignInRequest, type SignUpRequest } from '@portal/contracts';
+import { confirmationPath, paths, type MfaChallengeResponse, type SignInRequest, type SignUpRequest } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
@@ -25,6 +25,20 @@ export interface AuthDependencies {
   captcha: CaptchaVerifier;
   sessions: SessionService;
   log: { error(object: unknown, message: string): void };
+  /** Issues the pending sign-in (mfa_token) when two-step verification is on (modules/mfa). */
+  secondFactor?: { challenge(user: UserRow, origin: RequestOrigin): Promise<MfaChallengeResponse> };
+}
+
+/** What every sign-in answers: a new session, or the second-factor step when two-step is on. */
+export type SignInResult = { token: string; user: UserRow } | MfaChallengeResponse;
+
+/** A new account: the password is null for one made with a passkey. */
+export interface NewAccount {
+  id?: string;
+  email: string;
+  fullName: string;
+  passwordHash: string | null;
+  language: string;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -69,10 +83,67 @@ export function createAuthService(deps: AuthDependencies) {
     }
   }
 
+  /**
+   * The end of every sign-in whose first factor passed (password, email code, passkey, and
+   * later social): a session, or the mfa challenge when the account has two-step verification
+   * and the sign-in did not already prove both factors.
+   */
+  async function completeSignIn(user: UserRow, origin: RequestOrigin, options: { bothFactors?: boolean } = {}): Promise<SignInResult> {
+    if (!user.activatedAt) throw new AppError('auth.not_activated');
+    // A user-verified passkey is something you have and something you know or are: both factors.
+    if (user.twoFactorMethod && !options.bothFactors) {
+      // Fail closed: an account with a second factor never gets a session without it.
+      if (!deps.secondFactor) throw new Error('two-step verification is on but no second-factor service is wired');
+      return deps.secondFactor.challenge(user, origin);
+    }
+    const { token } = await deps.sessions.create(user.id, origin);
+    return { token, user };
+  }
+
+  /**
+   * Creates an inactive account and mails its activation link; when the email is taken, mails
+   * the owner instead (or the activation again, if never activated). Returns the new account,
+   * or undefined when none was made. The caller answers the same either way.
+   */
+  async function registerAccount(account: NewAccount, origin: RequestOrigin): Promise<UserRow | undefined> {
+    const existing = await queries.findUserByEmail(account.email);
+    if (existing) {
+      if (existing.activatedAt) {
+        mailLater(existing.email, renderMail('signup_existing', {
+          lang: origin.lang,
+          brand: origin.brand,
+          name: existing.fullName,
+          link: `${originFor(config, origin.brand)}${paths.login}`,
+          resetLink: `${originFor(config, origin.brand)}${paths.forgot}`,
+        }));
+      } else {
+        await sendActivation(existing, origin);
+      }
+      return undefined;
+    }
+    const now = clock.now();
+    const id = account.id ?? randomUUID();
+    const inserted = await queries.insertUser({
+      id,
+      email: account.email,
+      fullName: account.fullName,
+      passwordHash: account.passwordHash,
+      language: account.language,
+      customerLanguage: account.language,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const user = inserted ? await queries.findUserById(id) : undefined;
+    if (user) await sendActivation(user, origin);
+    return user;
+  }
+
   return {
     assertAcceptablePassword,
     issueToken,
     mailLater,
+    completeSignIn,
+    registerAccount,
 
     async signUp(input: SignUpRequest, origin: RequestOrigin): Promise<{ email: string }> {
       rateLimited(await limiter.consume(`signup:ip:${origin.ip}`, limits.signUpPerIp));
@@ -80,36 +151,7 @@ export function createAuthService(deps: AuthDependencies) {
       assertAcceptablePassword(input.password);
       // Hash before looking up, so both paths spend the same time.
       const passwordHash = await hashPassword(input.password);
-      const existing = await queries.findUserByEmail(input.email);
-      if (existing) {
-        if (existing.activatedAt) {
-          mailLater(existing.email, renderMail('signup_existing', {
-            lang: origin.lang,
-            brand: origin.brand,
-            name: existing.fullName,
-            link: `${originFor(config, origin.brand)}${paths.login}`,
-            resetLink: `${originFor(config, origin.brand)}${paths.forgot}`,
-          }));
-        } else {
-          await sendActivation(existing, origin);
-        }
-        return { email: input.email };
-      }
-      const language = input.language ?? origin.lang;
-      const now = clock.now();
-      const id = randomUUID();
-      const inserted = await queries.insertUser({
-        id,
-        email: input.email,
-        fullName: input.full_name,
-        passwordHash,
-        language,
-        customerLanguage: language,
-        createdAt: now,
-        updatedAt: now,
-      });
-      const user = inserted ? await queries.findUserById(id) : undefined;
-      if (user) await sendActivation(user, origin);
+      await registerAccount({ email: input.email, fullName: input.full_name, passwordHash, language: input.language ?? origin.lang }, origin);
       return { email: input.email };
     },
 
@@ -129,8 +171,8 @@ export function createAuthService(deps: AuthDependencies) {
       return { email: user?.email ?? '' };
     },
 
-    /** Password sign-in; returns a new session token. */
-    async signIn(input: SignInRequest, origin: RequestOrigin): Promise<{ token: string; user: UserRow }> {
+    /** Password sign-in; returns a new session token, or the mfa challenge when two-step is on. */
+    async signIn(input: SignInRequest, origin: RequestOrigin): Promise<SignInResult> {
       rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
       const failureKey = `signin:fail:${input.email.toLowerCase()}`;
       const failures = await limiter.status(failureKey, limits.signInFailuresPerAccount);
@@ -148,8 +190,7 @@ export function createAuthService(deps: AuthDependencies) {
       if (needsRehash(user.passwordHash!)) {
         await queries.setPasswordHash(user.id, await hashPassword(input.password), clock.now(), false);
       }
-      const { token } = await deps.sessions.create(user.id, origin);
-      return { token, user };
+      return completeSignIn(user, origin);
     },
 
     findUserById: (id: string) => queries.findUserById(id),

@@ -1,4 +1,4 @@
-import { AUTH_COOKIE_NAME } from '@portal/contracts';
+import { API_KEY_PREFIX, AUTH_COOKIE_NAME, type ApiKeyScope } from '@portal/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { users } from '../../db/schema';
 import { AppError } from '../../platform/errors';
@@ -7,63 +7,128 @@ import type { SessionService } from './service';
 
 export type UserRow = typeof users.$inferSelect;
 
+/** A browser or app session. */
 export interface Authentication {
   user: UserRow;
   session: SessionRow;
   token: string;
 }
 
+/** An API key (`Authorization: Bearer pk_...`): the user it acts for and what it may do. */
+export interface ApiKeyAuthentication {
+  user: UserRow;
+  apiKey: { id: string; scopes: readonly ApiKeyScope[] };
+}
+
+/** Whoever called a route guarded by requireAuth: a session, or an API key with the route's scope. */
+export interface Principal {
+  user: UserRow;
+  /** Set when the caller is an API key (the marker routes check); null for a session. */
+  apiKey: ApiKeyAuthentication['apiKey'] | null;
+  /** Set when the caller is a session. */
+  session: SessionRow | null;
+}
+
+/** What the guard needs from the api-keys module: a live key and its user, or null. */
+export interface ApiKeyAuthenticator {
+  authenticate(key: string): Promise<ApiKeyAuthentication | null>;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the `requireAuth` / `optionalAuth` pre-handlers. */
+    /** The caller's session; set by `requireAuth` / `requireSession` / `optionalAuth`. Never set for an API key. */
     auth: Authentication | null;
+    /** The caller's API key; set only by `requireAuth` on a route that declares a scope the key has. */
+    apiKeyAuth: ApiKeyAuthentication | null;
   }
   interface FastifyInstance {
-    /** Any credential the route accepts: a session, or (later) an API key with the route's scope. */
+    /**
+     * A session, or an API key when the route declares `config: { scope }` and the key has
+     * that scope (403 api_keys.scope_missing otherwise). Routes without a scope take sessions only.
+     */
     requireAuth: (request: FastifyRequest) => Promise<void>;
     /**
      * A browser or app session only: for managing keys, password, second factors, passkeys,
-     * sessions and deletion, which an API key must never reach.
+     * sessions and deletion, which an API key must never reach (403).
      */
     requireSession: (request: FastifyRequest) => Promise<void>;
     optionalAuth: (request: FastifyRequest) => Promise<void>;
   }
+  interface FastifyContextConfig {
+    /** The API-key scope that lets a key call this route (requireAuth); absent: sessions only. */
+    scope?: ApiKeyScope;
+  }
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
+  return undefined;
 }
 
 /** The bearer token of a request: the Authorization header first, then the session cookie. */
 export function presentedToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
-  return request.cookies[AUTH_COOKIE_NAME] || undefined;
+  return bearer(request) ?? (request.cookies[AUTH_COOKIE_NAME] || undefined);
+}
+
+/** Whether a request presents an API key (a bearer token with the key prefix). */
+export function presentsApiKey(request: FastifyRequest): boolean {
+  return bearer(request)?.startsWith(API_KEY_PREFIX) ?? false;
+}
+
+/** Accounts scheduled for deletion (or already purged) have no live credentials. */
+function usable(user: UserRow): boolean {
+  return !user.deletionRequestedAt && !user.purgedAt;
 }
 
 /**
- * Route pre-handlers that resolve the caller's session. Resolution is per route, not a global
- * hook, so static files and public calls never touch the session table.
+ * Route pre-handlers that resolve the caller's session or API key. Resolution is per route,
+ * not a global hook, so static files and public calls never touch the session table.
  */
-export function installAuthGuard(app: FastifyInstance, sessions: SessionService): void {
+export function installAuthGuard(app: FastifyInstance, sessions: SessionService, apiKeys?: ApiKeyAuthenticator): void {
   app.decorateRequest('auth', null);
-  const resolve = async (request: FastifyRequest) => {
+  app.decorateRequest('apiKeyAuth', null);
+  const resolveSession = async (request: FastifyRequest): Promise<Authentication | null> => {
     const token = presentedToken(request);
-    if (!token || token.length > 512) return null;
+    if (!token || token.length > 512 || token.startsWith(API_KEY_PREFIX)) return null;
     const found = await sessions.authenticate(token);
-    return found ? { ...found, token } : null;
+    return found && usable(found.user) ? { ...found, token } : null;
   };
   app.decorate('optionalAuth', async (request: FastifyRequest) => {
-    request.auth = await resolve(request);
+    request.auth = await resolveSession(request);
   });
   app.decorate('requireAuth', async (request: FastifyRequest) => {
-    request.auth = await resolve(request);
+    if (presentsApiKey(request)) {
+      const key = bearer(request)!;
+      const found = key.length <= 512 && apiKeys ? await apiKeys.authenticate(key) : null;
+      if (!found || !usable(found.user)) throw new AppError('unauthorized');
+      const scope = request.routeOptions.config.scope;
+      if (!scope || !found.apiKey.scopes.includes(scope)) throw new AppError('api_keys.scope_missing', {}, scope ? { scope } : undefined);
+      request.apiKeyAuth = found;
+      return;
+    }
+    request.auth = await resolveSession(request);
     if (!request.auth) throw new AppError('unauthorized');
   });
   app.decorate('requireSession', async (request: FastifyRequest) => {
-    request.auth = await resolve(request);
+    if (presentsApiKey(request)) throw new AppError('forbidden');
+    request.auth = await resolveSession(request);
     if (!request.auth) throw new AppError('unauthorized');
   });
 }
 
-/** The signed-in caller of a route guarded by requireAuth. */
+/**
+ * The signed-in session of a route guarded by requireSession (or requireAuth on a route
+ * without a scope, which only sessions reach).
+ */
 export function caller(request: FastifyRequest): Authentication {
-  if (!request.auth) throw new AppError('unauthorized');
+  if (!request.auth) throw new AppError(request.apiKeyAuth ? 'forbidden' : 'unauthorized');
   return request.auth;
+}
+
+/** The caller of a route guarded by requireAuth, whether a session or an API key. */
+export function principal(request: FastifyRequest): Principal {
+  if (request.auth) return { user: request.auth.user, apiKey: null, session: request.auth.session };
+  if (request.apiKeyAuth) return { user: request.apiKeyAuth.user, apiKey: request.apiKeyAuth.apiKey, session: null };
+  throw new AppError('unauthorized');
 }

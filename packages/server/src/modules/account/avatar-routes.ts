@@ -1,0 +1,105 @@
+import multipart from '@fastify/multipart';
+import { AVATAR_MAX_BYTES, avatarResponseSchema, errorBodySchema } from '@portal/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../../db/client';
+import type { Clock } from '../../platform/clock';
+import { AppError } from '../../platform/errors';
+import { principal } from '../sessions/guard';
+import { AVATAR_CONTENT_TYPE, avatarInvalid, processAvatar } from './avatar';
+import { accountQueries } from './queries';
+import { toUserDto } from './user-dto';
+
+const tags = ['account'];
+const security: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A versioned URL never changes content (the version only grows), so it may be cached for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'public, max-age=0, must-revalidate';
+
+/**
+ * Profile pictures: upload (multipart, this plugin only), removal, and serving from our own
+ * origin so pages never load pictures from elsewhere.
+ */
+export function avatarRoutes(db: Database, clock: Clock): FastifyPluginAsyncZod {
+  const queries = accountQueries(db);
+  return async (app) => {
+    await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 100 } });
+
+    app.put(
+      '/sso/me/avatar',
+      {
+        preHandler: app.requireAuth,
+        config: { scope: 'me:write' },
+        // The multipart stream is read by the handler, past Fastify's JSON body limit.
+        bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
+        schema: {
+          tags,
+          security,
+          summary: 'Upload a profile picture (multipart field `file`: PNG, JPEG or WebP, at most 5 MB); stored as a 256x256 WebP',
+          consumes: ['multipart/form-data'],
+          response: { 200: avatarResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+        },
+      },
+      async (request) => {
+        const { user } = principal(request);
+        let content: Buffer;
+        try {
+          const file = request.isMultipart() ? await request.file() : undefined;
+          if (!file) throw avatarInvalid('missing');
+          content = await file.toBuffer();
+          if (file.file.truncated || content.length > AVATAR_MAX_BYTES) throw avatarInvalid('size');
+        } catch (error) {
+          if (error instanceof AppError) throw error;
+          const code = (error as { code?: string }).code;
+          throw avatarInvalid(code === 'FST_REQ_FILE_TOO_LARGE' ? 'size' : 'multipart');
+        }
+        const webp = await processAvatar(content);
+        const version = await queries.saveAvatar(user.id, webp, AVATAR_CONTENT_TYPE, clock.now());
+        return { avatar_url: toUserDto({ ...user, avatarVersion: version }).avatar_url };
+      },
+    );
+
+    app.delete(
+      '/sso/me/avatar',
+      {
+        preHandler: app.requireAuth,
+        config: { scope: 'me:write' },
+        schema: { tags, security, summary: 'Remove the profile picture', response: { 204: z.null(), 401: errorBodySchema, 403: errorBodySchema } },
+      },
+      async (request, reply) => {
+        await queries.deleteAvatar(principal(request).user.id, clock.now());
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/sso/users/:id/avatar',
+      {
+        schema: {
+          tags,
+          summary: 'A profile picture (public, like the picture beside a name); `?v=` makes the answer cacheable forever',
+          params: z.object({ id: z.string().max(64) }),
+          querystring: z.object({ v: z.string().max(20).optional() }),
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        const found = UUID.test(id) ? await queries.findAvatar(id) : undefined;
+        if (!found || found.version <= 0) throw new AppError('not_found');
+        const etag = `"${id}-${found.version}"`;
+        const current = request.query.v === String(found.version);
+        reply
+          .header('content-type', found.contentType)
+          .header('cache-control', current ? IMMUTABLE : REVALIDATE)
+          .header('etag', etag)
+          .header('last-modified', found.updatedAt.toUTCString())
+          // Product sites on other origins show the picture too.
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; sandbox");
+        if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+        return reply.send(found.content);
+      },
+    );
+  };
+}

@@ -1,0 +1,153 @@
+import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { oneTimeTokens, recoveryCodes, users } from '../../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+export type OneTimeTokenRow = typeof oneTimeTokens.$inferSelect;
+
+/**
+ * One-time tokens of this module:
+ * - login_code: a mailed 6-digit sign-in code (email-code sign-in);
+ * - mfa_challenge: "the first factor passed", the opaque mfa_token of a pending sign-in;
+ * - mfa_email: a mailed 6-digit code for the email second factor at sign-in;
+ * - two_factor_email: a mailed 6-digit code to turn on (or confirm) the email second factor;
+ * - totp_setup: a pending TOTP secret (in payload) until a valid code turns it on.
+ */
+export type MfaTokenPurpose = 'login_code' | 'mfa_challenge' | 'mfa_email' | 'two_factor_email' | 'totp_setup';
+
+export function mfaQueries(db: Database) {
+  const live = (purpose: MfaTokenPurpose, now: Date) => and(eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now));
+
+  return {
+    async findUserById(id: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
+    },
+
+    async findUserByEmail(email: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+      return row;
+    },
+
+    // One-time tokens.
+
+    async insertToken(row: typeof oneTimeTokens.$inferInsert): Promise<void> {
+      await db.insert(oneTimeTokens).values(row);
+    },
+
+    /** Marks every unused token of a purpose used, so only the newest one works. */
+    async retireTokens(userId: string, purpose: MfaTokenPurpose, now: Date): Promise<void> {
+      await db
+        .update(oneTimeTokens)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+    },
+
+    /** The newest live token of a purpose for a user. */
+    async latestLiveToken(userId: string, purpose: MfaTokenPurpose, now: Date): Promise<OneTimeTokenRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.userId, userId), live(purpose, now)))
+        .orderBy(desc(oneTimeTokens.createdAt))
+        .limit(1);
+      return row;
+    },
+
+    async findLiveToken(purpose: MfaTokenPurpose, tokenHash: string, now: Date): Promise<OneTimeTokenRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.tokenHash, tokenHash), live(purpose, now)))
+        .limit(1);
+      return row;
+    },
+
+    /** Counts a wrong guess; returns the attempts made so far. */
+    async countAttempt(tokenId: string): Promise<number> {
+      const [row] = await db
+        .update(oneTimeTokens)
+        .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
+        .where(eq(oneTimeTokens.id, tokenId))
+        .returning({ attempts: oneTimeTokens.attempts });
+      return row?.attempts ?? 0;
+    },
+
+    /** Atomically uses a live token: exactly one caller of a race gets true. */
+    async claimToken(tokenId: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(oneTimeTokens)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeTokens.id, tokenId), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+        .returning({ id: oneTimeTokens.id });
+      return rows.length > 0;
+    },
+
+    // The user's second factor.
+
+    /** Turns a method on unless one is on already (a concurrent enable); returns whether it did. */
+    async enableTwoFactor(userId: string, method: 'totp' | 'email', totpSecret: string | null, totpLastStep: number | null, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(users)
+        .set({ twoFactorMethod: method, totpSecret, totpLastStep, updatedAt: now })
+        .where(and(eq(users.id, userId), isNull(users.twoFactorMethod)))
+        .returning({ id: users.id });
+      return rows.length > 0;
+    },
+
+    async disableTwoFactor(userId: string, now: Date): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .update(users)
+          .set({ twoFactorMethod: null, totpSecret: null, totpLastStep: null, updatedAt: now })
+          .where(and(eq(users.id, userId), sql`${users.twoFactorMethod} is not null`))
+          .returning({ id: users.id });
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+        return rows.length > 0;
+      });
+    },
+
+    /**
+     * Compare-and-set of the last accepted TOTP step: succeeds only when `step` is newer than
+     * the stored one, so two concurrent requests with the same code cannot both win.
+     */
+    async advanceTotpStep(userId: string, step: number): Promise<boolean> {
+      const rows = await db
+        .update(users)
+        .set({ totpLastStep: step })
+        .where(and(eq(users.id, userId), eq(users.twoFactorMethod, 'totp'), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+        .returning({ id: users.id });
+      return rows.length > 0;
+    },
+
+    // Recovery codes.
+
+    /** Replaces every recovery code of a user with new ones (hashes), in one transaction. */
+    async replaceRecoveryCodes(userId: string, rows: Array<{ id: string; codeHash: string }>, now: Date): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+        await tx.insert(recoveryCodes).values(rows.map((row) => ({ ...row, userId, createdAt: now })));
+      });
+    },
+
+    /** Atomically uses one unused recovery code by hash; false when none matched. */
+    async useRecoveryCode(userId: string, codeHash: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(recoveryCodes)
+        .set({ usedAt: now })
+        .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
+        .returning({ id: recoveryCodes.id });
+      return rows.length > 0;
+    },
+
+    async countRecoveryCodes(userId: string): Promise<number> {
+      const [row] = await db
+        .select({ value: count() })
+        .from(recoveryCodes)
+        .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+      return Number(row?.value ?? 0);
+    },
+  };
+}
+
+export type MfaQueries = ReturnType<typeof mfaQueries>;

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { brands, type TwoFactorMethod } from '@portal/contracts';
+import { randomToken, sha256 } from '../../platform/crypto';
+import { AppError } from '../../platform/errors';
+import { limits, rateLimited } from '../../platform/rate-limit';
+import type { RequestOrigin } from '../../platform/request-origin';
+import type { AuthService, SignInResult } from '../auth/service';
+import { type FactorProof, type SecondFactorDependencies, type SecondFactorService } from './second-factor';
+import { RECOVERY_CODE_COUNT, matchTotp, newRecoveryCode, newTotpSecret, qrCodeDataUrl, recoveryCodeHash, totpUri } from './codes';
+import { mfaQueries, type UserRow } from './queries';
+
+/** A pending TOTP secret waits this long for its first code. */
+const TOTP_SETUP_TTL_SECONDS = 10 * 60;
+
+export type MfaService = ReturnType<typeof createMfaService>;
+
+/**
+ * Two-step verification as the account pages manage it (TOTP, email, recovery codes), and
+ * email-code sign-in. The checks themselves live in the second-factor service.
+ */
+export function createMfaService(deps: SecondFactorDependencies & { auth: AuthService; secondFactor: SecondFactorService }) {
+  const { clock, limiter, auth, secondFactor } = deps;
+  const queries = mfaQueries(deps.db);
+
+  async function newRecoveryCodes(userId: string): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await queries.replaceRecoveryCodes(
+      userId,
+      codes.map((code) => ({ id: randomUUID(), codeHash: recoveryCodeHash(code) })),
+      clock.now(),
+    );
+    return codes;
+  }
+
+  function assertOff(user: UserRow): void {
+    if (user.twoFactorMethod) throw new AppError('auth.two_factor_already_enabled');
+  }
+
+  function assertOn(user: UserRow): void {
+    if (!user.twoFactorMethod) throw new AppError('auth.two_factor_not_enabled');
+  }
+
+  /** Password and a current code (or a recovery code): what turning off or regenerating takes. */
+  async function confirm(user: UserRow, input: { password: string } & FactorProof): Promise<void> {
+    assertOn(user);
+    await secondFactor.confirmPassword(user, input.password);
+    await secondFactor.requireFactor(user, input, 'two_factor_email');
+  }
+
+  return {
+    async status(user: UserRow): Promise<{ method: TwoFactorMethod | null; recovery_codes_remaining: number }> {
+      const method = user.twoFactorMethod === 'totp' || user.twoFactorMethod === 'email' ? user.twoFactorMethod : null;
+      return { method, recovery_codes_remaining: method ? await queries.countRecoveryCodes(user.id) : 0 };
+    },
+
+    /** A new secret, pending until a code from it turns TOTP on. Each setup replaces the last. */
+    async totpSetup(user: UserRow, origin: RequestOrigin) {
+      assertOff(user);
+      const secret = newTotpSecret();
+      const now = clock.now();
+      await queries.retireTokens(user.id, 'totp_setup', now);
+      await queries.insertToken({
+        id: randomUUID(),
+        userId: user.id,
+        purpose: 'totp_setup',
+        // Never presented: the row is found by user; the hash only fills the unique column.
+        tokenHash: sha256(randomToken()),
+        expiresAt: new Date(now.getTime() + TOTP_SETUP_TTL_SECONDS * 1000),
+        payload: { secret },
+      });
+      const otpauthUrl = totpUri(brands[origin.brand].title, user.email, secret);
+      return { secret, otpauth_url: otpauthUrl, qr_code: await qrCodeDataUrl(otpauthUrl) };
+    },
+
+    async totpEnable(user: UserRow, code: string, origin: RequestOrigin) {
+      assertOff(user);
+      const pending = await queries.latestLiveToken(user.id, 'totp_setup', clock.now());
+      const secret = typeof pending?.payload?.secret === 'string' ? pending.payload.secret : undefined;
+      const matched = { step: null as number | null };
+      await secondFactor.throttledCheck(user.id, async () => {
+        matched.step = secret ? await matchTotp(secret, code, clock.now()) : null;
+        return matched.step !== null;
+      });
+      if (!pending || !secret || matched.step === null || !(await queries.claimToken(pending.id, clock.now()))) throw new AppError('auth.code_invalid');
+      // The enabling code's step is recorded, so it cannot be used again to sign in.
+      if (!(await queries.enableTwoFactor(user.id, 'totp', secret, matched.step, clock.now()))) throw new AppError('auth.two_factor_already_enabled');
+      secondFactor.notify(user, origin, 'two_factor_enabled', 'authenticator app');
+      return { recovery_codes: await newRecoveryCodes(user.id) };
+    },
+
+    /**
+     * Mails a code: to turn the email method on, or, when it is on, to confirm turning it off
+     * or regenerating recovery codes. Not while TOTP is on (turn that off first).
+     */
+    async emailSend(user: UserRow, origin: RequestOrigin): Promise<void> {
+      if (user.twoFactorMethod === 'totp') throw new AppError('auth.two_factor_already_enabled');
+      await secondFactor.throttleCodeSend(user.email, origin.ip, 'two_factor_email');
+      await secondFactor.mailCode(user, 'two_factor_email', origin);
+    },
+
+    async emailEnable(user: UserRow, code: string, origin: RequestOrigin) {
+      assertOff(user);
+      await secondFactor.throttledCheck(user.id, () => secondFactor.checkCode(user.id, 'two_factor_email', code));
+      if (!(await queries.enableTwoFactor(user.id, 'email', null, null, clock.now()))) throw new AppError('auth.two_factor_already_enabled');
+      secondFactor.notify(user, origin, 'two_factor_enabled', 'email');
+      return { recovery_codes: await newRecoveryCodes(user.id) };
+    },
+
+    async disable(user: UserRow, input: { password: string } & FactorProof, origin: RequestOrigin): Promise<void> {
+      await confirm(user, input);
+      if (!(await queries.disableTwoFactor(user.id, clock.now()))) throw new AppError('auth.two_factor_not_enabled');
+      secondFactor.notify(user, origin, 'two_factor_disabled');
+    },
+
+    async regenerateRecoveryCodes(user: UserRow, input: { password: string } & FactorProof) {
+      await confirm(user, input);
+      return { recovery_codes: await newRecoveryCodes(user.id) };
+    },
+
+    /**
+     * Mails a sign-in code. Same answer, limits and time whether or not the account exists:
+     * the lookup and the mail happen after the answer.
+     */
+    async sendLoginCode(email: string, origin: RequestOrigin): Promise<{ email: string }> {
+      await secondFactor.throttleCodeSend(email, origin.ip, 'login_code');
+      setImmediate(() => {
+        void (async () => {
+          const user = await queries.findUserByEmail(email);
+          if (user) await secondFactor.mailCode(user, 'login_code', origin);
+        })().catch((error: unknown) => deps.log.error({ err: error }, 'sign-in code not sent'));
+      });
+      return { email };
+    },
+
+    /** Signs in with a mailed code: a session, or the second-factor step when two-step is on. */
+    async signInWithCode(input: { email: string; code: string }, origin: RequestOrigin): Promise<SignInResult> {
+      // The same per-IP counter as password sign-in: one budget for guessing, whatever the method.
+      rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
+      const user = await queries.findUserByEmail(input.email);
+      if (!(await secondFactor.checkCode(user?.id, 'login_code', input.code)) || !user) throw new AppError('auth.code_invalid');
+      return auth.completeSignIn(user, origin);
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { and, count, desc, eq, isNull, ne } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { notifications, sessions, users } from '../../db/schema';
+
+export type NotificationRow = typeof notifications.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+
+export function notificationQueries(db: Database) {
+  return {
+    async insert(row: typeof notifications.$inferInsert): Promise<NotificationRow> {
+      const [inserted] = await db.insert(notifications).values(row).returning();
+      return inserted!;
+    },
+
+    /** One page of a user's notifications, newest first, with the totals the list shows. */
+    async page(userId: string, offset: number, limit: number) {
+      const mine = eq(notifications.userId, userId);
+      const [items, [totals], [unread]] = await Promise.all([
+        db.select().from(notifications).where(mine).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(limit).offset(offset),
+        db.select({ total: count() }).from(notifications).where(mine),
+        db.select({ unread: count() }).from(notifications).where(and(mine, isNull(notifications.readAt))),
+      ]);
+      return { items, total: totals?.total ?? 0, unread: unread?.unread ?? 0 };
+    },
+
+    /** Marks one of a user's notifications read (keeping the first read time); undefined when not theirs. */
+    async markRead(userId: string, id: string, now: Date): Promise<NotificationRow | undefined> {
+      const [row] = await db
+        .update(notifications)
+        .set({ readAt: now })
+        .where(and(eq(notifications.id, id), eq(notifications.userId, userId), isNull(notifications.readAt)))
+        .returning();
+      if (row) return row;
+      const [already] = await db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+        .limit(1);
+      return already;
+    },
+
+    async markAllRead(userId: string, now: Date): Promise<number> {
+      const rows = await db
+        .update(notifications)
+        .set({ readAt: now })
+        .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+        .returning({ id: notifications.id });
+      return rows.length;
+    },
+
+    async findUser(id: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
+    },
+
+    /** Whether the user had a session other than `exceptSessionId` from this device, at any time. */
+    async deviceSeen(userId: string, deviceId: string, exceptSessionId: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), eq(sessions.deviceId, deviceId), ne(sessions.id, exceptSessionId)))
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    /** Whether the user ever had a session other than `exceptSessionId`. */
+    async hadOtherSessions(userId: string, exceptSessionId: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId)))
+        .limit(1);
+      return rows.length > 0;
+    },
+  };
+}

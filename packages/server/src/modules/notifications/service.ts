@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { brands, isLanguage, type BrandId, type Language, type Notification } from '@portal/contracts';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { originFor } from '../../platform/brand';
+import type { Clock } from '../../platform/clock';
+import { renderMail, type Mailer } from '../../platform/mail';
+import { notificationQueries, type NotificationRow, type UserRow } from './queries';
+import { securityCopy, securityEventPage, type SecurityEventKind } from './security-copy';
+
+export type { SecurityEventKind } from './security-copy';
+export { securityEventKinds } from './security-copy';
+
+/** What notifying needs; AuthDependencies and the mfa module's dependencies already carry all of it. */
+export interface NotifierDependencies {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  log: { error(object: unknown, message: string): void };
+}
+
+export interface SecurityEventOptions {
+  /** Language of the notification and mail; the user's own language when absent. */
+  lang?: Language;
+  /** Brand of the mail (its name and links); the platform brand when absent. */
+  brand?: BrandId;
+  /** What the event is about: a device, a key name, an address, a date. */
+  detail?: string;
+  /** false when the caller has mailed the owner already (it still gets the notification). */
+  mail?: boolean;
+  /** Mail this address instead of the account's (e.g. the old address after an email change). */
+  mailTo?: string;
+}
+
+/** A notification of one of the spec's types (section 3). */
+export interface NewNotification {
+  type: Notification['type'];
+  title: string;
+  body?: string;
+  metadata?: Notification['metadata'];
+  target?: Notification['target'];
+}
+
+export function toNotificationDto(row: NotificationRow): Notification {
+  const metadata: Notification['metadata'] = {};
+  for (const key of ['report_id', 'comment_id', 'program_alias', 'transaction_id'] as const) {
+    const value = row.metadata[key];
+    if (typeof value === 'string') metadata[key] = value;
+  }
+  return {
+    id: row.id,
+    type: (['reports', 'programs', 'programs/updates', 'transactions'] as const).find((type) => type === row.type) ?? 'other',
+    title: row.title,
+    body: row.body,
+    metadata,
+    target: row.target === 'owner' ? 'owner' : 'other',
+    read: row.readAt !== null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Stores a notification for a user (any product event: reports, programs, transactions...). */
+export async function createNotification(deps: Pick<NotifierDependencies, 'db' | 'clock'>, userId: string, input: NewNotification): Promise<Notification> {
+  const row = await notificationQueries(deps.db).insert({
+    id: randomUUID(),
+    userId,
+    type: input.type,
+    title: input.title,
+    body: input.body ?? '',
+    metadata: input.metadata ?? {},
+    target: input.target ?? 'other',
+    createdAt: deps.clock.now(),
+  });
+  return toNotificationDto(row);
+}
+
+/**
+ * A security event: an in-app notification (type 'other') and a mail to the owner, in the
+ * user's language unless told otherwise. The mail goes out in the background; the
+ * notification is stored before this returns. Never throws for a missing user.
+ */
+export async function notifySecurityEvent(deps: NotifierDependencies, userId: string, kind: SecurityEventKind, options: SecurityEventOptions = {}): Promise<void> {
+  const user = await notificationQueries(deps.db).findUser(userId);
+  if (!user || user.purgedAt) return;
+  const lang: Language = options.lang ?? (isLanguage(user.language) ? user.language : 'en');
+  const brand: BrandId = options.brand ?? 'platform';
+  const text = securityCopy(kind, lang, brands[brand].title, options.detail);
+  await createNotification(deps, userId, { type: 'other', title: text.title, body: text.lines.join(' ') });
+  if (options.mail === false) return;
+  const link = { label: text.label, url: `${originFor(deps.config, brand)}${securityEventPage[kind]}` };
+  const rendered =
+    kind === 'password_changed'
+      ? renderMail('password_changed', { lang, brand, name: user.fullName })
+      : renderMail('security_alert', { lang, brand, name: user.fullName, title: text.title, lines: text.lines, link });
+  deps.mailer.send({ to: options.mailTo ?? user.email, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'security mail not sent'));
+}
+
+/** The session fields the new-device check reads. */
+export interface SignedInSession {
+  id: string;
+  deviceId: string | null;
+  browser: string | null;
+  device: string | null;
+  location: string | null;
+  ip: string | null;
+}
+
+/**
+ * Call after every successful sign-in with the new session: when the user has signed in
+ * before but never from this device id, notifies and mails the owner ('new_device_sign_in').
+ * The first sign-in of an account alerts nobody. Never throws (a failure is logged); resolves
+ * to whether an alert went out.
+ */
+export async function recordNewDeviceSignIn(
+  deps: NotifierDependencies,
+  user: Pick<UserRow, 'id'>,
+  session: SignedInSession,
+  origin?: { brand?: BrandId; lang?: Language },
+): Promise<boolean> {
+  try {
+    if (!session.deviceId) return false;
+    const queries = notificationQueries(deps.db);
+    if (await queries.deviceSeen(user.id, session.deviceId, session.id)) return false;
+    if (!(await queries.hadOtherSessions(user.id, session.id))) return false;
+    const detail = [session.browser, session.device, session.location, session.ip].filter(Boolean).join(' · ');
+    await notifySecurityEvent(deps, user.id, 'new_device_sign_in', { brand: origin?.brand, detail });
+    return true;
+  } catch (error) {
+    deps.log.error({ err: error }, 'new-device check failed');
+    return false;
+  }
+}
+
+export type NotificationService = ReturnType<typeof createNotificationService>;
+
+/** The notification list of the signed-in user, and the producers above bound to their dependencies. */
+export function createNotificationService(deps: NotifierDependencies) {
+  const queries = notificationQueries(deps.db);
+  return {
+    async list(userId: string, page: number, pageSize: number) {
+      const result = await queries.page(userId, (page - 1) * pageSize, pageSize);
+      return { items: result.items.map(toNotificationDto), unread_count: result.unread, total: result.total };
+    },
+
+    /** Null when the notification is not the user's (or does not exist). */
+    async markRead(userId: string, id: string): Promise<Notification | null> {
+      const row = await queries.markRead(userId, id, deps.clock.now());
+      return row ? toNotificationDto(row) : null;
+    },
+
+    markAllRead: (userId: string) => queries.markAllRead(userId, deps.clock.now()),
+    create: (userId: string, input: NewNotification) => createNotification(deps, userId, input),
+    notifySecurityEvent: (userId: string, kind: SecurityEventKind, options?: SecurityEventOptions) => notifySecurityEvent(deps, userId, kind, options),
+    recordNewDeviceSignIn: (user: Pick<UserRow, 'id'>, session: SignedInSession, origin?: { brand?: BrandId; lang?: Language }) =>
+      recordNewDeviceSignIn(deps, user, session, origin),
+  };
+}

@@ -1,0 +1,231 @@
+import { generate } from 'otplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../platform/clock';
+import { identityClient } from '../../../test/identity';
+import { startTestServer, type TestServer } from '../../../test/harness';
+import { SoftAuthenticator } from '../../../test/soft-authenticator';
+
+const clock = manualClock();
+let server: TestServer;
+let client: ReturnType<typeof identityClient>;
+let origin: string;
+const PASSWORD = 'plum-orbit-cactus-917';
+
+beforeAll(async () => {
+  server = await startTestServer({ clock });
+  client = identityClient(server.app, server.database);
+  origin = server.config.PLATFORM_ORIGIN;
+});
+afterAll(() => server.close());
+
+let visitors = 0;
+function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string; body?: unknown; host?: string } = {}) {
+  visitors += 1;
+  return server.app.inject({
+    method,
+    url,
+    payload: options.body as object | undefined,
+    remoteAddress: `10.8.${Math.floor(visitors / 250)}.${(visitors % 250) + 1}`,
+    headers: {
+      'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+      ...(options.host ? { host: options.host } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
+  });
+}
+
+type Json = Record<string, unknown>;
+const authOptions = async (body: Json = {}, host?: string) => (await call('POST', '/v3/sso/users/webauthn/auth/options', { body, host })).json() as Json;
+const authenticate = (response: Json, host?: string, username?: string) => call('POST', '/v3/sso/users/webauthn/auth', { body: { response, ...(username ? { username } : {}) }, host });
+
+/** Signs up with a passkey on a fresh authenticator; returns it with the answer. */
+async function passkeySignUp(email: string, authenticator = new SoftAuthenticator(origin)) {
+  const options = await call('POST', '/v3/sso/users/webauthn/register/options', { body: { algorithms: ['es256', 'rs256'], email, full_name: 'Key Holder' } });
+  expect(options.statusCode).toBe(200);
+  const response = await call('POST', '/v3/sso/users/webauthn/register', { body: { response: authenticator.register(options.json()) } });
+  return { authenticator, response, options: options.json() as Json };
+}
+
+/** A password account with a passkey added from the account pages. */
+async function userWithPasskey(email: string) {
+  const token = await client.registeredUser(email, PASSWORD);
+  const authenticator = new SoftAuthenticator(origin);
+  const options = (await call('POST', '/v3/sso/users/me/webauthn/enable/options', { token, body: { algorithms: ['es256'] } })).json();
+  const added = await call('POST', '/v3/sso/users/me/webauthn/enable', { token, body: { response: authenticator.register(options) } });
+  expect(added.statusCode).toBe(200);
+  return { token, authenticator, passkey: added.json() as Json };
+}
+
+describe('passkey sign-up', () => {
+  it('asks for a discoverable, user-verified ES256 or RS256 credential on the brand origin', async () => {
+    const options = (await call('POST', '/v3/sso/users/webauthn/register/options', { body: { email: 'opts@example.com', full_name: 'Opts' } })).json();
+    expect(options.rp).toEqual({ name: 'CyStack ID', id: 'localhost' });
+    expect(options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' });
+    expect((options.pubKeyCredParams as Array<{ alg: number }>).map((param) => param.alg)).toEqual([-7, -257]);
+    expect(options.user).toMatchObject({ name: 'opts@example.com', displayName: 'Opts' });
+    expect(options.excludeCredentials).toEqual([]);
+    const locker = (await call('POST', '/v3/sso/users/webauthn/register/options', { host: 'locker.localhost', body: { algorithms: ['es256'], email: 'opts@example.com', full_name: 'Opts' } })).json();
+    expect(locker.rp).toEqual({ name: 'Locker ID', id: 'locker.localhost' });
+    expect((locker.pubKeyCredParams as Array<{ alg: number }>).map((param) => param.alg)).toEqual([-7]);
+  });
+
+  it('creates an inactive account without a password, activated by mail, then signs in with the passkey', async () => {
+    const email = 'passkey-new@example.com';
+    const { authenticator, response } = await passkeySignUp(email);
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ email });
+
+    const early = await authenticate(authenticator.assert(await authOptions()));
+    expect(early.json().code).toBe('auth.not_activated');
+    expect((await client.activate(email)).statusCode).toBe(200);
+
+    const options = await authOptions();
+    expect(options.allowCredentials).toEqual([]);
+    expect(options.userVerification).toBe('required');
+    expect(options.rpId).toBe('localhost');
+    const signedIn = await authenticate(authenticator.assert(options));
+    expect(signedIn.statusCode).toBe(200);
+    const { token } = signedIn.json();
+    expect(signedIn.cookies.find((cookie) => cookie.name === 'auth_token')?.value).toBe(token);
+    const me = (await call('GET', '/v3/sso/me', { token })).json();
+    expect(me).toMatchObject({ email, full_name: 'Key Holder', has_password: false, is_activated: true });
+
+    // A passkey-only account sets its first password without a current one.
+    const set = await call('PUT', '/v3/sso/me/password', { token, body: { new_password: 'first-real-password-8', confirm_password: 'first-real-password-8' } });
+    expect(set.statusCode).toBe(204);
+    expect((await client.signIn(email, 'first-real-password-8')).statusCode).toBe(200);
+  });
+
+  it('answers a taken email the same, mails the owner and stores no passkey', async () => {
+    await client.registeredUser('taken-passkey@example.com', PASSWORD);
+    const taken = await passkeySignUp('taken-passkey@example.com');
+    const fresh = await passkeySignUp('fresh-passkey@example.com');
+    expect(taken.response.statusCode).toBe(fresh.response.statusCode);
+    expect(taken.response.json()).toEqual({ email: 'taken-passkey@example.com' });
+    await client.mailTo('taken-passkey@example.com', /already has an account/i);
+    const attempt = await authenticate(taken.authenticator.assert(await authOptions()));
+    expect(attempt.json().code).toBe('auth.passkey_failed');
+  });
+
+  it('refuses an attestation for another origin, a replayed challenge, or one never issued', async () => {
+    const options = (await call('POST', '/v3/sso/users/webauthn/register/options', { body: { email: 'bad-origin@example.com', full_name: 'Bad' } })).json();
+    const authenticator = new SoftAuthenticator(origin);
+    const wrongOrigin = await call('POST', '/v3/sso/users/webauthn/register', { body: { response: authenticator.register(options, { origin: 'https://evil.example' }) } });
+    expect(wrongOrigin.json()).toEqual({ code: 'auth.passkey_signup_failed', message: 'Failed to log in/sign up with passkeys' });
+    // The challenge was spent by the failed attempt.
+    const replay = await call('POST', '/v3/sso/users/webauthn/register', { body: { response: authenticator.register(options) } });
+    expect(replay.json().code).toBe('auth.passkey_signup_failed');
+    const invented = await call('POST', '/v3/sso/users/webauthn/register', { body: { response: authenticator.register(options, { challenge: 'bm90LWlzc3VlZC1ieS11cw' }) } });
+    expect(invented.json().code).toBe('auth.passkey_signup_failed');
+    const garbage = await call('POST', '/v3/sso/users/webauthn/register', { body: { response: { id: 'x', response: { clientDataJSON: 'not json' } } } });
+    expect(garbage.json().code).toBe('auth.passkey_signup_failed');
+  });
+});
+
+describe('passkey sign-in', () => {
+  it('never reveals whether a username exists', async () => {
+    await client.registeredUser('known-name@example.com', PASSWORD);
+    const known = await authOptions({ username: 'known-name@example.com' });
+    const unknown = await authOptions({ username: 'unknown-name@example.com' });
+    expect(Object.keys(known).sort()).toEqual(Object.keys(unknown).sort());
+    expect(known.allowCredentials).toEqual([]);
+    expect(unknown.allowCredentials).toEqual([]);
+  });
+
+  it('refuses a wrong challenge, a wrong origin, another brand, a reused challenge and an unverified user', async () => {
+    const { authenticator } = await userWithPasskey('failures@example.com');
+    const invented = await authenticate(authenticator.assert(await authOptions(), { challenge: 'aW52ZW50ZWQtY2hhbGxlbmdl' }));
+    expect(invented.json()).toEqual({ code: 'auth.passkey_failed', message: 'Passkeys authentication failed' });
+    const wrongOrigin = await authenticate(authenticator.assert(await authOptions(), { origin: 'http://localhost:9999' }));
+    expect(wrongOrigin.json().code).toBe('auth.passkey_failed');
+    const otherBrand = await authenticate(authenticator.assert(await authOptions({}, 'locker.localhost')), 'locker.localhost');
+    expect(otherBrand.json().code).toBe('auth.passkey_failed');
+    const unverified = await authenticate(authenticator.assert(await authOptions(), { userNotVerified: true }));
+    expect(unverified.json().code).toBe('auth.passkey_failed');
+    const wrongUser = await authenticate(authenticator.assert(await authOptions()), undefined, 'someone-else@example.com');
+    expect(wrongUser.json().code).toBe('auth.passkey_failed');
+
+    const options = await authOptions();
+    expect((await authenticate(authenticator.assert(options), undefined, 'failures@example.com')).statusCode).toBe(200);
+    const reused = await authenticate(authenticator.assert(options));
+    expect(reused.json().code).toBe('auth.passkey_failed');
+    // A sign-up challenge is not a sign-in challenge.
+    const registerOptions = (await call('POST', '/v3/sso/users/webauthn/register/options', { body: { email: 'x@example.com', full_name: 'X' } })).json();
+    expect((await authenticate(authenticator.assert(registerOptions))).json().code).toBe('auth.passkey_failed');
+  });
+
+  it('refuses a counter that does not increase, and records counter and last use on success', async () => {
+    const { token, authenticator, passkey } = await userWithPasskey('counter@example.com');
+    expect(passkey.last_used_at).toBeNull();
+    expect((await authenticate(authenticator.assert(await authOptions(), { counter: 5 }))).statusCode).toBe(200);
+    const listed = (await call('GET', '/v3/sso/users/me/webauthn', { token })).json() as Json[];
+    expect(listed[0]!.last_used_at).toBe(clock.now().toISOString());
+    const backwards = await authenticate(authenticator.assert(await authOptions(), { counter: 3 }));
+    expect(backwards.json().code).toBe('auth.passkey_failed');
+    const same = await authenticate(authenticator.assert(await authOptions(), { counter: 5 }));
+    expect(same.json().code).toBe('auth.passkey_failed');
+    expect((await authenticate(authenticator.assert(await authOptions(), { counter: 6 }))).statusCode).toBe(200);
+  });
+
+  it('counts a user-verified passkey as both factors when two-step is on', async () => {
+    const { token, authenticator } = await userWithPasskey('passkey-2fa@example.com');
+    const { secret } = (await call('POST', '/v3/sso/me/2fa/totp/setup', { token })).json();
+    const epoch = Math.floor(clock.now().getTime() / 1000);
+    await call('POST', '/v3/sso/me/2fa/totp/enable', { token, body: { code: await generate({ secret, epoch }) } });
+    const signedIn = await authenticate(authenticator.assert(await authOptions()));
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json()).toEqual({ token: expect.any(String) });
+  });
+});
+
+describe('passkey management', () => {
+  it('adds, lists, renames and removes passkeys; a removed passkey no longer signs in', async () => {
+    const email = 'manager@example.com';
+    const { token, authenticator, passkey } = await userWithPasskey(email);
+    expect(passkey).toMatchObject({ name: 'Chrome 126 · Apple Macintosh · macOS 10.15.7', last_used_at: null, backed_up: false, device_type: 'singleDevice' });
+    await client.mailTo(email, /A passkey was added to your account/);
+
+    // Options to add another exclude the one already there.
+    const options = (await call('POST', '/v3/sso/users/me/webauthn/enable/options', { token, body: { algorithms: ['es256', 'rs256'] } })).json();
+    expect(options.excludeCredentials).toEqual([expect.objectContaining({ id: authenticator.credentials[0]!.id.toString('base64url') })]);
+    const second = await call('POST', '/v3/sso/users/me/webauthn/enable', { token, body: { response: authenticator.register(options), name: 'Work laptop' } });
+    expect(second.json().name).toBe('Work laptop');
+
+    const list = (await call('GET', '/v3/sso/users/me/webauthn', { token })).json() as Json[];
+    expect(list.map((item) => item.name)).toEqual(['Chrome 126 · Apple Macintosh · macOS 10.15.7', 'Work laptop']);
+    expect(list[0]!.created_at).toEqual(expect.any(String));
+
+    const renamed = await call('PUT', `/v3/sso/users/me/webauthn/${passkey.id}`, { token, body: { name: '  Home Mac  ' } });
+    expect(renamed.json().name).toBe('Home Mac');
+    const blank = await call('PUT', `/v3/sso/users/me/webauthn/${passkey.id}`, { token, body: { name: ' ' } });
+    expect(blank.statusCode).toBe(400);
+
+    const firstCredential = authenticator.credentials[0]!.id.toString('base64url');
+    expect((await authenticate(authenticator.assert(await authOptions(), { credentialId: firstCredential }))).statusCode).toBe(200);
+    expect((await call('DELETE', `/v3/sso/users/me/webauthn/${passkey.id}`, { token })).statusCode).toBe(204);
+    await client.mailTo(email, /A passkey was removed from your account/);
+    const removed = await authenticate(authenticator.assert(await authOptions(), { credentialId: firstCredential }));
+    expect(removed.json().code).toBe('auth.passkey_failed');
+    expect(((await call('GET', '/v3/sso/users/me/webauthn', { token })).json() as Json[]).map((item) => item.name)).toEqual(['Work laptop']);
+    expect((await call('DELETE', `/v3/sso/users/me/webauthn/${passkey.id}`, { token })).json().code).toBe('auth.passkey_not_found');
+  });
+
+  it("cannot touch another user's passkeys, and needs a session", async () => {
+    const { passkey } = await userWithPasskey('owner-of-key@example.com');
+    const stranger = await client.registeredUser('stranger@example.com', PASSWORD);
+    expect((await call('PUT', `/v3/sso/users/me/webauthn/${passkey.id}`, { token: stranger, body: { name: 'Mine now' } })).json().code).toBe('auth.passkey_not_found');
+    expect((await call('DELETE', `/v3/sso/users/me/webauthn/${passkey.id}`, { token: stranger })).json().code).toBe('auth.passkey_not_found');
+    expect((await call('DELETE', '/v3/sso/users/me/webauthn/not-a-uuid', { token: stranger })).json().code).toBe('auth.passkey_not_found');
+    expect((await call('GET', '/v3/sso/users/me/webauthn')).statusCode).toBe(401);
+    expect((await call('POST', '/v3/sso/users/me/webauthn/enable/options', { body: {} })).statusCode).toBe(401);
+  });
+
+  it("refuses an enable challenge issued to another user", async () => {
+    const mallory = await client.registeredUser('mallory@example.com', PASSWORD);
+    const victim = await client.registeredUser('victim@example.com', PASSWORD);
+    const options = (await call('POST', '/v3/sso/users/me/webauthn/enable/options', { token: mallory, body: {} })).json();
+    const response = new SoftAuthenticator(origin).register(options);
+    const attempt = await call('POST', '/v3/sso/users/me/webauthn/enable', { token: victim, body: { response } });
+    expect(attempt.json().code).toBe('auth.passkey_failed');
+  });
+});

@@ -1,0 +1,104 @@
+import { paths, type SessionInfo } from '@portal/contracts';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { originFor } from '../../platform/brand';
+import type { Clock } from '../../platform/clock';
+import { AppError } from '../../platform/errors';
+import { renderMail } from '../../platform/mail';
+import type { RequestOrigin } from '../../platform/request-origin';
+import { hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
+import type { MfaService } from '../mfa/service';
+import { mailLanguage, type SecondFactorService } from '../mfa/second-factor';
+import type { PasskeyService } from '../passkeys/service';
+import type { Authentication } from '../sessions/guard';
+import type { SessionRow } from '../sessions/queries';
+import type { SessionService } from '../sessions/service';
+import { securityQueries } from './queries';
+
+/** How many sessions the overview page lists. */
+const RECENT_SESSIONS = 5;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface SecurityDependencies {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  sessions: SessionService;
+  secondFactor: SecondFactorService;
+  mfa: MfaService;
+  passkeys: PasskeyService;
+}
+
+export type SecurityService = ReturnType<typeof createSecurityService>;
+
+function toSessionDto(row: SessionRow, currentId: string): SessionInfo {
+  return {
+    id: row.id,
+    browser: row.browser,
+    device: row.device,
+    ip: row.ip,
+    location: row.location,
+    created_at: row.createdAt.toISOString(),
+    last_active_at: row.lastActiveAt.toISOString(),
+    current: row.id === currentId,
+  };
+}
+
+/** The security pages: overview, password change, and the sessions (device activity) list. */
+export function createSecurityService(deps: SecurityDependencies) {
+  const { config, clock, sessions, secondFactor } = deps;
+  const queries = securityQueries(deps.db);
+
+  async function listSessions({ user, session }: Authentication): Promise<SessionInfo[]> {
+    return (await sessions.list(user.id)).map((row) => toSessionDto(row, session.id));
+  }
+
+  return {
+    listSessions,
+
+    async overview(caller: Authentication) {
+      const { user } = caller;
+      const [twoFactor, passkeys, recent] = [await deps.mfa.status(user), await deps.passkeys.count(user.id), await listSessions(caller)];
+      return {
+        has_password: user.passwordHash !== null,
+        password_changed_at: user.passwordChangedAt?.toISOString() ?? null,
+        two_factor: twoFactor,
+        passkeys,
+        recent_sessions: recent.slice(0, RECENT_SESSIONS),
+      };
+    },
+
+    /** Revokes one of the caller's sessions; the token is refused from its next request on. */
+    async revokeSession(userId: string, sessionId: string): Promise<void> {
+      if (!UUID.test(sessionId) || !(await sessions.revoke(userId, sessionId))) throw new AppError('auth.session_not_found');
+    },
+
+    async revokeOthers({ user, session }: Authentication): Promise<{ revoked: number }> {
+      return { revoked: await sessions.revokeAll(user.id, session.id) };
+    },
+
+    /**
+     * Changes the password (the current one required when the account has one) or sets the
+     * first one of a passkey-only account. Every other session is signed out; the owner is mailed.
+     */
+    async changePassword(caller: Authentication, input: { current_password?: string; new_password: string }, origin: RequestOrigin): Promise<void> {
+      const { user, session } = caller;
+      if (user.passwordHash) {
+        if (!input.current_password) {
+          throw new AppError('auth.current_password_required', {}, { fields: { current_password: 'Enter your current password' } });
+        }
+        await secondFactor.confirmPassword(user, input.current_password, 'current_password');
+        if (await verifyPassword(user.passwordHash, input.new_password)) {
+          throw new AppError('auth.password_same_as_old', {}, { fields: { new_password: 'The new password must be different from the old one' } });
+        }
+      }
+      if (isCommonPassword(input.new_password)) {
+        throw new AppError('auth.password_too_common', {}, { fields: { new_password: 'This password is too common. Choose another one' } });
+      }
+      await queries.setPassword(user.id, await hashPassword(input.new_password), clock.now());
+      await sessions.revokeAll(user.id, session.id);
+      const base = originFor(config, origin.brand);
+      secondFactor.mailLater(user.email, renderMail('password_changed', { lang: mailLanguage(user, origin), brand: origin.brand, name: user.fullName, resetLink: `${base}${paths.forgot}` }));
+    },
+  };
+}
