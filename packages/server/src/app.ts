@@ -17,6 +17,7 @@ import { createApiKeyService } from './modules/api-keys/service';
 import { createRecoveryService } from './modules/auth/recovery';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
+import { createSessionOpener } from './modules/auth/session-opener';
 import { mfaRoutes } from './modules/mfa/routes';
 import { createSecondFactorService } from './modules/mfa/second-factor';
 import { createMfaService } from './modules/mfa/service';
@@ -99,7 +100,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Solved challenges are remembered in the shared limiter store, so one cannot be replayed on another node.
   const captcha = deps.captcha ?? createCaptchaVerifier(config, { replayStore: limiter, logger: app.log });
   const sessions = createSessionService(database.db, clock);
-  const shared = { config, db: database.db, clock, mailer, limiter, captcha, sessions, log: app.log };
+  const base = { config, db: database.db, clock, mailer, limiter, captcha, sessions, log: app.log };
+  const shared = { ...base, openSession: createSessionOpener(base) };
   // Second factors: the challenge service comes first, since every sign-in may end in it.
   const secondFactor = createSecondFactorService(shared);
   const auth = createAuthService({ ...shared, secondFactor });

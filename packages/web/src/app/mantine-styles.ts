@@ -1,10 +1,10 @@
 /**
  * Mantine's stylesheet split per component, so the sign-in page loads only what it shows
  * (the full @mantine/core/styles.css is ~290 KB raw, ~40 KB gzipped). Here: the base and the
- * components the layouts and error pages render. Any other module that renders a Mantine
- * component imports that component's stylesheet itself (see ShellLayout, Section,
- * ToastHost), so it arrives with the lazy chunk that needs it. A component whose
- * stylesheet nobody imports renders unstyled.
+ * components the layouts and error pages render (their loaders are components/Spinner). Any
+ * other module that renders a Mantine component imports that component's stylesheet itself
+ * (see ShellLayout, Section, ToastHost), so it arrives with the lazy chunk that needs it. A
+ * component whose stylesheet nobody imports renders unstyled.
  */
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
@@ -15,4 +15,3 @@ import '@mantine/core/styles/Text.css';
 import '@mantine/core/styles/Title.css';
 import '@mantine/core/styles/Stack.css';
 import '@mantine/core/styles/Group.css';
-import '@mantine/core/styles/Loader.css';

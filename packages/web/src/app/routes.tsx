@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import type { LoaderFunction, RouteObject } from 'react-router';
 import { paths } from '@portal/contracts';
 import { FullPageLoader } from '../components/FullPageLoader';
-import { loadAccountCatalogue } from '../lib/i18n';
+import { loadAccountCatalogue, loadPagesCatalogue } from '../lib/i18n';
 import { NotFoundPage } from './errors/NotFoundPage';
 import { RouteErrorPage } from './errors/RouteErrorPage';
 import type { RouteMeta } from './guards/route-meta';
@@ -21,6 +21,17 @@ function lazyPage<Module, Name extends keyof Module>(load: () => Promise<Module>
 }
 
 const meta = (value: RouteMeta): RouteMeta => value;
+
+/**
+ * The public pages' text (i18n `pages` part) loads with the page, in parallel with its code.
+ * Only the first sign-in step and the error pages paint from the text the app ships with.
+ */
+const withPageText: Pick<RouteObject, 'loader'> = {
+  loader: async () => {
+    await loadPagesCatalogue();
+    return null;
+  },
+};
 
 /** Both guards run on every route change. */
 export const rootMeta = meta({ middleware: ['maintenance', 'auth'] });
@@ -47,51 +58,54 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
               handle: preventToUser,
               children: [
                 { index: true, ...lazyPage(() => import('../features/auth/LoginPage'), 'LoginPage') },
-                { path: paths.loginPassword, ...lazyPage(() => import('../features/auth/LoginPasswordPage'), 'LoginPasswordPage') },
-                { path: paths.loginQuick, ...lazyPage(() => import('../features/auth/LoginQuickPage'), 'LoginQuickPage') },
-                { path: paths.loginQuickApp, ...lazyPage(() => import('../features/auth/LoginQuickAppPage'), 'LoginQuickAppPage') },
-                { path: paths.loginSso, ...lazyPage(() => import('../features/auth/LoginSsoPage'), 'LoginSsoPage') },
+                { path: paths.loginPassword, ...withPageText, ...lazyPage(() => import('../features/auth/LoginPasswordPage'), 'LoginPasswordPage') },
+                { path: paths.loginQuick, ...withPageText, ...lazyPage(() => import('../features/auth/LoginQuickPage'), 'LoginQuickPage') },
+                { path: paths.loginQuickApp, ...withPageText, ...lazyPage(() => import('../features/auth/LoginQuickAppPage'), 'LoginQuickAppPage') },
+                { path: paths.loginSso, ...withPageText, ...lazyPage(() => import('../features/auth/LoginSsoPage'), 'LoginSsoPage') },
               ],
             },
             {
               path: paths.register,
               handle: preventToUser,
               children: [
-                { index: true, ...lazyPage(() => import('../features/register/RegisterPage'), 'RegisterPage') },
+                { index: true, ...withPageText, ...lazyPage(() => import('../features/register/RegisterPage'), 'RegisterPage') },
                 {
                   path: paths.registerLockerEnterpriseTrial,
+                  ...withPageText,
                   ...lazyPage(() => import('../features/register/LockerEnterpriseTrialPage'), 'LockerEnterpriseTrialPage'),
                 },
                 {
                   path: paths.registerLockerEnterpriseTrialSuccess,
+                  ...withPageText,
                   ...lazyPage(() => import('../features/register/LockerEnterpriseTrialSuccessPage'), 'LockerEnterpriseTrialSuccessPage'),
                 },
-                { path: paths.registerVerifyingEmail, ...lazyPage(() => import('../features/register/VerifyingEmailPage'), 'VerifyingEmailPage') },
-                { path: paths.registerWithId, ...lazyPage(() => import('../features/register/RegisterWithIdPage'), 'RegisterWithIdPage') },
+                { path: paths.registerVerifyingEmail, ...withPageText, ...lazyPage(() => import('../features/register/VerifyingEmailPage'), 'VerifyingEmailPage') },
+                { path: paths.registerWithId, ...withPageText, ...lazyPage(() => import('../features/register/RegisterWithIdPage'), 'RegisterWithIdPage') },
               ],
             },
-            { path: paths.createUser, handle: preventToUser, ...lazyPage(() => import('../features/register/CreateUserPage'), 'CreateUserPage') },
-            { path: paths.forgot, handle: preventToUser, ...lazyPage(() => import('../features/recovery/ForgotPage'), 'ForgotPage') },
-            { path: paths.resetPassword, handle: preventToUser, ...lazyPage(() => import('../features/recovery/ResetPasswordPage'), 'ResetPasswordPage') },
-            { path: paths.oauthAuthorize, ...lazyPage(() => import('../features/auth/OAuthAuthorizePage'), 'OAuthAuthorizePage') },
+            { path: paths.createUser, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/register/CreateUserPage'), 'CreateUserPage') },
+            { path: paths.forgot, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/recovery/ForgotPage'), 'ForgotPage') },
+            { path: paths.resetPassword, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/recovery/ResetPasswordPage'), 'ResetPasswordPage') },
+            { path: paths.oauthAuthorize, ...withPageText, ...lazyPage(() => import('../features/auth/OAuthAuthorizePage'), 'OAuthAuthorizePage') },
           ],
         },
         {
           Component: MinimalLayout,
           children: [
-            { path: paths.loginExplore, ...lazyPage(() => import('../features/explore/ExplorePage'), 'ExplorePage') },
-            { path: paths.authenticate, ...lazyPage(() => import('../features/auth/AuthenticatePage'), 'AuthenticatePage') },
-            { path: paths.callback, ...lazyPage(() => import('../features/auth/CallbackPage'), 'CallbackPage') },
-            { path: paths.callbackApp, ...lazyPage(() => import('../features/auth/CallbackAppPage'), 'CallbackAppPage') },
-            { path: paths.ssoRedirect, ...lazyPage(() => import('../features/auth/SsoRedirectPage'), 'SsoRedirectPage') },
-            { path: paths.confirmation, ...lazyPage(() => import('../features/register/ConfirmationPage'), 'ConfirmationPage') },
-            { path: paths.confirmationApp, ...lazyPage(() => import('../features/register/AppConfirmationPage'), 'AppConfirmationPage') },
+            { path: paths.loginExplore, ...withPageText, ...lazyPage(() => import('../features/explore/ExplorePage'), 'ExplorePage') },
+            { path: paths.authenticate, ...withPageText, ...lazyPage(() => import('../features/auth/AuthenticatePage'), 'AuthenticatePage') },
+            { path: paths.callback, ...withPageText, ...lazyPage(() => import('../features/auth/CallbackPage'), 'CallbackPage') },
+            { path: paths.callbackApp, ...withPageText, ...lazyPage(() => import('../features/auth/CallbackAppPage'), 'CallbackAppPage') },
+            { path: paths.ssoRedirect, ...withPageText, ...lazyPage(() => import('../features/auth/SsoRedirectPage'), 'SsoRedirectPage') },
+            { path: paths.confirmation, ...withPageText, ...lazyPage(() => import('../features/register/ConfirmationPage'), 'ConfirmationPage') },
+            { path: paths.confirmationApp, ...withPageText, ...lazyPage(() => import('../features/register/AppConfirmationPage'), 'AppConfirmationPage') },
             {
               path: paths.confirmationEducationEmail,
+              ...withPageText,
               ...lazyPage(() => import('../features/register/EducationEmailConfirmationPage'), 'EducationEmailConfirmationPage'),
             },
-            { path: paths.captcha, ...lazyPage(() => import('../features/system/CaptchaPage'), 'CaptchaPage') },
-            { path: paths.serverError, ...lazyPage(() => import('../features/system/ServerErrorPage'), 'ServerErrorPage') },
+            { path: paths.captcha, ...withPageText, ...lazyPage(() => import('../features/system/CaptchaPage'), 'CaptchaPage') },
+            { path: paths.serverError, ...withPageText, ...lazyPage(() => import('../features/system/ServerErrorPage'), 'ServerErrorPage') },
             // Never renders: the maintenance guard redirects it home.
             { path: paths.maintenance, Component: null },
             { path: '*', Component: NotFoundPage },

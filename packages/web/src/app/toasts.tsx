@@ -13,7 +13,7 @@ const loadNotifications = () => import('./ToastHost');
 const ToastHost = lazy(async () => ({ default: (await loadNotifications()).ToastHost }));
 
 const toastArea = createStore({ mounted: false });
-const colors: Record<ToastKind, string> = { warning: 'yellow', error: 'red' };
+const colors: Record<ToastKind, string> = { success: 'green', warning: 'yellow', error: 'red' };
 
 export function showToast(kind: ToastKind, message: string): void {
   toastArea.set({ mounted: true });

@@ -1,7 +1,8 @@
-import { Anchor, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useAppState } from '../lib/app-state';
 import classes from './BusyLoader.module.css';
+import { Spinner } from './Spinner';
 
 /**
  * Full-screen loader shown while the app's busy flag is on (a sign-in finishing, a hand-off
@@ -17,7 +18,7 @@ export function BusyLoader() {
   return (
     <div className={classes.overlay} data-testid="busy-loader" role="status" aria-live="polite">
       <Stack align="center" gap="md">
-        <Loader size="lg" />
+        <Spinner />
         <Text>{t('busy.label')}</Text>
         {desktopAppLink && <Anchor href={desktopAppLink}>{t('busy.openDesktopApp')}</Anchor>}
       </Stack>

@@ -3,6 +3,10 @@ import { errorCatalogue, serviceCatalogue } from '@portal/contracts';
 import accountEn from './account.en.json';
 import accountVi from './account.vi.json';
 import en from './en.json';
+import errorsEn from './errors.en.json';
+import errorsVi from './errors.vi.json';
+import pagesEn from './pages.en.json';
+import pagesVi from './pages.vi.json';
 import vi from './vi.json';
 
 /** Every text of a catalogue by its path. */
@@ -21,6 +25,8 @@ const placeholders = (text: string | undefined) => [...(text ?? '').matchAll(/\{
 
 describe.each([
   ['public', en, vi],
+  ['pages', pagesEn, pagesVi],
+  ['errors', errorsEn, errorsVi],
   ['account', accountEn, accountVi],
 ])('the %s catalogue', (_part, english, vietnamese) => {
   it('has the same keys and placeholders in Vietnamese as in English', () => {
@@ -36,12 +42,50 @@ describe.each([
   });
 });
 
+/** The parts as i18next holds them once all are loaded (deep merge, lib/i18n.ts). */
+function merged(...parts: unknown[]): Record<string, unknown> {
+  const into: Record<string, unknown> = {};
+  const merge = (target: Record<string, unknown>, source: Record<string, unknown>) => {
+    for (const [key, value] of Object.entries(source)) {
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        const child = (target[key] && typeof target[key] === 'object' ? target[key] : {}) as Record<string, unknown>;
+        target[key] = child;
+        merge(child, value as Record<string, unknown>);
+      } else target[key] = value;
+    }
+  };
+  for (const part of parts) merge(into, part as Record<string, unknown>);
+  return into;
+}
+
+const allEn = merged(en, pagesEn, errorsEn, accountEn);
+const allVi = merged(vi, pagesVi, errorsVi, accountVi);
+
+describe('the parts', () => {
+  it('never hold the same text twice (a later part would silently replace an earlier one)', () => {
+    const seen = new Map<string, string>();
+    for (const [name, part] of Object.entries({ public: en, pages: pagesEn, errors: errorsEn, account: accountEn })) {
+      for (const path of texts(part).keys()) {
+        expect(seen.get(path), `${path} is in ${seen.get(path)} and ${name}`).toBeUndefined();
+        seen.set(path, name);
+      }
+    }
+  });
+});
+
 describe('coverage of the contracts', () => {
   const text = (catalogue: unknown, path: string) => path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], catalogue);
 
   it('translates every error code of the catalogue, in the same words in English', () => {
     for (const [code, { message }] of Object.entries(errorCatalogue)) {
-      expect(text(en, `errors.${code}`)).toBe(message);
+      expect([code, text(allEn, `errors.${code}`)]).toEqual([code, message]);
+      expect([code, typeof text(allVi, `errors.${code}`)]).toEqual([code, 'string']);
+    }
+  });
+
+  it('has the HTTP statuses of the error policy in the part that ships with the app', () => {
+    for (const code of ['validation_error', 'not_found', 'unauthorized', 'forbidden', 'rate_limited', 'something_went_wrong', 'request_failed']) {
+      expect(typeof text(en, `errors.${code}`)).toBe('string');
       expect(typeof text(vi, `errors.${code}`)).toBe('string');
     }
   });

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEVICE_COOKIE, DEVICE_EXPIRY_HEADER, DEVICE_ID_HEADER } from '@portal/contracts';
-import { api, ApiError, configureApi, type ToastKind } from './api';
+import { api, ApiError, configureApi, errorText, fieldErrors, translateServerText, type ToastKind } from './api';
 import { deleteCookie, readCookie, writeCookie } from './cookies';
 import { deviceExpiry } from './device-id';
-import { i18n, initI18n, loadCatalogue } from './i18n';
+import { i18n, initI18n, loadCatalogue, loadPagesCatalogue } from './i18n';
 import { recordCookieWrites } from '../test/cookies';
 
 // The client is a unit: the network is replaced by a fake fetch answering each case.
@@ -64,6 +64,7 @@ describe('HTTP error policy (spec section 8)', () => {
   });
 
   it('400: a known code is shown translated, with its details filled in', async () => {
+    await loadPagesCatalogue();
     answer = { status: 400, body: { code: '7015', message: 'x', details: { email: 'ada@example.com' } } };
     await failure(api.post('/register'));
     expect(toasts[0]).toEqual({ kind: 'warning', message: 'ada@example.com is in an Enterprise, leave it or use another email' });
@@ -240,5 +241,58 @@ describe('deviceExpiry', () => {
     expect(deviceExpiry(null, now)).toEqual(thirtyDays);
     expect(deviceExpiry('soon', now)).toEqual(thirtyDays);
     expect(deviceExpiry(String(now / 1000 - 10), now)).toEqual(thirtyDays);
+  });
+});
+
+describe('server texts in the visitor language (spec section 5)', () => {
+  beforeEach(async () => {
+    await loadPagesCatalogue();
+    await loadCatalogue('vi');
+  });
+  afterEach(async () => {
+    await i18n.changeLanguage('en');
+  });
+
+  it.each([
+    ['email already exists', 'Email đã tồn tại'],
+    ['email is not valid', 'Email không hợp lệ'],
+    ['enter a valid email address', 'Vui lòng nhập địa chỉ email hợp lệ'],
+    ['Enter a valid email address.', 'Vui lòng nhập địa chỉ email hợp lệ'],
+    ['This field may not be blank.', 'Trường này không được để trống.'],
+    ['email: Email address is not valid', 'Địa chỉ email không hợp lệ'],
+    ['Password must be at least 8 characters', 'Mật khẩu phải có ít nhất 8 ký tự'],
+  ])('"%s" reads "%s" in Vietnamese', async (english, vietnamese) => {
+    await i18n.changeLanguage('vi');
+    expect(translateServerText(english)).toBe(vietnamese);
+    await i18n.changeLanguage('en');
+    expect(translateServerText(english)).toBe(english.replace(/^email: /, ''));
+  });
+
+  it('leaves a text the catalogue does not know as it came', async () => {
+    await i18n.changeLanguage('vi');
+    expect(translateServerText('Something only the server knows')).toBe('Something only the server knows');
+  });
+
+  it('translates an uncoded 400 in the toast and a field message for the form', async () => {
+    await i18n.changeLanguage('vi');
+    answer = { status: 400, body: { code: 'validation_error', message: 'enter a valid email address', details: { fields: { email: 'email already exists' } } } };
+    const error = await failure(api.post('/x'));
+    expect(toasts).toEqual([{ kind: 'warning', message: 'Vui lòng nhập địa chỉ email hợp lệ' }]);
+    expect(fieldErrors(error)).toEqual({ email: 'Email đã tồn tại' });
+  });
+
+  it('errorText follows the language shown now, and names the refusal of a handled 403', async () => {
+    answer = { status: 403, body: { code: 'auth.not_activated', message: 'Your account is not activated. Please check your email' } };
+    const error = await failure(api.post('/sso/auth', {}, { handle: [403] }));
+    expect(toasts).toEqual([]);
+    expect(errorText(error)).toBe('Your account is not activated. Please check your email');
+    await i18n.changeLanguage('vi');
+    expect(errorText(error)).toBe('Tài khoản của bạn chưa được kích hoạt. Vui lòng kiểm tra email');
+  });
+
+  it('a 429 in the form counts the seconds the server named', async () => {
+    answer = { status: 429, body: { code: 'rate_limited', message: 'x', details: { retry_after_seconds: 42 } } };
+    const error = await failure(api.post('/sso/auth', {}, { handle: [429] }));
+    expect(errorText(error)).toBe('Too many requests. Try again in 42 seconds');
   });
 });

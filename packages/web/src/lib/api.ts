@@ -1,4 +1,12 @@
-import { DEFAULT_LANGUAGE, DEFAULT_RATE_LIMIT_WAIT_SECONDS, DEVICE_ID_HEADER, paths } from '@portal/contracts';
+import {
+  DEFAULT_LANGUAGE,
+  DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+  DEVICE_ID_HEADER,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  paths,
+  VERIFICATION_CODE_LENGTH,
+} from '@portal/contracts';
 import { currentDeviceId, rememberDeviceId } from './device-id';
 import { isErrorBody } from './error-body';
 import { i18n } from './i18n';
@@ -9,7 +17,7 @@ import { i18n } from './i18n';
  * the caller says it handles that status itself (form-level errors).
  */
 
-export type ToastKind = 'warning' | 'error';
+export type ToastKind = 'success' | 'warning' | 'error';
 
 /** What the client needs from the app around it; wired once at start-up (and by tests). */
 export interface ApiEnvironment {
@@ -30,6 +38,11 @@ export function configureApi(next: ApiEnvironment): void {
 function env(): ApiEnvironment {
   if (!environment) throw new Error('configureApi() must run before the first request');
   return environment;
+}
+
+/** A toast from a page (a success after a form): the same toasts as the error policy's. */
+export function notify(kind: ToastKind, message: string): void {
+  env().notify(kind, message);
 }
 
 export class ApiError extends Error {
@@ -98,15 +111,61 @@ function stringParams(details: Record<string, unknown> | undefined): Params {
   return params;
 }
 
+/** The constants the form messages name, to recognise a server text such as "Password must be at least 8 characters". */
+const messageConstants: Params = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH, length: VERIFICATION_CODE_LENGTH };
+
+const normalizeText = (text: string) => text.trim().toLowerCase().replace(/\.$/, '');
+
+/**
+ * The English error and form texts of the catalogue (the parts loaded so far), by their
+ * words: what the server says in a field message or an uncoded error is one of them more
+ * often than not. A hundred-odd texts: read again at each call rather than cached, so a
+ * part loaded later counts.
+ */
+function catalogueTexts(): Map<string, [key: string, params: Params]> {
+  const found = new Map<string, [string, Params]>();
+  const walk = (node: unknown, path: string) => {
+    if (typeof node === 'string') {
+      const names = [...node.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+      if (names.every((name) => name in messageConstants)) {
+        const params = Object.fromEntries(names.map((name) => [name, messageConstants[name]!]));
+        found.set(normalizeText(names.reduce((text, name) => text.replace(`{${name}}`, String(params[name])), node)), [path, params]);
+      }
+    } else if (node && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) walk(child, `${path}.${key}`);
+    }
+  };
+  for (const group of ['errors', 'validation']) walk(i18n.getResource(DEFAULT_LANGUAGE, 'translation', group), group);
+  return found;
+}
+
+/**
+ * A server text in the current language when the catalogue knows its English words (spec
+ * section 5: 'email already exists', 'email is not valid', 'enter a valid email address',
+ * and the form messages); else as it came. A validation summary names its field first
+ * ("email: Email address is not valid"): the field's message is what the visitor needs.
+ */
+export function translateServerText(text: string): string {
+  const texts = catalogueTexts();
+  const withoutField = text.replace(/^[\w.]+:\s+/, '');
+  const known = texts.get(normalizeText(text)) ?? texts.get(normalizeText(withoutField));
+  if (!known) return text;
+  // In English the server's own words stand (they are the catalogue's), without the field name.
+  if ((i18n.resolvedLanguage ?? DEFAULT_LANGUAGE) === DEFAULT_LANGUAGE) return texts.has(normalizeText(text)) ? text : withoutField;
+  const [key, params] = known;
+  const translated: unknown = i18n.t(key as never, params as never);
+  return typeof translated === 'string' && translated !== key ? translated : text;
+}
+
 /**
  * What a failure says to the user: the translation of its code; else the server's message
- * (which is specific: "The email field is required"); else a fallback. The generic
- * validation code is skipped in the first step so its specific message is not replaced by
- * "Invalid data".
+ * (which is specific: "The email field is required"), in the visitor's language when known;
+ * else a fallback. The generic validation code is skipped in the first step so its specific
+ * message is not replaced by "Invalid data".
  */
 function describe(code: string | undefined, serverMessage: string | undefined, details: Record<string, unknown> | undefined, fallbackKey: string): string {
   const specific = code && code !== 'validation_error' ? translatedCode(code, stringParams(details)) : undefined;
-  return specific ?? (serverMessage || t(fallbackKey));
+  return specific ?? (serverMessage ? translateServerText(serverMessage) : t(fallbackKey));
 }
 
 export function retryAfterSeconds(error: Pick<ApiError, 'details' | 'serverMessage'>): number {
@@ -114,6 +173,40 @@ export function retryAfterSeconds(error: Pick<ApiError, 'details' | 'serverMessa
   if (Number.isFinite(fromDetails) && fromDetails > 0) return Math.ceil(fromDetails);
   const fromMessage = /\d+/.exec(error.serverMessage ?? '')?.[0];
   return fromMessage ? Number(fromMessage) : DEFAULT_RATE_LIMIT_WAIT_SECONDS;
+}
+
+/** The user-facing text of a failure with this status, code and body, in the current language. */
+function messageFor(status: number | null, code: string, serverMessage: string | undefined, details: Record<string, unknown> | undefined): string {
+  if (status === null) return t('request_failed');
+  if (status === 400) return describe(code, serverMessage, details, 'validation_error');
+  if (status === 401) return t('unauthorized');
+  if (status === 403) return t('forbidden');
+  if (status === 404) return t('not_found');
+  if (status === 429) return t('rate_limited', { second: retryAfterSeconds({ details, serverMessage }) });
+  return describe(code, serverMessage, details, 'request_failed');
+}
+
+/**
+ * An error's text in the language shown now: forms keep the error and call this while
+ * rendering, so a language switch re-translates what is on screen.
+ */
+export function errorText(error: ApiError): string {
+  // The policy's toast for a 403 is the generic permission text (spec section 8); a page
+  // that handles the 403 itself says which refusal it was (an account not activated).
+  const specific = error.status === 403 ? translatedCode(error.code, stringParams(error.details)) : undefined;
+  return specific ?? messageFor(error.status, error.code, error.serverMessage, error.details);
+}
+
+/** `details.fields` of a 400, each message in the current language. */
+export function fieldErrors(error: ApiError): Record<string, string> {
+  const fields = error.details?.fields;
+  const found: Record<string, string> = {};
+  if (fields && typeof fields === 'object') {
+    for (const [name, message] of Object.entries(fields)) {
+      if (typeof message === 'string') found[name] = translateServerText(message);
+    }
+  }
+  return found;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -132,15 +225,7 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
   const details = parsed?.details;
   const status = response.status;
 
-  const partial = { details, serverMessage };
-  let message: string;
-  if (status === 400) message = describe(code, serverMessage, details, 'validation_error');
-  else if (status === 401) message = t('unauthorized');
-  else if (status === 403) message = t('forbidden');
-  else if (status === 404) message = t('not_found');
-  else if (status === 429) message = t('rate_limited', { second: retryAfterSeconds(partial) });
-  else message = describe(code, serverMessage, details, 'request_failed');
-
+  const message = messageFor(status, code, serverMessage, details);
   return new ApiError({ status, code, message, serverMessage, details });
 }
 

@@ -5,9 +5,13 @@ import en from '../i18n/en.json';
 
 /**
  * One i18next instance for the app. The catalogue comes in parts so the sign-in page
- * carries only its own text: `public` (layouts, sign-in, errors) and `account` (the
- * signed-in pages, loaded with the shell). English public text, the fallback, ships with
- * the app so no text can ever show as a bare key; everything else is fetched when needed.
+ * carries only its own text: `public` (en.json: layouts, form messages, the first sign-in
+ * step, the HTTP statuses' texts), `pages` (pages.en.json: the other public pages, sign-in
+ * steps, sign-up, recovery, results), `errors` (errors.en.json: the API's error codes) and
+ * `account` (the signed-in pages, loaded with the shell). English public text, the
+ * fallback, ships with the app so no text on the first paint can show as a bare key;
+ * everything else is fetched when a page needs it (its route loader) or when the language
+ * changes. An error code whose text is not loaded shows the server's own (English) message.
  * Placeholders use single braces, `{email}`, like the error catalogue in contracts.
  */
 export const i18n = i18next.createInstance();
@@ -20,9 +24,22 @@ const catalogueParts = {
     en: async () => ({ default: en }),
     vi: () => import('../i18n/vi.json'),
   },
+  pages: {
+    en: () => import('../i18n/pages.en.json'),
+    vi: () => import('../i18n/pages.vi.json'),
+  },
+  errors: {
+    en: () => import('../i18n/errors.en.json'),
+    vi: () => import('../i18n/errors.vi.json'),
+  },
   account: {
     en: () => import('../i18n/account.en.json'),
     vi: () => import('../i18n/account.vi.json'),
+  },
+  /** Second factors and passkeys: the security pages, their dialogs, passkey and email-code sign-in. */
+  security: {
+    en: () => import('../i18n/security.en.json'),
+    vi: () => import('../i18n/security.vi.json'),
   },
 } satisfies Record<string, Record<Language, CatalogueLoader>>;
 
@@ -31,6 +48,8 @@ type CataloguePart = keyof typeof catalogueParts;
 /** Parts the current page needs; a language switch loads all of them in the new language. */
 const neededParts = new Set<CataloguePart>(['public']);
 const loaded = new Set<string>(['public:en']);
+/** The language being switched to (start-up, the picker), so a part asked for meanwhile comes in it too. */
+let targetLanguage: Language = DEFAULT_LANGUAGE;
 
 async function loadPart(part: CataloguePart, language: Language): Promise<void> {
   const id = `${part}:${language}`;
@@ -57,12 +76,22 @@ export function initI18n(language: Language = DEFAULT_LANGUAGE): typeof i18n {
 
 /** Load every needed part of `language`'s catalogue (a no-op for what is loaded). */
 export async function loadCatalogue(language: Language): Promise<void> {
+  targetLanguage = language;
   await Promise.all([...neededParts].map((part) => loadPart(part, language)));
 }
 
-/** The signed-in shell's text, in the current language and the English fallback. */
-export async function loadAccountCatalogue(): Promise<void> {
-  neededParts.add('account');
-  const current = (i18n.resolvedLanguage ?? DEFAULT_LANGUAGE) as Language;
-  await Promise.all([loadPart('account', DEFAULT_LANGUAGE), loadPart('account', current)]);
+/** Parts a page needs, in the English fallback, the language shown and the one being switched to. */
+async function needParts(...parts: CataloguePart[]): Promise<void> {
+  const languages = new Set<Language>([DEFAULT_LANGUAGE, (i18n.resolvedLanguage ?? DEFAULT_LANGUAGE) as Language, targetLanguage]);
+  for (const part of parts) neededParts.add(part);
+  await Promise.all(parts.flatMap((part) => [...languages].map((language) => loadPart(part, language))));
 }
+
+/** The public pages' text beyond the first sign-in step, with the error codes' (their route loaders). */
+export const loadPagesCatalogue = () => needParts('pages', 'errors');
+
+/** The signed-in shell's text, with the error codes'. */
+export const loadAccountCatalogue = () => needParts('account', 'security', 'errors');
+
+/** Passkey and email-code sign-in (their pieces on the public pages load it when they mount). */
+export const loadSecurityCatalogue = () => needParts('security', 'errors');

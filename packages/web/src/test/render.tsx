@@ -1,4 +1,4 @@
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, configure, render } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { RuntimeConfig } from '@portal/contracts';
@@ -6,6 +6,10 @@ import { AppProviders } from '../app/AppProviders';
 import { createAppRoutes } from '../app/router';
 import { initI18n } from '../lib/i18n';
 import { currentUser as sessionUser, setSessionUser, type SessionUser } from '../lib/session';
+
+// Pages load their code and text as lazy chunks: with every test file running at once on
+// two cores, the default 1 s for findBy* is too tight to be reliable.
+configure({ asyncUtilTimeout: 5000 });
 
 // vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {

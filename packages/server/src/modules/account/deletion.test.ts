@@ -98,7 +98,7 @@ describe('signing in during the window', () => {
 
   // The lead wires deletionGate into the sign-in (auth completeSignIn and the mfa step); this
   // test then runs the same story through POST /sso/auth.
-  it.skip('answers the sign-in itself with deletion_pending (needs deletionGate wired into sign-in)', async () => {
+  it('answers the sign-in itself with deletion_pending', async () => {
     const token = await client.registeredUser('http-restore@example.com');
     await requestDeletion(token);
     const signIn = await client.signIn('http-restore@example.com', PASSWORD);

@@ -152,3 +152,25 @@ describe('PUT /sso/me', () => {
     expect(Object.keys(bad.json().details.fields).sort()).toEqual(['full_name', 'language', 'username']);
   });
 });
+
+describe('sign-in throttling', () => {
+  it('counts failures per account whatever identifier is typed, and locks only the guessing address', async () => {
+    await client.registeredUser('lock@example.com');
+    await server.app.inject({ method: 'PUT', url: '/v3/sso/me', headers: { authorization: `Bearer ${(await client.signIn('lock@example.com', PASSWORD)).json().token}` }, payload: { full_name: 'Lock', username: 'lockuser', language: 'en' } });
+    await client.signIn('lock@example.com', 'wrong-password-1');
+    await client.signIn('lockuser', 'wrong-password-2');
+    const third = await client.signIn('LOCK@example.com', 'wrong-password-3');
+    expect(third.json().details.captcha_required).toBe(true);
+
+    const { solveCaptcha } = await import('../../../test/captcha');
+    const guess = async (remoteAddress: string) =>
+      server.app.inject({ method: 'POST', url: '/v3/sso/auth', remoteAddress, payload: { email: 'lock@example.com', password: 'wrong-again', captcha: await solveCaptcha(server.app) } });
+    let last;
+    for (let attempt = 0; attempt < 11; attempt += 1) last = await guess('127.9.9.9');
+    expect(last?.statusCode).toBe(429);
+    expect(last?.json().details.retry_after_seconds).toBeGreaterThan(0);
+    // The owner, elsewhere, still signs in (with the captcha the account now asks for).
+    const owner = await server.app.inject({ method: 'POST', url: '/v3/sso/auth', remoteAddress: '127.8.8.8', payload: { email: 'lock@example.com', password: PASSWORD, captcha: await solveCaptcha(server.app) } });
+    expect(owner.statusCode).toBe(200);
+  });
+});

@@ -41,11 +41,11 @@ async function compare(call: (email: string) => Promise<{ statusCode: number; bo
 }
 
 /**
- * Medians within 50% (or 8 ms) of each other: loose enough for a busy 2-core machine, tight
- * enough to catch a path that skips the ~12 ms password hash or does extra database writes.
+ * Medians within 60% (or 10 ms) of each other: loose enough for a loaded 2-core machine, tight
+ * enough to catch a path that skips the password hash (which makes it several times faster).
  */
 function expectSimilar(a: number, b: number) {
-  expect(Math.abs(a - b)).toBeLessThan(Math.max(8, 0.5 * Math.max(a, b)));
+  expect(Math.abs(a - b)).toBeLessThan(Math.max(10, 0.6 * Math.max(a, b)));
 }
 
 describe('no account enumeration', () => {

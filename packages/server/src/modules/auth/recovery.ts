@@ -1,3 +1,4 @@
+import { notifySecurityEvent } from '../notifications/service';
 import { createHmac } from 'node:crypto';
 import { RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH, resetPasswordPath } from '@portal/contracts';
 import { originFor } from '../../platform/brand';
@@ -103,7 +104,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       if (user.passwordHash && (await verifyPassword(user.passwordHash, input.new_password))) {
         throw new AppError('auth.password_same_as_old', {}, { fields: { new_password: 'The new password must be different from the old one' } });
       }
-      auth.assertAcceptablePassword(input.new_password);
+      auth.assertAcceptablePassword(input.new_password, 'new_password');
       const passwordHash = await hashPassword(input.new_password);
       if (!(await queries.claimToken('reset_link', live.tokenHash, clock.now()))) throw new AppError('auth.reset_link_invalid');
       await queries.setPasswordHash(user.id, passwordHash, clock.now(), true);
@@ -112,6 +113,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       await queries.activateUser(user.id, clock.now());
       await sessions.revokeAll(user.id);
       auth.mailLater(user.email, renderMail('password_changed', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName }));
+      void notifySecurityEvent(deps, user.id, 'password_changed', { brand: origin.brand, mail: false });
     },
   };
 }

@@ -12,6 +12,7 @@ import { CAPTCHA_AFTER_FAILURES, limits, rateLimited, type RateLimiter } from '.
 import type { RequestOrigin } from '../../platform/request-origin';
 import type { SessionService } from '../sessions/service';
 import { burnVerificationTime, hashPassword, isCommonPassword, needsRehash, verifyPassword } from './passwords';
+import type { SessionOpener } from './session-opener';
 import { authQueries, type TokenPurpose, type UserRow } from './queries';
 
 const ACTIVATION_TTL_SECONDS = 24 * 60 * 60;
@@ -27,6 +28,8 @@ export interface AuthDependencies {
   log: { error(object: unknown, message: string): void };
   /** Issues the pending sign-in (mfa_token) when two-step verification is on (modules/mfa). */
   secondFactor?: { challenge(user: UserRow, origin: RequestOrigin): Promise<MfaChallengeResponse> };
+  /** Turns a fully signed-in user into a session (session-opener.ts). */
+  openSession: SessionOpener;
 }
 
 /** What every sign-in answers: a new session, or the second-factor step when two-step is on. */
@@ -77,9 +80,10 @@ export function createAuthService(deps: AuthDependencies) {
     if (!(await captcha.verify(answer, ip))) throw new AppError('auth.captcha_invalid', {}, { captcha_required: true });
   }
 
-  function assertAcceptablePassword(password: string): void {
+  /** Refuses common and breached passwords, naming the request's own field. */
+  function assertAcceptablePassword(password: string, field = 'password'): void {
     if (isCommonPassword(password)) {
-      throw new AppError('auth.password_too_common', {}, { fields: { password: 'This password is too common. Choose another one' } });
+      throw new AppError('auth.password_too_common', {}, { fields: { [field]: 'This password is too common. Choose another one' } });
     }
   }
 
@@ -96,7 +100,7 @@ export function createAuthService(deps: AuthDependencies) {
       if (!deps.secondFactor) throw new Error('two-step verification is on but no second-factor service is wired');
       return deps.secondFactor.challenge(user, origin);
     }
-    const { token } = await deps.sessions.create(user.id, origin);
+    const { token } = await deps.openSession(user, origin);
     return { token, user };
   }
 
@@ -172,21 +176,30 @@ export function createAuthService(deps: AuthDependencies) {
     },
 
     /** Password sign-in; returns a new session token, or the mfa challenge when two-step is on. */
+    /**
+     * Password sign-in. Failures count three ways: per IP (refused past the limit), per account
+     * whatever identifier was typed (a captcha past three), and per account and IP (refused past
+     * the limit) — so a stranger can slow a guesser down but never lock the owner out.
+     */
     async signIn(input: SignInRequest, origin: RequestOrigin): Promise<SignInResult> {
-      rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
-      const failureKey = `signin:fail:${input.email.toLowerCase()}`;
-      const failures = await limiter.status(failureKey, limits.signInFailuresPerAccount);
-      rateLimited(failures);
-      if (failures.count >= CAPTCHA_AFTER_FAILURES) await requireCaptcha(input.captcha, origin.ip);
-
+      const ipKey = `signin:ip:${origin.ip}`;
+      rateLimited(await limiter.status(ipKey, limits.signInPerIp));
       const user = await queries.findUserByIdentifier(input.email);
+      const accountKey = `signin:fail:${user ? user.id : input.email.toLowerCase()}`;
+      const lockKey = `${accountKey}:${origin.ip}`;
+      rateLimited(await limiter.status(lockKey, limits.signInFailuresPerAccount));
+      const failures = await limiter.peek(accountKey, limits.signInFailuresPerAccount);
+      if (failures >= CAPTCHA_AFTER_FAILURES) await requireCaptcha(input.captcha, origin.ip);
+
       const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await burnVerificationTime(input.password), false);
       if (!user || !valid) {
-        const decision = await limiter.consume(failureKey, limits.signInFailuresPerAccount);
+        await limiter.consume(ipKey, limits.signInPerIp);
+        await limiter.consume(lockKey, limits.signInFailuresPerAccount);
+        const decision = await limiter.consume(accountKey, limits.signInFailuresPerAccount);
         throw new AppError('auth.invalid_credentials', {}, { captcha_required: decision.count >= CAPTCHA_AFTER_FAILURES });
       }
       if (!user.activatedAt) throw new AppError('auth.not_activated');
-      await limiter.reset(failureKey);
+      await Promise.all([limiter.reset(accountKey), limiter.reset(lockKey)]);
       if (needsRehash(user.passwordHash!)) {
         await queries.setPasswordHash(user.id, await hashPassword(input.password), clock.now(), false);
       }

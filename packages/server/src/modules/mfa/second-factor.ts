@@ -1,8 +1,8 @@
+import type { SessionOpener } from '../auth/session-opener';
 import { randomUUID } from 'node:crypto';
 import { VERIFICATION_CODE_LENGTH, type ErrorCode, type MfaChallengeResponse, type TwoFactorMethod } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
 import { randomDigits, randomToken, safeEqual, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
@@ -11,7 +11,9 @@ import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/r
 import type { RequestOrigin } from '../../platform/request-origin';
 import { burnVerificationTime, verifyPassword } from '../auth/passwords';
 import type { SessionService } from '../sessions/service';
-import { securityAlert, type SecurityEvent } from './alerts';
+import { notifySecurityEvent } from '../notifications/service';
+
+type SecurityEvent = 'two_factor_disabled' | 'two_factor_enabled' | 'passkey_added' | 'passkey_removed';
 import { matchTotp, recoveryCodeHash } from './codes';
 import { mfaQueries, type MfaTokenPurpose, type UserRow } from './queries';
 
@@ -30,6 +32,8 @@ export interface SecondFactorDependencies {
   limiter: RateLimiter;
   sessions: SessionService;
   log: { error(object: unknown, message: string): void };
+  /** Turns a fully signed-in user into a session (auth/session-opener.ts). */
+  openSession: SessionOpener;
 }
 
 /** What proves the second factor: a current code, or one of the recovery codes. */
@@ -184,10 +188,9 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
     return { challenge, user };
   }
 
-  /** Tells the owner by mail about a change to how their account is protected. */
+  /** Tells the owner, in the app and by mail, about a change to how their account is protected. */
   function notify(user: UserRow, origin: RequestOrigin, event: SecurityEvent, detail?: string): void {
-    const alert = securityAlert(event, mailLanguage(user, origin), origin.brand, originFor(deps.config, origin.brand), detail);
-    mailLater(user.email, renderMail('security_alert', { lang: mailLanguage(user, origin), brand: origin.brand, name: user.fullName, ...alert }));
+    void notifySecurityEvent(deps, user.id, event, { brand: origin.brand, lang: mailLanguage(user, origin), detail });
   }
 
   return {
@@ -239,7 +242,7 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
         throw error;
       }
       if (!(await queries.claimToken(challenge.id, clock.now()))) throw new AppError('auth.mfa_token_invalid');
-      const { token } = await deps.sessions.create(user.id, origin);
+      const { token } = await deps.openSession(user, origin);
       return { token, user };
     },
   };

@@ -78,22 +78,27 @@ export async function createNotification(deps: Pick<NotifierDependencies, 'db' |
 /**
  * A security event: an in-app notification (type 'other') and a mail to the owner, in the
  * user's language unless told otherwise. The mail goes out in the background; the
- * notification is stored before this returns. Never throws for a missing user.
+ * notification is stored before this resolves. Never throws (a failure is logged), so a
+ * caller may `await` it or fire and forget it without risking the action it reports.
  */
 export async function notifySecurityEvent(deps: NotifierDependencies, userId: string, kind: SecurityEventKind, options: SecurityEventOptions = {}): Promise<void> {
-  const user = await notificationQueries(deps.db).findUser(userId);
-  if (!user || user.purgedAt) return;
-  const lang: Language = options.lang ?? (isLanguage(user.language) ? user.language : 'en');
-  const brand: BrandId = options.brand ?? 'platform';
-  const text = securityCopy(kind, lang, brands[brand].title, options.detail);
-  await createNotification(deps, userId, { type: 'other', title: text.title, body: text.lines.join(' ') });
-  if (options.mail === false) return;
-  const link = { label: text.label, url: `${originFor(deps.config, brand)}${securityEventPage[kind]}` };
-  const rendered =
-    kind === 'password_changed'
-      ? renderMail('password_changed', { lang, brand, name: user.fullName })
-      : renderMail('security_alert', { lang, brand, name: user.fullName, title: text.title, lines: text.lines, link });
-  deps.mailer.send({ to: options.mailTo ?? user.email, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'security mail not sent'));
+  try {
+    const user = await notificationQueries(deps.db).findUser(userId);
+    if (!user || user.purgedAt) return;
+    const lang: Language = options.lang ?? (isLanguage(user.language) ? user.language : 'en');
+    const brand: BrandId = options.brand ?? 'platform';
+    const text = securityCopy(kind, lang, brands[brand].title, options.detail);
+    await createNotification(deps, userId, { type: 'other', title: text.title, body: text.lines.join(' ') });
+    if (options.mail === false) return;
+    const link = { label: text.label, url: `${originFor(deps.config, brand)}${securityEventPage[kind]}` };
+    const rendered =
+      kind === 'password_changed'
+        ? renderMail('password_changed', { lang, brand, name: user.fullName })
+        : renderMail('security_alert', { lang, brand, name: user.fullName, title: text.title, lines: text.lines, link });
+    deps.mailer.send({ to: options.mailTo ?? user.email, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'security mail not sent'));
+  } catch (error) {
+    deps.log.error({ err: error }, `security event ${kind} not recorded`);
+  }
 }
 
 /** The session fields the new-device check reads. */

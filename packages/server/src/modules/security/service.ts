@@ -1,3 +1,5 @@
+import type { Mailer } from '../../platform/mail';
+import { notifySecurityEvent } from '../notifications/service';
 import { paths, type SessionInfo } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
@@ -23,6 +25,8 @@ export interface SecurityDependencies {
   config: Config;
   db: Database;
   clock: Clock;
+  mailer: Mailer;
+  log: { error(object: unknown, message: string): void };
   sessions: SessionService;
   secondFactor: SecondFactorService;
   mfa: MfaService;
@@ -99,6 +103,7 @@ export function createSecurityService(deps: SecurityDependencies) {
       await sessions.revokeAll(user.id, session.id);
       const base = originFor(config, origin.brand);
       secondFactor.mailLater(user.email, renderMail('password_changed', { lang: mailLanguage(user, origin), brand: origin.brand, name: user.fullName, resetLink: `${base}${paths.forgot}` }));
+      void notifySecurityEvent(deps, user.id, 'password_changed', { brand: origin.brand, mail: false });
     },
   };
 }

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { AppFooter } from '../../components/AppFooter';
 import { isDesktopWidth, setAsideOpen, useAppState } from '../../lib/app-state';
 import { queryClient } from '../../lib/query-client';
+import { ShellChat } from './ShellChat';
 import { ShellHeader } from './ShellHeader';
 import classes from './ShellLayout.module.css';
 import { ShellNavigation } from './ShellNavigation';
@@ -52,6 +53,7 @@ export function ShellLayout() {
           </div>
         </AppShell.Main>
       </AppShell>
+      <ShellChat />
     </QueryClientProvider>
   );
 }

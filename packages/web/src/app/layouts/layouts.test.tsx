@@ -40,7 +40,7 @@ describe('public auth layout', () => {
     await act(() => router.navigate('/register'));
     expect(locationOf(router)).toBe('/register');
     expect(screen.getByTestId('service-name').textContent).toBe('Locker Secrets Manager');
-    expect(await screen.findByText('Your account starts with 1 free project.')).toBeTruthy();
+    expect(await screen.findByText('Your account includes 1 free project.')).toBeTruthy();
   });
 
   it('links the logo home in the platform brand and to the vault in the locker brand', async () => {

@@ -1,15 +1,139 @@
-import { Stack } from '@mantine/core';
+import '@mantine/core/styles/Badge.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Loader.css';
+import '@mantine/core/styles/Table.css';
+import '@mantine/core/styles/Code.css';
+import '@mantine/core/styles/VisuallyHidden.css';
+import { useState } from 'react';
+import { Badge, Button, Code, Group, Loader, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { formatDateTime, isLanguage, type apiKeySchema } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
+import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
+import { CreateKeyDialog, scopeLabelKey } from '../../components/dialogs/CreateKeyDialog';
+import { notify } from '../../lib/api';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api';
+
+type ApiKey = z.infer<typeof apiKeySchema>;
 
 /** /api-keys: personal API keys, each limited to its scopes. */
 export function ApiKeysPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const keys = useApiKeys();
+  const create = useCreateApiKey();
+  const revoke = useRevokeApiKey();
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+
+  const when = (value: string | null, empty: string) => (value ? formatDateTime(value, language) : empty);
+  const expired = (key: ApiKey) => key.expires_at !== null && new Date(key.expires_at).getTime() <= Date.now();
+
   return (
     <Stack gap="lg">
       <PageHeader title={t('apiKeys.title')} description={t('apiKeys.description')} />
-      <Section title={t('apiKeys.list.title')} description={t('apiKeys.list.description')} />
+      <Section title={t('apiKeys.list.title')} description={t('apiKeys.list.description')}>
+        <Group justify="flex-end">
+          <Button onClick={() => setCreating(true)} data-testid="create-api-key">
+            {t('apiKeys.create')}
+          </Button>
+        </Group>
+        {keys.isPending ? (
+          <Group justify="center" py="md">
+            <Loader size="sm" aria-label={t('common.loading')} />
+          </Group>
+        ) : !keys.data?.length ? (
+          <Text size="sm" c="dimmed" py="sm">
+            {t('apiKeys.empty')}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={720}>
+            <Table verticalSpacing="sm" highlightOnHover data-testid="api-keys-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('apiKeys.columns.name')}</Table.Th>
+                  <Table.Th>{t('apiKeys.columns.created')}</Table.Th>
+                  <Table.Th>{t('apiKeys.columns.scopes')}</Table.Th>
+                  <Table.Th>{t('apiKeys.columns.lastUsed')}</Table.Th>
+                  <Table.Th>{t('apiKeys.columns.expires')}</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>{t('apiKeys.columns.actions')}</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {keys.data.map((key) => (
+                  <Table.Tr key={key.id} data-testid="api-key-row">
+                    <Table.Td>
+                      <Stack gap={2}>
+                        <Text size="sm" fw={500}>
+                          {key.name}
+                        </Text>
+                        <Code fz="xs">{key.prefix}…</Code>
+                      </Stack>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{when(key.created_at, '')}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {key.scopes.map((scope) => (
+                          <Badge key={scope} variant="light" size="sm" tt="none" title={t(scopeLabelKey(scope))}>
+                            {scope}
+                          </Badge>
+                        ))}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{when(key.last_used_at, t('common.never'))}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {expired(key) ? (
+                        <Badge color="red" variant="light" size="sm">
+                          {t('apiKeys.expired')}
+                        </Badge>
+                      ) : (
+                        <Text size="sm">{when(key.expires_at, t('apiKeys.noExpiry'))}</Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Button variant="subtle" color="red" size="xs" onClick={() => setRevoking(key)} aria-label={t('apiKeys.revokeNamed', { name: key.name })}>
+                        {t('apiKeys.revoke')}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Section>
+
+      <CreateKeyDialog
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreate={async (body) => {
+          const created = await create.mutateAsync(body);
+          notify('success', t('apiKeys.created', { name: created.name }));
+          return created;
+        }}
+      />
+      <ConfirmDialog
+        opened={revoking !== null}
+        onClose={() => setRevoking(null)}
+        title={t('apiKeys.revokeTitle', { name: revoking?.name ?? '' })}
+        confirmLabel={t('apiKeys.revoke')}
+        danger
+        onConfirm={async () => {
+          if (!revoking) return;
+          await revoke.mutateAsync(revoking.id);
+          notify('success', t('apiKeys.revoked', { name: revoking.name }));
+        }}
+      >
+        {t('apiKeys.revokeBody')}
+      </ConfirmDialog>
     </Stack>
   );
 }

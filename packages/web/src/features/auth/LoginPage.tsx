@@ -1,28 +1,93 @@
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Anchor, Stack, Text } from '@mantine/core';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '@portal/contracts';
+import { paths, type MfaChallengeResponse } from '@portal/contracts';
+import { LightField, LightSubmit } from '../../components/form/LightField';
 import { PageHeader } from '../../components/PageHeader';
+import { loadPagesCatalogue } from '../../lib/i18n';
 import { useCurrentService } from '../../lib/service';
+import { recalledIdentifier, rememberIdentifier, stateValue } from '../../lib/flow-storage';
+import { useForm } from '../../lib/use-form';
+import { completeSignIn, signInTarget } from '../../lib/sign-in';
+import { useRuntimeConfig } from '../../lib/runtime-context';
+import { identifier } from '../../lib/validators';
+import { PasskeySignInButton } from './PasskeySignInButton';
 
-/** /login: the first sign-in step. The identifier form arrives with the sign-in API. */
+// Only when a passkey sign-in still needs the second factor (two-step on, no user verification).
+const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
+
+/**
+ * /login: the first sign-in step, the email or username. Nothing is asked of the server yet:
+ * the identifier goes to the password step in router state (and this tab's storage), and
+ * the query (`next`, OAuth and entry values) goes along in the URL.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
-  const { search } = useLocation();
+  const { search, state } = useLocation();
+  const navigate = useNavigate();
   const service = useCurrentService();
+  const { allowedRedirectOrigins } = useRuntimeConfig();
+  const form = useForm({ identifier: stateValue(state, 'identifier') ?? recalledIdentifier() }, () => ({ identifier }));
+  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
+
+  if (challenge) {
+    return (
+      <Suspense fallback={null}>
+        <SecondFactorStep challenge={challenge} onSignedIn={() => completeSignIn(signInTarget(search, allowedRedirectOrigins))} />
+      </Suspense>
+    );
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.check()) return;
+    const value = form.values.identifier.trim();
+    rememberIdentifier(value);
+    void navigate(`${paths.loginPassword}${search}`, { state: { identifier: value } });
+  };
+
   return (
     <>
-      <PageHeader title={t('auth.login.title')} description={t('auth.login.description', { service: service.entry.name })} />
-      <Stack gap="xs">
+      <PageHeader title={t('login.title')} description={t('login.description', { service: service.entry.name })} />
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <LightField
+            label={t('login.identifierLabel')}
+            name="username"
+            // "webauthn": the browser offers this site's passkeys here too (PasskeySignInButton's autofill).
+            autoComplete="username webauthn"
+            autoCapitalize="none"
+            spellCheck={false}
+            autoFocus
+            value={form.values.identifier}
+            onChange={(event) => form.set('identifier', event.currentTarget.value)}
+            error={form.error('identifier')}
+          />
+          <LightSubmit>{t('login.continue')}</LightSubmit>
+        </Stack>
+      </form>
+      <Stack mt="md">
+        <PasskeySignInButton
+          onChallenge={(next) => {
+            // The step's text is in the `pages` part, not shipped with this first step.
+            void loadPagesCatalogue().then(() => setChallenge(next));
+          }}
+        />
+      </Stack>
+      <Stack gap="xs" mt="lg">
+        <Anchor component={Link} to={`${paths.loginQuick}${search}`} size="sm">
+          {t('login.quickSignIn')}
+        </Anchor>
+        <Anchor component={Link} to={`${paths.forgot}${search}`} size="sm">
+          {t('login.forgotPassword')}
+        </Anchor>
         <Text size="sm">
-          {t('auth.login.noAccount')}{' '}
+          {t('login.noAccount')}{' '}
           <Anchor component={Link} to={`${paths.register}${search}`}>
-            {t('auth.login.createAccount')}
+            {t('login.createAccount')}
           </Anchor>
         </Text>
-        <Anchor component={Link} to={`${paths.forgot}${search}`} size="sm">
-          {t('auth.login.forgotPassword')}
-        </Anchor>
       </Stack>
     </>
   );

@@ -1,14 +1,160 @@
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Link, Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { paths, type MfaChallengeResponse } from '@portal/contracts';
+import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
+import { LightField, LightSubmit } from '../../components/form/LightField';
 import { PageHeader } from '../../components/PageHeader';
-import { BackToLogin } from './BackToLogin';
+import { ApiError, errorText, retryAfterSeconds } from '../../lib/api';
+import { useRuntimeConfig } from '../../lib/runtime-context';
+import { recalledIdentifier, stateValue } from '../../lib/flow-storage';
+import { completeSignIn, signInTarget } from '../../lib/sign-in';
+import { useCountdown } from '../../lib/use-countdown';
+import { useForm } from '../../lib/use-form';
+import { password } from '../../lib/validators';
+import { isMfaChallenge, signIn } from './api';
+import classes from './LoginPasswordPage.module.css';
 
-/** /login/password: the password step after the identifier. */
+// Only after the server asks for them: the captcha after repeated failures, the resend
+// form for an account never activated.
+const CaptchaField = lazy(async () => ({ default: (await import('../../components/captcha/CaptchaField')).CaptchaField }));
+const ResendActivation = lazy(async () => ({ default: (await import('../../components/ResendActivation')).ResendActivation }));
+const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
+
+type Failure = { kind: 'api'; error: ApiError } | { kind: 'captcha'; error: CaptchaError };
+
+const looksLikeEmail = (value: string) => value.includes('@');
+
+/**
+ * /login/password: the second sign-in step. The identifier comes from the first step
+ * (router state, else this tab's storage); without one, back to the first step. After a
+ * sign-in the browser reloads where `next`, the entry's return URL or home says.
+ */
 export function LoginPasswordPage() {
   const { t } = useTranslation();
+  const { search, state } = useLocation();
+  const { allowedRedirectOrigins } = useRuntimeConfig();
+  const identifier = stateValue(state, 'identifier') ?? recalledIdentifier();
+  const form = useForm({ password: '' }, () => ({ password }));
+  const captcha = useRef<CaptchaHandle>(null);
+  const [captchaShown, setCaptchaShown] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [done, setDone] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [wait, startWait] = useCountdown();
+  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
+
+  // The 429 message counts down with the wait, and goes when it is over.
+  useEffect(() => {
+    if (wait === 0 && failure?.kind === 'api' && failure.error.status === 429) setFailure(null);
+  }, [wait, failure]);
+
+  if (!identifier) return <Navigate to={`${paths.login}${search}`} replace />;
+
+  const finish = async () => {
+    setDone(true);
+    await completeSignIn(signInTarget(search, allowedRedirectOrigins));
+  };
+
+  if (challenge) {
+    return (
+      <Suspense fallback={null}>
+        <SecondFactorStep challenge={challenge} onSignedIn={finish} />
+      </Suspense>
+    );
+  }
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending || done || wait > 0 || !form.check()) return;
+    setPending(true);
+    setFailure(null);
+    try {
+      const answer = captchaShown ? await captcha.current?.token() : undefined;
+      const answered = await signIn({ email: identifier, password: form.values.password, captcha: answer });
+      if (isMfaChallenge(answered)) setChallenge(answered);
+      else await finish();
+    } catch (error) {
+      captcha.current?.reset();
+      if (error instanceof CaptchaError) setFailure({ kind: 'captcha', error });
+      else if (error instanceof ApiError) {
+        if (error.details?.captcha_required === true) setCaptchaShown(true);
+        if (error.status === 429) startWait(retryAfterSeconds(error));
+        setFailure({ kind: 'api', error });
+      } else throw error;
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const notActivated = failure?.kind === 'api' && failure.error.code === 'auth.not_activated';
+  const message =
+    failure?.kind === 'captcha'
+      ? t(failure.error.key)
+      : failure?.error.status === 429
+        ? t('errors.rate_limited', { second: wait })
+        : failure
+          ? errorText(failure.error)
+          : null;
+
   return (
     <>
       <PageHeader title={t('auth.loginPassword.title')} description={t('auth.loginPassword.description')} />
-      <BackToLogin />
+      <Group gap="xs" mb="md" wrap="nowrap" className={classes.identity}>
+        <Text size="sm" c="dimmed" className={classes.label}>
+          {t('auth.loginPassword.signingInAs')}
+        </Text>
+        <Text size="sm" fw={600} truncate data-testid="login-identifier">
+          {identifier}
+        </Text>
+        <Anchor component={Link} to={`${paths.login}${search}`} state={{ identifier }} size="sm" ml="auto" className={classes.label}>
+          {t('auth.loginPassword.change')}
+        </Anchor>
+      </Group>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        {/* For password managers: the account this password belongs to. */}
+        <input type="text" name="username" autoComplete="username" value={identifier} readOnly hidden />
+        <Stack gap="md">
+          <LightField
+            label={t('auth.loginPassword.passwordLabel')}
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            autoFocus
+            value={form.values.password}
+            onChange={(event) => form.set('password', event.currentTarget.value)}
+            error={form.error('password')}
+          />
+          {captchaShown && (
+            <Stack gap={4}>
+              <Text size="sm">{t('auth.loginPassword.captchaHint')}</Text>
+              <Suspense fallback={null}>
+                <CaptchaField ref={captcha} action="login" auto="onload" />
+              </Suspense>
+            </Stack>
+          )}
+          {message && (
+            <div className={classes.alert} role="alert" data-testid="login-error">
+              {message}
+            </div>
+          )}
+          <LightSubmit loading={pending || done} disabled={wait > 0}>
+            {t('auth.loginPassword.submit')}
+          </LightSubmit>
+        </Stack>
+      </form>
+      {notActivated && (
+        <Stack gap="xs" mt="md" data-testid="not-activated">
+          <Text size="sm">{t('auth.loginPassword.activationHelp')}</Text>
+          <Suspense fallback={null}>
+            <ResendActivation email={looksLikeEmail(identifier) ? identifier : undefined} />
+          </Suspense>
+        </Stack>
+      )}
+      <Anchor component={Link} to={`${paths.forgot}${search}`} state={{ identifier }} size="sm" mt="lg" display="inline-block">
+        {t('auth.loginPassword.forgotPassword')}
+      </Anchor>
     </>
   );
 }

@@ -1,14 +1,196 @@
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse, type TokenResponse } from '@portal/contracts';
+import { OtpInput } from '../../components/dialogs/OtpInput';
+import { LightField, LightSubmit } from '../../components/form/LightField';
 import { PageHeader } from '../../components/PageHeader';
-import { BackToLogin } from './BackToLogin';
+import { useSecurityText } from '../../components/passkey/use-security-text';
+import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
+import { api, ApiError, errorText, retryAfterSeconds } from '../../lib/api';
+import { recalledIdentifier, stateValue } from '../../lib/flow-storage';
+import { useRuntimeConfig } from '../../lib/runtime-context';
+import { completeSignIn, signInTarget } from '../../lib/sign-in';
+import { useCountdown } from '../../lib/use-countdown';
+import { useForm } from '../../lib/use-form';
+import { email as emailRule, verificationCode } from '../../lib/validators';
+import { isMfaChallenge } from './api';
 
-/** /login/quick: sign-in with an emailed one-time code. */
+const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
+
+/**
+ * POST /sso/auth/code/send → {email}: the same answer whether or not the account exists. A
+ * 429 is the API client's toast ('Too many requests. Try again in {second} seconds'); the
+ * page only counts the wait down on its button.
+ */
+const sendLoginCode = (email: string) => api.post<{ email: string }>('/sso/auth/code/send', { email }, { handle: [400] });
+/** POST /sso/auth/code → {token} (session cookie set) or the second-factor challenge. */
+const signInWithCode = (email: string, code: string) =>
+  api.post<TokenResponse | MfaChallengeResponse>('/sso/auth/code', { email, code }, { handle: [400, 403] });
+
+const looksLikeEmail = (value: string | undefined) => (value && value.includes('@') ? value : '');
+
+/**
+ * /login/quick: sign in with a code mailed to the address: the email, 'Send code', the
+ * 6-digit code, then the session (or the two-step verification step), the last-active ping
+ * and a reload at the safe return target (lib/sign-in.ts).
+ */
 export function LoginQuickPage() {
   const { t } = useTranslation();
+  const ready = useSecurityText();
+  const { search, state } = useLocation();
+  const { allowedRedirectOrigins } = useRuntimeConfig();
+  const form = useForm({ email: looksLikeEmail(stateValue(state, 'identifier') ?? recalledIdentifier() ?? undefined), code: '' }, () =>
+    sentTo === null ? { email: emailRule } : { code: verificationCode, email: undefined },
+  );
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const [done, setDone] = useState(false);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [wait, startWait] = useCountdown();
+  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
+
+  useEffect(() => {
+    if (wait === 0 && failure?.status === 429) setFailure(null);
+  }, [wait, failure]);
+
+  if (!ready) return null;
+
+  const finish = async () => {
+    setDone(true);
+    await completeSignIn(signInTarget(search, allowedRedirectOrigins));
+  };
+
+  if (challenge) {
+    return (
+      <Suspense fallback={null}>
+        <SecondFactorStep challenge={challenge} onSignedIn={finish} />
+      </Suspense>
+    );
+  }
+
+  const send = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (pending || wait > 0) return;
+    if (sentTo === null && !form.check()) return;
+    const address = sentTo ?? form.values.email.trim();
+    setPending(true);
+    setFailure(null);
+    try {
+      await sendLoginCode(address);
+      setSentTo(address);
+      form.set('code', '');
+      startWait(RESEND_COOLDOWN_SECONDS);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status === 429) startWait(retryAfterSeconds(error));
+      else if (error.status === 400) {
+        const fields = (error.details?.fields ?? {}) as Record<string, string>;
+        if (fields.email) form.setServerErrors({ email: fields.email });
+        else setFailure(error);
+      }
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const verify = async (code = form.values.code) => {
+    if (pending || done || sentTo === null) return;
+    if (code !== form.values.code) form.set('code', code);
+    if (!new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`).test(code)) {
+      form.check();
+      return;
+    }
+    setPending(true);
+    setFailure(null);
+    try {
+      const answer = await signInWithCode(sentTo, code);
+      if (isMfaChallenge(answer)) setChallenge(answer);
+      else await finish();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setFailure(error);
+      form.set('code', '');
+    } finally {
+      setPending(false);
+    }
+  };
+
+  if (sentTo === null) {
+    return (
+      <>
+        <PageHeader title={t('quickLogin.title')} description={t('quickLogin.description', { length: VERIFICATION_CODE_LENGTH })} />
+        <form onSubmit={(event) => void send(event)} noValidate>
+          <Stack gap="md">
+            <LightField
+              label={t('quickLogin.emailLabel')}
+              type="email"
+              name="email"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              autoFocus
+              value={form.values.email}
+              onChange={(event) => form.set('email', event.currentTarget.value)}
+              error={form.error('email')}
+            />
+            {failure && (
+              <Text size="sm" c="red.7" role="alert">
+                {errorText(failure)}
+              </Text>
+            )}
+            <LightSubmit loading={pending} disabled={wait > 0}>
+              {wait > 0 ? t('quickLogin.resendIn', { seconds: wait }) : t('quickLogin.send')}
+            </LightSubmit>
+          </Stack>
+        </form>
+        <Anchor component={Link} to={`${paths.login}${search}`} size="sm" mt="lg" display="inline-block">
+          {t('quickLogin.usePassword')}
+        </Anchor>
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeader title={t('auth.loginQuick.title')} description={t('auth.loginQuick.description')} />
-      <BackToLogin />
+      <PageHeader title={t('quickLogin.title')} description={t('quickLogin.sentTo', { length: VERIFICATION_CODE_LENGTH, email: sentTo })} />
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void verify();
+        }}
+        noValidate
+      >
+        <Stack gap="md">
+          <OtpInput
+            label={t('quickLogin.codeLabel')}
+            value={form.values.code}
+            onChange={(value) => form.set('code', value)}
+            onComplete={(value) => void verify(value)}
+            error={failure ? errorText(failure) : form.error('code')}
+            autoFocus
+            name="code"
+          />
+          <LightSubmit loading={pending || done}>{t('quickLogin.submit')}</LightSubmit>
+          <Stack gap={4} align="flex-start">
+            <Button variant="subtle" size="xs" px={0} disabled={wait > 0} onClick={() => void send()} data-testid="quick-resend">
+              {wait > 0 ? t('quickLogin.resendIn', { seconds: wait }) : t('quickLogin.resend')}
+            </Button>
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              onClick={() => {
+                setSentTo(null);
+                setFailure(null);
+              }}
+            >
+              {t('quickLogin.changeEmail')}
+            </Anchor>
+          </Stack>
+        </Stack>
+      </form>
     </>
   );
 }

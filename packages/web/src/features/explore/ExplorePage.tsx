@@ -1,42 +1,30 @@
 import '@mantine/core/styles/Button.css';
-import '@mantine/core/styles/SimpleGrid.css';
-import { Anchor, Button, SimpleGrid, Stack } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, serviceCatalogue, type InnerService, type ServiceScope } from '@portal/contracts';
+import { paths } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
-import { Section } from '../../components/Section';
-import { useRuntimeConfig } from '../../lib/runtime-context';
-
-const products = Object.keys(serviceCatalogue) as (ServiceScope | InnerService)[];
+import { ProductGrid } from '../../components/ProductGrid';
+import { useAuthState } from '../../lib/session';
 
 /** /login/explore: the product family, for signed-out visitors and after a sign-out. */
 export function ExplorePage() {
   const { t } = useTranslation();
-  const { productLinks } = useRuntimeConfig();
+  const { loggedIn } = useAuthState();
   return (
-    <Stack gap="lg">
+    <Stack gap="lg" py="md">
       <PageHeader title={t('explore.title')} description={t('explore.description')} />
-      <div>
-        <Button component={Link} to={paths.login}>
-          {t('explore.signIn')}
-        </Button>
-      </div>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        {products.map((key) => {
-          const name = serviceCatalogue[key].name;
-          const link = productLinks[key];
-          return (
-            <Section key={key} title={name} description={t(`scopes.${key}.blurb`)}>
-              {link && (
-                <Anchor href={link} size="sm">
-                  {t('explore.open', { service: name })}
-                </Anchor>
-              )}
-            </Section>
-          );
-        })}
-      </SimpleGrid>
+      {!loggedIn && (
+        <Group gap="sm">
+          <Button component={Link} to={paths.login} data-testid="explore-sign-in">
+            {t('explore.signIn')}
+          </Button>
+          <Button component={Link} to={paths.register} variant="default">
+            {t('login.createAccount')}
+          </Button>
+        </Group>
+      )}
+      <ProductGrid openLabel={(service) => t('explore.open', { service })} cols={{ base: 1, xs: 2 }} />
     </Stack>
   );
 }

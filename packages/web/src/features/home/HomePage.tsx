@@ -1,29 +1,135 @@
-import '@mantine/core/styles/SimpleGrid.css';
-import { Anchor, SimpleGrid, Stack } from '@mantine/core';
+import '@mantine/core/styles/Avatar.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Paper.css';
+import '@mantine/core/styles/ThemeIcon.css';
+import type { ReactNode } from 'react';
+import { Anchor, Avatar, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
-import { PageHeader } from '../../components/PageHeader';
-import { accountSections } from '../../lib/account-sections';
-import { useAuthState } from '../../lib/session';
+import { ProductGrid } from '../../components/ProductGrid';
+import { Section } from '../../components/Section';
+import { useAuthState, type SessionUser } from '../../lib/session';
 
-/** / (signed in): greeting and the way into each account section. */
+/** What a signed-in user should do next, most important first. */
+export type AttentionItem = 'noRecoveryEmail' | 'recoveryUnverified' | 'noTwoStep';
+
+export function attentionItems(user: SessionUser | null): AttentionItem[] {
+  if (!user) return [];
+  const items: AttentionItem[] = [];
+  if (!user.recovery_email) items.push('noRecoveryEmail');
+  else if (!user.recovery_email_verified) items.push('recoveryUnverified');
+  if (!user.two_factor_method) items.push('noTwoStep');
+  return items;
+}
+
+const attentionTarget: Record<AttentionItem, string> = {
+  noRecoveryEmail: paths.email,
+  recoveryUnverified: paths.email,
+  noTwoStep: paths.securityTwoStep,
+};
+
+/** / (signed in): who is signed in, what needs attention, and the products of the family. */
 export function HomePage() {
   const { t } = useTranslation();
   const { user } = useAuthState();
-  const sections = accountSections.filter((section) => section.to !== paths.home);
+  const name = user?.full_name ?? '';
+  const items = attentionItems(user);
+
   return (
     <Stack gap="lg">
-      <PageHeader title={t('home.title', { name: user?.full_name ?? '' })} description={t('home.description')} />
-      <nav aria-label={t('home.sections')}>
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
-          {sections.map((section) => (
-            <Anchor key={section.to} component={Link} to={section.to} fw={500}>
-              {t(section.label)}
-            </Anchor>
-          ))}
-        </SimpleGrid>
-      </nav>
+      <Paper withBorder p="lg" radius="md" data-testid="home-user">
+        <Group gap="lg" wrap="nowrap" align="center">
+          <Avatar src={user?.avatar_url ?? null} alt={t('home.profile.avatarAlt', { name })} name={name} color="initials" size={72} radius="xl" />
+          <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+            <Title order={1} fz="h2">
+              {t('home.title', { name })}
+            </Title>
+            <Text c="dimmed" truncate>
+              {user?.email}
+              {user?.username ? ` · @${user.username}` : ''}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t('home.description')}
+            </Text>
+          </Stack>
+          <Button component={Link} to={paths.account} variant="default" visibleFrom="sm">
+            {t('home.profile.editProfile')}
+          </Button>
+        </Group>
+      </Paper>
+
+      <Section title={t('home.attention.title')}>
+        {items.length === 0 ? (
+          <Group gap="sm" wrap="nowrap">
+            <ThemeIcon color="green" variant="light" radius="xl" size="md" aria-hidden>
+              <Check />
+            </ThemeIcon>
+            <Text size="sm">{t('home.attention.allGood')}</Text>
+          </Group>
+        ) : (
+          <Stack gap="sm" data-testid="home-attention">
+            {items.map((item) => (
+              <AttentionRow
+                key={item}
+                title={t(`home.attention.${item}`)}
+                body={t(`home.attention.${item}Body`, { email: user?.recovery_email ?? '' })}
+                action={t(`home.attention.${item}Action`)}
+                to={attentionTarget[item]}
+              />
+            ))}
+          </Stack>
+        )}
+      </Section>
+
+      <Section title={t('home.products.title')} description={t('home.products.description')}>
+        <ProductGrid
+          openLabel={(service) => t('home.products.openNamed', { service })}
+          buttonText={t('home.products.open')}
+          describe={(key) => t(`home.products.about.${key}`)}
+        />
+      </Section>
     </Stack>
   );
 }
+
+function AttentionRow({ title, body, action, to }: { title: string; body: string; action: string; to: string }) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="md" p="sm" style={{ borderRadius: 'var(--mantine-radius-md)', background: 'var(--mantine-color-yellow-0)' }}>
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        <ThemeIcon color="yellow" variant="light" radius="xl" size="md" aria-hidden>
+          <Exclamation />
+        </ThemeIcon>
+        <Stack gap={2}>
+          <Text size="sm" fw={600}>
+            {title}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {body}
+          </Text>
+        </Stack>
+      </Group>
+      <Anchor component={Link} to={to} size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+        {action}
+      </Anchor>
+    </Group>
+  );
+}
+
+function Icon({ children }: { children: ReactNode }) {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      {children}
+    </svg>
+  );
+}
+const Check = () => (
+  <Icon>
+    <path d="M5 12l5 5L20 7" />
+  </Icon>
+);
+const Exclamation = () => (
+  <Icon>
+    <path d="M12 7v6M12 17h.01" />
+  </Icon>
+);

@@ -1,8 +1,86 @@
+import '@mantine/core/styles/Button.css';
+import { useEffect, useState } from 'react';
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../components/PageHeader';
+import { paths } from '@portal/contracts';
+import { ResendActivation } from '../../components/ResendActivation';
+import { Spinner } from '../../components/Spinner';
+import { rememberIdentifier } from '../../lib/flow-storage';
+import { activate } from './api';
 
-/** /confirmation/:token?: account (and moderator invitation) activation links. */
+type Outcome = { state: 'pending' } | { state: 'activated'; email: string } | { state: 'failed' };
+
+/**
+ * Activation links are single use: one request per token per page load, even when React
+ * runs the effect twice (development) or the page re-renders.
+ */
+const activations = new Map<string, Promise<{ email: string }>>();
+
+function activateOnce(token: string): Promise<{ email: string }> {
+  let pending = activations.get(token);
+  if (!pending) {
+    pending = activate(token);
+    activations.set(token, pending);
+  }
+  return pending;
+}
+
+/** /confirmation/:token?: account activation from the mailed link. */
 export function ConfirmationPage() {
   const { t } = useTranslation();
-  return <PageHeader title={t('register.confirmation.title')} description={t('register.confirmation.description')} />;
+  const { token } = useParams();
+  const [outcome, setOutcome] = useState<Outcome>(token ? { state: 'pending' } : { state: 'failed' });
+
+  useEffect(() => {
+    if (!token) return;
+    let current = true;
+    activateOnce(token).then(
+      ({ email }) => {
+        if (!current) return;
+        if (email) rememberIdentifier(email);
+        setOutcome({ state: 'activated', email });
+      },
+      () => current && setOutcome({ state: 'failed' }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
+
+  if (outcome.state === 'pending') {
+    return (
+      <Stack align="center" gap="md" py="xl" role="status">
+        <Spinner />
+        <Text>{t('register.confirmation.activating')}</Text>
+      </Stack>
+    );
+  }
+
+  if (outcome.state === 'activated') {
+    return (
+      <Stack gap="md" maw={480} mx="auto" py="xl" ta="center" align="center">
+        <Title order={1} fz="h2">
+          {t('register.confirmation.successTitle')}
+        </Title>
+        <Text c="dimmed">{t('register.confirmation.successBody', { email: outcome.email })}</Text>
+        <Button component={Link} to={paths.login} state={{ identifier: outcome.email }}>
+          {t('register.confirmation.signIn')}
+        </Button>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="md" maw={480} mx="auto" py="xl">
+      <Title order={1} fz="h2">
+        {t('register.confirmation.failedTitle')}
+      </Title>
+      <Text c="dimmed" role="alert">
+        {t('errors.auth.activation_link_invalid')}
+      </Text>
+      <Text size="sm">{t('register.confirmation.newLinkHint')}</Text>
+      <ResendActivation />
+    </Stack>
+  );
 }

@@ -1,8 +1,72 @@
+import '@mantine/core/styles/Button.css';
+import { useEffect, useState } from 'react';
+import { Button, Loader, Stack, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../components/PageHeader';
+import { paths } from '@portal/contracts';
+import { api } from '../../lib/api';
+import { loadAccountCatalogue } from '../../lib/i18n';
 
-/** /confirmation/education-email/:token?: education email confirmation links. */
+type Outcome = { state: 'pending' } | { state: 'confirmed'; email: string } | { state: 'failed' };
+
+/** POST /sso/users/education-email/confirm {token} → {email}; a used or expired link answers 400 account.email_link_invalid. */
+const confirmEducationEmail = (token: string) => api.post<{ email: string }>('/sso/users/education-email/confirm', { token }, { handle: [400, 404] });
+
+/** Links are single use: one request per token per page load, even when React runs the effect twice. */
+const confirmations = new Map<string, Promise<{ email: string }>>();
+function confirmOnce(token: string): Promise<{ email: string }> {
+  let pending = confirmations.get(token);
+  if (!pending) {
+    pending = confirmEducationEmail(token);
+    confirmations.set(token, pending);
+  }
+  return pending;
+}
+
+/**
+ * /confirmation/education-email/:token?: the link mailed to an education address. Its
+ * result text is in the account catalogue (the page shares it with /email), fetched
+ * alongside the request.
+ */
 export function EducationEmailConfirmationPage() {
   const { t } = useTranslation();
-  return <PageHeader title={t('register.confirmationEducationEmail.title')} description={t('register.confirmationEducationEmail.description')} />;
+  const { token } = useParams();
+  const [outcome, setOutcome] = useState<Outcome>(token ? { state: 'pending' } : { state: 'failed' });
+
+  useEffect(() => {
+    let current = true;
+    const text = loadAccountCatalogue().catch(() => undefined);
+    const result = token ? confirmOnce(token) : Promise.reject(new Error('no token'));
+    Promise.allSettled([result, text]).then(([answer]) => {
+      if (!current) return;
+      setOutcome(answer.status === 'fulfilled' ? { state: 'confirmed', email: answer.value.email } : { state: 'failed' });
+    });
+    return () => {
+      current = false;
+    };
+  }, [token]);
+
+  if (outcome.state === 'pending') {
+    return (
+      <Stack align="center" gap="md" py="xl" role="status">
+        <Loader />
+        <Text>{t('app.loading')}</Text>
+      </Stack>
+    );
+  }
+
+  const confirmed = outcome.state === 'confirmed';
+  return (
+    <Stack gap="md" maw={480} mx="auto" py="xl" ta="center" align="center" data-testid="education-email-result">
+      <Title order={1} fz="h2">
+        {confirmed ? t('email.education.confirmedTitle') : t('email.education.failedTitle')}
+      </Title>
+      <Text c="dimmed" role={confirmed ? 'status' : 'alert'}>
+        {confirmed ? t('email.education.confirmed', { email: outcome.email }) : t('errors.account.email_link_invalid' as never)}
+      </Text>
+      <Button component={Link} to={paths.email}>
+        {t('email.education.backHome')}
+      </Button>
+    </Stack>
+  );
 }

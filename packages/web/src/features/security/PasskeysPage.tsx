@@ -1,15 +1,73 @@
-import { Stack } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { PasskeyCreateDialog } from '../../components/dialogs/PasskeyCreateDialog';
 import { PageHeader } from '../../components/PageHeader';
+import { passkeysSupported, runRegistration } from '../../components/passkey/ceremony';
+import { PasskeyDeviceTable } from '../../components/PasskeyDeviceTable';
 import { Section } from '../../components/Section';
+import { notify } from '../../lib/api';
+import { enablePasskey, passkeyEnableOptions, removePasskey, renamePasskey, usePasskeys, useRefreshSecurity } from './api';
+import { LoadFailed, Loading } from './shared';
 
-/** /security/webauthn: passkeys (WebAuthn credentials). */
+/** /security/webauthn: create a passkey (the browser's prompt), and the passkeys with rename and remove. */
 export function PasskeysPage() {
   const { t } = useTranslation();
+  const passkeys = usePasskeys();
+  const refresh = useRefreshSecurity();
+  const [creating, setCreating] = useState(false);
+  const supported = passkeysSupported();
+
+  const create = async (name: string | undefined) => {
+    const options = await passkeyEnableOptions();
+    const response = await runRegistration(options);
+    await enablePasskey(response, name);
+    setCreating(false);
+    notify('success', t('securityCenter.passkeys.created'));
+    await refresh();
+  };
+
   return (
     <Stack gap="lg">
-      <PageHeader title={t('security.passkeys.title')} description={t('security.passkeys.description')} />
-      <Section title={t('security.passkeys.list')} description={t('security.passkeys.listDescription')} />
+      <PageHeader title={t('securityCenter.passkeys.title')} description={t('securityCenter.passkeys.description')} />
+      {!supported && (
+        <Alert color="yellow" variant="light" role="alert" title={t('securityCenter.passkeys.unsupported')} data-testid="passkeys-unsupported">
+          {t('securityCenter.passkeys.unsupportedBody')}
+        </Alert>
+      )}
+      <Section title={t('securityCenter.passkeys.list')}>
+        <Stack gap="md">
+          {passkeys.isPending ? (
+            <Loading />
+          ) : !passkeys.data ? (
+            <LoadFailed message={t('securityCenter.passkeys.loadFailed')} />
+          ) : passkeys.data.length === 0 ? (
+            <Text size="sm" c="dimmed" data-testid="passkeys-empty">
+              {t('securityCenter.passkeys.empty')}
+            </Text>
+          ) : (
+            <PasskeyDeviceTable
+              passkeys={passkeys.data}
+              onRename={async (id, name) => {
+                await renamePasskey(id, name);
+                notify('success', t('securityCenter.passkeys.renamed'));
+                await refresh();
+              }}
+              onRemove={async (id) => {
+                await removePasskey(id);
+                notify('success', t('securityCenter.passkeys.removed'));
+                await refresh();
+              }}
+            />
+          )}
+          <Group>
+            <Button onClick={() => setCreating(true)} disabled={!supported} data-testid="create-passkey">
+              {t('securityCenter.passkeys.create')}
+            </Button>
+          </Group>
+        </Stack>
+      </Section>
+      <PasskeyCreateDialog opened={creating} onClose={() => setCreating(false)} onCreate={create} />
     </Stack>
   );
 }

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { chromium, type Browser } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../e2e/support/chromium';
+import { freePort } from '../../e2e/support/server';
+import { ensureWebBuilt, WEB_DIST } from '../../scripts/web-build.mjs';
+import type { Config } from '../../packages/server/src/config';
+
+export interface RunningApp {
+  app: FastifyInstance;
+  url: string;
+  port: number;
+  /** The real app's NODE_ENV (production unless its config refused the bench's settings). */
+  nodeEnv?: string;
+}
+
+async function listen(app: FastifyInstance): Promise<RunningApp> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { app, port, url: `http://127.0.0.1:${port}` };
+}
+
+// The server is imported when a section first needs it, so a section that does not (and the
+// table) still runs while the server does not load.
+const server = async () => ({
+  ...(await import('../../packages/server/src/app')),
+  ...(await import('../../packages/server/src/config')),
+  ...(await import('../../packages/server/src/db/client')),
+  ...(await import('../../packages/server/src/db/migrate')),
+});
+
+async function benchConfig(port: number): Promise<Config> {
+  const { ConfigError, loadConfig } = await server();
+  const base = {
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    PORT: String(port),
+    PLATFORM_ORIGIN: `http://localhost:${port}`,
+    LOCKER_ORIGIN: `http://locker.localhost:${port}`,
+    ALTCHA_HMAC_KEY: randomBytes(24).toString('hex'),
+  };
+  try {
+    return loadConfig({ ...base, NODE_ENV: 'production' });
+  } catch (error) {
+    // Production may come to require settings a bench cannot give; development is close enough.
+    if (!(error instanceof ConfigError)) throw error;
+    return loadConfig({ ...base, NODE_ENV: 'development' });
+  }
+}
+
+/**
+ * What sections share, started on first use and closed at the end of the run:
+ * the real app (buildApp on an in-memory PGlite, listening on 127.0.0.1), a bare Fastify
+ * hello-world, and Chromium.
+ */
+export class BenchContext {
+  private cleanups: Array<() => Promise<void>> = [];
+  private real?: Promise<RunningApp>;
+  private browserPromise?: Promise<Browser>;
+
+  /** The real server app. The web app is built first when stale (pages need it). */
+  realApp(): Promise<RunningApp> {
+    this.real ??= (async () => {
+      try {
+        ensureWebBuilt({ log: (message) => console.log(`  ${message}`) });
+      } catch (error) {
+        console.log(`  (web build failed: ${(error as Error).message}; pages will answer 503)`);
+      }
+      // A private copy of the build, so a `vite build` elsewhere in the tree cannot empty it mid-run.
+      const webDist = await mkdtemp(path.join(tmpdir(), 'portal-bench-web-'));
+      await cp(WEB_DIST, webDist, { recursive: true }).catch(() => undefined);
+      this.cleanups.push(() => rm(webDist, { recursive: true, force: true }));
+      const { buildApp, openDatabase, migrate } = await server();
+      const database = await openDatabase({ pglite: await PGlite.create() });
+      await migrate(database);
+      // The configured origins carry the port, so it is chosen before the app is built.
+      const port = await freePort();
+      const config = await benchConfig(port);
+      const app = await buildApp({ config, database, webDist, logger: false });
+      await app.listen({ port, host: '127.0.0.1' });
+      this.cleanups.push(async () => {
+        await app.close();
+        await database.close();
+      });
+      return { app, port, url: `http://127.0.0.1:${port}`, nodeEnv: config.NODE_ENV };
+    })();
+    return this.real;
+  }
+
+  /** A bare Fastify app answering GET /healthz like the real one, for comparison. */
+  async helloWorld(): Promise<RunningApp> {
+    const app = Fastify({ logger: false });
+    app.get('/healthz', async () => ({ status: 'ok' }));
+    const running = await listen(app);
+    this.cleanups.push(() => app.close());
+    return running;
+  }
+
+  browser(): Promise<Browser> {
+    this.browserPromise ??= chromium.launch(chromiumLaunchOptions()).then((browser) => {
+      this.cleanups.push(() => browser.close());
+      return browser;
+    });
+    return this.browserPromise;
+  }
+
+  async close(): Promise<void> {
+    for (const cleanup of this.cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        console.error(`cleanup failed: ${(error as Error).message}`);
+      }
+    }
+    this.cleanups = [];
+  }
+}

@@ -1,0 +1,6 @@
+import type { BenchSection } from '../lib/types';
+import { httpThroughput } from './http-throughput';
+import { loginBundle } from './login-bundle';
+
+/** Every section, in the order `npm run bench` runs them. Add new sections here. */
+export const sections: BenchSection[] = [httpThroughput, loginBundle];

@@ -1,0 +1,29 @@
+/**
+ * Where the server under test lives. The global setup starts it and publishes these as
+ * environment variables before the workers start; every spec reads them from here.
+ */
+export interface E2eEnv {
+  port: number;
+  /** http://localhost:PORT: the platform brand. */
+  platformUrl: string;
+  /** http://locker.localhost:PORT: the locker brand. */
+  lockerUrl: string;
+  /** Where the locker logo links (VAULT_URL; default PLATFORM_ORIGIN/vault). */
+  vaultUrl: string;
+  /** Folder where the SMTP peer drops caught mail (only with E2E_SMTP=1). */
+  mailDir?: string;
+}
+
+export function e2eEnv(): E2eEnv {
+  const platformUrl = process.env.E2E_BASE_URL;
+  if (!platformUrl) throw new Error('E2E_BASE_URL is not set: run the specs through `playwright test` (global setup starts the server)');
+  const port = Number(new URL(platformUrl).port || 80);
+  const lockerUrl = process.env.E2E_LOCKER_URL || `http://locker.localhost:${port}`;
+  return {
+    port,
+    platformUrl,
+    lockerUrl,
+    vaultUrl: process.env.E2E_VAULT_URL || `${platformUrl}/vault`,
+    mailDir: process.env.E2E_MAIL_DIR || undefined,
+  };
+}

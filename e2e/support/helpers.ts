@@ -1,0 +1,82 @@
+import { request as httpRequest } from 'node:http';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Cookie, Page } from '@playwright/test';
+
+const SCREENSHOTS = fileURLToPath(new URL('../screenshots', import.meta.url));
+
+/**
+ * Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) so engineers can
+ * look at every state the specs visit.
+ */
+export async function snap(page: Page, name: string): Promise<string> {
+  const file = path.join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  return file;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * GET `url` as the server sees it before any script runs. Connects to 127.0.0.1 and sends
+ * the URL's host in the Host header, so `locker.localhost` works whether or not this
+ * machine's resolver knows it.
+ */
+export function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: target.port || 80,
+        path: `${target.pathname}${target.search}`,
+        method: 'GET',
+        headers: { host: target.host, accept: 'text/html', ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The cookies of `context` for `url`, by name. */
+export async function cookieMap(context: BrowserContext, url: string): Promise<Map<string, Cookie>> {
+  return new Map((await context.cookies(url)).map((cookie) => [cookie.name, cookie]));
+}
+
+/** Seconds until `cookie` expires (negative: session cookie). */
+export function secondsLeft(cookie: Cookie): number {
+  return cookie.expires < 0 ? -1 : cookie.expires - Date.now() / 1000;
+}
+
+/**
+ * Picks a language with the header's language picker (data-testid="language-picker"),
+ * whether it is a native <select> or a button that opens a list of options or menu items.
+ */
+export async function chooseLanguage(page: Page, code: 'en' | 'vi'): Promise<void> {
+  const label = code === 'vi' ? /Tiếng Việt|Vietnamese|^VI$/i : /English|^EN$/i;
+  const picker = page.getByTestId('language-picker');
+  const tag = await picker.evaluate((element) => element.tagName);
+  if (tag === 'SELECT') {
+    await picker.selectOption(code);
+    return;
+  }
+  await picker.click();
+  const choice = page
+    .getByRole('option', { name: label })
+    .or(page.getByRole('menuitem', { name: label }))
+    .or(page.getByRole('menuitemradio', { name: label }));
+  await choice.first().click();
+}

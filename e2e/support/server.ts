@@ -1,0 +1,149 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SERVER_ENTRY = path.join(ROOT, 'packages', 'server', 'src', 'main.ts');
+const WEB_DIST = path.join(ROOT, 'packages', 'web', 'dist');
+const LOG_DIR = path.join(ROOT, '.cache', 'e2e');
+
+export interface PortalServer {
+  port: number;
+  platformUrl: string;
+  lockerUrl: string;
+  vaultUrl: string;
+  /** The server's log (pino JSON lines). */
+  logFile: string;
+  /** Temporary folder holding the database (db/) and the copy of the web build (web-dist/). */
+  dataDir: string;
+  process: ChildProcess;
+  close(): Promise<void>;
+}
+
+/** A TCP port nobody listens on right now (bound and released on 127.0.0.1). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function tail(file: string, lines = 40): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** Logs of runs more than a day old go; recent ones stay for reading. */
+function pruneOldLogs(): void {
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  for (const name of readdirSync(LOG_DIR)) {
+    const file = path.join(LOG_DIR, name);
+    if (/^server-\d+\.log$/.test(name) && statSync(file).mtimeMs < dayAgo) rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Starts the real server (packages/server/src/main.ts through tsx) on a free port with
+ * PGlite in a temporary folder, and waits until /readyz answers. The brands are served as
+ * http://localhost:PORT (platform) and http://locker.localhost:PORT (locker).
+ *
+ * The server serves a private copy of packages/web/dist (unless env.WEB_DIST names one): a
+ * `vite build` elsewhere in the work tree during the run empties dist, and the pages would
+ * lose their assets.
+ */
+export async function startPortalServer(options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<PortalServer> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-'));
+  let webDist = options.env?.WEB_DIST;
+  if (!webDist) {
+    webDist = path.join(dataDir, 'web-dist');
+    await cp(WEB_DIST, webDist, { recursive: true }).catch(() => undefined); // not built: pages answer 503
+  }
+  mkdirSync(LOG_DIR, { recursive: true });
+  pruneOldLogs();
+  const logFile = path.join(LOG_DIR, `server-${port}.log`);
+  const log = createWriteStream(logFile);
+
+  const platformUrl = `http://localhost:${port}`;
+  const lockerUrl = `http://locker.localhost:${port}`;
+  const env: Record<string, string> = {
+    NODE_ENV: 'development', // the dev outbox and the demo account are on
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: path.join(dataDir, 'db'),
+    WEB_DIST: webDist,
+    LOG_LEVEL: 'info',
+    PLATFORM_HOSTS: 'localhost,127.0.0.1',
+    LOCKER_HOSTS: 'locker.localhost',
+    PLATFORM_ORIGIN: platformUrl,
+    LOCKER_ORIGIN: lockerUrl,
+    ...options.env,
+  };
+  const inherited = { ...process.env };
+  // The e2e server chooses its own storage; never a developer's or CI's database.
+  for (const key of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'VAULT_URL', 'TEST_DB']) delete inherited[key];
+
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`exit ${code ?? signal}`)));
+  const deadline = Date.now() + (options.timeoutMs ?? 90_000);
+  let ready = false;
+  while (!ready) {
+    const outcome = await Promise.race([
+      exited,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 250)),
+    ]);
+    if (outcome) {
+      throw new Error(`the e2e server stopped before it was ready (${outcome}); log ${logFile}:\n${tail(logFile)}`);
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the e2e server was not ready within ${options.timeoutMs ?? 90_000} ms; log ${logFile}:\n${tail(logFile)}`);
+    }
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+      ready = response.ok;
+    } catch {
+      // not listening yet
+    }
+  }
+
+  return {
+    port,
+    platformUrl,
+    lockerUrl,
+    vaultUrl: env.VAULT_URL ?? `${platformUrl}/vault`,
+    logFile,
+    dataDir,
+    process: child,
+    close: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      log.end();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

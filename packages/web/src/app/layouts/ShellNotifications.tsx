@@ -1,0 +1,130 @@
+import '@mantine/core/styles/ActionIcon.css';
+import '@mantine/core/styles/Indicator.css';
+import '@mantine/core/styles/Menu.css';
+import '@mantine/core/styles/Popover.css';
+import '@mantine/core/styles/ScrollArea.css';
+import { ActionIcon, Box, Group, Indicator, Menu, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, isLanguage, notificationListSchema, type Notification } from '@portal/contracts';
+import { api } from '../../lib/api';
+import { notificationLink } from '../../lib/notification-link';
+import { useRuntimeConfig } from '../../lib/runtime-context';
+
+/** The header's notification bell (spec sections 3 and 4). */
+
+export const notificationsQueryKey = ['notifications'] as const;
+const PAGE_SIZE = 20;
+const POLL_MS = 60_000;
+
+/**
+ * GET /notifications?page=&page_size=. A background widget: its failures show in the menu
+ * rather than as toasts or redirects (a 404 would otherwise send the user home).
+ */
+export const fetchNotifications = async () =>
+  notificationListSchema.parse(await api.get('/notifications', { query: { page: 1, page_size: PAGE_SIZE }, handle: 'all' }));
+
+/** PUT /notifications/{id} {read: true}. A notification already gone (404) is no news. */
+export const markNotificationRead = (id: string) => api.put<unknown>(`/notifications/${encodeURIComponent(id)}`, { read: true }, { handle: [404] });
+/** PUT /notifications/read-all. */
+export const markAllNotificationsRead = () => api.put<unknown>('/notifications/read-all');
+
+export function ShellNotifications() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const { productLinks } = useRuntimeConfig();
+  const client = useQueryClient();
+  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const list = useQuery({ queryKey: notificationsQueryKey, queryFn: fetchNotifications, refetchInterval: POLL_MS });
+  const reload = () => client.invalidateQueries({ queryKey: notificationsQueryKey });
+  const markRead = useMutation({ mutationFn: markNotificationRead, onSettled: reload });
+  const markAll = useMutation({ mutationFn: markAllNotificationsRead, onSettled: reload });
+  const unread = list.data?.unread_count ?? 0;
+
+  // Spec section 4: marked read on click, then the list is reloaded, then on to its page.
+  const open = async (notification: Notification) => {
+    if (!notification.read) await markRead.mutateAsync(notification.id).catch(() => undefined);
+    const link = notificationLink(notification, productLinks);
+    if (link?.kind === 'internal') void navigate(link.to);
+    else if (link?.kind === 'external') window.location.assign(link.href);
+  };
+
+  return (
+    <Menu position="bottom-end" width={360} shadow="md" withinPortal onOpen={() => void list.refetch()}>
+      <Menu.Target>
+        <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} offset={4} color="red" data-testid="notifications-count">
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={unread > 0 ? t('shell.notifications.labelUnread', { count: unread }) : t('shell.notifications.label')}
+            data-testid="notifications-bell"
+          >
+            <BellIcon />
+          </ActionIcon>
+        </Indicator>
+      </Menu.Target>
+      <Menu.Dropdown data-testid="notifications-menu">
+        <Group justify="space-between" px="sm" py={6}>
+          <Text fw={600} size="sm">
+            {t('shell.notifications.title')}
+          </Text>
+          {unread > 0 && (
+            <UnstyledButton onClick={() => markAll.mutate()} fz="xs" c="blue.7" fw={500}>
+              {t('shell.notifications.markAllRead')}
+            </UnstyledButton>
+          )}
+        </Group>
+        <Menu.Divider />
+        {list.isError ? (
+          <Text size="sm" c="dimmed" p="sm">
+            {t('shell.notifications.loadFailed')}
+          </Text>
+        ) : !list.data?.items.length ? (
+          <Text size="sm" c="dimmed" p="sm">
+            {t('shell.notifications.empty')}
+          </Text>
+        ) : (
+          <ScrollArea.Autosize mah={420} type="auto">
+            {list.data.items.map((notification) => (
+              <Menu.Item key={notification.id} onClick={() => void open(notification)} data-testid="notification-item" data-read={notification.read}>
+                <Group gap="sm" wrap="nowrap" align="flex-start">
+                  <Box
+                    mt={6}
+                    w={8}
+                    h={8}
+                    style={{ flex: 'none', borderRadius: '50%', background: notification.read ? 'transparent' : 'var(--mantine-color-blue-6)' }}
+                    aria-label={notification.read ? undefined : t('shell.notifications.unread')}
+                  />
+                  <Stack gap={2} style={{ minWidth: 0 }}>
+                    <Text size="sm" fw={notification.read ? 400 : 600} lineClamp={2}>
+                      {notification.title}
+                    </Text>
+                    {notification.body && (
+                      <Text size="xs" c="dimmed" lineClamp={2}>
+                        {notification.body}
+                      </Text>
+                    )}
+                    <Text size="xs" c="dimmed">
+                      {formatDateTime(notification.created_at, language)}
+                    </Text>
+                  </Stack>
+                </Group>
+              </Menu.Item>
+            ))}
+          </ScrollArea.Autosize>
+        )}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function BellIcon() {
+  return (
+    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" />
+      <path d="M13.73 21a2 2 0 0 1-3.46 0" />
+    </svg>
+  );
+}

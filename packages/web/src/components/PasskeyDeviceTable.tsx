@@ -1,0 +1,159 @@
+import '@mantine/core/styles/Table.css';
+import '@mantine/core/styles/Badge.css';
+import '@mantine/core/styles/VisuallyHidden.css';
+import './dialogs/styles';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Badge, Button, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, isLanguage } from '@portal/contracts';
+import { ApiError, errorText } from '../lib/api';
+import { ConfirmDialog } from './dialogs/ConfirmDialog';
+
+export interface PasskeyRow {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  backed_up?: boolean;
+}
+
+export interface PasskeyDeviceTableProps {
+  passkeys: PasskeyRow[];
+  /** PUT /sso/users/me/webauthn/{id}; a 400 stays in the rename dialog. */
+  onRename(id: string, name: string): Promise<unknown>;
+  /** DELETE /sso/users/me/webauthn/{id}, after the user confirms. */
+  onRemove(id: string): Promise<unknown>;
+}
+
+const NAME_MAX = 60;
+
+/** The passkey device table: name, created, last used; rename and remove (with a confirmation). */
+export function PasskeyDeviceTable({ passkeys, onRename, onRemove }: PasskeyDeviceTableProps) {
+  const { t, i18n } = useTranslation();
+  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const [renaming, setRenaming] = useState<PasskeyRow | null>(null);
+  const [removing, setRemoving] = useState<PasskeyRow | null>(null);
+
+  return (
+    <>
+      <Table.ScrollContainer minWidth={560}>
+        <Table verticalSpacing="sm" data-testid="passkey-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('passkeyUi.table.name')}</Table.Th>
+              <Table.Th>{t('passkeyUi.table.created')}</Table.Th>
+              <Table.Th>{t('passkeyUi.table.lastUsed')}</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>{t('passkeyUi.table.actions')}</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {passkeys.map((passkey) => (
+              <Table.Tr key={passkey.id} data-testid="passkey-row">
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <Text size="sm" fw={500}>
+                      {passkey.name}
+                    </Text>
+                    {passkey.backed_up && (
+                      <Badge size="xs" variant="light" color="gray">
+                        {t('passkeyUi.table.synced')}
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{formatDateTime(passkey.created_at, language)}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" c={passkey.last_used_at ? undefined : 'dimmed'}>
+                    {passkey.last_used_at ? formatDateTime(passkey.last_used_at, language) : t('passkeyUi.table.never')}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Button variant="subtle" size="compact-sm" onClick={() => setRenaming(passkey)} aria-label={`${t('passkeyUi.table.rename')}: ${passkey.name}`}>
+                      {t('passkeyUi.table.rename')}
+                    </Button>
+                    <Button variant="subtle" color="red" size="compact-sm" onClick={() => setRemoving(passkey)} aria-label={`${t('passkeyUi.table.remove')}: ${passkey.name}`}>
+                      {t('passkeyUi.table.remove')}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <RenameDialog passkey={renaming} onClose={() => setRenaming(null)} onRename={onRename} />
+      <ConfirmDialog
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        title={t('passkeyUi.table.removeTitle')}
+        confirmLabel={t('passkeyUi.table.remove')}
+        danger
+        onConfirm={() => onRemove(removing!.id)}
+      >
+        {t('passkeyUi.table.removeBody', { name: removing?.name ?? '' })}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function RenameDialog({ passkey, onClose, onRename }: { passkey: PasskeyRow | null; onClose(): void; onRename(id: string, name: string): Promise<unknown> }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    setName(passkey?.name ?? '');
+    setProblem(null);
+  }, [passkey]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!passkey || pending) return;
+    const trimmed = name.trim();
+    if (!trimmed) return setProblem(t('validation.blank'));
+    setPending(true);
+    try {
+      await onRename(passkey.id, trimmed);
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) setProblem(errorText(error));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Modal opened={passkey !== null} onClose={onClose} title={t('passkeyUi.table.renameTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <form noValidate onSubmit={(event) => void submit(event)}>
+        <Stack gap="md">
+          <TextInput
+            label={t('passkeyUi.table.name')}
+            maxLength={NAME_MAX}
+            data-autofocus
+            value={name}
+            onChange={(event) => {
+              setName(event.currentTarget.value);
+              setProblem(null);
+            }}
+            error={problem}
+            data-testid="passkey-rename-input"
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={pending}>
+              {t('passkeyUi.table.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

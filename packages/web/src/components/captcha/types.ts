@@ -1,0 +1,17 @@
+/** What a form asks of its captcha, whichever provider answers. */
+export interface CaptchaHandle {
+  /** The answer to send as `captcha`: solves or executes the check when needed. */
+  token(): Promise<string>;
+  /** Answers are single use: after a request has spent one, start over. */
+  reset(): void;
+}
+
+export type CaptchaErrorKey = 'captcha.errors.noKey' | 'captcha.errors.noVersion' | 'captcha.errors.loadFailed' | 'captcha.errors.executeFailed';
+
+/** A captcha that could not give an answer; `key` is its message in the catalogue (spec section 8). */
+export class CaptchaError extends Error {
+  constructor(readonly key: CaptchaErrorKey) {
+    super(key);
+    this.name = 'CaptchaError';
+  }
+}

@@ -1,0 +1,111 @@
+import './styles';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, type Path } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import type { TwoFactorMethod } from '@portal/contracts';
+import { errorText, type ApiError } from '../../lib/api';
+import { messageKey, placeServerErrors, secondFactorCodes, useFieldMessage } from './form-errors';
+import { checkSecondFactor, secondFactorBody, secondFactorDefaults, secondFactorFields, secondFactorShape, type SecondFactorValues } from './second-factor';
+import { SecondFactorFields } from './SecondFactorFields';
+
+export interface PasswordCredentials {
+  password: string;
+  code?: string;
+  recovery_code?: string;
+  /** The typed confirmation word, when the dialog asks for one. */
+  confirmation?: string;
+}
+
+export interface PasswordDialogProps {
+  opened: boolean;
+  onClose(): void;
+  title: string;
+  /** What is about to happen, above the fields. */
+  children?: ReactNode;
+  /** The account's two-step method: the dialog then asks for a code too. */
+  method: TwoFactorMethod | null | undefined;
+  submitLabel: string;
+  /** Red submit button, for what cannot be undone lightly. */
+  danger?: boolean;
+  /** A word to type before the action runs (account deletion: DELETE). */
+  confirmWord?: string;
+  /** Runs the action; a 400 is shown in the dialog (under the field it names, when it names one). */
+  onSubmit(credentials: PasswordCredentials): Promise<unknown>;
+}
+
+type Values = SecondFactorValues & { confirmation: string };
+
+/**
+ * The password dialog: actions that change how one signs in, or end the account, ask for
+ * the password again, and the second factor when two-step verification is on.
+ */
+export function PasswordDialog({ opened, onClose, title, children, method, submitLabel, danger, confirmWord, onSubmit }: PasswordDialogProps) {
+  const { t } = useTranslation();
+  const message = useFieldMessage();
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const schema = z.object({ ...secondFactorShape, confirmation: z.string() }).superRefine((values, ctx) => {
+    checkSecondFactor(values, method, ctx);
+    if (confirmWord && values.confirmation.trim() !== confirmWord) {
+      ctx.addIssue({ code: 'custom', path: ['confirmation'], message: messageKey('account.deletion.confirmMismatch', { word: confirmWord }) });
+    }
+  });
+  const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { ...secondFactorDefaults, confirmation: '' } });
+
+  // A dialog opened again starts empty: a password is never kept around.
+  useEffect(() => {
+    if (!opened) {
+      form.reset();
+      setFailure(null);
+    }
+  }, [opened, form]);
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await onSubmit({ ...secondFactorBody(values, method), ...(confirmWord ? { confirmation: values.confirmation.trim() } : {}) });
+    } catch (error) {
+      setFailure(
+        placeServerErrors<Values>(error, form.setError, [...secondFactorFields, 'confirmation'], {
+          ...secondFactorCodes,
+          'account.confirmation_mismatch': 'confirmation' as Path<Values>,
+        }),
+      );
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <form noValidate onSubmit={(event) => void submit(event)}>
+        <Stack gap="md">
+          {children}
+          <SecondFactorFields control={form.control} method={method} />
+          {confirmWord && (
+            <TextInput
+              label={t('account.deletion.confirmLabel', { word: confirmWord })}
+              autoComplete="off"
+              {...form.register('confirmation')}
+              error={message(form.formState.errors.confirmation?.message)}
+              data-testid="confirm-word"
+            />
+          )}
+          {failure && (
+            <Alert color="red" variant="light" role="alert">
+              {errorText(failure)}
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" color={danger ? 'red' : undefined} loading={form.formState.isSubmitting}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,98 @@
+import './styles';
+import { useState } from 'react';
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useController, useWatch, type Control, type FieldValues, type Path } from 'react-hook-form';
+import type { TwoFactorMethod } from '@portal/contracts';
+import { api } from '../../lib/api';
+import { useFieldMessage } from './form-errors';
+import { OtpInput } from './OtpInput';
+import type { SecondFactorValues } from './second-factor';
+
+interface SecondFactorFieldsProps<Values extends SecondFactorValues & FieldValues> {
+  control: Control<Values>;
+  /** The account's two-step method (user.two_factor_method); none: the password alone. */
+  method: TwoFactorMethod | null | undefined;
+}
+
+/** POST /sso/me/2fa/email/send: mails a current code to an account whose second factor is email. */
+const sendEmailCode = () => api.post('/sso/me/2fa/email/send');
+
+/** The password field and, when two-step verification is on, the code (or a recovery code). */
+export function SecondFactorFields<Values extends SecondFactorValues & FieldValues>({ control, method }: SecondFactorFieldsProps<Values>) {
+  const { t } = useTranslation();
+  const message = useFieldMessage();
+  const name = (field: keyof SecondFactorValues) => field as Path<Values>;
+  const password = useController({ control, name: name('password') });
+  const factor = useController({ control, name: name('factor') });
+  const code = useController({ control, name: name('code') });
+  const recovery = useController({ control, name: name('recovery_code') });
+  const usingRecovery = useWatch({ control, name: name('factor') }) === 'recovery';
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
+
+  const sendCode = async () => {
+    setSending(true);
+    try {
+      await sendEmailCode();
+      setSent(true);
+    } catch {
+      // reported by the API client's policy
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      <PasswordInput
+        label={t('secondFactor.password')}
+        autoComplete="current-password"
+        visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
+        {...password.field}
+        value={String(password.field.value ?? '')}
+        error={message(password.fieldState.error?.message)}
+        data-testid="confirm-password"
+      />
+      {method && !usingRecovery && (
+        <Stack gap={4}>
+          <OtpInput
+            label={t('secondFactor.code')}
+            description={t(method === 'totp' ? 'secondFactor.codeHintTotp' : 'secondFactor.codeHintEmail')}
+            value={String(code.field.value ?? '')}
+            onChange={code.field.onChange}
+            error={message(code.fieldState.error?.message)}
+            name="code"
+          />
+          {method === 'email' && (
+            <Group gap="xs">
+              <Button variant="subtle" size="compact-sm" loading={sending} onClick={() => void sendCode()}>
+                {t('secondFactor.sendCode')}
+              </Button>
+              {sent && (
+                <Text size="xs" c="dimmed" role="status">
+                  {t('secondFactor.codeSent')}
+                </Text>
+              )}
+            </Group>
+          )}
+        </Stack>
+      )}
+      {method && usingRecovery && (
+        <TextInput
+          label={t('secondFactor.recoveryCode')}
+          autoComplete="off"
+          placeholder="XXXXX-XXXXX"
+          {...recovery.field}
+          value={String(recovery.field.value ?? '')}
+          error={message(recovery.fieldState.error?.message)}
+        />
+      )}
+      {method && (
+        <Anchor component="button" type="button" size="sm" onClick={() => factor.field.onChange(usingRecovery ? 'code' : 'recovery')}>
+          {t(usingRecovery ? 'secondFactor.useCode' : 'secondFactor.useRecoveryCode')}
+        </Anchor>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,191 @@
+import './styles';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contracts';
+import { api, ApiError, errorText } from '../../lib/api';
+import { messageKey, translateMessage } from './form-errors';
+import { OtpInput } from './OtpInput';
+
+export type TwoFactorProof = { code: string } | { recovery_code: string };
+
+export interface TwoFactorInputDialogProps {
+  opened: boolean;
+  onClose(): void;
+  /** The account's method: says where the code comes from, and offers a mailed code for email. */
+  method: TwoFactorMethod;
+  title?: string;
+  /** Above the code: what the code is for. */
+  description?: string;
+  /** Offer "use a recovery code instead" (default yes). */
+  allowRecovery?: boolean;
+  submitLabel?: string;
+  /** Checks the code; a 400 (wrong or expired code) is shown in the dialog under it. */
+  onSubmit(proof: TwoFactorProof): Promise<unknown>;
+  /** Mails a code (email method); default POST /sso/me/2fa/email/send. */
+  onSendCode?(): Promise<unknown>;
+}
+
+const CODE_PATTERN = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
+/** contracts recoveryCodeSchema: two groups of five, case-insensitive. */
+const RECOVERY_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
+
+/**
+ * The two-factor input dialog: a current code (PinInput, 6 digits) or, instead, one of the
+ * recovery codes. Used wherever a signed-in action needs the second factor on its own.
+ */
+export function TwoFactorInputDialog({
+  opened,
+  onClose,
+  method,
+  title,
+  description,
+  allowRecovery = true,
+  submitLabel,
+  onSubmit,
+  onSendCode = () => api.post('/sso/me/2fa/email/send'),
+}: TwoFactorInputDialogProps) {
+  const { t } = useTranslation();
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState('');
+  const [problem, setProblem] = useState<string | ApiError | null>(null);
+  const [pending, setPending] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
+
+  useEffect(() => {
+    if (!opened) {
+      setUseRecovery(false);
+      setCode('');
+      setRecovery('');
+      setProblem(null);
+      setSent(false);
+    }
+  }, [opened]);
+
+  const submit = async (typedCode = code) => {
+    if (pending) return;
+    let proof: TwoFactorProof;
+    if (useRecovery) {
+      const value = recovery.trim().toUpperCase();
+      if (!RECOVERY_PATTERN.test(value)) return setProblem('validation.recoveryCode');
+      proof = { recovery_code: value };
+    } else {
+      if (!CODE_PATTERN.test(typedCode)) return setProblem(messageKey('validation.codeFormat', { length: VERIFICATION_CODE_LENGTH }));
+      proof = { code: typedCode };
+    }
+    setPending(true);
+    setProblem(null);
+    try {
+      await onSubmit(proof);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) {
+        setProblem(error);
+        setCode('');
+      }
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const sendCode = async () => {
+    setSending(true);
+    try {
+      await onSendCode();
+      setSent(true);
+    } catch {
+      // reported by the API client's policy
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const message = problem instanceof ApiError ? errorText(problem) : translateMessage(problem ?? undefined);
+  const body = description ?? t(method === 'email' ? 'twoFactorDialog.emailBody' : 'twoFactorDialog.totpBody', { length: VERIFICATION_CODE_LENGTH });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={title ?? t('twoFactorDialog.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <form
+        noValidate
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          void submit();
+        }}
+        data-testid="two-factor-dialog"
+      >
+        <Stack gap="md">
+          <Text size="sm">{body}</Text>
+          {useRecovery ? (
+            <TextInput
+              label={t('twoFactorDialog.recoveryLabel')}
+              description={t('twoFactorDialog.recoveryHint')}
+              placeholder="XXXXX-XXXXX"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              data-autofocus
+              value={recovery}
+              onChange={(event) => {
+                setRecovery(event.currentTarget.value);
+                setProblem(null);
+              }}
+              error={message}
+              data-testid="recovery-code-input"
+            />
+          ) : (
+            <OtpInput
+              label={t('twoFactorDialog.codeLabel')}
+              value={code}
+              onChange={(value) => {
+                setCode(value);
+                if (value) setProblem(null);
+              }}
+              onComplete={(value) => void submit(value)}
+              error={message}
+              autoFocus
+            />
+          )}
+          {method === 'email' && !useRecovery && (
+            <Group gap="xs">
+              <Button variant="subtle" size="compact-sm" loading={sending} onClick={() => void sendCode()}>
+                {t('twoFactorDialog.sendCode')}
+              </Button>
+              {sent && (
+                <Text size="xs" c="dimmed" role="status">
+                  {t('twoFactorDialog.codeSent')}
+                </Text>
+              )}
+            </Group>
+          )}
+          {allowRecovery && (
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              onClick={() => {
+                setUseRecovery((current) => !current);
+                setProblem(null);
+              }}
+            >
+              {t(useRecovery ? 'twoFactorDialog.useCode' : 'twoFactorDialog.useRecovery')}
+            </Anchor>
+          )}
+          {problem instanceof ApiError && problem.code === 'auth.mfa_token_invalid' && (
+            <Alert color="red" variant="light" role="alert">
+              {errorText(problem)}
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={pending}>
+              {submitLabel ?? t('twoFactorDialog.verify')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contracts';
+import { messageKey } from './form-errors';
+
+/**
+ * The password, and the second factor when two-step verification is on, that the actions
+ * changing how one signs in ask for (contracts api/account.ts `secondFactor`): a current
+ * code, or one of the recovery codes instead.
+ */
+export interface SecondFactorValues {
+  password: string;
+  /** Which of the two the user is giving. */
+  factor: 'code' | 'recovery';
+  code: string;
+  recovery_code: string;
+}
+
+export const secondFactorDefaults: SecondFactorValues = { password: '', factor: 'code', code: '', recovery_code: '' };
+
+export const secondFactorShape = {
+  password: z.string(),
+  factor: z.enum(['code', 'recovery']),
+  code: z.string(),
+  recovery_code: z.string(),
+};
+
+const CODE_PATTERN = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
+/** contracts recoveryCodeSchema. */
+const RECOVERY_CODE_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
+
+/** The rules, for a zod `superRefine` of a form holding SecondFactorValues. */
+export function checkSecondFactor(values: SecondFactorValues, method: TwoFactorMethod | null | undefined, ctx: z.RefinementCtx): void {
+  if (!values.password) ctx.addIssue({ code: 'custom', path: ['password'], message: 'validation.passwordRequired' });
+  if (!method) return;
+  if (values.factor === 'code' && !CODE_PATTERN.test(values.code.trim())) {
+    ctx.addIssue({ code: 'custom', path: ['code'], message: messageKey('validation.codeFormat', { length: VERIFICATION_CODE_LENGTH }) });
+  }
+  if (values.factor === 'recovery' && !RECOVERY_CODE_PATTERN.test(values.recovery_code.trim().toUpperCase())) {
+    ctx.addIssue({ code: 'custom', path: ['recovery_code'], message: 'secondFactor.recoveryCodeInvalid' });
+  }
+}
+
+/** What the request carries: the password, plus exactly one factor when two-step is on. */
+export function secondFactorBody(
+  values: SecondFactorValues,
+  method: TwoFactorMethod | null | undefined,
+): { password: string; code?: string; recovery_code?: string } {
+  if (!method) return { password: values.password };
+  return values.factor === 'code'
+    ? { password: values.password, code: values.code.trim() }
+    : { password: values.password, recovery_code: values.recovery_code.trim().toUpperCase() };
+}
+
+export const secondFactorFields = ['password', 'code', 'recovery_code'] as const;

@@ -1,0 +1,101 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { updateMeRequestSchema } from '@portal/contracts';
+import { translateMessage } from '../../components/dialogs/form-errors';
+import { i18n, initI18n, loadAccountCatalogue } from '../../lib/i18n';
+import { applyLanguage } from '../../lib/language';
+import { profileRequest, profileSchema, profileValues, type ProfileValues } from './profile-schema';
+
+const user = { id: 'u1', email: 'ada@example.com', full_name: 'Ada Lovelace', language: 'en', customer_language: 'en' } as const;
+const valid: ProfileValues = { ...profileValues(user), username: 'ada1815', phone: '0123456789', company: 'Analytical Engines', organization: 'Royal Society', address: '12 St James Square', country: 'GB' };
+
+/** The translated message of each failing field, in the language shown now. */
+function messages(values: Partial<ProfileValues>): Record<string, string | undefined> {
+  const result = profileSchema.safeParse({ ...valid, ...values });
+  if (result.success) return {};
+  const found: Record<string, string | undefined> = {};
+  for (const issue of result.error.issues) found[String(issue.path[0])] ??= translateMessage(issue.message);
+  return found;
+}
+
+beforeAll(async () => {
+  initI18n('en');
+  await loadAccountCatalogue();
+});
+
+afterEach(async () => {
+  await applyLanguage('en');
+});
+
+describe('profile rules (spec section 5)', () => {
+  it('accepts a complete, valid profile, Vietnamese letters included', () => {
+    expect(messages({})).toEqual({});
+    expect(messages({ full_name: 'Nguyễn Thị Hồng', company: 'Công ty Cổ phần An ninh mạng', address: '19 Lê Thánh Tông' })).toEqual({});
+    expect(messages({ username: '', phone: '', company: '', organization: '', address: '', country: '' })).toEqual({});
+  });
+
+  it('says each rule in English', () => {
+    expect(messages({ full_name: '   ' })).toEqual({ full_name: 'This field may not be blank.' });
+    expect(messages({ phone: '+84 123' })).toEqual({ phone: 'Phone may contain only numbers' });
+    expect(messages({ username: 'ada.l' })).toEqual({ username: 'Username may contain only letters and digits' });
+    expect(messages({ company: 'A&B Ltd.' })).toEqual({ company: 'Company may contain only letters and numbers' });
+    expect(messages({ organization: 'R/S' })).toEqual({ organization: 'Organization may contain only letters and numbers' });
+    expect(messages({ address: '12, St James' })).toEqual({ address: 'Address may contain only letters and numbers' });
+    expect(messages({ phone: '1'.repeat(21) })).toEqual({ phone: 'At most 20 characters' });
+  });
+
+  it('says each rule in Vietnamese', async () => {
+    await applyLanguage('vi');
+    expect(i18n.language).toBe('vi');
+    expect(messages({ full_name: '' })).toEqual({ full_name: 'Trường này không được để trống.' });
+    expect(messages({ phone: '12a' })).toEqual({ phone: 'Số điện thoại chỉ được chứa chữ số' });
+    expect(messages({ username: 'nguyễn' })).toEqual({ username: 'Tên người dùng chỉ được chứa chữ cái và chữ số' });
+    expect(messages({ company: 'A&B' })).toEqual({ company: 'Tên công ty chỉ được chứa chữ cái và chữ số' });
+    expect(messages({ organization: 'R/S' })).toEqual({ organization: 'Tên tổ chức chỉ được chứa chữ cái và chữ số' });
+    expect(messages({ address: 'số 12, phố Huế' })).toEqual({ address: 'Địa chỉ chỉ được chứa chữ cái và chữ số' });
+    expect(messages({ phone: '1'.repeat(21) })).toEqual({ phone: 'Tối đa 20 ký tự' });
+  });
+
+  it("translates the server's field messages the browser could not have known", async () => {
+    expect(translateMessage('This username is already taken')).toBe('This username is already taken');
+    expect(translateMessage('Phone may contain only numbers')).toBe('Phone may contain only numbers');
+    await applyLanguage('vi');
+    expect(translateMessage('This username is already taken')).toBe('Tên người dùng này đã có người sử dụng');
+    expect(translateMessage('Phone may contain only numbers')).toBe('Số điện thoại chỉ được chứa chữ số');
+  });
+
+  it("gives the same answers as the server's schema (contracts updateMeRequestSchema)", () => {
+    const samples: Partial<ProfileValues>[] = [
+      {},
+      { full_name: '' },
+      { full_name: 'x'.repeat(101) },
+      { username: 'ok123' },
+      { username: 'not ok' },
+      { username: 'ñandú' },
+      { phone: '0912345678' },
+      { phone: '091-234' },
+      { phone: '1'.repeat(20) },
+      { phone: '1'.repeat(21) },
+      { company: 'Tập đoàn Bảo mật 2024' },
+      { company: 'Acme, Inc.' },
+      { organization: 'OWASP Hà Nội' },
+      { organization: 'a_b' },
+      { address: 'Số 1 Đại Cồ Việt' },
+      { address: '1/2 Main St.' },
+      { address: 'x'.repeat(201) },
+      { country: 'VN' },
+      { country: 'vn' },
+      { country: '' },
+    ];
+    for (const sample of samples) {
+      const values = { ...valid, ...sample };
+      const ours = profileSchema.safeParse(values).success;
+      const theirs = updateMeRequestSchema.safeParse(profileRequest(user, values, 'en')).success;
+      expect([sample, ours]).toEqual([sample, theirs]);
+    }
+  });
+
+  it('sends the whole user object with both languages, empty fields as null', () => {
+    const body = profileRequest({ ...user, language: 'vi', customer_language: 'vi' }, { ...valid, phone: ' ', country: '' }, 'en');
+    expect(body).toMatchObject({ id: 'u1', email: 'ada@example.com', phone: null, country: null, language: 'vi', customer_language: 'vi', username: 'ada1815' });
+  });
+});

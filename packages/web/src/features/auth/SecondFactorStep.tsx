@@ -1,0 +1,139 @@
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/PinInput.css';
+import '@mantine/core/styles/Button.css';
+import { useState, type FormEvent } from 'react';
+import { Anchor, Button, PinInput, Stack, Text, TextInput } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse } from '@portal/contracts';
+import { PageHeader } from '../../components/PageHeader';
+import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
+import { api, ApiError, errorText, retryAfterSeconds } from '../../lib/api';
+import { useCountdown } from '../../lib/use-countdown';
+import { useForm } from '../../lib/use-form';
+import { verificationCode, type Rule } from '../../lib/validators';
+
+/** contracts recoveryCodeSchema: two groups of five, Crockford base32. */
+const RECOVERY_CODE_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
+const recoveryCode: Rule = (value) => (RECOVERY_CODE_PATTERN.test(value.trim().toUpperCase()) ? null : { key: 'validation.recoveryCode' });
+
+interface SecondFactorStepProps {
+  challenge: MfaChallengeResponse;
+  /** The session cookie is set: finish the sign-in. */
+  onSignedIn(): Promise<void>;
+}
+
+/**
+ * The second step of a sign-in when the account has two-step verification: a current code
+ * (authenticator app, or mailed for the email method) or one of the recovery codes.
+ */
+export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProps) {
+  const { t } = useTranslation();
+  const { search } = useLocation();
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [seconds, startCooldown] = useCountdown(challenge.method === 'email' ? RESEND_COOLDOWN_SECONDS : 0);
+  const form = useForm({ code: '', recovery: '' }, () => (useRecovery ? { recovery: recoveryCode } : { code: verificationCode }));
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (pending || !form.check()) return;
+    setPending(true);
+    setFailure(null);
+    try {
+      const factor = useRecovery ? { recovery_code: form.values.recovery.trim().toUpperCase() } : { code: form.values.code.trim() };
+      await api.post('/sso/auth/mfa', { mfa_token: challenge.mfa_token, ...factor }, { handle: [400, 403, 429] });
+      await onSignedIn();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setFailure(error);
+      setPending(false);
+    }
+  };
+
+  const resend = async () => {
+    setFailure(null);
+    try {
+      await api.post('/sso/auth/mfa/resend', { mfa_token: challenge.mfa_token }, { handle: [400, 429] });
+      startCooldown(RESEND_COOLDOWN_SECONDS);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status === 429) startCooldown(retryAfterSeconds(error));
+      setFailure(error);
+    }
+  };
+
+  const expired = failure?.code === 'auth.mfa_token_invalid';
+  return (
+    <>
+      <PageHeader
+        title={t('auth.secondFactor.title')}
+        description={t(challenge.method === 'email' ? 'auth.secondFactor.emailDescription' : 'auth.secondFactor.totpDescription', { length: VERIFICATION_CODE_LENGTH })}
+      />
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Stack gap="md">
+          {useRecovery ? (
+            <TextInput
+              label={t('auth.secondFactor.recoveryLabel')}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              autoFocus
+              value={form.values.recovery}
+              onChange={(event) => form.set('recovery', event.currentTarget.value)}
+              error={form.error('recovery')}
+            />
+          ) : (
+            <Stack gap={6}>
+              <Text component="label" htmlFor="second-factor-code" size="sm" fw={500}>
+                {t('auth.secondFactor.codeLabel')}
+              </Text>
+              <PinInput
+                id="second-factor-code"
+                length={VERIFICATION_CODE_LENGTH}
+                type="number"
+                oneTimeCode
+                autoFocus
+                value={form.values.code}
+                onChange={(value) => form.set('code', value)}
+                error={Boolean(form.error('code'))}
+                aria-label={t('auth.secondFactor.codeLabel')}
+                data-testid="second-factor-code"
+              />
+              {form.error('code') && (
+                <Text size="xs" c="red.7">
+                  {form.error('code')}
+                </Text>
+              )}
+            </Stack>
+          )}
+          {failure && (
+            <Text size="sm" c="red.7" role="alert">
+              {errorText(failure)}
+            </Text>
+          )}
+          {expired ? (
+            <Button component={Link} to={`${paths.login}${search}`}>
+              {t('auth.secondFactor.restart')}
+            </Button>
+          ) : (
+            <Button type="submit" fullWidth loading={pending}>
+              {t('auth.secondFactor.submit')}
+            </Button>
+          )}
+          <Stack gap={4} align="flex-start">
+            <Anchor component="button" type="button" size="sm" onClick={() => setUseRecovery((current) => !current)}>
+              {t(useRecovery ? 'auth.secondFactor.useCode' : 'auth.secondFactor.useRecovery')}
+            </Anchor>
+            {challenge.method === 'email' && !useRecovery && (
+              <Button variant="subtle" size="xs" px={0} disabled={seconds > 0} onClick={() => void resend()}>
+                {seconds > 0 ? t('auth.secondFactor.resendIn', { seconds }) : t('auth.secondFactor.resend')}
+              </Button>
+            )}
+          </Stack>
+        </Stack>
+      </form>
+    </>
+  );
+}

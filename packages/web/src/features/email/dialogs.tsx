@@ -1,0 +1,176 @@
+import '../../components/dialogs/styles';
+import { useEffect, useState } from 'react';
+import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, type Path } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import type { TwoFactorMethod } from '@portal/contracts';
+import { errorText, type ApiError } from '../../lib/api';
+import { placeServerErrors, secondFactorCodes, useFieldMessage } from '../../components/dialogs/form-errors';
+import { checkSecondFactor, secondFactorBody, secondFactorDefaults, secondFactorFields, secondFactorShape, type SecondFactorValues } from '../../components/dialogs/second-factor';
+import { SecondFactorFields } from '../../components/dialogs/SecondFactorFields';
+import type { EmailChangeBody } from './api';
+
+/** contracts emailSchema, with the messages as i18n keys. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const emailField = z.string().trim().min(1, 'validation.emailRequired').max(254, 'validation.emailInvalid').regex(EMAIL_PATTERN, 'validation.emailInvalid');
+
+const sameAddress = (a: string, b: string | null | undefined) => Boolean(b) && a.trim().toLowerCase() === b!.trim().toLowerCase();
+
+/** Server codes that belong to the address field. */
+const addressCodes = <Field extends string>(field: Field) => ({ 'auth.email_exists': field, 'auth.email_not_valid': field });
+
+interface ChangeEmailDialogProps {
+  opened: boolean;
+  onClose(): void;
+  currentEmail: string;
+  method: TwoFactorMethod | null | undefined;
+  /** POST /sso/me/email/change; resolves once the code is on its way to `new_email`. */
+  onSubmit(body: EmailChangeBody): Promise<unknown>;
+}
+
+type ChangeValues = SecondFactorValues & { new_email: string };
+
+/** Step one of changing the primary email: the new address, the password (and the second factor when on). */
+export function ChangeEmailDialog({ opened, onClose, currentEmail, method, onSubmit }: ChangeEmailDialogProps) {
+  const { t } = useTranslation();
+  const message = useFieldMessage();
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const schema = z.object({ ...secondFactorShape, new_email: emailField }).superRefine((values, ctx) => {
+    if (sameAddress(values.new_email, currentEmail)) ctx.addIssue({ code: 'custom', path: ['new_email'], message: 'email.primary.sameEmail' });
+    checkSecondFactor(values, method, ctx);
+  });
+  const form = useForm<ChangeValues>({ resolver: zodResolver(schema), defaultValues: { ...secondFactorDefaults, new_email: '' } });
+
+  useEffect(() => {
+    if (!opened) {
+      form.reset();
+      setFailure(null);
+    }
+  }, [opened, form]);
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await onSubmit({ new_email: values.new_email.trim().toLowerCase(), ...secondFactorBody(values, method) });
+    } catch (error) {
+      const fields: Path<ChangeValues>[] = [...secondFactorFields, 'new_email'];
+      setFailure(placeServerErrors<ChangeValues>(error, form.setError, fields, { ...secondFactorCodes, ...addressCodes('new_email') }));
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('email.primary.dialogTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <form noValidate onSubmit={(event) => void submit(event)}>
+        <Stack gap="md">
+          <Text size="sm" c="dimmed">
+            {t('email.primary.dialogBody')}
+          </Text>
+          <TextInput
+            label={t('email.primary.newEmail')}
+            type="email"
+            autoComplete="email"
+            data-autofocus
+            {...form.register('new_email')}
+            error={message(form.formState.errors.new_email?.message)}
+            data-testid="new-email"
+          />
+          <SecondFactorFields control={form.control} method={method} />
+          {failure && (
+            <Alert color="red" variant="light" role="alert">
+              {errorText(failure)}
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={form.formState.isSubmitting}>
+              {t('common.continue')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+interface RecoveryEmailDialogProps {
+  opened: boolean;
+  onClose(): void;
+  primaryEmail: string;
+  /** PUT /sso/me/recovery-email; resolves once the code is on its way. */
+  onSubmit(body: { email: string; password: string }): Promise<unknown>;
+}
+
+type RecoveryValues = { email: string; password: string };
+
+/** Add (or replace) the recovery email: the address and the password. */
+export function RecoveryEmailDialog({ opened, onClose, primaryEmail, onSubmit }: RecoveryEmailDialogProps) {
+  const { t } = useTranslation();
+  const message = useFieldMessage();
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const schema = z.object({ email: emailField, password: z.string().min(1, 'validation.passwordRequired') }).superRefine((values, ctx) => {
+    if (sameAddress(values.email, primaryEmail)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'email.recovery.mustDiffer' });
+  });
+  const form = useForm<RecoveryValues>({ resolver: zodResolver(schema), defaultValues: { email: '', password: '' } });
+
+  useEffect(() => {
+    if (!opened) {
+      form.reset();
+      setFailure(null);
+    }
+  }, [opened, form]);
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await onSubmit({ email: values.email.trim().toLowerCase(), password: values.password });
+    } catch (error) {
+      setFailure(placeServerErrors<RecoveryValues>(error, form.setError, ['email', 'password'], { ...addressCodes('email'), 'auth.invalid_credentials': 'password' }));
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('email.recovery.dialogTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <form noValidate onSubmit={(event) => void submit(event)}>
+        <Stack gap="md">
+          <Text size="sm" c="dimmed">
+            {t('email.recovery.dialogBody')}
+          </Text>
+          <TextInput
+            label={t('email.recovery.label')}
+            type="email"
+            autoComplete="email"
+            data-autofocus
+            {...form.register('email')}
+            error={message(form.formState.errors.email?.message)}
+            data-testid="recovery-email"
+          />
+          <PasswordInput
+            label={t('secondFactor.password')}
+            autoComplete="current-password"
+            visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
+            {...form.register('password')}
+            error={message(form.formState.errors.password?.message)}
+            data-testid="confirm-password"
+          />
+          {failure && (
+            <Alert color="red" variant="light" role="alert">
+              {errorText(failure)}
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={form.formState.isSubmitting}>
+              {t('common.continue')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,132 @@
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/Checkbox.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Alert.css';
+import { useState, type FormEvent } from 'react';
+import { Alert, Anchor, Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
+import { Trans, useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { paths } from '@portal/contracts';
+import { passkeyErrorText } from '../../components/dialogs/passkey-errors';
+import { CeremonyError, passkeysSupported, runRegistration } from '../../components/passkey/ceremony';
+import { useSecurityText } from '../../components/passkey/use-security-text';
+import { api, ApiError } from '../../lib/api';
+import { rememberSignupEmail } from '../../lib/flow-storage';
+import { useRuntimeConfig } from '../../lib/runtime-context';
+import { useForm } from '../../lib/use-form';
+import { acceptTerms, email, FULL_NAME_MAX_LENGTH, required } from '../../lib/validators';
+
+/** POST /sso/users/webauthn/register/options {algorithms, email, full_name} → creation options (spec section 7). */
+const registerOptions = (body: { email: string; full_name: string }) =>
+  api.post<Record<string, unknown>>('/sso/users/webauthn/register/options', { algorithms: ['es256', 'rs256'], ...body }, { handle: [400] });
+/** POST /sso/users/webauthn/register {response} → 201 {email}: activated by mail like a password sign-up. */
+const registerPasskey = (response: unknown) => api.post<{ email: string }>('/sso/users/webauthn/register', { response }, { handle: [400] });
+
+/**
+ * 'Sign up with a passkey': full name and email, the browser's passkey prompt, then the
+ * activation mail and /register/verifying-email, as after a password sign-up. The account
+ * has no password until its owner sets one (/security/password).
+ */
+export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) {
+  const { t } = useTranslation();
+  const ready = useSecurityText();
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  const { mainSiteUrl } = useRuntimeConfig();
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const form = useForm({ fullName: '', email: '', terms: false }, () => ({ fullName: required, email, terms: acceptTerms }));
+  const { values } = form;
+  const link = (path: string) => new URL(path, mainSiteUrl).toString();
+
+  if (!ready) return null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending || !form.check()) return;
+    setPending(true);
+    setFailure(null);
+    try {
+      const address = values.email.trim();
+      const options = await registerOptions({ email: address, full_name: values.fullName.trim() });
+      const response = await runRegistration(options);
+      const answer = await registerPasskey(response);
+      rememberSignupEmail(answer.email ?? address);
+      void navigate(`${paths.registerVerifyingEmail}${search}`, { state: { email: answer.email ?? address } });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400 && error.details?.fields) {
+        const fields = error.details.fields as Record<string, string>;
+        form.setServerErrors({ fullName: fields.full_name, email: fields.email });
+      } else if (error instanceof CeremonyError || (error instanceof ApiError && error.status === 400)) setFailure(error);
+      setPending(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate data-testid="passkey-sign-up">
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          {t('passkeyUi.signUpBody')}
+        </Text>
+        <TextInput
+          label={t('passkeyUi.fullName')}
+          name="name"
+          autoComplete="name"
+          maxLength={FULL_NAME_MAX_LENGTH}
+          value={values.fullName}
+          onChange={(event) => form.set('fullName', event.currentTarget.value)}
+          error={form.error('fullName')}
+        />
+        <TextInput
+          label={t('passkeyUi.email')}
+          type="email"
+          name="email"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={values.email}
+          onChange={(event) => form.set('email', event.currentTarget.value)}
+          error={form.error('email')}
+        />
+        <Checkbox
+          checked={values.terms}
+          onChange={(event) => form.set('terms', event.currentTarget.checked)}
+          error={form.error('terms')}
+          label={
+            <Trans
+              i18nKey="register.form.terms"
+              components={{
+                terms: <Anchor href={link('/terms-of-service')} target="_blank" rel="noreferrer" inherit />,
+                privacy: <Anchor href={link('/privacy-policy')} target="_blank" rel="noreferrer" inherit />,
+              }}
+            />
+          }
+        />
+        {failure !== null && (
+          <Alert color="red" variant="light" role="alert">
+            {passkeyErrorText(failure, 'signup')}
+          </Alert>
+        )}
+        <Button type="submit" fullWidth loading={pending} data-testid="passkey-sign-up-submit">
+          {t('passkeyUi.signUpSubmit')}
+        </Button>
+        <Anchor component="button" type="button" size="sm" onClick={onUsePassword}>
+          {t('passkeyUi.usePassword')}
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
+
+/** The way in to the passkey sign-up, on /register; nothing where the browser has no WebAuthn. */
+export function PasskeySignUpButton({ onClick }: { onClick(): void }) {
+  const { t } = useTranslation();
+  const ready = useSecurityText();
+  if (!ready || !passkeysSupported()) return null;
+  return (
+    <Button variant="default" fullWidth onClick={onClick} data-testid="passkey-sign-up-start">
+      {t('passkeyUi.signUp')}
+    </Button>
+  );
+}

@@ -1,0 +1,177 @@
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/PasswordInput.css';
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/Checkbox.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Alert.css';
+import { useRef, useState, type FormEvent } from 'react';
+import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { PASSWORD_MIN_LENGTH, paths, type Language } from '@portal/contracts';
+import { CaptchaField } from '../../components/captcha/CaptchaField';
+import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
+import { PasswordStrength } from '../../components/PasswordStrength';
+import { ApiError, errorText, fieldErrors } from '../../lib/api';
+import { useRuntimeConfig } from '../../lib/runtime-context';
+import { useCurrentService } from '../../lib/service';
+import { rememberSignupEmail } from '../../lib/flow-storage';
+import { useForm } from '../../lib/use-form';
+import { acceptTerms, email, FULL_NAME_MAX_LENGTH, newPassword, required } from '../../lib/validators';
+import { signUp } from './api';
+
+/** Server field names (the request body) to this form's fields. */
+const serverFields: Record<string, 'fullName' | 'email' | 'password' | 'terms'> = {
+  full_name: 'fullName',
+  email: 'email',
+  password: 'password',
+  accept_terms: 'terms',
+};
+
+/**
+ * The sign-up form: name, email, a new password with its strength, the terms, and the
+ * captcha the server always asks for here. The answer is the same whether or not the email
+ * already has an account (the mail says which); the next page says where the mail went.
+ */
+export function RegisterForm() {
+  const { t, i18n } = useTranslation();
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  const { mainSiteUrl } = useRuntimeConfig();
+  const service = useCurrentService();
+  const captcha = useRef<CaptchaHandle>(null);
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [captchaFailure, setCaptchaFailure] = useState<CaptchaError | ApiError | null>(null);
+  const form = useForm({ fullName: '', email: '', password: '', terms: false }, () => ({
+    fullName: required,
+    email,
+    password: newPassword,
+    terms: acceptTerms,
+  }));
+  const { values } = form;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending || !form.check()) return;
+    setPending(true);
+    setFailure(null);
+    setCaptchaFailure(null);
+    try {
+      const answer = await captcha.current?.token();
+      const address = values.email.trim();
+      await signUp({
+        full_name: values.fullName.trim(),
+        email: address,
+        password: values.password,
+        accept_terms: true,
+        captcha: answer,
+        language: (i18n.resolvedLanguage ?? 'en') as Language,
+        service_scope: service.scope,
+      });
+      rememberSignupEmail(address);
+      void navigate(`${paths.registerVerifyingEmail}${search}`, { state: { email: address } });
+    } catch (error) {
+      // A captcha answer is single use: whatever happened, the next try gets a fresh one.
+      captcha.current?.reset();
+      if (error instanceof CaptchaError) setCaptchaFailure(error);
+      else if (error instanceof ApiError) showServerError(error);
+      else throw error;
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const showServerError = (error: ApiError) => {
+    if (error.code === 'auth.captcha_required' || error.code === 'auth.captcha_invalid') {
+      setCaptchaFailure(error);
+      return;
+    }
+    const fields = fieldErrors(error);
+    const mapped: Record<string, string> = {};
+    for (const [name, message] of Object.entries(fields)) if (serverFields[name]) mapped[serverFields[name]] = message;
+    if (Object.keys(mapped).length > 0) form.setServerErrors(mapped);
+    else setFailure(error);
+  };
+
+  const link = (path: string) => new URL(path, mainSiteUrl).toString();
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label={t('register.form.fullName')}
+          name="name"
+          autoComplete="name"
+          maxLength={FULL_NAME_MAX_LENGTH}
+          value={values.fullName}
+          onChange={(event) => form.set('fullName', event.currentTarget.value)}
+          error={form.error('fullName')}
+        />
+        <TextInput
+          label={t('register.form.email')}
+          name="email"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={values.email}
+          onChange={(event) => form.set('email', event.currentTarget.value)}
+          error={form.error('email')}
+        />
+        <Stack gap={6}>
+          <PasswordInput
+            label={t('register.form.password')}
+            name="new-password"
+            autoComplete="new-password"
+            description={t('register.form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+            value={values.password}
+            onChange={(event) => form.set('password', event.currentTarget.value)}
+            error={form.error('password')}
+            visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
+          />
+          <PasswordStrength password={values.password} userInputs={[values.fullName, values.email]} />
+        </Stack>
+        <Checkbox
+          checked={values.terms}
+          onChange={(event) => form.set('terms', event.currentTarget.checked)}
+          error={form.error('terms')}
+          label={
+            <Trans
+              i18nKey="register.form.terms"
+              components={{
+                terms: <Anchor href={link('/terms-of-service')} target="_blank" rel="noreferrer" inherit />,
+                privacy: <Anchor href={link('/privacy-policy')} target="_blank" rel="noreferrer" inherit />,
+              }}
+            />
+          }
+        />
+        <Stack gap={4}>
+          <Text size="sm" fw={500}>
+            {t('register.form.captchaLabel')}
+          </Text>
+          <CaptchaField ref={captcha} action="signup" auto="onfocus" onChange={(answer) => answer && setCaptchaFailure(null)} />
+          {captchaFailure && (
+            <Text size="xs" c="red.7" role="alert">
+              {captchaFailure instanceof CaptchaError ? t(captchaFailure.key) : errorText(captchaFailure)}
+            </Text>
+          )}
+        </Stack>
+        {failure && (
+          <Alert color="red" variant="light" role="alert">
+            {errorText(failure)}
+          </Alert>
+        )}
+        <Button type="submit" fullWidth loading={pending}>
+          {t('register.form.submit')}
+        </Button>
+        <Text size="sm">
+          {t('register.index.haveAccount')}{' '}
+          <Anchor component={Link} to={`${paths.login}${search}`}>
+            {t('register.index.signIn')}
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

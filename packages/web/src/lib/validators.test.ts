@@ -1,0 +1,125 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { emailSchema, identifierSchema, messages, newPasswordSchema, PASSWORD_MIN_LENGTH } from '@portal/contracts';
+import en from '../i18n/en.json';
+import vi from '../i18n/vi.json';
+import { acceptTerms, confirmPassword, email, identifier, newPassword, password, required, validate, verificationCode, type ValidationMessage } from './validators';
+
+/** A rule's message as shown in `catalogue`. */
+function shown(message: ValidationMessage | null, catalogue: typeof en = en): string | null {
+  if (!message) return null;
+  const template = catalogue.validation[message.key.replace('validation.', '') as keyof typeof en.validation];
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(message.params?.[name]));
+}
+
+/** The server's answer for the same value: its message, or null when it passes. */
+function server(schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, value: string): string | null {
+  const result = schema.safeParse(value);
+  return result.success ? null : result.error!.issues[0]!.message;
+}
+
+describe('the catalogue says what the server says (spec section 5)', () => {
+  it.each([
+    ['blank', messages.blank],
+    ['emailRequired', messages.emailRequired],
+    ['emailInvalid', messages.emailInvalid],
+    ['identifierInvalid', messages.identifierInvalid],
+    ['passwordRequired', messages.passwordRequired],
+    ['confirmMismatch', messages.confirmMismatch],
+    ['termsRequired', messages.termsRequired],
+  ] as const)('validation.%s', (key, words) => {
+    expect(en.validation[key]).toBe(words);
+  });
+
+  it('fills the length in the password and code messages', () => {
+    expect(shown(newPassword('short'))).toBe(messages.passwordTooShort);
+    expect(shown(verificationCode('12'))).toBe(messages.codeFormat);
+  });
+});
+
+describe('rules', () => {
+  it('required: blank or spaces only', () => {
+    expect(shown(required(''))).toBe('This field may not be blank.');
+    expect(shown(required('   '))).toBe('This field may not be blank.');
+    expect(required('Ada')).toBeNull();
+  });
+
+  it('email: required, then a valid address', () => {
+    expect(shown(email(''))).toBe('The email field is required');
+    expect(shown(email('ada@'))).toBe('Email address is not valid');
+    expect(shown(email('ada@example'))).toBe('Email address is not valid');
+    expect(email(' ada@example.com ')).toBeNull();
+  });
+
+  it('identifier: required, no spaces inside', () => {
+    expect(shown(identifier(' '))).toBe('The email field is required');
+    expect(shown(identifier('ada lovelace'))).toBe('Email or username not valid');
+    expect(identifier('ada')).toBeNull();
+    expect(identifier('ada@example.com')).toBeNull();
+  });
+
+  it('passwords: present to sign in; 8 or more characters, never trimmed, to choose', () => {
+    expect(shown(password(''))).toBe('Password is required');
+    expect(password(' ')).toBeNull();
+    expect(shown(newPassword(''))).toBe('Password is required');
+    expect(shown(newPassword('1234567'))).toBe(`Password must be at least ${PASSWORD_MIN_LENGTH} characters`);
+    expect(newPassword('        ')).toBeNull();
+  });
+
+  it('confirm password: present and the same', () => {
+    expect(shown(confirmPassword('Secret-123')(''))).toBe('This field may not be blank.');
+    expect(shown(confirmPassword('Secret-123')('Secret-124'))).toBe('Confirm password is not match!');
+    expect(confirmPassword('Secret-123')('Secret-123')).toBeNull();
+  });
+
+  it('terms and code', () => {
+    expect(shown(acceptTerms(false))).toBe('You must accept the Terms of Service and Privacy Policy');
+    expect(acceptTerms(true)).toBeNull();
+    expect(shown(verificationCode('12a456'))).toBe('The code is 6 digits');
+    expect(verificationCode('123456')).toBeNull();
+  });
+
+  it('reads in Vietnamese from the same keys', () => {
+    expect(shown(email(''), vi)).toBe('Vui lòng nhập email');
+    expect(shown(newPassword('short'), vi)).toBe(`Mật khẩu phải có ít nhất ${PASSWORD_MIN_LENGTH} ký tự`);
+    expect(shown(confirmPassword('a')('b'), vi)).toBe('Mật khẩu xác nhận không khớp!');
+  });
+
+  it('validate: the failing fields and whether all passed', () => {
+    const outcome = validate({ name: '', mail: 'ada@example.com' }, { name: required, mail: email });
+    expect(outcome.valid).toBe(false);
+    expect(Object.keys(outcome.errors)).toEqual(['name']);
+  });
+});
+
+describe('the same answers as the server schemas (contracts)', () => {
+  const text = fc.oneof(
+    fc.string(),
+    fc.emailAddress(),
+    fc.constantFrom('', ' ', 'a b', 'ada@', '@x.io', 'a@b.c', ' ada@example.com ', 'x'.repeat(255), `${'x'.repeat(250)}@a.io`),
+  );
+
+  it('email', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(shown(email(value))).toBe(server(emailSchema, value));
+      }),
+    );
+  });
+
+  it('identifier', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(shown(identifier(value))).toBe(server(identifierSchema, value));
+      }),
+    );
+  });
+
+  it('new password', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 140 }), fc.constantFrom('', '1234567', '12345678')), (value) => {
+        expect(shown(newPassword(value))).toBe(server(newPasswordSchema, value));
+      }),
+    );
+  });
+});

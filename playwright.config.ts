@@ -1,0 +1,43 @@
+import { cpus } from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './e2e/support/chromium';
+
+const root = path.dirname(new URL(import.meta.url).pathname);
+
+/**
+ * End-to-end tests: the real server (packages/server/src/main.ts, PGlite in a temporary
+ * folder, started by e2e/support/global-setup.ts on a free port) and Debian's Chromium.
+ * The server's address reaches the workers as E2E_* environment variables
+ * (e2e/support/env.ts); E2E_BASE_URL=http://localhost:8080 runs against a server you
+ * started yourself instead.
+ */
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './e2e/support/global-setup.ts',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  workers: Math.max(1, Math.min(2, cpus().length)),
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [
+    ['list'],
+    ['json', { outputFile: process.env.E2E_JSON_REPORT || path.join(root, '.cache', 'reports', 'playwright.json') }],
+  ],
+  use: {
+    browserName: 'chromium',
+    baseURL: process.env.E2E_BASE_URL,
+    launchOptions: chromiumLaunchOptions(),
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    viewport: { width: 1280, height: 800 },
+    navigationTimeout: 20_000,
+    actionTimeout: 10_000,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [{ name: 'chromium' }],
+});

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: install when needed, build the web app when its sources changed, then run
+ * the server (packages/server/src/main.ts through tsx) as a child process that receives
+ * SIGINT/SIGTERM and whose exit code becomes ours.
+ *
+ * Defaults: PGlite under ./data, http://localhost:8080 (PORT, DATABASE_URL, ... change it;
+ * see packages/server/src/config.ts). `--no-build` skips the web build check.
+ */
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import path from 'node:path';
+import { ensureInstall, ROOT } from './ensure-install.mjs';
+
+async function main() {
+  ensureInstall();
+  if (!process.argv.includes('--no-build')) {
+    const { ensureWebBuilt } = await import('./web-build.mjs');
+    ensureWebBuilt();
+  }
+
+  const entry = path.join(ROOT, 'packages', 'server', 'src', 'main.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, DATA_DIR: process.env.DATA_DIR || path.join(ROOT, 'data') },
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    });
+  }
+  child.on('error', (error) => {
+    console.error(`[start] could not run the server: ${error.message}`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    process.exit(code ?? 128 + (signal ? constants.signals[signal] ?? 0 : 1));
+  });
+}
+
+main().catch((error) => {
+  console.error(`[start] ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});

@@ -1,0 +1,295 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every check this repository has, in order, failing fast.
+ *
+ *   install      npm ci when node_modules does not match package-lock.json
+ *   chromium     /usr/bin/chromium, from Debian's packages when missing (as root)
+ *   typecheck    tsc -p packages/contracts, packages/server, packages/web, tsconfig.json
+ *   lint         eslint .
+ *   build        the web app (vite build into packages/web/dist), when stale; before the
+ *                unit tests because server tests of the HTML shell read packages/web/dist
+ *   vitest       vitest run: all projects, PGlite and in-process counters (no REDIS_URL)
+ *   postgres     vitest run --project server on PostgreSQL (TEST_DB=postgres), with
+ *                REDIS_URL; only when TEST_DATABASE_URL is set
+ *   e2e          playwright test: the real server and Chromium
+ *
+ * The last line is always `N passed, N failed` (tests of all runners; a stage that fails
+ * without failing tests, such as a type error, counts as one failure). CI reads it.
+ *
+ * Options: --only=a,b and --skip=a,b take stage names (`npm test -- --only=e2e`). To pass
+ * arguments to one tool, run it directly (`npx vitest run path`, `npx playwright test -g x`).
+ * Reports: .cache/reports/{vitest,vitest-postgres,playwright}.json.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ensureInstall, ROOT } from './ensure-install.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const REPORTS = path.join(ROOT, '.cache', 'reports');
+const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
+
+const totals = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
+const timings = [];
+
+function option(name) {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return arg ? arg.slice(name.length + 3).split(',').filter(Boolean) : null;
+}
+const only = option('only');
+const skip = option('skip') ?? [];
+
+function heading(text) {
+  const line = '━'.repeat(Math.max(4, 72 - text.length));
+  console.log(`\n━━ ${text} ${line}`);
+}
+
+function seconds(ms) {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Runs a command with live output; resolves with its exit code. */
+function run(command, args, env = {}) {
+  console.log(`$ ${[path.relative(ROOT, command) || command, ...args].join(' ')}`);
+  return new Promise((resolve) => {
+    const merged = { ...process.env, ...env };
+    for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
+    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', env: merged });
+    const forward = (signal) => child.kill(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('error', (error) => {
+      console.log(`could not run ${command}: ${error.message}`);
+      resolve(127);
+    });
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? (signal ? 128 : 1));
+    });
+  });
+}
+
+/** Runs a command and collects its output (for commands run side by side). */
+function capture(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => resolve({ code: 127, output: `could not run ${command}: ${error.message}` }));
+    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Adds a vitest JSON report to the totals; returns the number of failures it counted. */
+function countVitest(file) {
+  const report = readJson(file);
+  if (!report) return 0;
+  totals.passed += report.numPassedTests ?? 0;
+  totals.failed += report.numFailedTests ?? 0;
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  console.log(
+    `vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ` +
+      `${(report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)} skipped in ${report.numTotalTestSuites} suites`,
+  );
+  return report.numFailedTests ?? 0;
+}
+
+/** Adds a Playwright JSON report to the totals; returns the number of failures it counted. */
+function countPlaywright(file) {
+  const report = readJson(file);
+  if (!report?.stats) return 0;
+  const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats;
+  totals.passed += expected + flaky;
+  totals.failed += unexpected;
+  totals.skipped += skipped;
+  totals.flaky += flaky;
+  console.log(`playwright: ${expected + flaky} passed (${flaky} flaky), ${unexpected} failed, ${skipped} skipped`);
+  return unexpected;
+}
+
+const stages = [
+  {
+    name: 'install',
+    title: 'dependencies (npm ci when package-lock.json changed)',
+    run: async () => {
+      ensureInstall();
+      return 0;
+    },
+  },
+  {
+    name: 'chromium',
+    title: `Chromium for the end-to-end tests (${CHROMIUM})`,
+    run: async () => {
+      if (existsSync(CHROMIUM)) {
+        console.log(`${CHROMIUM} is installed`);
+        return 0;
+      }
+      if (process.getuid?.() !== 0) {
+        console.log(
+          `${CHROMIUM} is missing and this user cannot install it.\n` +
+            `Install Debian's Chromium as root:  apt-get update && apt-get install -y chromium\n` +
+            `(Playwright's own browser download does not work here; the tests use the system Chromium.)`,
+        );
+        return 1;
+      }
+      console.log(`${CHROMIUM} is missing: installing Debian's chromium package`);
+      const lockWait = ['-o', 'DPkg::Lock::Timeout=600'];
+      const updated = await run('apt-get', [...lockWait, 'update']);
+      if (updated !== 0) return updated;
+      const installed = await run('apt-get', [...lockWait, 'install', '-y', '--no-install-recommends', 'chromium'], {
+        DEBIAN_FRONTEND: 'noninteractive',
+      });
+      if (installed !== 0 || !existsSync(CHROMIUM)) {
+        console.log(`apt-get install chromium failed; ${CHROMIUM} is still missing`);
+        return installed || 1;
+      }
+      return 0;
+    },
+  },
+  {
+    name: 'typecheck',
+    title: 'typecheck (tsc: contracts, server, web, e2e/bench/scripts)',
+    run: async () => {
+      // Two at a time (2 cores); each project's output is printed whole when it finishes.
+      const projects = ['packages/server', 'tsconfig.json', 'packages/web', 'packages/contracts'];
+      const failed = [];
+      const worker = async () => {
+        for (let project = projects.shift(); project; project = projects.shift()) {
+          const t0 = Date.now();
+          // Incremental: a re-run re-checks only what changed (.cache is gitignored).
+          const buildInfo = path.join(ROOT, '.cache', 'tsc', `${project.replace(/[\\/]/g, '_')}.tsbuildinfo`);
+          const { code, output } = await capture(bin('tsc'), ['-p', project, '--incremental', '--tsBuildInfoFile', buildInfo]);
+          console.log(`$ tsc -p ${project}  (${seconds(Date.now() - t0)}${code === 0 ? ', no errors' : ''})`);
+          if (output.trim()) console.log(output.trimEnd());
+          if (code !== 0) failed.push(project);
+        }
+      };
+      await Promise.all([worker(), worker()]);
+      if (failed.length) console.log(`type errors in ${failed.join(', ')}`);
+      return failed.length ? 1 : 0;
+    },
+  },
+  {
+    name: 'lint',
+    title: 'lint (eslint .)',
+    run: () => run(bin('eslint'), ['.', '--cache', '--cache-location', path.join(ROOT, '.cache', 'eslint/')]),
+  },
+  {
+    // Before the unit tests: server tests of the HTML shell read packages/web/dist.
+    name: 'build',
+    title: 'build the web app (vite build, when stale)',
+    run: async () => {
+      const { ensureWebBuilt } = await import('./web-build.mjs');
+      try {
+        ensureWebBuilt();
+        return 0;
+      } catch (error) {
+        console.log(error instanceof Error ? error.message : error);
+        return 1;
+      }
+    },
+  },
+  {
+    name: 'vitest',
+    title: 'unit and integration tests (vitest run: contracts, server on PGlite, web)',
+    run: async () => {
+      const report = path.join(REPORTS, 'vitest.json');
+      rmSync(report, { force: true });
+      // The embedded defaults: PGlite and in-process counters.
+      const code = await run(
+        bin('vitest'),
+        ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+        { TEST_DB: 'pglite', REDIS_URL: undefined },
+      );
+      return { code, failures: countVitest(report) };
+    },
+  },
+  {
+    name: 'postgres',
+    title: 'server tests on PostgreSQL (TEST_DB=postgres vitest run --project server)',
+    when: () => (process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set'),
+    run: async () => {
+      const report = path.join(REPORTS, 'vitest-postgres.json');
+      rmSync(report, { force: true });
+      console.log(`database: ${process.env.TEST_DATABASE_URL}; redis: ${process.env.REDIS_URL || '(in-process)'}`);
+      const code = await run(
+        bin('vitest'),
+        ['run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+        { TEST_DB: 'postgres' },
+      );
+      return { code, failures: countVitest(report) };
+    },
+  },
+  {
+    name: 'e2e',
+    title: 'end-to-end tests (playwright test: real server, Chromium)',
+    run: async () => {
+      const report = path.join(REPORTS, 'playwright.json');
+      rmSync(report, { force: true });
+      const code = await run(bin('playwright'), ['test'], { E2E_JSON_REPORT: report });
+      return { code, failures: countPlaywright(report) };
+    },
+  },
+];
+
+async function main() {
+  mkdirSync(REPORTS, { recursive: true });
+  const started = Date.now();
+  const selected = stages.filter((stage) => (only ? only.includes(stage.name) : true) && !skip.includes(stage.name));
+  let failedStage = null;
+
+  for (const [index, stage] of selected.entries()) {
+    heading(`[${index + 1}/${selected.length}] ${stage.title}`);
+    const skipReason = stage.when?.();
+    if (skipReason) {
+      console.log(`skipped: ${skipReason}`);
+      timings.push({ name: stage.name, ms: 0, result: 'skipped' });
+      continue;
+    }
+    const t0 = Date.now();
+    let outcome;
+    try {
+      outcome = await stage.run();
+    } catch (error) {
+      console.log(error instanceof Error ? error.message : error);
+      outcome = 1;
+    }
+    const code = typeof outcome === 'number' ? outcome : outcome.code;
+    const ms = Date.now() - t0;
+    timings.push({ name: stage.name, ms, result: code === 0 ? 'ok' : `FAILED (exit ${code})` });
+    if (code !== 0) {
+      // A stage that fails without failing tests (typecheck, lint, a runner that crashed or
+      // could not load a file) counts as one failure.
+      const failures = typeof outcome === 'number' ? 0 : outcome.failures;
+      if (failures === 0) totals.failed += 1;
+      failedStage = stage;
+      console.log(`\n✖ stage "${stage.name}" failed after ${seconds(ms)}`);
+      break;
+    }
+    console.log(`✔ ${stage.name} (${seconds(ms)})`);
+  }
+
+  heading('summary');
+  for (const { name, ms, result } of timings) console.log(`  ${name.padEnd(10)} ${seconds(ms).padStart(8)}  ${result}`);
+  console.log(`  ${'total'.padEnd(10)} ${seconds(Date.now() - started).padStart(8)}`);
+  if (totals.skipped || totals.flaky) console.log(`  (${totals.skipped} skipped, ${totals.flaky} flaky passed on retry)`);
+  if (failedStage) console.log(`  first failure: ${failedStage.name}`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  process.exitCode = failedStage || totals.failed > 0 ? 1 : 0;
+}
+
+main().catch((error) => {
+  console.log(error);
+  console.log(`${totals.passed} passed, ${totals.failed + 1} failed`);
+  process.exit(1);
+});
