@@ -9,6 +9,7 @@ import { chromiumLaunchOptions } from '../../e2e/support/chromium';
 import { freePort } from '../../e2e/support/server';
 import { ensureWebBuilt, WEB_DIST } from '../../scripts/web-build.mjs';
 import type { Config } from '../../packages/server/src/config';
+import type { DatabaseHandle } from '../../packages/server/src/db/client';
 
 export interface RunningApp {
   app: FastifyInstance;
@@ -16,6 +17,8 @@ export interface RunningApp {
   port: number;
   /** The real app's NODE_ENV (production unless its config refused the bench's settings). */
   nodeEnv?: string;
+  /** The real app's database, for sections that seed accounts. */
+  database?: DatabaseHandle;
 }
 
 async function listen(app: FastifyInstance): Promise<RunningApp> {
@@ -87,7 +90,7 @@ export class BenchContext {
         await app.close();
         await database.close();
       });
-      return { app, port, url: `http://127.0.0.1:${port}`, nodeEnv: config.NODE_ENV };
+      return { app, port, url: `http://127.0.0.1:${port}`, nodeEnv: config.NODE_ENV, database };
     })();
     return this.real;
   }

@@ -35,17 +35,25 @@ export function renderShell(template: string, brand: Brand, runtime: RuntimeConf
     .replace(/<link rel="(stylesheet|modulepreload)"(?![^>]*\snonce=)/g, `<link rel="$1" nonce="${nonce}"`);
 }
 
+/** Hosts beyond our own that a page may load from: the captcha provider, the support chat. */
+export interface ThirdPartySources {
+  script: string[];
+  frame: string[];
+  connect: string[];
+}
+
 /** The Content-Security-Policy for an HTML page carrying `nonce`. */
-export function pageCsp(nonce: string, extraScriptSources: string[] = []): string {
+export function pageCsp(nonce: string, extra: ThirdPartySources = { script: [], frame: [], connect: [] }): string {
+  const list = (items: string[]) => (items.length ? ` ${items.join(' ')}` : '');
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' ${extraScriptSources.join(' ')}`.trim(),
+    `script-src 'self' 'nonce-${nonce}'${list(extra.script)}`,
     `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self' http://*.localhost:* https:",
+    `connect-src 'self' http://*.localhost:* https:${list(extra.connect)}`,
     "worker-src 'self' blob:",
-    "frame-src 'self' https://www.google.com https://recaptcha.google.com",
+    `frame-src 'self'${list(extra.frame)}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -42,7 +42,7 @@ export async function deletionGate(deps: { db: Database; clock: Clock }, user: U
   throw new AppError(
     'account.deletion_pending',
     { date: dayOf(user.deletionDueAt) },
-    { deletion_due_at: user.deletionDueAt.toISOString(), restore_token: token },
+    { deletion_due_at: user.deletionDueAt.toISOString(), date: dayOf(user.deletionDueAt), restore_token: token },
   );
 }
 

@@ -76,3 +76,15 @@ describe('HTML shell', () => {
     await other.close();
   });
 });
+
+describe('third-party sources in the page CSP', () => {
+  it('allows the support chat host only when it is configured', async () => {
+    const plain = (await page('/login')).headers['content-security-policy'];
+    expect(plain).not.toContain('chat.example.com');
+    const chat = await startTestServer({ webDist: dist, env: { CHATWOOT_BASE_URL: 'https://chat.example.com', CHATWOOT_WEBSITE_TOKEN: 'tok', CHATWOOT_HMAC_SECRET: 'a-long-enough-secret' } });
+    const csp = String((await chat.app.inject('/login')).headers['content-security-policy']);
+    expect(csp).toMatch(/script-src [^;]*https:\/\/chat\.example\.com/);
+    expect(csp).toMatch(/frame-src [^;]*https:\/\/chat\.example\.com/);
+    await chat.close();
+  });
+});

@@ -4,7 +4,7 @@ import { isPagePath } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { brandForHost, runtimeConfigFor } from '../../platform/brand';
-import { loadShellTemplate, newNonce, pageCsp, renderShell } from '../../platform/html-shell';
+import { loadShellTemplate, newNonce, pageCsp, renderShell, type ThirdPartySources } from '../../platform/html-shell';
 
 const API_PREFIX = '/v3/';
 
@@ -15,6 +15,22 @@ function wantsPage(request: FastifyRequest): boolean {
   return !path.extname(request.url.split('?')[0] ?? '');
 }
 
+/** What the page's CSP must allow beyond our origin: reCAPTCHA when chosen, Chatwoot when configured. */
+function thirdPartySources(config: Config): ThirdPartySources {
+  const sources: ThirdPartySources = { script: [], frame: [], connect: [] };
+  if (config.CAPTCHA_PROVIDER === 'recaptcha') {
+    sources.script.push('https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/');
+    sources.frame.push('https://www.google.com', 'https://recaptcha.google.com');
+  }
+  if (config.CHATWOOT_BASE_URL) {
+    const chatwoot = new URL(config.CHATWOOT_BASE_URL).origin;
+    sources.script.push(chatwoot);
+    sources.frame.push(chatwoot);
+    sources.connect.push(chatwoot, chatwoot.replace(/^http/, 'ws'));
+  }
+  return sources;
+}
+
 /**
  * Serves the built React app: hashed assets with long caching, and for every page path the
  * HTML shell filled with the request's brand and a fresh CSP nonce. Unknown `/v3` paths and
@@ -22,7 +38,7 @@ function wantsPage(request: FastifyRequest): boolean {
  */
 export async function installWebApp(app: FastifyInstance, config: Config, webDist: string): Promise<void> {
   const template = await loadShellTemplate(webDist);
-  const recaptchaSources = config.CAPTCHA_PROVIDER === 'recaptcha' ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'] : [];
+  const thirdParty = thirdPartySources(config);
 
   const sendShell = (request: FastifyRequest, reply: FastifyReply) => {
     if (!template) return reply.status(503).type('text/plain').send('The web app is not built. Run `npm start`.');
@@ -32,7 +48,7 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
     const status = isPagePath(request.url.split('?')[0] ?? '/') ? 200 : 404;
     return reply
       .status(status)
-      .header('content-security-policy', pageCsp(nonce, recaptchaSources))
+      .header('content-security-policy', pageCsp(nonce, thirdParty))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
       .send(renderShell(template, brand, runtimeConfigFor(config, brand), nonce));

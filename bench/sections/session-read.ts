@@ -1,0 +1,52 @@
+import { clientHeaders, seedAccounts, signIn } from '../lib/accounts';
+import type { BenchContext } from '../lib/context';
+import { better, clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
+import type { BenchSection, Row } from '../lib/types';
+
+/** GET /v3/sso/me keeps at least this share of bare Fastify's hello-world throughput. */
+export const SESSION_READ_TARGET = 0.5;
+
+/** The settings of the throughput section, so the bare baseline is measured the same way. */
+const LOAD = { connections: 10, seconds: 5, warmupSeconds: 1 } as const;
+const ROUNDS = 2;
+
+export const sessionRead: BenchSection = {
+  name: 'me',
+  title: 'GET /v3/sso/me with a session',
+  async run(context: BenchContext): Promise<Row[]> {
+    const real = await context.realApp();
+    const [account] = await seedAccounts(real, 'me', 1);
+    const token = await signIn(real, account!);
+    const headers = { ...clientHeaders(account!), authorization: `Bearer ${token}` };
+    delete headers['content-type'];
+    const check = await fetch(`${real.url}/v3/sso/me`, { headers });
+    if (check.status !== 200) throw new Error(`GET /v3/sso/me answered ${check.status}: ${await check.text()}`);
+    // The throughput section's results are not shared: a bare hello-world of our own, started the same way.
+    const bare = await context.helloWorld();
+
+    let bareResult: LoadResult | undefined;
+    let meResult: LoadResult | undefined;
+    for (let round = 0; round < ROUNDS; round++) {
+      bareResult = better(bareResult, await load({ ...LOAD, url: `${bare.url}/healthz` }));
+      meResult = better(meResult, await load({ ...LOAD, url: `${real.url}/v3/sso/me`, headers }));
+    }
+    if (!bareResult || !meResult) throw new Error('no load rounds ran');
+    const ratio = meResult.rps / bareResult.rps;
+    const settings = `${LOAD.connections} connections, ${LOAD.seconds} s after ${LOAD.warmupSeconds} s warm-up, best of ${ROUNDS} alternating rounds; ${await loadAverage()}`;
+    return [
+      { metric: 'bare Fastify hello-world', value: perSecond(bareResult.rps), status: clean(bareResult) ? 'INFO' : 'FAIL', note: `${describeLoad(bareResult)}; ${settings}` },
+      {
+        metric: 'GET /v3/sso/me (Bearer session)',
+        value: perSecond(meResult.rps),
+        status: clean(meResult) ? 'INFO' : 'FAIL',
+        note: `${describeLoad(meResult)}; one session lookup per request, NODE_ENV=${real.nodeEnv}, logger off`,
+      },
+      {
+        metric: 'ratio /sso/me / bare',
+        value: ratio.toFixed(2),
+        target: `≥ ${SESSION_READ_TARGET}`,
+        status: ratio >= SESSION_READ_TARGET ? 'PASS' : 'FAIL',
+      },
+    ];
+  },
+};
