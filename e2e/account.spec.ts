@@ -395,28 +395,26 @@ test.describe('account deletion', () => {
     expect(body.code).toBe('account.deletion_pending');
     expect(body.details?.restore_token).toBeTruthy();
 
-    // Through the sign-in pages, when the login side offers the restore (RestoreAccountDialog).
+    // Through the sign-in pages: the password step offers to cancel the deletion (RestoreAccountDialog).
     await page.goto('/login');
     await page.getByLabel('Email or username').fill(account.email);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    const offer = page.getByRole('button', { name: /Cancel deletion and restore/i });
-    const offered = await offer
-      .waitFor({ timeout: 8_000 })
-      .then(() => true)
-      .catch(() => false);
+    const offer = page.getByTestId('restore-account-dialog');
+    await expect(offer).toBeVisible();
+    await expect(offer).toContainText('Your account is scheduled for deletion on');
     await snap(page, 'account-deletion-pending-login');
-    if (offered) {
-      await offer.click();
-      await expect(page).toHaveURL(`${portal.platformUrl}/`);
-    } else {
-      test.info().annotations.push({ type: 'not wired', description: 'the sign-in page does not offer to cancel the deletion yet; restored through the API' });
-      // Each sign-in within the window retires the previous restore token: take a fresh one.
-      const latest = await (await request.post(`${portal.platformUrl}/v3/sso/auth`, { data: { email: account.email, password: PASSWORD } })).json();
-      const restored = await request.post(`${portal.platformUrl}/v3/sso/auth/restore`, { data: { restore_token: latest.details.restore_token } });
-      expect(restored.status()).toBe(200);
-    }
+    // Declining leaves the visitor on the sign-in page, the offer one click away.
+    await page.getByRole('button', { name: 'Not now' }).click();
+    await expect(offer).toBeHidden();
+    await expect(page).toHaveURL(/\/login\/password/);
+    await expect(page.getByTestId('deletion-pending')).toContainText('scheduled for deletion');
+    await page.getByTestId('deletion-pending').getByRole('button', { name: 'Restore my account' }).click();
+    await page.getByRole('button', { name: 'Cancel deletion and restore' }).click();
+    // Signed in like any sign-in: the home page, with the session cookie set.
+    await expect(page).toHaveURL(`${portal.platformUrl}/`);
+    expect((await context.request.get('/v3/sso/me')).status()).toBe(200);
     const again = await request.post(`${portal.platformUrl}/v3/sso/auth`, { data: { email: account.email, password: PASSWORD } });
     expect(again.status()).toBe(200);
     expect((await (await request.get(`${portal.platformUrl}/v3/sso/me`)).json()).deletion_due_at).toBeNull();

@@ -102,11 +102,13 @@ test('passkeys: create one, sign in with it, remove it and be refused', async ({
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('passkey-row')).toContainText('Office laptop');
 
-  // Signed out, the passkey alone signs in (user-verified: both factors). The identifier
-  // input asks for the browser's passkey autofill (conditional mediation), which the virtual
-  // authenticator answers at once; the button would start the same ceremony.
+  // Signed out, the passkey alone signs in (user-verified: both factors). Once the visitor
+  // uses the identifier input (here a click), it asks for the browser's passkey autofill
+  // (conditional mediation), which the virtual authenticator answers at once; the button
+  // would start the same ceremony.
   await signOut(page);
   await page.goto('/login');
+  await page.locator('input[name="username"]').click();
   await expectHome(page);
 
   await page.goto('/security/webauthn');
@@ -120,6 +122,7 @@ test('passkeys: create one, sign in with it, remove it and be refused', async ({
   await signOut(page);
   await page.goto('/login');
   await expect(page.locator('input[name="username"]')).toHaveAttribute('autocomplete', 'username webauthn');
+  await page.locator('input[name="username"]').click();
   await expect(page.getByTestId('passkey-error')).toHaveText('Passkeys authentication failed');
   await page.getByTestId('passkey-sign-in').click();
   await expect(page.getByTestId('passkey-error')).toHaveText('Passkeys authentication failed');
@@ -146,8 +149,10 @@ test('sign up with a passkey, activate by mail, sign in with the passkey', async
   await page.goto(linkIn(mail, '/confirmation/'));
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
-  // The passkey signs in (the browser's autofill, answered by the virtual authenticator).
+  // The passkey signs in (the browser's autofill, asked for once the identifier input is
+  // used, answered by the virtual authenticator).
   await page.goto('/login');
+  await page.locator('input[name="username"]').click();
   await expectHome(page);
 
   // A passkey-only account sets a password without a current one.

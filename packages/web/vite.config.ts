@@ -68,8 +68,9 @@ export default defineConfig(({ mode }) => {
               // lazy pages share with it (React, Mantine's core, i18next, the API client) come as
               // a dozen small chunks on the sign-in page's critical path (~3.5 KB more gzipped).
               { name: 'shell', tags: ['$initial'] },
-              // The public pages' form pieces (the first sign-in step uses all of them) as one chunk.
-              { name: 'forms', test: /[\\/]src[\\/](components[\\/](form[\\/]|PageHeader)|lib[\\/](use-form|validators|flow-storage))/ },
+              // The public pages' form pieces (the first sign-in step uses all of them) as one chunk,
+              // with the few lines that tell whether the browser has passkeys (not a chunk of their own).
+              { name: 'forms', test: /[\\/]src[\\/](components[\\/](form[\\/]|PageHeader|passkey[\\/]support)|lib[\\/](use-form|validators|flow-storage))/ },
             ],
           },
         },

@@ -20,7 +20,7 @@ interface AppProvidersProps {
 export function AppProviders({ config, nonce, children, env }: AppProvidersProps) {
   return (
     <RuntimeConfigContext value={config}>
-      <MantineProvider theme={theme} getStyleNonce={nonce ? () => nonce : undefined} env={env}>
+      <MantineProvider theme={theme} deduplicateCssVariables={false} getStyleNonce={nonce ? () => nonce : undefined} env={env}>
         <I18nextProvider i18n={i18n}>
           {children}
           <BusyLoader />

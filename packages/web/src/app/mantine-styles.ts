@@ -5,9 +5,11 @@
  * other module that renders a Mantine component imports that component's stylesheet itself
  * (see ShellLayout, Section, ToastHost), so it arrives with the lazy chunk that needs it. A
  * component whose stylesheet nobody imports renders unstyled.
+ *
+ * No default-css-variables.css (~4 KB gzipped): MantineProvider writes every theme
+ * variable itself (AppProviders: deduplicateCssVariables off), from code the entry has anyway.
  */
 import '@mantine/core/styles/baseline.css';
-import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
 import '@mantine/core/styles/UnstyledButton.css';
 import '@mantine/core/styles/Anchor.css';

@@ -1,12 +1,11 @@
 import { lazy, Suspense } from 'react';
-import { LINK_PREFETCH_IDLE_MS } from '@portal/contracts';
 import type { ToastKind } from '../lib/api';
 import { createStore, useStore } from '../lib/store';
 
 /**
  * Toasts without their weight on the first paint: Mantine's notifications (with its
- * transition and scroll-lock dependencies, ~15 KB gzipped) load when the browser is idle
- * after start-up, or on the first toast if that comes sooner.
+ * transition and scroll-lock dependencies, ~15 KB gzipped) load on the visitor's first
+ * interaction, or on the first toast if that comes sooner.
  */
 
 const loadNotifications = () => import('./ToastHost');
@@ -22,11 +21,18 @@ export function showToast(kind: ToastKind, message: string): void {
     .catch((error: unknown) => console.error('Could not show a toast:', message, error));
 }
 
-/** Fetch the toast code ahead of need, so an error while offline can still be shown. */
+/**
+ * Fetch the toast code ahead of need, so an error while offline can still be shown: on the
+ * visitor's first interaction with the page (a key, a click, a touch), which comes before
+ * any form is sent. A page nobody touches never downloads it.
+ */
 export function prefetchToasts(): void {
-  const load = () => void loadNotifications().catch(() => undefined);
-  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: LINK_PREFETCH_IDLE_MS });
-  else setTimeout(load, LINK_PREFETCH_IDLE_MS);
+  const events = ['pointerdown', 'keydown', 'touchstart'] as const;
+  const load = () => {
+    for (const name of events) window.removeEventListener(name, load, true);
+    void loadNotifications().catch(() => undefined);
+  };
+  for (const name of events) window.addEventListener(name, load, { capture: true, passive: true });
 }
 
 /** Where toasts appear; mounted by the first toast (the store keeps any shown before). */

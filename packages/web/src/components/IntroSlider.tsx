@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { DEFAULT_LANGUAGE } from '@portal/contracts';
 import type { CurrentService } from '../lib/service';
 import classes from './IntroSlider.module.css';
 
@@ -12,14 +13,45 @@ interface Slide {
 }
 
 /**
- * The service's intro slides (copy in `scopes.<id>.slides`). They advance on their own
- * unless the visitor prefers reduced motion; the dots let anyone pick one. Render it keyed
- * by the service so a change of service starts again at the first slide.
+ * Each service's slides in each language (i18n/slides/<service>.<language>.json), one small
+ * chunk apiece: a page fetches only the current service's, not all ten services' copy.
+ */
+const slideFiles = import.meta.glob<Slide[]>('../i18n/slides/*.json', { import: 'default' });
+const loadedSlides = new Map<string, Slide[]>();
+
+async function loadSlides(key: string, language: string): Promise<Slide[]> {
+  const load = slideFiles[`../i18n/slides/${key}.${language}.json`] ?? slideFiles[`../i18n/slides/${key}.${DEFAULT_LANGUAGE}.json`];
+  return load ? await load() : [];
+}
+
+/**
+ * The service's intro slides (copy in i18n/slides, fetched for the service and language
+ * shown). They advance on their own unless the visitor prefers reduced motion; the dots let
+ * anyone pick one. Render it keyed by the service so a change of service starts again at
+ * the first slide.
  */
 export function IntroSlider({ service }: { service: CurrentService }) {
-  const { t } = useTranslation();
-  const slides = t(`scopes.${service.key}.slides`, { returnObjects: true }) as unknown as Slide[];
+  const { t, i18n } = useTranslation();
+  const id = `${service.key}.${i18n.resolvedLanguage ?? DEFAULT_LANGUAGE}`;
+  const [, setLoaded] = useState(0);
+  const slides = loadedSlides.get(id) ?? [];
   const [index, setIndex] = useState(0);
+
+  useEffect(() => {
+    if (loadedSlides.has(id)) return;
+    let active = true;
+    const [key, language] = id.split('.') as [string, string];
+    void loadSlides(key, language).then(
+      (loaded) => {
+        loadedSlides.set(id, loaded);
+        if (active) setLoaded((count) => count + 1);
+      },
+      () => undefined,
+    );
+    return () => {
+      active = false;
+    };
+  }, [id]);
   const count = slides.length;
 
   useEffect(() => {

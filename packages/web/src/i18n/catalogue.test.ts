@@ -9,6 +9,9 @@ import pagesEn from './pages.en.json';
 import pagesVi from './pages.vi.json';
 import vi from './vi.json';
 
+/** The services' intro slides (components/IntroSlider), one file per service and language. */
+const slideFiles = import.meta.glob<unknown>('./slides/*.json', { eager: true, import: 'default' });
+
 /** Every text of a catalogue by its path. */
 function texts(value: unknown, prefix = ''): Map<string, string> {
   const found = new Map<string, string>();
@@ -94,7 +97,11 @@ describe('coverage of the contracts', () => {
     for (const [key, entry] of Object.entries(serviceCatalogue)) {
       for (const catalogue of [en, vi]) {
         expect(typeof text(catalogue, `scopes.${key}.blurb`)).toBe('string');
-        expect(text(catalogue, `scopes.${key}.slides`)).toHaveLength(entry.slides);
+      }
+      for (const language of ['en', 'vi']) {
+        const slides = slideFiles[`./slides/${key}.${language}.json`] as { title: string; body: string }[] | undefined;
+        expect([key, language, slides?.length]).toEqual([key, language, entry.slides]);
+        for (const slide of slides ?? []) expect([slide.title.trim() !== '', slide.body.trim() !== '']).toEqual([true, true]);
       }
     }
   });

@@ -18,7 +18,8 @@ describe('public auth layout', () => {
     renderAt('/login?SERVICE_SCOPE=safechain');
     expect((await screen.findByTestId('service-name')).textContent).toBe('SafeChain');
     expect(screen.getByTestId('service-name').closest('[data-service-theme]')?.getAttribute('data-service-theme')).toBe('safechain');
-    expect(screen.getByRole('heading', { name: 'Know what you ship' })).toBeTruthy();
+    // The service's intro slides load with it (one small chunk per service and language).
+    expect(await screen.findByRole('heading', { name: 'Know what you ship' })).toBeTruthy();
   });
 
   it('shows the inner service of the platform scope', async () => {

@@ -76,3 +76,27 @@ export function LightSubmit({ children, loading, disabled }: LightButtonProps) {
     </button>
   );
 }
+
+interface LightActionProps extends LightButtonProps {
+  onClick(): void;
+  'data-testid'?: string;
+}
+
+/** A secondary action on the sign-in steps, drawn like Mantine's `variant="default"` Button. */
+export function LightButton({ children, loading, disabled, onClick, 'data-testid': testId }: LightActionProps) {
+  return (
+    <button
+      type="button"
+      className={classes.button}
+      data-variant="default"
+      disabled={disabled}
+      onClick={onClick}
+      data-loading={loading || undefined}
+      aria-busy={loading || undefined}
+      data-testid={testId}
+    >
+      {loading && <span className={classes.spinner} aria-hidden="true" />}
+      {children}
+    </button>
+  );
+}

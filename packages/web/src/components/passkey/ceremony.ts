@@ -1,5 +1,4 @@
 import {
-  browserSupportsWebAuthn,
   startAuthentication,
   startRegistration,
   WebAuthnAbortService,
@@ -9,6 +8,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
+import { passkeysSupported } from './support';
 
 /**
  * The browser half of a passkey ceremony (@simplewebauthn/browser): the server's options
@@ -29,13 +29,7 @@ export class CeremonyError extends Error {
   }
 }
 
-export const passkeysSupported = (): boolean => {
-  try {
-    return browserSupportsWebAuthn();
-  } catch {
-    return false;
-  }
-};
+export { passkeysSupported } from './support';
 
 function problemOf(error: unknown): CeremonyProblem {
   if (error instanceof WebAuthnError) {

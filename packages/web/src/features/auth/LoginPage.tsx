@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +30,18 @@ export function LoginPage() {
   const { allowedRedirectOrigins } = useRuntimeConfig();
   const form = useForm({ identifier: stateValue(state, 'identifier') ?? recalledIdentifier() }, () => ({ identifier }));
   const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
+  // The passkey autofill (and its ceremony code) starts with the visitor's first use of the
+  // identifier field: a click or key in it, or focus coming to it. Not the autoFocus at
+  // mount (React focuses it in the commit, before this page's effects run): a visit that
+  // never touches the field loads no passkey code.
+  const [autofillArmed, setAutofillArmed] = useState(false);
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+  }, []);
+  const armAutofill = () => {
+    if (!autofillArmed) setAutofillArmed(true);
+  };
 
   if (challenge) {
     return (
@@ -60,6 +72,9 @@ export function LoginPage() {
             autoCapitalize="none"
             spellCheck={false}
             autoFocus
+            onFocus={() => mounted.current && armAutofill()}
+            onPointerDown={armAutofill}
+            onKeyDown={armAutofill}
             value={form.values.identifier}
             onChange={(event) => form.set('identifier', event.currentTarget.value)}
             error={form.error('identifier')}
@@ -69,6 +84,7 @@ export function LoginPage() {
       </form>
       <Stack mt="md">
         <PasskeySignInButton
+          autofill={autofillArmed}
           onChallenge={(next) => {
             // The step's text is in the `pages` part, not shipped with this first step.
             void loadPagesCatalogue().then(() => setChallenge(next));

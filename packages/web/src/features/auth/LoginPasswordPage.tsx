@@ -15,6 +15,7 @@ import { useForm } from '../../lib/use-form';
 import { password } from '../../lib/validators';
 import { isMfaChallenge, signIn } from './api';
 import classes from './LoginPasswordPage.module.css';
+import { useRestoreOffer } from './restore-offer';
 
 // Only after the server asks for them: the captcha after repeated failures, the resend
 // form for an account never activated.
@@ -44,6 +45,7 @@ export function LoginPasswordPage() {
   const [failure, setFailure] = useState<Failure | null>(null);
   const [wait, startWait] = useCountdown();
   const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
+  const restore = useRestoreOffer(() => setDone(true));
 
   // The 429 message counts down with the wait, and goes when it is over.
   useEffect(() => {
@@ -77,6 +79,7 @@ export function LoginPasswordPage() {
       else await finish();
     } catch (error) {
       captcha.current?.reset();
+      if (restore.offer(error)) return;
       if (error instanceof CaptchaError) setFailure({ kind: 'captcha', error });
       else if (error instanceof ApiError) {
         if (error.details?.captcha_required === true) setCaptchaShown(true);
@@ -152,6 +155,7 @@ export function LoginPasswordPage() {
           </Suspense>
         </Stack>
       )}
+      {restore.element}
       <Anchor component={Link} to={`${paths.forgot}${search}`} state={{ identifier }} size="sm" mt="lg" display="inline-block">
         {t('auth.loginPassword.forgotPassword')}
       </Anchor>

@@ -16,6 +16,7 @@ import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
 import { email as emailRule, verificationCode } from '../../lib/validators';
 import { isMfaChallenge } from './api';
+import { useRestoreOffer } from './restore-offer';
 
 const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
 
@@ -50,6 +51,7 @@ export function LoginQuickPage() {
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [wait, startWait] = useCountdown();
   const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
+  const restore = useRestoreOffer(() => setDone(true));
 
   useEffect(() => {
     if (wait === 0 && failure?.status === 429) setFailure(null);
@@ -110,7 +112,7 @@ export function LoginQuickPage() {
       else await finish();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      setFailure(error);
+      if (!restore.offer(error)) setFailure(error);
       form.set('code', '');
     } finally {
       setPending(false);
@@ -191,6 +193,7 @@ export function LoginQuickPage() {
           </Stack>
         </Stack>
       </form>
+      {restore.element}
     </>
   );
 }

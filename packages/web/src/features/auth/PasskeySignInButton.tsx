@@ -1,16 +1,16 @@
-import '@mantine/core/styles/Button.css';
 import { useState } from 'react';
-import { Button, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { MfaChallengeResponse, TokenResponse } from '@portal/contracts';
-import { passkeyErrorText } from '../../components/dialogs/passkey-errors';
-import { cancelCeremony, CeremonyError, passkeysSupported } from '../../components/passkey/ceremony';
-import { useSecurityText } from '../../components/passkey/use-security-text';
+import { LightButton } from '../../components/form/LightField';
+import { isCancelledCeremony, passkeysSupported } from '../../components/passkey/support';
+import { loadSecurityCatalogue } from '../../lib/i18n';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { completeSignIn, signInTarget } from '../../lib/sign-in';
 import { isMfaChallenge } from './api';
-import { passkeyAuthOptions, signInWithPasskey } from './passkey-sign-in';
+import { cancelPasskeyCeremony, passkeyAuthOptions, signInWithPasskey } from './passkey-sign-in';
+import { useRestoreOffer } from './restore-offer';
 import { usePasskeyAutofill } from './usePasskeyAutofill';
 
 /**
@@ -27,6 +27,17 @@ export function usePasskeyFinish(onChallenge: (challenge: MfaChallengeResponse) 
   };
 }
 
+type PasskeyErrors = typeof import('../../components/dialogs/passkey-errors');
+
+/**
+ * A failed passkey sign-in, for the page to say: the wording (components/dialogs/passkey-errors
+ * with the `security` catalogue part) loads only when there is a failure to word.
+ */
+async function describeFailure(error: unknown): Promise<{ error: unknown; errors: PasskeyErrors }> {
+  const [errors] = await Promise.all([import('../../components/dialogs/passkey-errors'), loadSecurityCatalogue().catch(() => undefined)]);
+  return { error, errors };
+}
+
 interface PasskeySignInButtonProps {
   onChallenge(challenge: MfaChallengeResponse): void;
   /**
@@ -39,31 +50,37 @@ interface PasskeySignInButtonProps {
 /**
  * 'Sign in with a passkey' on /login: the browser's passkey prompt for this site's
  * discoverable credentials, and (conditional mediation) the same passkeys in the
- * identifier's autofill. Hidden where the browser has no WebAuthn.
+ * identifier's autofill. Hidden where the browser has no WebAuthn. Its label is in the
+ * public catalogue part; the ceremony code and the failure texts load when needed.
  */
 export function PasskeySignInButton({ onChallenge, autofill = true }: PasskeySignInButtonProps) {
   const { t } = useTranslation();
-  const ready = useSecurityText();
   const finish = usePasskeyFinish(onChallenge);
+  const restore = useRestoreOffer();
   const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
+  const [failure, setFailure] = useState<{ error: unknown; errors: PasskeyErrors } | null>(null);
   const [round, setRound] = useState(0);
   const supported = passkeysSupported();
+
+  const fail = (error: unknown) => {
+    if (restore.offer(error)) return;
+    void describeFailure(error).then(setFailure, () => undefined);
+  };
 
   usePasskeyAutofill(
     supported && autofill && !pending,
     {
       onAnswer: (answer) => void finish(answer),
-      onError: (error) => setFailure(error),
+      onError: fail,
     },
     round,
   );
 
-  if (!supported || !ready) return null;
+  if (!supported) return null;
 
   const start = async () => {
     if (pending) return;
-    cancelCeremony(); // the autofill request waiting in the input
+    cancelPasskeyCeremony(); // the autofill request waiting in the input
     setPending(true);
     setFailure(null);
     try {
@@ -71,7 +88,7 @@ export function PasskeySignInButton({ onChallenge, autofill = true }: PasskeySig
       await finish(answer);
       if (isMfaChallenge(answer)) setPending(false);
     } catch (error) {
-      if (!(error instanceof CeremonyError && error.problem === 'cancelled')) setFailure(error);
+      if (!isCancelledCeremony(error)) fail(error);
       setPending(false);
       setRound((current) => current + 1);
     }
@@ -79,14 +96,15 @@ export function PasskeySignInButton({ onChallenge, autofill = true }: PasskeySig
 
   return (
     <Stack gap={6}>
-      <Button variant="default" fullWidth loading={pending} onClick={() => void start()} data-testid="passkey-sign-in">
-        {t('passkeyUi.signIn')}
-      </Button>
+      <LightButton loading={pending} onClick={() => void start()} data-testid="passkey-sign-in">
+        {t('login.passkeySignIn')}
+      </LightButton>
       {failure !== null && (
         <Text size="sm" c="red.7" role="alert" data-testid="passkey-error">
-          {passkeyErrorText(failure, 'auth')}
+          {failure.errors.passkeyErrorText(failure.error, 'auth')}
         </Text>
       )}
+      {restore.element}
     </Stack>
   );
 }

@@ -12,6 +12,7 @@ import { api, ApiError, errorText, retryAfterSeconds } from '../../lib/api';
 import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
 import { verificationCode, type Rule } from '../../lib/validators';
+import { useRestoreOffer } from './restore-offer';
 
 /** contracts recoveryCodeSchema: two groups of five, Crockford base32. */
 const RECOVERY_CODE_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
@@ -34,6 +35,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [seconds, startCooldown] = useCountdown(challenge.method === 'email' ? RESEND_COOLDOWN_SECONDS : 0);
+  const restore = useRestoreOffer();
   const form = useForm({ code: '', recovery: '' }, () => (useRecovery ? { recovery: recoveryCode } : { code: verificationCode }));
 
   const submit = async (event?: FormEvent) => {
@@ -47,7 +49,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
       await onSignedIn();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      setFailure(error);
+      if (!restore.offer(error)) setFailure(error);
       setPending(false);
     }
   };
@@ -134,6 +136,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
           </Stack>
         </Stack>
       </form>
+      {restore.element}
     </>
   );
 }

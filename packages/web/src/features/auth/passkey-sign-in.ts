@@ -1,5 +1,4 @@
 import type { MfaChallengeResponse, TokenResponse } from '@portal/contracts';
-import { runAuthentication } from '../../components/passkey/ceremony';
 import { api } from '../../lib/api';
 
 /**
@@ -8,10 +7,20 @@ import { api } from '../../lib/api';
  * then POST /sso/users/webauthn/auth with the assertion as `response`. A user-verified
  * passkey counts as both factors and answers {token} (the session cookie is set);
  * otherwise, with two-step on, the second-factor challenge.
+ *
+ * The ceremony code (@simplewebauthn/browser) loads with the first ceremony, not with the
+ * sign-in page.
  */
 export const passkeyAuthOptions = () => api.post<Record<string, unknown>>('/sso/users/webauthn/auth/options', {}, { handle: 'all' });
 
+type Ceremony = typeof import('../../components/passkey/ceremony');
+let ceremony: Ceremony | undefined;
+export const loadPasskeyCeremony = async (): Promise<Ceremony> => (ceremony ??= await import('../../components/passkey/ceremony'));
+
 export async function signInWithPasskey(options: Record<string, unknown>, useBrowserAutofill = false): Promise<TokenResponse | MfaChallengeResponse> {
-  const response = await runAuthentication(options, useBrowserAutofill);
+  const response = await (await loadPasskeyCeremony()).runAuthentication(options, useBrowserAutofill);
   return api.post<TokenResponse | MfaChallengeResponse>('/sso/users/webauthn/auth', { response }, { handle: [400, 403, 404, 429] });
 }
+
+/** Stop a pending ceremony (the autofill request waiting in the username field); none when the code never loaded. */
+export const cancelPasskeyCeremony = (): void => ceremony?.cancelCeremony();

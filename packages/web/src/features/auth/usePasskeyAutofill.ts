@@ -1,8 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { MfaChallengeResponse, TokenResponse } from '@portal/contracts';
-import { browserSupportsWebAuthnAutofill } from '@simplewebauthn/browser';
-import { cancelCeremony, CeremonyError } from '../../components/passkey/ceremony';
-import { passkeyAuthOptions, signInWithPasskey } from './passkey-sign-in';
+import { isCancelledCeremony, passkeyAutofillSupported } from '../../components/passkey/support';
+import { cancelPasskeyCeremony, loadPasskeyCeremony, passkeyAuthOptions, signInWithPasskey } from './passkey-sign-in';
 
 export interface PasskeyAutofillHandlers {
   /** The server answered: a session ({token}) or the second-factor challenge. */
@@ -14,8 +13,10 @@ export interface PasskeyAutofillHandlers {
 /**
  * Conditional mediation: while the sign-in page is open, the browser offers the site's
  * passkeys in the autofill of the identifier input (`autocomplete="username webauthn"`).
- * Picking one signs in without typing anything. Cancelled when the page goes, or when the
- * passkey button starts a modal ceremony (one ceremony at a time).
+ * Picking one signs in without typing anything. Only where the browser says it has
+ * conditional mediation, and once `enabled` (the sign-in page turns it on at the visitor's
+ * first use of the identifier field), are the options fetched and the ceremony code loaded. Cancelled when the page goes, or when the passkey button starts a
+ * modal ceremony (one ceremony at a time).
  */
 export function usePasskeyAutofill(enabled: boolean, handlers: PasskeyAutofillHandlers, round = 0): void {
   const latest = useRef(handlers);
@@ -28,21 +29,22 @@ export function usePasskeyAutofill(enabled: boolean, handlers: PasskeyAutofillHa
     let active = true;
     void (async () => {
       try {
-        if (!(await browserSupportsWebAuthnAutofill())) return;
+        if (!(await passkeyAutofillSupported())) return;
+        if (!active) return;
         // No options (the server is busy, say): no autofill offer, and nothing to tell.
-        const options = await passkeyAuthOptions().catch(() => null);
+        const [options] = await Promise.all([passkeyAuthOptions().catch(() => null), loadPasskeyCeremony()]);
         if (!active || !options) return;
         const answer = await signInWithPasskey(options, true);
         if (active) latest.current.onAnswer(answer);
       } catch (error) {
         // Cancelled (the page went, or the button took over): nothing to say.
-        if (!active || (error instanceof CeremonyError && error.problem === 'cancelled')) return;
+        if (!active || isCancelledCeremony(error)) return;
         latest.current.onError(error);
       }
     })();
     return () => {
       active = false;
-      cancelCeremony();
+      cancelPasskeyCeremony();
     };
     // `round`: start again after the passkey button's own ceremony took over.
   }, [enabled, round]);
