@@ -10,6 +10,8 @@ export interface LoadSettings {
   headers?: Record<string, string>;
   /** Requests each connection cycles through, in turn (e.g. one sign-in per account). */
   requests?: Array<{ method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string }>;
+  /** Called when the measured run starts (after the warm-up). */
+  onStart?: () => void;
 }
 
 export interface LoadResult {
@@ -42,7 +44,11 @@ export async function load(settings: LoadSettings): Promise<LoadResult> {
     warmup: { connections: settings.connections, duration: settings.warmupSeconds },
     workers: 1,
   };
-  const result = await autocannon(options);
+  // Without a callback autocannon returns its tracker (an EventEmitter) made thenable; the types say
+  // Promise only. With a warm-up, that tracker is the measured run's: its 'start' comes after the warm-up.
+  const run = autocannon(options) as Promise<autocannon.Result> & NodeJS.EventEmitter;
+  if (settings.onStart) run.on('start', settings.onStart);
+  const result = await run;
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) {
     if (!code.startsWith('2')) statusCodes[code] = (stats as { count: number }).count;
@@ -73,6 +79,32 @@ export function describeLoad(result: LoadResult): string {
 }
 
 export const clean = (result: LoadResult) => result.errors === 0 && result.non2xx === 0;
+
+/**
+ * CPU time (user + system, every thread of this process: libuv's pool, autocannon's worker)
+ * spent in the `seconds` after begin(): what a run cost, whatever share of the machine other
+ * work left it.
+ */
+export function cpuWindow(seconds: number): { begin: () => void; milliseconds: () => Promise<number> } {
+  let started = false;
+  let resolve: (ms: number) => void = () => undefined;
+  const done = new Promise<number>((r) => (resolve = r));
+  return {
+    begin() {
+      if (started) return;
+      started = true;
+      const before = process.cpuUsage();
+      setTimeout(() => {
+        const used = process.cpuUsage(before);
+        resolve((used.user + used.system) / 1000);
+      }, seconds * 1000);
+    },
+    milliseconds() {
+      if (!started) throw new Error('the measured run never started');
+      return done;
+    },
+  };
+}
 
 /** `cat /proc/loadavg`'s first three numbers, or what os.loadavg() says elsewhere. */
 export async function loadAverage(): Promise<string> {
