@@ -139,6 +139,13 @@ export function uniqueEmail(label: string): string {
   return `e2e-${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
 }
 
+let accountsMade = 0;
+/** A loopback address of its own for each account made through the API. */
+function nextVisitorAddress(): string {
+  accountsMade += 1;
+  return `127.2.${(process.pid + accountsMade) % 250}.${(accountsMade % 250) + 1}`;
+}
+
 /**
  * An activated account made through the API (what the sign-up page does, with the captcha
  * solved here the way the widget solves it), for specs about what comes after sign-up.
@@ -154,6 +161,7 @@ export async function createActivatedAccount(
   const captcha = await solveAltcha((await challengeResponse.json()) as Challenge);
   const signUp = await request.post(`${baseUrl}/v3/sso/users`, {
     data: { full_name: account.fullName, email: account.email, password: account.password, accept_terms: true, captcha },
+    headers: { 'x-forwarded-for': nextVisitorAddress() },
   });
   if (signUp.status() !== 201) throw new Error(`sign-up of ${account.email} failed: ${signUp.status()} ${await signUp.text()}`);
   const mail = await portal.waitForMail(account.email, { subject: /activate/i });

@@ -90,6 +90,9 @@ export async function startPortalServer(options: { env?: Record<string, string>;
     LOCKER_HOSTS: 'locker.localhost',
     PLATFORM_ORIGIN: platformUrl,
     LOCKER_ORIGIN: lockerUrl,
+    // Accounts made through the API present their own address (X-Forwarded-For), as distinct
+    // people would, so the per-address sign-up limit applies per account, not per suite.
+    TRUST_PROXY: 'true',
     ...options.env,
   };
   const inherited = { ...process.env };
