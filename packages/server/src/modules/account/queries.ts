@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { apiKeys, avatars, notifications, oneTimeTokens, passkeys, sessions, users } from '../../db/schema';
+import { oneTimeTokenQueries } from '../../platform/one-time-tokens/queries';
+import { apiKeys, avatars, notifications, passkeys, sessions, users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
-export type OneTimeTokenRow = typeof oneTimeTokens.$inferSelect;
+export type { OneTimeTokenRow } from '../../platform/one-time-tokens/queries';
 /** One-time tokens this module issues. */
 export type AccountTokenPurpose = 'email_change' | 'recovery_email' | 'education_email' | 'restore';
 
@@ -13,6 +14,7 @@ type ProfileChanges = Partial<
 
 export function accountQueries(db: Database) {
   return {
+    ...oneTimeTokenQueries<AccountTokenPurpose>(db),
     async findUserById(id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
       return row;
@@ -94,57 +96,11 @@ export function accountQueries(db: Database) {
       return row;
     },
 
-    // One-time tokens of this module (codes are stored salted by row id, links by plain SHA-256).
-    async insertToken(row: typeof oneTimeTokens.$inferInsert): Promise<void> {
-      await db.insert(oneTimeTokens).values(row);
-    },
 
-    /** Marks every unused token of a purpose used, so only the newest one works. */
-    async retireTokens(userId: string, purpose: AccountTokenPurpose, now: Date): Promise<void> {
-      await db
-        .update(oneTimeTokens)
-        .set({ usedAt: now })
-        .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
-    },
 
-    async latestLiveToken(userId: string, purpose: AccountTokenPurpose, now: Date): Promise<OneTimeTokenRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(oneTimeTokens)
-        .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
-        .orderBy(desc(oneTimeTokens.createdAt))
-        .limit(1);
-      return row;
-    },
 
-    async countAttempt(tokenId: string): Promise<number> {
-      const [row] = await db
-        .update(oneTimeTokens)
-        .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
-        .where(eq(oneTimeTokens.id, tokenId))
-        .returning({ attempts: oneTimeTokens.attempts });
-      return row?.attempts ?? 0;
-    },
 
-    /** Uses a token by id; false when a racing request used it first. */
-    async useToken(tokenId: string, now: Date): Promise<boolean> {
-      const rows = await db
-        .update(oneTimeTokens)
-        .set({ usedAt: now })
-        .where(and(eq(oneTimeTokens.id, tokenId), isNull(oneTimeTokens.usedAt)))
-        .returning({ id: oneTimeTokens.id });
-      return rows.length > 0;
-    },
 
-    /** Atomically claims a live link token by hash: exactly one caller wins a race. */
-    async claimToken(purpose: AccountTokenPurpose, tokenHash: string, now: Date): Promise<OneTimeTokenRow | undefined> {
-      const [row] = await db
-        .update(oneTimeTokens)
-        .set({ usedAt: now })
-        .where(and(eq(oneTimeTokens.purpose, purpose), eq(oneTimeTokens.tokenHash, tokenHash), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
-        .returning();
-      return row;
-    },
 
     // Deletion.
     async scheduleDeletion(userId: string, now: Date, dueAt: Date): Promise<UserRow | undefined> {

@@ -127,7 +127,7 @@ export function createAccountService(deps: AccountDependencies) {
       await queries.countAttempt(live.id);
       throw invalid();
     }
-    if (!(await queries.useToken(live.id, clock.now()))) throw invalid();
+    if (!(await queries.markTokenUsed(live.id, clock.now()))) throw invalid();
     return live.payload ?? {};
   }
 

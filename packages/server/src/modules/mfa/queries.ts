@@ -1,9 +1,10 @@
-import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { oneTimeTokens, recoveryCodes, users } from '../../db/schema';
+import { oneTimeTokenQueries } from '../../platform/one-time-tokens/queries';
+import { recoveryCodes, users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
-export type OneTimeTokenRow = typeof oneTimeTokens.$inferSelect;
+export type { OneTimeTokenRow } from '../../platform/one-time-tokens/queries';
 
 /**
  * One-time tokens of this module:
@@ -16,9 +17,9 @@ export type OneTimeTokenRow = typeof oneTimeTokens.$inferSelect;
 export type MfaTokenPurpose = 'login_code' | 'mfa_challenge' | 'mfa_email' | 'two_factor_email' | 'totp_setup';
 
 export function mfaQueries(db: Database) {
-  const live = (purpose: MfaTokenPurpose, now: Date) => and(eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now));
 
   return {
+    ...oneTimeTokenQueries<MfaTokenPurpose>(db),
     async findUserById(id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
       return row;
@@ -29,59 +30,11 @@ export function mfaQueries(db: Database) {
       return row;
     },
 
-    // One-time tokens.
 
-    async insertToken(row: typeof oneTimeTokens.$inferInsert): Promise<void> {
-      await db.insert(oneTimeTokens).values(row);
-    },
 
-    /** Marks every unused token of a purpose used, so only the newest one works. */
-    async retireTokens(userId: string, purpose: MfaTokenPurpose, now: Date): Promise<void> {
-      await db
-        .update(oneTimeTokens)
-        .set({ usedAt: now })
-        .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
-    },
 
-    /** The newest live token of a purpose for a user. */
-    async latestLiveToken(userId: string, purpose: MfaTokenPurpose, now: Date): Promise<OneTimeTokenRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(oneTimeTokens)
-        .where(and(eq(oneTimeTokens.userId, userId), live(purpose, now)))
-        .orderBy(desc(oneTimeTokens.createdAt))
-        .limit(1);
-      return row;
-    },
 
-    async findLiveToken(purpose: MfaTokenPurpose, tokenHash: string, now: Date): Promise<OneTimeTokenRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(oneTimeTokens)
-        .where(and(eq(oneTimeTokens.tokenHash, tokenHash), live(purpose, now)))
-        .limit(1);
-      return row;
-    },
 
-    /** Counts a wrong guess; returns the attempts made so far. */
-    async countAttempt(tokenId: string): Promise<number> {
-      const [row] = await db
-        .update(oneTimeTokens)
-        .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
-        .where(eq(oneTimeTokens.id, tokenId))
-        .returning({ attempts: oneTimeTokens.attempts });
-      return row?.attempts ?? 0;
-    },
-
-    /** Atomically uses a live token: exactly one caller of a race gets true. */
-    async claimToken(tokenId: string, now: Date): Promise<boolean> {
-      const rows = await db
-        .update(oneTimeTokens)
-        .set({ usedAt: now })
-        .where(and(eq(oneTimeTokens.id, tokenId), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
-        .returning({ id: oneTimeTokens.id });
-      return rows.length > 0;
-    },
 
     // The user's second factor.
 

@@ -119,7 +119,7 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
   async function checkCode(userId: string | undefined, purpose: MfaTokenPurpose, code: string): Promise<boolean> {
     const live = await queries.latestLiveToken(userId ?? randomUUID(), purpose, clock.now());
     const matches = safeEqual(live?.tokenHash ?? sha256(randomToken()), codeHash(live?.id ?? randomUUID(), code));
-    if (live && live.attempts < CODE_MAX_ATTEMPTS && matches) return queries.claimToken(live.id, clock.now());
+    if (live && live.attempts < CODE_MAX_ATTEMPTS && matches) return queries.markTokenUsed(live.id, clock.now());
     await queries.countAttempt(live?.id ?? randomUUID());
     return false;
   }
@@ -241,7 +241,7 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
         if (error instanceof AppError && error.status === 400) await queries.countAttempt(challenge.id);
         throw error;
       }
-      if (!(await queries.claimToken(challenge.id, clock.now()))) throw new AppError('auth.mfa_token_invalid');
+      if (!(await queries.markTokenUsed(challenge.id, clock.now()))) throw new AppError('auth.mfa_token_invalid');
       const { token } = await deps.openSession(user, origin);
       return { token, user };
     },

@@ -81,7 +81,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
         matched.step = secret ? await matchTotp(secret, code, clock.now()) : null;
         return matched.step !== null;
       });
-      if (!pending || !secret || matched.step === null || !(await queries.claimToken(pending.id, clock.now()))) throw new AppError('auth.code_invalid');
+      if (!pending || !secret || matched.step === null || !(await queries.markTokenUsed(pending.id, clock.now()))) throw new AppError('auth.code_invalid');
       // The enabling code's step is recorded, so it cannot be used again to sign in.
       if (!(await queries.enableTwoFactor(user.id, 'totp', secret, matched.step, clock.now()))) throw new AppError('auth.two_factor_already_enabled');
       secondFactor.notify(user, origin, 'two_factor_enabled', 'authenticator app');
