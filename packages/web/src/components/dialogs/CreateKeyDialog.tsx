@@ -10,8 +10,9 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { apiKeyScopes, type ApiKeyScope } from '@portal/contracts';
-import { errorText, type ApiError } from '../../lib/api';
+import type { ApiError } from '../../lib/api';
 import { placeServerErrors, useFieldMessage } from './form-errors';
+import { DialogActions } from './DialogActions';
 
 /** The i18n key of a scope's label (i18next reads ':' as a namespace separator, so not the scope itself). */
 export const scopeLabelKey = (scope: ApiKeyScope) =>
@@ -171,19 +172,7 @@ export function CreateKeyDialog({ opened, onClose, onCreate }: CreateKeyDialogPr
                 />
               )}
             />
-            {failure && (
-              <Alert color="red" variant="light" role="alert">
-                {errorText(failure)}
-              </Alert>
-            )}
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={onClose}>
-                {t('common.cancel')}
-              </Button>
-              <Button type="submit" loading={form.formState.isSubmitting}>
-                {t('apiKeys.dialog.submit')}
-              </Button>
-            </Group>
+            <DialogActions failure={failure} onCancel={onClose} submitLabel={t('apiKeys.dialog.submit')} submitting={form.formState.isSubmitting} />
           </Stack>
         </form>
       )}

@@ -1,12 +1,13 @@
 import './styles';
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { errorText, type ApiError } from '../../lib/api';
+import type { ApiError } from '../../lib/api';
 import { placeServerErrors, useFieldMessage } from './form-errors';
 import { newPasswordCodes, newPasswordDefaults, newPasswordSchema, type NewPasswordValues } from './new-password';
+import { DialogActions } from './DialogActions';
 
 export interface PasskeyPasswordChangeDialogProps {
   opened: boolean;
@@ -65,19 +66,7 @@ export function PasskeyPasswordChangeDialog({ opened, onClose, onSubmit }: Passk
             {...form.register('confirm_password')}
             error={message(form.formState.errors.confirm_password?.message)}
           />
-          {failure && (
-            <Alert color="red" variant="light" role="alert">
-              {errorText(failure)}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              {t('securityCenter.password.setSubmit')}
-            </Button>
-          </Group>
+          <DialogActions failure={failure} onCancel={onClose} submitLabel={t('securityCenter.password.setSubmit')} submitting={form.formState.isSubmitting} />
         </Stack>
       </form>
     </Modal>

@@ -1,15 +1,16 @@
 import './styles';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { TwoFactorMethod } from '@portal/contracts';
-import { errorText, type ApiError } from '../../lib/api';
+import type { ApiError } from '../../lib/api';
 import { messageKey, placeServerErrors, secondFactorCodes, useFieldMessage } from './form-errors';
 import { checkSecondFactor, secondFactorBody, secondFactorDefaults, secondFactorFields, secondFactorShape, type SecondFactorValues } from './second-factor';
 import { SecondFactorFields } from './SecondFactorFields';
+import { DialogActions } from './DialogActions';
 
 export interface PasswordCredentials {
   password: string;
@@ -91,19 +92,7 @@ export function PasswordDialog({ opened, onClose, title, children, method, submi
               data-testid="confirm-word"
             />
           )}
-          {failure && (
-            <Alert color="red" variant="light" role="alert">
-              {errorText(failure)}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" color={danger ? 'red' : undefined} loading={form.formState.isSubmitting}>
-              {submitLabel}
-            </Button>
-          </Group>
+          <DialogActions failure={failure} onCancel={onClose} submitLabel={submitLabel} submitting={form.formState.isSubmitting} danger={danger} />
         </Stack>
       </form>
     </Modal>

@@ -1,16 +1,17 @@
 import '../../components/dialogs/styles';
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { TwoFactorMethod } from '@portal/contracts';
-import { errorText, type ApiError } from '../../lib/api';
+import type { ApiError } from '../../lib/api';
 import { placeServerErrors, secondFactorCodes, useFieldMessage } from '../../components/dialogs/form-errors';
 import { checkSecondFactor, secondFactorBody, secondFactorDefaults, secondFactorFields, secondFactorShape, type SecondFactorValues } from '../../components/dialogs/second-factor';
 import { SecondFactorFields } from '../../components/dialogs/SecondFactorFields';
 import type { EmailChangeBody } from './api';
+import { DialogActions } from '../../components/dialogs/DialogActions';
 
 /** contracts emailSchema, with the messages as i18n keys. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -77,19 +78,7 @@ export function ChangeEmailDialog({ opened, onClose, currentEmail, method, onSub
             data-testid="new-email"
           />
           <SecondFactorFields control={form.control} method={method} />
-          {failure && (
-            <Alert color="red" variant="light" role="alert">
-              {errorText(failure)}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              {t('common.continue')}
-            </Button>
-          </Group>
+          <DialogActions failure={failure} onCancel={onClose} submitLabel={t('common.continue')} submitting={form.formState.isSubmitting} />
         </Stack>
       </form>
     </Modal>
@@ -156,19 +145,7 @@ export function RecoveryEmailDialog({ opened, onClose, primaryEmail, onSubmit }:
             error={message(form.formState.errors.password?.message)}
             data-testid="confirm-password"
           />
-          {failure && (
-            <Alert color="red" variant="light" role="alert">
-              {errorText(failure)}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              {t('common.continue')}
-            </Button>
-          </Group>
+          <DialogActions failure={failure} onCancel={onClose} submitLabel={t('common.continue')} submitting={form.formState.isSubmitting} />
         </Stack>
       </form>
     </Modal>
