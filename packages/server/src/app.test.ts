@@ -46,12 +46,32 @@ describe('platform', () => {
     expect(response.json()).toHaveProperty('code');
   });
 
-  it('sets security headers', async () => {
-    const response = await server.app.inject('/v3/resources/lang');
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(response.headers['strict-transport-security']).toBeUndefined();
+  it('sets security headers on API answers, and the document ones on pages', async () => {
+    const api = await server.app.inject('/v3/resources/lang');
+    expect(api.headers['x-content-type-options']).toBe('nosniff');
+    expect(api.headers['x-frame-options']).toBe('DENY');
+    expect(api.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(api.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(api.headers['strict-transport-security']).toBeUndefined();
+    expect(api.headers['referrer-policy']).toBeUndefined();
+
+    const page = await server.app.inject('/login');
+    expect(page.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self' 'nonce-[^']+'/);
+  });
+
+  it('adds HSTS only to requests that came over HTTPS', async () => {
+    const behindProxy = await startTestServer({ env: { TRUST_PROXY: 'true' }, database: server.database });
+    try {
+      const https = await behindProxy.app.inject({ url: '/healthz', headers: { 'x-forwarded-proto': 'https' } });
+      expect(https.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      const http = await behindProxy.app.inject({ url: '/healthz', headers: { 'x-forwarded-proto': 'http' } });
+      expect(http.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await behindProxy.close();
+    }
   });
 
   it('issues a device id with its expiry only when the request has none', async () => {

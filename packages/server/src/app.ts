@@ -3,7 +3,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -28,7 +27,9 @@ import { createSecurityService } from './modules/security/service';
 import { resourcesRoutes } from './modules/resources/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { createNotificationService } from './modules/notifications/service';
+import { followIdentityChanges, installReadYourWrites } from './modules/sessions/change-feed';
 import { installAuthGuard } from './modules/sessions/guard';
+import { IdentityCache } from './modules/sessions/identity-cache';
 import { sessionRoutes } from './modules/sessions/routes';
 import { createSessionService } from './modules/sessions/service';
 import { supportChatRoutes } from './modules/support-chat/routes';
@@ -45,6 +46,7 @@ import { createMailer, outboxRoutes, type Mailer } from './platform/mail';
 import { installMetrics } from './platform/metrics';
 import { createRateLimiter, type RateLimiter } from './platform/rate-limit';
 import { installSecurityHeaders } from './platform/security-headers';
+import { responseSerializerCompiler } from './platform/serializer';
 
 export interface AppDependencies {
   config: Config;
@@ -72,9 +74,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandling(app);
-  await installSecurityHeaders(app);
+  installSecurityHeaders(app);
   await app.register(cookie);
   installDeviceId(app);
   installMetrics(app);
@@ -99,7 +101,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const limiter = deps.limiter ?? createRateLimiter({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger: app.log });
   // Solved challenges are remembered in the shared limiter store, so one cannot be replayed on another node.
   const captcha = deps.captcha ?? createCaptchaVerifier(config, { replayStore: limiter, logger: app.log });
-  const sessions = createSessionService(database.db, clock);
+  // Who is signed in is read from memory, kept fresh by the database's change notifications.
+  const identities = new IdentityCache();
+  const identityFeed = await followIdentityChanges(database, identities);
+  app.addHook('onClose', () => identityFeed.close());
+  if (database.kind === 'postgres') installReadYourWrites(app, identityFeed);
+  const sessions = createSessionService(database.db, clock, { identities, get live() { return identityFeed.live; } });
   const base = { config, db: database.db, clock, mailer, limiter, captcha, sessions, log: app.log };
   const shared = { ...base, openSession: createSessionOpener(base) };
   // Second factors: the challenge service comes first, since every sign-in may end in it.

@@ -2,9 +2,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { listenOnPostgres, type ChannelHandlers, type ChannelSubscription } from './listen';
 import * as schema from './schema';
 
 export type Database = ReturnType<typeof drizzlePglite<typeof schema>>;
+export type { ChannelHandlers, ChannelSubscription } from './listen';
 
 export interface DatabaseHandle {
   db: Database;
@@ -13,6 +15,12 @@ export interface DatabaseHandle {
   url?: string;
   /** Runs a trivial query; throws when the database is unreachable. */
   ping(): Promise<void>;
+  /**
+   * LISTEN on a channel. PGlite calls `message` before the statement that notified resolves;
+   * PostgreSQL delivers over a dedicated connection, in commit order, and calls `gap` when that
+   * connection drops (notifications may have been missed until it is back).
+   */
+  listen(channel: string, handlers: ChannelHandlers): Promise<ChannelSubscription>;
   close(): Promise<void>;
 }
 
@@ -23,14 +31,24 @@ export interface DatabaseHandle {
  */
 export async function openDatabase(options: { url?: string; dataDir?: string; pglite?: PGlite }): Promise<DatabaseHandle> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const url = options.url;
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Database;
+    const subscriptions = new Set<ChannelSubscription>();
     return {
       db,
       kind: 'postgres',
-      url: options.url,
+      url,
       ping: async () => void (await pool.query('select 1')),
-      close: () => pool.end(),
+      async listen(channel, handlers) {
+        const subscription = await listenOnPostgres(url, channel, handlers);
+        subscriptions.add(subscription);
+        return subscription;
+      },
+      async close() {
+        await Promise.all([...subscriptions].map((subscription) => subscription.close()));
+        await pool.end();
+      },
     };
   }
   const client = options.pglite ?? (await PGlite.create(options.dataDir));
@@ -39,6 +57,11 @@ export async function openDatabase(options: { url?: string; dataDir?: string; pg
     db,
     kind: 'pglite',
     ping: async () => void (await client.query('select 1')),
+    async listen(channel, handlers) {
+      const unlisten = await client.listen(channel, handlers.message);
+      // One in-process database: nothing can be missed, so it is always live.
+      return { live: true, close: () => (client.closed ? Promise.resolve() : unlisten()) };
+    },
     close: () => client.close(),
   };
 }

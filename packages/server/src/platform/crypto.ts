@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** An opaque random token, URL-safe. 32 bytes = 256 bits. */
 export function randomToken(bytes = 32): string {
@@ -12,9 +12,12 @@ export function randomDigits(length: number): string {
   return code;
 }
 
-/** SHA-256 hex: how tokens and codes are stored. High-entropy tokens need no slow hash. */
+/**
+ * SHA-256 hex: how tokens and codes are stored. High-entropy tokens need no slow hash.
+ * The one-shot `hash` (no Hash object) matters here: every authenticated request runs it.
+ */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** Constant-time string comparison (lengths may differ). */

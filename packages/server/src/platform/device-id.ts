@@ -24,15 +24,16 @@ function presented(request: FastifyRequest): string | undefined {
  */
 export function installDeviceId(app: FastifyInstance): void {
   app.decorateRequest('deviceId', '');
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const known = presented(request);
     if (known) {
       request.deviceId = known;
-      return;
+      return done();
     }
     request.deviceId = randomUUID();
     const expiry = Math.floor(Date.now() / 1000) + DEVICE_COOKIE_DEFAULT_DAYS * 24 * 60 * 60;
     reply.header(DEVICE_ID_HEADER, request.deviceId);
     reply.header(DEVICE_EXPIRY_HEADER, String(expiry));
+    done();
   });
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { describeClient } from './client-info';
+import type { CachedIdentity, IdentityCache } from './identity-cache';
 import { sessionQueries, type SessionRow } from './queries';
 
 /** Writing last-active on every request would turn every read into a write; once a minute is enough. */
@@ -15,14 +16,34 @@ export interface SessionContext {
   ip: string;
 }
 
+/** The in-memory copy of live sessions, and whether it is being kept fresh right now. */
+export interface SessionCache {
+  identities: IdentityCache;
+  readonly live: boolean;
+}
+
 export type SessionService = ReturnType<typeof createSessionService>;
 
 /**
  * Sessions per ARCHITECTURE.md's security model: opaque 256-bit tokens, stored only as SHA-256,
  * 30-day lifetime, one row per browser with what the device-activity page shows.
  */
-export function createSessionService(db: Database, clock: Clock) {
+export function createSessionService(db: Database, clock: Clock, cache?: SessionCache) {
   const queries = sessionQueries(db);
+  const due = (session: SessionRow, now: Date) => now.getTime() - session.lastActiveAt.getTime() > TOUCH_INTERVAL_MS;
+
+  async function authenticateFromDatabase(tokenHash: string, now: Date): Promise<CachedIdentity | null> {
+    const generation = cache?.identities.generation ?? 0;
+    const found = await queries.findLive(tokenHash, now);
+    if (!found) return null;
+    if (due(found.session, now)) {
+      await queries.touch(found.session.id, now);
+      found.session.lastActiveAt = now;
+    }
+    if (cache?.live) cache.identities.store(tokenHash, found, generation);
+    return found;
+  }
+
   return {
     async create(userId: string, context: SessionContext): Promise<{ token: string; session: SessionRow }> {
       const token = randomToken();
@@ -42,15 +63,24 @@ export function createSessionService(db: Database, clock: Clock) {
       return { token, session };
     },
 
-    /** The live session a token belongs to, with its user; null for unknown, revoked or expired tokens. */
-    async authenticate(token: string) {
+    /**
+     * The live session a token belongs to, with its user; null for unknown, revoked or expired
+     * tokens. Answered from memory, synchronously, when the cache is live and holds it, unless
+     * `fresh`: requests that may change the account read the database, so their checks never
+     * rest on a copy.
+     */
+    authenticate(token: string, fresh = false): CachedIdentity | null | Promise<CachedIdentity | null> {
       const now = clock.now();
-      const found = await queries.findLive(sha256(token), now);
-      if (!found) return null;
-      if (now.getTime() - found.session.lastActiveAt.getTime() > TOUCH_INTERVAL_MS) {
-        await queries.touch(found.session.id, now);
+      const tokenHash = sha256(token);
+      const cached = cache?.live && !fresh ? cache.identities.get(tokenHash) : undefined;
+      if (!cached) return authenticateFromDatabase(tokenHash, now);
+      if (cached.session.expiresAt <= now) return null;
+      if (due(cached.session, now)) {
+        // Last-active is for the device list; a failed write must not refuse a valid session.
+        cached.session.lastActiveAt = now;
+        queries.touch(cached.session.id, now).catch(() => undefined);
       }
-      return found;
+      return cached;
     },
 
     touch: (sessionId: string) => queries.touch(sessionId, clock.now()),

@@ -4,6 +4,7 @@ import { isPagePath } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { brandForHost, runtimeConfigFor } from '../../platform/brand';
+import { PAGE_HEADERS } from '../../platform/security-headers';
 import { loadShellTemplate, newNonce, pageCsp, renderShell, type ThirdPartySources } from '../../platform/html-shell';
 
 const API_PREFIX = '/v3/';
@@ -48,6 +49,7 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
     const status = isPagePath(request.url.split('?')[0] ?? '/') ? 200 : 404;
     return reply
       .status(status)
+      .headers(PAGE_HEADERS)
       .header('content-security-policy', pageCsp(nonce, thirdParty))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
