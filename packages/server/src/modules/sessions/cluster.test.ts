@@ -25,7 +25,11 @@ describe('two nodes, one database', () => {
     const headers = { authorization: `Bearer ${token}` };
     expect((await second.app.inject({ url: '/v3/sso/me', headers })).statusCode).toBe(200);
     await first.app.inject({ method: 'POST', url: '/v3/sso/logout', headers });
-    expect((await second.app.inject({ url: '/v3/sso/me', headers })).statusCode).toBe(401);
+    // The second node serves reads from memory; the database tells it of the revocation
+    // (at once on PGlite, within milliseconds over PostgreSQL's LISTEN connection).
+    await expect.poll(async () => (await second.app.inject({ url: '/v3/sso/me', headers })).statusCode, { timeout: 2000 }).toBe(401);
+    // Writes read the database: refused on the second node with no wait at all.
+    expect((await second.app.inject({ method: 'POST', url: '/v3/sso/me/last_active', headers })).statusCode).toBe(401);
   });
 
   it.runIf(process.env.REDIS_URL)('shares one sign-in failure limit through Redis', async () => {

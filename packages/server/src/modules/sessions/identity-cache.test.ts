@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { UserRow } from '../auth/queries';
+import { IdentityCache, type CachedIdentity } from './identity-cache';
+import type { SessionRow } from './queries';
+
+const identity = (userId: string, sessionId = `${userId}-session`): CachedIdentity => ({
+  user: { id: userId } as UserRow,
+  session: { id: sessionId, userId } as SessionRow,
+});
+
+describe('IdentityCache', () => {
+  it('keeps what a read found, by token hash', () => {
+    const cache = new IdentityCache();
+    cache.store('hash-a', identity('ann'), cache.generation);
+    expect(cache.get('hash-a')?.user.id).toBe('ann');
+    expect(cache.get('hash-b')).toBeUndefined();
+  });
+
+  it('drops every session of a user that changed, and only theirs', () => {
+    const cache = new IdentityCache();
+    cache.store('ann-phone', identity('ann', 'phone'), cache.generation);
+    cache.store('ann-laptop', identity('ann', 'laptop'), cache.generation);
+    cache.store('bob-phone', identity('bob'), cache.generation);
+    cache.evictUser('ann');
+    expect(cache.get('ann-phone')).toBeUndefined();
+    expect(cache.get('ann-laptop')).toBeUndefined();
+    expect(cache.get('bob-phone')?.user.id).toBe('bob');
+  });
+
+  it('refuses what a read found when an eviction came while it ran', () => {
+    const cache = new IdentityCache();
+    const before = cache.generation;
+    // The read started, then the user changed, then the (stale) read finished.
+    cache.evictUser('ann');
+    cache.store('ann-phone', identity('ann'), before);
+    expect(cache.get('ann-phone')).toBeUndefined();
+    cache.store('ann-phone', identity('ann'), cache.generation);
+    expect(cache.get('ann-phone')).toBeDefined();
+  });
+
+  it('forgets the least recently used session when full', () => {
+    const cache = new IdentityCache({ maxEntries: 2 });
+    cache.store('one', identity('u1'), cache.generation);
+    cache.store('two', identity('u2'), cache.generation);
+    cache.get('one');
+    cache.store('three', identity('u3'), cache.generation);
+    expect(cache.get('two')).toBeUndefined();
+    expect(cache.get('one')).toBeDefined();
+    expect(cache.get('three')).toBeDefined();
+    expect(cache.size).toBe(2);
+  });
+
+  it('lets entries expire as a backstop', () => {
+    let now = 1_000;
+    const cache = new IdentityCache({ ttlMs: 100, now: () => now });
+    cache.store('one', identity('u1'), cache.generation);
+    now += 100;
+    expect(cache.get('one')).toBeDefined();
+    now += 1;
+    expect(cache.get('one')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('empties on clear, and refuses reads that started before it', () => {
+    const cache = new IdentityCache();
+    const before = cache.generation;
+    cache.store('one', identity('u1'), before);
+    cache.clear();
+    expect(cache.get('one')).toBeUndefined();
+    cache.store('two', identity('u2'), before);
+    expect(cache.size).toBe(0);
+  });
+});
