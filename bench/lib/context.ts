@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../e2e/support/chromium';
 import { freePort } from '../../e2e/support/server';
@@ -64,11 +65,69 @@ async function benchConfig(port: number): Promise<Config> {
 export class BenchContext {
   private cleanups: Array<() => Promise<void>> = [];
   private real?: Promise<RunningApp>;
+  private realOnPostgres?: Promise<RunningApp | undefined>;
+  private webDist?: Promise<string>;
   private browserPromise?: Promise<Browser>;
 
-  /** The real server app. The web app is built first when stale (pages need it). */
+  /** The real server app on the embedded database (PGlite in this process), as `npm start` runs it. */
   realApp(): Promise<RunningApp> {
     this.real ??= (async () => {
+      const { openDatabase } = await server();
+      return this.startReal(await openDatabase({ pglite: await PGlite.create() }));
+    })();
+    return this.real;
+  }
+
+  /**
+   * The real server app on PostgreSQL, as production runs it: a database of its own on the
+   * server at BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local one), dropped at the
+   * end. Undefined when no PostgreSQL answers.
+   */
+  realAppOnPostgres(): Promise<RunningApp | undefined> {
+    this.realOnPostgres ??= (async () => {
+      const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+      const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
+      try {
+        await admin.connect();
+      } catch {
+        return undefined;
+      }
+      const name = `portal_bench_${randomBytes(6).toString('hex')}`;
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      this.cleanups.push(async () => {
+        const drop = new pg.Client({ connectionString: base });
+        await drop.connect();
+        await drop.query(`drop database if exists ${name} with (force)`);
+        await drop.end();
+      });
+      const url = new URL(base);
+      url.pathname = `/${name}`;
+      const { openDatabase } = await server();
+      return this.startReal(await openDatabase({ url: url.toString() }));
+    })();
+    return this.realOnPostgres;
+  }
+
+  /** Migrates `database`, builds the app on it and listens on a free port of 127.0.0.1. */
+  private async startReal(database: DatabaseHandle): Promise<RunningApp> {
+    const { buildApp, migrate } = await server();
+    await migrate(database);
+    // The configured origins carry the port, so it is chosen before the app is built.
+    const port = await freePort();
+    const config = await benchConfig(port);
+    const app = await buildApp({ config, database, webDist: await this.builtWeb(), logger: false });
+    await app.listen({ port, host: '127.0.0.1' });
+    this.cleanups.push(async () => {
+      await app.close();
+      await database.close();
+    });
+    return { app, port, url: `http://127.0.0.1:${port}`, nodeEnv: config.NODE_ENV, database };
+  }
+
+  /** The web app, built first when stale (pages need it), in a private copy. */
+  private builtWeb(): Promise<string> {
+    this.webDist ??= (async () => {
       try {
         ensureWebBuilt({ log: (message) => console.log(`  ${message}`) });
       } catch (error) {
@@ -78,21 +137,9 @@ export class BenchContext {
       const webDist = await mkdtemp(path.join(tmpdir(), 'portal-bench-web-'));
       await cp(WEB_DIST, webDist, { recursive: true }).catch(() => undefined);
       this.cleanups.push(() => rm(webDist, { recursive: true, force: true }));
-      const { buildApp, openDatabase, migrate } = await server();
-      const database = await openDatabase({ pglite: await PGlite.create() });
-      await migrate(database);
-      // The configured origins carry the port, so it is chosen before the app is built.
-      const port = await freePort();
-      const config = await benchConfig(port);
-      const app = await buildApp({ config, database, webDist, logger: false });
-      await app.listen({ port, host: '127.0.0.1' });
-      this.cleanups.push(async () => {
-        await app.close();
-        await database.close();
-      });
-      return { app, port, url: `http://127.0.0.1:${port}`, nodeEnv: config.NODE_ENV, database };
+      return webDist;
     })();
-    return this.real;
+    return this.webDist;
   }
 
   /** A bare Fastify app answering GET /healthz like the real one, for comparison. */

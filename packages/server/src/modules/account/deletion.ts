@@ -76,9 +76,9 @@ export function createDeletionService(deps: AccountDependencies & { account: Acc
       const claimed = await queries.claimToken('restore', sha256(restoreToken), clock.now());
       const restored = claimed ? await queries.cancelDeletion(claimed.userId, clock.now()) : undefined;
       if (!restored) throw new AppError('auth.mfa_token_invalid');
-      const { token, session } = await sessions.create(restored.id, origin);
+      const { token, session, history } = await sessions.create(restored.id, origin);
       await notifySecurityEvent(deps, restored.id, 'deletion_cancelled', { brand: origin.brand });
-      await recordNewDeviceSignIn(deps, restored, session, origin);
+      await recordNewDeviceSignIn(deps, restored, session, history, origin);
       return { token, user: restored };
     },
   };

@@ -8,6 +8,9 @@ export type { OneTimeTokenRow } from '../../platform/one-time-tokens/queries';
 export type TokenPurpose = 'activation' | 'reset_code' | 'reset_link';
 
 export function authQueries(db: Database) {
+  // Prepared once: every sign-in looks its account up by one of these.
+  const byEmail = db.select().from(users).where(eq(users.email, sql.placeholder('value'))).limit(1).prepare('user_by_email');
+  const byUsername = db.select().from(users).where(eq(sql`lower(${users.username})`, sql.placeholder('value'))).limit(1).prepare('user_by_username');
   return {
     ...oneTimeTokenQueries<TokenPurpose>(db),
     async findUserByEmail(email: string): Promise<UserRow | undefined> {
@@ -18,8 +21,7 @@ export function authQueries(db: Database) {
     /** By email, or by username (case-insensitive) when the identifier has no '@'. */
     async findUserByIdentifier(identifier: string): Promise<UserRow | undefined> {
       const value = identifier.trim().toLowerCase();
-      const condition = value.includes('@') ? eq(users.email, value) : eq(sql`lower(${users.username})`, value);
-      const [row] = await db.select().from(users).where(condition).limit(1);
+      const [row] = await (value.includes('@') ? byEmail : byUsername).execute({ value });
       return row;
     },
 

@@ -25,8 +25,8 @@ export interface SessionOpenerDependencies {
 export function createSessionOpener(deps: SessionOpenerDependencies) {
   return async function openSession(user: UserRow, origin: RequestOrigin): Promise<{ token: string }> {
     await deletionGate(deps, user, origin);
-    const { token, session } = await deps.sessions.create(user.id, origin);
-    await recordNewDeviceSignIn(deps, user, session, origin);
+    const { token, session, history } = await deps.sessions.create(user.id, origin);
+    await recordNewDeviceSignIn(deps, user, session, history, origin);
     return { token };
   };
 }

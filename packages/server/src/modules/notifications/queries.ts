@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNull, ne } from 'drizzle-orm';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { notifications, sessions, users } from '../../db/schema';
+import { notifications, users } from '../../db/schema';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -51,26 +51,6 @@ export function notificationQueries(db: Database) {
     async findUser(id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
       return row;
-    },
-
-    /** Whether the user had a session other than `exceptSessionId` from this device, at any time. */
-    async deviceSeen(userId: string, deviceId: string, exceptSessionId: string): Promise<boolean> {
-      const rows = await db
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(and(eq(sessions.userId, userId), eq(sessions.deviceId, deviceId), ne(sessions.id, exceptSessionId)))
-        .limit(1);
-      return rows.length > 0;
-    },
-
-    /** Whether the user ever had a session other than `exceptSessionId`. */
-    async hadOtherSessions(userId: string, exceptSessionId: string): Promise<boolean> {
-      const rows = await db
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId)))
-        .limit(1);
-      return rows.length > 0;
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
 import { renderMail, type Mailer } from '../../platform/mail';
+import type { SessionHistory } from '../sessions/queries';
 import { notificationQueries, type NotificationRow, type UserRow } from './queries';
 import { securityCopy, securityEventPage, type SecurityEventKind } from './security-copy';
 
@@ -112,22 +113,20 @@ export interface SignedInSession {
 }
 
 /**
- * Call after every successful sign-in with the new session: when the user has signed in
- * before but never from this device id, notifies and mails the owner ('new_device_sign_in').
- * The first sign-in of an account alerts nobody. Never throws (a failure is logged); resolves
- * to whether an alert went out.
+ * Call after every successful sign-in with the new session and what the user had before it
+ * (sessions.create tells): when the user has signed in before but never from this device id,
+ * notifies and mails the owner ('new_device_sign_in'). The first sign-in of an account alerts
+ * nobody. Never throws (a failure is logged); resolves to whether an alert went out.
  */
 export async function recordNewDeviceSignIn(
   deps: NotifierDependencies,
   user: Pick<UserRow, 'id'>,
   session: SignedInSession,
+  history: SessionHistory,
   origin?: { brand?: BrandId; lang?: Language },
 ): Promise<boolean> {
   try {
-    if (!session.deviceId) return false;
-    const queries = notificationQueries(deps.db);
-    if (await queries.deviceSeen(user.id, session.deviceId, session.id)) return false;
-    if (!(await queries.hadOtherSessions(user.id, session.id))) return false;
+    if (!session.deviceId || history.deviceSeen || !history.hadSessions) return false;
     const detail = [session.browser, session.device, session.location, session.ip].filter(Boolean).join(' · ');
     await notifySecurityEvent(deps, user.id, 'new_device_sign_in', { brand: origin?.brand, detail });
     return true;
@@ -157,7 +156,5 @@ export function createNotificationService(deps: NotifierDependencies) {
     markAllRead: (userId: string) => queries.markAllRead(userId, deps.clock.now()),
     create: (userId: string, input: NewNotification) => createNotification(deps, userId, input),
     notifySecurityEvent: (userId: string, kind: SecurityEventKind, options?: SecurityEventOptions) => notifySecurityEvent(deps, userId, kind, options),
-    recordNewDeviceSignIn: (user: Pick<UserRow, 'id'>, session: SignedInSession, origin?: { brand?: BrandId; lang?: Language }) =>
-      recordNewDeviceSignIn(deps, user, session, origin),
   };
 }

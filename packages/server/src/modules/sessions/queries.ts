@@ -1,14 +1,48 @@
-import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type NewSessionRow = typeof sessions.$inferInsert;
 
+/** What the user had before a new session: any session at all, and one from the same device id. */
+export interface SessionHistory {
+  hadSessions: boolean;
+  deviceSeen: boolean;
+}
+
+type NewLiveSession = Omit<SessionRow, 'revokedAt'>;
+
 export function sessionQueries(db: Database) {
+  // Prepared once (built SQL, and a named statement on PostgreSQL): every sign-in runs it.
+  // Its RETURNING sub-selects do not see the row being inserted, so they tell what came before.
+  const placeholder = (name: keyof NewLiveSession) => sql.placeholder(name);
+  const insertSession = db
+    .insert(sessions)
+    .values({
+      id: placeholder('id'),
+      userId: placeholder('userId'),
+      tokenHash: placeholder('tokenHash'),
+      deviceId: placeholder('deviceId'),
+      browser: placeholder('browser'),
+      device: placeholder('device'),
+      ip: placeholder('ip'),
+      location: placeholder('location'),
+      createdAt: placeholder('createdAt'),
+      lastActiveAt: placeholder('lastActiveAt'),
+      expiresAt: placeholder('expiresAt'),
+    })
+    .returning({
+      hadSessions: sql<boolean>`exists(select 1 from ${sessions} earlier where earlier.user_id = ${placeholder('userId')})`,
+      deviceSeen: sql<boolean>`exists(select 1 from ${sessions} earlier where earlier.user_id = ${placeholder('userId')} and earlier.device_id = ${placeholder('deviceId')})`,
+    })
+    .prepare('insert_session');
+
   return {
-    async insert(row: NewSessionRow): Promise<void> {
-      await db.insert(sessions).values(row);
+    /** Inserts a live session; answers what the user had before it (for the new-device alert). */
+    async insert(row: NewLiveSession): Promise<SessionHistory> {
+      const [history] = await insertSession.execute(row);
+      return { hadSessions: history?.hadSessions === true, deviceSeen: history?.deviceSeen === true };
     },
 
     /** A live session (not revoked, not expired) and its user, by token hash. */

@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { describeClient } from './client-info';
 import type { CachedIdentity, IdentityCache } from './identity-cache';
-import { sessionQueries, type SessionRow } from './queries';
+import { sessionQueries, type SessionHistory, type SessionRow } from './queries';
 
 /** Writing last-active on every request would turn every read into a write; once a minute is enough. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -45,7 +45,8 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
   }
 
   return {
-    async create(userId: string, context: SessionContext): Promise<{ token: string; session: SessionRow }> {
+    /** A new session, and what the user had before it (see SessionHistory). */
+    async create(userId: string, context: SessionContext): Promise<{ token: string; session: SessionRow; history: SessionHistory }> {
       const token = randomToken();
       const now = clock.now();
       const session: SessionRow = {
@@ -59,8 +60,8 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
         expiresAt: new Date(now.getTime() + AUTH_TOKEN_LIFETIME_SECONDS * 1000),
         revokedAt: null,
       };
-      await queries.insert(session);
-      return { token, session };
+      const history = await queries.insert(session);
+      return { token, session, history };
     },
 
     /**
