@@ -33,6 +33,13 @@ export async function openDatabase(options: { url?: string; dataDir?: string; pg
   if (options.url) {
     const url = options.url;
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // A connection that drops (a database restart, an operator's pg_terminate_backend) emits
+    // 'error' on its client, and on the pool when idle; unheard, that would end the process.
+    // The pool discards the client and the next query connects again; a query that was
+    // running gets the error itself.
+    const ignoreDroppedConnection = () => undefined;
+    pool.on('error', ignoreDroppedConnection);
+    pool.on('connect', (client) => client.on('error', ignoreDroppedConnection));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     const subscriptions = new Set<ChannelSubscription>();
     return {
