@@ -94,7 +94,11 @@ export function accountRoutes(config: Config, db: Database, clock: Clock, sessio
 
     app.post(
       '/sso/me/last_active',
-      { preHandler: app.requireSession, schema: { tags, security, summary: 'Record that the user is active now', response: { 204: z.null(), 401: errorBodySchema, 403: errorBodySchema } } },
+      {
+        preHandler: app.requireSession,
+        config: { waitsForIdentityChanges: false },
+        schema: { tags, security, summary: 'Record that the user is active now', response: { 204: z.null(), 401: errorBodySchema, 403: errorBodySchema } },
+      },
       async (request, reply) => {
         await sessions.touch(caller(request).session.id);
         return reply.status(204).send(null);

@@ -29,6 +29,8 @@ export function authRoutes(config: Config, auth: AuthService, recovery: Recovery
     app.post(
       '/sso/auth',
       {
+        // A new session and, rarely, a rehashed password: nothing a cache here can hold stale.
+        config: { waitsForIdentityChanges: false },
         schema: {
           tags,
           summary: 'Sign in with email or username and password; answers the second-factor step when two-step is on',

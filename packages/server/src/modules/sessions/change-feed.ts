@@ -73,6 +73,17 @@ export async function followIdentityChanges(database: DatabaseHandle, cache: Ide
   };
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * False on routes that change no user and revoke no session (their only writes are new
+     * sessions and last-active times, which nothing cached can hold yet): they skip the wait
+     * for this node's cache. Sign-in sets it: it runs a hash per request already.
+     */
+    waitsForIdentityChanges?: boolean;
+  }
+}
+
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
@@ -81,7 +92,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function installReadYourWrites(app: FastifyInstance, feed: IdentityChangeFeed): void {
   app.addHook('onSend', async (request, _reply, payload) => {
-    if (!READS.has(request.method)) await feed.barrier();
+    if (!READS.has(request.method) && request.routeOptions.config.waitsForIdentityChanges !== false) await feed.barrier();
     return payload;
   });
 }
