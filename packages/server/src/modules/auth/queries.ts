@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { oneTimeTokenQueries } from '../../platform/one-time-tokens/queries';
-import { users } from '../../db/schema';
+import { passkeys, users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
 export type { OneTimeTokenRow } from '../../platform/one-time-tokens/queries';
@@ -38,6 +38,26 @@ export function authQueries(db: Database) {
 
     async activateUser(id: string, now: Date): Promise<void> {
       await db.update(users).set({ activatedAt: now, updatedAt: now }).where(and(eq(users.id, id), isNull(users.activatedAt)));
+    },
+
+    /**
+     * Gives a never-activated account the credentials of the registration being activated;
+     * passkeys go too unless that registration made them. No effect once active.
+     */
+    async adoptRegistration(id: string, registration: { password_hash: string | null; full_name: string; keeps_passkeys: boolean }, now: Date): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [pending] = await tx
+          .update(users)
+          .set({ passwordHash: registration.password_hash, fullName: registration.full_name, updatedAt: now })
+          .where(and(eq(users.id, id), isNull(users.activatedAt)))
+          .returning({ id: users.id });
+        if (pending && !registration.keeps_passkeys) await tx.delete(passkeys).where(eq(passkeys.userId, id));
+      });
+    },
+
+    /** Drops the passkeys of an account never activated: nobody proved its mailbox when they were made. */
+    async dropUnprovenPasskeys(id: string): Promise<void> {
+      await db.delete(passkeys).where(and(eq(passkeys.userId, id), sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.activatedAt} is null)`));
     },
 
     async setPasswordHash(id: string, passwordHash: string, now: Date, changed: boolean): Promise<void> {

@@ -2,7 +2,7 @@ import { notifySecurityEvent } from '../notifications/service';
 import { createHmac } from 'node:crypto';
 import { RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH, resetPasswordPath } from '@portal/contracts';
 import { originFor } from '../../platform/brand';
-import { randomDigits, randomToken, safeEqual, sha256 } from '../../platform/crypto';
+import { randomDigits, safeEqual, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { renderMail } from '../../platform/mail';
 import { limits, rateLimited } from '../../platform/rate-limit';
@@ -55,7 +55,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
 
   async function sendResetMail(user: UserRow, origin: RequestOrigin): Promise<void> {
     const code = randomDigits(VERIFICATION_CODE_LENGTH);
-    await auth.issueToken(user.id, 'reset_code', RESET_LINK_TTL_SECONDS, resetCodeSecret(user.id, code));
+    await auth.issueToken(user.id, 'reset_code', RESET_LINK_TTL_SECONDS, { secret: resetCodeSecret(user.id, code) });
     const link = `${originFor(config, origin.brand)}${resetPasswordPath(await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS))}`;
     auth.mailLater(user.email, renderMail('reset_password', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName, code, link }));
   }
@@ -89,7 +89,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
         throw new AppError('auth.code_invalid');
       }
       if (!(await queries.markTokenUsed(live.id, clock.now()))) throw new AppError('auth.code_invalid');
-      return { reset_token: await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS, randomToken()) };
+      return { reset_token: await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS) };
     },
 
     async checkResetToken(token: string): Promise<void> {
@@ -109,7 +109,9 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       if (!(await queries.claimToken('reset_link', live.tokenHash, clock.now()))) throw new AppError('auth.reset_link_invalid');
       await queries.setPasswordHash(user.id, passwordHash, clock.now(), true);
       await queries.retireTokens(user.id, 'reset_code', clock.now());
-      // Receiving the mail proved the address, so an account never activated becomes active.
+      // Receiving the mail proved the address, so an account never activated becomes active,
+      // with this password only: passkeys made before anyone proved the mailbox are dropped.
+      await queries.dropUnprovenPasskeys(user.id);
       await queries.activateUser(user.id, clock.now());
       await sessions.revokeAll(user.id);
       auth.mailLater(user.email, renderMail('password_changed', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName }));

@@ -44,6 +44,26 @@ export interface NewAccount {
   language: string;
 }
 
+/**
+ * What an activation link carries: the credentials of the registration that mailed it.
+ * Activating an account gives it exactly these, so credentials nobody proved the mailbox for
+ * (a stranger who registered the address first) never survive activation.
+ */
+export interface ActivationCredentials {
+  password_hash: string | null;
+  full_name: string;
+  /** False when the link came from a later registration than the one that made the account. */
+  keeps_passkeys: boolean;
+}
+
+/** The credentials in a token's payload; undefined for links issued before links carried them. */
+function activationCredentials(payload: Record<string, unknown> | null): ActivationCredentials | undefined {
+  if (!payload || typeof payload.full_name !== 'string' || typeof payload.keeps_passkeys !== 'boolean') return undefined;
+  const hash = payload.password_hash;
+  if (hash !== null && typeof hash !== 'string') return undefined;
+  return { password_hash: hash, full_name: payload.full_name, keeps_passkeys: payload.keeps_passkeys };
+}
+
 export type AuthService = ReturnType<typeof createAuthService>;
 
 /** Sign-up, activation and password sign-in. Answers never reveal whether an account exists. */
@@ -56,24 +76,39 @@ export function createAuthService(deps: AuthDependencies) {
     mailer.send({ to, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'mail not sent'));
   }
 
-  async function issueToken(userId: string, purpose: TokenPurpose, ttlSeconds: number, secret = randomToken()): Promise<string> {
+  async function issueToken(
+    userId: string,
+    purpose: TokenPurpose,
+    ttlSeconds: number,
+    options: { secret?: string; payload?: Record<string, unknown>; retireOthers?: boolean } = {},
+  ): Promise<string> {
+    const { secret = randomToken(), payload, retireOthers = true } = options;
     const now = clock.now();
-    await queries.retireTokens(userId, purpose, now);
+    if (retireOthers) await queries.retireTokens(userId, purpose, now);
     await queries.insertToken({
       id: randomUUID(),
       userId,
       purpose,
       tokenHash: sha256(secret),
+      payload: payload ?? null,
       expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
     });
     return secret;
   }
 
-  async function sendActivation(user: UserRow, origin: RequestOrigin): Promise<void> {
-    const token = await issueToken(user.id, 'activation', ACTIVATION_TTL_SECONDS);
+  /**
+   * Mails an activation link bound to one registration's credentials: following it gives the
+   * account exactly those (see ActivationCredentials). A re-registration leaves earlier links
+   * working, so a stranger registering the same address later cannot void the owner's link.
+   */
+  async function sendActivation(user: UserRow, origin: RequestOrigin, registration: ActivationCredentials, retireOthers = true): Promise<void> {
+    const token = await issueToken(user.id, 'activation', ACTIVATION_TTL_SECONDS, { payload: { ...registration }, retireOthers });
     const link = `${originFor(config, origin.brand)}${confirmationPath(token)}`;
-    mailLater(user.email, renderMail('activation', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName, link }));
+    mailLater(user.email, renderMail('activation', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: registration.full_name, link }));
   }
+
+  /** The credentials an account was created with: what resending its activation keeps. */
+  const ownCredentials = (user: UserRow): ActivationCredentials => ({ password_hash: user.passwordHash, full_name: user.fullName, keeps_passkeys: true });
 
   async function requireCaptcha(answer: string | undefined, ip: string): Promise<void> {
     if (!answer) throw new AppError('auth.captcha_required', {}, { captcha_required: true });
@@ -121,7 +156,9 @@ export function createAuthService(deps: AuthDependencies) {
           resetLink: `${originFor(config, origin.brand)}${paths.forgot}`,
         }));
       } else {
-        await sendActivation(existing, origin);
+        // Never activated: whoever follows this mail gets this registration's password, and
+        // anything set by the earlier one (a stranger's password or passkey) is dropped.
+        await sendActivation(existing, origin, { password_hash: account.passwordHash, full_name: account.fullName, keeps_passkeys: false }, false);
       }
       return undefined;
     }
@@ -138,7 +175,7 @@ export function createAuthService(deps: AuthDependencies) {
       updatedAt: now,
     });
     const user = inserted ? await queries.findUserById(id) : undefined;
-    if (user) await sendActivation(user, origin);
+    if (user) await sendActivation(user, origin, ownCredentials(user));
     return user;
   }
 
@@ -163,13 +200,15 @@ export function createAuthService(deps: AuthDependencies) {
       rateLimited(await limiter.consume(`activation:ip:${origin.ip}`, limits.recoveryPerIp));
       rateLimited(await limiter.consume(`activation:${email}`, limits.codeSendPerAccount));
       const user = await queries.findUserByEmail(email);
-      if (user && !user.activatedAt) await sendActivation(user, origin);
+      if (user && !user.activatedAt) await sendActivation(user, origin, ownCredentials(user));
       return { email };
     },
 
     async activate(token: string): Promise<{ email: string }> {
       const claimed = await queries.claimToken('activation', sha256(token), clock.now());
       if (!claimed) throw new AppError('auth.activation_link_invalid');
+      const registration = activationCredentials(claimed.payload);
+      if (registration) await queries.adoptRegistration(claimed.userId, registration, clock.now());
       await queries.activateUser(claimed.userId, clock.now());
       const user = await queries.findUserById(claimed.userId);
       return { email: user?.email ?? '' };

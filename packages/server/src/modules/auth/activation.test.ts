@@ -1,0 +1,93 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passkeys, users } from '../../db/schema';
+import { identityClient } from '../../../test/identity';
+import { startTestServer, type TestServer } from '../../../test/harness';
+
+/**
+ * Pre-account takeover: a stranger registers someone's address first (their password, or a
+ * passkey), hoping the owner activates that account later. Activation and recovery give the
+ * account only the credentials of whoever proved the mailbox.
+ */
+let server: TestServer;
+let client: ReturnType<typeof identityClient>;
+const STRANGER = 'stranger-picked-this-1';
+const OWNER = 'owner-chose-this-22';
+const LINK = /\/confirmation\/([\w-]+)/;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = identityClient(server.app, server.database);
+});
+afterAll(() => server.close());
+
+/** 'ok', or the error code of the refusal. */
+const signInWith = async (email: string, password: string) => {
+  const response = await client.signIn(email, password);
+  return response.statusCode === 200 ? 'ok' : (response.json().code as string);
+};
+const userId = async (email: string) => (await server.database.db.select().from(users).where(eq(users.email, email)))[0]!.id;
+
+/** A passkey on the account, as a stranger's passkey sign-up would have left it. */
+async function strangersPasskey(email: string): Promise<void> {
+  await server.database.db.insert(passkeys).values({
+    id: randomUUID(),
+    userId: await userId(email),
+    credentialId: randomBytes(16).toString('base64url'),
+    publicKey: randomBytes(65),
+    name: "Stranger's key",
+  });
+}
+const passkeyCount = async (email: string) => (await server.database.db.select().from(passkeys).where(eq(passkeys.userId, await userId(email)))).length;
+
+describe('activation gives the account the credentials of the registration it was mailed for', () => {
+  it("drops a stranger's earlier password and passkey when the owner registers and activates", async () => {
+    await client.signUp('first-come@example.com', STRANGER);
+    const [, strangersLink] = await client.mailTo('first-come@example.com', LINK);
+    await strangersPasskey('first-come@example.com');
+    await client.signUp('first-come@example.com', OWNER, { full_name: 'The Owner' });
+    const [, ownersLink] = await client.mailTo('first-come@example.com', LINK, [strangersLink!]);
+
+    expect((await client.post('/v3/sso/users/activate', { token: ownersLink })).statusCode).toBe(200);
+    expect(await signInWith('first-come@example.com', OWNER)).toBe('ok');
+    expect(await signInWith('first-come@example.com', STRANGER)).toBe('auth.invalid_credentials');
+    expect(await passkeyCount('first-come@example.com')).toBe(0);
+    const [row] = await server.database.db.select().from(users).where(eq(users.email, 'first-come@example.com'));
+    expect(row!.fullName).toBe('The Owner');
+  });
+
+  it("keeps the owner's link working when a stranger registers the address after them", async () => {
+    await client.signUp('second-come@example.com', OWNER);
+    const [, ownersLink] = await client.mailTo('second-come@example.com', LINK);
+    await client.signUp('second-come@example.com', STRANGER);
+    const [, strangersLink] = await client.mailTo('second-come@example.com', LINK, [ownersLink!]);
+
+    expect((await client.post('/v3/sso/users/activate', { token: ownersLink })).statusCode).toBe(200);
+    // The stranger's link, followed later, changes nothing on an active account.
+    await client.post('/v3/sso/users/activate', { token: strangersLink });
+    expect(await signInWith('second-come@example.com', OWNER)).toBe('ok');
+    expect(await signInWith('second-come@example.com', STRANGER)).toBe('auth.invalid_credentials');
+  });
+
+  it('keeps the password the account was created with when its activation is resent', async () => {
+    await client.signUp('resent@example.com', OWNER);
+    const [, first] = await client.mailTo('resent@example.com', LINK);
+    await client.post('/v3/sso/users/activation/resend', { email: 'resent@example.com' });
+    const [, resent] = await client.mailTo('resent@example.com', LINK, [first!]);
+    expect((await client.post('/v3/sso/users/activate', { token: first })).json().code).toBe('auth.activation_link_invalid');
+    expect((await client.post('/v3/sso/users/activate', { token: resent })).statusCode).toBe(200);
+    expect(await signInWith('resent@example.com', OWNER)).toBe('ok');
+  });
+
+  it('a password reset of a never-activated account drops passkeys nobody proved the mailbox for', async () => {
+    await client.signUp('reset-first@example.com', STRANGER);
+    await strangersPasskey('reset-first@example.com');
+    await client.post('/v3/sso/password/forgot/verify-email', { identifier: 'reset-first@example.com', email: 'reset-first@example.com' });
+    const [, code] = await client.mailTo('reset-first@example.com', /\b(\d{6})\b/);
+    const { reset_token } = (await client.post('/v3/sso/password/forgot/verify-code', { identifier: 'reset-first@example.com', code })).json();
+    expect((await client.post('/v3/sso/password/reset', { token: reset_token, new_password: OWNER, confirm_password: OWNER })).statusCode).toBeLessThan(300);
+    expect(await passkeyCount('reset-first@example.com')).toBe(0);
+    expect(await signInWith('reset-first@example.com', OWNER)).toBe('ok');
+  });
+});
