@@ -40,7 +40,7 @@ export const sessionRead: BenchSection = {
         metric: 'GET /v3/sso/me (Bearer session)',
         value: `${perSecond(meResult.rps)}, p99 ${meResult.p99} ms`,
         status: clean(meResult) ? 'INFO' : 'FAIL',
-        note: `${describeLoad(meResult)}; one session lookup per request, NODE_ENV=${real.nodeEnv}, logger off`,
+        note: `${describeLoad(meResult)}; the session and its user from the identity cache (no query), NODE_ENV=${real.nodeEnv}, logger off`,
       },
       {
         metric: 'ratio /sso/me / bare',
