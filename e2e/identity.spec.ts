@@ -263,6 +263,30 @@ test.describe('password recovery', () => {
     expect(errors).toEqual([]);
   });
 
+  test('three wrong recovery emails bring the captcha; solved, the code is sent', async ({ page, portal, request }) => {
+    test.setTimeout(90_000);
+    const email = uniqueEmail('recover-captcha');
+    await createActivatedAccount(request, portal, { email, password: PASSWORD, fullName: 'Mary Jackson' });
+    await page.goto('/forgot');
+    await page.getByLabel('Email or username').fill(email);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await page.getByLabel('Recovery email').fill(`wrong-${attempt}@example.test`);
+      const answered = page.waitForResponse((response) => response.url().endsWith('/forgot/verify-email'));
+      await page.getByRole('button', { name: 'Send code' }).click();
+      await answered;
+      await expect(page.getByText(/^The recovery email does not match/)).toBeVisible();
+      await expect(page.getByTestId('captcha')).toHaveCount(attempt < 3 ? 0 : 1);
+    }
+    await expect(page.getByText('For your security, complete the check below, then send the code again.')).toBeVisible();
+    await expect(page.locator('altcha-widget')).toBeVisible();
+    await snap(page, 'identity-forgot-captcha');
+    await page.getByLabel('Recovery email').fill(email);
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await expect(page.getByRole('heading', { name: 'Enter the code' })).toBeVisible({ timeout: 30_000 });
+    expect(codeIn(await portal.waitForMail(email, { subject: /reset/i }))).toMatch(/^\d{6}$/);
+  });
+
   test('by mailed link: /reset-pwd/:token checks the link, then sets the password', async ({ page, portal, request }) => {
     const email = uniqueEmail('resetlink');
     await createActivatedAccount(request, portal, { email, password: PASSWORD, fullName: 'Mary Jackson' });

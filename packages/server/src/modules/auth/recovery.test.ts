@@ -3,6 +3,7 @@ import { manualClock } from '../../platform/clock';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { maskEmail } from './recovery';
+import { solveCaptcha } from '../../../test/captcha';
 
 const clock = manualClock();
 let server: TestServer;
@@ -93,5 +94,21 @@ describe('password recovery', () => {
     expect(unknownMismatch.json().details.hint).toBe('ka***m@e***.com');
     const byUsername = await client.post('/v3/sso/password/forgot/verify-email', { identifier: 'nosuchuser', email: 'x@example.com' });
     expect(byUsername.json().details.hint).toMatch(/^\w+\*\*\*\w*@\w\*\*\*\.\w+$/);
+  });
+
+  it('asks for a captcha after three wrong recovery emails, for known and unknown accounts alike', async () => {
+    await client.registeredUser('guarded@example.com', OLD);
+    for (const identifier of ['guarded@example.com', 'nobody-here@example.com']) {
+      const verify = (email: string, captcha?: string) => client.post('/v3/sso/password/forgot/verify-email', { identifier, email, captcha }, {}, '198.51.100.7');
+      const answers = [];
+      for (let attempt = 0; attempt < 3; attempt++) answers.push((await verify(`wrong-${attempt}@example.com`)).json());
+      expect(answers.map((answer) => answer.code)).toEqual(['auth.recovery_email_mismatch', 'auth.recovery_email_mismatch', 'auth.recovery_email_mismatch']);
+      expect(answers.map((answer) => answer.details.captcha_required)).toEqual([false, false, true]);
+      expect((await verify(identifier)).json().code).toBe('auth.captcha_required');
+      const solved = await verify(identifier, await solveCaptcha(server.app));
+      expect(solved.statusCode).toBe(204);
+      // The right answer clears the count: the next attempt needs no captcha.
+      expect((await verify(identifier)).statusCode).toBe(204);
+    }
   });
 });

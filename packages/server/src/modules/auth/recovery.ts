@@ -5,7 +5,7 @@ import { originFor } from '../../platform/brand';
 import { randomDigits, safeEqual, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { renderMail } from '../../platform/mail';
-import { limits, rateLimited } from '../../platform/rate-limit';
+import { CAPTCHA_AFTER_FAILURES, limits, rateLimited } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { hashPassword, verifyPassword } from './passwords';
 import { authQueries, type UserRow } from './queries';
@@ -61,15 +61,24 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
   }
 
   return {
-    async verifyEmail(input: { identifier: string; email: string }, origin: RequestOrigin): Promise<void> {
+    /**
+     * Step 1. Wrong emails count per identifier typed (known or not, so the counting reveals
+     * nothing): a captcha from the third on, then refused, so hints cannot be harvested.
+     */
+    async verifyEmail(input: { identifier: string; email: string; captcha?: string }, origin: RequestOrigin): Promise<void> {
       rateLimited(await limiter.consume(`recovery:ip:${origin.ip}`, limits.recoveryPerIp));
       const identifier = input.identifier.toLowerCase();
+      const failKey = `recovery:fail:${identifier}`;
+      rateLimited(await limiter.status(failKey, limits.recoveryFailuresPerAccount));
+      if ((await limiter.peek(failKey, limits.recoveryFailuresPerAccount)) >= CAPTCHA_AFTER_FAILURES) await auth.requireCaptcha(input.captcha, origin.ip);
       const user = await queries.findUserByIdentifier(identifier);
       const rightEmail = user?.email ?? (identifier.includes('@') ? identifier : null);
       if (!rightEmail || !safeEqual(rightEmail, input.email)) {
         const hint = rightEmail ? maskEmail(rightEmail) : fakeHint(identifier, deps.hintSecret);
-        throw new AppError('auth.recovery_email_mismatch', { hint }, { hint });
+        const failures = await limiter.consume(failKey, limits.recoveryFailuresPerAccount);
+        throw new AppError('auth.recovery_email_mismatch', { hint }, { hint, captcha_required: failures.count >= CAPTCHA_AFTER_FAILURES });
       }
+      await limiter.reset(failKey);
       rateLimited(await limiter.consume(`recovery:send:${rightEmail}`, limits.codeSendPerAccount));
       if (!user) return;
       // Issued after the answer, so the writes cannot make a real account answer slower than none.

@@ -181,6 +181,7 @@ export function createAuthService(deps: AuthDependencies) {
 
   return {
     assertAcceptablePassword,
+    requireCaptcha,
     issueToken,
     mailLater,
     completeSignIn,

@@ -25,13 +25,18 @@ export const limits = {
   codeSendInterval: { name: 'code:gap', limit: 1, windowSeconds: 30 },
   /** Mailed codes from one IP across accounts, so one client cannot mail-bomb many inboxes. */
   codeSendPerIp: { name: 'code:send:ip', limit: 30, windowSeconds: 15 * 60 },
+  /**
+   * Wrong recovery emails for one account (as typed, known or not): a captcha from
+   * CAPTCHA_AFTER_FAILURES on, refused after the limit. Reset when the right one is given.
+   */
+  recoveryFailuresPerAccount: { name: 'recovery:fail', limit: 10, windowSeconds: 15 * 60 },
   /** Forgot-password and recovery requests from one IP. */
   recoveryPerIp: { name: 'recovery:ip', limit: 20, windowSeconds: 15 * 60 },
   /** Wrong guesses at one issued code (6 digits: 5 guesses give a 1 in 200,000 chance). */
   codeAttempts: { name: 'code:try', limit: 5, windowSeconds: 10 * 60 },
 } as const satisfies Record<string, NamedRule>;
 
-/** Failed sign-ins on one account after which the next attempt must carry a captcha. */
+/** Failed sign-ins (or recovery emails) on one account after which the next attempt must carry a captcha. */
 export const CAPTCHA_AFTER_FAILURES = 3;
 
 /**

@@ -3,11 +3,12 @@ import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/PinInput.css';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { Anchor, Button, Group, PinInput, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH } from '@portal/contracts';
+import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
 import { ApiError, errorText, notify, retryAfterSeconds } from '../../lib/api';
@@ -19,6 +20,9 @@ import { verifyRecoveryCode, verifyRecoveryEmail } from './api';
 import { NewPasswordForm } from './NewPasswordForm';
 
 type Step = 'identify' | 'email' | 'code' | 'password';
+
+// Only after the server asks for it (repeated wrong recovery emails).
+const CaptchaField = lazy(async () => ({ default: (await import('../../components/captcha/CaptchaField')).CaptchaField }));
 
 /** A step's own heading, under the page's. */
 function StepHeader({ title, description }: { title: string; description: string }) {
@@ -149,19 +153,28 @@ function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(
   const form = useForm({ email: identifier.includes('@') ? identifier : '' }, () => ({ email: emailRule }));
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<ApiError | null>(null);
+  const [captchaFailure, setCaptchaFailure] = useState<CaptchaError | null>(null);
+  const captcha = useRef<CaptchaHandle>(null);
+  const [captchaShown, setCaptchaShown] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (pending || !form.check()) return;
     setPending(true);
     setFailure(null);
+    setCaptchaFailure(null);
     try {
       const address = form.values.email.trim();
-      await verifyRecoveryEmail(identifier, address);
+      const answer = captchaShown ? await captcha.current?.token() : undefined;
+      await verifyRecoveryEmail(identifier, address, answer);
       onDone(address);
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      setFailure(error);
+      captcha.current?.reset();
+      if (error instanceof CaptchaError) setCaptchaFailure(error);
+      else if (error instanceof ApiError) {
+        if (error.details?.captcha_required === true) setCaptchaShown(true);
+        setFailure(error);
+      } else throw error;
     } finally {
       setPending(false);
     }
@@ -182,10 +195,18 @@ function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(
           autoFocus
           value={form.values.email}
           onChange={(event) => form.set('email', event.currentTarget.value)}
-          error={form.error('email') ?? (failure ? errorText(failure) : undefined)}
+          error={form.error('email') ?? (failure ? errorText(failure) : captchaFailure ? t(captchaFailure.key) : undefined)}
           description={mismatch ? t('recovery.forgot.mismatchHint') : undefined}
           inputWrapperOrder={['label', 'input', 'error', 'description']}
         />
+        {captchaShown && (
+          <Stack gap={4}>
+            <Text size="sm">{t('recovery.forgot.captchaHint')}</Text>
+            <Suspense fallback={null}>
+              <CaptchaField ref={captcha} action="recovery" auto="onload" />
+            </Suspense>
+          </Stack>
+        )}
         <Group justify="space-between">
           <Button variant="default" onClick={onBack}>
             {t('recovery.forgot.back')}

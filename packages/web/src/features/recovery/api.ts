@@ -3,8 +3,8 @@ import { api } from '../../lib/api';
 const options = { handle: [400, 429] } as const;
 
 /** Step 1: the full recovery email of the account; the code (and a link) are mailed. */
-export const verifyRecoveryEmail = (identifier: string, email: string) =>
-  api.post<void>('/sso/password/forgot/verify-email', { identifier, email }, options);
+export const verifyRecoveryEmail = (identifier: string, email: string, captcha?: string) =>
+  api.post<void>('/sso/password/forgot/verify-email', { identifier, email, captcha }, options);
 
 /** Step 2: the mailed code for a short-lived reset token. */
 export const verifyRecoveryCode = (identifier: string, code: string) =>

@@ -6,6 +6,7 @@ import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { locationOf, renderAt } from '../../test/render';
 
 vi.mock('../../components/PasswordStrength', () => ({ PasswordStrength: () => null }));
+vi.mock('../../components/captcha/CaptchaField', () => import('../../test/captcha-stub'));
 
 let server: FakeApi;
 
@@ -29,6 +30,28 @@ async function typeCode(code: string) {
 }
 
 describe('/forgot', () => {
+  it('shows the captcha when the server asks for it after wrong recovery emails, and sends its answer', async () => {
+    server.on('POST /sso/password/forgot/verify-email', (body) =>
+      (body as { captcha?: string }).captcha === 'captcha-answer'
+        ? { status: 204 }
+        : { status: 400, body: { code: 'auth.recovery_email_mismatch', message: 'x', details: { hint: 'ad***a@e***.com', captcha_required: true } } },
+    );
+    renderAt('/forgot');
+    await screen.findByLabelText('Email or username');
+    type('Email or username', 'ada');
+    press('Continue');
+    await screen.findByLabelText('Recovery email');
+    type('Recovery email', 'someone@example.com');
+    expect(screen.queryByTestId('captcha')).toBeNull();
+    press('Send code');
+    expect(await screen.findByText('For your security, complete the check below, then send the code again.')).toBeTruthy();
+    expect(await screen.findByTestId('captcha')).toBeTruthy();
+    type('Recovery email', 'ada@example.com');
+    press('Send code');
+    expect(await screen.findByTestId('recovery-code')).toBeTruthy();
+    expect(server.callsTo('POST /sso/password/forgot/verify-email').at(-1)).toEqual({ identifier: 'ada', email: 'ada@example.com', captcha: 'captcha-answer' });
+  });
+
   it('identifier and method, recovery email (with the hint on a mismatch), code, new password, then sign-in', async () => {
     server.on('POST /sso/password/forgot/verify-email', (body) =>
       (body as { email: string }).email === 'ada@example.com'
