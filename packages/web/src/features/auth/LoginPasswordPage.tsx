@@ -3,6 +3,7 @@ import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { Link, Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type MfaChallengeResponse } from '@portal/contracts';
+import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
 import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
 import { LightField, LightSubmit } from '../../components/form/LightField';
 import { PageHeader } from '../../components/PageHeader';
@@ -19,7 +20,6 @@ import { useRestoreOffer } from './restore-offer';
 
 // Only after the server asks for them: the captcha after repeated failures, the resend
 // form for an account never activated.
-const CaptchaField = lazy(async () => ({ default: (await import('../../components/captcha/CaptchaField')).CaptchaField }));
 const ResendActivation = lazy(async () => ({ default: (await import('../../components/ResendActivation')).ResendActivation }));
 const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
 
@@ -129,14 +129,7 @@ export function LoginPasswordPage() {
             onChange={(event) => form.set('password', event.currentTarget.value)}
             error={form.error('password')}
           />
-          {captchaShown && (
-            <Stack gap={4}>
-              <Text size="sm">{t('auth.loginPassword.captchaHint')}</Text>
-              <Suspense fallback={null}>
-                <CaptchaField ref={captcha} action="login" auto="onload" />
-              </Suspense>
-            </Stack>
-          )}
+          {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.loginPassword.captchaHint')} action="login" />}
           {message && (
             <div className={classes.alert} role="alert" data-testid="login-error">
               {message}

@@ -3,11 +3,12 @@ import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/PinInput.css';
-import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Anchor, Button, Group, PinInput, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH } from '@portal/contracts';
+import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
 import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
@@ -20,9 +21,6 @@ import { verifyRecoveryCode, verifyRecoveryEmail } from './api';
 import { NewPasswordForm } from './NewPasswordForm';
 
 type Step = 'identify' | 'email' | 'code' | 'password';
-
-// Only after the server asks for it (repeated wrong recovery emails).
-const CaptchaField = lazy(async () => ({ default: (await import('../../components/captcha/CaptchaField')).CaptchaField }));
 
 /** A step's own heading, under the page's. */
 function StepHeader({ title, description }: { title: string; description: string }) {
@@ -199,14 +197,7 @@ function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(
           description={mismatch ? t('recovery.forgot.mismatchHint') : undefined}
           inputWrapperOrder={['label', 'input', 'error', 'description']}
         />
-        {captchaShown && (
-          <Stack gap={4}>
-            <Text size="sm">{t('recovery.forgot.captchaHint')}</Text>
-            <Suspense fallback={null}>
-              <CaptchaField ref={captcha} action="recovery" auto="onload" />
-            </Suspense>
-          </Stack>
-        )}
+        {captchaShown && <CaptchaPrompt ref={captcha} hint={t('recovery.forgot.captchaHint')} action="recovery" />}
         <Group justify="space-between">
           <Button variant="default" onClick={onBack}>
             {t('recovery.forgot.back')}
