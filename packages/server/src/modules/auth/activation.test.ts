@@ -70,13 +70,16 @@ describe('activation gives the account the credentials of the registration it wa
     expect(await signInWith('second-come@example.com', STRANGER)).toBe('auth.invalid_credentials');
   });
 
-  it('keeps the password the account was created with when its activation is resent', async () => {
+  it('keeps the password the account was created with when its activation is resent, and the first link working', async () => {
     await client.signUp('resent@example.com', OWNER);
     const [, first] = await client.mailTo('resent@example.com', LINK);
     await client.post('/v3/sso/users/activation/resend', { email: 'resent@example.com' });
     const [, resent] = await client.mailTo('resent@example.com', LINK, [first!]);
-    expect((await client.post('/v3/sso/users/activate', { token: first })).json().code).toBe('auth.activation_link_invalid');
     expect((await client.post('/v3/sso/users/activate', { token: resent })).statusCode).toBe(200);
+    expect(await signInWith('resent@example.com', OWNER)).toBe('ok');
+    // The first link, followed after, finds the account active and changes nothing; then it is spent.
+    expect((await client.post('/v3/sso/users/activate', { token: first })).statusCode).toBe(200);
+    expect((await client.post('/v3/sso/users/activate', { token: first })).json().code).toBe('auth.activation_link_invalid');
     expect(await signInWith('resent@example.com', OWNER)).toBe('ok');
   });
 
@@ -89,5 +92,17 @@ describe('activation gives the account the credentials of the registration it wa
     expect((await client.post('/v3/sso/password/reset', { token: reset_token, new_password: OWNER, confirm_password: OWNER })).statusCode).toBeLessThan(300);
     expect(await passkeyCount('reset-first@example.com')).toBe(0);
     expect(await signInWith('reset-first@example.com', OWNER)).toBe('ok');
+  });
+
+  it('resends a contested account no earlier credentials: neither password works until one is chosen', async () => {
+    await client.signUp('contested@example.com', STRANGER);
+    const [, strangersLink] = await client.mailTo('contested@example.com', LINK);
+    await client.signUp('contested@example.com', OWNER);
+    const [, ownersLink] = await client.mailTo('contested@example.com', LINK, [strangersLink!]);
+    await client.post('/v3/sso/users/activation/resend', { email: 'contested@example.com' });
+    const [, resent] = await client.mailTo('contested@example.com', LINK, [strangersLink!, ownersLink!]);
+    expect((await client.post('/v3/sso/users/activate', { token: resent })).statusCode).toBe(200);
+    expect(await signInWith('contested@example.com', STRANGER)).toBe('auth.invalid_credentials');
+    expect(await signInWith('contested@example.com', OWNER)).toBe('auth.invalid_credentials');
   });
 });

@@ -60,6 +60,18 @@ export function authQueries(db: Database) {
       await db.delete(passkeys).where(and(eq(passkeys.userId, id), sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.activatedAt} is null)`));
     },
 
+    /** Empties a never-activated account of its password and passkeys (each link carries its own). */
+    async dropPendingCredentials(id: string, now: Date): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [pending] = await tx
+          .update(users)
+          .set({ passwordHash: null, updatedAt: now })
+          .where(and(eq(users.id, id), isNull(users.activatedAt)))
+          .returning({ id: users.id });
+        if (pending) await tx.delete(passkeys).where(eq(passkeys.userId, id));
+      });
+    },
+
     async setPasswordHash(id: string, passwordHash: string, now: Date, changed: boolean): Promise<void> {
       await db
         .update(users)

@@ -98,11 +98,12 @@ export function createAuthService(deps: AuthDependencies) {
 
   /**
    * Mails an activation link bound to one registration's credentials: following it gives the
-   * account exactly those (see ActivationCredentials). A re-registration leaves earlier links
-   * working, so a stranger registering the same address later cannot void the owner's link.
+   * account exactly those (see ActivationCredentials). Newer links never void older ones (each
+   * lives 24 h), so a stranger registering or resending for the same address cannot void the
+   * owner's link.
    */
-  async function sendActivation(user: UserRow, origin: RequestOrigin, registration: ActivationCredentials, retireOthers = true): Promise<void> {
-    const token = await issueToken(user.id, 'activation', ACTIVATION_TTL_SECONDS, { payload: { ...registration }, retireOthers });
+  async function sendActivation(user: UserRow, origin: RequestOrigin, registration: ActivationCredentials): Promise<void> {
+    const token = await issueToken(user.id, 'activation', ACTIVATION_TTL_SECONDS, { payload: { ...registration }, retireOthers: false });
     const link = `${originFor(config, origin.brand)}${confirmationPath(token)}`;
     mailLater(user.email, renderMail('activation', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: registration.full_name, link }));
   }
@@ -156,9 +157,11 @@ export function createAuthService(deps: AuthDependencies) {
           resetLink: `${originFor(config, origin.brand)}${paths.forgot}`,
         }));
       } else {
-        // Never activated: whoever follows this mail gets this registration's password, and
-        // anything set by the earlier one (a stranger's password or passkey) is dropped.
-        await sendActivation(existing, origin, { password_hash: account.passwordHash, full_name: account.fullName, keeps_passkeys: false }, false);
+        // Never activated, and now claimed twice: whoever follows this mail gets this
+        // registration's password, and the account keeps none of the earlier one's (a
+        // stranger's password or passkey), so a resent link cannot bring them back either.
+        await queries.dropPendingCredentials(existing.id, clock.now());
+        await sendActivation(existing, origin, { password_hash: account.passwordHash, full_name: account.fullName, keeps_passkeys: false });
       }
       return undefined;
     }
