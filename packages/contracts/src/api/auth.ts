@@ -85,6 +85,9 @@ export const sentToResponseSchema = z.object({ email: z.string() });
 
 export const resendActivationRequestSchema = z.object({ email: emailSchema, captcha: captchaField });
 export const activateRequestSchema = z.object({ token: z.string().min(1).max(200) });
+/** The activated address; `needs_password` when the account has no way to sign in yet (choose one through recovery). */
+export const activationResponseSchema = z.object({ email: z.string(), needs_password: z.boolean() });
+export type ActivationResponse = z.infer<typeof activationResponseSchema>;
 
 export const userSchema = z.object({
   id: z.string(),

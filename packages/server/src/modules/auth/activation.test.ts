@@ -49,7 +49,7 @@ describe('activation gives the account the credentials of the registration it wa
     await client.signUp('first-come@example.com', OWNER, { full_name: 'The Owner' });
     const [, ownersLink] = await client.mailTo('first-come@example.com', LINK, [strangersLink!]);
 
-    expect((await client.post('/v3/sso/users/activate', { token: ownersLink })).statusCode).toBe(200);
+    expect((await client.post('/v3/sso/users/activate', { token: ownersLink })).json()).toEqual({ email: 'first-come@example.com', needs_password: false });
     expect(await signInWith('first-come@example.com', OWNER)).toBe('ok');
     expect(await signInWith('first-come@example.com', STRANGER)).toBe('auth.invalid_credentials');
     expect(await passkeyCount('first-come@example.com')).toBe(0);
@@ -101,7 +101,8 @@ describe('activation gives the account the credentials of the registration it wa
     const [, ownersLink] = await client.mailTo('contested@example.com', LINK, [strangersLink!]);
     await client.post('/v3/sso/users/activation/resend', { email: 'contested@example.com' });
     const [, resent] = await client.mailTo('contested@example.com', LINK, [strangersLink!, ownersLink!]);
-    expect((await client.post('/v3/sso/users/activate', { token: resent })).statusCode).toBe(200);
+    // Activated with no way to sign in yet: the page leads to choosing a password.
+    expect((await client.post('/v3/sso/users/activate', { token: resent })).json()).toEqual({ email: 'contested@example.com', needs_password: true });
     expect(await signInWith('contested@example.com', STRANGER)).toBe('auth.invalid_credentials');
     expect(await signInWith('contested@example.com', OWNER)).toBe('auth.invalid_credentials');
   });

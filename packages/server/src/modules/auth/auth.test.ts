@@ -28,7 +28,7 @@ describe('sign-up and activation', () => {
 
     const [, token] = await client.mailTo('alice@example.com', /\/confirmation\/([\w-]+)/);
     const activated = await client.post('/v3/sso/users/activate', { token });
-    expect(activated.json()).toEqual({ email: 'alice@example.com' });
+    expect(activated.json()).toEqual({ email: 'alice@example.com', needs_password: false });
     const again = await client.post('/v3/sso/users/activate', { token });
     expect(again.statusCode).toBe(400);
     expect(again.json().code).toBe('auth.activation_link_invalid');

@@ -60,6 +60,10 @@ export function authQueries(db: Database) {
       await db.delete(passkeys).where(and(eq(passkeys.userId, id), sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.activatedAt} is null)`));
     },
 
+    async hasPasskeys(userId: string): Promise<boolean> {
+      return (await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1)).length > 0;
+    },
+
     /** Empties a never-activated account of its password and passkeys (each link carries its own). */
     async dropPendingCredentials(id: string, now: Date): Promise<void> {
       await db.transaction(async (tx) => {

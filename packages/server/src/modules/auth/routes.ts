@@ -1,5 +1,6 @@
 import {
   activateRequestSchema,
+  activationResponseSchema,
   errorBodySchema,
   forgotVerifyCodeRequestSchema,
   forgotVerifyEmailRequestSchema,
@@ -60,7 +61,7 @@ export function authRoutes(config: Config, auth: AuthService, recovery: Recovery
 
     app.post(
       '/sso/users/activate',
-      { schema: { tags, summary: 'Activate an account with the mailed link token', body: activateRequestSchema, response: { 200: sentToResponseSchema, ...errors } } },
+      { schema: { tags, summary: 'Activate an account with the mailed link token', body: activateRequestSchema, response: { 200: activationResponseSchema, ...errors } } },
       async (request) => auth.activate(request.body.token),
     );
 

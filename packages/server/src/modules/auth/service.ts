@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { confirmationPath, paths, type MfaChallengeResponse, type SignInRequest, type SignUpRequest } from '@portal/contracts';
+import { confirmationPath, paths, type ActivationResponse, type MfaChallengeResponse, type SignInRequest, type SignUpRequest } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
@@ -208,14 +208,14 @@ export function createAuthService(deps: AuthDependencies) {
       return { email };
     },
 
-    async activate(token: string): Promise<{ email: string }> {
+    async activate(token: string): Promise<ActivationResponse> {
       const claimed = await queries.claimToken('activation', sha256(token), clock.now());
       if (!claimed) throw new AppError('auth.activation_link_invalid');
       const registration = activationCredentials(claimed.payload);
       if (registration) await queries.adoptRegistration(claimed.userId, registration, clock.now());
       await queries.activateUser(claimed.userId, clock.now());
       const user = await queries.findUserById(claimed.userId);
-      return { email: user?.email ?? '' };
+      return { email: user?.email ?? '', needs_password: !!user && !user.passwordHash && !(await queries.hasPasskeys(user.id)) };
     },
 
     /** Password sign-in; returns a new session token, or the mfa challenge when two-step is on. */

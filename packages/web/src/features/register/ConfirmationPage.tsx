@@ -7,17 +7,18 @@ import { paths } from '@portal/contracts';
 import { ResendActivation } from '../../components/ResendActivation';
 import { Spinner } from '../../components/Spinner';
 import { rememberIdentifier } from '../../lib/flow-storage';
+import type { ActivationResponse } from '@portal/contracts';
 import { activate } from './api';
 
-type Outcome = { state: 'pending' } | { state: 'activated'; email: string } | { state: 'failed' };
+type Outcome = { state: 'pending' } | ({ state: 'activated' } & ActivationResponse) | { state: 'failed' };
 
 /**
  * Activation links are single use: one request per token per page load, even when React
  * runs the effect twice (development) or the page re-renders.
  */
-const activations = new Map<string, Promise<{ email: string }>>();
+const activations = new Map<string, Promise<ActivationResponse>>();
 
-function activateOnce(token: string): Promise<{ email: string }> {
+function activateOnce(token: string): Promise<ActivationResponse> {
   let pending = activations.get(token);
   if (!pending) {
     pending = activate(token);
@@ -36,10 +37,10 @@ export function ConfirmationPage() {
     if (!token) return;
     let current = true;
     activateOnce(token).then(
-      ({ email }) => {
+      (activated) => {
         if (!current) return;
-        if (email) rememberIdentifier(email);
-        setOutcome({ state: 'activated', email });
+        if (activated.email) rememberIdentifier(activated.email);
+        setOutcome({ state: 'activated', ...activated });
       },
       () => current && setOutcome({ state: 'failed' }),
     );
@@ -63,10 +64,22 @@ export function ConfirmationPage() {
         <Title order={1} fz="h2">
           {t('register.confirmation.successTitle')}
         </Title>
-        <Text c="dimmed">{t('register.confirmation.successBody', { email: outcome.email })}</Text>
-        <Button component={Link} to={paths.login} state={{ identifier: outcome.email }}>
-          {t('register.confirmation.signIn')}
-        </Button>
+        {outcome.needs_password ? (
+          // Activated with no password or passkey (a contested sign-up): recovery sets one.
+          <>
+            <Text c="dimmed">{t('register.confirmation.choosePasswordBody', { email: outcome.email })}</Text>
+            <Button component={Link} to={paths.forgot} state={{ identifier: outcome.email }}>
+              {t('register.confirmation.choosePassword')}
+            </Button>
+          </>
+        ) : (
+          <>
+            <Text c="dimmed">{t('register.confirmation.successBody', { email: outcome.email })}</Text>
+            <Button component={Link} to={paths.login} state={{ identifier: outcome.email }}>
+              {t('register.confirmation.signIn')}
+            </Button>
+          </>
+        )}
       </Stack>
     );
   }

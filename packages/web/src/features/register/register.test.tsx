@@ -150,12 +150,21 @@ describe('sign-up copy by product', () => {
 
 describe('/confirmation/:token', () => {
   it('activates once and offers sign-in with the email filled in', async () => {
-    server.on('POST /sso/users/activate', { status: 200, body: { email: 'ada@example.com' } });
+    server.on('POST /sso/users/activate', { status: 200, body: { email: 'ada@example.com', needs_password: false } });
     renderAt('/confirmation/tok-1');
     expect(await screen.findByRole('heading', { name: 'Your account is activated' })).toBeTruthy();
     fireEvent.click(screen.getByRole('link', { name: 'Sign in' }));
     expect(((await screen.findByLabelText('Email or username')) as HTMLInputElement).value).toBe('ada@example.com');
     expect(server.callsTo('POST /sso/users/activate')).toEqual([{ token: 'tok-1' }]);
+  });
+
+  it('an account activated without a password leads to choosing one, with the email filled in', async () => {
+    server.on('POST /sso/users/activate', { status: 200, body: { email: 'ada@example.com', needs_password: true } });
+    renderAt('/confirmation/tok-3');
+    expect(await screen.findByText('ada@example.com is ready, but has no password yet. Choose one to sign in.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Sign in' })).toBeNull();
+    fireEvent.click(screen.getByRole('link', { name: 'Choose a password' }));
+    expect(((await screen.findByLabelText('Email or username')) as HTMLInputElement).value).toBe('ada@example.com');
   });
 
   it('an expired or used link: says so and sends a new one', async () => {
