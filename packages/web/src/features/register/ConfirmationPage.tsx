@@ -3,29 +3,16 @@ import { useEffect, useState } from 'react';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '@portal/contracts';
+import { paths, type ActivationResponse } from '@portal/contracts';
 import { ResendActivation } from '../../components/ResendActivation';
 import { Spinner } from '../../components/Spinner';
 import { rememberIdentifier } from '../../lib/flow-storage';
-import type { ActivationResponse } from '@portal/contracts';
+import { oncePerToken } from '../../lib/once-per-token';
 import { activate } from './api';
 
 type Outcome = { state: 'pending' } | ({ state: 'activated' } & ActivationResponse) | { state: 'failed' };
 
-/**
- * Activation links are single use: one request per token per page load, even when React
- * runs the effect twice (development) or the page re-renders.
- */
-const activations = new Map<string, Promise<ActivationResponse>>();
-
-function activateOnce(token: string): Promise<ActivationResponse> {
-  let pending = activations.get(token);
-  if (!pending) {
-    pending = activate(token);
-    activations.set(token, pending);
-  }
-  return pending;
-}
+const activateOnce = oncePerToken(activate);
 
 /** /confirmation/:token?: account activation from the mailed link. */
 export function ConfirmationPage() {

@@ -6,22 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { api } from '../../lib/api';
 import { loadAccountCatalogue } from '../../lib/i18n';
+import { oncePerToken } from '../../lib/once-per-token';
 
 type Outcome = { state: 'pending' } | { state: 'confirmed'; email: string } | { state: 'failed' };
 
 /** POST /sso/users/education-email/confirm {token} → {email}; a used or expired link answers 400 account.email_link_invalid. */
 const confirmEducationEmail = (token: string) => api.post<{ email: string }>('/sso/users/education-email/confirm', { token }, { handle: [400, 404] });
 
-/** Links are single use: one request per token per page load, even when React runs the effect twice. */
-const confirmations = new Map<string, Promise<{ email: string }>>();
-function confirmOnce(token: string): Promise<{ email: string }> {
-  let pending = confirmations.get(token);
-  if (!pending) {
-    pending = confirmEducationEmail(token);
-    confirmations.set(token, pending);
-  }
-  return pending;
-}
+const confirmOnce = oncePerToken(confirmEducationEmail);
 
 /**
  * /confirmation/education-email/:token?: the link mailed to an education address. Its
