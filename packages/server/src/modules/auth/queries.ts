@@ -41,39 +41,24 @@ export function authQueries(db: Database) {
     },
 
     /**
-     * Gives a never-activated account the credentials of the registration being activated;
-     * passkeys go too unless that registration made them. No effect once active.
+     * Sets the credentials of a never-activated account, no effect once it is active: a
+     * password (or none), a name when given, and its passkeys dropped unless kept. Nobody has
+     * proved the mailbox of such an account yet, so whoever does decides what it holds.
      */
-    async adoptRegistration(id: string, registration: { password_hash: string | null; full_name: string; keeps_passkeys: boolean }, now: Date): Promise<void> {
+    async setPendingCredentials(id: string, credentials: { passwordHash: string | null; fullName?: string; keepPasskeys: boolean }, now: Date): Promise<void> {
       await db.transaction(async (tx) => {
+        const { passwordHash, fullName } = credentials;
         const [pending] = await tx
           .update(users)
-          .set({ passwordHash: registration.password_hash, fullName: registration.full_name, updatedAt: now })
+          .set({ passwordHash, ...(fullName === undefined ? {} : { fullName }), updatedAt: now })
           .where(and(eq(users.id, id), isNull(users.activatedAt)))
           .returning({ id: users.id });
-        if (pending && !registration.keeps_passkeys) await tx.delete(passkeys).where(eq(passkeys.userId, id));
+        if (pending && !credentials.keepPasskeys) await tx.delete(passkeys).where(eq(passkeys.userId, id));
       });
-    },
-
-    /** Drops the passkeys of an account never activated: nobody proved its mailbox when they were made. */
-    async dropUnprovenPasskeys(id: string): Promise<void> {
-      await db.delete(passkeys).where(and(eq(passkeys.userId, id), sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.activatedAt} is null)`));
     },
 
     async hasPasskeys(userId: string): Promise<boolean> {
       return (await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1)).length > 0;
-    },
-
-    /** Empties a never-activated account of its password and passkeys (each link carries its own). */
-    async dropPendingCredentials(id: string, now: Date): Promise<void> {
-      await db.transaction(async (tx) => {
-        const [pending] = await tx
-          .update(users)
-          .set({ passwordHash: null, updatedAt: now })
-          .where(and(eq(users.id, id), isNull(users.activatedAt)))
-          .returning({ id: users.id });
-        if (pending) await tx.delete(passkeys).where(eq(passkeys.userId, id));
-      });
     },
 
     async setPasswordHash(id: string, passwordHash: string, now: Date, changed: boolean): Promise<void> {
@@ -82,13 +67,6 @@ export function authQueries(db: Database) {
         .set({ passwordHash, updatedAt: now, ...(changed ? { passwordChangedAt: now } : {}) })
         .where(eq(users.id, id));
     },
-
-
-
-
-
-
-
   };
 }
 

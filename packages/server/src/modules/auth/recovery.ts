@@ -120,7 +120,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       await queries.retireTokens(user.id, 'reset_code', clock.now());
       // Receiving the mail proved the address, so an account never activated becomes active,
       // with this password only: passkeys made before anyone proved the mailbox are dropped.
-      await queries.dropUnprovenPasskeys(user.id);
+      await queries.setPendingCredentials(user.id, { passwordHash, keepPasskeys: false }, clock.now());
       await queries.activateUser(user.id, clock.now());
       await sessions.revokeAll(user.id);
       auth.mailLater(user.email, renderMail('password_changed', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName }));

@@ -160,7 +160,7 @@ export function createAuthService(deps: AuthDependencies) {
         // Never activated, and now claimed twice: whoever follows this mail gets this
         // registration's password, and the account keeps none of the earlier one's (a
         // stranger's password or passkey), so a resent link cannot bring them back either.
-        await queries.dropPendingCredentials(existing.id, clock.now());
+        await queries.setPendingCredentials(existing.id, { passwordHash: null, keepPasskeys: false }, clock.now());
         await sendActivation(existing, origin, { password_hash: account.passwordHash, full_name: account.fullName, keeps_passkeys: false });
       }
       return undefined;
@@ -212,7 +212,10 @@ export function createAuthService(deps: AuthDependencies) {
       const claimed = await queries.claimToken('activation', sha256(token), clock.now());
       if (!claimed) throw new AppError('auth.activation_link_invalid');
       const registration = activationCredentials(claimed.payload);
-      if (registration) await queries.adoptRegistration(claimed.userId, registration, clock.now());
+      if (registration) {
+        const { password_hash: passwordHash, full_name: fullName, keeps_passkeys: keepPasskeys } = registration;
+        await queries.setPendingCredentials(claimed.userId, { passwordHash, fullName, keepPasskeys }, clock.now());
+      }
       await queries.activateUser(claimed.userId, clock.now());
       const user = await queries.findUserById(claimed.userId);
       return { email: user?.email ?? '', needs_password: !!user && !user.passwordHash && !(await queries.hasPasskeys(user.id)) };
