@@ -91,10 +91,13 @@ function accepted(found: CachedIdentity | null, token: string): Authentication |
   return found && usable(found.user) ? { session: found.session, user: found.user, token } : null;
 }
 
-/** Sets the request's session, or fails with 401 when there is none. */
-function signedIn(request: FastifyRequest, auth: Authentication | null, done: Done): void {
-  request.auth = auth;
-  done(auth ? undefined : new AppError('unauthorized'));
+/**
+ * Runs `then` on a value that is here now (a session from memory: no promise on the hottest
+ * path) or comes later (from the database), and hands a rejection to Fastify's `done`.
+ */
+function whenResolved<T>(value: T | Promise<T>, then: (resolved: T) => void, done: Done): void {
+  if (value instanceof Promise) value.then(then, done);
+  else then(value);
 }
 
 /**
@@ -116,11 +119,15 @@ export function installAuthGuard(app: FastifyInstance, sessions: SessionService,
     return found instanceof Promise ? found.then((live) => accepted(live, token)) : accepted(found, token);
   };
 
-  const requireSessionOf = (request: FastifyRequest, done: Done): void => {
-    const auth = resolveSession(request);
-    if (auth instanceof Promise) auth.then((resolved) => signedIn(request, resolved, done), done);
-    else signedIn(request, auth, done);
-  };
+  const requireSessionOf = (request: FastifyRequest, done: Done): void =>
+    whenResolved(
+      resolveSession(request),
+      (auth) => {
+        request.auth = auth;
+        done(auth ? undefined : new AppError('unauthorized'));
+      },
+      done,
+    );
 
   const authenticateApiKey = async (request: FastifyRequest): Promise<void> => {
     const key = bearer(request)!;
@@ -131,18 +138,16 @@ export function installAuthGuard(app: FastifyInstance, sessions: SessionService,
     request.apiKeyAuth = found;
   };
 
-  app.decorate('optionalAuth', (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
-    const auth = resolveSession(request);
-    if (auth instanceof Promise) {
-      auth.then((resolved) => {
-        request.auth = resolved;
+  app.decorate('optionalAuth', (request: FastifyRequest, _reply: FastifyReply, done: Done) =>
+    whenResolved(
+      resolveSession(request),
+      (auth) => {
+        request.auth = auth;
         done();
-      }, done);
-      return;
-    }
-    request.auth = auth;
-    done();
-  });
+      },
+      done,
+    ),
+  );
   app.decorate('requireAuth', (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
     if (presentsApiKey(request)) authenticateApiKey(request).then(() => done(), done);
     else requireSessionOf(request, done);
