@@ -4,8 +4,8 @@ import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Alert.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
-import { Trans, useTranslation } from 'react-i18next';
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '@portal/contracts';
 import { passkeyErrorText } from '../../components/dialogs/passkey-errors';
@@ -13,9 +13,9 @@ import { CeremonyError, passkeysSupported, runRegistration } from '../../compone
 import { useSecurityText } from '../../components/passkey/use-security-text';
 import { api, ApiError } from '../../lib/api';
 import { rememberSignupEmail } from '../../lib/flow-storage';
-import { useRuntimeConfig } from '../../lib/runtime-context';
 import { useForm } from '../../lib/use-form';
-import { acceptTerms, email, FULL_NAME_MAX_LENGTH, required } from '../../lib/validators';
+import { acceptTerms, email, required } from '../../lib/validators';
+import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
 
 /** POST /sso/users/webauthn/register/options {algorithms, email, full_name} → creation options (spec section 7). */
 const registerOptions = (body: { email: string; full_name: string }) =>
@@ -33,12 +33,10 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
   const ready = useSecurityText();
   const { search } = useLocation();
   const navigate = useNavigate();
-  const { mainSiteUrl } = useRuntimeConfig();
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm({ fullName: '', email: '', terms: false }, () => ({ fullName: required, email, terms: acceptTerms }));
   const { values } = form;
-  const link = (path: string) => new URL(path, mainSiteUrl).toString();
 
   if (!ready) return null;
 
@@ -69,40 +67,8 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
         <Text size="sm" c="dimmed">
           {t('passkeyUi.signUpBody')}
         </Text>
-        <TextInput
-          label={t('passkeyUi.fullName')}
-          name="name"
-          autoComplete="name"
-          maxLength={FULL_NAME_MAX_LENGTH}
-          value={values.fullName}
-          onChange={(event) => form.set('fullName', event.currentTarget.value)}
-          error={form.error('fullName')}
-        />
-        <TextInput
-          label={t('passkeyUi.email')}
-          type="email"
-          name="email"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={values.email}
-          onChange={(event) => form.set('email', event.currentTarget.value)}
-          error={form.error('email')}
-        />
-        <Checkbox
-          checked={values.terms}
-          onChange={(event) => form.set('terms', event.currentTarget.checked)}
-          error={form.error('terms')}
-          label={
-            <Trans
-              i18nKey="register.form.terms"
-              components={{
-                terms: <Anchor href={link('/terms-of-service')} target="_blank" rel="noreferrer" inherit />,
-                privacy: <Anchor href={link('/privacy-policy')} target="_blank" rel="noreferrer" inherit />,
-              }}
-            />
-          }
-        />
+        <NameAndEmailFields form={form} labels={{ fullName: t('passkeyUi.fullName'), email: t('passkeyUi.email') }} emailAutoComplete="username" />
+        <TermsCheckbox form={form} />
         {failure !== null && (
           <Alert color="red" variant="light" role="alert">
             {passkeyErrorText(failure, 'signup')}

@@ -5,20 +5,20 @@ import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Alert.css';
 import { useRef, useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { Trans, useTranslation } from 'react-i18next';
+import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { PASSWORD_MIN_LENGTH, paths, type Language } from '@portal/contracts';
 import { CaptchaField } from '../../components/captcha/CaptchaField';
 import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
 import { PasswordStrength } from '../../components/PasswordStrength';
 import { ApiError, errorText, fieldErrors } from '../../lib/api';
-import { useRuntimeConfig } from '../../lib/runtime-context';
 import { useCurrentService } from '../../lib/service';
 import { rememberSignupEmail } from '../../lib/flow-storage';
 import { useForm } from '../../lib/use-form';
-import { acceptTerms, email, FULL_NAME_MAX_LENGTH, newPassword, required } from '../../lib/validators';
+import { acceptTerms, email, newPassword, required } from '../../lib/validators';
 import { signUp } from './api';
+import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
 
 /** Server field names (the request body) to this form's fields. */
 const serverFields: Record<string, 'fullName' | 'email' | 'password' | 'terms'> = {
@@ -37,7 +37,6 @@ export function RegisterForm() {
   const { t, i18n } = useTranslation();
   const { search } = useLocation();
   const navigate = useNavigate();
-  const { mainSiteUrl } = useRuntimeConfig();
   const service = useCurrentService();
   const captcha = useRef<CaptchaHandle>(null);
   const [pending, setPending] = useState(false);
@@ -94,31 +93,11 @@ export function RegisterForm() {
     else setFailure(error);
   };
 
-  const link = (path: string) => new URL(path, mainSiteUrl).toString();
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="md">
-        <TextInput
-          label={t('register.form.fullName')}
-          name="name"
-          autoComplete="name"
-          maxLength={FULL_NAME_MAX_LENGTH}
-          value={values.fullName}
-          onChange={(event) => form.set('fullName', event.currentTarget.value)}
-          error={form.error('fullName')}
-        />
-        <TextInput
-          label={t('register.form.email')}
-          name="email"
-          type="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={values.email}
-          onChange={(event) => form.set('email', event.currentTarget.value)}
-          error={form.error('email')}
-        />
+        <NameAndEmailFields form={form} labels={{ fullName: t('register.form.fullName'), email: t('register.form.email') }} emailAutoComplete="email" />
         <Stack gap={6}>
           <PasswordInput
             label={t('register.form.password')}
@@ -132,20 +111,7 @@ export function RegisterForm() {
           />
           <PasswordStrength password={values.password} userInputs={[values.fullName, values.email]} />
         </Stack>
-        <Checkbox
-          checked={values.terms}
-          onChange={(event) => form.set('terms', event.currentTarget.checked)}
-          error={form.error('terms')}
-          label={
-            <Trans
-              i18nKey="register.form.terms"
-              components={{
-                terms: <Anchor href={link('/terms-of-service')} target="_blank" rel="noreferrer" inherit />,
-                privacy: <Anchor href={link('/privacy-policy')} target="_blank" rel="noreferrer" inherit />,
-              }}
-            />
-          }
-        />
+        <TermsCheckbox form={form} />
         <Stack gap={4}>
           <Text size="sm" fw={500}>
             {t('register.form.captchaLabel')}

@@ -1,0 +1,64 @@
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/Checkbox.css';
+import { Anchor, Checkbox, TextInput } from '@mantine/core';
+import { Trans } from 'react-i18next';
+import type { Form } from '../../lib/use-form';
+import { useRuntimeConfig } from '../../lib/runtime-context';
+import { FULL_NAME_MAX_LENGTH } from '../../lib/validators';
+
+/** What every sign-up form asks, whichever way the account signs in (password or passkey). */
+type SignUpValues = { fullName: string; email: string; terms: boolean };
+
+// Any form with these fields (the password form has more); its `set` is only called with them.
+type SignUpForm = Pick<Form<SignUpValues>, 'values' | 'set' | 'error'>;
+
+/** Full name and email. A passkey sign-up names the email `username` for the passkey's account name. */
+export function NameAndEmailFields({ form, labels, emailAutoComplete }: { form: SignUpForm; labels: { fullName: string; email: string }; emailAutoComplete: 'email' | 'username' }) {
+  return (
+    <>
+      <TextInput
+        label={labels.fullName}
+        name="name"
+        autoComplete="name"
+        maxLength={FULL_NAME_MAX_LENGTH}
+        value={form.values.fullName}
+        onChange={(event) => form.set('fullName', event.currentTarget.value)}
+        error={form.error('fullName')}
+      />
+      <TextInput
+        label={labels.email}
+        name="email"
+        type="email"
+        autoComplete={emailAutoComplete}
+        autoCapitalize="none"
+        spellCheck={false}
+        value={form.values.email}
+        onChange={(event) => form.set('email', event.currentTarget.value)}
+        error={form.error('email')}
+      />
+    </>
+  );
+}
+
+/** The required terms-and-privacy checkbox, its links on the main site. */
+export function TermsCheckbox({ form }: { form: SignUpForm }) {
+  const { mainSiteUrl } = useRuntimeConfig();
+  const link = (path: string) => new URL(path, mainSiteUrl).toString();
+  return (
+    <Checkbox
+      checked={form.values.terms}
+      onChange={(event) => form.set('terms', event.currentTarget.checked)}
+      error={form.error('terms')}
+      label={
+        <Trans
+          i18nKey="register.form.terms"
+          components={{
+            terms: <Anchor href={link('/terms-of-service')} target="_blank" rel="noreferrer" inherit />,
+            privacy: <Anchor href={link('/privacy-policy')} target="_blank" rel="noreferrer" inherit />,
+          }}
+        />
+      }
+    />
+  );
+}
