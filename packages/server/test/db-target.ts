@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +14,12 @@ export function testDatabaseKind(): 'pglite' | 'postgres' {
   return process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 }
 
-/** The migrated database every PostgreSQL test file clones (made by global-setup). */
-export const TEMPLATE_DATABASE = 'portal_test_template';
+/**
+ * The migrated database every PostgreSQL test file clones (made by global-setup). Named per
+ * checkout, so two checkouts (worktrees, a CI clone) testing on one server at once never drop
+ * each other's template.
+ */
+export const TEMPLATE_DATABASE = `portal_test_template_${createHash('sha256').update(SNAPSHOT_DIR).digest('hex').slice(0, 10)}`;
 
 /** A fresh, migrated database of its own for one test file. */
 export async function freshDatabase(): Promise<DatabaseHandle & { url?: string }> {
