@@ -10,3 +10,5 @@ export * from './routes';
 export * from './redirects';
 export * from './api/second-factors';
 export * from './api/account';
+export * from './endpoint';
+export * as apiKeyEndpoints from './endpoints/api-keys';

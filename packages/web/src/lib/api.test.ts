@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEVICE_COOKIE, DEVICE_EXPIRY_HEADER, DEVICE_ID_HEADER } from '@portal/contracts';
-import { api, ApiError, configureApi, errorText, fieldErrors, translateServerText, type ToastKind } from './api';
+import { apiKeyEndpoints, DEVICE_COOKIE, DEVICE_EXPIRY_HEADER, DEVICE_ID_HEADER } from '@portal/contracts';
+import { api, ApiError, call, configureApi, errorText, fieldErrors, translateServerText, type ToastKind } from './api';
 import { deleteCookie, readCookie, writeCookie } from './cookies';
 import { deviceExpiry } from './device-id';
 import { i18n, initI18n, loadCatalogue, loadPagesCatalogue } from './i18n';
@@ -200,6 +200,29 @@ describe('requests', () => {
   it('answers undefined for an empty success', async () => {
     answer = { status: 204 };
     expect(await api.delete('/api-keys/1')).toBeUndefined();
+  });
+});
+
+describe('declared endpoints', () => {
+  const key = { id: 'k1', name: 'CI', prefix: 'pk_ab', scopes: ['me:read'], created_at: '2026-01-01T00:00:00Z', last_used_at: null, expires_at: null };
+
+  it('takes method and path from the declaration, with path parameters encoded', async () => {
+    answer = { status: 204 };
+    expect(await call(apiKeyEndpoints.revoke, { params: { id: 'a/b c' } })).toBeUndefined();
+    expect(requests[0].url).toBe('https://api.test/v3/sso/me/api-keys/a%2Fb%20c');
+    expect(requests[0].init.method).toBe('DELETE');
+  });
+
+  it('sends the body and parses the answer with the declared schema', async () => {
+    answer = { status: 201, body: { ...key, key: 'pk_secret', extra: 'dropped' } };
+    const created = await call(apiKeyEndpoints.create, { body: { name: 'CI', scopes: ['me:read'] } });
+    expect(created).toEqual({ ...key, key: 'pk_secret' });
+    expect(requests[0].init).toMatchObject({ method: 'POST', body: '{"name":"CI","scopes":["me:read"]}' });
+  });
+
+  it('refuses an answer that does not match its declaration', async () => {
+    answer = { status: 200, body: [{ id: 1 }] };
+    await expect(call(apiKeyEndpoints.list)).rejects.toThrow();
   });
 });
 

@@ -1,4 +1,8 @@
 import {
+  endpointPath,
+  type EndpointDeclaration,
+  type EndpointInput,
+  type EndpointResponse,
   DEFAULT_LANGUAGE,
   DEFAULT_RATE_LIMIT_WAIT_SECONDS,
   DEVICE_ID_HEADER,
@@ -318,3 +322,17 @@ export const api = {
   put: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'PUT', body }),
   patch: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'PATCH', body }),
 };
+
+/** No argument when the endpoint takes no input; else its parameters, query and body. */
+type InputArgument<E extends EndpointDeclaration> = Record<string, never> extends EndpointInput<E> ? [input?: EndpointInput<E>] : [input: EndpointInput<E>];
+
+/**
+ * Calls a declared endpoint (contracts): its path, method and the parse of its answer come
+ * from the declaration, so no path is written twice and answers are checked, not asserted.
+ */
+export async function call<E extends EndpointDeclaration>(declaration: E, ...[input, options]: [...InputArgument<E>, options?: BodylessOptions]): Promise<EndpointResponse<E>> {
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: RequestOptions['query']; body?: unknown };
+  const answer = await apiRequest<unknown>(endpointPath(declaration, params), { ...options, method: declaration.method, query, body });
+  const schema = declaration.response;
+  return (schema && typeof schema === 'object' ? schema.parse(answer) : answer) as EndpointResponse<E>;
+}

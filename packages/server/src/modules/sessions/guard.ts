@@ -1,6 +1,7 @@
 import { API_KEY_PREFIX, AUTH_COOKIE_NAME, type ApiKeyScope } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { users } from '../../db/schema';
+import { installEndpointGuards } from '../../platform/http/route';
 import { AppError } from '../../platform/errors';
 import type { CachedIdentity } from './identity-cache';
 import type { SessionRow } from './queries';
@@ -156,6 +157,7 @@ export function installAuthGuard(app: FastifyInstance, sessions: SessionService,
     if (presentsApiKey(request)) done(new AppError('forbidden'));
     else requireSessionOf(request, done);
   });
+  installEndpointGuards(app, { optional: app.optionalAuth, session: app.requireSession, scoped: app.requireAuth });
 }
 
 /**

@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+import type { ApiKeyScope } from './api/account';
+import { errorCatalogue, type ErrorCode } from './errors';
+
+/**
+ * An endpoint of `/v3`, declared once: the server registers it from this declaration
+ * (`platform/http`), the OpenAPI document is generated from it, and the web app calls it
+ * through the typed client (`lib/api.ts`). Nothing else names its path.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call it:
+ * - `public`: anyone;
+ * - `optional`: anyone, and the session is read when one is presented;
+ * - `session`: a signed-in browser or app session only (never an API key);
+ * - `{ scope }`: a session, or an API key holding that scope.
+ */
+export type EndpointAuth = 'public' | 'optional' | 'session' | { readonly scope: ApiKeyScope };
+
+export interface EndpointDeclaration {
+  readonly method: HttpMethod;
+  /** Path under `/v3`, parameters written `{name}` (OpenAPI's way). */
+  readonly path: string;
+  readonly summary: string;
+  /** The capability it belongs to (the OpenAPI tag). */
+  readonly tag: string;
+  readonly auth: EndpointAuth;
+  readonly params?: z.ZodType;
+  readonly query?: z.ZodType;
+  /** JSON body; `multipart` for a file upload read by the handler itself. */
+  readonly body?: z.ZodType | 'multipart';
+  /** Status of a success, 200 unless said. */
+  readonly status?: 200 | 201 | 204;
+  /** Body of a success; `null` for none (204), `binary` for file bytes (an image). */
+  readonly response: z.ZodType | null | 'binary';
+  /** Catalogue codes it answers on purpose, besides the validation and session refusals every endpoint may give. */
+  readonly errors?: readonly ErrorCode[];
+}
+
+/** Marked free of side effects so a bundle keeps only the declarations it calls. */
+/* @__NO_SIDE_EFFECTS__ */
+export function endpoint<const E extends EndpointDeclaration>(declaration: E): E {
+  return declaration;
+}
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type Input<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+export type EndpointParams<E extends EndpointDeclaration> = Infer<E['params']>;
+export type EndpointQuery<E extends EndpointDeclaration> = Infer<E['query']>;
+export type EndpointBody<E extends EndpointDeclaration> = E['body'] extends 'multipart' ? FormData : Infer<E['body']>;
+export type EndpointResponse<E extends EndpointDeclaration> = E['response'] extends z.ZodType ? z.infer<E['response']> : E['response'] extends 'binary' ? Blob : void;
+
+/** What a caller sends: the parameters, query and body the declaration has, as their input types. */
+export type EndpointInput<E extends EndpointDeclaration> = (E['params'] extends z.ZodType ? { params: Input<E['params']> } : { params?: undefined }) &
+  (E['query'] extends z.ZodType ? { query: Input<E['query']> } : { query?: undefined }) &
+  (E['body'] extends 'multipart' ? { body: FormData } : E['body'] extends z.ZodType ? { body: Input<E['body']> } : { body?: undefined });
+
+/** `/sso/me/api-keys/{id}` with `{ id: 'x' }` → `/sso/me/api-keys/x` (each value URL-encoded). */
+export function endpointPath(declaration: Pick<EndpointDeclaration, 'path'>, params: Record<string, unknown> = {}): string {
+  return declaration.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null) throw new Error(`${declaration.path}: missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/**
+ * The error statuses an endpoint can answer, each with the codes behind it: its own codes,
+ * a 400 when it takes input, 401 and 403 when it needs a caller, 429 when it is limited.
+ */
+export function endpointErrorStatuses(declaration: EndpointDeclaration): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>(declaration.errors ?? []);
+  if (declaration.params || declaration.query || declaration.body) codes.add('validation_error');
+  if (declaration.auth !== 'public' && declaration.auth !== 'optional') codes.add('unauthorized').add('forbidden');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const { status } = errorCatalogue[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return byStatus;
+}
