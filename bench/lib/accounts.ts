@@ -25,15 +25,15 @@ export function clientHeaders(account: BenchAccount): Record<string, string> {
  */
 export async function seedAccounts(real: RunningApp, label: string, count: number): Promise<BenchAccount[]> {
   if (!real.database) throw new Error('the real app exposes no database');
-  const { authQueries } = await import('../../packages/server/src/modules/auth/queries');
-  const { hashPassword } = await import('../../packages/server/src/modules/auth/passwords');
-  const queries = authQueries(real.database.db);
+  const { createUserService } = await import('../../packages/server/src/modules/users');
+  const { hashPassword } = await import('../../packages/server/src/platform/passwords');
+  const queries = createUserService(real.database.db);
   const run = randomBytes(4).toString('hex');
   const accounts: BenchAccount[] = [];
   for (let i = 0; i < count; i++) {
     const account = { email: `bench-${label}-${run}-${i}@example.com`, password: `bench-${randomBytes(12).toString('base64url')}`, deviceId: `bench-${label}-${run}-${i}` };
     const now = new Date();
-    const inserted = await queries.insertUser({
+    const inserted = await queries.insert({
       id: randomUUID(),
       email: account.email,
       fullName: `Bench User ${i}`,

@@ -120,7 +120,7 @@ export const signInThroughput: BenchSection = {
   name: 'signin',
   title: 'POST /v3/sso/auth: password sign-ins',
   async run(context: BenchContext): Promise<Row[]> {
-    const { hashPassword, ARGON2_PARAMS } = await import('../../packages/server/src/modules/auth/passwords');
+    const { hashPassword, ARGON2_PARAMS } = await import('../../packages/server/src/platform/passwords');
     // What the server's verifyPassword calls, on a hash made with ARGON2_PARAMS (they travel in the hash).
     const { verify } = await import('@node-rs/argon2');
     const password = 'bench-raw-verify-password';

@@ -8,7 +8,7 @@ import { AppError } from '../../platform/errors';
 import { principal } from '../sessions/guard';
 import { AVATAR_CONTENT_TYPE, avatarInvalid, processAvatar } from './avatar';
 import { accountQueries } from './queries';
-import { toUserDto } from './user-dto';
+import { toUserDto } from '../users';
 
 const tags = ['account'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];

@@ -6,7 +6,8 @@ import { randomToken, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { notifySecurityEvent, recordNewDeviceSignIn } from '../notifications/service';
-import { accountQueries, type UserRow } from './queries';
+import type { UserRow } from '../users';
+import { accountQueries } from './queries';
 import type { AccountDependencies, AccountService, FactorProof } from './service';
 
 /** A restore token (handed out by a sign-in during the deletion window) lives 15 minutes. */

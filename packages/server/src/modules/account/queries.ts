@@ -1,64 +1,16 @@
-import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { oneTimeTokenQueries } from '../../platform/one-time-tokens/queries';
 import { apiKeys, avatars, notifications, passkeys, sessions, users } from '../../db/schema';
 
-export type UserRow = typeof users.$inferSelect;
+import type { UserRow } from '../users';
 export type { OneTimeTokenRow } from '../../platform/one-time-tokens/queries';
 /** One-time tokens this module issues. */
 export type AccountTokenPurpose = 'email_change' | 'recovery_email' | 'education_email' | 'restore';
 
-type ProfileChanges = Partial<
-  Pick<typeof users.$inferInsert, 'fullName' | 'username' | 'language' | 'customerLanguage' | 'phone' | 'company' | 'organization' | 'address' | 'country'>
->;
-
 export function accountQueries(db: Database) {
   return {
     ...oneTimeTokenQueries<AccountTokenPurpose>(db),
-    async findUserById(id: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-      return row;
-    },
-
-    async findUserByEmail(email: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
-      return row;
-    },
-
-    async usernameTaken(username: string, exceptUserId: string): Promise<boolean> {
-      const rows = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(sql`lower(${users.username})`, username.toLowerCase()), ne(users.id, exceptUserId)))
-        .limit(1);
-      return rows.length > 0;
-    },
-
-    async updateProfile(id: string, changes: ProfileChanges, now: Date) {
-      const [row] = await db.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, id)).returning();
-      return row;
-    },
-
-    async updateUser(id: string, changes: Partial<typeof users.$inferInsert>, now: Date): Promise<UserRow | undefined> {
-      const [row] = await db.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, id)).returning();
-      return row;
-    },
-
-    /** Sets the primary email; undefined when another account took the address meanwhile. */
-    async changeEmail(id: string, email: string, now: Date): Promise<UserRow | undefined> {
-      const [row] = await db
-        .update(users)
-        .set({ email, updatedAt: now })
-        .where(and(eq(users.id, id), sql`not exists (select 1 from ${users} as other where other.email = ${email} and other.id <> ${id})`))
-        .returning()
-        .catch((error: unknown) => {
-          // The unique index decides a race the check above could not see.
-          if ((error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') return [];
-          throw error;
-        });
-      return row;
-    },
-
     // Avatars. The version only grows, so a cached `?v=` URL never shows another picture;
     // a negative version means "no picture now" (the DTO shows avatar_url only when > 0).
     async saveAvatar(userId: string, content: Buffer, contentType: string, now: Date): Promise<number> {

@@ -28,9 +28,8 @@ import { caller, principal } from '../sessions/guard';
 import type { SessionService } from '../sessions/service';
 import { avatarRoutes } from './avatar-routes';
 import type { DeletionService } from './deletion';
-import { accountQueries } from './queries';
 import type { AccountService } from './service';
-import { toUserDto } from './user-dto';
+import { createUserService, toUserDto } from '../users';
 
 const tags = ['account'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];
@@ -42,7 +41,7 @@ export interface AccountRouteServices {
 }
 
 export function accountRoutes(config: Config, db: Database, clock: Clock, sessions: SessionService, services: AccountRouteServices): FastifyPluginAsyncZod {
-  const queries = accountQueries(db);
+  const queries = createUserService(db);
   const serializedUsers = new WeakMap<object, string>();
   const { account, deletion } = services;
   return async (app) => {

@@ -13,12 +13,12 @@ import { AppError, fieldError } from '../../platform/errors';
 import { renderMail } from '../../platform/mail';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
-import { burnVerificationTime, verifyPassword } from '../auth/passwords';
+import { burnVerificationTime, verifyPassword } from '../../platform/passwords';
+import { createUserService, mailLanguage, toUserDto, type UserRow } from '../users';
 import { notifySecurityEvent, type NotifierDependencies } from '../notifications/service';
 import type { SessionService } from '../sessions/service';
 import { accountMailCopy } from './mail-copy';
-import { accountQueries, type AccountTokenPurpose, type UserRow } from './queries';
-import { toUserDto } from './user-dto';
+import { accountQueries, type AccountTokenPurpose } from './queries';
 
 /** Mailed codes live 10 minutes and die after this many wrong guesses. */
 export const ACCOUNT_CODE_TTL_SECONDS = 10 * 60;
@@ -48,10 +48,6 @@ export interface AccountDependencies extends NotifierDependencies {
 
 export type AccountService = ReturnType<typeof createAccountService>;
 
-export function mailLanguage(user: UserRow, origin: RequestOrigin): Language {
-  return isLanguage(user.language) ? user.language : origin.lang;
-}
-
 /**
  * Account self-service that changes who the account answers to: the primary, recovery and
  * education emails, privacy choices, the export. Actions that change how one signs in take
@@ -60,6 +56,7 @@ export function mailLanguage(user: UserRow, origin: RequestOrigin): Language {
 export function createAccountService(deps: AccountDependencies) {
   const { clock, limiter, mailer } = deps;
   const queries = accountQueries(deps.db);
+  const users = createUserService(deps.db);
   const failureRule = limits.signInFailuresPerAccount;
 
   function mailLater(to: string, rendered: ReturnType<typeof renderMail>): void {
@@ -148,7 +145,7 @@ export function createAccountService(deps: AccountDependencies) {
       if (newEmail === user.email) throw fieldError('new_email', 'This is already your email address');
       const copy = accountMailCopy(mailLanguage(user, origin));
       const brandName = brands[origin.brand].title;
-      const owner = await queries.findUserByEmail(newEmail);
+      const owner = await users.findByEmail(newEmail);
       if (owner) {
         const ownerLang: Language = isLanguage(owner.language) ? owner.language : 'en';
         const text = accountMailCopy(ownerLang).emailTaken(brandName);
@@ -170,7 +167,7 @@ export function createAccountService(deps: AccountDependencies) {
       const payload = await useCode(user.id, 'email_change', code);
       const newEmail = typeof payload.new_email === 'string' ? payload.new_email : null;
       if (!newEmail) throw new AppError('auth.code_invalid', {}, { fields: { code: messages.codeInvalid } });
-      const updated = await queries.changeEmail(user.id, newEmail, clock.now());
+      const updated = await users.changeEmail(user.id, newEmail, clock.now());
       if (!updated) throw new AppError('auth.email_exists', {}, { fields: { new_email: 'email already exists' } });
       await notifySecurityEvent(deps, user.id, 'email_changed', { brand: origin.brand, detail: newEmail, mailTo: user.email });
       return toUserDto(updated);
@@ -182,7 +179,7 @@ export function createAccountService(deps: AccountDependencies) {
       await confirmPassword(user, input.password);
       const email = input.email.toLowerCase();
       if (email === user.email) throw fieldError('email', 'The recovery email must be different from your email address');
-      await queries.updateUser(user.id, { recoveryEmail: email, recoveryEmailVerifiedAt: null }, clock.now());
+      await users.update(user.id, { recoveryEmail: email, recoveryEmailVerifiedAt: null }, clock.now());
       const code = await issueCode(user.id, 'recovery_email', { email });
       const text = accountMailCopy(mailLanguage(user, origin)).recoveryCode(brands[origin.brand].title, email, code, ACCOUNT_CODE_TTL_SECONDS / 60);
       alert(email, user, origin, text);
@@ -193,14 +190,14 @@ export function createAccountService(deps: AccountDependencies) {
       if (typeof payload.email !== 'string' || payload.email !== user.recoveryEmail) {
         throw new AppError('auth.code_invalid', {}, { fields: { code: messages.codeInvalid } });
       }
-      const updated = await queries.updateUser(user.id, { recoveryEmailVerifiedAt: clock.now() }, clock.now());
+      const updated = await users.update(user.id, { recoveryEmailVerifiedAt: clock.now() }, clock.now());
       await notifySecurityEvent(deps, user.id, 'recovery_email_changed', { brand: origin.brand, detail: payload.email });
       return toUserDto(updated ?? user);
     },
 
     async removeRecoveryEmail(user: UserRow, origin: RequestOrigin) {
       const had = user.recoveryEmail !== null;
-      const updated = await queries.updateUser(user.id, { recoveryEmail: null, recoveryEmailVerifiedAt: null }, clock.now());
+      const updated = await users.update(user.id, { recoveryEmail: null, recoveryEmailVerifiedAt: null }, clock.now());
       await queries.retireTokens(user.id, 'recovery_email', clock.now());
       if (had) await notifySecurityEvent(deps, user.id, 'recovery_email_changed', { brand: origin.brand });
       return toUserDto(updated ?? user);
@@ -228,9 +225,9 @@ export function createAccountService(deps: AccountDependencies) {
     async confirmEducationEmail(token: string): Promise<{ email: string }> {
       const claimed = await queries.claimToken('education_email', sha256(token), clock.now());
       const email = typeof claimed?.payload?.email === 'string' ? claimed.payload.email : null;
-      const user = claimed ? await queries.findUserById(claimed.userId) : undefined;
+      const user = claimed ? await users.findById(claimed.userId) : undefined;
       if (!claimed || !email || !user || user.purgedAt) throw new AppError('account.email_link_invalid');
-      await queries.updateUser(user.id, { educationEmail: email, educationEmailVerifiedAt: clock.now() }, clock.now());
+      await users.update(user.id, { educationEmail: email, educationEmailVerifiedAt: clock.now() }, clock.now());
       return { email };
     },
 
@@ -239,7 +236,7 @@ export function createAccountService(deps: AccountDependencies) {
     },
 
     async setPrivacy(user: UserRow, input: { marketing_emails: boolean; usage_data: boolean }) {
-      const updated = await queries.updateUser(user.id, { marketingEmails: input.marketing_emails, usageData: input.usage_data }, clock.now());
+      const updated = await users.update(user.id, { marketingEmails: input.marketing_emails, usageData: input.usage_data }, clock.now());
       return { marketing_emails: updated?.marketingEmails ?? input.marketing_emails, usage_data: updated?.usageData ?? input.usage_data };
     },
 

@@ -7,8 +7,9 @@ import { AppError } from '../../platform/errors';
 import { renderMail } from '../../platform/mail';
 import { CAPTCHA_AFTER_FAILURES, limits, rateLimited } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
-import { hashPassword, verifyPassword } from './passwords';
-import { authQueries, type UserRow } from './queries';
+import { hashPassword, verifyPassword } from '../../platform/passwords';
+import { createUserService, type UserRow } from '../users';
+import { authQueries } from './queries';
 import type { AuthDependencies, AuthService } from './service';
 
 /** Wrong guesses a mailed code tolerates before it is dead. */
@@ -52,6 +53,7 @@ function fakeHint(identifier: string, secret: string): string {
 export function createRecoveryService(deps: AuthDependencies & { auth: AuthService; hintSecret: string }) {
   const { clock, limiter, sessions, auth, config } = deps;
   const queries = authQueries(deps.db);
+  const users = createUserService(deps.db);
 
   async function sendResetMail(user: UserRow, origin: RequestOrigin): Promise<void> {
     const code = randomDigits(VERIFICATION_CODE_LENGTH);
@@ -71,7 +73,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       const failKey = `recovery:fail:${identifier}`;
       rateLimited(await limiter.status(failKey, limits.recoveryFailuresPerAccount));
       if ((await limiter.peek(failKey, limits.recoveryFailuresPerAccount)) >= CAPTCHA_AFTER_FAILURES) await auth.requireCaptcha(input.captcha, origin.ip);
-      const user = await queries.findUserByIdentifier(identifier);
+      const user = await users.findByIdentifier(identifier);
       const rightEmail = user?.email ?? (identifier.includes('@') ? identifier : null);
       if (!rightEmail || !safeEqual(rightEmail, input.email)) {
         const hint = rightEmail ? maskEmail(rightEmail) : fakeHint(identifier, deps.hintSecret);
@@ -90,7 +92,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
     /** Exchanges a mailed code for a reset token. Codes are attempt-limited and single use. */
     async verifyCode(input: { identifier: string; code: string }, origin: RequestOrigin): Promise<{ reset_token: string }> {
       rateLimited(await limiter.consume(`recovery:ip:${origin.ip}`, limits.recoveryPerIp));
-      const user = await queries.findUserByIdentifier(input.identifier);
+      const user = await users.findByIdentifier(input.identifier);
       const live = user ? await queries.latestLiveToken(user.id, 'reset_code', clock.now()) : undefined;
       if (!user || !live || live.attempts >= CODE_MAX_ATTEMPTS) throw new AppError('auth.code_invalid');
       if (!safeEqual(live.tokenHash, sha256(resetCodeSecret(user.id, input.code)))) {
@@ -108,7 +110,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
     /** Sets the new password, signs out every session and tells the owner by mail. */
     async resetPassword(input: { token: string; new_password: string }, origin: RequestOrigin): Promise<void> {
       const live = await queries.findLiveToken('reset_link', sha256(input.token), clock.now());
-      const user = live ? await queries.findUserById(live.userId) : undefined;
+      const user = live ? await users.findById(live.userId) : undefined;
       if (!live || !user) throw new AppError('auth.reset_link_invalid');
       if (user.passwordHash && (await verifyPassword(user.passwordHash, input.new_password))) {
         throw new AppError('auth.password_same_as_old', {}, { fields: { new_password: 'The new password must be different from the old one' } });
@@ -116,12 +118,12 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       auth.assertAcceptablePassword(input.new_password, 'new_password');
       const passwordHash = await hashPassword(input.new_password);
       if (!(await queries.claimToken('reset_link', live.tokenHash, clock.now()))) throw new AppError('auth.reset_link_invalid');
-      await queries.setPasswordHash(user.id, passwordHash, clock.now(), true);
+      await users.setPasswordHash(user.id, passwordHash, clock.now(), true);
       await queries.retireTokens(user.id, 'reset_code', clock.now());
       // Receiving the mail proved the address, so an account never activated becomes active,
       // with this password only: passkeys made before anyone proved the mailbox are dropped.
-      await queries.setPendingCredentials(user.id, { passwordHash, keepPasskeys: false }, clock.now());
-      await queries.activateUser(user.id, clock.now());
+      await users.setPendingCredentials(user.id, { passwordHash, keepPasskeys: false }, clock.now());
+      await users.activate(user.id, clock.now());
       await sessions.revokeAll(user.id);
       auth.mailLater(user.email, renderMail('password_changed', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName }));
       void notifySecurityEvent(deps, user.id, 'password_changed', { brand: origin.brand, mail: false });

@@ -11,9 +11,10 @@ import { renderMail, type Mailer } from '../../platform/mail';
 import { CAPTCHA_AFTER_FAILURES, limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import type { SessionService } from '../sessions/service';
-import { burnVerificationTime, hashPassword, isCommonPassword, needsRehash, verifyPassword } from './passwords';
+import { burnVerificationTime, hashPassword, isCommonPassword, needsRehash, verifyPassword } from '../../platform/passwords';
+import { createUserService, type UserRow } from '../users';
 import type { SessionOpener } from './session-opener';
-import { authQueries, type TokenPurpose, type UserRow } from './queries';
+import { authQueries, type TokenPurpose } from './queries';
 
 const ACTIVATION_TTL_SECONDS = 24 * 60 * 60;
 
@@ -70,6 +71,7 @@ export type AuthService = ReturnType<typeof createAuthService>;
 export function createAuthService(deps: AuthDependencies) {
   const { config, clock, mailer, limiter, captcha } = deps;
   const queries = authQueries(deps.db);
+  const users = createUserService(deps.db);
 
   /** Mail goes out in the background: its latency must not tell known emails from unknown ones. */
   function mailLater(to: string, rendered: ReturnType<typeof renderMail>): void {
@@ -146,7 +148,7 @@ export function createAuthService(deps: AuthDependencies) {
    * or undefined when none was made. The caller answers the same either way.
    */
   async function registerAccount(account: NewAccount, origin: RequestOrigin): Promise<UserRow | undefined> {
-    const existing = await queries.findUserByEmail(account.email);
+    const existing = await users.findByEmail(account.email);
     if (existing) {
       if (existing.activatedAt) {
         mailLater(existing.email, renderMail('signup_existing', {
@@ -160,14 +162,14 @@ export function createAuthService(deps: AuthDependencies) {
         // Never activated, and now claimed twice: whoever follows this mail gets this
         // registration's password, and the account keeps none of the earlier one's (a
         // stranger's password or passkey), so a resent link cannot bring them back either.
-        await queries.setPendingCredentials(existing.id, { passwordHash: null, keepPasskeys: false }, clock.now());
+        await users.setPendingCredentials(existing.id, { passwordHash: null, keepPasskeys: false }, clock.now());
         await sendActivation(existing, origin, { password_hash: account.passwordHash, full_name: account.fullName, keeps_passkeys: false });
       }
       return undefined;
     }
     const now = clock.now();
     const id = account.id ?? randomUUID();
-    const inserted = await queries.insertUser({
+    const inserted = await users.insert({
       id,
       email: account.email,
       fullName: account.fullName,
@@ -177,7 +179,7 @@ export function createAuthService(deps: AuthDependencies) {
       createdAt: now,
       updatedAt: now,
     });
-    const user = inserted ? await queries.findUserById(id) : undefined;
+    const user = inserted ? await users.findById(id) : undefined;
     if (user) await sendActivation(user, origin, ownCredentials(user));
     return user;
   }
@@ -203,7 +205,7 @@ export function createAuthService(deps: AuthDependencies) {
     async resendActivation(email: string, origin: RequestOrigin): Promise<{ email: string }> {
       rateLimited(await limiter.consume(`activation:ip:${origin.ip}`, limits.recoveryPerIp));
       rateLimited(await limiter.consume(`activation:${email}`, limits.codeSendPerAccount));
-      const user = await queries.findUserByEmail(email);
+      const user = await users.findByEmail(email);
       if (user && !user.activatedAt) await sendActivation(user, origin, ownCredentials(user));
       return { email };
     },
@@ -214,10 +216,10 @@ export function createAuthService(deps: AuthDependencies) {
       const registration = activationCredentials(claimed.payload);
       if (registration) {
         const { password_hash: passwordHash, full_name: fullName, keeps_passkeys: keepPasskeys } = registration;
-        await queries.setPendingCredentials(claimed.userId, { passwordHash, fullName, keepPasskeys }, clock.now());
+        await users.setPendingCredentials(claimed.userId, { passwordHash, fullName, keepPasskeys }, clock.now());
       }
-      await queries.activateUser(claimed.userId, clock.now());
-      const user = await queries.findUserById(claimed.userId);
+      await users.activate(claimed.userId, clock.now());
+      const user = await users.findById(claimed.userId);
       return { email: user?.email ?? '', needs_password: !!user && !user.passwordHash && !(await queries.hasPasskeys(user.id)) };
     },
 
@@ -230,7 +232,7 @@ export function createAuthService(deps: AuthDependencies) {
     async signIn(input: SignInRequest, origin: RequestOrigin): Promise<SignInResult> {
       const ipKey = `signin:ip:${origin.ip}`;
       rateLimited(await limiter.status(ipKey, limits.signInPerIp));
-      const user = await queries.findUserByIdentifier(input.email);
+      const user = await users.findByIdentifier(input.email);
       const accountKey = `signin:fail:${user ? user.id : input.email.toLowerCase()}`;
       const lockKey = `${accountKey}:${origin.ip}`;
       rateLimited(await limiter.status(lockKey, limits.signInFailuresPerAccount));
@@ -247,11 +249,11 @@ export function createAuthService(deps: AuthDependencies) {
       if (!user.activatedAt) throw new AppError('auth.not_activated');
       await Promise.all([limiter.reset(accountKey), limiter.reset(lockKey)]);
       if (needsRehash(user.passwordHash!)) {
-        await queries.setPasswordHash(user.id, await hashPassword(input.password), clock.now(), false);
+        await users.setPasswordHash(user.id, await hashPassword(input.password), clock.now(), false);
       }
       return completeSignIn(user, origin);
     },
 
-    findUserById: (id: string) => queries.findUserById(id),
+    findUserById: (id: string) => users.findById(id),
   };
 }

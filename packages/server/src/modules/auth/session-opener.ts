@@ -6,7 +6,7 @@ import type { RequestOrigin } from '../../platform/request-origin';
 import { deletionGate } from '../account/deletion';
 import { recordNewDeviceSignIn } from '../notifications/service';
 import type { SessionService } from '../sessions/service';
-import type { UserRow } from './queries';
+import type { UserRow } from '../users';
 
 export interface SessionOpenerDependencies {
   config: Config;

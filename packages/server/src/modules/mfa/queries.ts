@@ -3,7 +3,6 @@ import type { Database } from '../../db/client';
 import { oneTimeTokenQueries } from '../../platform/one-time-tokens/queries';
 import { recoveryCodes, users } from '../../db/schema';
 
-export type UserRow = typeof users.$inferSelect;
 export type { OneTimeTokenRow } from '../../platform/one-time-tokens/queries';
 
 /**
@@ -20,23 +19,7 @@ export function mfaQueries(db: Database) {
 
   return {
     ...oneTimeTokenQueries<MfaTokenPurpose>(db),
-    async findUserById(id: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-      return row;
-    },
-
-    async findUserByEmail(email: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
-      return row;
-    },
-
-
-
-
-
-
-
-    // The user's second factor.
+    // The user's second factor: columns of users that change only with the recovery codes.
 
     /** Turns a method on unless one is on already (a concurrent enable); returns whether it did. */
     async enableTwoFactor(userId: string, method: 'totp' | 'email', totpSecret: string | null, totpLastStep: number | null, now: Date): Promise<boolean> {

@@ -9,13 +9,14 @@ import { AppError } from '../../platform/errors';
 import { renderMail, type Mailer } from '../../platform/mail';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
-import { burnVerificationTime, verifyPassword } from '../auth/passwords';
+import { burnVerificationTime, verifyPassword } from '../../platform/passwords';
+import { createUserService, mailLanguage, type UserRow } from '../users';
 import type { SessionService } from '../sessions/service';
 import { notifySecurityEvent } from '../notifications/service';
 
 type SecurityEvent = 'two_factor_disabled' | 'two_factor_enabled' | 'passkey_added' | 'passkey_removed';
 import { matchTotp, recoveryCodeHash } from './codes';
-import { mfaQueries, type MfaTokenPurpose, type UserRow } from './queries';
+import { mfaQueries, type MfaTokenPurpose } from './queries';
 
 /** A pending sign-in (mfa_token) lives 5 minutes. */
 export const MFA_TOKEN_TTL_SECONDS = 5 * 60;
@@ -44,10 +45,6 @@ export interface FactorProof {
 
 export type SecondFactorService = ReturnType<typeof createSecondFactorService>;
 
-export function mailLanguage(user: UserRow, origin: RequestOrigin): 'en' | 'vi' {
-  return user.language === 'vi' ? 'vi' : origin.lang;
-}
-
 /**
  * The second factor itself: mailed codes, TOTP and recovery-code checks, password re-checks,
  * and the pending sign-in (mfa_token) that password, email-code, passkey and social sign-in
@@ -57,6 +54,7 @@ export function mailLanguage(user: UserRow, origin: RequestOrigin): 'en' | 'vi' 
 export function createSecondFactorService(deps: SecondFactorDependencies) {
   const { clock, limiter, mailer } = deps;
   const queries = mfaQueries(deps.db);
+  const users = createUserService(deps.db);
   const failureRule = limits.signInFailuresPerAccount;
   /** Wrong codes of one user, at sign-in or in the account: throttled like wrong passwords. */
   const factorFailureKey = (userId: string) => rateKey(failureRule, `mfa:${userId}`);
@@ -183,7 +181,7 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
 
   async function liveChallenge(mfaToken: string) {
     const challenge = await queries.findLiveToken('mfa_challenge', sha256(mfaToken), clock.now());
-    const user = challenge ? await queries.findUserById(challenge.userId) : undefined;
+    const user = challenge ? await users.findById(challenge.userId) : undefined;
     if (!challenge || !user || !user.twoFactorMethod || challenge.attempts >= CODE_MAX_ATTEMPTS) throw new AppError('auth.mfa_token_invalid');
     return { challenge, user };
   }

@@ -7,7 +7,8 @@ import type { RequestOrigin } from '../../platform/request-origin';
 import type { AuthService, SignInResult } from '../auth/service';
 import { type FactorProof, type SecondFactorDependencies, type SecondFactorService } from './second-factor';
 import { RECOVERY_CODE_COUNT, matchTotp, newRecoveryCode, newTotpSecret, qrCodeDataUrl, recoveryCodeHash, totpUri } from './codes';
-import { mfaQueries, type UserRow } from './queries';
+import { createUserService, type UserRow } from '../users';
+import { mfaQueries } from './queries';
 
 /** A pending TOTP secret waits this long for its first code. */
 const TOTP_SETUP_TTL_SECONDS = 10 * 60;
@@ -21,6 +22,7 @@ export type MfaService = ReturnType<typeof createMfaService>;
 export function createMfaService(deps: SecondFactorDependencies & { auth: AuthService; secondFactor: SecondFactorService }) {
   const { clock, limiter, auth, secondFactor } = deps;
   const queries = mfaQueries(deps.db);
+  const users = createUserService(deps.db);
 
   async function newRecoveryCodes(userId: string): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
@@ -125,7 +127,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
       await secondFactor.throttleCodeSend(email, origin.ip, 'login_code');
       setImmediate(() => {
         void (async () => {
-          const user = await queries.findUserByEmail(email);
+          const user = await users.findByEmail(email);
           if (user) await secondFactor.mailCode(user, 'login_code', origin);
         })().catch((error: unknown) => deps.log.error({ err: error }, 'sign-in code not sent'));
       });
@@ -136,7 +138,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
     async signInWithCode(input: { email: string; code: string }, origin: RequestOrigin): Promise<SignInResult> {
       // The same per-IP counter as password sign-in: one budget for guessing, whatever the method.
       rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
-      const user = await queries.findUserByEmail(input.email);
+      const user = await users.findByEmail(input.email);
       if (!(await secondFactor.checkCode(user?.id, 'login_code', input.code)) || !user) throw new AppError('auth.code_invalid');
       return auth.completeSignIn(user, origin);
     },

@@ -1,9 +1,8 @@
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { notifications, users } from '../../db/schema';
+import { notifications } from '../../db/schema';
 
 export type NotificationRow = typeof notifications.$inferSelect;
-export type UserRow = typeof users.$inferSelect;
 
 export function notificationQueries(db: Database) {
   return {
@@ -46,11 +45,6 @@ export function notificationQueries(db: Database) {
         .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
         .returning({ id: notifications.id });
       return rows.length;
-    },
-
-    async findUser(id: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-      return row;
     },
   };
 }

@@ -6,7 +6,8 @@ import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
 import { renderMail, type Mailer } from '../../platform/mail';
 import type { SessionHistory } from '../sessions/queries';
-import { notificationQueries, type NotificationRow, type UserRow } from './queries';
+import { createUserService, type UserRow } from '../users';
+import { notificationQueries, type NotificationRow } from './queries';
 import { securityCopy, securityEventPage, type SecurityEventKind } from './security-copy';
 
 export type { SecurityEventKind } from './security-copy';
@@ -84,7 +85,7 @@ export async function createNotification(deps: Pick<NotifierDependencies, 'db' |
  */
 export async function notifySecurityEvent(deps: NotifierDependencies, userId: string, kind: SecurityEventKind, options: SecurityEventOptions = {}): Promise<void> {
   try {
-    const user = await notificationQueries(deps.db).findUser(userId);
+    const user = await createUserService(deps.db).findById(userId);
     if (!user || user.purgedAt) return;
     const lang: Language = options.lang ?? (isLanguage(user.language) ? user.language : 'en');
     const brand: BrandId = options.brand ?? 'platform';

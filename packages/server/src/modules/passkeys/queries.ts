@@ -1,19 +1,13 @@
 import { and, asc, count, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { passkeys, users, webauthnChallenges } from '../../db/schema';
+import { passkeys, webauthnChallenges } from '../../db/schema';
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 export type ChallengeRow = typeof webauthnChallenges.$inferSelect;
-export type UserRow = typeof users.$inferSelect;
 export type ChallengePurpose = 'register' | 'enable' | 'auth';
 
 export function passkeyQueries(db: Database) {
   return {
-    async findUserById(id: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-      return row;
-    },
-
     /** Stores a challenge (its hash) and sweeps expired ones, so the table stays small. */
     async insertChallenge(row: typeof webauthnChallenges.$inferInsert, now: Date): Promise<void> {
       await db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now));

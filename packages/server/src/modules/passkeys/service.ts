@@ -19,7 +19,8 @@ import type { RequestOrigin } from '../../platform/request-origin';
 import type { AuthService, SignInResult } from '../auth/service';
 import type { SecondFactorService } from '../mfa/second-factor';
 import { describeClient } from '../sessions/client-info';
-import { passkeyQueries, type ChallengePurpose, type PasskeyRow, type UserRow } from './queries';
+import { createUserService, type UserRow } from '../users';
+import { passkeyQueries, type ChallengePurpose, type PasskeyRow } from './queries';
 
 /** Challenges are single use and live 5 minutes; the browser prompt gets the same time. */
 const CHALLENGE_TTL_SECONDS = 5 * 60;
@@ -96,6 +97,7 @@ function defaultName(origin: RequestOrigin): string {
 export function createPasskeyService(deps: PasskeyDependencies) {
   const { config, clock, limiter, auth, secondFactor } = deps;
   const queries = passkeyQueries(deps.db);
+  const users = createUserService(deps.db);
 
   async function storeChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null, payload: Record<string, unknown>): Promise<void> {
     const now = clock.now();
@@ -250,7 +252,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
       const { challenge } = await claim(input.response, 'auth', 'auth.passkey_failed');
       const credentialId = typeof input.response.id === 'string' ? input.response.id : '';
       const passkey = credentialId ? await queries.findByCredentialId(credentialId) : undefined;
-      const user = passkey ? await queries.findUserById(passkey.userId) : undefined;
+      const user = passkey ? await users.findById(passkey.userId) : undefined;
       if (!passkey || !user) throw new AppError('auth.passkey_failed');
       if (input.username) {
         const named = input.username.trim().toLowerCase();

@@ -8,14 +8,14 @@ import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { renderMail } from '../../platform/mail';
 import type { RequestOrigin } from '../../platform/request-origin';
-import { hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
+import { hashPassword, isCommonPassword, verifyPassword } from '../../platform/passwords';
 import type { MfaService } from '../mfa/service';
-import { mailLanguage, type SecondFactorService } from '../mfa/second-factor';
+import type { SecondFactorService } from '../mfa/second-factor';
+import { createUserService, mailLanguage } from '../users';
 import type { PasskeyService } from '../passkeys/service';
 import type { Authentication } from '../sessions/guard';
 import type { SessionRow } from '../sessions/queries';
 import type { SessionService } from '../sessions/service';
-import { securityQueries } from './queries';
 
 /** How many sessions the overview page lists. */
 const RECENT_SESSIONS = 5;
@@ -51,7 +51,7 @@ function toSessionDto(row: SessionRow, currentId: string): SessionInfo {
 /** The security pages: overview, password change, and the sessions (device activity) list. */
 export function createSecurityService(deps: SecurityDependencies) {
   const { config, clock, sessions, secondFactor } = deps;
-  const queries = securityQueries(deps.db);
+  const users = createUserService(deps.db);
 
   async function listSessions({ user, session }: Authentication): Promise<SessionInfo[]> {
     return (await sessions.list(user.id)).map((row) => toSessionDto(row, session.id));
@@ -99,7 +99,7 @@ export function createSecurityService(deps: SecurityDependencies) {
       if (isCommonPassword(input.new_password)) {
         throw new AppError('auth.password_too_common', {}, { fields: { new_password: 'This password is too common. Choose another one' } });
       }
-      await queries.setPassword(user.id, await hashPassword(input.new_password), clock.now());
+      await users.setPasswordHash(user.id, await hashPassword(input.new_password), clock.now(), true);
       await sessions.revokeAll(user.id, session.id);
       const base = originFor(config, origin.brand);
       secondFactor.mailLater(user.email, renderMail('password_changed', { lang: mailLanguage(user, origin), brand: origin.brand, name: user.fullName, resetLink: `${base}${paths.forgot}` }));

@@ -1,13 +1,12 @@
 import { API_KEY_PREFIX, AUTH_COOKIE_NAME, type ApiKeyScope } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { users } from '../../db/schema';
 import { installEndpointGuards } from '../../platform/http/route';
 import { AppError } from '../../platform/errors';
 import type { CachedIdentity } from './identity-cache';
 import type { SessionRow } from './queries';
 import type { SessionService } from './service';
+import type { UserRow } from '../users';
 
-export type UserRow = typeof users.$inferSelect;
 
 /** A browser or app session. */
 export interface Authentication {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserRow } from '../auth/queries';
+import type { UserRow } from '../users';
 import { IdentityCache, type CachedIdentity } from './identity-cache';
 import type { SessionRow } from './queries';
 

@@ -1,4 +1,4 @@
-import type { UserRow } from '../auth/queries';
+import type { UserRow } from '../users';
 import type { SessionRow } from './queries';
 
 export interface CachedIdentity {

@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import { AppError } from '../../platform/errors';
-import { toUserDto } from '../account/user-dto';
-import { principal, type UserRow } from '../sessions/guard';
+import { principal } from '../sessions/guard';
+import { toUserDto, type UserRow } from '../users';
 
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];
 const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };

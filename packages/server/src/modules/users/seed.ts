@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { randomToken } from '../../platform/crypto';
-import { hashPassword } from './passwords';
-import { authQueries } from './queries';
+import { hashPassword } from '../../platform/passwords';
+import { userQueries } from './queries';
 
 export const DEMO_EMAIL = 'demo@example.com';
 
@@ -12,11 +12,11 @@ export const DEMO_EMAIL = 'demo@example.com';
  * printed once; later starts find the account and return nothing.
  */
 export async function seedDemoAccount(db: Database, clock: Clock): Promise<{ email: string; password: string } | null> {
-  const queries = authQueries(db);
-  if (await queries.findUserByEmail(DEMO_EMAIL)) return null;
+  const queries = userQueries(db);
+  if (await queries.findByEmail(DEMO_EMAIL)) return null;
   const password = randomToken(12);
   const now = clock.now();
-  const inserted = await queries.insertUser({
+  const inserted = await queries.insert({
     id: randomUUID(),
     email: DEMO_EMAIL,
     username: 'demo',

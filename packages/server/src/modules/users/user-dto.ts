@@ -1,8 +1,8 @@
 import { isLanguage, type User } from '@portal/contracts';
-import type { users } from '../../db/schema';
+import type { UserRow } from './queries';
 
 /** The user as the API shows it: never the password hash or internal timestamps. */
-export function toUserDto(row: typeof users.$inferSelect): User {
+export function toUserDto(row: UserRow): User {
   return {
     id: row.id,
     email: row.email,

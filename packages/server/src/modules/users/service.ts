@@ -1,0 +1,21 @@
+import { isLanguage, type Language } from '@portal/contracts';
+import type { Database } from '../../db/client';
+import type { RequestOrigin } from '../../platform/request-origin';
+import { userQueries, type UserRow } from './queries';
+
+export type UserService = ReturnType<typeof createUserService>;
+
+/**
+ * The owner of the users table: every module that reads or writes an account asks this.
+ * Columns that only make sense with another module's own rows (the second factor with its
+ * recovery codes, the avatar version with its picture, the deletion dates, the purge) are
+ * written by that module's queries inside its own transaction; the row type is still this one.
+ */
+export function createUserService(db: Database) {
+  return userQueries(db);
+}
+
+/** The language to write to a user in: their own, or the request's when they have none we speak. */
+export function mailLanguage(user: Pick<UserRow, 'language'>, origin: Pick<RequestOrigin, 'lang'>): Language {
+  return isLanguage(user.language) ? user.language : origin.lang;
+}
