@@ -1,6 +1,45 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const TESTS = ['**/*.test.ts', '**/*.test.tsx'];
+const MODULES = 'packages/server/src/modules';
+const modules = readdirSync(MODULES, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * Boundaries a machine checks (import-x/no-restricted-paths). Each zone forbids `target` to
+ * import `from` (paths from the repository root), `except` the paths (relative to `from`)
+ * that are allowed. Add a zone here for a new boundary, e.g. the web app's features.
+ */
+const boundaries = {
+  /** Contracts are the bottom of the house: they import nothing of ours. */
+  contracts: [{ target: 'packages/contracts/src', from: ['packages/server', 'packages/web', 'e2e', 'bench', 'scripts'], message: 'contracts import nothing of ours.' }],
+  /** A server module reaches another only through its public index.ts. */
+  serverModules: modules.map((module) => ({
+    target: `${MODULES}/${module}`,
+    from: MODULES,
+    except: [`./${module}`, ...modules.filter((other) => other !== module).map((other) => `./${other}/index.ts`)],
+    message: 'import another module through its index.ts.',
+  })),
+  /** The composition root and the benchmarks use modules' public faces too. */
+  serverRoot: [
+    {
+      target: ['packages/server/src/app.ts', 'packages/server/src/main.ts', 'bench'],
+      from: MODULES,
+      except: modules.map((module) => `./${module}/index.ts`),
+      message: 'import a module through its index.ts.',
+    },
+  ],
+  /** Platform is what modules stand on: it imports none of them. */
+  platform: [{ target: 'packages/server/src/platform', from: MODULES, message: 'platform imports no module.' }],
+  /** Test utilities live in packages/server/test, and production code never needs them. */
+  testUtilities: [{ target: 'packages/server/src', from: 'packages/server/test', message: 'production code does not import test utilities.' }],
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules', '**/dist', 'data', 'test-results', 'playwright-report', 'packages/server/src/db/migrations'] },
@@ -19,5 +58,28 @@ export default tseslint.config(
   {
     files: ['scripts/**/*.mjs', '.ci/**'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
+    files: ['packages/*/src/**/*.{ts,tsx}', 'packages/server/test/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['packages/*/tsconfig.json', 'tsconfig.json'], noWarnOnMultipleProjects: true })] },
+  },
+  {
+    files: ['packages/contracts/src/**/*.ts', 'packages/server/src/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [...boundaries.contracts, ...boundaries.serverModules, ...boundaries.serverRoot] }],
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    // Production code only: a platform test may render a module's real mail, and tests use the utilities.
+    files: ['packages/server/src/**/*.ts'],
+    ignores: TESTS,
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [...boundaries.contracts, ...boundaries.serverModules, ...boundaries.serverRoot, ...boundaries.platform, ...boundaries.testUtilities] },
+      ],
+    },
   },
 );

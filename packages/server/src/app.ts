@@ -8,39 +8,22 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
-import { createDeletionService } from './modules/account/deletion';
-import { accountRoutes } from './modules/account/routes';
-import { createAccountService } from './modules/account/service';
-import { apiKeyRoutes } from './modules/api-keys/routes';
-import { createApiKeyService } from './modules/api-keys/service';
-import { createRecoveryService } from './modules/auth/recovery';
-import { authRoutes } from './modules/auth/routes';
-import { createAuthService } from './modules/auth/service';
-import { createSessionOpener } from './modules/auth/session-opener';
-import { mfaRoutes } from './modules/mfa/routes';
-import { createSecondFactorService } from './modules/mfa/second-factor';
-import { createMfaService } from './modules/mfa/service';
-import { passkeyRoutes } from './modules/passkeys/routes';
-import { createPasskeyService } from './modules/passkeys/service';
-import { securityRoutes } from './modules/security/routes';
-import { createSecurityService } from './modules/security/service';
-import { resourcesRoutes } from './modules/resources/routes';
-import { notificationRoutes } from './modules/notifications/routes';
-import { createNotificationService } from './modules/notifications/service';
-import { followIdentityChanges, installReadYourWrites } from './modules/sessions/change-feed';
-import { installAuthGuard } from './modules/sessions/guard';
-import { IdentityCache } from './modules/sessions/identity-cache';
-import { sessionRoutes } from './modules/sessions/routes';
-import { createSessionService } from './modules/sessions/service';
-import { supportChatRoutes } from './modules/support-chat/routes';
-import { healthRoutes } from './modules/system/routes';
-import { installWebApp } from './modules/system/web-app';
+import { accountRoutes, createAccountService, createDeletionService, installDeletionPurgeJob } from './modules/account';
+import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
+import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
+import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
+import { createNotificationService, notificationRoutes } from './modules/notifications';
+import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
+import { resourcesRoutes } from './modules/resources';
+import { createSecurityService, securityRoutes } from './modules/security';
+import { createSessionService, followIdentityChanges, IdentityCache, installAuthGuard, installReadYourWrites, sessionRoutes } from './modules/sessions';
+import { supportChatRoutes } from './modules/support-chat';
+import { healthRoutes, installWebApp } from './modules/system';
 import { captchaRoutes, createCaptchaVerifier, type CaptchaVerifier } from './platform/captcha';
 import { systemClock, type Clock } from './platform/clock';
 import { randomToken } from './platform/crypto';
 import { installDeviceId } from './platform/device-id';
 import { installErrorHandling } from './platform/errors';
-import { installDeletionPurgeJob } from './platform/jobs';
 import { loggerOptions } from './platform/logger';
 import { createMailer, outboxRoutes, type Mailer } from './platform/mail';
 import { installMetrics } from './platform/metrics';
@@ -107,16 +90,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onClose', () => identityFeed.close());
   if (database.kind === 'postgres') installReadYourWrites(app, identityFeed);
   const sessions = createSessionService(database.db, clock, { identities, get live() { return identityFeed.live; } });
-  const base = { config, db: database.db, clock, mailer, limiter, captcha, sessions, log: app.log };
-  const shared = { ...base, openSession: createSessionOpener(base) };
-  // Second factors: the challenge service comes first, since every sign-in may end in it.
-  const secondFactor = createSecondFactorService(shared);
-  const auth = createAuthService({ ...shared, secondFactor });
-  const mfa = createMfaService({ ...shared, auth, secondFactor });
-  const passkeys = createPasskeyService({ ...shared, auth, secondFactor });
+  const shared = { config, db: database.db, clock, mailer, limiter, captcha, sessions, log: app.log };
+  // The sign-in pipeline asks the second factor for its challenge, and the second factor's
+  // completion is one of the pipeline's ways in: bound late, once both exist.
+  const secondFactor = createSecondFactorService({ ...shared, completeSecondStep: (input, origin) => signIn.withSecondStep(input, origin) });
+  const signIn = createSignIn({ ...shared, secondFactor });
+  const auth = createAuthService({ ...shared, signIn });
+  const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
+  const passkeys = createPasskeyService({ ...shared, auth, signIn, secondFactor });
   const security = createSecurityService({ ...shared, secondFactor, mfa, passkeys });
   // Hints for unknown usernames must be stable across nodes: derive from a configured secret when there is one.
-  const recovery = createRecoveryService({ ...shared, auth, hintSecret: config.ALTCHA_HMAC_KEY ?? randomToken() });
+  const recovery = createRecoveryService({ ...shared, signIn, auth, hintSecret: config.ALTCHA_HMAC_KEY ?? randomToken() });
   const notifications = createNotificationService(shared);
   const apiKeys = createApiKeyService(shared);
   // Email change and deletion take the second factor when it is on (the email method's code comes from POST /sso/me/2fa/email/send).
@@ -124,7 +108,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ...shared,
     verifySecondFactor: async (user, proof) => (await secondFactor.requireFactor(user, proof, 'two_factor_email'), true),
   });
-  const deletion = createDeletionService({ ...shared, account });
+  const deletion = createDeletionService({ ...shared, account, restoreSignIn: signIn.restore });
   installAuthGuard(app, sessions, apiKeys);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   app.addHook('onClose', async () => {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
-import { principal } from '../sessions/guard';
+import { principal } from '../sessions';
 import { AVATAR_CONTENT_TYPE, avatarInvalid, processAvatar } from './avatar';
 import { accountQueries } from './queries';
 import { toUserDto } from '../users';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { generate, generateSecret } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
-import { manualClock } from '../../platform/clock';
+import { manualClock } from '../../../test/clock';
 import { listOutbox } from '../../platform/mail';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { apiKeys, users } from '../../db/schema';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
-import { createNotification } from '../notifications/service';
+import { createNotification } from '../notifications';
 
 let server: TestServer;
 let client: ReturnType<typeof identityClient>;

@@ -1,16 +1,13 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { oneTimeTokenQueries } from '../../platform/one-time-tokens/queries';
 import { apiKeys, avatars, notifications, passkeys, sessions, users } from '../../db/schema';
 
 import type { UserRow } from '../users';
-export type { OneTimeTokenRow } from '../../platform/one-time-tokens/queries';
 /** One-time tokens this module issues. */
 export type AccountTokenPurpose = 'email_change' | 'recovery_email' | 'education_email' | 'restore';
 
 export function accountQueries(db: Database) {
   return {
-    ...oneTimeTokenQueries<AccountTokenPurpose>(db),
     // Avatars. The version only grows, so a cached `?v=` URL never shows another picture;
     // a negative version means "no picture now" (the DTO shows avatar_url only when > 0).
     async saveAvatar(userId: string, content: Buffer, contentType: string, now: Date): Promise<number> {

@@ -1,28 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import {
   brands,
   educationEmailConfirmationPath,
   isLanguage,
   messages,
-  VERIFICATION_CODE_LENGTH,
   type Language,
 } from '@portal/contracts';
 import { originFor } from '../../platform/brand';
-import { randomDigits, randomToken, safeEqual, sha256 } from '../../platform/crypto';
 import { AppError, fieldError } from '../../platform/errors';
-import { renderMail } from '../../platform/mail';
+import { renderAlert, sendInBackground, type RenderedMail } from '../../platform/mail';
+import { createOneTimeTokens } from '../../platform/one-time-tokens';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { burnVerificationTime, verifyPassword } from '../../platform/passwords';
 import { createUserService, mailLanguage, toUserDto, type UserRow } from '../users';
-import { notifySecurityEvent, type NotifierDependencies } from '../notifications/service';
-import type { SessionService } from '../sessions/service';
-import { accountMailCopy } from './mail-copy';
+import { type NotifierDependencies, notifySecurityEvent } from '../notifications';
+import type { SessionService } from '../sessions';
+import { accountMailCopy, emailChangeCodeMail } from './mail';
 import { accountQueries, type AccountTokenPurpose } from './queries';
 
-/** Mailed codes live 10 minutes and die after this many wrong guesses. */
+/** Mailed codes live 10 minutes. */
 export const ACCOUNT_CODE_TTL_SECONDS = 10 * 60;
-export const ACCOUNT_CODE_MAX_ATTEMPTS = 5;
 /** Education email links live a day. */
 export const EDUCATION_LINK_TTL_SECONDS = 24 * 60 * 60;
 
@@ -57,16 +54,17 @@ export function createAccountService(deps: AccountDependencies) {
   const { clock, limiter, mailer } = deps;
   const queries = accountQueries(deps.db);
   const users = createUserService(deps.db);
+  const tokens = createOneTimeTokens<AccountTokenPurpose>(deps);
   const failureRule = limits.signInFailuresPerAccount;
 
-  function mailLater(to: string, rendered: ReturnType<typeof renderMail>): void {
-    mailer.send({ to, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'mail not sent'));
+  function mailLater(to: string, rendered: RenderedMail): void {
+    sendInBackground(mailer, deps.log, { to, ...rendered });
   }
 
   function alert(to: string, user: UserRow, origin: RequestOrigin, text: { title: string; lines: string[]; label?: string }, url?: string): void {
     const lang = mailLanguage(user, origin);
     const link = text.label && url ? { label: text.label, url } : undefined;
-    mailLater(to, renderMail('security_alert', { lang, brand: origin.brand, name: user.fullName, title: text.title, lines: text.lines, link }));
+    mailLater(to, renderAlert({ lang, brand: origin.brand, name: user.fullName, title: text.title, lines: text.lines, link }));
   }
 
   /** Mailed codes per account and per IP, as for every other code the portal mails. */
@@ -102,30 +100,14 @@ export function createAccountService(deps: AccountDependencies) {
     }
   }
 
-  /** 6-digit codes are stored salted with their row id, so equal codes never collide in the unique index. */
-  const codeHash = (tokenId: string, code: string) => sha256(`code:${tokenId}:${code}`);
+  const issueCode = (userId: string, purpose: AccountTokenPurpose, payload: Record<string, unknown>) =>
+    tokens.issueCode(userId, purpose, ACCOUNT_CODE_TTL_SECONDS, payload);
 
-  async function issueCode(userId: string, purpose: AccountTokenPurpose, payload: Record<string, unknown>): Promise<string> {
-    const code = randomDigits(VERIFICATION_CODE_LENGTH);
-    const now = clock.now();
-    const id = randomUUID();
-    await queries.retireTokens(userId, purpose, now);
-    await queries.insertToken({ id, userId, purpose, tokenHash: codeHash(id, code), payload, expiresAt: new Date(now.getTime() + ACCOUNT_CODE_TTL_SECONDS * 1000) });
-    return code;
-  }
-
-  /** The payload of the newest live code when `code` matches it (then used up); single use, attempt-limited. */
+  /** The payload of the newest live code when `code` matches it (then used up). */
   async function useCode(userId: string, purpose: AccountTokenPurpose, code: string): Promise<Record<string, unknown>> {
-    const live = await queries.latestLiveToken(userId, purpose, clock.now());
-    const matches = safeEqual(live?.tokenHash ?? '', codeHash(live?.id ?? randomUUID(), code));
-    const invalid = () => new AppError('auth.code_invalid', {}, { fields: { code: messages.codeInvalid } });
-    if (!live || live.attempts >= ACCOUNT_CODE_MAX_ATTEMPTS) throw invalid();
-    if (!matches) {
-      await queries.countAttempt(live.id);
-      throw invalid();
-    }
-    if (!(await queries.markTokenUsed(live.id, clock.now()))) throw invalid();
-    return live.payload ?? {};
+    const used = await tokens.useCode(userId, purpose, code);
+    if (!used) throw new AppError('auth.code_invalid', {}, { fields: { code: messages.codeInvalid } });
+    return used.payload ?? {};
   }
 
   const pageUrl = (origin: RequestOrigin, path: string) => `${originFor(deps.config, origin.brand)}${path}`;
@@ -149,14 +131,14 @@ export function createAccountService(deps: AccountDependencies) {
       if (owner) {
         const ownerLang: Language = isLanguage(owner.language) ? owner.language : 'en';
         const text = accountMailCopy(ownerLang).emailTaken(brandName);
-        mailLater(owner.email, renderMail('security_alert', { lang: ownerLang, brand: origin.brand, name: owner.fullName, title: text.title, lines: text.lines }));
+        mailLater(owner.email, renderAlert({ lang: ownerLang, brand: origin.brand, name: owner.fullName, title: text.title, lines: text.lines }));
         // A code nobody receives keeps the database work the same as the other path.
         await issueCode(user.id, 'email_change', { new_email: null });
       } else {
         const code = await issueCode(user.id, 'email_change', { new_email: newEmail });
         mailLater(
           newEmail,
-          renderMail('email_change_code', { lang: mailLanguage(user, origin), brand: origin.brand, name: user.fullName, code, newEmail, validMinutes: ACCOUNT_CODE_TTL_SECONDS / 60 }),
+          emailChangeCodeMail({ lang: mailLanguage(user, origin), brand: origin.brand, name: user.fullName, code, newEmail, validMinutes: ACCOUNT_CODE_TTL_SECONDS / 60 }),
         );
       }
       alert(user.email, user, origin, copy.emailChangeRequested(brandName, newEmail), pageUrl(origin, '/email'));
@@ -198,7 +180,7 @@ export function createAccountService(deps: AccountDependencies) {
     async removeRecoveryEmail(user: UserRow, origin: RequestOrigin) {
       const had = user.recoveryEmail !== null;
       const updated = await users.update(user.id, { recoveryEmail: null, recoveryEmailVerifiedAt: null }, clock.now());
-      await queries.retireTokens(user.id, 'recovery_email', clock.now());
+      await tokens.retire(user.id, 'recovery_email');
       if (had) await notifySecurityEvent(deps, user.id, 'recovery_email_changed', { brand: origin.brand });
       return toUserDto(updated ?? user);
     },
@@ -206,24 +188,14 @@ export function createAccountService(deps: AccountDependencies) {
     /** Mails a single-use link (24 hours) to the education address; the account keeps its old one until then. */
     async requestEducationEmail(user: UserRow, email: string, origin: RequestOrigin): Promise<void> {
       await throttleCodeSend(`education-email:${user.id}`, origin.ip);
-      const token = randomToken();
-      const now = clock.now();
-      await queries.retireTokens(user.id, 'education_email', now);
-      await queries.insertToken({
-        id: randomUUID(),
-        userId: user.id,
-        purpose: 'education_email',
-        tokenHash: sha256(token),
-        payload: { email: email.toLowerCase() },
-        expiresAt: new Date(now.getTime() + EDUCATION_LINK_TTL_SECONDS * 1000),
-      });
+      const token = await tokens.issueLink(user.id, 'education_email', EDUCATION_LINK_TTL_SECONDS, { payload: { email: email.toLowerCase() } });
       const text = accountMailCopy(mailLanguage(user, origin)).educationLink(brands[origin.brand].title, email, EDUCATION_LINK_TTL_SECONDS / 3600);
       alert(email, user, origin, text, pageUrl(origin, educationEmailConfirmationPath(token)));
     },
 
     /** The mailed link (no sign-in needed: it may be opened on another device). */
     async confirmEducationEmail(token: string): Promise<{ email: string }> {
-      const claimed = await queries.claimToken('education_email', sha256(token), clock.now());
+      const claimed = await tokens.claimLink('education_email', token);
       const email = typeof claimed?.payload?.email === 'string' ? claimed.payload.email : null;
       const user = claimed ? await users.findById(claimed.userId) : undefined;
       if (!claimed || !email || !user || user.purgedAt) throw new AppError('account.email_link_invalid');

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../db/schema';
-import { manualClock } from '../../platform/clock';
+import { manualClock } from '../../../test/clock';
 import { sha256 } from '../../platform/crypto';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';

@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import { AppError } from '../../platform/errors';
 import { route } from '../../platform/http/route';
 import { requestOrigin } from '../../platform/request-origin';
-import { caller } from '../sessions/guard';
+import { caller } from '../sessions';
 import type { ApiKeyService } from './service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { fieldError } from '../../platform/errors';
 import type { RequestOrigin } from '../../platform/request-origin';
-import type { ApiKeyAuthentication, ApiKeyAuthenticator } from '../sessions/guard';
-import { notifySecurityEvent, type NotifierDependencies } from '../notifications/service';
+import type { ApiKeyAuthentication, ApiKeyAuthenticator } from '../sessions';
+import { type NotifierDependencies, notifySecurityEvent } from '../notifications';
 import { apiKeyQueries, type ApiKeyRow } from './queries';
 
 /** Writing last-used on every call would turn every read into a write; once a minute is enough. */

@@ -1,19 +1,15 @@
-import { notifySecurityEvent } from '../notifications/service';
+import { notifySecurityEvent } from '../notifications';
 import { createHmac } from 'node:crypto';
-import { RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH, resetPasswordPath } from '@portal/contracts';
+import { RESET_LINK_TTL_SECONDS, resetPasswordPath } from '@portal/contracts';
 import { originFor } from '../../platform/brand';
-import { randomDigits, safeEqual, sha256 } from '../../platform/crypto';
+import { safeEqual } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import { renderMail } from '../../platform/mail';
 import { CAPTCHA_AFTER_FAILURES, limits, rateLimited } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { hashPassword, verifyPassword } from '../../platform/passwords';
-import { createUserService, type UserRow } from '../users';
-import { authQueries } from './queries';
+import { createUserService, replyLanguage, type UserRow } from '../users';
+import { passwordChangedMail, resetPasswordMail } from './mail';
 import type { AuthDependencies, AuthService } from './service';
-
-/** Wrong guesses a mailed code tolerates before it is dead. */
-export const CODE_MAX_ATTEMPTS = 5;
 
 /**
  * "jo***n@g***.com": the first and last parts of an address, enough for its owner to
@@ -27,14 +23,6 @@ export function maskEmail(email: string): string {
   const head = local.slice(0, Math.min(2, Math.max(1, local.length - 1)));
   const tail = local.length > 2 ? local.slice(-1) : '';
   return `${head}***${tail}@${host.slice(0, 1)}***${tld}`;
-}
-
-/**
- * Six digits repeat across users, and token hashes are unique per purpose: a code is stored
- * as the hash of user id and code, so equal codes of two users never collide.
- */
-function resetCodeSecret(userId: string, code: string): string {
-  return `${userId}:${code}`;
 }
 
 /** A stable, plausible hint for a username with no account, so a mismatch looks the same either way. */
@@ -51,15 +39,14 @@ function fakeHint(identifier: string, secret: string): string {
  * whether or not the account exists.
  */
 export function createRecoveryService(deps: AuthDependencies & { auth: AuthService; hintSecret: string }) {
-  const { clock, limiter, sessions, auth, config } = deps;
-  const queries = authQueries(deps.db);
+  const { limiter, sessions, auth, config } = deps;
+  const { tokens } = auth;
   const users = createUserService(deps.db);
 
   async function sendResetMail(user: UserRow, origin: RequestOrigin): Promise<void> {
-    const code = randomDigits(VERIFICATION_CODE_LENGTH);
-    await auth.issueToken(user.id, 'reset_code', RESET_LINK_TTL_SECONDS, { secret: resetCodeSecret(user.id, code) });
-    const link = `${originFor(config, origin.brand)}${resetPasswordPath(await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS))}`;
-    auth.mailLater(user.email, renderMail('reset_password', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName, code, link }));
+    const code = await tokens.issueCode(user.id, 'reset_code', RESET_LINK_TTL_SECONDS);
+    const link = `${originFor(config, origin.brand)}${resetPasswordPath(await tokens.issueLink(user.id, 'reset_link', RESET_LINK_TTL_SECONDS))}`;
+    auth.mailLater(user.email, resetPasswordMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: user.fullName, code, link }));
   }
 
   return {
@@ -93,23 +80,17 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
     async verifyCode(input: { identifier: string; code: string }, origin: RequestOrigin): Promise<{ reset_token: string }> {
       rateLimited(await limiter.consume(`recovery:ip:${origin.ip}`, limits.recoveryPerIp));
       const user = await users.findByIdentifier(input.identifier);
-      const live = user ? await queries.latestLiveToken(user.id, 'reset_code', clock.now()) : undefined;
-      if (!user || !live || live.attempts >= CODE_MAX_ATTEMPTS) throw new AppError('auth.code_invalid');
-      if (!safeEqual(live.tokenHash, sha256(resetCodeSecret(user.id, input.code)))) {
-        await queries.countAttempt(live.id);
-        throw new AppError('auth.code_invalid');
-      }
-      if (!(await queries.markTokenUsed(live.id, clock.now()))) throw new AppError('auth.code_invalid');
-      return { reset_token: await auth.issueToken(user.id, 'reset_link', RESET_LINK_TTL_SECONDS) };
+      if (!(await tokens.useCode(user?.id, 'reset_code', input.code)) || !user) throw new AppError('auth.code_invalid');
+      return { reset_token: await tokens.issueLink(user.id, 'reset_link', RESET_LINK_TTL_SECONDS) };
     },
 
     async checkResetToken(token: string): Promise<void> {
-      if (!(await queries.findLiveToken('reset_link', sha256(token), clock.now()))) throw new AppError('auth.reset_link_invalid');
+      if (!(await tokens.findLink('reset_link', token))) throw new AppError('auth.reset_link_invalid');
     },
 
     /** Sets the new password, signs out every session and tells the owner by mail. */
     async resetPassword(input: { token: string; new_password: string }, origin: RequestOrigin): Promise<void> {
-      const live = await queries.findLiveToken('reset_link', sha256(input.token), clock.now());
+      const live = await tokens.findLink('reset_link', input.token);
       const user = live ? await users.findById(live.userId) : undefined;
       if (!live || !user) throw new AppError('auth.reset_link_invalid');
       if (user.passwordHash && (await verifyPassword(user.passwordHash, input.new_password))) {
@@ -117,15 +98,15 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       }
       auth.assertAcceptablePassword(input.new_password, 'new_password');
       const passwordHash = await hashPassword(input.new_password);
-      if (!(await queries.claimToken('reset_link', live.tokenHash, clock.now()))) throw new AppError('auth.reset_link_invalid');
-      await users.setPasswordHash(user.id, passwordHash, clock.now(), true);
-      await queries.retireTokens(user.id, 'reset_code', clock.now());
+      if (!(await tokens.claimLink('reset_link', input.token))) throw new AppError('auth.reset_link_invalid');
+      await users.setPasswordHash(user.id, passwordHash, deps.clock.now(), true);
+      await tokens.retire(user.id, 'reset_code');
       // Receiving the mail proved the address, so an account never activated becomes active,
       // with this password only: passkeys made before anyone proved the mailbox are dropped.
-      await users.setPendingCredentials(user.id, { passwordHash, keepPasskeys: false }, clock.now());
-      await users.activate(user.id, clock.now());
+      await users.setPendingCredentials(user.id, { passwordHash, keepPasskeys: false }, deps.clock.now());
+      await users.activate(user.id, deps.clock.now());
       await sessions.revokeAll(user.id);
-      auth.mailLater(user.email, renderMail('password_changed', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: user.fullName }));
+      auth.mailLater(user.email, passwordChangedMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: user.fullName }));
       void notifySecurityEvent(deps, user.id, 'password_changed', { brand: origin.brand, mail: false });
     },
   };

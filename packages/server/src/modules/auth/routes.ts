@@ -18,7 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import { requestOrigin } from '../../platform/request-origin';
-import { setSessionCookies } from '../sessions/cookies';
+import { setSessionCookies } from '../sessions';
 import type { RecoveryService } from './recovery';
 import type { AuthService } from './service';
 

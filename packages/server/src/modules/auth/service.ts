@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { confirmationPath, paths, type ActivationResponse, type MfaChallengeResponse, type SignInRequest, type SignUpRequest } from '@portal/contracts';
+import { confirmationPath, paths, type ActivationResponse, type SignInRequest, type SignUpRequest } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
-import type { CaptchaVerifier } from '../../platform/captcha';
+import { requireCaptcha as requireSolvedCaptcha, type CaptchaVerifier } from '../../platform/captcha';
 import type { Clock } from '../../platform/clock';
-import { randomToken, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import { renderMail, type Mailer } from '../../platform/mail';
-import { CAPTCHA_AFTER_FAILURES, limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import { sendInBackground, type Mailer, type RenderedMail } from '../../platform/mail';
+import { createOneTimeTokens } from '../../platform/one-time-tokens';
+import { limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
-import type { SessionService } from '../sessions/service';
-import { burnVerificationTime, hashPassword, isCommonPassword, needsRehash, verifyPassword } from '../../platform/passwords';
-import { createUserService, type UserRow } from '../users';
-import type { SessionOpener } from './session-opener';
+import type { SessionService, SignInResult } from '../sessions';
+import { hashPassword, isCommonPassword } from '../../platform/passwords';
+import { createUserService, replyLanguage, type UserRow } from '../users';
+import type { SignIn } from './sign-in';
+import { activationMail, signupExistingMail } from './mail';
 import { authQueries, type TokenPurpose } from './queries';
 
 const ACTIVATION_TTL_SECONDS = 24 * 60 * 60;
@@ -27,14 +28,11 @@ export interface AuthDependencies {
   captcha: CaptchaVerifier;
   sessions: SessionService;
   log: { error(object: unknown, message: string): void };
-  /** Issues the pending sign-in (mfa_token) when two-step verification is on (modules/mfa). */
-  secondFactor?: { challenge(user: UserRow, origin: RequestOrigin): Promise<MfaChallengeResponse> };
-  /** Turns a fully signed-in user into a session (session-opener.ts). */
-  openSession: SessionOpener;
+  /** The sign-in pipeline (sign-in.ts). */
+  signIn: SignIn;
 }
 
-/** What every sign-in answers: a new session, or the second-factor step when two-step is on. */
-export type SignInResult = { token: string; user: UserRow } | MfaChallengeResponse;
+export type { SignInResult } from '../sessions';
 
 /** A new account: the password is null for one made with a passkey. */
 export interface NewAccount {
@@ -73,29 +71,11 @@ export function createAuthService(deps: AuthDependencies) {
   const queries = authQueries(deps.db);
   const users = createUserService(deps.db);
 
-  /** Mail goes out in the background: its latency must not tell known emails from unknown ones. */
-  function mailLater(to: string, rendered: ReturnType<typeof renderMail>): void {
-    mailer.send({ to, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'mail not sent'));
-  }
+  const tokens = createOneTimeTokens<TokenPurpose>(deps);
 
-  async function issueToken(
-    userId: string,
-    purpose: TokenPurpose,
-    ttlSeconds: number,
-    options: { secret?: string; payload?: Record<string, unknown>; retireOthers?: boolean } = {},
-  ): Promise<string> {
-    const { secret = randomToken(), payload, retireOthers = true } = options;
-    const now = clock.now();
-    if (retireOthers) await queries.retireTokens(userId, purpose, now);
-    await queries.insertToken({
-      id: randomUUID(),
-      userId,
-      purpose,
-      tokenHash: sha256(secret),
-      payload: payload ?? null,
-      expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
-    });
-    return secret;
+  /** Mail goes out in the background: its latency must not tell known emails from unknown ones. */
+  function mailLater(to: string, rendered: RenderedMail): void {
+    sendInBackground(mailer, deps.log, { to, ...rendered });
   }
 
   /**
@@ -105,41 +85,21 @@ export function createAuthService(deps: AuthDependencies) {
    * owner's link.
    */
   async function sendActivation(user: UserRow, origin: RequestOrigin, registration: ActivationCredentials): Promise<void> {
-    const token = await issueToken(user.id, 'activation', ACTIVATION_TTL_SECONDS, { payload: { ...registration }, retireOthers: false });
+    const token = await tokens.issueLink(user.id, 'activation', ACTIVATION_TTL_SECONDS, { payload: { ...registration }, retireOthers: false });
     const link = `${originFor(config, origin.brand)}${confirmationPath(token)}`;
-    mailLater(user.email, renderMail('activation', { lang: user.language === 'vi' ? 'vi' : origin.lang, brand: origin.brand, name: registration.full_name, link }));
+    mailLater(user.email, activationMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: registration.full_name, link }));
   }
 
   /** The credentials an account was created with: what resending its activation keeps. */
   const ownCredentials = (user: UserRow): ActivationCredentials => ({ password_hash: user.passwordHash, full_name: user.fullName, keeps_passkeys: true });
 
-  async function requireCaptcha(answer: string | undefined, ip: string): Promise<void> {
-    if (!answer) throw new AppError('auth.captcha_required', {}, { captcha_required: true });
-    if (!(await captcha.verify(answer, ip))) throw new AppError('auth.captcha_invalid', {}, { captcha_required: true });
-  }
+  const requireCaptcha = (answer: string | undefined, ip: string) => requireSolvedCaptcha(captcha, answer, ip);
 
   /** Refuses common and breached passwords, naming the request's own field. */
   function assertAcceptablePassword(password: string, field = 'password'): void {
     if (isCommonPassword(password)) {
       throw new AppError('auth.password_too_common', {}, { fields: { [field]: 'This password is too common. Choose another one' } });
     }
-  }
-
-  /**
-   * The end of every sign-in whose first factor passed (password, email code, passkey, and
-   * later social): a session, or the mfa challenge when the account has two-step verification
-   * and the sign-in did not already prove both factors.
-   */
-  async function completeSignIn(user: UserRow, origin: RequestOrigin, options: { bothFactors?: boolean } = {}): Promise<SignInResult> {
-    if (!user.activatedAt) throw new AppError('auth.not_activated');
-    // A user-verified passkey is something you have and something you know or are: both factors.
-    if (user.twoFactorMethod && !options.bothFactors) {
-      // Fail closed: an account with a second factor never gets a session without it.
-      if (!deps.secondFactor) throw new Error('two-step verification is on but no second-factor service is wired');
-      return deps.secondFactor.challenge(user, origin);
-    }
-    const { token } = await deps.openSession(user, origin);
-    return { token, user };
   }
 
   /**
@@ -151,7 +111,7 @@ export function createAuthService(deps: AuthDependencies) {
     const existing = await users.findByEmail(account.email);
     if (existing) {
       if (existing.activatedAt) {
-        mailLater(existing.email, renderMail('signup_existing', {
+        mailLater(existing.email, signupExistingMail({
           lang: origin.lang,
           brand: origin.brand,
           name: existing.fullName,
@@ -187,9 +147,8 @@ export function createAuthService(deps: AuthDependencies) {
   return {
     assertAcceptablePassword,
     requireCaptcha,
-    issueToken,
+    tokens,
     mailLater,
-    completeSignIn,
     registerAccount,
 
     async signUp(input: SignUpRequest, origin: RequestOrigin): Promise<{ email: string }> {
@@ -211,7 +170,7 @@ export function createAuthService(deps: AuthDependencies) {
     },
 
     async activate(token: string): Promise<ActivationResponse> {
-      const claimed = await queries.claimToken('activation', sha256(token), clock.now());
+      const claimed = await tokens.claimLink('activation', token);
       if (!claimed) throw new AppError('auth.activation_link_invalid');
       const registration = activationCredentials(claimed.payload);
       if (registration) {
@@ -223,36 +182,8 @@ export function createAuthService(deps: AuthDependencies) {
       return { email: user?.email ?? '', needs_password: !!user && !user.passwordHash && !(await queries.hasPasskeys(user.id)) };
     },
 
-    /** Password sign-in; returns a new session token, or the mfa challenge when two-step is on. */
-    /**
-     * Password sign-in. Failures count three ways: per IP (refused past the limit), per account
-     * whatever identifier was typed (a captcha past three), and per account and IP (refused past
-     * the limit) — so a stranger can slow a guesser down but never lock the owner out.
-     */
-    async signIn(input: SignInRequest, origin: RequestOrigin): Promise<SignInResult> {
-      const ipKey = `signin:ip:${origin.ip}`;
-      rateLimited(await limiter.status(ipKey, limits.signInPerIp));
-      const user = await users.findByIdentifier(input.email);
-      const accountKey = `signin:fail:${user ? user.id : input.email.toLowerCase()}`;
-      const lockKey = `${accountKey}:${origin.ip}`;
-      rateLimited(await limiter.status(lockKey, limits.signInFailuresPerAccount));
-      const failures = await limiter.peek(accountKey, limits.signInFailuresPerAccount);
-      if (failures >= CAPTCHA_AFTER_FAILURES) await requireCaptcha(input.captcha, origin.ip);
-
-      const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await burnVerificationTime(input.password), false);
-      if (!user || !valid) {
-        await limiter.consume(ipKey, limits.signInPerIp);
-        await limiter.consume(lockKey, limits.signInFailuresPerAccount);
-        const decision = await limiter.consume(accountKey, limits.signInFailuresPerAccount);
-        throw new AppError('auth.invalid_credentials', {}, { captcha_required: decision.count >= CAPTCHA_AFTER_FAILURES });
-      }
-      if (!user.activatedAt) throw new AppError('auth.not_activated');
-      await Promise.all([limiter.reset(accountKey), limiter.reset(lockKey)]);
-      if (needsRehash(user.passwordHash!)) {
-        await users.setPasswordHash(user.id, await hashPassword(input.password), clock.now(), false);
-      }
-      return completeSignIn(user, origin);
-    },
+    /** Password sign-in: a session, or the mfa challenge when two-step is on (the sign-in pipeline's password way in). */
+    signIn: (input: SignInRequest, origin: RequestOrigin): Promise<SignInResult> => deps.signIn.withPassword(input, origin),
 
     findUserById: (id: string) => users.findById(id),
   };

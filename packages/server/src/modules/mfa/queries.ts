@@ -1,9 +1,7 @@
 import { and, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { oneTimeTokenQueries } from '../../platform/one-time-tokens/queries';
 import { recoveryCodes, users } from '../../db/schema';
 
-export type { OneTimeTokenRow } from '../../platform/one-time-tokens/queries';
 
 /**
  * One-time tokens of this module:
@@ -18,7 +16,6 @@ export type MfaTokenPurpose = 'login_code' | 'mfa_challenge' | 'mfa_email' | 'tw
 export function mfaQueries(db: Database) {
 
   return {
-    ...oneTimeTokenQueries<MfaTokenPurpose>(db),
     // The user's second factor: columns of users that change only with the recovery codes.
 
     /** Turns a method on unless one is on already (a concurrent enable); returns whether it did. */

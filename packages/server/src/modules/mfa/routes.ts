@@ -17,8 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import { requestOrigin } from '../../platform/request-origin';
-import { setSessionCookies } from '../sessions/cookies';
-import { caller } from '../sessions/guard';
+import { caller, setSessionCookies } from '../sessions';
 import type { SecondFactorService } from './second-factor';
 import type { MfaService } from './service';
 

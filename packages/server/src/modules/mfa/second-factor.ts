@@ -1,29 +1,26 @@
-import type { SessionOpener } from '../auth/session-opener';
-import { randomUUID } from 'node:crypto';
-import { VERIFICATION_CODE_LENGTH, type ErrorCode, type MfaChallengeResponse, type TwoFactorMethod } from '@portal/contracts';
+import { type ErrorCode, type MfaChallengeResponse, type TwoFactorMethod } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
-import { randomDigits, randomToken, safeEqual, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import { renderMail, type Mailer } from '../../platform/mail';
+import { sendInBackground, type Mailer, type RenderedMail } from '../../platform/mail';
+import { CODE_MAX_ATTEMPTS, createOneTimeTokens } from '../../platform/one-time-tokens';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { burnVerificationTime, verifyPassword } from '../../platform/passwords';
-import { createUserService, mailLanguage, type UserRow } from '../users';
-import type { SessionService } from '../sessions/service';
-import { notifySecurityEvent } from '../notifications/service';
+import { createUserService, replyLanguage, type UserRow } from '../users';
+import type { SessionService, SignedIn } from '../sessions';
+import { notifySecurityEvent } from '../notifications';
 
 type SecurityEvent = 'two_factor_disabled' | 'two_factor_enabled' | 'passkey_added' | 'passkey_removed';
 import { matchTotp, recoveryCodeHash } from './codes';
+import { loginCodeMail } from './mail';
 import { mfaQueries, type MfaTokenPurpose } from './queries';
 
 /** A pending sign-in (mfa_token) lives 5 minutes. */
 export const MFA_TOKEN_TTL_SECONDS = 5 * 60;
-/** Mailed codes live 10 minutes... */
+/** Mailed codes live 10 minutes. */
 export const CODE_TTL_SECONDS = 10 * 60;
-/** ...and die after this many wrong guesses. */
-export const CODE_MAX_ATTEMPTS = 5;
 
 export interface SecondFactorDependencies {
   config: Config;
@@ -33,8 +30,8 @@ export interface SecondFactorDependencies {
   limiter: RateLimiter;
   sessions: SessionService;
   log: { error(object: unknown, message: string): void };
-  /** Turns a fully signed-in user into a session (auth/session-opener.ts). */
-  openSession: SessionOpener;
+  /** The sign-in pipeline's second-step way in (modules/auth), bound once the pipeline is built. */
+  completeSecondStep: (input: { mfa_token: string } & FactorProof, origin: RequestOrigin) => Promise<SignedIn>;
 }
 
 /** What proves the second factor: a current code, or one of the recovery codes. */
@@ -54,6 +51,7 @@ export type SecondFactorService = ReturnType<typeof createSecondFactorService>;
 export function createSecondFactorService(deps: SecondFactorDependencies) {
   const { clock, limiter, mailer } = deps;
   const queries = mfaQueries(deps.db);
+  const tokens = createOneTimeTokens<MfaTokenPurpose>(deps);
   const users = createUserService(deps.db);
   const failureRule = limits.signInFailuresPerAccount;
   /** Wrong codes of one user, at sign-in or in the account: throttled like wrong passwords. */
@@ -62,8 +60,8 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
   const passwordFailureKey = (userId: string) => rateKey(failureRule, `reauth:${userId}`);
 
   /** Mail goes out in the background: its latency must not tell known emails from unknown ones. */
-  function mailLater(to: string, rendered: ReturnType<typeof renderMail>): void {
-    mailer.send({ to, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'mail not sent'));
+  function mailLater(to: string, rendered: RenderedMail): void {
+    sendInBackground(mailer, deps.log, { to, ...rendered });
   }
 
   /** One code of a kind every 30 seconds per address (kinds apart, so enabling then signing in works). */
@@ -81,45 +79,14 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
     rateLimited(await limiter.consume(totalKey(address), limits.codeSendPerAccount));
   }
 
-  /**
-   * A 6-digit code is stored salted with its row id: hashes of short codes would otherwise
-   * collide across users (and with old rows) in the unique (purpose, hash) index.
-   */
-  const codeHash = (tokenId: string, code: string) => sha256(`code:${tokenId}:${code}`);
-
-  /** Issues a new code of a purpose (older live ones die) and returns it; only its hash is kept. */
-  async function issueCode(userId: string, purpose: MfaTokenPurpose): Promise<string> {
-    const code = randomDigits(VERIFICATION_CODE_LENGTH);
-    const now = clock.now();
-    const id = randomUUID();
-    await queries.retireTokens(userId, purpose, now);
-    await queries.insertToken({
-      id,
-      userId,
-      purpose,
-      tokenHash: codeHash(id, code),
-      expiresAt: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
-    });
-    return code;
-  }
-
   async function mailCode(user: UserRow, purpose: MfaTokenPurpose, origin: RequestOrigin): Promise<void> {
-    const code = await issueCode(user.id, purpose);
-    mailLater(user.email, renderMail('login_code', { lang: mailLanguage(user, origin), brand: origin.brand, name: user.fullName, code, validMinutes: CODE_TTL_SECONDS / 60 }));
+    const code = await tokens.issueCode(user.id, purpose, CODE_TTL_SECONDS);
+    mailLater(user.email, loginCodeMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: user.fullName, code, validMinutes: CODE_TTL_SECONDS / 60 }));
   }
 
-  /**
-   * Checks a mailed code against the newest live one of its purpose: single use, expiring,
-   * dead after CODE_MAX_ATTEMPTS wrong guesses. Every failure runs the same queries (a lookup
-   * and one attempt count, against nobody when there is no account or no live code), so the
-   * clock does not tell accounts apart.
-   */
+  /** Whether a mailed code is the newest live one of its purpose (then used up); see useCode. */
   async function checkCode(userId: string | undefined, purpose: MfaTokenPurpose, code: string): Promise<boolean> {
-    const live = await queries.latestLiveToken(userId ?? randomUUID(), purpose, clock.now());
-    const matches = safeEqual(live?.tokenHash ?? sha256(randomToken()), codeHash(live?.id ?? randomUUID(), code));
-    if (live && live.attempts < CODE_MAX_ATTEMPTS && matches) return queries.markTokenUsed(live.id, clock.now());
-    await queries.countAttempt(live?.id ?? randomUUID());
-    return false;
+    return (await tokens.useCode(userId, purpose, code)) !== undefined;
   }
 
   /** Whether the proof is good for this user's method; uses it up when it is (codes are single use). */
@@ -172,7 +139,7 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
    * that one stands; past the limits, resend answers how long to wait.
    */
   async function mailSignInCode(user: UserRow, origin: RequestOrigin): Promise<void> {
-    const live = await queries.latestLiveToken(user.id, 'mfa_email', clock.now());
+    const live = await tokens.latest(user.id, 'mfa_email');
     const gap = await limiter.consume(gapKey('mfa_email', user.email), limits.codeSendInterval);
     if (live && live.attempts < CODE_MAX_ATTEMPTS && !gap.allowed) return;
     if (!(await limiter.consume(totalKey(user.email), limits.codeSendPerAccount)).allowed) return;
@@ -180,7 +147,7 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
   }
 
   async function liveChallenge(mfaToken: string) {
-    const challenge = await queries.findLiveToken('mfa_challenge', sha256(mfaToken), clock.now());
+    const challenge = await tokens.findLink('mfa_challenge', mfaToken);
     const user = challenge ? await users.findById(challenge.userId) : undefined;
     if (!challenge || !user || !user.twoFactorMethod || challenge.attempts >= CODE_MAX_ATTEMPTS) throw new AppError('auth.mfa_token_invalid');
     return { challenge, user };
@@ -188,14 +155,13 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
 
   /** Tells the owner, in the app and by mail, about a change to how their account is protected. */
   function notify(user: UserRow, origin: RequestOrigin, event: SecurityEvent, detail?: string): void {
-    void notifySecurityEvent(deps, user.id, event, { brand: origin.brand, lang: mailLanguage(user, origin), detail });
+    void notifySecurityEvent(deps, user.id, event, { brand: origin.brand, lang: replyLanguage(user, origin), detail });
   }
 
   return {
     mailLater,
     notify,
     throttleCodeSend,
-    issueCode,
     mailCode,
     checkCode,
     requireFactor,
@@ -206,18 +172,10 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
      * The answer to a first factor that passed when two-step verification is on: an opaque,
      * single-use mfa_token (5 minutes, stored as SHA-256). The email method mails a code now.
      */
-    async challenge(user: UserRow, origin: RequestOrigin): Promise<MfaChallengeResponse> {
+    async challenge(user: UserRow, origin: RequestOrigin, amr: readonly string[] = []): Promise<MfaChallengeResponse> {
       const method = user.twoFactorMethod as TwoFactorMethod;
-      const token = randomToken();
-      const now = clock.now();
-      await queries.insertToken({
-        id: randomUUID(),
-        userId: user.id,
-        purpose: 'mfa_challenge',
-        tokenHash: sha256(token),
-        expiresAt: new Date(now.getTime() + MFA_TOKEN_TTL_SECONDS * 1000),
-        payload: { method },
-      });
+      // The factors passed so far ride along, so the finished sign-in states them all (amr).
+      const token = await tokens.issueLink(user.id, 'mfa_challenge', MFA_TOKEN_TTL_SECONDS, { payload: { method, amr }, retireOthers: false });
       if (method === 'email') await mailSignInCode(user, origin);
       return { mfa_required: true, mfa_token: token, method };
     },
@@ -230,18 +188,27 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
       await mailCode(user, 'mfa_email', origin);
     },
 
-    /** Completes a pending sign-in with the second factor; returns a new session. */
-    async verify(input: { mfa_token: string } & FactorProof, origin: RequestOrigin): Promise<{ token: string; user: UserRow }> {
-      const { challenge, user } = await liveChallenge(input.mfa_token);
+    /** The pending sign-in an mfa_token stands for, and its user; 400 auth.mfa_token_invalid when dead. */
+    pendingSignIn: liveChallenge,
+
+    /**
+     * Uses up a pending sign-in with the second factor (wrong proofs count against the token
+     * and, like passwords, against the user); answers the factors its first step passed.
+     */
+    async completePendingSignIn(mfaToken: string, proof: FactorProof): Promise<{ amr: string[] }> {
+      const { challenge, user } = await liveChallenge(mfaToken);
       try {
-        await requireFactor(user, input, 'mfa_email');
+        await requireFactor(user, proof, 'mfa_email');
       } catch (error) {
-        if (error instanceof AppError && error.status === 400) await queries.countAttempt(challenge.id);
+        if (error instanceof AppError && error.status === 400) await tokens.countAttempt(challenge.id);
         throw error;
       }
-      if (!(await queries.markTokenUsed(challenge.id, clock.now()))) throw new AppError('auth.mfa_token_invalid');
-      const { token } = await deps.openSession(user, origin);
-      return { token, user };
+      if (!(await tokens.markUsed(challenge.id))) throw new AppError('auth.mfa_token_invalid');
+      const amr = Array.isArray(challenge.payload?.amr) ? challenge.payload.amr.filter((value): value is string => typeof value === 'string') : [];
+      return { amr };
     },
+
+    /** Completes a pending sign-in with the second factor: the sign-in pipeline's second-step way in. */
+    verify: (input: { mfa_token: string } & FactorProof, origin: RequestOrigin): Promise<SignedIn> => deps.completeSecondStep(input, origin),
   };
 }

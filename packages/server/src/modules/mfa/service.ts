@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { brands, type TwoFactorMethod } from '@portal/contracts';
-import { randomToken, sha256 } from '../../platform/crypto';
+import { createOneTimeTokens } from '../../platform/one-time-tokens';
 import { AppError } from '../../platform/errors';
-import { limits, rateLimited } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
-import type { AuthService, SignInResult } from '../auth/service';
-import { type FactorProof, type SecondFactorDependencies, type SecondFactorService } from './second-factor';
+import type { SignInResult } from '../sessions';
+import type { FactorProof, SecondFactorDependencies, SecondFactorService } from './second-factor';
 import { RECOVERY_CODE_COUNT, matchTotp, newRecoveryCode, newTotpSecret, qrCodeDataUrl, recoveryCodeHash, totpUri } from './codes';
 import { createUserService, type UserRow } from '../users';
-import { mfaQueries } from './queries';
+import { mfaQueries, type MfaTokenPurpose } from './queries';
 
 /** A pending TOTP secret waits this long for its first code. */
 const TOTP_SETUP_TTL_SECONDS = 10 * 60;
@@ -19,9 +18,16 @@ export type MfaService = ReturnType<typeof createMfaService>;
  * Two-step verification as the account pages manage it (TOTP, email, recovery codes), and
  * email-code sign-in. The checks themselves live in the second-factor service.
  */
-export function createMfaService(deps: SecondFactorDependencies & { auth: AuthService; secondFactor: SecondFactorService }) {
-  const { clock, limiter, auth, secondFactor } = deps;
+export interface MfaDependencies extends Omit<SecondFactorDependencies, 'completeSecondStep'> {
+  secondFactor: SecondFactorService;
+  /** The sign-in pipeline's email-code way in (modules/auth). */
+  signInWithCode: (input: { email: string; code: string }, origin: RequestOrigin) => Promise<SignInResult>;
+}
+
+export function createMfaService(deps: MfaDependencies) {
+  const { clock, secondFactor } = deps;
   const queries = mfaQueries(deps.db);
+  const tokens = createOneTimeTokens<MfaTokenPurpose>(deps);
   const users = createUserService(deps.db);
 
   async function newRecoveryCodes(userId: string): Promise<string[]> {
@@ -59,31 +65,22 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
     async totpSetup(user: UserRow, origin: RequestOrigin) {
       assertOff(user);
       const secret = newTotpSecret();
-      const now = clock.now();
-      await queries.retireTokens(user.id, 'totp_setup', now);
-      await queries.insertToken({
-        id: randomUUID(),
-        userId: user.id,
-        purpose: 'totp_setup',
-        // Never presented: the row is found by user; the hash only fills the unique column.
-        tokenHash: sha256(randomToken()),
-        expiresAt: new Date(now.getTime() + TOTP_SETUP_TTL_SECONDS * 1000),
-        payload: { secret },
-      });
+      // The link itself is never presented: the pending secret is found by user.
+      await tokens.issueLink(user.id, 'totp_setup', TOTP_SETUP_TTL_SECONDS, { payload: { secret } });
       const otpauthUrl = totpUri(brands[origin.brand].title, user.email, secret);
       return { secret, otpauth_url: otpauthUrl, qr_code: await qrCodeDataUrl(otpauthUrl) };
     },
 
     async totpEnable(user: UserRow, code: string, origin: RequestOrigin) {
       assertOff(user);
-      const pending = await queries.latestLiveToken(user.id, 'totp_setup', clock.now());
+      const pending = await tokens.latest(user.id, 'totp_setup');
       const secret = typeof pending?.payload?.secret === 'string' ? pending.payload.secret : undefined;
       const matched = { step: null as number | null };
       await secondFactor.throttledCheck(user.id, async () => {
         matched.step = secret ? await matchTotp(secret, code, clock.now()) : null;
         return matched.step !== null;
       });
-      if (!pending || !secret || matched.step === null || !(await queries.markTokenUsed(pending.id, clock.now()))) throw new AppError('auth.code_invalid');
+      if (!pending || !secret || matched.step === null || !(await tokens.markUsed(pending.id))) throw new AppError('auth.code_invalid');
       // The enabling code's step is recorded, so it cannot be used again to sign in.
       if (!(await queries.enableTwoFactor(user.id, 'totp', secret, matched.step, clock.now()))) throw new AppError('auth.two_factor_already_enabled');
       secondFactor.notify(user, origin, 'two_factor_enabled', 'authenticator app');
@@ -134,13 +131,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
       return { email };
     },
 
-    /** Signs in with a mailed code: a session, or the second-factor step when two-step is on. */
-    async signInWithCode(input: { email: string; code: string }, origin: RequestOrigin): Promise<SignInResult> {
-      // The same per-IP counter as password sign-in: one budget for guessing, whatever the method.
-      rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
-      const user = await users.findByEmail(input.email);
-      if (!(await secondFactor.checkCode(user?.id, 'login_code', input.code)) || !user) throw new AppError('auth.code_invalid');
-      return auth.completeSignIn(user, origin);
-    },
+    /** Signs in with a mailed code, the sign-in pipeline's email-code way in: a session, or the second-factor step when two-step is on. */
+    signInWithCode: (input: { email: string; code: string }, origin: RequestOrigin): Promise<SignInResult> => deps.signInWithCode(input, origin),
   };
 }

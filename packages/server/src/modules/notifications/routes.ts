@@ -2,7 +2,7 @@ import { errorBodySchema, markNotificationRequestSchema, notificationListSchema,
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
-import { principal } from '../sessions/guard';
+import { principal } from '../sessions';
 import type { NotificationService } from './service';
 
 const tags = ['notifications'];

@@ -4,9 +4,8 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
-import { renderMail, type Mailer } from '../../platform/mail';
-import type { SessionHistory } from '../sessions/queries';
-import { createUserService, type UserRow } from '../users';
+import { renderAlert, type Mailer } from '../../platform/mail';
+import { createUserService } from '../users';
 import { notificationQueries, type NotificationRow } from './queries';
 import { securityCopy, securityEventPage, type SecurityEventKind } from './security-copy';
 
@@ -93,47 +92,10 @@ export async function notifySecurityEvent(deps: NotifierDependencies, userId: st
     await createNotification(deps, userId, { type: 'other', title: text.title, body: text.lines.join(' ') });
     if (options.mail === false) return;
     const link = { label: text.label, url: `${originFor(deps.config, brand)}${securityEventPage[kind]}` };
-    const rendered =
-      kind === 'password_changed'
-        ? renderMail('password_changed', { lang, brand, name: user.fullName })
-        : renderMail('security_alert', { lang, brand, name: user.fullName, title: text.title, lines: text.lines, link });
+    const rendered = renderAlert({ lang, brand, name: user.fullName, title: text.title, lines: text.lines, link });
     deps.mailer.send({ to: options.mailTo ?? user.email, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'security mail not sent'));
   } catch (error) {
     deps.log.error({ err: error }, `security event ${kind} not recorded`);
-  }
-}
-
-/** The session fields the new-device check reads. */
-export interface SignedInSession {
-  id: string;
-  deviceId: string | null;
-  browser: string | null;
-  device: string | null;
-  location: string | null;
-  ip: string | null;
-}
-
-/**
- * Call after every successful sign-in with the new session and what the user had before it
- * (sessions.create tells): when the user has signed in before but never from this device id,
- * notifies and mails the owner ('new_device_sign_in'). The first sign-in of an account alerts
- * nobody. Never throws (a failure is logged); resolves to whether an alert went out.
- */
-export async function recordNewDeviceSignIn(
-  deps: NotifierDependencies,
-  user: Pick<UserRow, 'id'>,
-  session: SignedInSession,
-  history: SessionHistory,
-  origin?: { brand?: BrandId; lang?: Language },
-): Promise<boolean> {
-  try {
-    if (!session.deviceId || history.deviceSeen || !history.hadSessions) return false;
-    const detail = [session.browser, session.device, session.location, session.ip].filter(Boolean).join(' · ');
-    await notifySecurityEvent(deps, user.id, 'new_device_sign_in', { brand: origin?.brand, detail });
-    return true;
-  } catch (error) {
-    deps.log.error({ err: error }, 'new-device check failed');
-    return false;
   }
 }
 

@@ -16,9 +16,9 @@ import { sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
-import type { AuthService, SignInResult } from '../auth/service';
-import type { SecondFactorService } from '../mfa/second-factor';
-import { describeClient } from '../sessions/client-info';
+import { withMfa, type AuthService, type SignIn } from '../auth';
+import type { SecondFactorService } from '../mfa';
+import { describeClient, type SignInResult } from '../sessions';
 import { createUserService, type UserRow } from '../users';
 import { passkeyQueries, type ChallengePurpose, type PasskeyRow } from './queries';
 
@@ -44,6 +44,7 @@ export interface PasskeyDependencies {
   clock: Clock;
   limiter: RateLimiter;
   auth: AuthService;
+  signIn: SignIn;
   secondFactor: SecondFactorService;
 }
 
@@ -95,7 +96,7 @@ function defaultName(origin: RequestOrigin): string {
  * credentials, and adding, renaming and removing them from the account.
  */
 export function createPasskeyService(deps: PasskeyDependencies) {
-  const { config, clock, limiter, auth, secondFactor } = deps;
+  const { config, clock, limiter, auth, signIn, secondFactor } = deps;
   const queries = passkeyQueries(deps.db);
   const users = createUserService(deps.db);
 
@@ -246,43 +247,57 @@ export function createPasskeyService(deps: PasskeyDependencies) {
       return asJson(options);
     },
 
-    /** Sign-in with a passkey: a session, or the second-factor step when two-step is on. */
-    async authenticate(input: { username?: string; response: Record<string, unknown> }, origin: RequestOrigin): Promise<SignInResult> {
-      rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
-      const { challenge } = await claim(input.response, 'auth', 'auth.passkey_failed');
-      const credentialId = typeof input.response.id === 'string' ? input.response.id : '';
-      const passkey = credentialId ? await queries.findByCredentialId(credentialId) : undefined;
-      const user = passkey ? await users.findById(passkey.userId) : undefined;
-      if (!passkey || !user) throw new AppError('auth.passkey_failed');
-      if (input.username) {
-        const named = input.username.trim().toLowerCase();
-        if (named !== user.email && named !== user.username?.toLowerCase()) throw new AppError('auth.passkey_failed');
-      }
-      const inner = input.response.response as Record<string, unknown> | undefined;
-      const userHandle = inner?.userHandle;
-      if (typeof userHandle === 'string' && userHandle && Buffer.from(userHandle, 'base64url').toString('utf8') !== user.id) {
-        throw new AppError('auth.passkey_failed');
-      }
-      const rp = relyingParty(config, origin.brand);
-      let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-      try {
-        // Refuses a counter that does not increase (when either side is nonzero): a cloned authenticator.
-        verified = await verifyAuthenticationResponse({
-          response: input.response as unknown as AuthenticationResponseJSON,
-          expectedChallenge: challenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.rpID,
-          credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.counter, transports: passkey.transports },
-          requireUserVerification: true,
-        });
-      } catch {
-        throw new AppError('auth.passkey_failed');
-      }
-      if (!verified.verified) throw new AppError('auth.passkey_failed');
-      const { newCounter, credentialBackedUp } = verified.authenticationInfo;
-      if (!(await queries.recordUse(passkey.id, passkey.counter, newCounter, credentialBackedUp, clock.now()))) throw new AppError('auth.passkey_failed');
-      // User verification is required above, so the passkey proves both factors.
-      return auth.completeSignIn(user, origin, { bothFactors: true });
+    /** Sign-in with a passkey, the pipeline's passkey way in: a session, or the second-factor step when two-step is on. */
+    authenticate(input: { username?: string; response: Record<string, unknown> }, origin: RequestOrigin): Promise<SignInResult> {
+      let found: { challenge: string; passkey: PasskeyRow } | undefined;
+      return signIn.run(
+        {
+          async identify() {
+            rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
+            const { challenge } = await claim(input.response, 'auth', 'auth.passkey_failed');
+            const credentialId = typeof input.response.id === 'string' ? input.response.id : '';
+            const passkey = credentialId ? await queries.findByCredentialId(credentialId) : undefined;
+            const user = passkey ? await users.findById(passkey.userId) : undefined;
+            if (!passkey || !user) throw new AppError('auth.passkey_failed');
+            if (input.username) {
+              const named = input.username.trim().toLowerCase();
+              if (named !== user.email && named !== user.username?.toLowerCase()) throw new AppError('auth.passkey_failed');
+            }
+            const inner = input.response.response as Record<string, unknown> | undefined;
+            const userHandle = inner?.userHandle;
+            if (typeof userHandle === 'string' && userHandle && Buffer.from(userHandle, 'base64url').toString('utf8') !== user.id) {
+              throw new AppError('auth.passkey_failed');
+            }
+            found = { challenge, passkey };
+            return user;
+          },
+          async verify(user) {
+            const { challenge, passkey } = found!;
+            const rp = relyingParty(config, origin.brand);
+            let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+            try {
+              // Refuses a counter that does not increase (when either side is nonzero): a cloned authenticator.
+              verified = await verifyAuthenticationResponse({
+                response: input.response as unknown as AuthenticationResponseJSON,
+                expectedChallenge: challenge,
+                expectedOrigin: rp.origin,
+                expectedRPID: rp.rpID,
+                credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.counter, transports: passkey.transports },
+                requireUserVerification: true,
+              });
+            } catch {
+              throw new AppError('auth.passkey_failed');
+            }
+            if (!verified.verified) throw new AppError('auth.passkey_failed');
+            const { newCounter, credentialBackedUp } = verified.authenticationInfo;
+            if (!(await queries.recordUse(passkey.id, passkey.counter, newCounter, credentialBackedUp, clock.now()))) throw new AppError('auth.passkey_failed');
+            // User verification is required above, so the passkey proves both factors.
+            return { user: user!, amr: withMfa(['hwk', 'user']) };
+          },
+        },
+        input,
+        origin,
+      );
     },
 
     list: async (userId: string) => (await queries.list(userId)).map(toPasskeyDto),

@@ -3,8 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import { requestOrigin } from '../../platform/request-origin';
-import { clearSessionCookies } from '../sessions/cookies';
-import { caller } from '../sessions/guard';
+import { caller, clearSessionCookies } from '../sessions';
 import type { SecurityService } from './service';
 
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];

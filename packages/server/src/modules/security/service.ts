@@ -1,21 +1,18 @@
 import type { Mailer } from '../../platform/mail';
-import { notifySecurityEvent } from '../notifications/service';
+import { notifySecurityEvent } from '../notifications';
 import { paths, type SessionInfo } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
-import { renderMail } from '../../platform/mail';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { hashPassword, isCommonPassword, verifyPassword } from '../../platform/passwords';
-import type { MfaService } from '../mfa/service';
-import type { SecondFactorService } from '../mfa/second-factor';
-import { createUserService, mailLanguage } from '../users';
-import type { PasskeyService } from '../passkeys/service';
-import type { Authentication } from '../sessions/guard';
-import type { SessionRow } from '../sessions/queries';
-import type { SessionService } from '../sessions/service';
+import { passwordChangedMail } from '../auth';
+import type { MfaService, SecondFactorService } from '../mfa';
+import { createUserService, replyLanguage } from '../users';
+import type { PasskeyService } from '../passkeys';
+import type { Authentication, SessionRow, SessionService } from '../sessions';
 
 /** How many sessions the overview page lists. */
 const RECENT_SESSIONS = 5;
@@ -102,7 +99,7 @@ export function createSecurityService(deps: SecurityDependencies) {
       await users.setPasswordHash(user.id, await hashPassword(input.new_password), clock.now(), true);
       await sessions.revokeAll(user.id, session.id);
       const base = originFor(config, origin.brand);
-      secondFactor.mailLater(user.email, renderMail('password_changed', { lang: mailLanguage(user, origin), brand: origin.brand, name: user.fullName, resetLink: `${base}${paths.forgot}` }));
+      secondFactor.mailLater(user.email, passwordChangedMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: user.fullName, resetLink: `${base}${paths.forgot}` }));
       void notifySecurityEvent(deps, user.id, 'password_changed', { brand: origin.brand, mail: false });
     },
   };

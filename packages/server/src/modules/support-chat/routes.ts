@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import { AppError } from '../../platform/errors';
-import { principal } from '../sessions/guard';
+import { principal } from '../sessions';
 import { toUserDto, type UserRow } from '../users';
 
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];

@@ -1,5 +1,5 @@
 /** The users module: the users table, its row type, its queries and its API shape. */
-export { createUserService, mailLanguage, type UserService } from './service';
+export { createUserService, mailLanguage, replyLanguage, type UserService } from './service';
 export type { NewUserRow, ProfileChanges, UserRow } from './queries';
 export { toUserDto } from './user-dto';
 export { DEMO_EMAIL, seedDemoAccount } from './seed';

@@ -15,7 +15,16 @@ export function createUserService(db: Database) {
   return userQueries(db);
 }
 
-/** The language to write to a user in: their own, or the request's when they have none we speak. */
+/** The language of an account mail: the user's own, or the request's when they have none we speak. */
 export function mailLanguage(user: Pick<UserRow, 'language'>, origin: Pick<RequestOrigin, 'lang'>): Language {
   return isLanguage(user.language) ? user.language : origin.lang;
+}
+
+/**
+ * The language of a mail that answers a sign-in, sign-up or security request: the user's own
+ * when they chose one other than the default (English), else the language of the page they
+ * are on, since most accounts never changed the default.
+ */
+export function replyLanguage(user: Pick<UserRow, 'language'>, origin: Pick<RequestOrigin, 'lang'>): Language {
+  return user.language !== 'en' && isLanguage(user.language) ? user.language : origin.lang;
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import { AppError } from '../errors';
 import type { RateLimiter } from '../rate-limit/types';
 import { createAltchaVerifier } from './altcha';
 import { createRecaptchaVerifier } from './recaptcha';
@@ -36,4 +37,10 @@ export function createCaptchaVerifier(config: CaptchaConfig, deps: CaptchaDepend
     });
   }
   return createAltchaVerifier({ hmacKey: config.ALTCHA_HMAC_KEY, replayStore: deps.replayStore });
+}
+
+/** A solved captcha or the 400 that asks for one (`captcha_required` tells the page to show it). */
+export async function requireCaptcha(captcha: CaptchaVerifier, answer: string | undefined, ip: string): Promise<void> {
+  if (!answer) throw new AppError('auth.captcha_required', {}, { captcha_required: true });
+  if (!(await captcha.verify(answer, ip))) throw new AppError('auth.captcha_invalid', {}, { captcha_required: true });
 }

@@ -1,4 +1,7 @@
-export { createMailer, type MailLogger, type Mailer, type MailerOptions, type MailMessage } from './mailer';
+export { createMailer, sendInBackground, type MailLogger, type Mailer, type MailerOptions } from './mailer';
+export type { MailMessage } from './message';
 export { listOutbox, type OutboxMail } from './queries';
 export { outboxRoutes } from './outbox-routes';
-export { mailKinds, renderMail, type MailKind, type MailVars, type MailVarsByKind, type RenderedMail } from './templates';
+export { DEFAULT_CODE_MINUTES, defineMail, type CommonWords, type MailTarget } from './compose';
+export { renderAlert, type AlertVars } from './alert';
+export type { RenderedMail } from './layout';

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client';
 import { freshDatabase } from '../../../test/db-target';
 import { startSmtpPeer, type SmtpPeer } from '../../../test/smtp-peer';
-import { createMailer, listOutbox, renderMail, type Mailer } from './index';
+import { resetPasswordMail } from '../../modules/auth';
+import { loginCodeMail } from '../../modules/mfa';
+import { createMailer, listOutbox, type Mailer } from './index';
 
 let database: DatabaseHandle;
 beforeAll(async () => {
@@ -26,7 +28,7 @@ describe('SMTP mailer against a real SMTP peer', () => {
 
   it('delivers subject, recipient and both text and HTML parts', async () => {
     expect(mailer.mode).toBe('smtp');
-    const rendered = renderMail('login_code', { lang: 'en', brand: 'platform', name: 'Alice', code: '493027' });
+    const rendered = loginCodeMail({ lang: 'en', brand: 'platform', name: 'Alice', code: '493027' });
     await mailer.send({ to: 'alice@example.com', ...rendered });
     const mail = await peer.waitFor((received) => received.to.includes('alice@example.com'));
     expect(mail.to).toEqual(['alice@example.com']);
@@ -41,7 +43,7 @@ describe('SMTP mailer against a real SMTP peer', () => {
   });
 
   it('keeps Vietnamese text intact in subject and body (UTF-8)', async () => {
-    const rendered = renderMail('reset_password', {
+    const rendered = resetPasswordMail({
       lang: 'vi',
       brand: 'locker',
       name: 'Nguyễn Thị Hồng',

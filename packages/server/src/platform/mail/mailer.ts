@@ -1,13 +1,9 @@
 import nodemailer from 'nodemailer';
 import type { DatabaseHandle } from '../../db/client';
+import type { MailMessage } from './message';
 import { insertOutboxMail } from './queries';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
+export type { MailMessage } from './message';
 
 export interface Mailer {
   /** 'smtp' delivers; 'outbox' only stores and logs (development). */
@@ -68,4 +64,12 @@ function outboxMailer(database: DatabaseHandle, logger?: MailLogger): Mailer {
     },
     async close() {},
   };
+}
+
+/**
+ * Sends without waiting: the answer must not wait for SMTP, nor tell by its latency whether a
+ * mail went out (known emails from unknown ones). A failure is logged.
+ */
+export function sendInBackground(mailer: Mailer, log: { error(object: unknown, message: string): void }, message: MailMessage): void {
+  mailer.send(message).catch((error: unknown) => log.error({ err: error }, 'mail not sent'));
 }

@@ -1,7 +1,9 @@
 import type { Language } from '@portal/contracts';
+import { DEFAULT_CODE_MINUTES, defineMail } from '../../platform/mail';
 
 /**
- * Words of the account mails that go out as 'security_alert' (a title, a few lines and a
+ * The account module's mails, in every language we write: a code to confirm a new address,
+ * and notices that go out as alerts (platform/mail renderAlert) (a title, a few lines and a
  * button). Codes ride in a line of their own so they stand out in the plain-text part.
  */
 interface AlertText {
@@ -85,3 +87,34 @@ const vi: typeof en = {
 export function accountMailCopy(lang: Language) {
   return lang === 'vi' ? vi : en;
 }
+
+/** A code sent to a new address to confirm it. */
+export const emailChangeCodeMail = defineMail<{ code: string; newEmail: string; validMinutes?: number }>({
+  en: ({ name, code, newEmail, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, neverShare }) => ({
+    subject: `Confirm your new ${brand} email address`,
+    heading: 'Confirm your new email address',
+    blocks: [
+      greeting(name),
+      { kind: 'p', text: `Use this code to confirm ${newEmail} as the email address of your ${brand} account:` },
+      { kind: 'code', code },
+      { kind: 'p', text: `The code is valid for ${validMinutes} minutes. ${neverShare(brand)}` },
+      { kind: 'note', text: "If you didn't ask for this change, ignore this email. Your email address stays the same." },
+    ],
+    signOff: signOff(brand),
+    footer: footer(brand),
+  }),
+
+  vi: ({ name, code, newEmail, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, neverShare }) => ({
+    subject: `Xác nhận địa chỉ email mới cho ${brand}`,
+    heading: 'Xác nhận địa chỉ email mới',
+    blocks: [
+      greeting(name),
+      { kind: 'p', text: `Dùng mã sau để xác nhận ${newEmail} là địa chỉ email của tài khoản ${brand}:` },
+      { kind: 'code', code },
+      { kind: 'p', text: `Mã có hiệu lực trong ${validMinutes} phút. ${neverShare(brand)}` },
+      { kind: 'note', text: 'Nếu bạn không yêu cầu thay đổi này, hãy bỏ qua email này. Địa chỉ email của bạn vẫn giữ nguyên.' },
+    ],
+    signOff: signOff(brand),
+    footer: footer(brand),
+  }),
+});

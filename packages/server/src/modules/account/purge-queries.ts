@@ -7,8 +7,8 @@ export const purgedEmail = (userId: string) => `deleted-${userId}@deleted.invali
 export const PURGED_NAME = 'Deleted user';
 
 /**
- * Queries of the deletion purge. It spans every table that holds personal data, so it lives
- * with the job rather than in one module.
+ * Queries of the deletion purge. It spans every table that holds personal data; the account
+ * module owns deletion, so the purge lives here.
  */
 export function purgeQueries(db: Database) {
   return {

@@ -1,5 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { mailKinds, renderMail, type MailKind, type MailVars } from './templates';
+import { activationMail, passwordChangedMail, resetPasswordMail, signupExistingMail } from './modules/auth';
+import { emailChangeCodeMail } from './modules/account';
+import { loginCodeMail } from './modules/mfa';
+import { renderAlert, type MailTarget, type RenderedMail } from './platform/mail';
+
+/** Every kind of mail, from the module that sends it. */
+const renderers = {
+  activation: activationMail,
+  signup_existing: signupExistingMail,
+  reset_password: resetPasswordMail,
+  password_changed: passwordChangedMail,
+  login_code: loginCodeMail,
+  email_change_code: emailChangeCodeMail,
+  security_alert: renderAlert,
+};
+type MailKind = keyof typeof renderers;
+type MailVars<K extends MailKind> = Parameters<(typeof renderers)[K]>[0];
+const mailKinds = Object.keys(renderers) as MailKind[];
+const renderMail = <K extends MailKind>(kind: K, vars: MailVars<K> & MailTarget): RenderedMail => (renderers[kind] as (vars: MailVars<K>) => RenderedMail)(vars);
 
 const LINK = 'https://id.example.test/path?token=abc&x=1';
 

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import type { Clock } from '../../platform/clock';
+import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+import { purgeQueries } from './purge-queries';
+
+/**
+ * Empties every account whose deletion date has passed: sessions, passkeys, API keys,
+ * notifications, the picture, one-time tokens and recovery codes are deleted; the user row
+ * keeps only its id and dates (email `deleted-<id>@deleted.invalid`, name 'Deleted user',
+ * no password, profile or second factor) and gets `purgedAt`. One transaction per account;
+ * safe to run on several nodes at once, and idempotent. Resolves to how many it purged.
+ */
+export async function runDeletionPurge(db: Database, clock: Clock, options: { maxAccounts?: number } = {}): Promise<number> {
+  const queries = purgeQueries(db);
+  const max = options.maxAccounts ?? 10_000;
+  let purged = 0;
+  while (purged < max) {
+    const id = await queries.purgeOne(clock.now());
+    if (!id) break;
+    purged += 1;
+  }
+  return purged;
+}
+
+/**
+ * The scheduled purge of accounts past their deletion date: started when the app is ready,
+ * every DELETION_JOB_INTERVAL_SECONDS (0: not on this node), stopped when it closes. The first
+ * run comes within a minute of start (jittered, so nodes started together spread out).
+ */
+export function installDeletionPurgeJob(app: FastifyInstance, deps: { config: Config; db: Database; clock: Clock }): void {
+  const intervalMs = deps.config.DELETION_JOB_INTERVAL_SECONDS * 1000;
+  if (intervalMs <= 0) return;
+  let job: PeriodicJob | undefined;
+  app.addHook('onReady', async () => {
+    job = startPeriodicJob({
+      name: 'deletion-purge',
+      intervalMs,
+      initialDelayMs: Math.min(intervalMs, 30_000 + Math.floor(Math.random() * 30_000)),
+      run: () => runDeletionPurge(deps.db, deps.clock),
+      log: app.log,
+    });
+  });
+  app.addHook('onClose', async () => {
+    await job?.stop();
+  });
+}

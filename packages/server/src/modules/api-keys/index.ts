@@ -1,0 +1,3 @@
+/** The api-keys module: personal API keys and how the guard authenticates them. */
+export { createApiKeyService, type ApiKeyService } from './service';
+export { apiKeyRoutes } from './routes';

@@ -1,0 +1,7 @@
+/** The auth module: sign-up, activation, recovery, and the one sign-in pipeline every way in goes through. */
+export { createAuthService, type AuthService, type NewAccount } from './service';
+export { createRecoveryService, type RecoveryService } from './recovery';
+export { createSignIn, type SignIn } from './sign-in';
+export { withMfa, type Proven, type StepName, type WayIn } from './pipeline';
+export { authRoutes } from './routes';
+export { activationMail, passwordChangedMail, resetPasswordMail, signupExistingMail } from './mail';

@@ -1,0 +1,148 @@
+/** The mails of sign-up and recovery, in every language we write. */
+import { DEFAULT_CODE_MINUTES, defineMail } from '../../platform/mail';
+
+/** Confirm the address of a new account. */
+export const activationMail = defineMail<{ link: string }>({
+  en: ({ name, link }, brand, { greeting, signOff, footer }) => ({
+    subject: `Activate your ${brand} account`,
+    heading: 'Confirm your email address',
+    blocks: [
+      greeting(name),
+      { kind: 'p', text: `Thanks for signing up for ${brand}. Confirm your email address to activate your account:` },
+      { kind: 'button', label: 'Activate account', url: link },
+      { kind: 'note', text: "If you didn't create this account, you can ignore this email." },
+    ],
+    signOff: signOff(brand),
+    footer: footer(brand),
+  }),
+
+  vi: ({ name, link }, brand, { greeting, signOff, footer }) => ({
+    subject: `Kích hoạt tài khoản ${brand} của bạn`,
+    heading: 'Xác nhận địa chỉ email',
+    blocks: [
+      greeting(name),
+      { kind: 'p', text: `Cảm ơn bạn đã đăng ký ${brand}. Hãy xác nhận địa chỉ email để kích hoạt tài khoản:` },
+      { kind: 'button', label: 'Kích hoạt tài khoản', url: link },
+      { kind: 'note', text: 'Nếu bạn không tạo tài khoản này, bạn có thể bỏ qua email này.' },
+    ],
+    signOff: signOff(brand),
+    footer: footer(brand),
+  }),
+});
+
+/** Someone tried to register with an address that already has an account. */
+export const signupExistingMail = defineMail<{ /** Sign-in page. */ link: string; resetLink: string }>({
+  en: ({ name, link, resetLink }, brand, { greeting, signOff, footer }) => ({
+    subject: `Someone tried to sign up to ${brand} with your email`,
+    heading: 'You already have an account',
+    blocks: [
+      greeting(name),
+      {
+        kind: 'p',
+        text: `Someone (hopefully you) tried to create a ${brand} account with this email address, but this address already has an account.`,
+      },
+      { kind: 'button', label: 'Sign in', url: link },
+      { kind: 'p', text: 'Forgot your password? You can reset it here:' },
+      { kind: 'link', label: 'Reset password', url: resetLink },
+      { kind: 'note', text: "If this wasn't you, you can ignore this email. Nothing has changed in your account." },
+    ],
+    signOff: signOff(brand),
+    footer: footer(brand),
+  }),
+
+  vi: ({ name, link, resetLink }, brand, { greeting, signOff, footer }) => ({
+    subject: `Có người đã thử đăng ký ${brand} bằng email của bạn`,
+    heading: 'Bạn đã có tài khoản',
+    blocks: [
+      greeting(name),
+      {
+        kind: 'p',
+        text: `Có người (có thể là bạn) vừa thử tạo tài khoản ${brand} bằng địa chỉ email này, nhưng địa chỉ này đã có tài khoản.`,
+      },
+      { kind: 'button', label: 'Đăng nhập', url: link },
+      { kind: 'p', text: 'Quên mật khẩu? Bạn có thể đặt lại mật khẩu tại đây:' },
+      { kind: 'link', label: 'Đặt lại mật khẩu', url: resetLink },
+      { kind: 'note', text: 'Nếu đó không phải là bạn, hãy bỏ qua email này. Tài khoản của bạn không có gì thay đổi.' },
+    ],
+    signOff: signOff(brand),
+    footer: footer(brand),
+  }),
+});
+
+/** A 6-digit code and a link; both valid `validMinutes` (default 10) and usable once. */
+export const resetPasswordMail = defineMail<{ code: string; link: string; validMinutes?: number }>({
+  en: ({ name, code, link, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer }) => ({
+    subject: `Reset your ${brand} password`,
+    heading: 'Reset your password',
+    blocks: [
+      greeting(name),
+      { kind: 'p', text: `We received a request to reset the password of your ${brand} account. Enter this code:` },
+      { kind: 'code', code },
+      { kind: 'p', text: 'Or open this link:' },
+      { kind: 'button', label: 'Reset password', url: link },
+      { kind: 'p', text: `The code and the link are valid for ${validMinutes} minutes and can be used once.` },
+      { kind: 'note', text: "If you didn't ask to reset your password, ignore this email. Your password stays the same." },
+    ],
+    signOff: signOff(brand),
+    footer: footer(brand),
+  }),
+
+  vi: ({ name, code, link, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer }) => ({
+    subject: `Đặt lại mật khẩu ${brand}`,
+    heading: 'Đặt lại mật khẩu',
+    blocks: [
+      greeting(name),
+      { kind: 'p', text: `Chúng tôi đã nhận được yêu cầu đặt lại mật khẩu cho tài khoản ${brand} của bạn. Hãy nhập mã sau:` },
+      { kind: 'code', code },
+      { kind: 'p', text: 'Hoặc mở liên kết này:' },
+      { kind: 'button', label: 'Đặt lại mật khẩu', url: link },
+      { kind: 'p', text: `Mã và liên kết có hiệu lực trong ${validMinutes} phút và chỉ dùng được một lần.` },
+      { kind: 'note', text: 'Nếu bạn không yêu cầu đặt lại mật khẩu, hãy bỏ qua email này. Mật khẩu của bạn vẫn giữ nguyên.' },
+    ],
+    signOff: signOff(brand),
+    footer: footer(brand),
+  }),
+});
+
+/** Notice after a password change; other sessions were signed out. */
+export const passwordChangedMail = defineMail<{ resetLink?: string; supportUrl?: string }>({
+  en: ({ name, resetLink, supportUrl }, brand, { greeting, signOff, footer }) => ({
+    subject: `Your ${brand} password was changed`,
+    heading: 'Your password was changed',
+    blocks: [
+      greeting(name),
+      {
+        kind: 'p',
+        text: `The password of your ${brand} account was just changed. For your safety, all other sessions have been signed out.`,
+      },
+      {
+        kind: 'p',
+        text: "If you didn't make this change, reset your password right away and contact our support team.",
+      },
+      ...(resetLink ? [{ kind: 'link' as const, label: 'Reset password', url: resetLink }] : []),
+      ...(supportUrl ? [{ kind: 'link' as const, label: 'Contact support', url: supportUrl }] : []),
+    ],
+    signOff: signOff(brand),
+    footer: footer(brand),
+  }),
+
+  vi: ({ name, resetLink, supportUrl }, brand, { greeting, signOff, footer }) => ({
+    subject: `Mật khẩu ${brand} của bạn đã được thay đổi`,
+    heading: 'Mật khẩu của bạn đã được thay đổi',
+    blocks: [
+      greeting(name),
+      {
+        kind: 'p',
+        text: `Mật khẩu tài khoản ${brand} của bạn vừa được thay đổi. Để bảo đảm an toàn, tất cả các phiên đăng nhập khác đã được đăng xuất.`,
+      },
+      {
+        kind: 'p',
+        text: 'Nếu bạn không thực hiện thay đổi này, hãy đặt lại mật khẩu ngay và liên hệ với bộ phận hỗ trợ của chúng tôi.',
+      },
+      ...(resetLink ? [{ kind: 'link' as const, label: 'Đặt lại mật khẩu', url: resetLink }] : []),
+      ...(supportUrl ? [{ kind: 'link' as const, label: 'Liên hệ hỗ trợ', url: supportUrl }] : []),
+    ],
+    signOff: signOff(brand),
+    footer: footer(brand),
+  }),
+});

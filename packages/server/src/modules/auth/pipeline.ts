@@ -1,0 +1,159 @@
+import type { MfaChallengeResponse } from '@portal/contracts';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import type { Clock } from '../../platform/clock';
+import { AppError } from '../../platform/errors';
+import type { Mailer } from '../../platform/mail';
+import type { RequestOrigin } from '../../platform/request-origin';
+import { deletionGate } from '../account';
+import type { SecondFactorService } from '../mfa';
+import { notifySecurityEvent, type SecurityEventKind } from '../notifications';
+import type { AuthMethod, SessionHistory, SessionRow, SessionService, SignedIn, SignInResult } from '../sessions';
+import type { UserRow } from '../users';
+
+/**
+ * One way in (password, email code, passkey, second step, restore; later social and company
+ * sign-in): the first three steps of the pipeline, which only it knows how to take.
+ */
+export interface WayIn<Input> {
+  /** Step 1. Who is signing in; undefined when nobody matches (verify still runs, so both cost the same). */
+  identify(input: Input, origin: RequestOrigin): Promise<UserRow | undefined>;
+  /** Step 2. Refuses an account (or an account from this address) that is locked out, before its factor is checked. */
+  lockout?(user: UserRow | undefined, input: Input, origin: RequestOrigin): Promise<void>;
+  /** Step 3. Checks the factor and counts a failure: throws, or answers what it proved. */
+  verify(user: UserRow | undefined, input: Input, origin: RequestOrigin): Promise<Proven>;
+}
+
+/** What a way in proved: who, by which factors, and where the shared steps take over. */
+export interface Proven {
+  user: UserRow;
+  amr: AuthMethod[];
+  /** The first shared step to run; a second step or a restore comes back past the ones it already passed. */
+  from?: StepName;
+  /** Security events this way in means for the owner (a restore cancels a deletion). */
+  events?: SecurityEvent[];
+}
+
+interface SecurityEvent {
+  kind: SecurityEventKind;
+  detail?: string;
+}
+
+/** A sign-in between its way in and its answer; each step reads it and adds to it. */
+interface SignInAttempt {
+  user: UserRow;
+  origin: RequestOrigin;
+  amr: AuthMethod[];
+  authTime: Date;
+  events: SecurityEvent[];
+  session?: { token: string; row: SessionRow; history: SessionHistory };
+}
+
+/** A shared step: returns nothing to go on, an answer to stop the sign-in there, or throws. */
+type Step = (attempt: SignInAttempt) => Promise<MfaChallengeResponse | void>;
+
+export interface SignInDependencies {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  sessions: SessionService;
+  secondFactor: Pick<SecondFactorService, 'challenge'>;
+  log: { error(object: unknown, message: string): void };
+}
+
+export type SignInPipeline = ReturnType<typeof createSignInPipeline>;
+
+/** More than one factor: what skips the second step (a user-verified passkey) and what an ID token calls mfa. */
+export const withMfa = (amr: AuthMethod[]): AuthMethod[] => (amr.includes('mfa') ? amr : [...amr, 'mfa']);
+
+/**
+ * The one sign-in pipeline. Every way in takes its own first steps (identify, lockout, verify
+ * the factor) and then the shared ones, in this order:
+ *
+ *   4 activated      an account whose mailbox nobody proved does not sign in
+ *   5 second step    two-step verification on and one factor proved: answer the mfa challenge
+ *                    (the second step comes back here, past it, with both factors)
+ *   6 deletion       an account scheduled for deletion stops with a restore token
+ *                    (the restore way in comes back past it, having cancelled the deletion)
+ *     [link]         social or company sign-in: link the outside identity to the account here
+ *   7 session        a new session
+ *   8 activity       what this sign-in means for the owner: a device never seen before
+ *   9 security mail  a notification and a mail for each of those events
+ *     [interaction]  the OIDC provider finishes its login interaction here, with the session,
+ *                    `amr` and `auth_time` the result carries
+ *
+ * A new way in is a WayIn, and a new concern is a step in `steps`: never a copy of the end.
+ */
+export function createSignInPipeline(deps: SignInDependencies) {
+  const { clock, sessions, secondFactor } = deps;
+
+  const steps: Array<[StepName, Step]> = [
+    [
+      'activated',
+      async ({ user }) => {
+        if (!user.activatedAt) throw new AppError('auth.not_activated');
+      },
+    ],
+    [
+      'second step',
+      async ({ user, origin, amr }) => {
+        // Fail closed: an account with a second factor never gets a session on one factor.
+        if (user.twoFactorMethod && !amr.includes('mfa')) return secondFactor.challenge(user, origin, amr);
+      },
+    ],
+    ['deletion', async ({ user, origin, amr }) => deletionGate(deps, user, origin, amr)],
+    [
+      'session',
+      async (attempt) => {
+        const { token, session, history } = await sessions.create(attempt.user.id, attempt.origin);
+        attempt.session = { token, row: session, history };
+      },
+    ],
+    [
+      'activity',
+      async (attempt) => {
+        const { row, history } = attempt.session!;
+        // The first sign-in of an account alerts nobody; a device id seen before is no news.
+        if (!row.deviceId || history.deviceSeen || !history.hadSessions) return;
+        const detail = [row.browser, row.device, row.location, row.ip].filter(Boolean).join(' · ');
+        attempt.events.push({ kind: 'new_device_sign_in', detail });
+      },
+    ],
+    [
+      'security mail',
+      async ({ user, origin, events }) => {
+        for (const event of events) await notifySecurityEvent(deps, user.id, event.kind, { brand: origin.brand, detail: event.detail });
+      },
+    ],
+  ];
+
+  /** Runs the shared steps from `from` on; a session, or the answer of the step that stopped it. */
+  async function finish(proven: Proven, origin: RequestOrigin): Promise<SignInResult> {
+    const attempt: SignInAttempt = { user: proven.user, origin, amr: proven.amr, authTime: clock.now(), events: [...(proven.events ?? [])] };
+    const start = proven.from ? steps.findIndex(([name]) => name === proven.from) : 0;
+    for (const [, step] of steps.slice(start)) {
+      const answer = await step(attempt);
+      if (answer) return answer;
+    }
+    return { token: attempt.session!.token, user: attempt.user, amr: attempt.amr, authTime: attempt.authTime };
+  }
+
+  /** Signs in one way: its identify, lockout and verify steps, then the shared ones. */
+  async function run<Input>(way: WayIn<Input>, input: Input, origin: RequestOrigin): Promise<SignInResult> {
+    const user = await way.identify(input, origin);
+    await way.lockout?.(user, input, origin);
+    return finish(await way.verify(user, input, origin), origin);
+  }
+
+  /** For ways in that come back past the second step: they always end in a session. */
+  async function runToSession<Input>(way: WayIn<Input>, input: Input, origin: RequestOrigin): Promise<SignedIn> {
+    const result = await run(way, input, origin);
+    if ('mfa_required' in result) throw new Error('a way in past the second step answered a second step');
+    return result;
+  }
+
+  return { run, runToSession };
+}
+
+export type StepName = 'activated' | 'second step' | 'deletion' | 'session' | 'activity' | 'security mail';

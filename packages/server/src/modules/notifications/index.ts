@@ -1,0 +1,13 @@
+/** The notifications module: the in-app list, and security events (a notification and a mail). */
+export {
+  createNotification,
+  createNotificationService,
+  notifySecurityEvent,
+  securityEventKinds,
+  type NewNotification,
+  type NotificationService,
+  type NotifierDependencies,
+  type SecurityEventKind,
+  type SecurityEventOptions,
+} from './service';
+export { notificationRoutes } from './routes';

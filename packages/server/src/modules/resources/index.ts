@@ -1,0 +1,2 @@
+/** The resources module: languages and countries. */
+export { resourcesRoutes } from './routes';

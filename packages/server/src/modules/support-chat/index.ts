@@ -1,0 +1,2 @@
+/** The support-chat module: the Chatwoot identity of the signed-in user. */
+export { supportChatRoutes } from './routes';
