@@ -184,7 +184,5 @@ export function createAuthService(deps: AuthDependencies) {
 
     /** Password sign-in: a session, or the mfa challenge when two-step is on (the sign-in pipeline's password way in). */
     signIn: (input: SignInRequest, origin: RequestOrigin): Promise<SignInResult> => deps.signIn.withPassword(input, origin),
-
-    findUserById: (id: string) => users.findById(id),
   };
 }
