@@ -27,6 +27,11 @@ export interface EndpointDeclaration {
   readonly tag: string;
   readonly auth: EndpointAuth;
   readonly params?: z.ZodType;
+  /**
+   * The router's pattern for a path parameter written against other text (`{product}_platform`):
+   * without it the router could not tell where the parameter's name ends.
+   */
+  readonly paramPatterns?: Readonly<Record<string, string>>;
   readonly query?: z.ZodType;
   /** JSON body; `multipart` for a file upload read by the handler itself. */
   readonly body?: z.ZodType | 'multipart';

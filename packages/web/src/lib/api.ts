@@ -325,14 +325,28 @@ export const api = {
 
 /** No argument when the endpoint takes no input; else its parameters, query and body. */
 type InputArgument<E extends EndpointDeclaration> = Record<string, never> extends EndpointInput<E> ? [input?: EndpointInput<E>] : [input: EndpointInput<E>];
+type CallArguments<E extends EndpointDeclaration> = [...InputArgument<E>, options?: BodylessOptions];
+
+function request(route: Pick<EndpointDeclaration, 'method' | 'path'>, input: unknown, options: BodylessOptions | undefined): Promise<unknown> {
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: RequestOptions['query']; body?: unknown };
+  return apiRequest<unknown>(endpointPath(route, params), { ...options, method: route.method, query, body });
+}
 
 /**
  * Calls a declared endpoint (contracts): its path, method and the parse of its answer come
  * from the declaration, so no path is written twice and answers are checked, not asserted.
  */
-export async function call<E extends EndpointDeclaration>(declaration: E, ...[input, options]: [...InputArgument<E>, options?: BodylessOptions]): Promise<EndpointResponse<E>> {
-  const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: RequestOptions['query']; body?: unknown };
-  const answer = await apiRequest<unknown>(endpointPath(declaration, params), { ...options, method: declaration.method, query, body });
+export async function call<E extends EndpointDeclaration>(declaration: E, ...[input, options]: CallArguments<E>): Promise<EndpointResponse<E>> {
+  const answer = await request(declaration, input, options as BodylessOptions | undefined);
   const schema = declaration.response;
   return (schema && typeof schema === 'object' ? schema.parse(answer) : answer) as EndpointResponse<E>;
+}
+
+/**
+ * A call made before the first paint (contracts `firstPaintRoutes`): the method and path its
+ * declaration `E` spreads, the input and answer typed by that declaration, the answer not
+ * parsed, so the first paint carries no schema. `send<typeof accountEndpoints.me>(firstPaintRoutes.me)`.
+ */
+export async function send<E extends EndpointDeclaration>(route: Pick<E, 'method' | 'path'>, ...[input, options]: CallArguments<E>): Promise<EndpointResponse<E>> {
+  return (await request(route, input, options as BodylessOptions | undefined)) as EndpointResponse<E>;
 }
