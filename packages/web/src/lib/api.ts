@@ -6,6 +6,7 @@ import {
   DEFAULT_LANGUAGE,
   DEFAULT_RATE_LIMIT_WAIT_SECONDS,
   DEVICE_ID_HEADER,
+  type FieldError,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   paths,
@@ -115,61 +116,54 @@ function stringParams(details: Record<string, unknown> | undefined): Params {
   return params;
 }
 
-/** The constants the form messages name, to recognise a server text such as "Password must be at least 8 characters". */
+/** The constants the form messages name ("Password must be at least {min} characters"). */
 const messageConstants: Params = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH, length: VERIFICATION_CODE_LENGTH };
 
-const normalizeText = (text: string) => text.trim().toLowerCase().replace(/\.$/, '');
+/** The i18n key of a field code: a request schema's code is its own key; the catalogue's live under `errors.`. */
+function fieldKey(code: string): string {
+  return code.startsWith('validation.') || code.startsWith('account.validation.') ? code : `errors.${code}`;
+}
 
 /**
- * The English error and form texts of the catalogue (the parts loaded so far), by their
- * words: what the server says in a field message or an uncoded error is one of them more
- * often than not. A hundred-odd texts: read again at each call rather than cached, so a
- * part loaded later counts.
+ * The i18n key and parameters of a field's error, or undefined when only its English message
+ * says what is wrong (the generic `validation_error` of a zod rule without a code).
  */
-function catalogueTexts(): Map<string, [key: string, params: Params]> {
-  const found = new Map<string, [string, Params]>();
-  const walk = (node: unknown, path: string) => {
-    if (typeof node === 'string') {
-      const names = [...node.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-      if (names.every((name) => name in messageConstants)) {
-        const params = Object.fromEntries(names.map((name) => [name, messageConstants[name]!]));
-        found.set(normalizeText(names.reduce((text, name) => text.replace(`{${name}}`, String(params[name])), node)), [path, params]);
-      }
-    } else if (node && typeof node === 'object') {
-      for (const [key, child] of Object.entries(node)) walk(child, `${path}.${key}`);
-    }
-  };
-  for (const group of ['errors', 'validation']) walk(i18n.getResource(DEFAULT_LANGUAGE, 'translation', group), group);
+export function fieldErrorKey(field: FieldError): { key: string; params: Params } | undefined {
+  if (field.code === 'validation_error') return undefined;
+  const key = fieldKey(field.code);
+  const known = [i18n.language, DEFAULT_LANGUAGE].some((language) => typeof i18n.getResource(language, 'translation', key) === 'string');
+  return known ? { key, params: { ...messageConstants, ...field.params } } : undefined;
+}
+
+/** A field's error in the current language: its code's words (spec section 5's texts among them), else the server's English. */
+export function fieldErrorText(field: FieldError): string {
+  const known = fieldErrorKey(field);
+  const text: unknown = known ? i18n.t(known.key as never, known.params as never) : undefined;
+  return typeof text === 'string' ? text : field.message;
+}
+
+function isFieldError(value: unknown): value is FieldError {
+  return typeof value === 'object' && value !== null && typeof (value as FieldError).code === 'string' && typeof (value as FieldError).message === 'string';
+}
+
+/** `details.fields` of a 400: each field's code and English message. */
+export function fieldErrors(error: Pick<ApiError, 'details'>): Record<string, FieldError> {
+  const fields = error.details?.fields;
+  const found: Record<string, FieldError> = {};
+  if (fields && typeof fields === 'object') {
+    for (const [name, field] of Object.entries(fields)) if (isFieldError(field)) found[name] = field;
+  }
   return found;
 }
 
 /**
- * A server text in the current language when the catalogue knows its English words (spec
- * section 5: 'email already exists', 'email is not valid', 'enter a valid email address',
- * and the form messages); else as it came. A validation summary names its field first
- * ("email: Email address is not valid"): the field's message is what the visitor needs.
- */
-export function translateServerText(text: string): string {
-  const texts = catalogueTexts();
-  const withoutField = text.replace(/^[\w.]+:\s+/, '');
-  const known = texts.get(normalizeText(text)) ?? texts.get(normalizeText(withoutField));
-  if (!known) return text;
-  // In English the server's own words stand (they are the catalogue's), without the field name.
-  if ((i18n.resolvedLanguage ?? DEFAULT_LANGUAGE) === DEFAULT_LANGUAGE) return texts.has(normalizeText(text)) ? text : withoutField;
-  const [key, params] = known;
-  const translated: unknown = i18n.t(key as never, params as never);
-  return typeof translated === 'string' && translated !== key ? translated : text;
-}
-
-/**
- * What a failure says to the user: the translation of its code; else the server's message
- * (which is specific: "The email field is required"), in the visitor's language when known;
- * else a fallback. The generic validation code is skipped in the first step so its specific
- * message is not replaced by "Invalid data".
+ * What a failure says to the user: the translation of its code; for a 400 naming fields, the
+ * first field's error (more use than "Invalid data"); else the server's message; else a fallback.
  */
 function describe(code: string | undefined, serverMessage: string | undefined, details: Record<string, unknown> | undefined, fallbackKey: string): string {
   const specific = code && code !== 'validation_error' ? translatedCode(code, stringParams(details)) : undefined;
-  return specific ?? (serverMessage ? translateServerText(serverMessage) : t(fallbackKey));
+  const [firstField] = Object.values(fieldErrors({ details }));
+  return specific ?? (firstField ? fieldErrorText(firstField) : (serverMessage ?? t(fallbackKey)));
 }
 
 export function retryAfterSeconds(error: Pick<ApiError, 'details' | 'serverMessage'>): number {
@@ -199,18 +193,6 @@ export function errorText(error: ApiError): string {
   // that handles the 403 itself says which refusal it was (an account not activated).
   const specific = error.status === 403 ? translatedCode(error.code, stringParams(error.details)) : undefined;
   return specific ?? messageFor(error.status, error.code, error.serverMessage, error.details);
-}
-
-/** `details.fields` of a 400, each message in the current language. */
-export function fieldErrors(error: ApiError): Record<string, string> {
-  const fields = error.details?.fields;
-  const found: Record<string, string> = {};
-  if (fields && typeof fields === 'object') {
-    for (const [name, message] of Object.entries(fields)) {
-      if (typeof message === 'string') found[name] = translateServerText(message);
-    }
-  }
-  return found;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -315,13 +297,6 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
 
 type BodylessOptions = Omit<RequestOptions, 'method' | 'body'>;
 
-export const api = {
-  get: <T>(path: string, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'GET' }),
-  delete: <T>(path: string, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'DELETE' }),
-  post: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'POST', body }),
-  put: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'PUT', body }),
-  patch: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'PATCH', body }),
-};
 
 /** No argument when the endpoint takes no input; else its parameters, query and body. */
 type InputArgument<E extends EndpointDeclaration> = Record<string, never> extends EndpointInput<E> ? [input?: EndpointInput<E>] : [input: EndpointInput<E>];

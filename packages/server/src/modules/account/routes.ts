@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
-import { AppError } from '../../platform/errors';
+import { fieldError } from '../../platform/errors';
 import { route } from '../../platform/http/route';
 import { requestOrigin } from '../../platform/request-origin';
 import { clearSessionCookies, setLanguageCookie, setSessionCookies } from '../sessions/cookies';
@@ -43,7 +43,7 @@ export function accountRoutes(config: Config, db: Database, clock: Clock, sessio
       const body = request.body;
       const username = body.username === undefined ? user.username : body.username || null;
       if (username && (await queries.usernameTaken(username, user.id))) {
-        throw new AppError('validation_error', {}, { fields: { username: 'This username is already taken' } });
+        throw fieldError('username', 'account.username_taken');
       }
       const updated = await queries.updateProfile(
         user.id,

@@ -1,3 +1,4 @@
+import { endpointErrorStatuses } from '@portal/contracts';
 import { allEndpoints } from '@portal/contracts/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness';
@@ -32,5 +33,21 @@ describe('endpoints declared once', () => {
     const document = (await server.app.inject('/v3/openapi.json')).json();
     const revoke = document.paths['/sso/me/api-keys/{id}'].delete;
     expect(Object.keys(revoke.responses).sort()).toEqual(['204', '400', '401', '403', '404']);
+  });
+
+  it('documents every endpoint with its summary, tag and every error status it declares', async () => {
+    const document = (await server.app.inject('/v3/openapi.json')).json();
+    const missing: string[] = [];
+    for (const endpoint of allEndpoints) {
+      const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
+      const statuses = Object.keys(operation?.responses ?? {});
+      const wanted = [...endpointErrorStatuses(endpoint).keys()].map(String);
+      if (operation?.summary !== endpoint.summary || !operation.tags?.includes(endpoint.tag) || wanted.some((status) => !statuses.includes(status))) {
+        missing.push(`${endpoint.method} ${endpoint.path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    // A limited sign-in says so: 429 with the error body.
+    expect(Object.keys(document.paths['/sso/auth'].post.responses).sort()).toEqual(['200', '400', '403', '429']);
   });
 });

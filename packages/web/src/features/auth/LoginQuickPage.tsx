@@ -8,7 +8,7 @@ import { LightField, LightSubmit } from '../../components/form/LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { useSecurityText } from '../../components/passkey/use-security-text';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
-import { ApiError, call, errorText, retryAfterSeconds } from '../../lib/api';
+import { ApiError, call, errorText, fieldErrors, retryAfterSeconds } from '../../lib/api';
 import { recalledIdentifier, stateValue } from '../../lib/flow-storage';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { completeSignIn, signInTarget } from '../../lib/sign-in';
@@ -88,7 +88,7 @@ export function LoginQuickPage() {
       if (!(error instanceof ApiError)) throw error;
       if (error.status === 429) startWait(retryAfterSeconds(error));
       else if (error.status === 400) {
-        const fields = (error.details?.fields ?? {}) as Record<string, string>;
+        const fields = fieldErrors(error);
         if (fields.email) form.setServerErrors({ email: fields.email });
         else setFailure(error);
       }

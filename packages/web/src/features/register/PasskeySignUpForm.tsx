@@ -11,7 +11,7 @@ import { passkeyEndpoints, paths } from '@portal/contracts';
 import { passkeyErrorText } from '../../components/dialogs/passkey-errors';
 import { CeremonyError, passkeysSupported, runRegistration } from '../../components/passkey/ceremony';
 import { useSecurityText } from '../../components/passkey/use-security-text';
-import { ApiError, call } from '../../lib/api';
+import { ApiError, call, fieldErrors } from '../../lib/api';
 import { rememberSignupEmail } from '../../lib/flow-storage';
 import { useForm } from '../../lib/use-form';
 import { acceptTerms, email, required } from '../../lib/validators';
@@ -54,7 +54,7 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
       void navigate(`${paths.registerVerifyingEmail}${search}`, { state: { email: answer.email ?? address } });
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && error.details?.fields) {
-        const fields = error.details.fields as Record<string, string>;
+        const fields = fieldErrors(error);
         form.setServerErrors({ fullName: fields.full_name, email: fields.email });
       } else if (error instanceof CeremonyError || (error instanceof ApiError && error.status === 400)) setFailure(error);
       setPending(false);
