@@ -62,13 +62,9 @@ export type EndpointInput<E extends EndpointDeclaration> = (E['params'] extends 
   (E['query'] extends z.ZodType ? { query: Input<E['query']> } : { query?: undefined }) &
   (E['body'] extends 'multipart' ? { body: FormData } : E['body'] extends z.ZodType ? { body: Input<E['body']> } : { body?: undefined });
 
-/** `/sso/me/api-keys/{id}` with `{ id: 'x' }` → `/sso/me/api-keys/x` (each value URL-encoded). */
+/** `/sso/me/api-keys/{id}` with `{ id: 'x' }` → `/sso/me/api-keys/x` (each value URL-encoded; the types require every one). */
 export function endpointPath(declaration: Pick<EndpointDeclaration, 'path'>, params: Record<string, unknown> = {}): string {
-  return declaration.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
-    const value = params[name];
-    if (value === undefined || value === null) throw new Error(`${declaration.path}: missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
-  });
+  return declaration.path.replace(/\{(\w+)\}/g, (_whole, name: string) => encodeURIComponent(String(params[name])));
 }
 
 /**

@@ -46,8 +46,7 @@ export const signUp = endpoint({
 });
 
 export const resendActivation = endpoint({
-  method: 'POST',
-  path: '/sso/users/activation/resend',
+  ...firstPaint.resendActivation,
   tag,
   auth: 'public',
   summary: 'Send the activation mail again',

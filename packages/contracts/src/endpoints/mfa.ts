@@ -12,13 +12,13 @@ import {
 } from '../api/second-factors';
 import { endpoint } from '../endpoint';
 import { signInAnswerSchema } from './auth';
+import * as firstPaint from './first-paint';
 
 /** Email-code sign-in and the second-factor step of a sign-in (tag `auth`), and the two-step settings. */
 const settings = 'two-step verification';
 
 export const verifySecondFactor = endpoint({
-  method: 'POST',
-  path: '/sso/auth/mfa',
+  ...firstPaint.verifySecondFactor,
   tag: 'auth',
   auth: 'public',
   summary: 'Complete a sign-in with the second factor (a current code or a recovery code)',
@@ -28,8 +28,7 @@ export const verifySecondFactor = endpoint({
 });
 
 export const resendSecondFactor = endpoint({
-  method: 'POST',
-  path: '/sso/auth/mfa/resend',
+  ...firstPaint.resendSecondFactor,
   tag: 'auth',
   auth: 'public',
   summary: 'Mail another sign-in code (email method)',

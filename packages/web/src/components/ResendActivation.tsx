@@ -3,7 +3,7 @@ import '@mantine/core/styles/Button.css';
 import { useState, type FormEvent } from 'react';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { authEndpoints } from '@portal/contracts';
+import { firstPaintRoutes, type authEndpoints } from '@portal/contracts';
 import { ApiError, call, errorText, retryAfterSeconds } from '../lib/api';
 import { useCountdown } from '../lib/use-countdown';
 import { useForm } from '../lib/use-form';
@@ -39,7 +39,7 @@ export function ResendActivation({ email: knownEmail, initialCooldown = 0 }: Res
     setPending(true);
     setFailure(null);
     try {
-      await call(authEndpoints.resendActivation, { body: { email: address } }, { handle: [400, 429] });
+      await call<typeof authEndpoints.resendActivation>(firstPaintRoutes.resendActivation, { body: { email: address } }, { handle: [400, 429] });
       setSentTo(address);
       startCooldown(RESEND_COOLDOWN_SECONDS);
     } catch (error) {

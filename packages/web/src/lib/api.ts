@@ -97,10 +97,14 @@ type Params = Record<string, string | number>;
  * group, not a text), with the error's details as parameters.
  */
 function translatedCode(code: string, params: Params = {}): string | undefined {
-  const key = `errors.${code}`;
-  const known = [i18n.language, DEFAULT_LANGUAGE].some((language) => typeof i18n.getResource(language, 'translation', key) === 'string');
-  if (!known) return undefined;
-  const text: unknown = i18n.t(key as never, params as never);
+  return translated(`errors.${code}`, params);
+}
+
+/** Whether the catalogue (the parts loaded so far) holds a text at this key. */
+const hasText = (key: string) => [i18n.language, DEFAULT_LANGUAGE].some((language) => typeof i18n.getResource(language, 'translation', key) === 'string');
+
+function translated(key: string, params: Params): string | undefined {
+  const text: unknown = hasText(key) ? i18n.t(key as never, params as never) : undefined;
   return typeof text === 'string' ? text : undefined;
 }
 
@@ -119,32 +123,24 @@ function stringParams(details: Record<string, unknown> | undefined): Params {
 /** The constants the form messages name ("Password must be at least {min} characters"). */
 const messageConstants: Params = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH, length: VERIFICATION_CODE_LENGTH };
 
-/** The i18n key of a field code: a request schema's code is its own key; the catalogue's live under `errors.`. */
-function fieldKey(code: string): string {
-  return code.startsWith('validation.') || code.startsWith('account.validation.') ? code : `errors.${code}`;
-}
 
 /**
  * The i18n key and parameters of a field's error, or undefined when only its English message
  * says what is wrong (the generic `validation_error` of a zod rule without a code).
  */
 export function fieldErrorKey(field: FieldError): { key: string; params: Params } | undefined {
-  if (field.code === 'validation_error') return undefined;
-  const key = fieldKey(field.code);
-  const known = [i18n.language, DEFAULT_LANGUAGE].some((language) => typeof i18n.getResource(language, 'translation', key) === 'string');
-  return known ? { key, params: { ...messageConstants, ...field.params } } : undefined;
+  // A request schema's code (`validation.…`, `account.validation.…`) is its own key; the catalogue's live under `errors.`.
+  const key = field.code.includes('validation.') ? field.code : `errors.${field.code}`;
+  return field.code !== 'validation_error' && hasText(key) ? { key, params: { ...messageConstants, ...field.params } } : undefined;
 }
 
 /** A field's error in the current language: its code's words (spec section 5's texts among them), else the server's English. */
 export function fieldErrorText(field: FieldError): string {
   const known = fieldErrorKey(field);
-  const text: unknown = known ? i18n.t(known.key as never, known.params as never) : undefined;
-  return typeof text === 'string' ? text : field.message;
+  return (known && translated(known.key, known.params)) ?? field.message;
 }
 
-function isFieldError(value: unknown): value is FieldError {
-  return typeof value === 'object' && value !== null && typeof (value as FieldError).code === 'string' && typeof (value as FieldError).message === 'string';
-}
+const isFieldError = (value: unknown): value is FieldError => typeof (value as FieldError | null)?.code === 'string' && typeof (value as FieldError).message === 'string';
 
 /** `details.fields` of a 400: each field's code and English message. */
 export function fieldErrors(error: Pick<ApiError, 'details'>): Record<string, FieldError> {
@@ -302,26 +298,21 @@ type BodylessOptions = Omit<RequestOptions, 'method' | 'body'>;
 type InputArgument<E extends EndpointDeclaration> = Record<string, never> extends EndpointInput<E> ? [input?: EndpointInput<E>] : [input: EndpointInput<E>];
 type CallArguments<E extends EndpointDeclaration> = [...InputArgument<E>, options?: BodylessOptions];
 
-function request(route: Pick<EndpointDeclaration, 'method' | 'path'>, input: unknown, options: BodylessOptions | undefined): Promise<unknown> {
-  const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: RequestOptions['query']; body?: unknown };
-  return apiRequest<unknown>(endpointPath(route, params), { ...options, method: route.method, query, body });
-}
-
 /**
  * Calls a declared endpoint (contracts): its path, method and the parse of its answer come
  * from the declaration, so no path is written twice and answers are checked, not asserted.
+ *
+ * A call made before the first paint passes the method and path its declaration spreads
+ * (contracts `firstPaintRoutes`) with the declaration as the type: the input and answer are
+ * typed by it, the answer is not parsed, and the first paint carries no schema:
+ * `call<typeof accountEndpoints.me>(firstPaintRoutes.me)`.
  */
-export async function call<E extends EndpointDeclaration>(declaration: E, ...[input, options]: CallArguments<E>): Promise<EndpointResponse<E>> {
-  const answer = await request(declaration, input, options as BodylessOptions | undefined);
-  const schema = declaration.response;
-  return (schema && typeof schema === 'object' ? schema.parse(answer) : answer) as EndpointResponse<E>;
-}
-
-/**
- * A call made before the first paint (contracts `firstPaintRoutes`): the method and path its
- * declaration `E` spreads, the input and answer typed by that declaration, the answer not
- * parsed, so the first paint carries no schema. `send<typeof accountEndpoints.me>(firstPaintRoutes.me)`.
- */
-export async function send<E extends EndpointDeclaration>(route: Pick<E, 'method' | 'path'>, ...[input, options]: CallArguments<E>): Promise<EndpointResponse<E>> {
-  return (await request(route, input, options as BodylessOptions | undefined)) as EndpointResponse<E>;
+export async function call<E extends EndpointDeclaration>(
+  declaration: E | Pick<E, 'method' | 'path'>,
+  ...[input, options]: CallArguments<E>
+): Promise<EndpointResponse<E>> {
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: RequestOptions['query']; body?: unknown };
+  const answer = await apiRequest<unknown>(endpointPath(declaration, params), { ...(options as BodylessOptions | undefined), method: declaration.method, query, body });
+  const schema = (declaration as Partial<EndpointDeclaration>).response;
+  return (typeof schema === 'object' && schema ? schema.parse(answer) : answer) as EndpointResponse<E>;
 }

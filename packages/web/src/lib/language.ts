@@ -9,7 +9,7 @@ import {
   type resourceEndpoints,
   type UpdateMeRequest,
 } from '@portal/contracts';
-import { send } from './api';
+import { call } from './api';
 import { appState } from './app-state';
 import { readCookie, writeCookie } from './cookies';
 import { i18n, loadCatalogue } from './i18n';
@@ -26,7 +26,7 @@ export interface LanguageSources {
 
 const defaultSources: LanguageSources = {
   cookie: () => readCookie(LANG_COOKIE),
-  byIp: async (signal) => (await send<typeof resourceEndpoints.lang>(firstPaintRoutes.lang, {}, { handle: 'all', signal }))?.lang,
+  byIp: async (signal) => (await call<typeof resourceEndpoints.lang>(firstPaintRoutes.lang, {}, { handle: 'all', signal }))?.lang,
 };
 
 /**
@@ -73,7 +73,7 @@ type LanguageChoice = SessionUser & Pick<UpdateMeRequest, 'language' | 'customer
 
 /** The profile update takes the whole user object; the answer is the user as saved. */
 async function saveOnAccount(user: LanguageChoice): Promise<SessionUser> {
-  return send<typeof accountEndpoints.updateMe>(firstPaintRoutes.updateMe, { body: user });
+  return call<typeof accountEndpoints.updateMe>(firstPaintRoutes.updateMe, { body: user });
 }
 
 /**

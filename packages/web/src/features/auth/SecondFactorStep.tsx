@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { Anchor, Button, PinInput, Stack, Text, TextInput } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { mfaEndpoints, paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse } from '@portal/contracts';
+import { firstPaintRoutes, paths, VERIFICATION_CODE_LENGTH, type mfaEndpoints, type MfaChallengeResponse } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
 import { ApiError, call, errorText, retryAfterSeconds } from '../../lib/api';
@@ -45,7 +45,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
     setFailure(null);
     try {
       const factor = useRecovery ? { recovery_code: form.values.recovery.trim().toUpperCase() } : { code: form.values.code.trim() };
-      await call(mfaEndpoints.verifySecondFactor, { body: { mfa_token: challenge.mfa_token, ...factor } }, { handle: [400, 403, 429] });
+      await call<typeof mfaEndpoints.verifySecondFactor>(firstPaintRoutes.verifySecondFactor, { body: { mfa_token: challenge.mfa_token, ...factor } }, { handle: [400, 403, 429] });
       await onSignedIn();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -57,7 +57,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
   const resend = async () => {
     setFailure(null);
     try {
-      await call(mfaEndpoints.resendSecondFactor, { body: { mfa_token: challenge.mfa_token } }, { handle: [400, 429] });
+      await call<typeof mfaEndpoints.resendSecondFactor>(firstPaintRoutes.resendSecondFactor, { body: { mfa_token: challenge.mfa_token } }, { handle: [400, 429] });
       startCooldown(RESEND_COOLDOWN_SECONDS);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

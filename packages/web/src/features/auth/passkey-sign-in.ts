@@ -1,5 +1,5 @@
 import { firstPaintRoutes, type passkeyEndpoints } from '@portal/contracts';
-import { send } from '../../lib/api';
+import { call } from '../../lib/api';
 
 /**
  * Passkey sign-in (spec section 7): request options for discoverable credentials (no
@@ -11,7 +11,7 @@ import { send } from '../../lib/api';
  * The ceremony code (@simplewebauthn/browser) loads with the first ceremony, not with the
  * sign-in page.
  */
-export const passkeyAuthOptions = () => send<typeof passkeyEndpoints.authOptions>(firstPaintRoutes.passkeyAuthOptions, { body: {} }, { handle: 'all' });
+export const passkeyAuthOptions = () => call<typeof passkeyEndpoints.authOptions>(firstPaintRoutes.passkeyAuthOptions, { body: {} }, { handle: 'all' });
 
 type Ceremony = typeof import('../../components/passkey/ceremony');
 let ceremony: Ceremony | undefined;
@@ -19,7 +19,7 @@ export const loadPasskeyCeremony = async (): Promise<Ceremony> => (ceremony ??= 
 
 export async function signInWithPasskey(options: Record<string, unknown>, useBrowserAutofill = false) {
   const response = await (await loadPasskeyCeremony()).runAuthentication(options, useBrowserAutofill);
-  return send<typeof passkeyEndpoints.authenticate>(firstPaintRoutes.passkeyAuthenticate, { body: { response: { ...response } } }, { handle: [400, 403, 404, 429] });
+  return call<typeof passkeyEndpoints.authenticate>(firstPaintRoutes.passkeyAuthenticate, { body: { response: { ...response } } }, { handle: [400, 403, 404, 429] });
 }
 
 /** Stop a pending ceremony (the autofill request waiting in the username field); none when the code never loaded. */
