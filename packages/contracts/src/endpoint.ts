@@ -27,6 +27,11 @@ export interface EndpointDeclaration {
   readonly tag: string;
   readonly auth: EndpointAuth;
   readonly params?: z.ZodType;
+  /**
+   * The router's pattern for a path parameter written against other text (`{product}_platform`):
+   * without it the router could not tell where the parameter's name ends.
+   */
+  readonly paramPatterns?: Readonly<Record<string, string>>;
   readonly query?: z.ZodType;
   /** JSON body; `multipart` for a file upload read by the handler itself. */
   readonly body?: z.ZodType | 'multipart';
@@ -57,13 +62,9 @@ export type EndpointInput<E extends EndpointDeclaration> = (E['params'] extends 
   (E['query'] extends z.ZodType ? { query: Input<E['query']> } : { query?: undefined }) &
   (E['body'] extends 'multipart' ? { body: FormData } : E['body'] extends z.ZodType ? { body: Input<E['body']> } : { body?: undefined });
 
-/** `/sso/me/api-keys/{id}` with `{ id: 'x' }` → `/sso/me/api-keys/x` (each value URL-encoded). */
+/** `/sso/me/api-keys/{id}` with `{ id: 'x' }` → `/sso/me/api-keys/x` (each value URL-encoded; the types require every one). */
 export function endpointPath(declaration: Pick<EndpointDeclaration, 'path'>, params: Record<string, unknown> = {}): string {
-  return declaration.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
-    const value = params[name];
-    if (value === undefined || value === null) throw new Error(`${declaration.path}: missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
-  });
+  return declaration.path.replace(/\{(\w+)\}/g, (_whole, name: string) => encodeURIComponent(String(params[name])));
 }
 
 /**

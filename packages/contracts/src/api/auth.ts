@@ -21,6 +21,16 @@ export const messages = {
   codeFormat: `The code is ${VERIFICATION_CODE_LENGTH} digits`,
 } as const;
 
+/** The profile's own field messages (PUT /sso/me): the account pages' words (`account.validation.<key>`). */
+export const profileMessages = {
+  username: 'Username may contain only letters and digits',
+  phone: 'Phone may contain only numbers',
+  company: 'Company may contain only letters and numbers',
+  organization: 'Organization may contain only letters and numbers',
+  address: 'Address may contain only letters and numbers',
+  country: 'Choose a country from the list',
+} as const;
+
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const emailSchema = z
@@ -119,18 +129,18 @@ export type User = z.infer<typeof userSchema>;
 const usernameSchema = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9]*$/, 'Username may contain only letters and digits')
+  .regex(/^[A-Za-z0-9]*$/, profileMessages.username)
   .max(50)
   .nullable()
   .optional();
 
 /** Letters (any script, so Vietnamese names pass), digits and spaces. */
-const alphanumeric = (label: string) =>
+const alphanumeric = (message: string) =>
   z
     .string()
     .trim()
     .max(200)
-    .regex(/^[\p{L}\p{N} ]*$/u, `${label} may contain only letters and numbers`)
+    .regex(/^[\p{L}\p{N} ]*$/u, message)
     .nullable()
     .optional();
 
@@ -144,11 +154,11 @@ export const updateMeRequestSchema = z.object({
   username: usernameSchema,
   language: languageSchema,
   customer_language: languageSchema.optional(),
-  phone: z.string().trim().max(20).regex(/^\d*$/, 'Phone may contain only numbers').nullable().optional(),
-  company: alphanumeric('Company'),
-  organization: alphanumeric('Organization'),
-  address: alphanumeric('Address'),
-  country: z.string().regex(/^[A-Z]{2}$/, 'Choose a country from the list').nullable().optional(),
+  phone: z.string().trim().max(20).regex(/^\d*$/, profileMessages.phone).nullable().optional(),
+  company: alphanumeric(profileMessages.company),
+  organization: alphanumeric(profileMessages.organization),
+  address: alphanumeric(profileMessages.address),
+  country: z.string().regex(/^[A-Z]{2}$/, profileMessages.country).nullable().optional(),
 });
 export type UpdateMeRequest = z.infer<typeof updateMeRequestSchema>;
 

@@ -1,18 +1,37 @@
-import { errorCatalogue, formatMessage, type ErrorBody, type ErrorCode } from '@portal/contracts';
+import { errorCatalogue, formatMessage, validationCodeOf, type ErrorBody, type ErrorCode, type FieldError } from '@portal/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** A field's error as given to AppError: the message alone (it takes the error's code), or in full. */
+type FieldInput = string | FieldError;
+
+/**
+ * `details.fields` as sent: each field with a code. A field given by its message alone belongs
+ * to the error it explains (`auth.password_too_common` on `new_password`), so it takes the
+ * error's code and parameters.
+ */
+function codedFields(fields: Record<string, FieldInput>, code: ErrorCode, params: Record<string, string | number>): Record<string, FieldError> {
+  const coded: Record<string, FieldError> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    coded[name] = typeof field === 'string' ? { code, message: field, ...(Object.keys(params).length ? { params } : {}) } : field;
+  }
+  return coded;
+}
 
 /** An error the API answers on purpose: a catalogue code, its status, and its message. */
 export class AppError extends Error {
   readonly status: number;
+  readonly details?: Record<string, unknown>;
   constructor(
     readonly code: ErrorCode,
     readonly params: Record<string, string | number> = {},
-    readonly details?: Record<string, unknown>,
+    details?: Record<string, unknown>,
   ) {
     const entry = errorCatalogue[code];
     super(formatMessage(entry.message, params));
     this.status = entry.status;
+    const fields = details?.fields as Record<string, FieldInput> | undefined;
+    this.details = fields ? { ...details, fields: codedFields(fields, code, params) } : details;
   }
 
   toBody(): ErrorBody {
@@ -20,9 +39,10 @@ export class AppError extends Error {
   }
 }
 
-/** A 400 naming one field, with the field's own message. */
-export function fieldError(field: string, message: string): AppError {
-  const error = new AppError('validation_error', {}, { fields: { [field]: message } });
+/** A 400 naming one field, with the code (and parameters) of its message. */
+export function fieldError(field: string, code: ErrorCode, params: Record<string, string | number> = {}): AppError {
+  const message = formatMessage(errorCatalogue[code].message, params);
+  const error = new AppError('validation_error', {}, { fields: { [field]: { code, message, ...(Object.keys(params).length ? { params } : {}) } } });
   error.message = message;
   return error;
 }
@@ -33,12 +53,14 @@ interface ValidationIssue {
   params?: { issue?: { path?: PropertyKey[] } };
 }
 
-function fieldsOf(issues: ValidationIssue[], context: string): Record<string, string> {
-  const fields: Record<string, string> = {};
+/** Each failing field with the code of its schema message (`validation.<key>`), or the generic code for zod's own. */
+function fieldsOf(issues: ValidationIssue[], context: string): Record<string, FieldError> {
+  const fields: Record<string, FieldError> = {};
   for (const issue of issues) {
     const path = issue.params?.issue?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '').replace(/\//g, '.');
     const name = path || context;
-    fields[name] ??= issue.message ?? 'Invalid value';
+    const message = issue.message ?? 'Invalid value';
+    fields[name] ??= { code: validationCodeOf(message) ?? 'validation_error', message };
   }
   return fields;
 }
@@ -61,7 +83,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       const [first] = Object.entries(fields);
       const body: ErrorBody = {
         code: 'validation_error',
-        message: first ? `${first[0]}: ${first[1]}` : errorCatalogue.validation_error.message,
+        message: first ? `${first[0]}: ${first[1].message}` : errorCatalogue.validation_error.message,
         details: { fields },
       };
       return reply.status(400).send(body);

@@ -3,7 +3,8 @@ import '@mantine/core/styles/Button.css';
 import { useState, type FormEvent } from 'react';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, errorText, retryAfterSeconds } from '../lib/api';
+import { firstPaintRoutes, type authEndpoints } from '@portal/contracts';
+import { ApiError, call, errorText, retryAfterSeconds } from '../lib/api';
 import { useCountdown } from '../lib/use-countdown';
 import { useForm } from '../lib/use-form';
 import { email as emailRule } from '../lib/validators';
@@ -38,7 +39,7 @@ export function ResendActivation({ email: knownEmail, initialCooldown = 0 }: Res
     setPending(true);
     setFailure(null);
     try {
-      await api.post('/sso/users/activation/resend', { email: address }, { handle: [400, 429] });
+      await call<typeof authEndpoints.resendActivation>(firstPaintRoutes.resendActivation, { body: { email: address } }, { handle: [400, 429] });
       setSentTo(address);
       startCooldown(RESEND_COOLDOWN_SECONDS);
     } catch (error) {

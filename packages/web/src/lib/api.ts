@@ -6,6 +6,7 @@ import {
   DEFAULT_LANGUAGE,
   DEFAULT_RATE_LIMIT_WAIT_SECONDS,
   DEVICE_ID_HEADER,
+  type FieldError,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   paths,
@@ -96,10 +97,14 @@ type Params = Record<string, string | number>;
  * group, not a text), with the error's details as parameters.
  */
 function translatedCode(code: string, params: Params = {}): string | undefined {
-  const key = `errors.${code}`;
-  const known = [i18n.language, DEFAULT_LANGUAGE].some((language) => typeof i18n.getResource(language, 'translation', key) === 'string');
-  if (!known) return undefined;
-  const text: unknown = i18n.t(key as never, params as never);
+  return translated(`errors.${code}`, params);
+}
+
+/** Whether the catalogue (the parts loaded so far) holds a text at this key. */
+const hasText = (key: string) => [i18n.language, DEFAULT_LANGUAGE].some((language) => typeof i18n.getResource(language, 'translation', key) === 'string');
+
+function translated(key: string, params: Params): string | undefined {
+  const text: unknown = hasText(key) ? i18n.t(key as never, params as never) : undefined;
   return typeof text === 'string' ? text : undefined;
 }
 
@@ -115,61 +120,46 @@ function stringParams(details: Record<string, unknown> | undefined): Params {
   return params;
 }
 
-/** The constants the form messages name, to recognise a server text such as "Password must be at least 8 characters". */
+/** The constants the form messages name ("Password must be at least {min} characters"). */
 const messageConstants: Params = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH, length: VERIFICATION_CODE_LENGTH };
 
-const normalizeText = (text: string) => text.trim().toLowerCase().replace(/\.$/, '');
 
 /**
- * The English error and form texts of the catalogue (the parts loaded so far), by their
- * words: what the server says in a field message or an uncoded error is one of them more
- * often than not. A hundred-odd texts: read again at each call rather than cached, so a
- * part loaded later counts.
+ * The i18n key and parameters of a field's error, or undefined when only its English message
+ * says what is wrong (the generic `validation_error` of a zod rule without a code).
  */
-function catalogueTexts(): Map<string, [key: string, params: Params]> {
-  const found = new Map<string, [string, Params]>();
-  const walk = (node: unknown, path: string) => {
-    if (typeof node === 'string') {
-      const names = [...node.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-      if (names.every((name) => name in messageConstants)) {
-        const params = Object.fromEntries(names.map((name) => [name, messageConstants[name]!]));
-        found.set(normalizeText(names.reduce((text, name) => text.replace(`{${name}}`, String(params[name])), node)), [path, params]);
-      }
-    } else if (node && typeof node === 'object') {
-      for (const [key, child] of Object.entries(node)) walk(child, `${path}.${key}`);
-    }
-  };
-  for (const group of ['errors', 'validation']) walk(i18n.getResource(DEFAULT_LANGUAGE, 'translation', group), group);
+export function fieldErrorKey(field: FieldError): { key: string; params: Params } | undefined {
+  // A request schema's code (`validation.…`, `account.validation.…`) is its own key; the catalogue's live under `errors.`.
+  const key = field.code.includes('validation.') ? field.code : `errors.${field.code}`;
+  return field.code !== 'validation_error' && hasText(key) ? { key, params: { ...messageConstants, ...field.params } } : undefined;
+}
+
+/** A field's error in the current language: its code's words (spec section 5's texts among them), else the server's English. */
+export function fieldErrorText(field: FieldError): string {
+  const known = fieldErrorKey(field);
+  return (known && translated(known.key, known.params)) ?? field.message;
+}
+
+const isFieldError = (value: unknown): value is FieldError => typeof (value as FieldError | null)?.code === 'string' && typeof (value as FieldError).message === 'string';
+
+/** `details.fields` of a 400: each field's code and English message. */
+export function fieldErrors(error: Pick<ApiError, 'details'>): Record<string, FieldError> {
+  const fields = error.details?.fields;
+  const found: Record<string, FieldError> = {};
+  if (fields && typeof fields === 'object') {
+    for (const [name, field] of Object.entries(fields)) if (isFieldError(field)) found[name] = field;
+  }
   return found;
 }
 
 /**
- * A server text in the current language when the catalogue knows its English words (spec
- * section 5: 'email already exists', 'email is not valid', 'enter a valid email address',
- * and the form messages); else as it came. A validation summary names its field first
- * ("email: Email address is not valid"): the field's message is what the visitor needs.
- */
-export function translateServerText(text: string): string {
-  const texts = catalogueTexts();
-  const withoutField = text.replace(/^[\w.]+:\s+/, '');
-  const known = texts.get(normalizeText(text)) ?? texts.get(normalizeText(withoutField));
-  if (!known) return text;
-  // In English the server's own words stand (they are the catalogue's), without the field name.
-  if ((i18n.resolvedLanguage ?? DEFAULT_LANGUAGE) === DEFAULT_LANGUAGE) return texts.has(normalizeText(text)) ? text : withoutField;
-  const [key, params] = known;
-  const translated: unknown = i18n.t(key as never, params as never);
-  return typeof translated === 'string' && translated !== key ? translated : text;
-}
-
-/**
- * What a failure says to the user: the translation of its code; else the server's message
- * (which is specific: "The email field is required"), in the visitor's language when known;
- * else a fallback. The generic validation code is skipped in the first step so its specific
- * message is not replaced by "Invalid data".
+ * What a failure says to the user: the translation of its code; for a 400 naming fields, the
+ * first field's error (more use than "Invalid data"); else the server's message; else a fallback.
  */
 function describe(code: string | undefined, serverMessage: string | undefined, details: Record<string, unknown> | undefined, fallbackKey: string): string {
   const specific = code && code !== 'validation_error' ? translatedCode(code, stringParams(details)) : undefined;
-  return specific ?? (serverMessage ? translateServerText(serverMessage) : t(fallbackKey));
+  const [firstField] = Object.values(fieldErrors({ details }));
+  return specific ?? (firstField ? fieldErrorText(firstField) : (serverMessage ?? t(fallbackKey)));
 }
 
 export function retryAfterSeconds(error: Pick<ApiError, 'details' | 'serverMessage'>): number {
@@ -199,18 +189,6 @@ export function errorText(error: ApiError): string {
   // that handles the 403 itself says which refusal it was (an account not activated).
   const specific = error.status === 403 ? translatedCode(error.code, stringParams(error.details)) : undefined;
   return specific ?? messageFor(error.status, error.code, error.serverMessage, error.details);
-}
-
-/** `details.fields` of a 400, each message in the current language. */
-export function fieldErrors(error: ApiError): Record<string, string> {
-  const fields = error.details?.fields;
-  const found: Record<string, string> = {};
-  if (fields && typeof fields === 'object') {
-    for (const [name, message] of Object.entries(fields)) {
-      if (typeof message === 'string') found[name] = translateServerText(message);
-    }
-  }
-  return found;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -315,24 +293,26 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
 
 type BodylessOptions = Omit<RequestOptions, 'method' | 'body'>;
 
-export const api = {
-  get: <T>(path: string, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'GET' }),
-  delete: <T>(path: string, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'DELETE' }),
-  post: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'POST', body }),
-  put: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'PUT', body }),
-  patch: <T>(path: string, body?: unknown, options?: BodylessOptions) => apiRequest<T>(path, { ...options, method: 'PATCH', body }),
-};
 
 /** No argument when the endpoint takes no input; else its parameters, query and body. */
 type InputArgument<E extends EndpointDeclaration> = Record<string, never> extends EndpointInput<E> ? [input?: EndpointInput<E>] : [input: EndpointInput<E>];
+type CallArguments<E extends EndpointDeclaration> = [...InputArgument<E>, options?: BodylessOptions];
 
 /**
  * Calls a declared endpoint (contracts): its path, method and the parse of its answer come
  * from the declaration, so no path is written twice and answers are checked, not asserted.
+ *
+ * A call made before the first paint passes the method and path its declaration spreads
+ * (contracts `firstPaintRoutes`) with the declaration as the type: the input and answer are
+ * typed by it, the answer is not parsed, and the first paint carries no schema:
+ * `call<typeof accountEndpoints.me>(firstPaintRoutes.me)`.
  */
-export async function call<E extends EndpointDeclaration>(declaration: E, ...[input, options]: [...InputArgument<E>, options?: BodylessOptions]): Promise<EndpointResponse<E>> {
+export async function call<E extends EndpointDeclaration>(
+  declaration: E | Pick<E, 'method' | 'path'>,
+  ...[input, options]: CallArguments<E>
+): Promise<EndpointResponse<E>> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: RequestOptions['query']; body?: unknown };
-  const answer = await apiRequest<unknown>(endpointPath(declaration, params), { ...options, method: declaration.method, query, body });
-  const schema = declaration.response;
-  return (schema && typeof schema === 'object' ? schema.parse(answer) : answer) as EndpointResponse<E>;
+  const answer = await apiRequest<unknown>(endpointPath(declaration, params), { ...(options as BodylessOptions | undefined), method: declaration.method, query, body });
+  const schema = (declaration as Partial<EndpointDeclaration>).response;
+  return (typeof schema === 'object' && schema ? schema.parse(answer) : answer) as EndpointResponse<E>;
 }

@@ -1,5 +1,15 @@
-import { DEFAULT_LANGUAGE, isLanguage, LANG_COOKIE, LANG_COOKIE_MAX_AGE, type Language } from '@portal/contracts';
-import { api } from './api';
+import {
+  DEFAULT_LANGUAGE,
+  firstPaintRoutes,
+  isLanguage,
+  LANG_COOKIE,
+  LANG_COOKIE_MAX_AGE,
+  type accountEndpoints,
+  type Language,
+  type resourceEndpoints,
+  type UpdateMeRequest,
+} from '@portal/contracts';
+import { call } from './api';
 import { appState } from './app-state';
 import { readCookie, writeCookie } from './cookies';
 import { i18n, loadCatalogue } from './i18n';
@@ -16,7 +26,7 @@ export interface LanguageSources {
 
 const defaultSources: LanguageSources = {
   cookie: () => readCookie(LANG_COOKIE),
-  byIp: async (signal) => (await api.get<{ lang?: unknown }>('/resources/lang', { handle: 'all', signal }))?.lang,
+  byIp: async (signal) => (await call<typeof resourceEndpoints.lang>(firstPaintRoutes.lang, {}, { handle: 'all', signal }))?.lang,
 };
 
 /**
@@ -59,17 +69,18 @@ export async function applyLanguage(language: Language): Promise<Language> {
   return language;
 }
 
-/** `PUT /sso/me` takes the whole user object; the answer is the user as saved. */
-async function saveOnAccount(user: SessionUser): Promise<SessionUser> {
-  const saved = await api.put<SessionUser | undefined>('/sso/me', user);
-  return saved && typeof saved === 'object' ? saved : user;
+type LanguageChoice = SessionUser & Pick<UpdateMeRequest, 'language' | 'customer_language'>;
+
+/** The profile update takes the whole user object; the answer is the user as saved. */
+async function saveOnAccount(user: LanguageChoice): Promise<SessionUser> {
+  return call<typeof accountEndpoints.updateMe>(firstPaintRoutes.updateMe, { body: user });
 }
 
 /**
  * The language picker: switch, remember the choice in the `lang` cookie, and when signed in
  * save it on the account, with the user object plus both languages.
  */
-export async function chooseLanguage(language: Language, save: (user: SessionUser) => Promise<SessionUser> = saveOnAccount): Promise<void> {
+export async function chooseLanguage(language: Language, save: (user: LanguageChoice) => Promise<SessionUser> = saveOnAccount): Promise<void> {
   if ((await applyLanguage(language)) !== language) return;
   writeCookie(LANG_COOKIE, language, { maxAge: LANG_COOKIE_MAX_AGE });
 

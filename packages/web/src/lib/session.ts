@@ -1,5 +1,15 @@
-import { DEFAULT_LANGUAGE, DISPLAY_NAME_COOKIE, isLanguage, paths, type Language, type User } from '@portal/contracts';
-import { api, ApiError } from './api';
+import {
+  DEFAULT_LANGUAGE,
+  DISPLAY_NAME_COOKIE,
+  firstPaintRoutes,
+  isLanguage,
+  paths,
+  type accountEndpoints,
+  type Language,
+  type sessionEndpoints,
+  type User,
+} from '@portal/contracts';
+import { ApiError, call } from './api';
 import { deleteCookie } from './cookies';
 import { createStore, useStore } from './store';
 
@@ -22,7 +32,7 @@ let pending: Promise<SessionUser | null> | null = null;
 
 async function fetchCurrentUser(): Promise<SessionUser | null> {
   try {
-    return await api.get<SessionUser>('/sso/me', { handle: [401] });
+    return await call<typeof accountEndpoints.me>(firstPaintRoutes.me, {}, { handle: [401] });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       // An expired session: the display name shown elsewhere on the domain goes with it.
@@ -39,7 +49,7 @@ async function fetchCurrentUser(): Promise<SessionUser | null> {
  * Nobody waits for it and a failure changes nothing the user sees.
  */
 function pingLastActive(): void {
-  api.post('/sso/me/last_active', undefined, { handle: 'all' }).catch(() => undefined);
+  call<typeof accountEndpoints.lastActive>(firstPaintRoutes.lastActive, {}, { handle: 'all' }).catch(() => undefined);
 }
 
 /** The signed-in user, asked of the server once and then kept (for guards and loaders). */
@@ -100,7 +110,7 @@ export function clearSession(): void {
 /** The sign-out button: tell the server, then forget the session whatever it answered. */
 export async function logout(): Promise<void> {
   try {
-    await api.post('/sso/logout', undefined, { handle: 'all' });
+    await call<typeof sessionEndpoints.logout>(firstPaintRoutes.logout, {}, { handle: 'all' });
   } finally {
     clearSession();
   }

@@ -1,5 +1,5 @@
-import { NEXT_PARAM, paths, safeNextPath, safeRedirect } from '@portal/contracts';
-import { api } from './api';
+import { firstPaintRoutes, NEXT_PARAM, paths, safeNextPath, safeRedirect, type accountEndpoints } from '@portal/contracts';
+import { call } from './api';
 import { readEntryParam } from './entry-params';
 import { rememberIdentifier } from './flow-storage';
 
@@ -23,7 +23,7 @@ export function signInTarget(search: string, allowedOrigins: readonly string[], 
  * full reload at the target, so every part of the app starts again signed in.
  */
 export async function completeSignIn(target: string, go: (url: string) => void = (url) => location.assign(url)): Promise<void> {
-  await api.post('/sso/me/last_active', undefined, { handle: 'all' }).catch(() => undefined);
+  await call<typeof accountEndpoints.lastActive>(firstPaintRoutes.lastActive, {}, { handle: 'all' }).catch(() => undefined);
   rememberIdentifier(null);
   go(target);
 }

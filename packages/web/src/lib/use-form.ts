@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { translateServerText } from './api';
+import type { FieldError } from '@portal/contracts';
+import { fieldErrorText } from './api';
 import { validate, type Rule, type ValidationMessage } from './validators';
 
-/** A field's message: a rule's (translated when shown) or the server's own words. */
-export type FieldMessage = ValidationMessage | { server: string };
+/** A field's message: a rule's or the server's field error (both translated when shown). */
+export type FieldMessage = ValidationMessage | { server: FieldError };
 
 export interface Form<Values extends Record<string, unknown>> {
   values: Values;
@@ -12,8 +13,8 @@ export interface Form<Values extends Record<string, unknown>> {
   set<Field extends keyof Values>(field: Field, value: Values[Field]): void;
   /** Check every rule; shows the messages and answers whether all passed. */
   check(): boolean;
-  /** Show the server's field messages (`details.fields` of a 400). */
-  setServerErrors(fields: Partial<Record<string, string>>): void;
+  /** Show the server's field errors (`details.fields` of a 400). */
+  setServerErrors(fields: Partial<Record<string, FieldError>>): void;
   /** The field's message in the current language, if it has one. */
   error(field: keyof Values): string | undefined;
   hasErrors: boolean;
@@ -57,16 +58,16 @@ export function useForm<Values extends Record<string, unknown>>(
     return valid;
   };
 
-  const setServerErrors = (fields: Partial<Record<string, string>>) => {
+  const setServerErrors = (fields: Partial<Record<string, FieldError>>) => {
     const found: Partial<Record<keyof Values, FieldMessage>> = {};
-    for (const [field, text] of Object.entries(fields)) if (text) found[field as keyof Values] = { server: text };
+    for (const [field, error] of Object.entries(fields)) if (error) found[field as keyof Values] = { server: error };
     setErrors((previous) => ({ ...previous, ...found }));
   };
 
   const error = (field: keyof Values): string | undefined => {
     const found = errors[field];
     if (!found) return undefined;
-    if ('server' in found) return translateServerText(found.server);
+    if ('server' in found) return fieldErrorText(found.server);
     return String(t(found.key, found.params as never));
   };
 

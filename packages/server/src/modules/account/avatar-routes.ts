@@ -1,17 +1,15 @@
 import multipart from '@fastify/multipart';
-import { AVATAR_MAX_BYTES, avatarResponseSchema, errorBodySchema } from '@portal/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { AVATAR_MAX_BYTES, avatarEndpoints } from '@portal/contracts';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
+import { route } from '../../platform/http/route';
 import { principal } from '../sessions';
 import { AVATAR_CONTENT_TYPE, avatarInvalid, processAvatar } from './avatar';
 import { accountQueries } from './queries';
 import { toUserDto } from '../users';
 
-const tags = ['account'];
-const security: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A versioned URL never changes content (the version only grows), so it may be cached for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -21,26 +19,14 @@ const REVALIDATE = 'public, max-age=0, must-revalidate';
  * Profile pictures: upload (multipart, this plugin only), removal, and serving from our own
  * origin so pages never load pictures from elsewhere.
  */
-export function avatarRoutes(db: Database, clock: Clock): FastifyPluginAsyncZod {
+export function avatarRoutes(db: Database, clock: Clock): FastifyPluginAsync {
   const queries = accountQueries(db);
   return async (app) => {
     await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 100 } });
 
-    app.put(
-      '/sso/me/avatar',
-      {
-        preHandler: app.requireAuth,
-        config: { scope: 'me:write' },
-        // The multipart stream is read by the handler, past Fastify's JSON body limit.
-        bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
-        schema: {
-          tags,
-          security,
-          summary: 'Upload a profile picture (multipart field `file`: PNG, JPEG or WebP, at most 5 MB); stored as a 256x256 WebP',
-          consumes: ['multipart/form-data'],
-          response: { 200: avatarResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
-        },
-      },
+    route(
+      app,
+      avatarEndpoints.upload,
       async (request) => {
         const { user } = principal(request);
         let content: Buffer;
@@ -58,31 +44,17 @@ export function avatarRoutes(db: Database, clock: Clock): FastifyPluginAsyncZod 
         const version = await queries.saveAvatar(user.id, webp, AVATAR_CONTENT_TYPE, clock.now());
         return { avatar_url: toUserDto({ ...user, avatarVersion: version }).avatar_url };
       },
+      // The multipart stream is read by the handler, past Fastify's JSON body limit.
+      { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
     );
 
-    app.delete(
-      '/sso/me/avatar',
-      {
-        preHandler: app.requireAuth,
-        config: { scope: 'me:write' },
-        schema: { tags, security, summary: 'Remove the profile picture', response: { 204: z.null(), 401: errorBodySchema, 403: errorBodySchema } },
-      },
-      async (request, reply) => {
-        await queries.deleteAvatar(principal(request).user.id, clock.now());
-        return reply.status(204).send(null);
-      },
-    );
+    route(app, avatarEndpoints.remove, async (request) => {
+      await queries.deleteAvatar(principal(request).user.id, clock.now());
+    });
 
-    app.get(
-      '/sso/users/:id/avatar',
-      {
-        schema: {
-          tags,
-          summary: 'A profile picture (public, like the picture beside a name); `?v=` makes the answer cacheable forever',
-          params: z.object({ id: z.string().max(64) }),
-          querystring: z.object({ v: z.string().max(20).optional() }),
-        },
-      },
+    route(
+      app,
+      avatarEndpoints.picture,
       async (request, reply) => {
         const { id } = request.params;
         const found = UUID.test(id) ? await queries.findAvatar(id) : undefined;

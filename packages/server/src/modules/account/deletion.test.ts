@@ -47,7 +47,7 @@ describe('requesting deletion', () => {
     expect(word.statusCode).toBe(400);
     expect(word.json()).toMatchObject({ code: 'account.confirmation_mismatch', message: 'Type DELETE to confirm' });
     const blank = await requestDeletion(token, { confirmation: ' ' });
-    expect(blank.json().details.fields.confirmation).toBe('This field may not be blank.');
+    expect(blank.json().details.fields.confirmation).toEqual({ code: 'validation.blank', message: 'This field may not be blank.' });
     const password = await requestDeletion(token, { password: 'not-the-password' });
     expect(password.json().code).toBe('auth.password_not_valid');
     expect((await call(token, 'GET', '/v3/sso/me')).json().deletion_due_at).toBeNull();

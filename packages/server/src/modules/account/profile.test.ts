@@ -35,7 +35,8 @@ describe('profile rules (spec section 5)', () => {
     const response = await putMe({ [field]: value });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('validation_error');
-    expect(response.json().details.fields[field]).toBe(message);
+    expect(response.json().details.fields[field].message).toBe(message);
+    expect(response.json().details.fields[field].code).toMatch(/^(account\.)?validation\./);
   });
 
   it('accepts numbers, letters of any script and spaces, and stores them', async () => {
@@ -80,7 +81,7 @@ describe('profile rules (spec section 5)', () => {
       payload: { full_name: 'Other', language: 'en', username: 'NguyenVanA1' },
     });
     expect(taken.statusCode).toBe(400);
-    expect(taken.json().details.fields.username).toBe('This username is already taken');
+    expect(taken.json().details.fields.username).toEqual({ code: 'account.username_taken', message: 'This username is already taken' });
   });
 });
 

@@ -124,7 +124,7 @@ export function createAccountService(deps: AccountDependencies) {
       await throttleCodeSend(`email-change:${user.id}`, origin.ip);
       await confirmIdentity(user, input);
       const newEmail = input.new_email.toLowerCase();
-      if (newEmail === user.email) throw fieldError('new_email', 'This is already your email address');
+      if (newEmail === user.email) throw fieldError('new_email', 'account.same_email');
       const copy = accountMailCopy(mailLanguage(user, origin));
       const brandName = brands[origin.brand].title;
       const owner = await users.findByEmail(newEmail);
@@ -160,7 +160,7 @@ export function createAccountService(deps: AccountDependencies) {
       await throttleCodeSend(`recovery-email:${user.id}`, origin.ip);
       await confirmPassword(user, input.password);
       const email = input.email.toLowerCase();
-      if (email === user.email) throw fieldError('email', 'The recovery email must be different from your email address');
+      if (email === user.email) throw fieldError('email', 'account.recovery_same_as_email');
       await users.update(user.id, { recoveryEmail: email, recoveryEmailVerifiedAt: null }, clock.now());
       const code = await issueCode(user.id, 'recovery_email', { email });
       const text = accountMailCopy(mailLanguage(user, origin)).recoveryCode(brands[origin.brand].title, email, code, ACCOUNT_CODE_TTL_SECONDS / 60);

@@ -122,9 +122,9 @@ describe('API keys', () => {
 
   it('validates the request with the contract words', async () => {
     const blank = await call(session, 'POST', '/v3/sso/me/api-keys', { name: ' ', scopes: ['me:read'] });
-    expect(blank.json().details.fields.name).toBe('This field may not be blank.');
+    expect(blank.json().details.fields.name).toEqual({ code: 'validation.blank', message: 'This field may not be blank.' });
     const none = await call(session, 'POST', '/v3/sso/me/api-keys', { name: 'x', scopes: [] });
-    expect(none.json().details.fields.scopes).toBe('Choose at least one scope');
+    expect(none.json().details.fields.scopes).toEqual({ code: 'validation_error', message: 'Choose at least one scope' });
     const unknown = await call(session, 'POST', '/v3/sso/me/api-keys', { name: 'x', scopes: ['admin'] });
     expect(unknown.statusCode).toBe(400);
     const long = await call(session, 'POST', '/v3/sso/me/api-keys', { name: 'x', scopes: ['me:read'], expires_in_days: 366 });

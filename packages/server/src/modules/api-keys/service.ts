@@ -66,7 +66,7 @@ export function createApiKeyService(deps: NotifierDependencies) {
     /** Creates a key; the secret is in the answer this once and nowhere else. Mails and notifies the owner. */
     async create(userId: string, input: { name: string; scopes: ApiKeyScope[]; expires_in_days?: number }, origin: RequestOrigin) {
       if ((await queries.listForUser(userId)).length >= MAX_API_KEYS_PER_USER) {
-        throw fieldError('name', `You can have at most ${MAX_API_KEYS_PER_USER} API keys. Revoke one first`);
+        throw fieldError('name', 'api_keys.limit_reached', { max: MAX_API_KEYS_PER_USER });
       }
       const secret = randomToken(32);
       const key = `${API_KEY_PREFIX}${secret}`;

@@ -67,12 +67,12 @@ describe('sign-up and activation', () => {
     const bad = await client.post('/v3/sso/users', { full_name: '', email: 'nope', password: 'short', accept_terms: false });
     expect(bad.statusCode).toBe(400);
     const fields = bad.json().details.fields;
-    expect(fields.email).toBe('Email address is not valid');
-    expect(fields.full_name).toBe('This field may not be blank.');
-    expect(fields.password).toMatch(/at least 8/);
-    expect(fields.accept_terms).toMatch(/Terms/);
+    expect(fields.email).toEqual({ code: 'validation.emailInvalid', message: 'Email address is not valid' });
+    expect(fields.full_name).toEqual({ code: 'validation.blank', message: 'This field may not be blank.' });
+    expect(fields.password).toEqual({ code: 'validation.passwordTooShort', message: expect.stringMatching(/at least 8/) });
+    expect(fields.accept_terms).toEqual({ code: 'validation.termsRequired', message: expect.stringMatching(/Terms/) });
     const missing = await client.post('/v3/sso/users', { full_name: 'A', password: 'x'.repeat(10), accept_terms: true });
-    expect(missing.json().details.fields.email).toBe('The email field is required');
+    expect(missing.json().details.fields.email).toEqual({ code: 'validation.emailRequired', message: 'The email field is required' });
   });
 
   it('refuses common passwords and a missing captcha', async () => {

@@ -47,7 +47,7 @@ describe('password recovery', () => {
     expect(reused.json().code).toBe('auth.code_invalid');
 
     const mismatchConfirm = await client.post('/v3/sso/password/reset', { token: reset_token, new_password: NEW, confirm_password: NEW + 'x' });
-    expect(mismatchConfirm.json().details.fields.confirm_password).toBe('Confirm password is not match!');
+    expect(mismatchConfirm.json().details.fields.confirm_password).toEqual({ code: 'validation.confirmMismatch', message: 'Confirm password is not match!' });
     const same = await client.post('/v3/sso/password/reset', { token: reset_token, new_password: OLD, confirm_password: OLD });
     expect(same.json().code).toBe('auth.password_same_as_old');
 

@@ -76,7 +76,7 @@ describe('TOTP setup', () => {
     expect(wrong.json().code).toBe('auth.code_invalid');
     const badFormat = await call('POST', '/v3/sso/me/2fa/totp/enable', { token, body: { code: '12ab' } });
     expect(badFormat.statusCode).toBe(400);
-    expect(badFormat.json().details.fields.code).toBe('The code is 6 digits');
+    expect(badFormat.json().details.fields.code).toEqual({ code: 'validation.codeFormat', message: 'The code is 6 digits' });
 
     const enabled = await call('POST', '/v3/sso/me/2fa/totp/enable', { token, body: { code: await totpCode(secret) } });
     expect(enabled.statusCode).toBe(200);
@@ -237,7 +237,7 @@ describe('turning two-step off', () => {
     expect(noCode.statusCode).toBe(400);
     const wrongPassword = await call('POST', '/v3/sso/me/2fa/disable', { token, body: { password: 'not-my-password', code: await totpCode(secret) } });
     expect(wrongPassword.json().code).toBe('auth.password_not_valid');
-    expect(wrongPassword.json().details.fields.password).toBe('Password not valid');
+    expect(wrongPassword.json().details.fields.password).toEqual({ code: 'auth.password_not_valid', message: 'Password not valid' });
     const wrongCode = await call('POST', '/v3/sso/me/2fa/disable', { token, body: { password: PASSWORD, code: String((Number(await totpCode(secret)) + 1) % 1_000_000).padStart(6, '0') } });
     expect(wrongCode.json().code).toBe('auth.code_invalid');
     expect((await call('GET', '/v3/sso/me/2fa', { token })).json().method).toBe('totp');

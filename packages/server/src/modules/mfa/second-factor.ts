@@ -2,7 +2,7 @@ import { type ErrorCode, type MfaChallengeResponse, type TwoFactorMethod } from 
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
-import { AppError } from '../../platform/errors';
+import { AppError, fieldError } from '../../platform/errors';
 import { sendInBackground, type Mailer, type RenderedMail } from '../../platform/mail';
 import { CODE_MAX_ATTEMPTS, createOneTimeTokens } from '../../platform/one-time-tokens';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
@@ -183,7 +183,7 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
     /** Mails another sign-in code for a pending sign-in of the email method. */
     async resend(mfaToken: string, origin: RequestOrigin): Promise<void> {
       const { user } = await liveChallenge(mfaToken);
-      if (user.twoFactorMethod !== 'email') throw new AppError('validation_error', {}, { fields: { mfa_token: 'This sign-in does not use email codes' } });
+      if (user.twoFactorMethod !== 'email') throw fieldError('mfa_token', 'auth.mfa_not_email');
       await throttleCodeSend(user.email, origin.ip, 'mfa_email');
       await mailCode(user, 'mfa_email', origin);
     },

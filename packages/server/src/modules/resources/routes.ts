@@ -1,20 +1,13 @@
-import { countriesResponseSchema, langResponseSchema } from '@portal/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { resourceEndpoints } from '@portal/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { route } from '../../platform/http/route';
 import { countryList } from './countries';
 import { languageFor } from '../../platform/geo';
 
-export const resourcesRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/resources/lang',
-    { schema: { tags: ['resources'], summary: 'Language for this visitor by IP, then Accept-Language', response: { 200: langResponseSchema } } },
-    async (request) => ({ lang: languageFor(request.ip, request.headers['accept-language']) }),
-  );
-  app.get(
-    '/resources/countries',
-    { schema: { tags: ['resources'], summary: 'Every country with English and Vietnamese names', response: { 200: countriesResponseSchema } } },
-    async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=86400');
-      return countryList;
-    },
-  );
+export const resourcesRoutes: FastifyPluginAsync = async (app) => {
+  route(app, resourceEndpoints.lang, async (request) => ({ lang: languageFor(request.ip, request.headers['accept-language']) }));
+  route(app, resourceEndpoints.countries, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=86400');
+    return countryList;
+  });
 };

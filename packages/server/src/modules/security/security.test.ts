@@ -107,16 +107,16 @@ describe('password change', () => {
     expect(missing.json().code).toBe('auth.current_password_required');
     const wrong = await change(token, { current_password: 'not-the-password', new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toMatchObject({ code: 'auth.password_not_valid', details: { fields: { current_password: 'Password not valid' } } });
+    expect(wrong.json()).toMatchObject({ code: 'auth.password_not_valid', details: { fields: { current_password: { code: 'auth.password_not_valid', message: 'Password not valid' } } } });
     const same = await change(token, { current_password: PASSWORD, new_password: PASSWORD, confirm_password: PASSWORD });
     expect(same.json()).toMatchObject({ code: 'auth.password_same_as_old', message: 'The new password must be different from the old one' });
     const mismatch = await change(token, { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_password: `${NEW_PASSWORD}x` });
     expect(mismatch.statusCode).toBe(400);
-    expect(mismatch.json().details.fields.confirm_password).toBe('Confirm password is not match!');
+    expect(mismatch.json().details.fields.confirm_password).toEqual({ code: 'validation.confirmMismatch', message: 'Confirm password is not match!' });
     const common = await change(token, { current_password: PASSWORD, new_password: 'password123', confirm_password: 'password123' });
     expect(common.json().code).toBe('auth.password_too_common');
     const short = await change(token, { current_password: PASSWORD, new_password: 'short', confirm_password: 'short' });
-    expect(short.json().details.fields.new_password).toMatch(/at least 8/);
+    expect(short.json().details.fields.new_password).toEqual({ code: 'validation.passwordTooShort', message: expect.stringMatching(/at least 8/) });
     expect((await client.signIn('pw-rules@example.com', PASSWORD)).statusCode).toBe(200);
   });
 

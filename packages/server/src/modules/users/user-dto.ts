@@ -1,4 +1,4 @@
-import { isLanguage, type User } from '@portal/contracts';
+import { avatarEndpoints, endpointPath, isLanguage, type User } from '@portal/contracts';
 import type { UserRow } from './queries';
 
 /** The user as the API shows it: never the password hash or internal timestamps. */
@@ -18,7 +18,7 @@ export function toUserDto(row: UserRow): User {
     organization: row.organization,
     address: row.address,
     country: row.country,
-    avatar_url: row.avatarVersion > 0 ? `/v3/sso/users/${row.id}/avatar?v=${row.avatarVersion}` : null,
+    avatar_url: row.avatarVersion > 0 ? `/v3${endpointPath(avatarEndpoints.picture, { id: row.id })}?v=${row.avatarVersion}` : null,
     recovery_email: row.recoveryEmail,
     recovery_email_verified: row.recoveryEmailVerifiedAt !== null,
     education_email: row.educationEmailVerifiedAt ? row.educationEmail : null,

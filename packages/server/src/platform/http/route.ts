@@ -56,8 +56,9 @@ export interface RouteOptions {
 
 const SECURITY: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];
 
-/** `{id}` → `:id`. */
-const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+/** `{id}` → `:id`; with a pattern, `{product}_platform` → `:product(^[a-z]+)_platform`. */
+const fastifyPath = ({ path, paramPatterns = {} }: EndpointDeclaration) =>
+  path.replace(/\{(\w+)\}/g, (_whole, name: string) => (paramPatterns[name] ? `:${name}(${paramPatterns[name]})` : `:${name}`));
 
 function schemaOf(declaration: EndpointDeclaration): NonNullable<RouteShorthandOptions['schema']> {
   const response: Record<number, z.ZodType> = {};
@@ -93,7 +94,7 @@ export function route<E extends EndpointDeclaration>(app: FastifyInstance, decla
   const status = declaration.status ?? (declaration.response === null ? 204 : 200);
   app.route({
     method: declaration.method,
-    url: fastifyPath(declaration.path),
+    url: fastifyPath(declaration),
     schema: schemaOf(declaration),
     config: { ...options.config, ...scope } as FastifyContextConfig,
     ...(preHandler.length ? { preHandler } : {}),

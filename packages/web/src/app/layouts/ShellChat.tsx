@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { chatwootIdentitySchema, type BrandId, type RuntimeConfig } from '@portal/contracts';
-import { api } from '../../lib/api';
+import { supportChatEndpoints, type BrandId, type RuntimeConfig } from '@portal/contracts';
+import { call } from '../../lib/api';
 import { readCspNonce } from '../../lib/csp-nonce';
 import { i18n } from '../../lib/i18n';
 import { useRuntimeConfig } from '../../lib/runtime-context';
@@ -43,12 +43,14 @@ export function chatwootSettings(config: RuntimeConfig): ChatwootSettings | null
   return { baseUrl: value.baseUrl.replace(/\/+$/, ''), websiteToken: value.websiteToken };
 }
 
-/** The password-manager API's product prefix: GET /{product}_platform/pm/users/me/chatwoot. */
+/** The password-manager API's product prefix: `/{product}_platform/pm/users/me/chatwoot`. */
 export const LOCKER_PLATFORM_PRODUCT = 'cystack';
 
-/** Where the support-chat identity comes from: the locker product's own call in the locker brand, /sso/me/chatwoot otherwise. */
-export function chatwootIdentityPath(brand: BrandId): string {
-  return brand === 'locker' ? `/${LOCKER_PLATFORM_PRODUCT}_platform/pm/users/me/chatwoot` : '/sso/me/chatwoot';
+/** Where the support-chat identity comes from: the locker product's own call in the locker brand, the portal's otherwise. */
+export function fetchChatwootIdentity(brand: BrandId) {
+  return brand === 'locker'
+    ? call(supportChatEndpoints.productIdentity, { params: { product: LOCKER_PLATFORM_PRODUCT } }, { handle: 'all' })
+    : call(supportChatEndpoints.identity, {}, { handle: 'all' });
 }
 
 let loading: Promise<void> | null = null;
@@ -86,7 +88,7 @@ function loadChatwoot(settings: ChatwootSettings): Promise<void> {
 
 /** The user's chat identity, told to the widget; failures ignored (spec section 7). */
 async function identify(brand: BrandId): Promise<void> {
-  const identity = chatwootIdentitySchema.parse(await api.get(chatwootIdentityPath(brand), { handle: 'all' }));
+  const identity = await fetchChatwootIdentity(brand);
   const chat = chatWindow().$chatwoot;
   if (!chat) return;
   chat.setUser(identity.identifier, { name: identity.name, email: identity.email, identifier_hash: identity.user_hash });

@@ -7,8 +7,8 @@ import { ActionIcon, Box, Group, Indicator, Menu, ScrollArea, Stack, Text, Unsty
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, isLanguage, notificationListSchema, type Notification } from '@portal/contracts';
-import { api } from '../../lib/api';
+import { formatDateTime, isLanguage, notificationEndpoints, type Notification } from '@portal/contracts';
+import { call } from '../../lib/api';
 import { notificationLink } from '../../lib/notification-link';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 
@@ -19,16 +19,14 @@ const PAGE_SIZE = 20;
 const POLL_MS = 60_000;
 
 /**
- * GET /notifications?page=&page_size=. A background widget: its failures show in the menu
+ * The first page. A background widget: its failures show in the menu
  * rather than as toasts or redirects (a 404 would otherwise send the user home).
  */
-export const fetchNotifications = async () =>
-  notificationListSchema.parse(await api.get('/notifications', { query: { page: 1, page_size: PAGE_SIZE }, handle: 'all' }));
+export const fetchNotifications = () => call(notificationEndpoints.list, { query: { page: 1, page_size: PAGE_SIZE } }, { handle: 'all' });
 
-/** PUT /notifications/{id} {read: true}. A notification already gone (404) is no news. */
-export const markNotificationRead = (id: string) => api.put<unknown>(`/notifications/${encodeURIComponent(id)}`, { read: true }, { handle: [404] });
-/** PUT /notifications/read-all. */
-export const markAllNotificationsRead = () => api.put<unknown>('/notifications/read-all');
+/** A notification already gone (404) is no news. */
+export const markNotificationRead = (id: string) => call(notificationEndpoints.markRead, { params: { id }, body: { read: true } }, { handle: [404] });
+export const markAllNotificationsRead = () => call(notificationEndpoints.markAllRead);
 
 export function ShellNotifications() {
   const { t, i18n } = useTranslation();

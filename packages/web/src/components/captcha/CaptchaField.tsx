@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useImperativeHandle, useRef, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { firstPaintRoutes } from '@portal/contracts';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { Spinner } from '../Spinner';
 import type { CaptchaHandle } from './types';
@@ -55,7 +56,7 @@ export function CaptchaField({ action, auto = 'onfocus', onChange, ref }: Captch
       ) : (
         <AltchaCaptcha
           ref={providerRef}
-          challengeUrl={`${base}/sso/captcha/challenge`}
+          challengeUrl={`${base}${firstPaintRoutes.captchaChallenge.path}`}
           language={i18n.resolvedLanguage ?? i18n.language}
           auto={auto}
           onChange={onChange}

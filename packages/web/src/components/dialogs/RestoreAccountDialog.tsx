@@ -2,8 +2,8 @@ import './styles';
 import { useEffect, useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatDate, isLanguage, paths } from '@portal/contracts';
-import { api, notify } from '../../lib/api';
+import { firstPaintRoutes, formatDate, isLanguage, paths, type accountEndpoints } from '@portal/contracts';
+import { call, notify } from '../../lib/api';
 import { i18n, loadAccountCatalogue } from '../../lib/i18n';
 
 export interface RestoreAccountDialogProps {
@@ -21,7 +21,7 @@ export interface RestoreAccountDialogProps {
 }
 
 /** POST /sso/auth/restore {restore_token} → {token}: cancels the deletion and signs in. */
-export const restoreAccount = (restoreToken: string) => api.post<{ token: string }>('/sso/auth/restore', { restore_token: restoreToken });
+export const restoreAccount = (restoreToken: string) => call<typeof accountEndpoints.restore>(firstPaintRoutes.restore, { body: { restore_token: restoreToken } });
 
 /**
  * 'Cancel deletion and restore', offered by the sign-in page when the account is scheduled

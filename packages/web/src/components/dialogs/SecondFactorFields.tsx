@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useController, useWatch, type Control, type FieldValues, type Path } from 'react-hook-form';
-import type { TwoFactorMethod } from '@portal/contracts';
-import { api } from '../../lib/api';
+import { mfaEndpoints, type TwoFactorMethod } from '@portal/contracts';
+import { call } from '../../lib/api';
 import { useFieldMessage } from './form-errors';
 import { OtpInput } from './OtpInput';
 import type { SecondFactorValues } from './second-factor';
@@ -16,7 +16,7 @@ interface SecondFactorFieldsProps<Values extends SecondFactorValues & FieldValue
 }
 
 /** POST /sso/me/2fa/email/send: mails a current code to an account whose second factor is email. */
-const sendEmailCode = () => api.post('/sso/me/2fa/email/send');
+const sendEmailCode = () => call(mfaEndpoints.emailSend);
 
 /** The password field and, when two-step verification is on, the code (or a recovery code). */
 export function SecondFactorFields<Values extends SecondFactorValues & FieldValues>({ control, method }: SecondFactorFieldsProps<Values>) {

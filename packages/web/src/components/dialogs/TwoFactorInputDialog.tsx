@@ -2,8 +2,8 @@ import './styles';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contracts';
-import { api, ApiError, errorText } from '../../lib/api';
+import { mfaEndpoints, VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contracts';
+import { ApiError, call, errorText } from '../../lib/api';
 import { messageKey, translateMessage } from './form-errors';
 import { OtpInput } from './OtpInput';
 
@@ -43,7 +43,7 @@ export function TwoFactorInputDialog({
   allowRecovery = true,
   submitLabel,
   onSubmit,
-  onSendCode = () => api.post('/sso/me/2fa/email/send'),
+  onSendCode = () => call(mfaEndpoints.emailSend),
 }: TwoFactorInputDialogProps) {
   const { t } = useTranslation();
   const [useRecovery, setUseRecovery] = useState(false);

@@ -1,32 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { ApiError, fieldErrors, translateServerText } from '../../lib/api';
+import { ApiError, fieldErrorKey, fieldErrors } from '../../lib/api';
 import { i18n } from '../../lib/i18n';
 
 /**
- * Form messages of the account pages. The browser's own rules give i18n keys (with
- * parameters after a `|`: `account.validation.tooLong|{"max":200}`), the server's field
- * messages come as English text; both are kept as they are and put into the current
- * language when shown, so a language switch re-translates what is on screen.
+ * Form messages of the account pages: i18n keys (with parameters after a `|`:
+ * `account.validation.tooLong|{"max":200}`), from the browser's own rules and from the
+ * server's field codes, put into the current language when shown, so a language switch
+ * re-translates what is on screen. A server field error without words of ours stays English.
  */
 export function messageKey(key: string, params?: Record<string, string | number>): string {
   return params ? `${key}|${JSON.stringify(params)}` : key;
-}
-
-/** The account catalogue's English texts, to recognise a server field message (e.g. 'This username is already taken'). */
-function accountTextKey(text: string): string | undefined {
-  const wanted = text.trim().toLowerCase().replace(/\.$/, '');
-  let found: string | undefined;
-  const walk = (node: unknown, path: string) => {
-    if (found) return;
-    if (typeof node === 'string') {
-      if (!node.includes('{') && node.trim().toLowerCase().replace(/\.$/, '') === wanted) found = path;
-    } else if (node && typeof node === 'object') {
-      for (const [key, child] of Object.entries(node)) walk(child, path ? `${path}.${key}` : key);
-    }
-  };
-  for (const group of ['account.validation', 'secondFactor', 'validation']) walk(i18n.getResource('en', 'translation', group), group);
-  return found;
 }
 
 export function translateMessage(message: string | undefined): string | undefined {
@@ -41,8 +25,7 @@ export function translateMessage(message: string | undefined): string | undefine
     }
     return String(i18n.t(key as never, params as never));
   }
-  const known = accountTextKey(message);
-  return known ? String(i18n.t(known as never)) : translateServerText(message);
+  return message;
 }
 
 /** `translateMessage`, re-rendered on a language switch. */
@@ -65,12 +48,12 @@ export function placeServerErrors<Values extends FieldValues>(
   codes: Partial<Record<string, Path<Values>>> = {},
 ): ApiError | null {
   if (!(error instanceof ApiError) || error.status !== 400) return null;
-  const raw = (error.details?.fields ?? {}) as Record<string, unknown>;
   let placed = false;
-  for (const name of Object.keys(fieldErrors(error))) {
+  for (const [name, fieldError] of Object.entries(fieldErrors(error))) {
     if ((fields as readonly string[]).includes(name)) {
-      // The server's own words, translated when shown (translateMessage).
-      setError(name as Path<Values>, { type: 'server', message: String(raw[name]) });
+      // The code's key, translated when shown (translateMessage); the English message when we have no words for it.
+      const known = fieldErrorKey(fieldError);
+      setError(name as Path<Values>, { type: 'server', message: known ? messageKey(known.key, known.params) : fieldError.message });
       placed = true;
     }
   }

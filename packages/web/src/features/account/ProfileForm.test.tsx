@@ -56,7 +56,7 @@ describe('ProfileForm', () => {
     const kit = await setUpAccountTest(({ path, method }) => {
       if (path === '/resources/countries') return [200, []];
       if (path === '/sso/me' && method === 'PUT') {
-        return [400, { code: 'validation_error', message: 'Invalid data', details: { fields: { username: 'This username is already taken' } } }];
+        return [400, { code: 'validation_error', message: 'Invalid data', details: { fields: { username: { code: 'account.username_taken', message: 'This username is already taken' } } } }];
       }
       return [404];
     });

@@ -1,12 +1,19 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { updateMeRequestSchema } from '@portal/contracts';
-import { translateMessage } from '../../components/dialogs/form-errors';
+import { updateMeRequestSchema, type FieldError } from '@portal/contracts';
+import { messageKey, translateMessage } from '../../components/dialogs/form-errors';
+import { fieldErrorKey } from '../../lib/api';
 import { i18n, initI18n, loadAccountCatalogue } from '../../lib/i18n';
 import { applyLanguage } from '../../lib/language';
 import { profileRequest, profileSchema, profileValues, type ProfileValues } from './profile-schema';
 
 const user = { id: 'u1', email: 'ada@example.com', full_name: 'Ada Lovelace', language: 'en', customer_language: 'en' } as const;
 const valid: ProfileValues = { ...profileValues(user), username: 'ada1815', phone: '0123456789', company: 'Analytical Engines', organization: 'Royal Society', address: '12 St James Square', country: 'GB' };
+
+/** A server field error as the form shows it (form-errors placeServerErrors), in the language shown now. */
+function serverMessage(field: FieldError): string | undefined {
+  const known = fieldErrorKey(field);
+  return translateMessage(known ? messageKey(known.key, known.params) : field.message);
+}
 
 /** The translated message of each failing field, in the language shown now. */
 function messages(values: Partial<ProfileValues>): Record<string, string | undefined> {
@@ -55,12 +62,14 @@ describe('profile rules (spec section 5)', () => {
     expect(messages({ phone: '1'.repeat(21) })).toEqual({ phone: 'Tối đa 20 ký tự' });
   });
 
-  it("translates the server's field messages the browser could not have known", async () => {
-    expect(translateMessage('This username is already taken')).toBe('This username is already taken');
-    expect(translateMessage('Phone may contain only numbers')).toBe('Phone may contain only numbers');
+  it("translates the server's field codes the browser could not have known", async () => {
+    const taken = { code: 'account.username_taken', message: 'This username is already taken' } as const;
+    const phone = { code: 'account.validation.phone', message: 'Phone may contain only numbers' } as const;
+    expect(serverMessage(taken)).toBe('This username is already taken');
+    expect(serverMessage(phone)).toBe('Phone may contain only numbers');
     await applyLanguage('vi');
-    expect(translateMessage('This username is already taken')).toBe('Tên người dùng này đã có người sử dụng');
-    expect(translateMessage('Phone may contain only numbers')).toBe('Số điện thoại chỉ được chứa chữ số');
+    expect(serverMessage(taken)).toBe('Tên người dùng này đã có người sử dụng');
+    expect(serverMessage(phone)).toBe('Số điện thoại chỉ được chứa chữ số');
   });
 
   it("gives the same answers as the server's schema (contracts updateMeRequestSchema)", () => {

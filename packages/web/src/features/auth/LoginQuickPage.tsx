@@ -2,13 +2,13 @@ import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse, type TokenResponse } from '@portal/contracts';
+import { mfaEndpoints, paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse } from '@portal/contracts';
 import { OtpInput } from '../../components/dialogs/OtpInput';
 import { LightField, LightSubmit } from '../../components/form/LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { useSecurityText } from '../../components/passkey/use-security-text';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
-import { api, ApiError, errorText, retryAfterSeconds } from '../../lib/api';
+import { ApiError, call, errorText, fieldErrors, retryAfterSeconds } from '../../lib/api';
 import { recalledIdentifier, stateValue } from '../../lib/flow-storage';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { completeSignIn, signInTarget } from '../../lib/sign-in';
@@ -25,10 +25,10 @@ const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFac
  * 429 is the API client's toast ('Too many requests. Try again in {second} seconds'); the
  * page only counts the wait down on its button.
  */
-const sendLoginCode = (email: string) => api.post<{ email: string }>('/sso/auth/code/send', { email }, { handle: [400] });
+const sendLoginCode = (email: string) => call(mfaEndpoints.sendLoginCode, { body: { email } }, { handle: [400] });
 /** POST /sso/auth/code → {token} (session cookie set) or the second-factor challenge. */
 const signInWithCode = (email: string, code: string) =>
-  api.post<TokenResponse | MfaChallengeResponse>('/sso/auth/code', { email, code }, { handle: [400, 403] });
+  call(mfaEndpoints.signInWithCode, { body: { email, code } }, { handle: [400, 403] });
 
 const looksLikeEmail = (value: string | undefined) => (value && value.includes('@') ? value : '');
 
@@ -88,7 +88,7 @@ export function LoginQuickPage() {
       if (!(error instanceof ApiError)) throw error;
       if (error.status === 429) startWait(retryAfterSeconds(error));
       else if (error.status === 400) {
-        const fields = (error.details?.fields ?? {}) as Record<string, string>;
+        const fields = fieldErrors(error);
         if (fields.email) form.setServerErrors({ email: fields.email });
         else setFailure(error);
       }

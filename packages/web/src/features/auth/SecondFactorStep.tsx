@@ -5,10 +5,10 @@ import { useState, type FormEvent } from 'react';
 import { Anchor, Button, PinInput, Stack, Text, TextInput } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse } from '@portal/contracts';
+import { firstPaintRoutes, paths, VERIFICATION_CODE_LENGTH, type mfaEndpoints, type MfaChallengeResponse } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
-import { api, ApiError, errorText, retryAfterSeconds } from '../../lib/api';
+import { ApiError, call, errorText, retryAfterSeconds } from '../../lib/api';
 import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
 import { verificationCode, type Rule } from '../../lib/validators';
@@ -45,7 +45,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
     setFailure(null);
     try {
       const factor = useRecovery ? { recovery_code: form.values.recovery.trim().toUpperCase() } : { code: form.values.code.trim() };
-      await api.post('/sso/auth/mfa', { mfa_token: challenge.mfa_token, ...factor }, { handle: [400, 403, 429] });
+      await call<typeof mfaEndpoints.verifySecondFactor>(firstPaintRoutes.verifySecondFactor, { body: { mfa_token: challenge.mfa_token, ...factor } }, { handle: [400, 403, 429] });
       await onSignedIn();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -57,7 +57,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
   const resend = async () => {
     setFailure(null);
     try {
-      await api.post('/sso/auth/mfa/resend', { mfa_token: challenge.mfa_token }, { handle: [400, 429] });
+      await call<typeof mfaEndpoints.resendSecondFactor>(firstPaintRoutes.resendSecondFactor, { body: { mfa_token: challenge.mfa_token } }, { handle: [400, 429] });
       startCooldown(RESEND_COOLDOWN_SECONDS);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

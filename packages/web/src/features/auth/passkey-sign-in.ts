@@ -1,5 +1,5 @@
-import type { MfaChallengeResponse, TokenResponse } from '@portal/contracts';
-import { api } from '../../lib/api';
+import { firstPaintRoutes, type passkeyEndpoints } from '@portal/contracts';
+import { call } from '../../lib/api';
 
 /**
  * Passkey sign-in (spec section 7): request options for discoverable credentials (no
@@ -11,15 +11,15 @@ import { api } from '../../lib/api';
  * The ceremony code (@simplewebauthn/browser) loads with the first ceremony, not with the
  * sign-in page.
  */
-export const passkeyAuthOptions = () => api.post<Record<string, unknown>>('/sso/users/webauthn/auth/options', {}, { handle: 'all' });
+export const passkeyAuthOptions = () => call<typeof passkeyEndpoints.authOptions>(firstPaintRoutes.passkeyAuthOptions, { body: {} }, { handle: 'all' });
 
 type Ceremony = typeof import('../../components/passkey/ceremony');
 let ceremony: Ceremony | undefined;
 export const loadPasskeyCeremony = async (): Promise<Ceremony> => (ceremony ??= await import('../../components/passkey/ceremony'));
 
-export async function signInWithPasskey(options: Record<string, unknown>, useBrowserAutofill = false): Promise<TokenResponse | MfaChallengeResponse> {
+export async function signInWithPasskey(options: Record<string, unknown>, useBrowserAutofill = false) {
   const response = await (await loadPasskeyCeremony()).runAuthentication(options, useBrowserAutofill);
-  return api.post<TokenResponse | MfaChallengeResponse>('/sso/users/webauthn/auth', { response }, { handle: [400, 403, 404, 429] });
+  return call<typeof passkeyEndpoints.authenticate>(firstPaintRoutes.passkeyAuthenticate, { body: { response: { ...response } } }, { handle: [400, 403, 404, 429] });
 }
 
 /** Stop a pending ceremony (the autofill request waiting in the username field); none when the code never loaded. */

@@ -1,15 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { privacySettingsSchema } from '@portal/contracts';
+import { accountEndpoints, privacySettingsSchema } from '@portal/contracts';
 import type { z } from 'zod';
-import { api } from '../../lib/api';
+import { call } from '../../lib/api';
 
 export type PrivacySettings = z.infer<typeof privacySettingsSchema>;
 export const privacyQueryKey = ['sso', 'me', 'privacy'] as const;
 
-/** GET /sso/me/privacy. */
-export const fetchPrivacy = async () => privacySettingsSchema.parse(await api.get('/sso/me/privacy'));
-/** PUT /sso/me/privacy → the settings as saved. The page words the failure toast itself (silent). */
-export const savePrivacy = async (settings: PrivacySettings) => privacySettingsSchema.parse(await api.put('/sso/me/privacy', settings, { silent: true }));
+export const fetchPrivacy = () => call(accountEndpoints.privacy);
+/** → the settings as saved. The page words the failure toast itself (silent). */
+export const savePrivacy = (settings: PrivacySettings) => call(accountEndpoints.setPrivacy, { body: settings }, { silent: true });
 
 export const usePrivacy = () => useQuery({ queryKey: privacyQueryKey, queryFn: fetchPrivacy });
 
@@ -31,8 +30,8 @@ export function useSavePrivacy() {
   });
 }
 
-/** GET /sso/me/export: every piece of personal data we keep, as JSON. */
-export const fetchExport = () => api.get<unknown>('/sso/me/export');
+/** Every piece of personal data we keep, as JSON. */
+export const fetchExport = () => call(accountEndpoints.exportData);
 
 /** Hand `data` to the browser as a JSON file download. */
 export function downloadJson(data: unknown, fileName: string): void {

@@ -5,7 +5,7 @@ import '@mantine/core/styles/Alert.css';
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN_LENGTH } from '@portal/contracts';
+import { PASSWORD_MIN_LENGTH, type FieldError } from '@portal/contracts';
 import { PasswordStrength } from '../../components/PasswordStrength';
 import { ApiError, errorText, fieldErrors } from '../../lib/api';
 import { useForm } from '../../lib/use-form';
@@ -47,7 +47,7 @@ export function NewPasswordForm({ token, onDone, onInvalid, userInputs = [] }: N
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code === 'auth.reset_link_invalid') return onInvalid();
-      const mapped: Record<string, string> = {};
+      const mapped: Record<string, FieldError> = {};
       for (const [name, message] of Object.entries(fieldErrors(error))) if (serverFields[name]) mapped[serverFields[name]] = message;
       if (Object.keys(mapped).length > 0) form.setServerErrors(mapped);
       else setFailure(error);

@@ -120,7 +120,7 @@ describe('/forgot', () => {
       body: {
         code: 'auth.password_same_as_old',
         message: 'The new password must be different from the old one',
-        details: { fields: { new_password: 'The new password must be different from the old one' } },
+        details: { fields: { new_password: { code: 'auth.password_same_as_old', message: 'The new password must be different from the old one' } } },
       },
     });
     renderAt('/forgot');

@@ -3,15 +3,15 @@ import { useEffect, useState } from 'react';
 import { Button, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '@portal/contracts';
-import { api } from '../../lib/api';
+import { accountEndpoints, paths } from '@portal/contracts';
+import { call } from '../../lib/api';
 import { loadAccountCatalogue } from '../../lib/i18n';
 import { oncePerToken } from '../../lib/once-per-token';
 
 type Outcome = { state: 'pending' } | { state: 'confirmed'; email: string } | { state: 'failed' };
 
 /** POST /sso/users/education-email/confirm {token} → {email}; a used or expired link answers 400 account.email_link_invalid. */
-const confirmEducationEmail = (token: string) => api.post<{ email: string }>('/sso/users/education-email/confirm', { token }, { handle: [400, 404] });
+const confirmEducationEmail = (token: string) => call(accountEndpoints.confirmEducationEmail, { body: { token } }, { handle: [400, 404] });
 
 const confirmOnce = oncePerToken(confirmEducationEmail);
 

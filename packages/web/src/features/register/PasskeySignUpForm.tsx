@@ -7,11 +7,11 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { paths } from '@portal/contracts';
+import { passkeyEndpoints, paths } from '@portal/contracts';
 import { passkeyErrorText } from '../../components/dialogs/passkey-errors';
 import { CeremonyError, passkeysSupported, runRegistration } from '../../components/passkey/ceremony';
 import { useSecurityText } from '../../components/passkey/use-security-text';
-import { api, ApiError } from '../../lib/api';
+import { ApiError, call, fieldErrors } from '../../lib/api';
 import { rememberSignupEmail } from '../../lib/flow-storage';
 import { useForm } from '../../lib/use-form';
 import { acceptTerms, email, required } from '../../lib/validators';
@@ -19,9 +19,9 @@ import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
 
 /** POST /sso/users/webauthn/register/options {algorithms, email, full_name} → creation options (spec section 7). */
 const registerOptions = (body: { email: string; full_name: string }) =>
-  api.post<Record<string, unknown>>('/sso/users/webauthn/register/options', { algorithms: ['es256', 'rs256'], ...body }, { handle: [400] });
+  call(passkeyEndpoints.registerOptions, { body: { algorithms: ['es256', 'rs256'], ...body } }, { handle: [400] });
 /** POST /sso/users/webauthn/register {response} → 201 {email}: activated by mail like a password sign-up. */
-const registerPasskey = (response: unknown) => api.post<{ email: string }>('/sso/users/webauthn/register', { response }, { handle: [400] });
+const registerPasskey = (response: object) => call(passkeyEndpoints.register, { body: { response: { ...response } } }, { handle: [400] });
 
 /**
  * 'Sign up with a passkey': full name and email, the browser's passkey prompt, then the
@@ -54,7 +54,7 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
       void navigate(`${paths.registerVerifyingEmail}${search}`, { state: { email: answer.email ?? address } });
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && error.details?.fields) {
-        const fields = error.details.fields as Record<string, string>;
+        const fields = fieldErrors(error);
         form.setServerErrors({ fullName: fields.full_name, email: fields.email });
       } else if (error instanceof CeremonyError || (error instanceof ApiError && error.status === 400)) setFailure(error);
       setPending(false);

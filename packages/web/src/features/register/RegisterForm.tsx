@@ -8,7 +8,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { PASSWORD_MIN_LENGTH, paths, type Language } from '@portal/contracts';
+import { PASSWORD_MIN_LENGTH, paths, type FieldError, type Language } from '@portal/contracts';
 import { CaptchaField } from '../../components/captcha/CaptchaField';
 import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
 import { PasswordStrength } from '../../components/PasswordStrength';
@@ -87,7 +87,7 @@ export function RegisterForm() {
       return;
     }
     const fields = fieldErrors(error);
-    const mapped: Record<string, string> = {};
+    const mapped: Record<string, FieldError> = {};
     for (const [name, message] of Object.entries(fields)) if (serverFields[name]) mapped[serverFields[name]] = message;
     if (Object.keys(mapped).length > 0) form.setServerErrors(mapped);
     else setFailure(error);

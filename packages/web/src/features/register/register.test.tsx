@@ -96,7 +96,7 @@ describe('/register', () => {
   it("shows the server's field messages under their fields, in the language shown, and starts a new captcha", async () => {
     server.on('POST /sso/users', {
       status: 400,
-      body: { code: 'auth.password_too_common', message: 'This password is too common. Choose another one', details: { fields: { password: 'This password is too common. Choose another one' } } },
+      body: { code: 'auth.password_too_common', message: 'This password is too common. Choose another one', details: { fields: { password: { code: 'auth.password_too_common', message: 'This password is too common. Choose another one' } } } },
     });
     renderAt('/register');
     await screen.findByRole('button', { name: 'Create account' });

@@ -1,15 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type {
-  passkeySchema,
-  recoveryCodesResponseSchema,
-  revokedCountSchema,
-  securityOverviewSchema,
-  SessionInfo,
-  totpSetupResponseSchema,
-  twoFactorStatusSchema,
+import {
+  mfaEndpoints,
+  passkeyEndpoints,
+  securityEndpoints,
+  type passkeySchema,
+  type recoveryCodesResponseSchema,
+  type securityOverviewSchema,
+  type SessionInfo,
+  type totpSetupResponseSchema,
+  type twoFactorStatusSchema,
 } from '@portal/contracts';
-import { api } from '../../lib/api';
+import { call } from '../../lib/api';
 import { peekSessionUser, setSessionUser } from '../../lib/session';
 
 /**
@@ -32,10 +34,10 @@ export const securityKeys = {
   sessions: ['security', 'sessions'] as const,
 };
 
-export const useSecurityOverview = () => useQuery({ queryKey: securityKeys.overview, queryFn: () => api.get<SecurityOverview>('/sso/me/security') });
-export const useTwoFactorStatus = () => useQuery({ queryKey: securityKeys.twoFactor, queryFn: () => api.get<TwoFactorStatus>('/sso/me/2fa') });
-export const usePasskeys = () => useQuery({ queryKey: securityKeys.passkeys, queryFn: () => api.get<Passkey[]>('/sso/users/me/webauthn') });
-export const useSessions = () => useQuery({ queryKey: securityKeys.sessions, queryFn: () => api.get<SessionInfo[]>('/sso/me/sessions') });
+export const useSecurityOverview = () => useQuery({ queryKey: securityKeys.overview, queryFn: () => call(securityEndpoints.overview) });
+export const useTwoFactorStatus = () => useQuery({ queryKey: securityKeys.twoFactor, queryFn: () => call(mfaEndpoints.status) });
+export const usePasskeys = () => useQuery({ queryKey: securityKeys.passkeys, queryFn: () => call(passkeyEndpoints.list) });
+export const useSessions = () => useQuery({ queryKey: securityKeys.sessions, queryFn: () => call(securityEndpoints.listSessions) });
 
 /** Every security query again (one change shows on the overview and the page). */
 export function useRefreshSecurity(): () => Promise<void> {
@@ -59,24 +61,24 @@ export interface PasswordChange {
   confirm_password: string;
 }
 
-/** PUT /sso/me/password → 204; the server signs out every other session. */
+/** The server signs out every other session. */
 export async function changePassword(body: PasswordChange): Promise<void> {
-  await api.put<void>('/sso/me/password', body, { handle: [400] });
+  await call(securityEndpoints.changePassword, { body }, { handle: [400] });
   patchUser({ has_password: true });
 }
 
 // Two-step verification ---------------------------------------------------------------
 
-export const startTotpSetup = () => api.post<TotpSetup>('/sso/me/2fa/totp/setup');
+export const startTotpSetup = () => call(mfaEndpoints.totpSetup);
 export async function enableTotp(code: string): Promise<RecoveryCodes> {
-  const codes = await api.post<RecoveryCodes>('/sso/me/2fa/totp/enable', { code }, { handle: [400] });
+  const codes = await call(mfaEndpoints.totpEnable, { body: { code } }, { handle: [400] });
   patchUser({ two_factor_method: 'totp' });
   return codes;
 }
 /** Mails a code: to turn the email method on, or (while it is on) to confirm a change. */
-export const sendTwoFactorEmail = () => api.post<void>('/sso/me/2fa/email/send');
+export const sendTwoFactorEmail = () => call(mfaEndpoints.emailSend);
 export async function enableEmailTwoFactor(code: string): Promise<RecoveryCodes> {
-  const codes = await api.post<RecoveryCodes>('/sso/me/2fa/email/enable', { code }, { handle: [400] });
+  const codes = await call(mfaEndpoints.emailEnable, { body: { code } }, { handle: [400] });
   patchUser({ two_factor_method: 'email' });
   return codes;
 }
@@ -87,23 +89,23 @@ export interface TwoFactorConfirmation {
   recovery_code?: string;
 }
 export async function disableTwoFactor(body: TwoFactorConfirmation): Promise<void> {
-  await api.post<void>('/sso/me/2fa/disable', body, { handle: [400] });
+  await call(mfaEndpoints.disable, { body }, { handle: [400] });
   patchUser({ two_factor_method: null });
 }
-export const regenerateRecoveryCodes = (body: TwoFactorConfirmation) => api.post<RecoveryCodes>('/sso/me/2fa/recovery-codes', body, { handle: [400] });
+export const regenerateRecoveryCodes = (body: TwoFactorConfirmation) => call(mfaEndpoints.regenerateRecoveryCodes, { body }, { handle: [400] });
 
 // Passkeys ------------------------------------------------------------------------------
 
-export const passkeyEnableOptions = () => api.post<Record<string, unknown>>('/sso/users/me/webauthn/enable/options', { algorithms: ['es256', 'rs256'] });
-export const enablePasskey = (response: unknown, name?: string) =>
-  api.post<Passkey>('/sso/users/me/webauthn/enable', { response, ...(name ? { name } : {}) }, { handle: [400] });
-export const renamePasskey = (id: string, name: string) => api.put<Passkey>(`/sso/users/me/webauthn/${encodeURIComponent(id)}`, { name }, { handle: [400] });
-export const removePasskey = (id: string) => api.delete<void>(`/sso/users/me/webauthn/${encodeURIComponent(id)}`);
+export const passkeyEnableOptions = () => call(passkeyEndpoints.enableOptions, { body: { algorithms: ['es256', 'rs256'] } });
+export const enablePasskey = (response: object, name?: string) =>
+  call(passkeyEndpoints.enable, { body: { response: { ...response }, ...(name ? { name } : {}) } }, { handle: [400] });
+export const renamePasskey = (id: string, name: string) => call(passkeyEndpoints.rename, { params: { id }, body: { name } }, { handle: [400] });
+export const removePasskey = (id: string) => call(passkeyEndpoints.remove, { params: { id } });
 
 // Sessions ------------------------------------------------------------------------------
 
-export const revokeSession = (id: string) => api.delete<void>(`/sso/me/sessions/${encodeURIComponent(id)}`);
-export const revokeOtherSessions = () => api.post<z.infer<typeof revokedCountSchema>>('/sso/me/sessions/revoke-others');
+export const revokeSession = (id: string) => call(securityEndpoints.revokeSession, { params: { id } });
+export const revokeOtherSessions = () => call(securityEndpoints.revokeOtherSessions);
 
 export const useRevokeSession = () => {
   const refresh = useRefreshSecurity();

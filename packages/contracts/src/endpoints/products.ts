@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { languageSchema } from '../api/resources';
+import { endpoint } from '../endpoint';
+
+/** `{product}_platform`: a product id of lower-case letters and digits (e.g. `locker`). */
+export const productParams = z.object({ product: z.string() });
+export const productPatterns = { product: '^[a-z][a-z0-9]{0,31}' } as const;
+
+/**
+ * The password-manager user: the shared spec names the call but not its fields; these are
+ * what the product pages read.
+ */
+export const pmUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string().nullable(),
+  full_name: z.string(),
+  language: languageSchema,
+  avatar_url: z.string().nullable(),
+  is_activated: z.boolean(),
+  two_factor_enabled: z.boolean(),
+  created_at: z.string(),
+});
+
+export const pmUser = endpoint({
+  method: 'GET',
+  path: '/{product}_platform/pm/users/me',
+  tag: 'support-chat',
+  auth: { scope: 'me:read' },
+  summary: 'The password-manager user',
+  params: productParams,
+  paramPatterns: productPatterns,
+  response: pmUserSchema,
+  errors: ['not_found'],
+});

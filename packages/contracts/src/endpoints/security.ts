@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { changePasswordRequestSchema, revokedCountSchema, securityOverviewSchema, sessionListSchema } from '../api/second-factors';
+import { endpoint } from '../endpoint';
+
+/** The security pages. Sessions only: an API key never reaches them. */
+const tag = 'security';
+
+export const overview = endpoint({
+  method: 'GET',
+  path: '/sso/me/security',
+  tag,
+  auth: 'session',
+  summary: 'Security overview: password, two-step, passkeys, recent sessions',
+  response: securityOverviewSchema,
+});
+
+export const changePassword = endpoint({
+  method: 'PUT',
+  path: '/sso/me/password',
+  tag,
+  auth: 'session',
+  summary: 'Change the password (or set the first one); other sessions are signed out',
+  body: changePasswordRequestSchema,
+  response: null,
+  errors: ['auth.current_password_required', 'auth.password_not_valid', 'auth.password_same_as_old', 'auth.password_too_common', 'rate_limited'],
+});
+
+export const listSessions = endpoint({
+  method: 'GET',
+  path: '/sso/me/sessions',
+  tag,
+  auth: 'session',
+  summary: 'Signed-in sessions, the current one marked',
+  response: sessionListSchema,
+});
+
+export const revokeSession = endpoint({
+  method: 'DELETE',
+  path: '/sso/me/sessions/{id}',
+  tag,
+  auth: 'session',
+  summary: 'Sign out one session',
+  params: z.object({ id: z.string().max(100) }),
+  response: null,
+  errors: ['auth.session_not_found'],
+});
+
+export const revokeOtherSessions = endpoint({
+  method: 'POST',
+  path: '/sso/me/sessions/revoke-others',
+  tag,
+  auth: 'session',
+  summary: 'Sign out every other session',
+  response: revokedCountSchema,
+});
