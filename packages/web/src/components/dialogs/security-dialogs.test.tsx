@@ -8,7 +8,7 @@ import { PasskeyCreateDialog } from './PasskeyCreateDialog';
 import { PasskeyPasswordChangeDialog } from './PasskeyPasswordChangeDialog';
 import { PasskeyPasswordConfirmDialog } from './PasskeyPasswordConfirmDialog';
 import { RequiredTwoFactorDialog } from './RequiredTwoFactorDialog';
-import { renderAccount, setUpAccountTest } from './test-utils';
+import { renderAccount, setUpAccountTest } from '../../test/account-kit';
 import { TwoFactorInputDialog } from './TwoFactorInputDialog';
 
 afterEach(async () => {
