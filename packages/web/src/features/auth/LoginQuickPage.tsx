@@ -3,7 +3,7 @@ import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse, type TokenResponse } from '@portal/contracts';
-import { OtpInput } from '../../components/dialogs/OtpInput';
+import { OtpInput } from '../../components/form/OtpInput';
 import { LightField, LightSubmit } from '../../components/form/LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { useSecurityText } from '../../components/passkey/use-security-text';
@@ -100,7 +100,7 @@ export function LoginQuickPage() {
   const verify = async (code = form.values.code) => {
     if (pending || done || sentTo === null) return;
     if (code !== form.values.code) form.set('code', code);
-    if (!new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`).test(code)) {
+    if (verificationCode(code)) {
       form.check();
       return;
     }

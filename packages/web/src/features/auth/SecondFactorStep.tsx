@@ -1,11 +1,11 @@
 import '@mantine/core/styles/Input.css';
-import '@mantine/core/styles/PinInput.css';
 import '@mantine/core/styles/Button.css';
 import { useState, type FormEvent } from 'react';
-import { Anchor, Button, PinInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse } from '@portal/contracts';
+import { OtpInput } from '../../components/form/OtpInput';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
 import { api, ApiError, errorText, retryAfterSeconds } from '../../lib/api';
@@ -87,28 +87,14 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
               error={form.error('recovery')}
             />
           ) : (
-            <Stack gap={6}>
-              <Text component="label" htmlFor="second-factor-code" size="sm" fw={500}>
-                {t('auth.secondFactor.codeLabel')}
-              </Text>
-              <PinInput
-                id="second-factor-code"
-                length={VERIFICATION_CODE_LENGTH}
-                type="number"
-                oneTimeCode
-                autoFocus
-                value={form.values.code}
-                onChange={(value) => form.set('code', value)}
-                error={Boolean(form.error('code'))}
-                aria-label={t('auth.secondFactor.codeLabel')}
-                data-testid="second-factor-code"
-              />
-              {form.error('code') && (
-                <Text size="xs" c="red.7">
-                  {form.error('code')}
-                </Text>
-              )}
-            </Stack>
+            <OtpInput
+              label={t('auth.secondFactor.codeLabel')}
+              value={form.values.code}
+              onChange={(value) => form.set('code', value)}
+              error={form.error('code')}
+              autoFocus
+              testId="second-factor-code"
+            />
           )}
           {failure && (
             <Text size="sm" c="red.7" role="alert">
