@@ -1,9 +1,9 @@
-import './styles';
+import '../../components/dialogs/styles';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { VERIFICATION_CODE_LENGTH } from '@portal/contracts';
-import { OtpInput } from '../form/OtpInput';
-import { useCodeCheck } from '../form/use-code-check';
+import { OtpInput } from '../../components/form/OtpInput';
+import { useCodeCheck } from '../../components/form/use-code-check';
 
 export interface OtpDialogProps {
   opened: boolean;
