@@ -4,6 +4,7 @@ import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@ma
 import { useTranslation } from 'react-i18next';
 import { VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contracts';
 import { api } from '../../lib/api';
+import { recoveryCode } from '../../lib/validators';
 import { OtpInput } from '../form/OtpInput';
 import { useCodeCheck } from '../form/use-code-check';
 
@@ -26,8 +27,6 @@ export interface TwoFactorInputDialogProps {
   onSendCode?(): Promise<unknown>;
 }
 
-/** contracts recoveryCodeSchema: two groups of five, case-insensitive. */
-const RECOVERY_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
 
 /**
  * The two-factor input dialog: a current code (PinInput, 6 digits) or, instead, one of the
@@ -64,7 +63,7 @@ export function TwoFactorInputDialog({
   const submit = async () => {
     if (!useRecovery) return entry.submit();
     const value = recovery.trim().toUpperCase();
-    if (!RECOVERY_PATTERN.test(value)) return entry.setProblem('validation.recoveryCode');
+    if (recoveryCode(value)) return entry.setProblem('validation.recoveryCode');
     await entry.attempt(() => onSubmit({ recovery_code: value }));
   };
 

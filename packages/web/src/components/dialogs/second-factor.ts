@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TwoFactorMethod } from '@portal/contracts';
-import { verificationCode } from '../../lib/validators';
+import { recoveryCode, verificationCode } from '../../lib/validators';
 import { messageKey } from './form-errors';
 
 /**
@@ -25,8 +25,6 @@ export const secondFactorShape = {
   recovery_code: z.string(),
 };
 
-/** contracts recoveryCodeSchema. */
-const RECOVERY_CODE_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
 
 /** The rules, for a zod `superRefine` of a form holding SecondFactorValues. */
 export function checkSecondFactor(values: SecondFactorValues, method: TwoFactorMethod | null | undefined, ctx: z.RefinementCtx): void {
@@ -34,7 +32,7 @@ export function checkSecondFactor(values: SecondFactorValues, method: TwoFactorM
   if (!method) return;
   const malformed = values.factor === 'code' ? verificationCode(values.code) : null;
   if (malformed) ctx.addIssue({ code: 'custom', path: ['code'], message: messageKey(malformed.key, malformed.params) });
-  if (values.factor === 'recovery' && !RECOVERY_CODE_PATTERN.test(values.recovery_code.trim().toUpperCase())) {
+  if (values.factor === 'recovery' && recoveryCode(values.recovery_code)) {
     ctx.addIssue({ code: 'custom', path: ['recovery_code'], message: 'secondFactor.recoveryCodeInvalid' });
   }
 }

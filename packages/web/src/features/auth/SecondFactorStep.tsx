@@ -11,12 +11,9 @@ import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
 import { api, ApiError, errorText, retryAfterSeconds } from '../../lib/api';
 import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
-import { verificationCode, type Rule } from '../../lib/validators';
+import { recoveryCode, verificationCode } from '../../lib/validators';
 import { useRestoreOffer } from './restore-offer';
 
-/** contracts recoveryCodeSchema: two groups of five, Crockford base32. */
-const RECOVERY_CODE_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
-const recoveryCode: Rule = (value) => (RECOVERY_CODE_PATTERN.test(value.trim().toUpperCase()) ? null : { key: 'validation.recoveryCode' });
 
 interface SecondFactorStepProps {
   challenge: MfaChallengeResponse;
