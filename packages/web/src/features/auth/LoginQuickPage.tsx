@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse, type TokenResponse } from '@portal/contracts';
 import { OtpInput } from '../../components/form/OtpInput';
-import { LightField, LightSubmit } from '../../components/form/LightField';
+import { LightField, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { useSecurityText } from '../../components/passkey/use-security-text';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
