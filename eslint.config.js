@@ -40,6 +40,7 @@ const boundaries = {
   /** Test utilities live in packages/server/test, and production code never needs them. */
   testUtilities: [{ target: 'packages/server/src', from: 'packages/server/test', message: 'production code does not import test utilities.' }],
 };
+import { webBoundaries } from './packages/web/eslint.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules', '**/dist', 'data', 'test-results', 'playwright-report', 'packages/server/src/db/migrations'] },
@@ -50,6 +51,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  webBoundaries,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emailSchema, identifierSchema, messages, newPasswordSchema, PASSWORD_MIN_LENGTH } from '@portal/contracts';
+import { emailSchema, identifierSchema, messages, newPasswordSchema, PASSWORD_MIN_LENGTH, recoveryCodeSchema } from '@portal/contracts';
 import en from '../i18n/en.json';
 import vi from '../i18n/vi.json';
-import { acceptTerms, confirmPassword, email, identifier, newPassword, password, required, validate, verificationCode, type ValidationMessage } from './validators';
+import { acceptTerms, confirmPassword, email, identifier, newPassword, password, recoveryCode, required, validate, verificationCode, type ValidationMessage } from './validators';
 
 /** A rule's message as shown in `catalogue`. */
 function shown(message: ValidationMessage | null, catalogue: typeof en = en): string | null {
@@ -119,6 +119,14 @@ describe('the same answers as the server schemas (contracts)', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 140 }), fc.constantFrom('', '1234567', '12345678')), (value) => {
         expect(shown(newPassword(value))).toBe(server(newPasswordSchema, value));
+      }),
+    );
+  });
+
+  it('recovery code', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 14 }), fc.constantFrom('abcde-12345', ' ABCDE12345 ', 'ABCDE_12345', 'abcd-12345', 'ABCDE-123456')), (value) => {
+        expect(shown(recoveryCode(value))).toBe(server(recoveryCodeSchema, value));
       }),
     );
   });

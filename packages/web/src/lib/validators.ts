@@ -80,6 +80,12 @@ export const acceptTerms: Rule<boolean> = (accepted) => (accepted ? null : messa
 export const verificationCode: Rule = (value) =>
   new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`).test(value.trim()) ? null : message('validation.codeFormat', { length: VERIFICATION_CODE_LENGTH });
 
+/** contracts recoveryCodeSchema: two groups of five, Crockford base32, any case, the dash optional. */
+const RECOVERY_CODE_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
+
+/** A recovery code, typed instead of the six-digit one. */
+export const recoveryCode: Rule = (value) => (RECOVERY_CODE_PATTERN.test(value.trim().toUpperCase()) ? null : message('validation.recoveryCode'));
+
 /** Runs `rules` over `values`; the messages of the fields that fail, and whether all passed. */
 export function validate<Values extends Record<string, unknown>>(
   values: Values,

@@ -6,7 +6,7 @@ import { useController, useWatch, type Control, type FieldValues, type Path } fr
 import { mfaEndpoints, type TwoFactorMethod } from '@portal/contracts';
 import { call } from '../../lib/api';
 import { useFieldMessage } from './form-errors';
-import { OtpInput } from './OtpInput';
+import { OtpInput } from '../form/OtpInput';
 import type { SecondFactorValues } from './second-factor';
 
 interface SecondFactorFieldsProps<Values extends SecondFactorValues & FieldValues> {

@@ -3,9 +3,10 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { mfaEndpoints, VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contracts';
-import { ApiError, call, errorText } from '../../lib/api';
-import { messageKey, translateMessage } from './form-errors';
-import { OtpInput } from './OtpInput';
+import { call } from '../../lib/api';
+import { recoveryCode } from '../../lib/validators';
+import { OtpInput } from '../form/OtpInput';
+import { useCodeCheck } from '../form/use-code-check';
 
 export type TwoFactorProof = { code: string } | { recovery_code: string };
 
@@ -26,9 +27,6 @@ export interface TwoFactorInputDialogProps {
   onSendCode?(): Promise<unknown>;
 }
 
-const CODE_PATTERN = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
-/** contracts recoveryCodeSchema: two groups of five, case-insensitive. */
-const RECOVERY_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
 
 /**
  * The two-factor input dialog: a current code (PinInput, 6 digits) or, instead, one of the
@@ -47,46 +45,26 @@ export function TwoFactorInputDialog({
 }: TwoFactorInputDialogProps) {
   const { t } = useTranslation();
   const [useRecovery, setUseRecovery] = useState(false);
-  const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState('');
-  const [problem, setProblem] = useState<string | ApiError | null>(null);
-  const [pending, setPending] = useState(false);
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
+  const entry = useCodeCheck((code) => onSubmit({ code }));
+  const { reset } = entry;
 
   useEffect(() => {
     if (!opened) {
       setUseRecovery(false);
-      setCode('');
       setRecovery('');
-      setProblem(null);
       setSent(false);
+      reset();
     }
-  }, [opened]);
+  }, [opened, reset]);
 
-  const submit = async (typedCode = code) => {
-    if (pending) return;
-    let proof: TwoFactorProof;
-    if (useRecovery) {
-      const value = recovery.trim().toUpperCase();
-      if (!RECOVERY_PATTERN.test(value)) return setProblem('validation.recoveryCode');
-      proof = { recovery_code: value };
-    } else {
-      if (!CODE_PATTERN.test(typedCode)) return setProblem(messageKey('validation.codeFormat', { length: VERIFICATION_CODE_LENGTH }));
-      proof = { code: typedCode };
-    }
-    setPending(true);
-    setProblem(null);
-    try {
-      await onSubmit(proof);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 400) {
-        setProblem(error);
-        setCode('');
-      }
-    } finally {
-      setPending(false);
-    }
+  const submit = async () => {
+    if (!useRecovery) return entry.submit();
+    const value = recovery.trim().toUpperCase();
+    if (recoveryCode(value)) return entry.setProblem('validation.recoveryCode');
+    await entry.attempt(() => onSubmit({ recovery_code: value }));
   };
 
   const sendCode = async () => {
@@ -101,7 +79,6 @@ export function TwoFactorInputDialog({
     }
   };
 
-  const message = problem instanceof ApiError ? errorText(problem) : translateMessage(problem ?? undefined);
   const body = description ?? t(method === 'email' ? 'twoFactorDialog.emailBody' : 'twoFactorDialog.totpBody', { length: VERIFICATION_CODE_LENGTH });
 
   return (
@@ -128,23 +105,13 @@ export function TwoFactorInputDialog({
               value={recovery}
               onChange={(event) => {
                 setRecovery(event.currentTarget.value);
-                setProblem(null);
+                entry.setProblem(null);
               }}
-              error={message}
+              error={entry.message}
               data-testid="recovery-code-input"
             />
           ) : (
-            <OtpInput
-              label={t('twoFactorDialog.codeLabel')}
-              value={code}
-              onChange={(value) => {
-                setCode(value);
-                if (value) setProblem(null);
-              }}
-              onComplete={(value) => void submit(value)}
-              error={message}
-              autoFocus
-            />
+            <OtpInput label={t('twoFactorDialog.codeLabel')} {...entry.input} autoFocus />
           )}
           {method === 'email' && !useRecovery && (
             <Group gap="xs">
@@ -165,22 +132,22 @@ export function TwoFactorInputDialog({
               size="sm"
               onClick={() => {
                 setUseRecovery((current) => !current);
-                setProblem(null);
+                entry.setProblem(null);
               }}
             >
               {t(useRecovery ? 'twoFactorDialog.useCode' : 'twoFactorDialog.useRecovery')}
             </Anchor>
           )}
-          {problem instanceof ApiError && problem.code === 'auth.mfa_token_invalid' && (
+          {entry.refusal?.code === 'auth.mfa_token_invalid' && (
             <Alert color="red" variant="light" role="alert">
-              {errorText(problem)}
+              {entry.message}
             </Alert>
           )}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={pending}>
+            <Button type="submit" loading={entry.pending}>
               {submitLabel ?? t('twoFactorDialog.verify')}
             </Button>
           </Group>

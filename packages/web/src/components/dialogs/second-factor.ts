@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contracts';
+import type { TwoFactorMethod } from '@portal/contracts';
+import { recoveryCode, verificationCode } from '../../lib/validators';
 import { messageKey } from './form-errors';
 
 /**
@@ -24,18 +25,14 @@ export const secondFactorShape = {
   recovery_code: z.string(),
 };
 
-const CODE_PATTERN = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
-/** contracts recoveryCodeSchema. */
-const RECOVERY_CODE_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
 
 /** The rules, for a zod `superRefine` of a form holding SecondFactorValues. */
 export function checkSecondFactor(values: SecondFactorValues, method: TwoFactorMethod | null | undefined, ctx: z.RefinementCtx): void {
   if (!values.password) ctx.addIssue({ code: 'custom', path: ['password'], message: 'validation.passwordRequired' });
   if (!method) return;
-  if (values.factor === 'code' && !CODE_PATTERN.test(values.code.trim())) {
-    ctx.addIssue({ code: 'custom', path: ['code'], message: messageKey('validation.codeFormat', { length: VERIFICATION_CODE_LENGTH }) });
-  }
-  if (values.factor === 'recovery' && !RECOVERY_CODE_PATTERN.test(values.recovery_code.trim().toUpperCase())) {
+  const malformed = values.factor === 'code' ? verificationCode(values.code) : null;
+  if (malformed) ctx.addIssue({ code: 'custom', path: ['code'], message: messageKey(malformed.key, malformed.params) });
+  if (values.factor === 'recovery' && recoveryCode(values.recovery_code)) {
     ctx.addIssue({ code: 'custom', path: ['recovery_code'], message: 'secondFactor.recoveryCodeInvalid' });
   }
 }

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderAccount, setUpAccountTest } from '../../components/dialogs/test-utils';
+import { renderAccount, setUpAccountTest } from '../../test/account-kit';
 import { applyLanguage } from '../../lib/language';
 import { setSessionUser, type SessionUser } from '../../lib/session';
 import { ProfileForm } from './ProfileForm';

@@ -12,7 +12,7 @@ import { formatDateTime, isLanguage, type apiKeySchema } from '@portal/contracts
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
-import { CreateKeyDialog, scopeLabelKey } from '../../components/dialogs/CreateKeyDialog';
+import { CreateKeyDialog, scopeLabelKey } from './CreateKeyDialog';
 import { notify } from '../../lib/api';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api';
 

@@ -3,7 +3,7 @@ import { Anchor, Stack, Text } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type MfaChallengeResponse } from '@portal/contracts';
-import { LightField, LightSubmit } from '../../components/form/LightField';
+import { LightField, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { loadPagesCatalogue } from '../../lib/i18n';
 import { useCurrentService } from '../../lib/service';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { paths, type MfaChallengeResponse } from '@portal/contracts';
 import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
 import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
-import { LightField, LightSubmit } from '../../components/form/LightField';
+import { LightField, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, errorText, retryAfterSeconds } from '../../lib/api';
 import { useRuntimeConfig } from '../../lib/runtime-context';

@@ -3,8 +3,8 @@ import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { mfaEndpoints, paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse } from '@portal/contracts';
-import { OtpInput } from '../../components/dialogs/OtpInput';
-import { LightField, LightSubmit } from '../../components/form/LightField';
+import { OtpInput } from '../../components/form/OtpInput';
+import { LightField, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { useSecurityText } from '../../components/passkey/use-security-text';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
@@ -100,7 +100,7 @@ export function LoginQuickPage() {
   const verify = async (code = form.values.code) => {
     if (pending || done || sentTo === null) return;
     if (code !== form.values.code) form.set('code', code);
-    if (!new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`).test(code)) {
+    if (verificationCode(code)) {
       form.check();
       return;
     }

@@ -3,7 +3,7 @@ import { Stack, Text } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { MfaChallengeResponse, TokenResponse } from '@portal/contracts';
-import { LightButton } from '../../components/form/LightField';
+import { LightButton } from './LightField';
 import { isCancelledCeremony, passkeysSupported } from '../../components/passkey/support';
 import { loadSecurityCatalogue } from '../../lib/i18n';
 import { useRuntimeConfig } from '../../lib/runtime-context';
@@ -27,14 +27,14 @@ export function usePasskeyFinish(onChallenge: (challenge: MfaChallengeResponse) 
   };
 }
 
-type PasskeyErrors = typeof import('../../components/dialogs/passkey-errors');
+type PasskeyErrors = typeof import('../../components/passkey/passkey-errors');
 
 /**
- * A failed passkey sign-in, for the page to say: the wording (components/dialogs/passkey-errors
+ * A failed passkey sign-in, for the page to say: the wording (components/passkey/passkey-errors
  * with the `security` catalogue part) loads only when there is a failure to word.
  */
 async function describeFailure(error: unknown): Promise<{ error: unknown; errors: PasskeyErrors }> {
-  const [errors] = await Promise.all([import('../../components/dialogs/passkey-errors'), loadSecurityCatalogue().catch(() => undefined)]);
+  const [errors] = await Promise.all([import('../../components/passkey/passkey-errors'), loadSecurityCatalogue().catch(() => undefined)]);
   return { error, errors };
 }
 

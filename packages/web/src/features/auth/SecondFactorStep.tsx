@@ -1,22 +1,19 @@
 import '@mantine/core/styles/Input.css';
-import '@mantine/core/styles/PinInput.css';
 import '@mantine/core/styles/Button.css';
 import { useState, type FormEvent } from 'react';
-import { Anchor, Button, PinInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { firstPaintRoutes, paths, VERIFICATION_CODE_LENGTH, type mfaEndpoints, type MfaChallengeResponse } from '@portal/contracts';
+import { OtpInput } from '../../components/form/OtpInput';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
 import { ApiError, call, errorText, retryAfterSeconds } from '../../lib/api';
 import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
-import { verificationCode, type Rule } from '../../lib/validators';
+import { recoveryCode, verificationCode } from '../../lib/validators';
 import { useRestoreOffer } from './restore-offer';
 
-/** contracts recoveryCodeSchema: two groups of five, Crockford base32. */
-const RECOVERY_CODE_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;
-const recoveryCode: Rule = (value) => (RECOVERY_CODE_PATTERN.test(value.trim().toUpperCase()) ? null : { key: 'validation.recoveryCode' });
 
 interface SecondFactorStepProps {
   challenge: MfaChallengeResponse;
@@ -87,28 +84,14 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
               error={form.error('recovery')}
             />
           ) : (
-            <Stack gap={6}>
-              <Text component="label" htmlFor="second-factor-code" size="sm" fw={500}>
-                {t('auth.secondFactor.codeLabel')}
-              </Text>
-              <PinInput
-                id="second-factor-code"
-                length={VERIFICATION_CODE_LENGTH}
-                type="number"
-                oneTimeCode
-                autoFocus
-                value={form.values.code}
-                onChange={(value) => form.set('code', value)}
-                error={Boolean(form.error('code'))}
-                aria-label={t('auth.secondFactor.codeLabel')}
-                data-testid="second-factor-code"
-              />
-              {form.error('code') && (
-                <Text size="xs" c="red.7">
-                  {form.error('code')}
-                </Text>
-              )}
-            </Stack>
+            <OtpInput
+              label={t('auth.secondFactor.codeLabel')}
+              value={form.values.code}
+              onChange={(value) => form.set('code', value)}
+              error={form.error('code')}
+              autoFocus
+              testId="second-factor-code"
+            />
           )}
           {failure && (
             <Text size="sm" c="red.7" role="alert">

@@ -7,7 +7,7 @@ import { useRuntimeConfig } from '../../lib/runtime-context';
 import { completeSignIn, signInTarget } from '../../lib/sign-in';
 
 // Only when a sign-in meets an account scheduled for deletion: not on /login's first visit.
-const RestoreAccountDialog = lazy(async () => ({ default: (await import('../../components/dialogs/RestoreAccountDialog')).RestoreAccountDialog }));
+const RestoreAccountDialog = lazy(async () => ({ default: (await import('./RestoreAccountDialog')).RestoreAccountDialog }));
 
 /** 403 account.deletion_pending: the credentials were right, the account is scheduled for deletion. */
 export interface DeletionPending {

@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { placeServerErrors, useFieldMessage } from '../../components/dialogs/form-errors';
-import { OtpDialog } from '../../components/dialogs/OtpDialog';
+import { OtpDialog } from './OtpDialog';
 import { errorText, notify, type ApiError } from '../../lib/api';
 import { useAuthState } from '../../lib/session';
 import {

@@ -2,14 +2,14 @@ import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Radio.css';
-import '@mantine/core/styles/PinInput.css';
 import { useRef, useState, type FormEvent } from 'react';
-import { Anchor, Button, Group, PinInput, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH } from '@portal/contracts';
 import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
 import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
+import { OtpInput } from '../../components/form/OtpInput';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
 import { ApiError, errorText, notify, retryAfterSeconds } from '../../lib/api';
@@ -259,26 +259,14 @@ function CodeStep({ identifier, email, onBack, onDone }: { identifier: string; e
           description={t('recovery.forgot.codeDescription', { length: VERIFICATION_CODE_LENGTH, email, minutes: RESET_LINK_TTL_SECONDS / 60 })}
         />
         <Stack gap={6}>
-          <Text component="label" htmlFor="recovery-code" size="sm" fw={500}>
-            {t('recovery.forgot.codeLabel')}
-          </Text>
-          <PinInput
-            id="recovery-code"
-            length={VERIFICATION_CODE_LENGTH}
-            type="number"
-            oneTimeCode
-            autoFocus
+          <OtpInput
+            label={t('recovery.forgot.codeLabel')}
             value={form.values.code}
             onChange={(value) => form.set('code', value)}
-            error={Boolean(error)}
-            aria-label={t('recovery.forgot.codeLabel')}
-            data-testid="recovery-code"
+            error={error}
+            autoFocus
+            testId="recovery-code"
           />
-          {error && (
-            <Text size="xs" c="red.7" role="alert">
-              {error}
-            </Text>
-          )}
           {resent && !failure && (
             <Text size="xs" c="teal.8" role="status">
               {t('recovery.forgot.resent', { email })}

@@ -8,7 +8,7 @@ import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { passkeyEndpoints, paths } from '@portal/contracts';
-import { passkeyErrorText } from '../../components/dialogs/passkey-errors';
+import { passkeyErrorText } from '../../components/passkey/passkey-errors';
 import { CeremonyError, passkeysSupported, runRegistration } from '../../components/passkey/ceremony';
 import { useSecurityText } from '../../components/passkey/use-security-text';
 import { ApiError, call, fieldErrors } from '../../lib/api';

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PasskeyCreateDialog } from '../../components/dialogs/PasskeyCreateDialog';
+import { PasskeyCreateDialog } from './PasskeyCreateDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { passkeysSupported, runRegistration } from '../../components/passkey/ceremony';
-import { PasskeyDeviceTable } from '../../components/PasskeyDeviceTable';
+import { PasskeyDeviceTable } from './PasskeyDeviceTable';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { enablePasskey, passkeyEnableOptions, removePasskey, renamePasskey, usePasskeys, useRefreshSecurity } from './api';

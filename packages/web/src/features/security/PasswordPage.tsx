@@ -9,7 +9,7 @@ import { useForm, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@portal/contracts';
 import { placeServerErrors, useFieldMessage } from '../../components/dialogs/form-errors';
-import { newPasswordCodes, newPasswordDefaults, newPasswordSchema, type NewPasswordValues } from '../../components/dialogs/new-password';
+import { newPasswordCodes, newPasswordDefaults, newPasswordSchema, type NewPasswordValues } from './new-password';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, errorText, notify } from '../../lib/api';

@@ -3,18 +3,18 @@ import '@mantine/core/styles/Code.css';
 import '@mantine/core/styles/Image.css';
 import '@mantine/core/styles/Paper.css';
 import '@mantine/core/styles/SimpleGrid.css';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert, Badge, Button, Code, Group, Image, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contracts';
-import { OtpInput } from '../../components/dialogs/OtpInput';
-import { PasskeyPasswordChangeDialog } from '../../components/dialogs/PasskeyPasswordChangeDialog';
-import { PasskeyPasswordConfirmDialog } from '../../components/dialogs/PasskeyPasswordConfirmDialog';
+import { OtpInput } from '../../components/form/OtpInput';
+import { useCodeCheck } from '../../components/form/use-code-check';
+import { PasskeyPasswordChangeDialog } from './PasskeyPasswordChangeDialog';
+import { PasskeyPasswordConfirmDialog } from './PasskeyPasswordConfirmDialog';
 import { PasswordDialog, type PasswordCredentials } from '../../components/dialogs/PasswordDialog';
-import { messageKey, translateMessage } from '../../components/dialogs/form-errors';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
-import { ApiError, errorText, notify } from '../../lib/api';
+import { notify } from '../../lib/api';
 import { useAuthState } from '../../lib/session';
 import {
   changePassword,
@@ -33,53 +33,16 @@ import { RecoveryCodesPanel } from './RecoveryCodesPanel';
 import { LoadFailed, Loading } from './shared';
 
 const LOW_RECOVERY_CODES = 3;
-const CODE_PATTERN = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
 
 /** The code that turns a method on, and the button; a wrong code is said under the boxes. */
 function EnableCodeForm({ label, onEnable }: { label: string; onEnable(code: string): Promise<unknown> }) {
   const { t } = useTranslation();
-  const [code, setCode] = useState('');
-  const [problem, setProblem] = useState<string | ApiError | null>(null);
-  const [pending, setPending] = useState(false);
-
-  const submit = async (value: string) => {
-    if (pending) return;
-    if (!CODE_PATTERN.test(value)) return setProblem(messageKey('validation.codeFormat', { length: VERIFICATION_CODE_LENGTH }));
-    setPending(true);
-    setProblem(null);
-    try {
-      await onEnable(value);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 400) {
-        setProblem(error);
-        setCode('');
-      }
-    } finally {
-      setPending(false);
-    }
-  };
-
+  const entry = useCodeCheck(onEnable);
   return (
-    <form
-      noValidate
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        void submit(code);
-      }}
-    >
+    <form noValidate onSubmit={entry.submitForm}>
       <Stack gap="sm" align="flex-start">
-        <OtpInput
-          label={label}
-          value={code}
-          onChange={(value) => {
-            setCode(value);
-            if (value) setProblem(null);
-          }}
-          onComplete={(value) => void submit(value)}
-          error={problem instanceof ApiError ? errorText(problem) : translateMessage(problem ?? undefined)}
-          name="enable-code"
-        />
-        <Button type="submit" loading={pending} data-testid="enable-two-step">
+        <OtpInput label={label} {...entry.input} name="enable-code" />
+        <Button type="submit" loading={entry.pending} data-testid="enable-two-step">
           {t('securityCenter.twoStep.enable')}
         </Button>
       </Stack>

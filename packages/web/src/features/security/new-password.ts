@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@portal/contracts';
-import { messageKey } from './form-errors';
+import { messageKey } from '../../components/dialogs/form-errors';
 
 /**
  * The rules of a password change or a first password (contracts changePasswordRequestSchema,

@@ -1,4 +1,4 @@
-import './styles';
+import '../../components/dialogs/styles';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/CheckboxIndicator.css';
 import '@mantine/core/styles/InlineInput.css';
@@ -11,8 +11,8 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { apiKeyScopes, type ApiKeyScope } from '@portal/contracts';
 import type { ApiError } from '../../lib/api';
-import { placeServerErrors, useFieldMessage } from './form-errors';
-import { DialogActions } from './DialogActions';
+import { placeServerErrors, useFieldMessage } from '../../components/dialogs/form-errors';
+import { DialogActions } from '../../components/dialogs/DialogActions';
 
 /** The i18n key of a scope's label (i18next reads ':' as a namespace separator, so not the scope itself). */
 export const scopeLabelKey = (scope: ApiKeyScope) =>

@@ -1,13 +1,13 @@
 import '@mantine/core/styles/Table.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/VisuallyHidden.css';
-import './dialogs/styles';
+import '../../components/dialogs/styles';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Badge, Button, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, isLanguage } from '@portal/contracts';
-import { ApiError, errorText } from '../lib/api';
-import { ConfirmDialog } from './dialogs/ConfirmDialog';
+import { ApiError, errorText } from '../../lib/api';
+import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 
 export interface PasskeyRow {
   id: string;

@@ -2,11 +2,11 @@ import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { AppProviders } from '../../app/AppProviders';
-import { configureApi, type ToastKind } from '../../lib/api';
-import { initI18n, loadAccountCatalogue } from '../../lib/i18n';
-import { applyLanguage } from '../../lib/language';
-import { testConfig } from '../../test/render';
+import { AppProviders } from '../app/AppProviders';
+import { configureApi, type ToastKind } from '../lib/api';
+import { initI18n, loadAccountCatalogue } from '../lib/i18n';
+import { applyLanguage } from '../lib/language';
+import { testConfig } from './render';
 
 /** A fake `/v3`: each call answered by `respond` (path, method, body) → [status, body]. */
 export type FakeServer = (request: { path: string; method: string; body: unknown }) => [number, unknown?];

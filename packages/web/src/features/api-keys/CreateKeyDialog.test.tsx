@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyLanguage } from '../../lib/language';
 import { CreateKeyDialog, type CreateKeyRequest } from './CreateKeyDialog';
-import { renderAccount, setUpAccountTest } from './test-utils';
+import { renderAccount, setUpAccountTest } from '../../test/account-kit';
 
 afterEach(async () => {
   cleanup();

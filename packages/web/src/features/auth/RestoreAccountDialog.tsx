@@ -1,4 +1,4 @@
-import './styles';
+import '../../components/dialogs/styles';
 import { useEffect, useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';

@@ -1,13 +1,13 @@
-import './styles';
+import '../../components/dialogs/styles';
 import { useEffect, useState } from 'react';
 import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../lib/api';
-import { placeServerErrors, useFieldMessage } from './form-errors';
+import { placeServerErrors, useFieldMessage } from '../../components/dialogs/form-errors';
 import { newPasswordCodes, newPasswordDefaults, newPasswordSchema, type NewPasswordValues } from './new-password';
-import { DialogActions } from './DialogActions';
+import { DialogActions } from '../../components/dialogs/DialogActions';
 
 export interface PasskeyPasswordChangeDialogProps {
   opened: boolean;

@@ -1,6 +1,6 @@
 import { ApiError, errorText } from '../../lib/api';
 import { i18n } from '../../lib/i18n';
-import { CeremonyError } from '../passkey/ceremony';
+import { CeremonyError } from './ceremony';
 
 /**
  * What a failed passkey ceremony says, in the language shown now: the browser's own

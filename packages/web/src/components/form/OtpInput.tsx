@@ -4,28 +4,39 @@ import { useId } from 'react';
 import { Input, PinInput } from '@mantine/core';
 import { VERIFICATION_CODE_LENGTH } from '@portal/contracts';
 
-interface OtpInputProps {
+export interface OtpInputProps {
   label: string;
   value: string;
   onChange(value: string): void;
-  /** All digits typed (or pasted): the dialog may submit at once. */
+  /** All digits typed (or pasted): the form may submit at once. */
   onComplete?(value: string): void;
   error?: string;
   description?: string;
   autoFocus?: boolean;
   disabled?: boolean;
   name?: string;
+  /** The boxes' test id (default `otp-input`). */
+  testId?: string;
 }
 
 /**
- * The mailed or authenticator code (spec section 9: 6 digits): one box per digit, digits
- * only, the phone's number pad and the browser's one-time-code autofill. The label and
- * error belong to the group; each box is named for screen readers.
+ * The one six-digit code input of the app (spec section 9): the mailed or authenticator code
+ * wherever it is asked for. One box per digit, digits only, the phone's number pad, the
+ * browser's one-time-code autofill and a whole code pasted into any box. The label names
+ * the group of boxes and each box; the error (and description) is tied to every box and
+ * announced when it appears.
  */
-export function OtpInput({ label, value, onChange, onComplete, error, description, autoFocus, disabled, name }: OtpInputProps) {
+export function OtpInput({ label, value, onChange, onComplete, error, description, autoFocus, disabled, name, testId = 'otp-input' }: OtpInputProps) {
   const id = useId();
   return (
-    <Input.Wrapper label={label} error={error} description={description} id={id} labelProps={{ htmlFor: `${id}-1`, id: `${id}-label` }}>
+    <Input.Wrapper
+      label={label}
+      error={error}
+      description={description}
+      id={id}
+      labelProps={{ htmlFor: `${id}-1`, id: `${id}-label` }}
+      errorProps={{ role: 'alert' }}
+    >
       <PinInput
         id={id}
         name={name}
@@ -46,7 +57,7 @@ export function OtpInput({ label, value, onChange, onComplete, error, descriptio
         autoFocus={autoFocus}
         disabled={disabled}
         mt={4}
-        data-testid="otp-input"
+        data-testid={testId}
       />
     </Input.Wrapper>
   );

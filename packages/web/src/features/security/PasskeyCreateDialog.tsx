@@ -1,10 +1,10 @@
-import './styles';
+import '../../components/dialogs/styles';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
-import { CeremonyError } from '../passkey/ceremony';
-import { passkeyErrorText } from './passkey-errors';
+import { CeremonyError } from '../../components/passkey/ceremony';
+import { passkeyErrorText } from '../../components/passkey/passkey-errors';
 
 export interface PasskeyCreateDialogProps {
   opened: boolean;
