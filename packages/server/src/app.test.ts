@@ -63,7 +63,7 @@ describe('platform', () => {
   });
 
   it('adds HSTS only to requests that came over HTTPS', async () => {
-    const behindProxy = await startTestServer({ env: { TRUST_PROXY: 'true' }, database: server.database });
+    const behindProxy = await startTestServer({ env: { TRUST_PROXY: '1' }, database: server.database });
     try {
       const https = await behindProxy.app.inject({ url: '/healthz', headers: { 'x-forwarded-proto': 'https' } });
       expect(https.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');

@@ -1,10 +1,18 @@
 import { z } from 'zod';
+import { parseTrustProxy } from './platform/client-address';
 
 const list = z
   .string()
   .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const url = z.url();
+/** A hop count or proxy addresses and CIDRs; a bare `true` stops the start with what to write instead. */
+const trustProxy = z.string().transform((value, context) => {
+  const parsed = parseTrustProxy(value);
+  if ('value' in parsed) return parsed.value;
+  context.addIssue({ code: 'custom', message: parsed.problem });
+  return z.NEVER;
+});
 
 /**
  * Every environment variable the server reads, with its default. Parsed once at start;
@@ -23,7 +31,7 @@ const envSchema = z
     REDIS_KEY_PREFIX: z.string().max(64).default('portal:'),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
     MAIL_FROM: z.string().min(3).default('CyStack ID <no-reply@localhost>'),
-    TRUST_PROXY: flag.default(false),
+    TRUST_PROXY: trustProxy.default(false),
     PLATFORM_HOSTS: list.default(['localhost', '127.0.0.1']),
     LOCKER_HOSTS: list.default(['locker.localhost']),
     PLATFORM_ORIGIN: url.optional(),

@@ -14,7 +14,7 @@ import { deletionGate } from './deletion';
 const PASSWORD = 'plum-orbit-cactus-917';
 const DAY = 24 * 60 * 60 * 1000;
 const clock = manualClock(new Date('2030-01-10T08:00:00Z'));
-const origin: RequestOrigin = { brand: 'platform', lang: 'en', ip: '127.0.0.1', deviceId: 'test-device-1' };
+const origin: RequestOrigin = { brand: 'platform', lang: 'en', ip: '127.0.0.1', limitAddress: '127.0.0.1', deviceId: 'test-device-1' };
 let server: TestServer;
 let client: ReturnType<typeof identityClient>;
 

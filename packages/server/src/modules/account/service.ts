@@ -142,7 +142,7 @@ export function createAccountService(deps: AccountDependencies) {
      * instead; the answer (and the notice to the old address) are the same either way.
      */
     async requestEmailChange(user: UserRow, input: { new_email: string; password: string } & FactorProof, origin: RequestOrigin): Promise<void> {
-      await throttleCodeSend(`email-change:${user.id}`, origin.ip);
+      await throttleCodeSend(`email-change:${user.id}`, origin.limitAddress);
       await confirmIdentity(user, input);
       const newEmail = input.new_email.toLowerCase();
       if (newEmail === user.email) throw fieldError('new_email', 'This is already your email address');
@@ -178,7 +178,7 @@ export function createAccountService(deps: AccountDependencies) {
 
     /** Sets a recovery email (unverified until its code comes back) and mails it a code. */
     async setRecoveryEmail(user: UserRow, input: { email: string; password: string }, origin: RequestOrigin): Promise<void> {
-      await throttleCodeSend(`recovery-email:${user.id}`, origin.ip);
+      await throttleCodeSend(`recovery-email:${user.id}`, origin.limitAddress);
       await confirmPassword(user, input.password);
       const email = input.email.toLowerCase();
       if (email === user.email) throw fieldError('email', 'The recovery email must be different from your email address');
@@ -208,7 +208,7 @@ export function createAccountService(deps: AccountDependencies) {
 
     /** Mails a single-use link (24 hours) to the education address; the account keeps its old one until then. */
     async requestEducationEmail(user: UserRow, email: string, origin: RequestOrigin): Promise<void> {
-      await throttleCodeSend(`education-email:${user.id}`, origin.ip);
+      await throttleCodeSend(`education-email:${user.id}`, origin.limitAddress);
       const token = randomToken();
       const now = clock.now();
       await queries.retireTokens(user.id, 'education_email', now);

@@ -66,7 +66,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
      * nothing): a captcha from the third on, then refused, so hints cannot be harvested.
      */
     async verifyEmail(input: { identifier: string; email: string; captcha?: string }, origin: RequestOrigin): Promise<void> {
-      rateLimited(await limiter.consume(`recovery:ip:${origin.ip}`, limits.recoveryPerIp));
+      rateLimited(await limiter.consume(`recovery:ip:${origin.limitAddress}`, limits.recoveryPerIp));
       const identifier = input.identifier.toLowerCase();
       const failKey = `recovery:fail:${identifier}`;
       rateLimited(await limiter.status(failKey, limits.recoveryFailuresPerAccount));
@@ -89,7 +89,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
 
     /** Exchanges a mailed code for a reset token. Codes are attempt-limited and single use. */
     async verifyCode(input: { identifier: string; code: string }, origin: RequestOrigin): Promise<{ reset_token: string }> {
-      rateLimited(await limiter.consume(`recovery:ip:${origin.ip}`, limits.recoveryPerIp));
+      rateLimited(await limiter.consume(`recovery:ip:${origin.limitAddress}`, limits.recoveryPerIp));
       const user = await queries.findUserByIdentifier(input.identifier);
       const live = user ? await queries.latestLiveToken(user.id, 'reset_code', clock.now()) : undefined;
       if (!user || !live || live.attempts >= CODE_MAX_ATTEMPTS) throw new AppError('auth.code_invalid');

@@ -191,7 +191,7 @@ export function createAuthService(deps: AuthDependencies) {
     registerAccount,
 
     async signUp(input: SignUpRequest, origin: RequestOrigin): Promise<{ email: string }> {
-      rateLimited(await limiter.consume(`signup:ip:${origin.ip}`, limits.signUpPerIp));
+      rateLimited(await limiter.consume(`signup:ip:${origin.limitAddress}`, limits.signUpPerIp));
       await requireCaptcha(input.captcha, origin.ip);
       assertAcceptablePassword(input.password);
       // Hash before looking up, so both paths spend the same time.
@@ -201,7 +201,7 @@ export function createAuthService(deps: AuthDependencies) {
     },
 
     async resendActivation(email: string, origin: RequestOrigin): Promise<{ email: string }> {
-      rateLimited(await limiter.consume(`activation:ip:${origin.ip}`, limits.recoveryPerIp));
+      rateLimited(await limiter.consume(`activation:ip:${origin.limitAddress}`, limits.recoveryPerIp));
       rateLimited(await limiter.consume(`activation:${email}`, limits.codeSendPerAccount));
       const user = await queries.findUserByEmail(email);
       if (user && !user.activatedAt) await sendActivation(user, origin, ownCredentials(user));
@@ -228,11 +228,11 @@ export function createAuthService(deps: AuthDependencies) {
      * the limit) — so a stranger can slow a guesser down but never lock the owner out.
      */
     async signIn(input: SignInRequest, origin: RequestOrigin): Promise<SignInResult> {
-      const ipKey = `signin:ip:${origin.ip}`;
+      const ipKey = `signin:ip:${origin.limitAddress}`;
       rateLimited(await limiter.status(ipKey, limits.signInPerIp));
       const user = await queries.findUserByIdentifier(input.email);
       const accountKey = `signin:fail:${user ? user.id : input.email.toLowerCase()}`;
-      const lockKey = `${accountKey}:${origin.ip}`;
+      const lockKey = `${accountKey}:${origin.limitAddress}`;
       rateLimited(await limiter.status(lockKey, limits.signInFailuresPerAccount));
       const failures = await limiter.peek(accountKey, limits.signInFailuresPerAccount);
       if (failures >= CAPTCHA_AFTER_FAILURES) await requireCaptcha(input.captcha, origin.ip);

@@ -228,7 +228,7 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
     async resend(mfaToken: string, origin: RequestOrigin): Promise<void> {
       const { user } = await liveChallenge(mfaToken);
       if (user.twoFactorMethod !== 'email') throw new AppError('validation_error', {}, { fields: { mfa_token: 'This sign-in does not use email codes' } });
-      await throttleCodeSend(user.email, origin.ip, 'mfa_email');
+      await throttleCodeSend(user.email, origin.limitAddress, 'mfa_email');
       await mailCode(user, 'mfa_email', origin);
     },
 

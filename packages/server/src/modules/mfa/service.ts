@@ -94,7 +94,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
      */
     async emailSend(user: UserRow, origin: RequestOrigin): Promise<void> {
       if (user.twoFactorMethod === 'totp') throw new AppError('auth.two_factor_already_enabled');
-      await secondFactor.throttleCodeSend(user.email, origin.ip, 'two_factor_email');
+      await secondFactor.throttleCodeSend(user.email, origin.limitAddress, 'two_factor_email');
       await secondFactor.mailCode(user, 'two_factor_email', origin);
     },
 
@@ -122,7 +122,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
      * the lookup and the mail happen after the answer.
      */
     async sendLoginCode(email: string, origin: RequestOrigin): Promise<{ email: string }> {
-      await secondFactor.throttleCodeSend(email, origin.ip, 'login_code');
+      await secondFactor.throttleCodeSend(email, origin.limitAddress, 'login_code');
       setImmediate(() => {
         void (async () => {
           const user = await queries.findUserByEmail(email);
@@ -135,7 +135,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
     /** Signs in with a mailed code: a session, or the second-factor step when two-step is on. */
     async signInWithCode(input: { email: string; code: string }, origin: RequestOrigin): Promise<SignInResult> {
       // The same per-IP counter as password sign-in: one budget for guessing, whatever the method.
-      rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
+      rateLimited(await limiter.consume(`signin:ip:${origin.limitAddress}`, limits.signInPerIp));
       const user = await queries.findUserByEmail(input.email);
       if (!(await secondFactor.checkCode(user?.id, 'login_code', input.code)) || !user) throw new AppError('auth.code_invalid');
       return auth.completeSignIn(user, origin);

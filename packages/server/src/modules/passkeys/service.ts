@@ -183,7 +183,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
 
   /** Option calls are cheap but write a row: bounded per IP. */
   async function limitOptions(origin: RequestOrigin): Promise<void> {
-    rateLimited(await limiter.consume(rateKey(limits.signInPerIp, `webauthn:${origin.ip}`), limits.signInPerIp));
+    rateLimited(await limiter.consume(rateKey(limits.signInPerIp, `webauthn:${origin.limitAddress}`), limits.signInPerIp));
   }
 
   return {
@@ -204,7 +204,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
      * activated by the mailed link. A taken email answers the same, mails its owner, stores nothing.
      */
     async register(response: Record<string, unknown>, origin: RequestOrigin): Promise<{ email: string }> {
-      rateLimited(await limiter.consume(`signup:ip:${origin.ip}`, limits.signUpPerIp));
+      rateLimited(await limiter.consume(`signup:ip:${origin.limitAddress}`, limits.signUpPerIp));
       const { row, info } = await verifyRegistration(response, 'register', origin, 'auth.passkey_signup_failed');
       const payload = row.payload ?? {};
       const email = String(payload.email ?? '');
@@ -246,7 +246,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
 
     /** Sign-in with a passkey: a session, or the second-factor step when two-step is on. */
     async authenticate(input: { username?: string; response: Record<string, unknown> }, origin: RequestOrigin): Promise<SignInResult> {
-      rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
+      rateLimited(await limiter.consume(`signin:ip:${origin.limitAddress}`, limits.signInPerIp));
       const { challenge } = await claim(input.response, 'auth', 'auth.passkey_failed');
       const credentialId = typeof input.response.id === 'string' ? input.response.id : '';
       const passkey = credentialId ? await queries.findByCredentialId(credentialId) : undefined;
