@@ -107,7 +107,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const identityFeed = await followIdentityChanges(database, identities);
   app.addHook('onClose', () => identityFeed.close());
   if (database.kind === 'postgres') installReadYourWrites(app, identityFeed);
-  const sessions = createSessionService(database.db, clock, { identities, get live() { return identityFeed.live; } });
+  const sessions = createSessionService(database.db, clock, { identities, get live() { return identityFeed.live; } }, { idleTimeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS });
   const base = { config, db: database.db, clock, mailer, limiter, captcha, sessions, log: app.log };
   const shared = { ...base, openSession: createSessionOpener(base) };
   // Second factors: the challenge service comes first, since every sign-in may end in it.
@@ -126,7 +126,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     verifySecondFactor: async (user, proof) => (await secondFactor.requireFactor(user, proof, 'two_factor_email'), true),
   });
   const deletion = createDeletionService({ ...shared, account });
-  installAuthGuard(app, sessions, apiKeys);
+  installAuthGuard(app, config, sessions, apiKeys);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   app.addHook('onClose', async () => {
     if (!deps.limiter) await limiter.close();

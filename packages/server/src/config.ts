@@ -42,6 +42,8 @@ const envSchema = z
     VAULT_URL: url.optional(),
     ALLOWED_REDIRECT_ORIGINS: list.default([]),
     COOKIE_DOMAIN: z.string().optional(),
+    /** A session unused for this long is refused (beside its 30-day lifetime). */
+    SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 60 * 60).default(7 * 24 * 60 * 60),
     SEED_DEMO: flag.optional(),
     CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha']).default('altcha'),
     ALTCHA_HMAC_KEY: z.string().min(16).optional(),
