@@ -39,6 +39,7 @@ import { captchaRoutes, createCaptchaVerifier, type CaptchaVerifier } from './pl
 import { fastifyTrustProxy } from './platform/client-address';
 import { systemClock, type Clock } from './platform/clock';
 import { randomToken } from './platform/crypto';
+import { installCrossSiteGuard } from './platform/cross-site';
 import { installDeviceId } from './platform/device-id';
 import { installErrorHandling } from './platform/errors';
 import { installDeletionPurgeJob } from './platform/jobs';
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandling(app);
   installSecurityHeaders(app);
+  installCrossSiteGuard(app, config);
   await app.register(cookie);
   installDeviceId(app);
   installMetrics(app);

@@ -41,6 +41,8 @@ const envSchema = z
     MAIN_SITE_URL: url.optional(),
     VAULT_URL: url.optional(),
     ALLOWED_REDIRECT_ORIGINS: list.default([]),
+    /** Product origins (beside the two brands') whose pages may call the API with cookies (CORS). */
+    CORS_ORIGINS: list.pipe(z.array(url)).default([]),
     COOKIE_DOMAIN: z.string().optional(),
     /** A session unused for this long is refused (beside its 30-day lifetime). */
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 60 * 60).default(7 * 24 * 60 * 60),
