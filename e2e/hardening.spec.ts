@@ -43,3 +43,25 @@ test('a cross-site POST from another site is refused with 403 and the session su
     attacker.server.close();
   }
 });
+
+test('every page says when mail goes to the dev outbox, in both brands and languages', async ({ context, page }) => {
+  test.skip(process.env.E2E_SMTP === '1', 'the server sends real mail in this run: no dev outbox');
+  const { lockerUrl } = e2eEnv();
+  for (const [origin, brand] of [[platformUrl, 'platform'], [lockerUrl, 'locker']] as const) {
+    for (const language of ['en', 'vi'] as const) {
+      await context.addCookies([{ name: 'lang', value: language, url: origin }]);
+      await page.goto(`${origin}/login`);
+      const banner = page.getByTestId('dev-outbox-banner');
+      await expect(banner).toBeVisible();
+      await expect(banner).toContainText(language === 'en' ? 'mail is not sent' : 'thư không được gửi');
+      await expect(banner.getByRole('link')).toHaveAttribute('href', '/dev/outbox');
+      await snap(page, `hardening-dev-outbox-banner-${brand}-${language}`);
+    }
+  }
+  // The page it points to is there.
+  const outbox = await context.request.get(`${platformUrl}/dev/outbox`);
+  expect(outbox.status()).toBe(200);
+  // Other pages carry it too.
+  await page.goto(`${platformUrl}/register`);
+  await expect(page.getByTestId('dev-outbox-banner')).toBeVisible();
+});

@@ -82,7 +82,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installCrossSiteGuard(app, config);
   await app.register(cookie);
   installDeviceId(app);
-  installMetrics(app);
+  installMetrics(app, config);
 
   await app.register(swagger, {
     openapi: {
@@ -100,7 +100,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   const clock = deps.clock ?? systemClock;
-  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, database, logger: app.log });
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, database, logger: app.log, logBodies: config.NODE_ENV === 'development' });
   const limiter = deps.limiter ?? createRateLimiter({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger: app.log });
   // Solved challenges are remembered in the shared limiter store, so one cannot be replayed on another node.
   const captcha = deps.captcha ?? createCaptchaVerifier(config, { replayStore: limiter, logger: app.log });
@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   await app.register(healthRoutes(database));
-  if (config.NODE_ENV !== 'production') await app.register(outboxRoutes(database));
+  if (config.DEV_OUTBOX) await app.register(outboxRoutes(database));
   await app.register(
     async (v3) => {
       await v3.register(resourcesRoutes);

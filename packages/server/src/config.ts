@@ -14,6 +14,9 @@ const trustProxy = z.string().transform((value, context) => {
   return z.NEVER;
 });
 
+/** Listen addresses only this machine can reach. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
 /**
  * Every environment variable the server reads, with its default. Parsed once at start;
  * a bad value stops the process with a list of every offending variable.
@@ -21,7 +24,7 @@ const trustProxy = z.string().transform((value, context) => {
  */
 const envSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     HOST: z.string().min(1).default('0.0.0.0'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -53,6 +56,10 @@ const envSchema = z
     RECAPTCHA_SECRET: z.string().optional(),
     RECAPTCHA_VERSION: z.enum(['standard', 'enterprise']).optional(),
     WEB_DIST: z.string().min(1).optional(),
+    /** `/metrics` on the main port only with `Authorization: Bearer <token>`. */
+    METRICS_TOKEN: z.string().min(16).optional(),
+    /** `/metrics` on this port of its own (same HOST), and not on the main port without the token. */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     // Account self-service.
     /** Chatwoot identity validation: HMAC-SHA256 key of the support-chat inbox. Unset turns the chat identity calls off (404). */
     CHATWOOT_HMAC_SECRET: z.string().min(16).optional(),
@@ -75,6 +82,9 @@ const envSchema = z
       MAIN_SITE_URL: env.MAIN_SITE_URL ?? platformOrigin,
       VAULT_URL: env.VAULT_URL ?? `${platformOrigin}/vault`,
       SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+      // Mail kept in the database and readable by anyone who reaches the port: only for a
+      // developer's own machine.
+      DEV_OUTBOX: env.NODE_ENV !== 'production' && !env.SMTP_URL && LOOPBACK_HOSTS.has(env.HOST),
       ALTCHA_HMAC_KEY: env.ALTCHA_HMAC_KEY,
     };
   });

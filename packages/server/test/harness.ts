@@ -26,6 +26,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: 'test',
+    HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
     // Limits and sessions shared through Redis when the run has one (CI sets REDIS_URL).

@@ -6,18 +6,18 @@ import { limits } from './rate-limit';
 
 describe('TRUST_PROXY', () => {
   it('takes a hop count or proxy addresses and CIDRs', () => {
-    expect(loadConfig({}).TRUST_PROXY).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,2001:db8::/32,loopback' }).TRUST_PROXY).toBe('10.0.0.0/8,192.0.2.7,2001:db8::/32,loopback');
+    expect(loadConfig({ NODE_ENV: 'development' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development', TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development', TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development', TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ NODE_ENV: 'development', TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ NODE_ENV: 'development', TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,2001:db8::/32,loopback' }).TRUST_PROXY).toBe('10.0.0.0/8,192.0.2.7,2001:db8::/32,loopback');
   });
 
   it('refuses a bare true at start, saying what to write instead', () => {
     let problems: string[] = [];
     try {
-      loadConfig({ TRUST_PROXY: 'true' });
+      loadConfig({ NODE_ENV: 'development', TRUST_PROXY: 'true' });
     } catch (error) {
       problems = (error as ConfigError).problems;
     }
@@ -32,7 +32,7 @@ describe('TRUST_PROXY', () => {
     expect(parseTrustProxy('proxy.example.com')).toHaveProperty('problem');
     expect(parseTrustProxy('1.2.3.4/8/8')).toHaveProperty('problem');
     expect(parseTrustProxy('99')).toHaveProperty('problem');
-    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ NODE_ENV: 'development', TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
   });
 });
 

@@ -10,9 +10,9 @@ const LOCKER = 'http://locker.localhost:8080';
 
 describe('productOrigins', () => {
   it('is the two brands plus CORS_ORIGINS, as origins', () => {
-    const config = loadConfig({ CORS_ORIGINS: 'https://vault.example.com/app, https://whitehub.example.com' });
+    const config = loadConfig({ NODE_ENV: 'development', CORS_ORIGINS: 'https://vault.example.com/app, https://whitehub.example.com' });
     expect([...productOrigins(config)]).toEqual([PLATFORM, LOCKER, 'https://vault.example.com', 'https://whitehub.example.com']);
-    expect(() => loadConfig({ CORS_ORIGINS: 'not-an-origin' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ NODE_ENV: 'development', CORS_ORIGINS: 'not-an-origin' })).toThrow(/CORS_ORIGINS/);
   });
 });
 
@@ -50,7 +50,8 @@ describe('cross-site requests (HTTP)', () => {
   });
 
   it('lets our own pages through: either brand, the host as addressed, or no browser at all', async () => {
-    for (const headers of [{ origin: PLATFORM }, { origin: LOCKER }, { origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin' }, {}]) {
+    const ownPages: Array<Record<string, string>> = [{ origin: PLATFORM }, { origin: LOCKER }, { origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin' }, {}];
+    for (const headers of ownPages) {
       const token = await cookieSession();
       expect((await logout(token, headers)).statusCode).toBe(204);
       expect(await stillSignedIn(token)).toBe(false);

@@ -108,7 +108,7 @@ describe('idle timeout (HTTP)', () => {
 
   it('is read from the environment with a documented default', async () => {
     const { loadConfig } = await import('../../config');
-    expect(loadConfig({}).SESSION_IDLE_TIMEOUT_SECONDS).toBe(604_800);
-    expect(() => loadConfig({ SESSION_IDLE_TIMEOUT_SECONDS: '5' })).toThrow(/SESSION_IDLE_TIMEOUT_SECONDS/);
+    expect(loadConfig({ NODE_ENV: 'development' }).SESSION_IDLE_TIMEOUT_SECONDS).toBe(604_800);
+    expect(() => loadConfig({ NODE_ENV: 'development', SESSION_IDLE_TIMEOUT_SECONDS: '5' })).toThrow(/SESSION_IDLE_TIMEOUT_SECONDS/);
   });
 });
