@@ -30,6 +30,8 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
     DATA_DIR: z.string().min(1).default('./data'),
+    /** How often the PostgreSQL LISTEN connection proves it is alive, and how long it may take to answer. */
+    LISTEN_KEEPALIVE_MS: z.coerce.number().int().min(100).max(300_000).default(5000),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
     REDIS_KEY_PREFIX: z.string().max(64).default('portal:'),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),

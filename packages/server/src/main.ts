@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, listen: { keepaliveMs: config.LISTEN_KEEPALIVE_MS } });
   await migrate(database);
   const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
   const app = await buildApp({ config, database, webDist });
