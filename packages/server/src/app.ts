@@ -40,6 +40,7 @@ import { fastifyTrustProxy } from './platform/client-address';
 import { systemClock, type Clock } from './platform/clock';
 import { randomToken } from './platform/crypto';
 import { installCrossSiteGuard } from './platform/cross-site';
+import { createDataProtection, loadDataKey } from './platform/data-protection';
 import { installDeviceId } from './platform/device-id';
 import { installErrorHandling } from './platform/errors';
 import { installDeletionPurgeJob } from './platform/jobs';
@@ -62,6 +63,8 @@ export interface AppDependencies {
   mailer?: Mailer;
   limiter?: RateLimiter;
   captcha?: CaptchaVerifier;
+  /** The key of secrets at rest; by default DATA_ENCRYPTION_KEY or the generated file (loadDataKey). */
+  dataKey?: Buffer;
 }
 
 /** Builds the Fastify app from platform plugins and capability modules. Does not listen. */
@@ -110,12 +113,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onClose', () => identityFeed.close());
   if (database.kind === 'postgres') installReadYourWrites(app, identityFeed);
   const sessions = createSessionService(database.db, clock, { identities, get live() { return identityFeed.live; } }, { idleTimeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS });
-  const base = { config, db: database.db, clock, mailer, limiter, captcha, sessions, log: app.log };
+  const secrets = createDataProtection(deps.dataKey ?? loadDataKey(config));
+  const base = { config, db: database.db, clock, mailer, limiter, captcha, sessions, secrets, log: app.log };
   const shared = { ...base, openSession: createSessionOpener(base) };
   // Second factors: the challenge service comes first, since every sign-in may end in it.
   const secondFactor = createSecondFactorService(shared);
   const auth = createAuthService({ ...shared, secondFactor });
   const mfa = createMfaService({ ...shared, auth, secondFactor });
+  await mfa.protectLegacySecrets();
   const passkeys = createPasskeyService({ ...shared, auth, secondFactor });
   const security = createSecurityService({ ...shared, secondFactor, mfa, passkeys });
   // Hints for unknown usernames must be stable across nodes: derive from a configured secret when there is one.

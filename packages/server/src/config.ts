@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseTrustProxy } from './platform/client-address';
+import { parseDataKey } from './platform/data-protection';
 
 const list = z
   .string()
@@ -63,6 +64,12 @@ const envSchema = z
     /** `/metrics` on this port of its own (same HOST), and not on the main port without the token. */
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     // Account self-service.
+    /**
+     * Key of secrets at rest (TOTP seeds, recovery-code hashes): 64 hex digits or base64 of 32
+     * bytes. Unset: generated into DATA_DIR/data-encryption.key on first start (required with
+     * DATABASE_URL in production, where every node must share it).
+     */
+    DATA_ENCRYPTION_KEY: z.string().refine((value) => parseDataKey(value) !== null, 'must be 32 bytes as 64 hex digits or base64').optional(),
     /** Chatwoot identity validation: HMAC-SHA256 key of the support-chat inbox. Unset turns the chat identity calls off (404). */
     CHATWOOT_HMAC_SECRET: z.string().min(16).optional(),
     CHATWOOT_BASE_URL: url.optional(),
@@ -110,6 +117,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems: string[] = [];
   if (config.NODE_ENV === 'production' && !config.ALTCHA_HMAC_KEY && config.CAPTCHA_PROVIDER === 'altcha') {
     problems.push('ALTCHA_HMAC_KEY: required in production');
+  }
+  if (config.NODE_ENV === 'production' && config.DATABASE_URL && !config.DATA_ENCRYPTION_KEY) {
+    problems.push('DATA_ENCRYPTION_KEY: required with DATABASE_URL in production (every node must share it; generate one with `openssl rand -hex 32`)');
   }
   if (config.CAPTCHA_PROVIDER === 'recaptcha' && !config.RECAPTCHA_SECRET) {
     problems.push('RECAPTCHA_SECRET: required when CAPTCHA_PROVIDER=recaptcha');

@@ -14,6 +14,7 @@ import type { SessionService } from '../sessions/service';
 import { notifySecurityEvent } from '../notifications/service';
 
 type SecurityEvent = 'two_factor_disabled' | 'two_factor_enabled' | 'passkey_added' | 'passkey_removed';
+import type { DataProtection } from '../../platform/data-protection';
 import { matchTotp, recoveryCodeHash } from './codes';
 import { mfaQueries, type MfaTokenPurpose, type UserRow } from './queries';
 
@@ -34,6 +35,8 @@ export interface SecondFactorDependencies {
   log: { error(object: unknown, message: string): void };
   /** Turns a fully signed-in user into a session (auth/session-opener.ts). */
   openSession: SessionOpener;
+  /** Seals TOTP seeds and keys recovery-code hashes (platform/data-protection.ts). */
+  secrets: DataProtection;
 }
 
 /** What proves the second factor: a current code, or one of the recovery codes. */
@@ -126,10 +129,10 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
 
   /** Whether the proof is good for this user's method; uses it up when it is (codes are single use). */
   async function verifyFactor(user: UserRow, proof: FactorProof, emailPurpose: MfaTokenPurpose): Promise<boolean> {
-    if (proof.recovery_code) return queries.useRecoveryCode(user.id, recoveryCodeHash(proof.recovery_code), clock.now());
+    if (proof.recovery_code) return queries.useRecoveryCode(user.id, deps.secrets.keyedHash(recoveryCodeHash(proof.recovery_code)), clock.now());
     if (!proof.code) return false;
     if (user.twoFactorMethod === 'totp' && user.totpSecret) {
-      const step = await matchTotp(user.totpSecret, proof.code, clock.now(), user.totpLastStep);
+      const step = await matchTotp(deps.secrets.open(user.totpSecret), proof.code, clock.now(), user.totpLastStep);
       // Accepted once: the step is recorded with a compare-and-set, so a replay (or a racing twin) loses.
       return step !== null && queries.advanceTotpStep(user.id, step);
     }

@@ -26,7 +26,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await queries.replaceRecoveryCodes(
       userId,
-      codes.map((code) => ({ id: randomUUID(), codeHash: recoveryCodeHash(code) })),
+      codes.map((code) => ({ id: randomUUID(), codeHash: deps.secrets.keyedHash(recoveryCodeHash(code)) })),
       clock.now(),
     );
     return codes;
@@ -48,6 +48,9 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
   }
 
   return {
+    /** Protects secrets stored before they were protected (run once at start; idempotent). */
+    protectLegacySecrets: () => queries.protectLegacySecrets(deps.secrets),
+
     async status(user: UserRow): Promise<{ method: TwoFactorMethod | null; recovery_codes_remaining: number }> {
       const method = user.twoFactorMethod === 'totp' || user.twoFactorMethod === 'email' ? user.twoFactorMethod : null;
       return { method, recovery_codes_remaining: method ? await queries.countRecoveryCodes(user.id) : 0 };
@@ -66,7 +69,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
         // Never presented: the row is found by user; the hash only fills the unique column.
         tokenHash: sha256(randomToken()),
         expiresAt: new Date(now.getTime() + TOTP_SETUP_TTL_SECONDS * 1000),
-        payload: { secret },
+        payload: { secret: deps.secrets.seal(secret) },
       });
       const otpauthUrl = totpUri(brands[origin.brand].title, user.email, secret);
       return { secret, otpauth_url: otpauthUrl, qr_code: await qrCodeDataUrl(otpauthUrl) };
@@ -75,7 +78,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
     async totpEnable(user: UserRow, code: string, origin: RequestOrigin) {
       assertOff(user);
       const pending = await queries.latestLiveToken(user.id, 'totp_setup', clock.now());
-      const secret = typeof pending?.payload?.secret === 'string' ? pending.payload.secret : undefined;
+      const secret = typeof pending?.payload?.secret === 'string' ? deps.secrets.open(pending.payload.secret) : undefined;
       const matched = { step: null as number | null };
       await secondFactor.throttledCheck(user.id, async () => {
         matched.step = secret ? await matchTotp(secret, code, clock.now()) : null;
@@ -83,7 +86,7 @@ export function createMfaService(deps: SecondFactorDependencies & { auth: AuthSe
       });
       if (!pending || !secret || matched.step === null || !(await queries.markTokenUsed(pending.id, clock.now()))) throw new AppError('auth.code_invalid');
       // The enabling code's step is recorded, so it cannot be used again to sign in.
-      if (!(await queries.enableTwoFactor(user.id, 'totp', secret, matched.step, clock.now()))) throw new AppError('auth.two_factor_already_enabled');
+      if (!(await queries.enableTwoFactor(user.id, 'totp', deps.secrets.seal(secret), matched.step, clock.now()))) throw new AppError('auth.two_factor_already_enabled');
       secondFactor.notify(user, origin, 'two_factor_enabled', 'authenticator app');
       return { recovery_codes: await newRecoveryCodes(user.id) };
     },
