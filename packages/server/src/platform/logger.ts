@@ -34,8 +34,8 @@ function scrubbed(value: unknown, depth = 0): unknown {
  * Errors as pino serializes them, without the values a failed statement was bound to: the
  * query text stays (it says what failed), its parameters and PostgreSQL's `detail` go.
  */
-export function safeError(error: Error): unknown {
-  return scrubbed(stdSerializers.err(error));
+export function safeError(error: Error): ReturnType<typeof stdSerializers.err> {
+  return scrubbed(stdSerializers.err(error)) as ReturnType<typeof stdSerializers.err>;
 }
 
 /**
