@@ -56,7 +56,7 @@ export function authRoutes(config: Config, auth: AuthService, recovery: Recovery
     app.post(
       '/sso/users/activation/resend',
       { schema: { tags, summary: 'Send the activation mail again', body: resendActivationRequestSchema, response: { 200: sentToResponseSchema, ...errors } } },
-      async (request) => auth.resendActivation(request.body.email, requestOrigin(request, config)),
+      async (request) => auth.resendActivation(request.body.email, requestOrigin(request, config), request.body.captcha),
     );
 
     app.post(

@@ -200,8 +200,10 @@ export function createAuthService(deps: AuthDependencies) {
       return { email: input.email };
     },
 
-    async resendActivation(email: string, origin: RequestOrigin): Promise<{ email: string }> {
+    async resendActivation(email: string, origin: RequestOrigin, captcha?: string): Promise<{ email: string }> {
       rateLimited(await limiter.consume(`activation:ip:${origin.limitAddress}`, limits.recoveryPerIp));
+      // Each answer mails someone: a script must not turn it into a mail cannon.
+      await requireCaptcha(captcha, origin.ip);
       rateLimited(await limiter.consume(`activation:${email}`, limits.codeSendPerAccount));
       const user = await queries.findUserByEmail(email);
       if (user && !user.activatedAt) await sendActivation(user, origin, ownCredentials(user));

@@ -190,8 +190,10 @@ export function createPasskeyService(deps: PasskeyDependencies) {
     relyingParty: (brand: BrandId) => relyingParty(config, brand),
 
     /** Creation options for a passkey sign-up; the pending name and email ride in the challenge. */
-    async registerOptions(input: { algorithms: AlgorithmName[]; email: string; full_name: string }, origin: RequestOrigin): Promise<WebAuthnOptions> {
+    async registerOptions(input: { algorithms: AlgorithmName[]; email: string; full_name: string; captcha?: string }, origin: RequestOrigin): Promise<WebAuthnOptions> {
       await limitOptions(origin);
+      // A sign-up like the password one: the same captcha, so neither is the way around the other.
+      await auth.requireCaptcha(input.captcha, origin.ip);
       // The id the account will get: the passkey's user handle names it from the start.
       const pending = { id: randomUUID(), email: input.email, fullName: input.full_name };
       const options = await creationOptions(origin, pending, input.algorithms, []);
