@@ -38,7 +38,6 @@ import { installWebApp } from './modules/system/web-app';
 import { captchaRoutes, createCaptchaVerifier, type CaptchaVerifier } from './platform/captcha';
 import { fastifyTrustProxy } from './platform/client-address';
 import { systemClock, type Clock } from './platform/clock';
-import { randomToken } from './platform/crypto';
 import { installCrossSiteGuard } from './platform/cross-site';
 import { createDataProtection, loadDataKey } from './platform/data-protection';
 import { installDeviceId } from './platform/device-id';
@@ -123,8 +122,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await mfa.protectLegacySecrets();
   const passkeys = createPasskeyService({ ...shared, auth, secondFactor });
   const security = createSecurityService({ ...shared, secondFactor, mfa, passkeys });
-  // Hints for unknown usernames must be stable across nodes: derive from a configured secret when there is one.
-  const recovery = createRecoveryService({ ...shared, auth, hintSecret: config.ALTCHA_HMAC_KEY ?? randomToken() });
+  // Hints for unknown usernames must be stable across nodes and restarts: keyed by the data key.
+  const recovery = createRecoveryService({ ...shared, auth, hintSecret: secrets.keyedHash('recovery hint key') });
   const notifications = createNotificationService(shared);
   const apiKeys = createApiKeyService(shared);
   // Email change and deletion take the second factor when it is on (the email method's code comes from POST /sso/me/2fa/email/send).

@@ -21,7 +21,6 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
-import { AppError } from '../../platform/errors';
 import { requestOrigin } from '../../platform/request-origin';
 import { clearSessionCookies, setLanguageCookie, setSessionCookies } from '../sessions/cookies';
 import { caller, principal } from '../sessions/guard';
@@ -78,9 +77,7 @@ export function accountRoutes(config: Config, db: Database, clock: Clock, sessio
         const { user } = principal(request);
         const body = request.body;
         const username = body.username === undefined ? user.username : body.username || null;
-        if (username && (await queries.usernameTaken(username, user.id))) {
-          throw new AppError('validation_error', {}, { fields: { username: 'This username is already taken' } });
-        }
+        await account.assertUsernameAvailable(user, username, requestOrigin(request, config));
         const updated = await queries.updateProfile(
           user.id,
           {

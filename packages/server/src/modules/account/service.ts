@@ -137,6 +137,20 @@ export function createAccountService(deps: AccountDependencies) {
     confirmIdentity,
 
     /**
+     * Refuses a username someone else holds. That answer says whether a username exists, so
+     * asking is limited per account and per address: the profile is not a way to list them.
+     * Keeping one's own username asks nothing.
+     */
+    async assertUsernameAvailable(user: UserRow, username: string | null, origin: RequestOrigin): Promise<void> {
+      if (!username || username.toLowerCase() === user.username?.toLowerCase()) return;
+      rateLimited(await limiter.consume(rateKey(limits.usernameChecksPerAccount, user.id), limits.usernameChecksPerAccount));
+      rateLimited(await limiter.consume(rateKey(limits.usernameChecksPerIp, origin.limitAddress), limits.usernameChecksPerIp));
+      if (await queries.usernameTaken(username, user.id)) {
+        throw new AppError('validation_error', {}, { fields: { username: 'This username is already taken' } });
+      }
+    },
+
+    /**
      * Step 1 of an email change: a code to the new address, a notice to the old. When the new
      * address already has an account, no code goes out and that account's owner is told
      * instead; the answer (and the notice to the old address) are the same either way.

@@ -1,5 +1,5 @@
 import { notifySecurityEvent } from '../notifications/service';
-import { createHmac } from 'node:crypto';
+import { decoyEmail } from './decoy-email';
 import { RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH, resetPasswordPath } from '@portal/contracts';
 import { originFor } from '../../platform/brand';
 import { randomDigits, safeEqual, sha256 } from '../../platform/crypto';
@@ -38,10 +38,7 @@ function resetCodeSecret(userId: string, code: string): string {
 
 /** A stable, plausible hint for a username with no account, so a mismatch looks the same either way. */
 function fakeHint(identifier: string, secret: string): string {
-  const digest = createHmac('sha256', secret).update(identifier.toLowerCase()).digest('hex');
-  const letters = digest.replace(/[0-9]/g, '').padEnd(6, 'x');
-  const domains = ['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com'];
-  return maskEmail(`${letters.slice(0, 5)}@${domains[parseInt(digest.slice(0, 2), 16) % domains.length]}`);
+  return maskEmail(decoyEmail(identifier, secret));
 }
 
 /**

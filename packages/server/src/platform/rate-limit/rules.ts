@@ -32,6 +32,10 @@ export const limits = {
   recoveryFailuresPerAccount: { name: 'recovery:fail', limit: 10, windowSeconds: 15 * 60 },
   /** Forgot-password and recovery requests from one IP. */
   recoveryPerIp: { name: 'recovery:ip', limit: 20, windowSeconds: 15 * 60 },
+  /** Username changes tried on one account (each one says whether the name is taken). */
+  usernameChecksPerAccount: { name: 'username:check', limit: 10, windowSeconds: 60 * 60 },
+  /** ...and from one address across accounts. */
+  usernameChecksPerIp: { name: 'username:check:ip', limit: 30, windowSeconds: 60 * 60 },
   /** Wrong guesses at one issued code (6 digits: 5 guesses give a 1 in 200,000 chance). */
   codeAttempts: { name: 'code:try', limit: 5, windowSeconds: 10 * 60 },
 } as const satisfies Record<string, NamedRule>;
