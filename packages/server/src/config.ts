@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseTrustProxy } from './platform/client-address';
 import { parseDataKey } from './platform/data-protection';
+import { parseLimitOverrides } from './platform/rate-limit/rules';
 
 const list = z
   .string()
@@ -8,6 +9,13 @@ const list = z
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const url = z.url();
 /** A hop count or proxy addresses and CIDRs; a bare `true` stops the start with what to write instead. */
+/** Allowances of the rate limits by rule name (platform/rate-limit/rules.ts), e.g. `signin:ip=200/600`. */
+const limitOverrides = z.string().transform((value, context) => {
+  const parsed = parseLimitOverrides(value);
+  if ('value' in parsed) return parsed.value;
+  context.addIssue({ code: 'custom', message: parsed.problem });
+  return z.NEVER;
+});
 const trustProxy = z.string().transform((value, context) => {
   const parsed = parseTrustProxy(value);
   if ('value' in parsed) return parsed.value;
@@ -51,6 +59,7 @@ const envSchema = z
     CORS_ORIGINS: list.pipe(z.array(url)).default([]),
     COOKIE_DOMAIN: z.string().optional(),
     /** A session unused for this long is refused (beside its 30-day lifetime). */
+    RATE_LIMITS: limitOverrides.default({}),
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 60 * 60).default(7 * 24 * 60 * 60),
     SEED_DEMO: flag.optional(),
     CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha']).default('altcha'),
