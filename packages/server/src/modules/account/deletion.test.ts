@@ -19,7 +19,8 @@ let server: TestServer;
 let client: ReturnType<typeof identityClient>;
 
 beforeAll(async () => {
-  server = await startTestServer({ clock, env: { DELETION_JOB_INTERVAL_SECONDS: '0' } });
+  // Sessions here sit unused across the 14-day deletion window: the idle timeout must not end them first.
+  server = await startTestServer({ clock, env: { DELETION_JOB_INTERVAL_SECONDS: '0', SESSION_IDLE_TIMEOUT_SECONDS: String(30 * 24 * 60 * 60) } });
   client = identityClient(server.app, server.database);
 });
 afterAll(() => server.close());
