@@ -138,7 +138,7 @@ test('sign up with a passkey, activate by mail, sign in with the passkey', async
   await page.getByTestId('passkey-sign-up-start').click();
   await page.getByLabel('Full name').fill('Katherine Johnson');
   await page.getByLabel('Email').fill(email);
-  await page.getByTestId('passkey-sign-up').getByRole('checkbox').check();
+  await page.getByTestId('passkey-sign-up').getByRole('checkbox', { name: /Terms of Service/ }).check();
   await snap(page, 'register-passkey-en');
   await page.getByTestId('passkey-sign-up-submit').click();
   await page.waitForURL(/\/register\/verifying-email/);

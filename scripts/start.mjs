@@ -6,11 +6,21 @@
  *
  * Defaults: PGlite under ./data, http://localhost:8080 (PORT, DATABASE_URL, ... change it;
  * see packages/server/src/config.ts). `--no-build` skips the web build check.
+ *
+ * The server itself defaults to production. Without NODE_ENV, `npm start` chooses the demo:
+ * development (the demo account, the dev outbox) listening on this machine only, since the
+ * dev outbox shows every mailed code to whoever reaches the port.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { ensureInstall, ROOT } from './ensure-install.mjs';
+
+/** The demo's settings when the caller chose no environment; an explicit NODE_ENV is left as it is. */
+function demoDefaults(env) {
+  if (env.NODE_ENV) return {};
+  return { NODE_ENV: 'development', HOST: env.HOST || '127.0.0.1' };
+}
 
 async function main() {
   ensureInstall();
@@ -23,7 +33,7 @@ async function main() {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, DATA_DIR: process.env.DATA_DIR || path.join(ROOT, 'data') },
+    env: { ...process.env, ...demoDefaults(process.env), DATA_DIR: process.env.DATA_DIR || path.join(ROOT, 'data') },
   });
 
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

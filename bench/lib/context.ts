@@ -47,6 +47,7 @@ async function benchConfig(port: number): Promise<Config> {
     PLATFORM_ORIGIN: `http://localhost:${port}`,
     LOCKER_ORIGIN: `http://locker.localhost:${port}`,
     ALTCHA_HMAC_KEY: randomBytes(24).toString('hex'),
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
   try {
     return loadConfig({ ...base, NODE_ENV: 'production' });

@@ -92,7 +92,7 @@ export async function startPortalServer(options: { env?: Record<string, string>;
     LOCKER_ORIGIN: lockerUrl,
     // Accounts made through the API present their own address (X-Forwarded-For), as distinct
     // people would, so the per-address sign-up limit applies per account, not per suite.
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     ...options.env,
   };
   const inherited = { ...process.env };

@@ -16,7 +16,7 @@ export interface RuntimeConfig {
   /** The support-chat widget (Chatwoot), when configured; its user comes from GET /sso/me/chatwoot. */
   chatwoot?: { baseUrl: string; websiteToken: string };
   captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; version?: 'standard' | 'enterprise' };
-  /** True outside production: enables the dev outbox page. */
+  /** True when the dev outbox is mounted (no SMTP, development, listening on localhost): every page says so in a banner. */
   dev: boolean;
   /** Origins a sign-in may hand the browser back to (service and redirect URLs). */
   allowedRedirectOrigins: string[];

@@ -21,13 +21,6 @@ describe('platform', () => {
     await other.app.close();
   });
 
-  it('exposes Prometheus metrics with route patterns, not raw URLs', async () => {
-    await server.app.inject('/v3/resources/lang');
-    const text = (await server.app.inject('/metrics')).body;
-    expect(text).toContain('http_request_duration_seconds_bucket');
-    expect(text).toContain('route="/v3/resources/lang"');
-  });
-
   it('answers unknown /v3 paths with the error shape', async () => {
     const response = await server.app.inject('/v3/nope/nothing');
     expect(response.statusCode).toBe(404);
@@ -63,7 +56,7 @@ describe('platform', () => {
   });
 
   it('adds HSTS only to requests that came over HTTPS', async () => {
-    const behindProxy = await startTestServer({ env: { TRUST_PROXY: 'true' }, database: server.database });
+    const behindProxy = await startTestServer({ env: { TRUST_PROXY: '1' }, database: server.database });
     try {
       const https = await behindProxy.app.inject({ url: '/healthz', headers: { 'x-forwarded-proto': 'https' } });
       expect(https.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');

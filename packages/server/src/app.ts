@@ -20,8 +20,10 @@ import { createSessionService, followIdentityChanges, IdentityCache, installAuth
 import { supportChatRoutes } from './modules/support-chat';
 import { healthRoutes, installWebApp } from './modules/system';
 import { captchaRoutes, createCaptchaVerifier, type CaptchaVerifier } from './platform/captcha';
+import { fastifyTrustProxy } from './platform/client-address';
 import { systemClock, type Clock } from './platform/clock';
-import { randomToken } from './platform/crypto';
+import { installCrossSiteGuard } from './platform/cross-site';
+import { createDataProtection, loadDataKey } from './platform/data-protection';
 import { installDeviceId } from './platform/device-id';
 import { installErrorHandling } from './platform/errors';
 import { loggerOptions } from './platform/logger';
@@ -43,6 +45,8 @@ export interface AppDependencies {
   mailer?: Mailer;
   limiter?: RateLimiter;
   captcha?: CaptchaVerifier;
+  /** The key of secrets at rest; by default DATA_ENCRYPTION_KEY or the generated file (loadDataKey). */
+  dataKey?: Buffer;
 }
 
 /** Builds the Fastify app from platform plugins and capability modules. Does not listen. */
@@ -50,7 +54,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const { config, database } = deps;
   const app = Fastify({
     logger: deps.logger === false ? false : loggerOptions(config.LOG_LEVEL),
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -60,9 +64,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandling(app);
   installSecurityHeaders(app);
+  installCrossSiteGuard(app, config);
   await app.register(cookie);
   installDeviceId(app);
-  installMetrics(app);
+  installMetrics(app, config);
 
   await app.register(swagger, {
     openapi: {
@@ -80,7 +85,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   const clock = deps.clock ?? systemClock;
-  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, database, logger: app.log });
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, database, logger: app.log, logBodies: config.NODE_ENV === 'development' });
   const limiter = deps.limiter ?? createRateLimiter({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger: app.log });
   // Solved challenges are remembered in the shared limiter store, so one cannot be replayed on another node.
   const captcha = deps.captcha ?? createCaptchaVerifier(config, { replayStore: limiter, logger: app.log });
@@ -89,18 +94,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const identityFeed = await followIdentityChanges(database, identities);
   app.addHook('onClose', () => identityFeed.close());
   if (database.kind === 'postgres') installReadYourWrites(app, identityFeed);
-  const sessions = createSessionService(database.db, clock, { identities, get live() { return identityFeed.live; } });
-  const shared = { config, db: database.db, clock, mailer, limiter, captcha, sessions, log: app.log };
+  const sessions = createSessionService(database.db, clock, { identities, get live() { return identityFeed.live; } }, { idleTimeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS });
+  const secrets = createDataProtection(deps.dataKey ?? loadDataKey(config));
+  const shared = { config, db: database.db, clock, mailer, limiter, captcha, sessions, secrets, log: app.log };
   // The sign-in pipeline asks the second factor for its challenge, and the second factor's
   // completion is one of the pipeline's ways in: bound late, once both exist.
   const secondFactor = createSecondFactorService({ ...shared, completeSecondStep: (input, origin) => signIn.withSecondStep(input, origin) });
   const signIn = createSignIn({ ...shared, secondFactor });
   const auth = createAuthService({ ...shared, signIn });
   const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
+  await mfa.protectLegacySecrets();
   const passkeys = createPasskeyService({ ...shared, auth, signIn, secondFactor });
   const security = createSecurityService({ ...shared, secondFactor, mfa, passkeys });
-  // Hints for unknown usernames must be stable across nodes: derive from a configured secret when there is one.
-  const recovery = createRecoveryService({ ...shared, signIn, auth, hintSecret: config.ALTCHA_HMAC_KEY ?? randomToken() });
+  // Hints for unknown usernames must be stable across nodes and restarts: keyed by the data key.
+  const recovery = createRecoveryService({ ...shared, signIn, auth, hintSecret: secrets.keyedHash('recovery hint key') });
   const notifications = createNotificationService(shared);
   const apiKeys = createApiKeyService(shared);
   // Email change and deletion take the second factor when it is on (the email method's code comes from POST /sso/me/2fa/email/send).
@@ -109,7 +116,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     verifySecondFactor: async (user, proof) => (await secondFactor.requireFactor(user, proof, 'two_factor_email'), true),
   });
   const deletion = createDeletionService({ ...shared, account, restoreSignIn: signIn.restore });
-  installAuthGuard(app, sessions, apiKeys);
+  installAuthGuard(app, config, sessions, apiKeys);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   app.addHook('onClose', async () => {
     if (!deps.limiter) await limiter.close();
@@ -117,7 +124,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   await app.register(healthRoutes(database));
-  if (config.NODE_ENV !== 'production') await app.register(outboxRoutes(database));
+  if (config.DEV_OUTBOX) await app.register(outboxRoutes(database));
   await app.register(
     async (v3) => {
       await v3.register(resourcesRoutes);

@@ -2,8 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
-  it('fills defaults for an empty environment', () => {
-    const config = loadConfig({});
+  it('is production unless told otherwise, and production needs its keys', () => {
+    expect(() => loadConfig({})).toThrow(/ALTCHA_HMAC_KEY: required in production/);
+    const config = loadConfig({ ALTCHA_HMAC_KEY: 'a-key-of-enough-length' });
+    expect(config.NODE_ENV).toBe('production');
+    expect(config.SEED_DEMO).toBe(false);
+    expect(config.DEV_OUTBOX).toBe(false);
+  });
+
+  it('mounts the dev outbox only in development, without SMTP, listening on localhost', () => {
+    expect(loadConfig({ NODE_ENV: 'development', HOST: '127.0.0.1' }).DEV_OUTBOX).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', HOST: '::1' }).DEV_OUTBOX).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).DEV_OUTBOX).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development', HOST: '127.0.0.1', SMTP_URL: 'smtp://mail.example.com' }).DEV_OUTBOX).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', HOST: '127.0.0.1', ALTCHA_HMAC_KEY: 'a-key-of-enough-length' }).DEV_OUTBOX).toBe(false);
+  });
+
+  it('fills defaults for a development environment', () => {
+    const config = loadConfig({ NODE_ENV: 'development' });
     expect(config.PORT).toBe(8080);
     expect(config.PLATFORM_HOSTS).toEqual(['localhost', '127.0.0.1']);
     expect(config.LOCKER_HOSTS).toEqual(['locker.localhost']);
@@ -12,7 +28,7 @@ describe('loadConfig', () => {
   });
 
   it('derives origins from PORT', () => {
-    expect(loadConfig({ PORT: '9000' }).PLATFORM_ORIGIN).toBe('http://localhost:9000');
+    expect(loadConfig({ NODE_ENV: 'development', PORT: '9000' }).PLATFORM_ORIGIN).toBe('http://localhost:9000');
   });
 
   it('names every bad variable at once', () => {
@@ -27,13 +43,13 @@ describe('loadConfig', () => {
   });
 
   it('reads the account self-service settings', () => {
-    expect(loadConfig({}).DELETION_JOB_INTERVAL_SECONDS).toBe(3600);
-    expect(loadConfig({ DELETION_JOB_INTERVAL_SECONDS: '0' }).DELETION_JOB_INTERVAL_SECONDS).toBe(0);
-    expect(() => loadConfig({ DELETION_JOB_INTERVAL_SECONDS: '-1', BUGBOUNTY_URL: 'not a url' })).toThrow(/DELETION_JOB_INTERVAL_SECONDS[\s\S]*BUGBOUNTY_URL|BUGBOUNTY_URL[\s\S]*DELETION_JOB_INTERVAL_SECONDS/);
-    expect(() => loadConfig({ CHATWOOT_WEBSITE_TOKEN: 'token' })).toThrow(/CHATWOOT_BASE_URL/);
+    expect(loadConfig({ NODE_ENV: 'development' }).DELETION_JOB_INTERVAL_SECONDS).toBe(3600);
+    expect(loadConfig({ NODE_ENV: 'development', DELETION_JOB_INTERVAL_SECONDS: '0' }).DELETION_JOB_INTERVAL_SECONDS).toBe(0);
+    expect(() => loadConfig({ NODE_ENV: 'development', DELETION_JOB_INTERVAL_SECONDS: '-1', BUGBOUNTY_URL: 'not a url' })).toThrow(/DELETION_JOB_INTERVAL_SECONDS[\s\S]*BUGBOUNTY_URL|BUGBOUNTY_URL[\s\S]*DELETION_JOB_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ NODE_ENV: 'development', CHATWOOT_WEBSITE_TOKEN: 'token' })).toThrow(/CHATWOOT_BASE_URL/);
   });
 
   it('requires a recaptcha secret when recaptcha is chosen', () => {
-    expect(() => loadConfig({ CAPTCHA_PROVIDER: 'recaptcha' })).toThrow(/RECAPTCHA_SECRET/);
+    expect(() => loadConfig({ NODE_ENV: 'development', CAPTCHA_PROVIDER: 'recaptcha' })).toThrow(/RECAPTCHA_SECRET/);
   });
 });

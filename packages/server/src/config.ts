@@ -1,10 +1,30 @@
 import { z } from 'zod';
+import { parseTrustProxy } from './platform/client-address';
+import { parseDataKey } from './platform/data-protection';
+import { parseLimitOverrides } from './platform/rate-limit/rules';
 
 const list = z
   .string()
   .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const url = z.url();
+/** A hop count or proxy addresses and CIDRs; a bare `true` stops the start with what to write instead. */
+/** Allowances of the rate limits by rule name (platform/rate-limit/rules.ts), e.g. `signin:ip=200/600`. */
+const limitOverrides = z.string().transform((value, context) => {
+  const parsed = parseLimitOverrides(value);
+  if ('value' in parsed) return parsed.value;
+  context.addIssue({ code: 'custom', message: parsed.problem });
+  return z.NEVER;
+});
+const trustProxy = z.string().transform((value, context) => {
+  const parsed = parseTrustProxy(value);
+  if ('value' in parsed) return parsed.value;
+  context.addIssue({ code: 'custom', message: parsed.problem });
+  return z.NEVER;
+});
+
+/** Listen addresses only this machine can reach. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * Every environment variable the server reads, with its default. Parsed once at start;
@@ -13,17 +33,19 @@ const url = z.url();
  */
 const envSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     HOST: z.string().min(1).default('0.0.0.0'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
     DATA_DIR: z.string().min(1).default('./data'),
+    /** How often the PostgreSQL LISTEN connection proves it is alive, and how long it may take to answer. */
+    LISTEN_KEEPALIVE_MS: z.coerce.number().int().min(100).max(300_000).default(5000),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
     REDIS_KEY_PREFIX: z.string().max(64).default('portal:'),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
     MAIL_FROM: z.string().min(3).default('CyStack ID <no-reply@localhost>'),
-    TRUST_PROXY: flag.default(false),
+    TRUST_PROXY: trustProxy.default(false),
     PLATFORM_HOSTS: list.default(['localhost', '127.0.0.1']),
     LOCKER_HOSTS: list.default(['locker.localhost']),
     PLATFORM_ORIGIN: url.optional(),
@@ -33,7 +55,12 @@ const envSchema = z
     MAIN_SITE_URL: url.optional(),
     VAULT_URL: url.optional(),
     ALLOWED_REDIRECT_ORIGINS: list.default([]),
+    /** Product origins (beside the two brands') whose pages may call the API with cookies (CORS). */
+    CORS_ORIGINS: list.pipe(z.array(url)).default([]),
     COOKIE_DOMAIN: z.string().optional(),
+    /** A session unused for this long is refused (beside its 30-day lifetime). */
+    RATE_LIMITS: limitOverrides.default({}),
+    SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 60 * 60).default(7 * 24 * 60 * 60),
     SEED_DEMO: flag.optional(),
     CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha']).default('altcha'),
     ALTCHA_HMAC_KEY: z.string().min(16).optional(),
@@ -41,7 +68,17 @@ const envSchema = z
     RECAPTCHA_SECRET: z.string().optional(),
     RECAPTCHA_VERSION: z.enum(['standard', 'enterprise']).optional(),
     WEB_DIST: z.string().min(1).optional(),
+    /** `/metrics` on the main port only with `Authorization: Bearer <token>`. */
+    METRICS_TOKEN: z.string().min(16).optional(),
+    /** `/metrics` on this port of its own (same HOST), and not on the main port without the token. */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     // Account self-service.
+    /**
+     * Key of secrets at rest (TOTP seeds, recovery-code hashes): 64 hex digits or base64 of 32
+     * bytes. Unset: generated into DATA_DIR/data-encryption.key on first start (required with
+     * DATABASE_URL in production, where every node must share it).
+     */
+    DATA_ENCRYPTION_KEY: z.string().refine((value) => parseDataKey(value) !== null, 'must be 32 bytes as 64 hex digits or base64').optional(),
     /** Chatwoot identity validation: HMAC-SHA256 key of the support-chat inbox. Unset turns the chat identity calls off (404). */
     CHATWOOT_HMAC_SECRET: z.string().min(16).optional(),
     CHATWOOT_BASE_URL: url.optional(),
@@ -63,6 +100,9 @@ const envSchema = z
       MAIN_SITE_URL: env.MAIN_SITE_URL ?? platformOrigin,
       VAULT_URL: env.VAULT_URL ?? `${platformOrigin}/vault`,
       SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+      // Mail kept in the database and readable by anyone who reaches the port: only for a
+      // developer's own machine.
+      DEV_OUTBOX: env.NODE_ENV !== 'production' && !env.SMTP_URL && LOOPBACK_HOSTS.has(env.HOST),
       ALTCHA_HMAC_KEY: env.ALTCHA_HMAC_KEY,
     };
   });
@@ -86,6 +126,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems: string[] = [];
   if (config.NODE_ENV === 'production' && !config.ALTCHA_HMAC_KEY && config.CAPTCHA_PROVIDER === 'altcha') {
     problems.push('ALTCHA_HMAC_KEY: required in production');
+  }
+  if (config.NODE_ENV === 'production' && config.DATABASE_URL && !config.DATA_ENCRYPTION_KEY) {
+    problems.push('DATA_ENCRYPTION_KEY: required with DATABASE_URL in production (every node must share it; generate one with `openssl rand -hex 32`)');
   }
   if (config.CAPTCHA_PROVIDER === 'recaptcha' && !config.RECAPTCHA_SECRET) {
     problems.push('RECAPTCHA_SECRET: required when CAPTCHA_PROVIDER=recaptcha');

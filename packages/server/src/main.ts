@@ -5,6 +5,7 @@ import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { seedDemoAccount } from './modules/users';
 import { systemClock } from './platform/clock';
+import { applyLimitOverrides } from './platform/rate-limit/rules';
 
 /** Process entry: config -> database -> app -> listen, and a clean shutdown on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  applyLimitOverrides(config.RATE_LIMITS);
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, listen: { keepaliveMs: config.LISTEN_KEEPALIVE_MS } });
   await migrate(database);
   const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
   const app = await buildApp({ config, database, webDist });

@@ -6,6 +6,9 @@ import { loadConfig, type Config } from '../src/config';
 import type { DatabaseHandle } from '../src/db/client';
 import { freshDatabase } from './db-target';
 
+/** The key of secrets at rest in tests (never the generated file under ./data). */
+export const TEST_DATA_KEY = '0f'.repeat(32);
+
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export interface TestServer {
@@ -26,6 +29,9 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    // One key for every node of a test, as a deployment shares one.
+    DATA_ENCRYPTION_KEY: TEST_DATA_KEY,
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
     // Limits and sessions shared through Redis when the run has one (CI sets REDIS_URL).

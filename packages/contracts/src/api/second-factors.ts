@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeSchema, emailSchema, fullNameSchema, identifierSchema, messages, newPasswordSchema, passwordSchema } from './auth';
+import { captchaField, codeSchema, emailSchema, fullNameSchema, identifierSchema, messages, newPasswordSchema, passwordSchema } from './auth';
 
 /**
  * Second factors and passwordless sign-in (issue: second factors). Calls under /v3/sso.
@@ -105,7 +105,7 @@ export const passkeyAuthOptionsRequestSchema = z.object({ username: identifierSc
 /** POST /sso/users/webauthn/auth {username?, response} → {token}. */
 export const passkeyAuthRequestSchema = z.object({ username: identifierSchema.optional(), response: webauthnJson });
 /** POST /sso/users/webauthn/register/options {algorithms, email, full_name} → creation options JSON. */
-export const passkeyRegisterOptionsRequestSchema = z.object({ algorithms: webauthnAlgorithmsSchema, email: emailSchema, full_name: fullNameSchema });
+export const passkeyRegisterOptionsRequestSchema = z.object({ algorithms: webauthnAlgorithmsSchema, email: emailSchema, full_name: fullNameSchema, captcha: captchaField });
 /** POST /sso/users/webauthn/register {response} → 201 {email}; the account is activated by mail as with a password. */
 export const passkeyRegisterRequestSchema = z.object({ response: webauthnJson });
 

@@ -2,7 +2,7 @@ import { PGlite, types, type QueryOptions, type Transaction } from '@electric-sq
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { listenOnPostgres, type ChannelHandlers, type ChannelSubscription } from './listen';
+import { listenOnPostgres, type ChannelHandlers, type ChannelSubscription, type ListenOptions } from './listen';
 import * as schema from './schema';
 
 export type Database = ReturnType<typeof drizzlePglite<typeof schema>>;
@@ -29,7 +29,7 @@ export interface DatabaseHandle {
  * Both speak the same SQL, so the schema, migrations and queries are one.
  * `pglite` may be passed in by tests that restore a migrated snapshot.
  */
-export async function openDatabase(options: { url?: string; dataDir?: string; pglite?: PGlite }): Promise<DatabaseHandle> {
+export async function openDatabase(options: { url?: string; dataDir?: string; pglite?: PGlite; listen?: ListenOptions }): Promise<DatabaseHandle> {
   if (options.url) {
     const url = options.url;
     const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -48,7 +48,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string; pg
       url,
       ping: async () => void (await pool.query('select 1')),
       async listen(channel, handlers) {
-        const subscription = await listenOnPostgres(url, channel, handlers);
+        const subscription = await listenOnPostgres(url, channel, handlers, options.listen);
         subscriptions.add(subscription);
         return subscription;
       },

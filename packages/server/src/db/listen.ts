@@ -2,8 +2,20 @@ import pg from 'pg';
 
 export interface ChannelHandlers {
   message(payload: string): void;
-  /** The listening connection dropped: what was notified meanwhile is lost. */
+  /**
+   * The listening connection dropped, or came back after a drop: what was notified meanwhile
+   * is lost, so whatever was kept fresh by it must be treated as stale (called at both ends).
+   */
   gap(): void;
+}
+
+export interface ListenOptions {
+  /**
+   * How often the listening connection proves it is alive (a round trip on it), and how long
+   * that may take. A connection can die silently (a NAT or a firewall forgets it, the database
+   * host vanishes): without this, nobody would notice and revocations would stop arriving.
+   */
+  keepaliveMs?: number;
 }
 
 export interface ChannelSubscription {
@@ -13,19 +25,24 @@ export interface ChannelSubscription {
 }
 
 const RECONNECT_DELAY_MS = 1000;
+const DEFAULT_KEEPALIVE_MS = 5000;
 
 /**
  * LISTEN on a dedicated PostgreSQL connection (a pooled one would hand it to other queries),
  * reconnecting after a drop. `live` is false from the drop until LISTEN is in place again.
  */
-export async function listenOnPostgres(url: string, channel: string, handlers: ChannelHandlers): Promise<ChannelSubscription> {
+export async function listenOnPostgres(url: string, channel: string, handlers: ChannelHandlers, options: ListenOptions = {}): Promise<ChannelSubscription> {
+  const keepaliveMs = options.keepaliveMs ?? DEFAULT_KEEPALIVE_MS;
   let client: pg.Client | undefined;
   let live = false;
   let closed = false;
+  let everConnected = false;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url });
+    // TCP keepalive as well, so the kernel also gives up on a peer that is gone.
+    const next = new pg.Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: keepaliveMs });
     next.on('notification', (message) => {
       if (message.channel === channel) handlers.message(message.payload ?? '');
     });
@@ -39,6 +56,29 @@ export async function listenOnPostgres(url: string, channel: string, handlers: C
     }
     client = next;
     live = true;
+    // Whatever was cached before or during the outage may have missed its notification.
+    if (everConnected) handlers.gap();
+    everConnected = true;
+    beat(next);
+  };
+
+  /** One round trip on the listening connection every keepaliveMs; no answer in time counts as a drop. */
+  const beat = (which: pg.Client): void => {
+    heartbeat = setTimeout(() => {
+      if (which !== client || closed) return;
+      const late = setTimeout(() => dropped(which), keepaliveMs);
+      which.query('select 1').then(
+        () => {
+          clearTimeout(late);
+          if (which === client && !closed) beat(which);
+        },
+        () => {
+          clearTimeout(late);
+          dropped(which);
+        },
+      );
+    }, keepaliveMs);
+    heartbeat.unref();
   };
 
   const dropped = (which: pg.Client): void => {
@@ -66,6 +106,7 @@ export async function listenOnPostgres(url: string, channel: string, handlers: C
       closed = true;
       live = false;
       clearTimeout(retry);
+      clearTimeout(heartbeat);
       await client?.end().catch(() => undefined);
       client = undefined;
     },

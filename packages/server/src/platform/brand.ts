@@ -35,7 +35,7 @@ export function runtimeConfigFor(config: Config, brand: Brand): RuntimeConfig {
       config.CAPTCHA_PROVIDER === 'recaptcha'
         ? { provider: 'recaptcha', siteKey: config.RECAPTCHA_SITE_KEY, version: config.RECAPTCHA_VERSION }
         : { provider: 'altcha' },
-    dev: config.NODE_ENV !== 'production',
+    dev: config.DEV_OUTBOX,
     allowedRedirectOrigins: allowedRedirectOrigins(config),
   };
 }

@@ -1,8 +1,16 @@
+import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Config } from '../config';
+import { safeEqual } from './crypto';
 
-/** Prometheus metrics: process defaults plus request duration by route and status. */
-export function installMetrics(app: FastifyInstance): void {
+/**
+ * Prometheus metrics: process defaults plus request duration by route and status. They tell
+ * an outsider about traffic and versions, so they are served only to whoever holds
+ * METRICS_TOKEN on the main port, or on METRICS_PORT (a port the operator keeps internal);
+ * with neither, nowhere.
+ */
+export function installMetrics(app: FastifyInstance, config: Pick<Config, 'METRICS_TOKEN' | 'METRICS_PORT' | 'HOST'>): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -24,8 +32,33 @@ export function installMetrics(app: FastifyInstance): void {
     child.observe(reply.elapsedTime / 1000);
     done();
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
+
+  const token = config.METRICS_TOKEN;
+  if (token) {
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      const presented = request.headers.authorization?.startsWith('Bearer ') ? request.headers.authorization.slice(7) : '';
+      // Not found rather than unauthorized: the endpoint does not advertise itself.
+      if (!safeEqual(presented, token)) return reply.callNotFound();
+      reply.type(registry.contentType);
+      return registry.metrics();
+    });
+  }
+
+  if (config.METRICS_PORT !== undefined) {
+    const port = config.METRICS_PORT;
+    let server: Server | undefined;
+    app.addHook('onListen', async () => {
+      server = createServer((request, response) => {
+        if (request.url !== '/metrics') return void response.writeHead(404).end();
+        registry.metrics().then(
+          (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+          () => response.writeHead(500).end(),
+        );
+      });
+      await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(port, config.HOST, resolve));
+    });
+    app.addHook('onClose', async () => {
+      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+    });
+  }
 }

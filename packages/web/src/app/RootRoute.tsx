@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { DevOutboxBanner } from '../components/DevOutboxBanner';
 import { appState } from '../lib/app-state';
 import { storeEntryParams } from '../lib/entry-params';
 
@@ -20,6 +21,7 @@ export function RootRoute() {
 
   return (
     <>
+      <DevOutboxBanner />
       <Outlet />
       <ScrollRestoration />
     </>

@@ -1,10 +1,12 @@
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Button.css';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { firstPaintRoutes, type authEndpoints } from '@portal/contracts';
 import { ApiError, call, errorText, retryAfterSeconds } from '../lib/api';
+import { CaptchaField } from './captcha/CaptchaField';
+import { CaptchaError, type CaptchaHandle } from './captcha/types';
 import { useCountdown } from '../lib/use-countdown';
 import { useForm } from '../lib/use-form';
 import { email as emailRule } from '../lib/validators';
@@ -29,7 +31,9 @@ export function ResendActivation({ email: knownEmail, initialCooldown = 0 }: Res
   const [seconds, startCooldown] = useCountdown(initialCooldown);
   const [pending, setPending] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [failure, setFailure] = useState<ApiError | CaptchaError | null>(null);
+  // Every resend mails someone: the server asks for a captcha, solved when the button is pressed.
+  const captcha = useRef<CaptchaHandle>(null);
   const form = useForm({ email: knownEmail ?? '' }, () => ({ email: emailRule }));
 
   const submit = async (event: FormEvent) => {
@@ -39,14 +43,17 @@ export function ResendActivation({ email: knownEmail, initialCooldown = 0 }: Res
     setPending(true);
     setFailure(null);
     try {
-      await call<typeof authEndpoints.resendActivation>(firstPaintRoutes.resendActivation, { body: { email: address } }, { handle: [400, 429] });
+      const answer = await captcha.current?.token();
+      await call<typeof authEndpoints.resendActivation>(firstPaintRoutes.resendActivation, { body: { email: address, captcha: answer } }, { handle: [400, 429] });
       setSentTo(address);
       startCooldown(RESEND_COOLDOWN_SECONDS);
     } catch (error) {
+      if (error instanceof CaptchaError) return setFailure(error);
       if (!(error instanceof ApiError)) throw error;
       if (error.status === 429) startCooldown(retryAfterSeconds(error));
       if (error.status === 400 || error.status === 429) setFailure(error);
     } finally {
+      captcha.current?.reset();
       setPending(false);
     }
   };
@@ -64,6 +71,7 @@ export function ResendActivation({ email: knownEmail, initialCooldown = 0 }: Res
             error={form.error('email')}
           />
         )}
+        <CaptchaField ref={captcha} action="signup" auto="onfocus" />
         <div>
           <Button type="submit" variant={knownEmail ? 'light' : 'filled'} loading={pending} disabled={seconds > 0}>
             {seconds > 0 ? t('activation.resendIn', { seconds }) : t('activation.resend')}
@@ -76,7 +84,7 @@ export function ResendActivation({ email: knownEmail, initialCooldown = 0 }: Res
         )}
         {failure && (
           <Text size="sm" c="red.7" role="alert">
-            {errorText(failure)}
+            {failure instanceof CaptchaError ? t(failure.key) : errorText(failure)}
           </Text>
         )}
       </Stack>

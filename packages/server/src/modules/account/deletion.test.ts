@@ -14,12 +14,13 @@ import { deletionGate } from './deletion';
 const PASSWORD = 'plum-orbit-cactus-917';
 const DAY = 24 * 60 * 60 * 1000;
 const clock = manualClock(new Date('2030-01-10T08:00:00Z'));
-const origin: RequestOrigin = { brand: 'platform', lang: 'en', ip: '127.0.0.1', deviceId: 'test-device-1' };
+const origin: RequestOrigin = { brand: 'platform', lang: 'en', ip: '127.0.0.1', limitAddress: '127.0.0.1', deviceId: 'test-device-1' };
 let server: TestServer;
 let client: ReturnType<typeof identityClient>;
 
 beforeAll(async () => {
-  server = await startTestServer({ clock, env: { DELETION_JOB_INTERVAL_SECONDS: '0' } });
+  // Sessions here sit unused across the 14-day deletion window: the idle timeout must not end them first.
+  server = await startTestServer({ clock, env: { DELETION_JOB_INTERVAL_SECONDS: '0', SESSION_IDLE_TIMEOUT_SECONDS: String(30 * 24 * 60 * 60) } });
   client = identityClient(server.app, server.database);
 });
 afterAll(() => server.close());

@@ -3,7 +3,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
-import { fieldError } from '../../platform/errors';
 import { route } from '../../platform/http/route';
 import { requestOrigin } from '../../platform/request-origin';
 import { caller, clearSessionCookies, principal, type SessionService, setLanguageCookie, setSessionCookies } from '../sessions';
@@ -39,9 +38,7 @@ export function accountRoutes(config: Config, db: Database, clock: Clock, sessio
       const { user } = principal(request);
       const body = request.body;
       const username = body.username === undefined ? user.username : body.username || null;
-      if (username && (await queries.usernameTaken(username, user.id))) {
-        throw fieldError('username', 'account.username_taken');
-      }
+      await account.assertUsernameAvailable(user, username, requestOrigin(request, config));
       const updated = await queries.updateProfile(
         user.id,
         {

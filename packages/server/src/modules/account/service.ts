@@ -116,12 +116,26 @@ export function createAccountService(deps: AccountDependencies) {
     confirmIdentity,
 
     /**
+     * Refuses a username someone else holds. That answer says whether a username exists, so
+     * asking is limited per account and per address: the profile is not a way to list them.
+     * Keeping one's own username asks nothing.
+     */
+    async assertUsernameAvailable(user: UserRow, username: string | null, origin: RequestOrigin): Promise<void> {
+      if (!username || username.toLowerCase() === user.username?.toLowerCase()) return;
+      rateLimited(await limiter.consume(rateKey(limits.usernameChecksPerAccount, user.id), limits.usernameChecksPerAccount));
+      rateLimited(await limiter.consume(rateKey(limits.usernameChecksPerIp, origin.limitAddress), limits.usernameChecksPerIp));
+      if (await users.usernameTaken(username, user.id)) {
+        throw fieldError('username', 'account.username_taken');
+      }
+    },
+
+    /**
      * Step 1 of an email change: a code to the new address, a notice to the old. When the new
      * address already has an account, no code goes out and that account's owner is told
      * instead; the answer (and the notice to the old address) are the same either way.
      */
     async requestEmailChange(user: UserRow, input: { new_email: string; password: string } & FactorProof, origin: RequestOrigin): Promise<void> {
-      await throttleCodeSend(`email-change:${user.id}`, origin.ip);
+      await throttleCodeSend(`email-change:${user.id}`, origin.limitAddress);
       await confirmIdentity(user, input);
       const newEmail = input.new_email.toLowerCase();
       if (newEmail === user.email) throw fieldError('new_email', 'account.same_email');
@@ -157,7 +171,7 @@ export function createAccountService(deps: AccountDependencies) {
 
     /** Sets a recovery email (unverified until its code comes back) and mails it a code. */
     async setRecoveryEmail(user: UserRow, input: { email: string; password: string }, origin: RequestOrigin): Promise<void> {
-      await throttleCodeSend(`recovery-email:${user.id}`, origin.ip);
+      await throttleCodeSend(`recovery-email:${user.id}`, origin.limitAddress);
       await confirmPassword(user, input.password);
       const email = input.email.toLowerCase();
       if (email === user.email) throw fieldError('email', 'account.recovery_same_as_email');
@@ -187,7 +201,7 @@ export function createAccountService(deps: AccountDependencies) {
 
     /** Mails a single-use link (24 hours) to the education address; the account keeps its old one until then. */
     async requestEducationEmail(user: UserRow, email: string, origin: RequestOrigin): Promise<void> {
-      await throttleCodeSend(`education-email:${user.id}`, origin.ip);
+      await throttleCodeSend(`education-email:${user.id}`, origin.limitAddress);
       const token = await tokens.issueLink(user.id, 'education_email', EDUCATION_LINK_TTL_SECONDS, { payload: { email: email.toLowerCase() } });
       const text = accountMailCopy(mailLanguage(user, origin)).educationLink(brands[origin.brand].title, email, EDUCATION_LINK_TTL_SECONDS / 3600);
       alert(email, user, origin, text, pageUrl(origin, educationEmailConfirmationPath(token)));

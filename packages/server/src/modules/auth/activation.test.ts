@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passkeys, users } from '../../db/schema';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
+import { solveCaptcha } from '../../../test/captcha';
 
 /**
  * Pre-account takeover: a stranger registers someone's address first (their password, or a
@@ -73,7 +74,7 @@ describe('activation gives the account the credentials of the registration it wa
   it('keeps the password the account was created with when its activation is resent, and the first link working', async () => {
     await client.signUp('resent@example.com', OWNER);
     const [, first] = await client.mailTo('resent@example.com', LINK);
-    await client.post('/v3/sso/users/activation/resend', { email: 'resent@example.com' });
+    await client.post('/v3/sso/users/activation/resend', { email: 'resent@example.com', captcha: await solveCaptcha(server.app) });
     const [, resent] = await client.mailTo('resent@example.com', LINK, [first!]);
     expect((await client.post('/v3/sso/users/activate', { token: resent })).statusCode).toBe(200);
     expect(await signInWith('resent@example.com', OWNER)).toBe('ok');
@@ -99,7 +100,7 @@ describe('activation gives the account the credentials of the registration it wa
     const [, strangersLink] = await client.mailTo('contested@example.com', LINK);
     await client.signUp('contested@example.com', OWNER);
     const [, ownersLink] = await client.mailTo('contested@example.com', LINK, [strangersLink!]);
-    await client.post('/v3/sso/users/activation/resend', { email: 'contested@example.com' });
+    await client.post('/v3/sso/users/activation/resend', { email: 'contested@example.com', captcha: await solveCaptcha(server.app) });
     const [, resent] = await client.mailTo('contested@example.com', LINK, [strangersLink!, ownersLink!]);
     // Activated with no way to sign in yet: the page leads to choosing a password.
     expect((await client.post('/v3/sso/users/activate', { token: resent })).json()).toEqual({ email: 'contested@example.com', needs_password: true });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
+import { solveCaptcha } from '../../../test/captcha';
 
 const clock = manualClock();
 let server: TestServer;
@@ -49,7 +50,7 @@ describe('sign-up and activation', () => {
     clock.advance(25 * 60 * 60 * 1000);
     const response = await client.post('/v3/sso/users/activate', { token });
     expect(response.json().code).toBe('auth.activation_link_invalid');
-    const resend = await client.post('/v3/sso/users/activation/resend', { email: 'late@example.com' });
+    const resend = await client.post('/v3/sso/users/activation/resend', { email: 'late@example.com', captcha: await solveCaptcha(server.app) });
     expect(resend.statusCode).toBe(200);
     expect((await client.activate('late@example.com', [token!])).statusCode).toBe(200);
   });
@@ -100,7 +101,6 @@ describe('sign-in', () => {
     expect(last?.json().details.captcha_required).toBe(true);
     const withoutCaptcha = await client.signIn('carol@example.com', PASSWORD);
     expect(withoutCaptcha.json().code).toBe('auth.captcha_required');
-    const { solveCaptcha } = await import('../../../test/captcha');
     const withCaptcha = await client.signIn('carol@example.com', PASSWORD, { captcha: await solveCaptcha(server.app) });
     expect(withCaptcha.statusCode).toBe(200);
   });
@@ -162,7 +162,6 @@ describe('sign-in throttling', () => {
     const third = await client.signIn('LOCK@example.com', 'wrong-password-3');
     expect(third.json().details.captcha_required).toBe(true);
 
-    const { solveCaptcha } = await import('../../../test/captcha');
     const guess = async (remoteAddress: string) =>
       server.app.inject({ method: 'POST', url: '/v3/sso/auth', remoteAddress, payload: { email: 'lock@example.com', password: 'wrong-again', captcha: await solveCaptcha(server.app) } });
     let last;

@@ -1,5 +1,5 @@
 import { notifySecurityEvent } from '../notifications';
-import { createHmac } from 'node:crypto';
+import { decoyEmail } from './decoy-email';
 import { RESET_LINK_TTL_SECONDS, resetPasswordPath } from '@portal/contracts';
 import { originFor } from '../../platform/brand';
 import { safeEqual } from '../../platform/crypto';
@@ -27,10 +27,7 @@ export function maskEmail(email: string): string {
 
 /** A stable, plausible hint for a username with no account, so a mismatch looks the same either way. */
 function fakeHint(identifier: string, secret: string): string {
-  const digest = createHmac('sha256', secret).update(identifier.toLowerCase()).digest('hex');
-  const letters = digest.replace(/[0-9]/g, '').padEnd(6, 'x');
-  const domains = ['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com'];
-  return maskEmail(`${letters.slice(0, 5)}@${domains[parseInt(digest.slice(0, 2), 16) % domains.length]}`);
+  return maskEmail(decoyEmail(identifier, secret));
 }
 
 /**
@@ -55,7 +52,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
      * nothing): a captcha from the third on, then refused, so hints cannot be harvested.
      */
     async verifyEmail(input: { identifier: string; email: string; captcha?: string }, origin: RequestOrigin): Promise<void> {
-      rateLimited(await limiter.consume(`recovery:ip:${origin.ip}`, limits.recoveryPerIp));
+      rateLimited(await limiter.consume(`recovery:ip:${origin.limitAddress}`, limits.recoveryPerIp));
       const identifier = input.identifier.toLowerCase();
       const failKey = `recovery:fail:${identifier}`;
       rateLimited(await limiter.status(failKey, limits.recoveryFailuresPerAccount));
@@ -78,7 +75,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
 
     /** Exchanges a mailed code for a reset token. Codes are attempt-limited and single use. */
     async verifyCode(input: { identifier: string; code: string }, origin: RequestOrigin): Promise<{ reset_token: string }> {
-      rateLimited(await limiter.consume(`recovery:ip:${origin.ip}`, limits.recoveryPerIp));
+      rateLimited(await limiter.consume(`recovery:ip:${origin.limitAddress}`, limits.recoveryPerIp));
       const user = await users.findByIdentifier(input.identifier);
       if (!(await tokens.useCode(user?.id, 'reset_code', input.code)) || !user) throw new AppError('auth.code_invalid');
       return { reset_token: await tokens.issueLink(user.id, 'reset_link', RESET_LINK_TTL_SECONDS) };

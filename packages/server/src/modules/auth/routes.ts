@@ -24,7 +24,7 @@ export function authRoutes(config: Config, auth: AuthService, recovery: Recovery
 
     route(app, authEndpoints.signUp, async (request) => auth.signUp(request.body, requestOrigin(request, config)));
 
-    route(app, authEndpoints.resendActivation, async (request) => auth.resendActivation(request.body.email, requestOrigin(request, config)));
+    route(app, authEndpoints.resendActivation, async (request) => auth.resendActivation(request.body.email, requestOrigin(request, config), request.body.captcha));
 
     route(app, authEndpoints.activate, async (request) => auth.activate(request.body.token));
 

@@ -152,7 +152,7 @@ export function createAuthService(deps: AuthDependencies) {
     registerAccount,
 
     async signUp(input: SignUpRequest, origin: RequestOrigin): Promise<{ email: string }> {
-      rateLimited(await limiter.consume(`signup:ip:${origin.ip}`, limits.signUpPerIp));
+      rateLimited(await limiter.consume(`signup:ip:${origin.limitAddress}`, limits.signUpPerIp));
       await requireCaptcha(input.captcha, origin.ip);
       assertAcceptablePassword(input.password);
       // Hash before looking up, so both paths spend the same time.
@@ -161,8 +161,10 @@ export function createAuthService(deps: AuthDependencies) {
       return { email: input.email };
     },
 
-    async resendActivation(email: string, origin: RequestOrigin): Promise<{ email: string }> {
-      rateLimited(await limiter.consume(`activation:ip:${origin.ip}`, limits.recoveryPerIp));
+    async resendActivation(email: string, origin: RequestOrigin, captcha?: string): Promise<{ email: string }> {
+      rateLimited(await limiter.consume(`activation:ip:${origin.limitAddress}`, limits.recoveryPerIp));
+      // Each answer mails someone: a script must not turn it into a mail cannon.
+      await requireCaptcha(captcha, origin.ip);
       rateLimited(await limiter.consume(`activation:${email}`, limits.codeSendPerAccount));
       const user = await users.findByEmail(email);
       if (user && !user.activatedAt) await sendActivation(user, origin, ownCredentials(user));

@@ -21,7 +21,7 @@ export interface WaysInDependencies {
 }
 
 /** The per-IP budget every way in that guesses a secret shares: one budget, whatever the method. */
-const signInIpKey = (origin: RequestOrigin) => `signin:ip:${origin.ip}`;
+const signInIpKey = (origin: RequestOrigin) => `signin:ip:${origin.limitAddress}`;
 
 const AUTH_METHODS: readonly AuthMethod[] = ['pwd', 'otp', 'hwk', 'user', 'mfa'];
 const asAuthMethods = (values: readonly string[]): AuthMethod[] => AUTH_METHODS.filter((method) => values.includes(method));
@@ -34,7 +34,7 @@ export function createWaysIn(deps: WaysInDependencies) {
   /** Failures count per account whatever identifier was typed, and per account and address. */
   const failureKeys = (user: UserRow | undefined, identifier: string, origin: RequestOrigin) => {
     const account = `signin:fail:${user ? user.id : identifier.toLowerCase()}`;
-    return { account, lock: `${account}:${origin.ip}` };
+    return { account, lock: `${account}:${origin.limitAddress}` };
   };
 
   /**

@@ -1,4 +1,4 @@
-import { and, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, lt, notLike, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { recoveryCodes, users } from '../../db/schema';
 
@@ -71,6 +71,33 @@ export function mfaQueries(db: Database) {
         .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
         .returning({ id: recoveryCodes.id });
       return rows.length > 0;
+    },
+
+    /**
+     * Stored secrets from before they were protected: TOTP seeds in plain text and recovery
+     * codes as bare SHA-256. `protect` turns each into its protected form; every write is a
+     * compare-and-set on the old value, so nodes starting together do each row once.
+     */
+    async protectLegacySecrets(protect: { seal(value: string): string; keyedHash(value: string): string }): Promise<number> {
+      let changed = 0;
+      const seeds = await db
+        .select({ id: users.id, secret: users.totpSecret })
+        .from(users)
+        .where(and(isNotNull(users.totpSecret), notLike(users.totpSecret, 'v1:%')));
+      for (const { id, secret } of seeds) {
+        const rows = await db.update(users).set({ totpSecret: protect.seal(secret!) }).where(and(eq(users.id, id), eq(users.totpSecret, secret!))).returning({ id: users.id });
+        changed += rows.length;
+      }
+      const codes = await db.select({ id: recoveryCodes.id, codeHash: recoveryCodes.codeHash }).from(recoveryCodes).where(notLike(recoveryCodes.codeHash, 'k1:%'));
+      for (const { id, codeHash } of codes) {
+        const rows = await db
+          .update(recoveryCodes)
+          .set({ codeHash: protect.keyedHash(codeHash) })
+          .where(and(eq(recoveryCodes.id, id), eq(recoveryCodes.codeHash, codeHash)))
+          .returning({ id: recoveryCodes.id });
+        changed += rows.length;
+      }
+      return changed;
     },
 
     async countRecoveryCodes(userId: string): Promise<number> {

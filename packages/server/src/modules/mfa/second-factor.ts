@@ -13,6 +13,7 @@ import type { SessionService, SignedIn } from '../sessions';
 import { notifySecurityEvent } from '../notifications';
 
 type SecurityEvent = 'two_factor_disabled' | 'two_factor_enabled' | 'passkey_added' | 'passkey_removed';
+import type { DataProtection } from '../../platform/data-protection';
 import { matchTotp, recoveryCodeHash } from './codes';
 import { loginCodeMail } from './mail';
 import { mfaQueries, type MfaTokenPurpose } from './queries';
@@ -32,6 +33,8 @@ export interface SecondFactorDependencies {
   log: { error(object: unknown, message: string): void };
   /** The sign-in pipeline's second-step way in (modules/auth), bound once the pipeline is built. */
   completeSecondStep: (input: { mfa_token: string } & FactorProof, origin: RequestOrigin) => Promise<SignedIn>;
+  /** Seals TOTP seeds and keys recovery-code hashes (platform/data-protection.ts). */
+  secrets: DataProtection;
 }
 
 /** What proves the second factor: a current code, or one of the recovery codes. */
@@ -91,10 +94,10 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
 
   /** Whether the proof is good for this user's method; uses it up when it is (codes are single use). */
   async function verifyFactor(user: UserRow, proof: FactorProof, emailPurpose: MfaTokenPurpose): Promise<boolean> {
-    if (proof.recovery_code) return queries.useRecoveryCode(user.id, recoveryCodeHash(proof.recovery_code), clock.now());
+    if (proof.recovery_code) return queries.useRecoveryCode(user.id, deps.secrets.keyedHash(recoveryCodeHash(proof.recovery_code)), clock.now());
     if (!proof.code) return false;
     if (user.twoFactorMethod === 'totp' && user.totpSecret) {
-      const step = await matchTotp(user.totpSecret, proof.code, clock.now(), user.totpLastStep);
+      const step = await matchTotp(deps.secrets.open(user.totpSecret), proof.code, clock.now(), user.totpLastStep);
       // Accepted once: the step is recorded with a compare-and-set, so a replay (or a racing twin) loses.
       return step !== null && queries.advanceTotpStep(user.id, step);
     }
@@ -184,7 +187,7 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
     async resend(mfaToken: string, origin: RequestOrigin): Promise<void> {
       const { user } = await liveChallenge(mfaToken);
       if (user.twoFactorMethod !== 'email') throw fieldError('mfa_token', 'auth.mfa_not_email');
-      await throttleCodeSend(user.email, origin.ip, 'mfa_email');
+      await throttleCodeSend(user.email, origin.limitAddress, 'mfa_email');
       await mailCode(user, 'mfa_email', origin);
     },
 

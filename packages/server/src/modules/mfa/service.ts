@@ -34,7 +34,7 @@ export function createMfaService(deps: MfaDependencies) {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await queries.replaceRecoveryCodes(
       userId,
-      codes.map((code) => ({ id: randomUUID(), codeHash: recoveryCodeHash(code) })),
+      codes.map((code) => ({ id: randomUUID(), codeHash: deps.secrets.keyedHash(recoveryCodeHash(code)) })),
       clock.now(),
     );
     return codes;
@@ -56,6 +56,9 @@ export function createMfaService(deps: MfaDependencies) {
   }
 
   return {
+    /** Protects secrets stored before they were protected (run once at start; idempotent). */
+    protectLegacySecrets: () => queries.protectLegacySecrets(deps.secrets),
+
     async status(user: UserRow): Promise<{ method: TwoFactorMethod | null; recovery_codes_remaining: number }> {
       const method = user.twoFactorMethod === 'totp' || user.twoFactorMethod === 'email' ? user.twoFactorMethod : null;
       return { method, recovery_codes_remaining: method ? await queries.countRecoveryCodes(user.id) : 0 };
@@ -66,7 +69,7 @@ export function createMfaService(deps: MfaDependencies) {
       assertOff(user);
       const secret = newTotpSecret();
       // The link itself is never presented: the pending secret is found by user.
-      await tokens.issueLink(user.id, 'totp_setup', TOTP_SETUP_TTL_SECONDS, { payload: { secret } });
+      await tokens.issueLink(user.id, 'totp_setup', TOTP_SETUP_TTL_SECONDS, { payload: { secret: deps.secrets.seal(secret) } });
       const otpauthUrl = totpUri(brands[origin.brand].title, user.email, secret);
       return { secret, otpauth_url: otpauthUrl, qr_code: await qrCodeDataUrl(otpauthUrl) };
     },
@@ -74,7 +77,7 @@ export function createMfaService(deps: MfaDependencies) {
     async totpEnable(user: UserRow, code: string, origin: RequestOrigin) {
       assertOff(user);
       const pending = await tokens.latest(user.id, 'totp_setup');
-      const secret = typeof pending?.payload?.secret === 'string' ? pending.payload.secret : undefined;
+      const secret = typeof pending?.payload?.secret === 'string' ? deps.secrets.open(pending.payload.secret) : undefined;
       const matched = { step: null as number | null };
       await secondFactor.throttledCheck(user.id, async () => {
         matched.step = secret ? await matchTotp(secret, code, clock.now()) : null;
@@ -82,7 +85,7 @@ export function createMfaService(deps: MfaDependencies) {
       });
       if (!pending || !secret || matched.step === null || !(await tokens.markUsed(pending.id))) throw new AppError('auth.code_invalid');
       // The enabling code's step is recorded, so it cannot be used again to sign in.
-      if (!(await queries.enableTwoFactor(user.id, 'totp', secret, matched.step, clock.now()))) throw new AppError('auth.two_factor_already_enabled');
+      if (!(await queries.enableTwoFactor(user.id, 'totp', deps.secrets.seal(secret), matched.step, clock.now()))) throw new AppError('auth.two_factor_already_enabled');
       secondFactor.notify(user, origin, 'two_factor_enabled', 'authenticator app');
       return { recovery_codes: await newRecoveryCodes(user.id) };
     },
@@ -93,7 +96,7 @@ export function createMfaService(deps: MfaDependencies) {
      */
     async emailSend(user: UserRow, origin: RequestOrigin): Promise<void> {
       if (user.twoFactorMethod === 'totp') throw new AppError('auth.two_factor_already_enabled');
-      await secondFactor.throttleCodeSend(user.email, origin.ip, 'two_factor_email');
+      await secondFactor.throttleCodeSend(user.email, origin.limitAddress, 'two_factor_email');
       await secondFactor.mailCode(user, 'two_factor_email', origin);
     },
 
@@ -121,7 +124,7 @@ export function createMfaService(deps: MfaDependencies) {
      * the lookup and the mail happen after the answer.
      */
     async sendLoginCode(email: string, origin: RequestOrigin): Promise<{ email: string }> {
-      await secondFactor.throttleCodeSend(email, origin.ip, 'login_code');
+      await secondFactor.throttleCodeSend(email, origin.limitAddress, 'login_code');
       setImmediate(() => {
         void (async () => {
           const user = await users.findByEmail(email);

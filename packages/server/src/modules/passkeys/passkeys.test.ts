@@ -4,6 +4,7 @@ import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
+import { solveCaptcha } from '../../../test/captcha';
 
 const clock = manualClock();
 let server: TestServer;
@@ -40,7 +41,7 @@ const authenticate = (response: Json, host?: string, username?: string) => call(
 
 /** Signs up with a passkey on a fresh authenticator; returns it with the answer. */
 async function passkeySignUp(email: string, authenticator = new SoftAuthenticator(origin)) {
-  const options = await call('POST', '/v3/sso/users/webauthn/register/options', { body: { algorithms: ['es256', 'rs256'], email, full_name: 'Key Holder' } });
+  const options = await call('POST', '/v3/sso/users/webauthn/register/options', { body: { algorithms: ['es256', 'rs256'], email, full_name: 'Key Holder', captcha: await solveCaptcha(server.app) } });
   expect(options.statusCode).toBe(200);
   const response = await call('POST', '/v3/sso/users/webauthn/register', { body: { response: authenticator.register(options.json()) } });
   return { authenticator, response, options: options.json() as Json };
@@ -58,13 +59,13 @@ async function userWithPasskey(email: string) {
 
 describe('passkey sign-up', () => {
   it('asks for a discoverable, user-verified ES256 or RS256 credential on the brand origin', async () => {
-    const options = (await call('POST', '/v3/sso/users/webauthn/register/options', { body: { email: 'opts@example.com', full_name: 'Opts' } })).json();
+    const options = (await call('POST', '/v3/sso/users/webauthn/register/options', { body: { email: 'opts@example.com', full_name: 'Opts', captcha: await solveCaptcha(server.app) } })).json();
     expect(options.rp).toEqual({ name: 'CyStack ID', id: 'localhost' });
     expect(options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' });
     expect((options.pubKeyCredParams as Array<{ alg: number }>).map((param) => param.alg)).toEqual([-7, -257]);
     expect(options.user).toMatchObject({ name: 'opts@example.com', displayName: 'Opts' });
     expect(options.excludeCredentials).toEqual([]);
-    const locker = (await call('POST', '/v3/sso/users/webauthn/register/options', { host: 'locker.localhost', body: { algorithms: ['es256'], email: 'opts@example.com', full_name: 'Opts' } })).json();
+    const locker = (await call('POST', '/v3/sso/users/webauthn/register/options', { host: 'locker.localhost', body: { algorithms: ['es256'], email: 'opts@example.com', full_name: 'Opts', captcha: await solveCaptcha(server.app) } })).json();
     expect(locker.rp).toEqual({ name: 'Locker ID', id: 'locker.localhost' });
     expect((locker.pubKeyCredParams as Array<{ alg: number }>).map((param) => param.alg)).toEqual([-7]);
   });
@@ -108,7 +109,7 @@ describe('passkey sign-up', () => {
   });
 
   it('refuses an attestation for another origin, a replayed challenge, or one never issued', async () => {
-    const options = (await call('POST', '/v3/sso/users/webauthn/register/options', { body: { email: 'bad-origin@example.com', full_name: 'Bad' } })).json();
+    const options = (await call('POST', '/v3/sso/users/webauthn/register/options', { body: { email: 'bad-origin@example.com', full_name: 'Bad', captcha: await solveCaptcha(server.app) } })).json();
     const authenticator = new SoftAuthenticator(origin);
     const wrongOrigin = await call('POST', '/v3/sso/users/webauthn/register', { body: { response: authenticator.register(options, { origin: 'https://evil.example' }) } });
     expect(wrongOrigin.json()).toEqual({ code: 'auth.passkey_signup_failed', message: 'Failed to log in/sign up with passkeys' });
@@ -150,7 +151,7 @@ describe('passkey sign-in', () => {
     const reused = await authenticate(authenticator.assert(options));
     expect(reused.json().code).toBe('auth.passkey_failed');
     // A sign-up challenge is not a sign-in challenge.
-    const registerOptions = (await call('POST', '/v3/sso/users/webauthn/register/options', { body: { email: 'x@example.com', full_name: 'X' } })).json();
+    const registerOptions = (await call('POST', '/v3/sso/users/webauthn/register/options', { body: { email: 'x@example.com', full_name: 'X', captcha: await solveCaptcha(server.app) } })).json();
     expect((await authenticate(authenticator.assert(registerOptions))).json().code).toBe('auth.passkey_failed');
   });
 

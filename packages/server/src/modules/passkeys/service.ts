@@ -186,15 +186,17 @@ export function createPasskeyService(deps: PasskeyDependencies) {
 
   /** Option calls are cheap but write a row: bounded per IP. */
   async function limitOptions(origin: RequestOrigin): Promise<void> {
-    rateLimited(await limiter.consume(rateKey(limits.signInPerIp, `webauthn:${origin.ip}`), limits.signInPerIp));
+    rateLimited(await limiter.consume(rateKey(limits.signInPerIp, `webauthn:${origin.limitAddress}`), limits.signInPerIp));
   }
 
   return {
     relyingParty: (brand: BrandId) => relyingParty(config, brand),
 
     /** Creation options for a passkey sign-up; the pending name and email ride in the challenge. */
-    async registerOptions(input: { algorithms: AlgorithmName[]; email: string; full_name: string }, origin: RequestOrigin): Promise<WebAuthnOptions> {
+    async registerOptions(input: { algorithms: AlgorithmName[]; email: string; full_name: string; captcha?: string }, origin: RequestOrigin): Promise<WebAuthnOptions> {
       await limitOptions(origin);
+      // A sign-up like the password one: the same captcha, so neither is the way around the other.
+      await auth.requireCaptcha(input.captcha, origin.ip);
       // The id the account will get: the passkey's user handle names it from the start.
       const pending = { id: randomUUID(), email: input.email, fullName: input.full_name };
       const options = await creationOptions(origin, pending, input.algorithms, []);
@@ -207,7 +209,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
      * activated by the mailed link. A taken email answers the same, mails its owner, stores nothing.
      */
     async register(response: Record<string, unknown>, origin: RequestOrigin): Promise<{ email: string }> {
-      rateLimited(await limiter.consume(`signup:ip:${origin.ip}`, limits.signUpPerIp));
+      rateLimited(await limiter.consume(`signup:ip:${origin.limitAddress}`, limits.signUpPerIp));
       const { row, info } = await verifyRegistration(response, 'register', origin, 'auth.passkey_signup_failed');
       const payload = row.payload ?? {};
       const email = String(payload.email ?? '');
@@ -253,7 +255,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
       return signIn.run(
         {
           async identify() {
-            rateLimited(await limiter.consume(`signin:ip:${origin.ip}`, limits.signInPerIp));
+            rateLimited(await limiter.consume(`signin:ip:${origin.limitAddress}`, limits.signInPerIp));
             const { challenge } = await claim(input.response, 'auth', 'auth.passkey_failed');
             const credentialId = typeof input.response.id === 'string' ? input.response.id : '';
             const passkey = credentialId ? await queries.findByCredentialId(credentialId) : undefined;

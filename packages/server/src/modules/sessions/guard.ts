@@ -1,7 +1,9 @@
-import { API_KEY_PREFIX, AUTH_COOKIE_NAME, type ApiKeyScope } from '@portal/contracts';
+import { API_KEY_PREFIX, type ApiKeyScope } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config';
 import { installEndpointGuards } from '../../platform/http/route';
 import { AppError } from '../../platform/errors';
+import { sessionCookieName } from './cookies';
 import type { CachedIdentity } from './identity-cache';
 import type { SessionRow } from './queries';
 import type { SessionService } from './service';
@@ -69,9 +71,9 @@ function bearer(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** The bearer token of a request: the Authorization header first, then the session cookie. */
-export function presentedToken(request: FastifyRequest): string | undefined {
-  return bearer(request) ?? (request.cookies[AUTH_COOKIE_NAME] || undefined);
+/** The bearer token of a request: the Authorization header first, then the session cookie (by its one name for this host). */
+export function presentedToken(request: FastifyRequest, config: Config): string | undefined {
+  return bearer(request) ?? (request.cookies[sessionCookieName(request, config)] || undefined);
 }
 
 /** Whether a request presents an API key (a bearer token with the key prefix). */
@@ -107,12 +109,17 @@ function whenResolved<T>(value: T | Promise<T>, then: (resolved: T) => void, don
  * They take Fastify's `done` rather than returning promises: a session served from memory
  * resolves in the same tick, and this is the hottest path of the API (measured in bench/).
  */
-export function installAuthGuard(app: FastifyInstance, sessions: SessionService, apiKeys?: ApiKeyAuthenticator): void {
+export function installAuthGuard(app: FastifyInstance, config: Config, sessions: SessionService, apiKeys?: ApiKeyAuthenticator): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('apiKeyAuth', null);
+  // What a signed-in caller is answered is theirs alone: no browser or shared cache keeps it.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.auth || request.apiKeyAuth) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
 
   const resolveSession = (request: FastifyRequest): Authentication | null | Promise<Authentication | null> => {
-    const token = presentedToken(request);
+    const token = presentedToken(request, config);
     if (!token || token.length > 512 || token.startsWith(API_KEY_PREFIX)) return null;
     // Reads may be answered from memory; anything that may change the account reads the database.
     const found = sessions.authenticate(token, !READ_METHODS.has(request.method));

@@ -24,18 +24,27 @@ export interface SessionCache {
 
 export type SessionService = ReturnType<typeof createSessionService>;
 
+export interface SessionPolicy {
+  /** A session unused for this long is refused, whatever its 30-day expiry says. */
+  idleTimeoutSeconds: number;
+}
+
+/** Last-active is written at most once a minute, so idleness is measured to that precision. */
+const DEFAULT_POLICY: SessionPolicy = { idleTimeoutSeconds: 7 * 24 * 60 * 60 };
+
 /**
  * Sessions per ARCHITECTURE.md's security model: opaque 256-bit tokens, stored only as SHA-256,
  * 30-day lifetime, one row per browser with what the device-activity page shows.
  */
-export function createSessionService(db: Database, clock: Clock, cache?: SessionCache) {
+export function createSessionService(db: Database, clock: Clock, cache?: SessionCache, policy: SessionPolicy = DEFAULT_POLICY) {
   const queries = sessionQueries(db);
   const due = (session: SessionRow, now: Date) => now.getTime() - session.lastActiveAt.getTime() > TOUCH_INTERVAL_MS;
+  const idle = (session: SessionRow, now: Date) => now.getTime() - session.lastActiveAt.getTime() > policy.idleTimeoutSeconds * 1000;
 
   async function authenticateFromDatabase(tokenHash: string, now: Date): Promise<CachedIdentity | null> {
     const generation = cache?.identities.generation ?? 0;
     const found = await queries.findLive(tokenHash, now);
-    if (!found) return null;
+    if (!found || idle(found.session, now)) return null;
     if (due(found.session, now)) {
       await queries.touch(found.session.id, now);
       found.session.lastActiveAt = now;
@@ -75,7 +84,7 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
       const tokenHash = sha256(token);
       const cached = cache?.live && !fresh ? cache.identities.get(tokenHash) : undefined;
       if (!cached) return authenticateFromDatabase(tokenHash, now);
-      if (cached.session.expiresAt <= now) return null;
+      if (cached.session.expiresAt <= now || idle(cached.session, now)) return null;
       if (due(cached.session, now)) {
         // Last-active is for the device list; a failed write must not refuse a valid session.
         cached.session.lastActiveAt = now;

@@ -58,11 +58,11 @@ describe('support-chat identity', () => {
   });
 
   it('tells the web app where the widget and the bug-bounty product live', () => {
-    const config = loadConfig({ CHATWOOT_BASE_URL: 'https://chat.example.com', CHATWOOT_WEBSITE_TOKEN: 'tok', BUGBOUNTY_URL: 'https://bugbounty.example.com' });
+    const config = loadConfig({ NODE_ENV: 'development', CHATWOOT_BASE_URL: 'https://chat.example.com', CHATWOOT_WEBSITE_TOKEN: 'tok', BUGBOUNTY_URL: 'https://bugbounty.example.com' });
     const runtime = runtimeConfigFor(config, brands.platform);
     expect(runtime.chatwoot).toEqual({ baseUrl: 'https://chat.example.com', websiteToken: 'tok' });
     expect(runtime.productLinks.bugbounty).toBe('https://bugbounty.example.com');
-    expect(runtimeConfigFor(loadConfig({}), brands.platform).chatwoot).toBeUndefined();
-    expect(() => loadConfig({ CHATWOOT_BASE_URL: 'https://chat.example.com' })).toThrow(/CHATWOOT_WEBSITE_TOKEN/);
+    expect(runtimeConfigFor(loadConfig({ NODE_ENV: 'development' }), brands.platform).chatwoot).toBeUndefined();
+    expect(() => loadConfig({ NODE_ENV: 'development', CHATWOOT_BASE_URL: 'https://chat.example.com' })).toThrow(/CHATWOOT_WEBSITE_TOKEN/);
   });
 });

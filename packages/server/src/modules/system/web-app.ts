@@ -16,12 +16,17 @@ function wantsPage(request: FastifyRequest): boolean {
   return !path.extname(request.url.split('?')[0] ?? '');
 }
 
-/** What the page's CSP must allow beyond our origin: reCAPTCHA when chosen, Chatwoot when configured. */
+/** What the page's CSP must allow beyond our origin: the API hosts, reCAPTCHA when chosen, Chatwoot when configured. */
 function thirdPartySources(config: Config): ThirdPartySources {
   const sources: ThirdPartySources = { script: [], frame: [], connect: [] };
+  // The brands' API bases: the password-manager brand's pages call their own API host.
+  for (const base of [config.PLATFORM_API_BASE_URL, config.LOCKER_API_BASE_URL]) {
+    if (/^https?:\/\//.test(base)) sources.connect.push(new URL(base).origin);
+  }
   if (config.CAPTCHA_PROVIDER === 'recaptcha') {
     sources.script.push('https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/');
     sources.frame.push('https://www.google.com', 'https://recaptcha.google.com');
+    sources.connect.push('https://www.google.com/recaptcha/');
   }
   if (config.CHATWOOT_BASE_URL) {
     const chatwoot = new URL(config.CHATWOOT_BASE_URL).origin;

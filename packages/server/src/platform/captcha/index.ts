@@ -14,7 +14,14 @@ export type { CaptchaLogger, CaptchaVerifier } from './types';
 export type CaptchaConfig = Pick<
   Config,
   'CAPTCHA_PROVIDER' | 'ALTCHA_HMAC_KEY' | 'RECAPTCHA_SITE_KEY' | 'RECAPTCHA_SECRET' | 'RECAPTCHA_VERSION'
-> & { RECAPTCHA_PROJECT_ID?: string; RECAPTCHA_MIN_SCORE?: number };
+> & { RECAPTCHA_PROJECT_ID?: string; RECAPTCHA_MIN_SCORE?: number } & Partial<Pick<Config, 'PLATFORM_HOSTS' | 'LOCKER_HOSTS' | 'PLATFORM_ORIGIN' | 'LOCKER_ORIGIN'>>;
+
+/** The hosts our pages are served on, which a reCAPTCHA answer must name. */
+function pageHostnames(config: CaptchaConfig): string[] | undefined {
+  const origins = [config.PLATFORM_ORIGIN, config.LOCKER_ORIGIN].filter((origin): origin is string => Boolean(origin));
+  const hosts = [...(config.PLATFORM_HOSTS ?? []), ...(config.LOCKER_HOSTS ?? []), ...origins.map((origin) => new URL(origin).hostname)];
+  return hosts.length ? [...new Set(hosts)] : undefined;
+}
 
 export interface CaptchaDependencies {
   /** Shared store for spent ALTCHA challenges (pass the app's limiter so Redis covers every node). */
@@ -32,6 +39,7 @@ export function createCaptchaVerifier(config: CaptchaConfig, deps: CaptchaDepend
       siteKey: config.RECAPTCHA_SITE_KEY,
       projectId: config.RECAPTCHA_PROJECT_ID,
       minScore: config.RECAPTCHA_MIN_SCORE,
+      hostnames: pageHostnames(config),
       fetch: deps.fetch,
       logger: deps.logger,
     });

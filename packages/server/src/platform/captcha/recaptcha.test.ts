@@ -33,7 +33,10 @@ beforeAll(async () => {
       const form = new URLSearchParams(body);
       if (form.get('secret') !== 'the-secret') return json(200, { success: false, 'error-codes': ['invalid-input-secret'] });
       if (form.get('response') === 'good-token') return json(200, { success: true, hostname: 'id.test' });
-      if (form.get('response') === 'good-v3-token') return json(200, { success: true, score: 0.9, action: 'login' });
+      if (form.get('response') === 'good-v3-token') return json(200, { success: true, score: 0.9, action: 'login', hostname: 'id.test' });
+      if (form.get('response') === 'elsewhere-token') return json(200, { success: true, hostname: 'evil.example' });
+      if (form.get('response') === 'other-action-token') return json(200, { success: true, score: 0.9, action: 'transfer_funds', hostname: 'id.test' });
+      if (form.get('response') === 'no-action-token') return json(200, { success: true, score: 0.9, hostname: 'id.test' });
       if (form.get('response') === 'bot-token') return json(200, { success: true, score: 0.1, action: 'login' });
       if (form.get('response') === 'server-error') return json(503, { error: 'unavailable' });
       if (form.get('response') === 'slow') return; // never answers
@@ -41,7 +44,9 @@ beforeAll(async () => {
     }
     if (path === '/v1/projects/proj-1/assessments?key=api-key') {
       const { event } = JSON.parse(body) as { event: { token: string } };
-      if (event.token === 'good-token') return json(200, { tokenProperties: { valid: true, action: 'login' }, riskAnalysis: { score: 0.9 } });
+      if (event.token === 'good-token') return json(200, { tokenProperties: { valid: true, action: 'login', hostname: 'locker.id.test' }, riskAnalysis: { score: 0.9 } });
+      if (event.token === 'elsewhere-token') return json(200, { tokenProperties: { valid: true, action: 'login', hostname: 'evil.example' }, riskAnalysis: { score: 0.9 } });
+      if (event.token === 'other-action-token') return json(200, { tokenProperties: { valid: true, action: 'payout', hostname: 'locker.id.test' }, riskAnalysis: { score: 0.9 } });
       if (event.token === 'bot-token') return json(200, { tokenProperties: { valid: true }, riskAnalysis: { score: 0.2 } });
       return json(200, { tokenProperties: { valid: false, invalidReason: 'MALFORMED' }, riskAnalysis: { score: 0 } });
     }
@@ -63,7 +68,7 @@ const viaStandIn: typeof fetch = (input, init) =>
 describe('reCAPTCHA standard', () => {
   const warnings: object[] = [];
   const verifier = createCaptchaVerifier(
-    { CAPTCHA_PROVIDER: 'recaptcha', RECAPTCHA_VERSION: 'standard', RECAPTCHA_SECRET: 'the-secret', RECAPTCHA_SITE_KEY: 'site', ALTCHA_HMAC_KEY: undefined },
+    { CAPTCHA_PROVIDER: 'recaptcha', RECAPTCHA_VERSION: 'standard', RECAPTCHA_SECRET: 'the-secret', RECAPTCHA_SITE_KEY: 'site', ALTCHA_HMAC_KEY: undefined, PLATFORM_HOSTS: ['id.test'] },
     { fetch: viaStandIn, logger: { warn: (object) => warnings.push(object) } },
   );
 
@@ -74,6 +79,12 @@ describe('reCAPTCHA standard', () => {
     const request = seen.at(-1)!;
     expect(request.path).toBe('/recaptcha/api/siteverify');
     expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({ secret: 'the-secret', response: 'good-token', remoteip: '198.51.100.7' });
+  });
+
+  it('refuses an answer solved on another site or for another action', async () => {
+    expect(await verifier.verify('elsewhere-token', '198.51.100.7')).toBe(false);
+    expect(await verifier.verify('other-action-token', '198.51.100.7')).toBe(false);
+    expect(await verifier.verify('no-action-token', '198.51.100.7')).toBe(false);
   });
 
   it('checks the score of score-based keys', async () => {
@@ -112,6 +123,7 @@ describe('reCAPTCHA enterprise', () => {
       RECAPTCHA_SITE_KEY: 'site-key-1',
       RECAPTCHA_PROJECT_ID: 'proj-1',
       ALTCHA_HMAC_KEY: undefined,
+      LOCKER_ORIGIN: 'https://locker.id.test',
     },
     { fetch: viaStandIn, logger: { warn: (object) => warnings.push(object) } },
   );
@@ -121,6 +133,11 @@ describe('reCAPTCHA enterprise', () => {
     const request = seen.at(-1)!;
     expect(request.path).toBe('/v1/projects/proj-1/assessments?key=api-key');
     expect(JSON.parse(request.body)).toEqual({ event: { token: 'good-token', siteKey: 'site-key-1', userIpAddress: '203.0.113.5' } });
+  });
+
+  it('refuses an answer solved on another site or for another action', async () => {
+    expect(await verifier.verify('elsewhere-token', '203.0.113.5')).toBe(false);
+    expect(await verifier.verify('other-action-token', '203.0.113.5')).toBe(false);
   });
 
   it('refuses invalid tokens and low scores', async () => {

@@ -14,6 +14,13 @@ export interface RecaptchaOptions {
   projectId?: string;
   /** Lowest score accepted from score-based (v3 / enterprise) keys. Checkbox keys have no score. */
   minScore?: number;
+  /**
+   * Hosts our pages are served on: an answer solved on any other site (a token farmed on an
+   * attacker's page with our public site key) is refused.
+   */
+  hostnames?: readonly string[];
+  /** Action names our pages execute (score-based keys): an answer for another action is refused. */
+  actions?: readonly string[];
   /** Where to ask; tests point this at a local stand-in for Google. */
   endpoint?: string;
   fetch?: typeof fetch;
@@ -21,9 +28,12 @@ export interface RecaptchaOptions {
   logger?: CaptchaLogger;
 }
 
-const standardAnswer = z.object({ success: z.boolean(), score: z.number().optional() });
+/** The actions the web app executes reCAPTCHA with (CaptchaField's `action`). */
+export const RECAPTCHA_ACTIONS = ['login', 'signup', 'recovery', 'captcha'] as const;
+
+const standardAnswer = z.object({ success: z.boolean(), score: z.number().optional(), hostname: z.string().optional(), action: z.string().optional() });
 const enterpriseAnswer = z.object({
-  tokenProperties: z.object({ valid: z.boolean(), invalidReason: z.string().optional() }),
+  tokenProperties: z.object({ valid: z.boolean(), invalidReason: z.string().optional(), hostname: z.string().optional(), action: z.string().optional() }),
   riskAnalysis: z.object({ score: z.number().optional() }).optional(),
 });
 
@@ -40,6 +50,18 @@ export function createRecaptchaVerifier(options: RecaptchaOptions): CaptchaVerif
   const fetchImpl = options.fetch ?? fetch;
   const minScore = options.minScore ?? 0.5;
   const timeoutMs = options.timeoutMs ?? 5000;
+  const hostnames = options.hostnames ? new Set(options.hostnames.map((host) => host.toLowerCase())) : null;
+  const actions = new Set<string>(options.actions ?? RECAPTCHA_ACTIONS);
+
+  /**
+   * Where and for what the token was solved. Checkbox (v2) answers carry no action and no
+   * score; score-based answers must name one of our actions.
+   */
+  function solvedHere(hostname: string | undefined, action: string | undefined, score: number | undefined): boolean {
+    if (hostnames && !(hostname && hostnames.has(hostname.toLowerCase()))) return false;
+    if (action) return actions.has(action);
+    return score === undefined;
+  }
 
   async function ask(token: string, ip: string): Promise<boolean> {
     if (options.version === 'standard') {
@@ -51,7 +73,7 @@ export function createRecaptchaVerifier(options: RecaptchaOptions): CaptchaVerif
       });
       if (!response.ok) throw new Error(`siteverify answered ${response.status}`);
       const answer = standardAnswer.parse(await response.json());
-      return answer.success && (answer.score === undefined || answer.score >= minScore);
+      return answer.success && (answer.score === undefined || answer.score >= minScore) && solvedHere(answer.hostname, answer.action, answer.score);
     }
     const base = options.endpoint ?? RECAPTCHA_ENTERPRISE_BASE_URL;
     const url = `${base}/v1/projects/${encodeURIComponent(options.projectId!)}/assessments?key=${encodeURIComponent(options.secret)}`;
@@ -64,7 +86,8 @@ export function createRecaptchaVerifier(options: RecaptchaOptions): CaptchaVerif
     if (!response.ok) throw new Error(`assessment answered ${response.status}`);
     const answer = enterpriseAnswer.parse(await response.json());
     const score = answer.riskAnalysis?.score;
-    return answer.tokenProperties.valid && (score === undefined || score >= minScore);
+    const { valid, hostname, action } = answer.tokenProperties;
+    return valid && (score === undefined || score >= minScore) && solvedHere(hostname, action, score);
   }
 
   return {

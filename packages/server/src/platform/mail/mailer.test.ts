@@ -75,6 +75,7 @@ describe('dev outbox mailer', () => {
     const logged: Array<{ object: Record<string, unknown>; message: string }> = [];
     const mailer = createMailer({
       from: 'CyStack ID <no-reply@localhost>',
+      logBodies: true,
       database,
       logger: { info: (object, message) => logged.push({ object: object as Record<string, unknown>, message }) },
     });

@@ -24,17 +24,21 @@ export interface MailerOptions {
   from: string;
   database: DatabaseHandle;
   logger?: MailLogger;
+  /**
+   * Print each outbox mail's text (codes and links) to the log: only in development, where the
+   * log is the developer's own terminal. Elsewhere the log says a mail was not sent, never what it said.
+   */
+  logBodies?: boolean;
 }
 
 /**
  * SMTP through nodemailer when `smtpUrl` is set. Otherwise the dev outbox: each message is
  * stored in `mail_outbox` (readable at /dev/outbox) and printed to the log with its text body,
  * so a developer can follow links and copy codes. That log line is the only place a code or
- * link ever reaches a log, and it exists only when no SMTP server is configured — production
- * configuration always sets SMTP_URL.
+ * link ever reaches a log, and it exists only in development with no SMTP server configured.
  */
 export function createMailer(options: MailerOptions): Mailer {
-  return options.smtpUrl ? smtpMailer(options.smtpUrl, options.from) : outboxMailer(options.database, options.logger);
+  return options.smtpUrl ? smtpMailer(options.smtpUrl, options.from) : outboxMailer(options.database, options.logger, options.logBodies ?? false);
 }
 
 function smtpMailer(smtpUrl: string, from: string): Mailer {
@@ -55,12 +59,13 @@ function smtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-function outboxMailer(database: DatabaseHandle, logger?: MailLogger): Mailer {
+function outboxMailer(database: DatabaseHandle, logger: MailLogger | undefined, logBodies: boolean): Mailer {
   return {
     mode: 'outbox',
     async send(message) {
       const id = await insertOutboxMail(database, message);
-      logger?.info({ outboxId: id, to: message.to, subject: message.subject, body: message.text }, 'dev outbox: mail not sent (no SMTP_URL)');
+      const seen = logBodies ? { to: message.to, subject: message.subject, body: message.text } : { subject: message.subject };
+      logger?.info({ outboxId: id, ...seen }, 'dev outbox: mail not sent (no SMTP_URL)');
     },
     async close() {},
   };

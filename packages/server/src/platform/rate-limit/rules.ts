@@ -32,6 +32,10 @@ export const limits = {
   recoveryFailuresPerAccount: { name: 'recovery:fail', limit: 10, windowSeconds: 15 * 60 },
   /** Forgot-password and recovery requests from one IP. */
   recoveryPerIp: { name: 'recovery:ip', limit: 20, windowSeconds: 15 * 60 },
+  /** Username changes tried on one account (each one says whether the name is taken). */
+  usernameChecksPerAccount: { name: 'username:check', limit: 10, windowSeconds: 60 * 60 },
+  /** ...and from one address across accounts. */
+  usernameChecksPerIp: { name: 'username:check:ip', limit: 30, windowSeconds: 60 * 60 },
   /** Wrong guesses at one issued code (6 digits: 5 guesses give a 1 in 200,000 chance). */
   codeAttempts: { name: 'code:try', limit: 5, windowSeconds: 10 * 60 },
 } as const satisfies Record<string, NamedRule>;
@@ -47,4 +51,40 @@ export const CAPTCHA_AFTER_FAILURES = 3;
 export function rateKey(rule: NamedRule, subject: string): string {
   const digest = createHash('sha256').update(subject.trim().toLowerCase()).digest('base64url').slice(0, 22);
   return `${rule.name}:${digest}`;
+}
+
+/** A rule's allowance as RATE_LIMITS sets it. */
+export interface LimitOverride {
+  limit: number;
+  windowSeconds: number;
+}
+
+const RULE_NAMES = new Set<string>(Object.values(limits).map((rule) => rule.name));
+
+/**
+ * Reads RATE_LIMITS: `name=limit/windowSeconds` pairs separated by commas, e.g.
+ * `signin:ip=200/600,signup:ip=20/3600`. Returns the overrides, or what is wrong with them.
+ */
+export function parseLimitOverrides(text: string): { value: Record<string, LimitOverride> } | { problem: string } {
+  const value: Record<string, LimitOverride> = {};
+  for (const entry of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+    const match = /^([a-z:]+)=(\d{1,7})\/(\d{1,7})$/.exec(entry);
+    if (!match) return { problem: `"${entry}" is not name=limit/windowSeconds (e.g. signin:ip=50/600)` };
+    const [, name, limit, windowSeconds] = match as unknown as [string, string, string, string];
+    if (!RULE_NAMES.has(name)) return { problem: `no limit is named "${name}" (known: ${[...RULE_NAMES].join(', ')})` };
+    if (Number(limit) < 1 || Number(windowSeconds) < 1) return { problem: `"${entry}": limit and window must be at least 1` };
+    value[name] = { limit: Number(limit), windowSeconds: Number(windowSeconds) };
+  }
+  return { value };
+}
+
+/**
+ * Sets this process's allowances from RATE_LIMITS (main.ts, once at start). The rules are
+ * shared constants, so every module counting against one sees the configured allowance.
+ */
+export function applyLimitOverrides(overrides: Record<string, LimitOverride>): void {
+  for (const rule of Object.values(limits)) {
+    const override = overrides[rule.name];
+    if (override) Object.assign(rule as { limit: number; windowSeconds: number }, override);
+  }
 }

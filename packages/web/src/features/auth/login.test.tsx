@@ -120,7 +120,7 @@ describe('/login/password', () => {
     expect((await screen.findByTestId('login-error')).textContent).toBe('Your account is not activated. Please check your email');
     fireEvent.click(await screen.findByRole('button', { name: 'Resend activation email' }));
     expect(await screen.findByText('If ada@example.com has an account waiting for activation, a new link is on its way.')).toBeTruthy();
-    expect(server.callsTo('POST /sso/users/activation/resend')).toEqual([{ email: 'ada@example.com' }]);
+    expect(server.callsTo('POST /sso/users/activation/resend')).toEqual([{ email: 'ada@example.com', captcha: 'captcha-answer' }]);
     expect(screen.getByRole('button', { name: /Resend in \d+ s/ }).hasAttribute('disabled')).toBe(true);
   });
 

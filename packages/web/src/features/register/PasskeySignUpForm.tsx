@@ -3,7 +3,7 @@ import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Alert.css';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -15,10 +15,11 @@ import { ApiError, call, fieldErrors } from '../../lib/api';
 import { rememberSignupEmail } from '../../lib/flow-storage';
 import { useForm } from '../../lib/use-form';
 import { acceptTerms, email, required } from '../../lib/validators';
-import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
+import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
+import { isCaptchaRefusal, NameAndEmailFields, SignUpCaptcha, TermsCheckbox } from './SignUpFields';
 
-/** POST /sso/users/webauthn/register/options {algorithms, email, full_name} → creation options (spec section 7). */
-const registerOptions = (body: { email: string; full_name: string }) =>
+/** POST /sso/users/webauthn/register/options {algorithms, email, full_name, captcha} → creation options (spec section 7). */
+const registerOptions = (body: { email: string; full_name: string; captcha: string | undefined }) =>
   call(passkeyEndpoints.registerOptions, { body: { algorithms: ['es256', 'rs256'], ...body } }, { handle: [400] });
 /** POST /sso/users/webauthn/register {response} → 201 {email}: activated by mail like a password sign-up. */
 const registerPasskey = (response: object) => call(passkeyEndpoints.register, { body: { response: { ...response } } }, { handle: [400] });
@@ -35,6 +36,8 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
+  const captcha = useRef<CaptchaHandle>(null);
+  const [captchaFailure, setCaptchaFailure] = useState<CaptchaError | ApiError | null>(null);
   const form = useForm({ fullName: '', email: '', terms: false }, () => ({ fullName: required, email, terms: acceptTerms }));
   const { values } = form;
 
@@ -45,15 +48,20 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
     if (pending || !form.check()) return;
     setPending(true);
     setFailure(null);
+    setCaptchaFailure(null);
     try {
       const address = values.email.trim();
-      const options = await registerOptions({ email: address, full_name: values.fullName.trim() });
+      const captchaAnswer = await captcha.current?.token();
+      const options = await registerOptions({ email: address, full_name: values.fullName.trim(), captcha: captchaAnswer });
       const response = await runRegistration(options);
       const answer = await registerPasskey(response);
       rememberSignupEmail(answer.email ?? address);
       void navigate(`${paths.registerVerifyingEmail}${search}`, { state: { email: answer.email ?? address } });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 400 && error.details?.fields) {
+      // A captcha answer is single use: whatever happened, the next try gets a fresh one.
+      captcha.current?.reset();
+      if (error instanceof CaptchaError || (error instanceof ApiError && isCaptchaRefusal(error))) setCaptchaFailure(error);
+      else if (error instanceof ApiError && error.status === 400 && error.details?.fields) {
         const fields = fieldErrors(error);
         form.setServerErrors({ fullName: fields.full_name, email: fields.email });
       } else if (error instanceof CeremonyError || (error instanceof ApiError && error.status === 400)) setFailure(error);
@@ -69,6 +77,7 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
         </Text>
         <NameAndEmailFields form={form} labels={{ fullName: t('passkeyUi.fullName'), email: t('passkeyUi.email') }} emailAutoComplete="username" />
         <TermsCheckbox form={form} />
+        <SignUpCaptcha captchaRef={captcha} failure={captchaFailure} onAnswer={() => setCaptchaFailure(null)} />
         {failure !== null && (
           <Alert color="red" variant="light" role="alert">
             {passkeyErrorText(failure, 'signup')}

@@ -9,7 +9,6 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { PASSWORD_MIN_LENGTH, paths, type FieldError, type Language } from '@portal/contracts';
-import { CaptchaField } from '../../components/captcha/CaptchaField';
 import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
 import { PasswordStrength } from '../../components/PasswordStrength';
 import { ApiError, errorText, fieldErrors } from '../../lib/api';
@@ -18,7 +17,7 @@ import { rememberSignupEmail } from '../../lib/flow-storage';
 import { useForm } from '../../lib/use-form';
 import { acceptTerms, email, newPassword, required } from '../../lib/validators';
 import { signUp } from './api';
-import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
+import { isCaptchaRefusal, NameAndEmailFields, SignUpCaptcha, TermsCheckbox } from './SignUpFields';
 
 /** Server field names (the request body) to this form's fields. */
 const serverFields: Record<string, 'fullName' | 'email' | 'password' | 'terms'> = {
@@ -82,7 +81,7 @@ export function RegisterForm() {
   };
 
   const showServerError = (error: ApiError) => {
-    if (error.code === 'auth.captcha_required' || error.code === 'auth.captcha_invalid') {
+    if (isCaptchaRefusal(error)) {
       setCaptchaFailure(error);
       return;
     }
@@ -112,17 +111,7 @@ export function RegisterForm() {
           <PasswordStrength password={values.password} userInputs={[values.fullName, values.email]} />
         </Stack>
         <TermsCheckbox form={form} />
-        <Stack gap={4}>
-          <Text size="sm" fw={500}>
-            {t('register.form.captchaLabel')}
-          </Text>
-          <CaptchaField ref={captcha} action="signup" auto="onfocus" onChange={(answer) => answer && setCaptchaFailure(null)} />
-          {captchaFailure && (
-            <Text size="xs" c="red.7" role="alert">
-              {captchaFailure instanceof CaptchaError ? t(captchaFailure.key) : errorText(captchaFailure)}
-            </Text>
-          )}
-        </Stack>
+        <SignUpCaptcha captchaRef={captcha} failure={captchaFailure} onAnswer={() => setCaptchaFailure(null)} />
         {failure && (
           <Alert color="red" variant="light" role="alert">
             {errorText(failure)}

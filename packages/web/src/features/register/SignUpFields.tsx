@@ -1,8 +1,12 @@
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Checkbox.css';
-import { Anchor, Checkbox, TextInput } from '@mantine/core';
-import { Trans } from 'react-i18next';
+import type { Ref } from 'react';
+import { Anchor, Checkbox, Stack, Text, TextInput } from '@mantine/core';
+import { Trans, useTranslation } from 'react-i18next';
+import { CaptchaField } from '../../components/captcha/CaptchaField';
+import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
+import { errorText, type ApiError } from '../../lib/api';
 import type { Form } from '../../lib/use-form';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { FULL_NAME_MAX_LENGTH } from '../../lib/validators';
@@ -61,4 +65,27 @@ export function TermsCheckbox({ form }: { form: SignUpForm }) {
       }
     />
   );
+}
+
+/** The sign-up captcha (the server asks for it on every way to sign up), with its failure under it. */
+export function SignUpCaptcha({ captchaRef, failure, onAnswer }: { captchaRef: Ref<CaptchaHandle>; failure: CaptchaError | ApiError | null; onAnswer(): void }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        {t('register.form.captchaLabel')}
+      </Text>
+      <CaptchaField ref={captchaRef} action="signup" auto="onfocus" onChange={(answer) => answer && onAnswer()} />
+      {failure && (
+        <Text size="xs" c="red.7" role="alert">
+          {failure instanceof CaptchaError ? t(failure.key) : errorText(failure)}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** Whether the server refused a sign-up for its captcha (shown at the captcha, not as a form error). */
+export function isCaptchaRefusal(error: ApiError): boolean {
+  return error.code === 'auth.captcha_required' || error.code === 'auth.captcha_invalid';
 }
