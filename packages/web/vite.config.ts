@@ -70,7 +70,11 @@ export default defineConfig(({ mode }) => {
               { name: 'shell', tags: ['$initial'] },
               // The public pages' form pieces (the first sign-in step uses all of them) as one chunk,
               // with the few lines that tell whether the browser has passkeys (not a chunk of their own).
-              { name: 'forms', test: /[\\/]src[\\/](components[\\/](form[\\/]|PageHeader|passkey[\\/]support)|lib[\\/](use-form|validators|flow-storage))/ },
+              // The code input (Mantine's PinInput) and its checker are for later steps: left to the pages that show them.
+              {
+                name: 'forms',
+                test: /[\\/]src[\\/](components[\\/](form[\\/](?!OtpInput|use-code-check)|PageHeader|passkey[\\/]support)|features[\\/]auth[\\/]LightField|lib[\\/](use-form|validators|flow-storage))/,
+              },
             ],
           },
         },
