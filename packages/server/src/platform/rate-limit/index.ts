@@ -3,8 +3,8 @@ import { createMemoryRateLimiter } from './memory';
 import { createRedisRateLimiter } from './redis';
 import type { Decision, RateLimiter, RateLimitLogger } from './types';
 
-export type { Decision, RateLimiter, RateLimitLogger, Rule } from './types';
-export { CAPTCHA_AFTER_FAILURES, limits, rateKey, type NamedRule } from './rules';
+export type { Decision, DelayRule, RateLimiter, RateLimitLogger, Rule } from './types';
+export { CAPTCHA_AFTER_FAILURES, failureDelay, limits, rateKey, type NamedRule } from './rules';
 
 export interface RateLimiterOptions {
   /** Shared counters in Redis; without it, counters live in this process. */

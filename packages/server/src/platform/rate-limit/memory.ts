@@ -1,9 +1,11 @@
-import { decide, statusOf, type RateLimiter, type Rule } from './types';
+import { decide, delayAfter, secondsLeft, statusOf, type RateLimiter, type Rule } from './types';
 
 interface Counter {
   count: number;
   /** Epoch milliseconds when the window ends. */
   resetAt: number;
+  /** Epoch milliseconds before which the next try of a spent budget is refused (attempt). */
+  nextAt?: number;
 }
 
 export interface MemoryLimiterOptions {
@@ -65,6 +67,29 @@ export function createMemoryRateLimiter(options: MemoryLimiterOptions = {}): Rat
     },
     async reset(key) {
       counters.delete(prefix + key);
+    },
+    async refund(key) {
+      const counter = live(key, Date.now());
+      if (counter && counter.count > 0) counter.count -= 1;
+    },
+    async attempt(key, rule, delay) {
+      const now = Date.now();
+      let counter = live(key, now);
+      if (counter && counter.count >= rule.limit && counter.nextAt !== undefined && now < counter.nextAt) {
+        return { allowed: false, count: counter.count, retryAfterSeconds: secondsLeft(counter.nextAt - now) };
+      }
+      if (!counter) {
+        counter = { count: 0, resetAt: now + rule.windowSeconds * 1000 };
+        counters.delete(prefix + key);
+        counters.set(prefix + key, counter);
+      }
+      counter.count += 1;
+      const wait = delayAfter(counter.count, rule.limit, delay);
+      if (wait > 0) {
+        counter.nextAt = now + wait;
+        counter.resetAt = Math.max(counter.resetAt, counter.nextAt);
+      }
+      return { allowed: true, count: counter.count, retryAfterSeconds: 0 };
     },
     async close() {
       clearInterval(timer);

@@ -99,6 +99,50 @@ describe.each(backends)('rate limiter ($name)', ({ redisUrl }) => {
     expect(await b.peek('same', rule)).toBe(0);
   });
 
+  it('refunds a reserved hit, never below zero', async () => {
+    const limiter = open();
+    const key = freshKey();
+    const rule = { limit: 2, windowSeconds: 60 };
+    await limiter.consume(key, rule);
+    await limiter.consume(key, rule);
+    await limiter.refund(key);
+    expect(await limiter.peek(key, rule)).toBe(1);
+    await limiter.refund(key);
+    await limiter.refund(key);
+    expect(await limiter.peek(key, rule)).toBe(0);
+  });
+
+  it('runs no more parallel tries than the budget, then one per growing delay', async () => {
+    const limiter = open();
+    const key = freshKey();
+    const rule = { limit: 10, windowSeconds: 60 };
+    const delay = { baseSeconds: 30, maxSeconds: 600 };
+    const decisions = await Promise.all(Array.from({ length: 100 }, () => limiter.attempt(key, rule, delay)));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+    const refused = decisions.find((d) => !d.allowed)!;
+    expect(refused.retryAfterSeconds).toBeGreaterThan(25);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(30);
+    expect(await limiter.peek(key, rule)).toBe(10);
+  });
+
+  it('lets a try through once the delay has passed, and doubles the next delay', async () => {
+    const limiter = open();
+    const key = freshKey();
+    const rule = { limit: 2, windowSeconds: 60 };
+    const delay = { baseSeconds: 0.2, maxSeconds: 10 };
+    expect((await limiter.attempt(key, rule, delay)).allowed).toBe(true);
+    expect((await limiter.attempt(key, rule, delay)).allowed).toBe(true);
+    expect((await limiter.attempt(key, rule, delay)).allowed).toBe(false);
+    await sleep(250);
+    expect(await limiter.attempt(key, rule, delay)).toMatchObject({ allowed: true, count: 3 });
+    await sleep(250);
+    expect((await limiter.attempt(key, rule, delay)).allowed).toBe(false); // 0.4 s now
+    await sleep(200);
+    expect((await limiter.attempt(key, rule, delay)).allowed).toBe(true);
+    await limiter.reset(key);
+    expect(await limiter.attempt(key, rule, delay)).toMatchObject({ allowed: true, count: 1 });
+  });
+
   it('counts concurrent hits exactly', async () => {
     const limiter = open();
     const key = freshKey();

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { decide, statusOf, type RateLimiter, type RateLimitLogger, type Rule } from './types';
+import { decide, secondsLeft, statusOf, type RateLimiter, type RateLimitLogger, type Rule } from './types';
 
 /**
  * Count one hit and start the window on the first one, atomically (a script runs alone on the
@@ -16,7 +16,45 @@ end
 return { count, ttl }
 `;
 
-type WithConsume = Redis & { rateLimitConsume(key: string, windowMs: number): Promise<[number, number]> };
+/**
+ * One try against a failure budget with a growing delay (RateLimiter.attempt), in one script:
+ * KEYS[1] counts tries, KEYS[2] holds when the next try may run once the budget is spent.
+ * ARGV: now, window ms, limit, base delay ms, max delay ms. Returns { allowed, count, ms to wait }.
+ */
+const ATTEMPT_SCRIPT = `
+local now = tonumber(ARGV[1])
+local limit = tonumber(ARGV[3])
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local nextAt = tonumber(redis.call('GET', KEYS[2]) or '0')
+if count >= limit and now < nextAt then
+  return { 0, count, nextAt - now }
+end
+count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == 1 or ttl < 0 then
+  ttl = tonumber(ARGV[2])
+end
+if count >= limit then
+  local wait = math.min(tonumber(ARGV[5]), tonumber(ARGV[4]) * (2 ^ (count - limit)))
+  if ttl < wait then ttl = wait end
+  redis.call('SET', KEYS[2], tostring(now + wait), 'PX', ttl)
+end
+redis.call('PEXPIRE', KEYS[1], ttl)
+return { 1, count, 0 }
+`;
+
+/** Takes back one hit, never below zero, keeping the window. */
+const REFUND_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return count
+`;
+
+type WithConsume = Redis & {
+  rateLimitConsume(key: string, windowMs: number): Promise<[number, number]>;
+  rateLimitAttempt(key: string, nextKey: string, now: number, windowMs: number, limit: number, baseMs: number, maxMs: number): Promise<[number, number, number]>;
+  rateLimitRefund(key: string): Promise<number>;
+};
 
 export interface RedisLimiterOptions {
   redisUrl: string;
@@ -32,6 +70,8 @@ export interface RedisLimiterOptions {
 export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimiter {
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, keyPrefix: options.keyPrefix ?? 'rl:' }) as WithConsume;
   redis.defineCommand('rateLimitConsume', { numberOfKeys: 1, lua: CONSUME_SCRIPT });
+  redis.defineCommand('rateLimitAttempt', { numberOfKeys: 2, lua: ATTEMPT_SCRIPT });
+  redis.defineCommand('rateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
   // ioredis reports connection trouble as 'error' events (and prints them when nobody listens).
   // Only the message is logged: the URL may carry a password.
   let lastError = '';
@@ -65,7 +105,14 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
       return statusOf(count, rule, msLeft);
     },
     async reset(key) {
-      await redis.del(key);
+      await redis.del(key, `${key}:next`);
+    },
+    async refund(key) {
+      await redis.rateLimitRefund(key);
+    },
+    async attempt(key, rule, delay) {
+      const [allowed, count, msLeft] = await redis.rateLimitAttempt(key, `${key}:next`, Date.now(), rule.windowSeconds * 1000, rule.limit, delay.baseSeconds * 1000, delay.maxSeconds * 1000);
+      return { allowed: allowed === 1, count: Number(count), retryAfterSeconds: allowed === 1 ? 0 : secondsLeft(Number(msLeft)) };
     },
     async close() {
       // QUIT lets pending replies arrive; a client that is not connected just stops retrying.

@@ -11,13 +11,25 @@ export interface NamedRule extends Rule {
  * per account catches many machines trying one account.
  */
 export const limits = {
-  /** Sign-in attempts from one IP, successful or not. */
+  /**
+   * Failed sign-in attempts from one address (password, email code, passkey, second step).
+   * Successes are not counted, so many people behind one NAT do not lock each other out.
+   */
   signInPerIp: { name: 'signin:ip', limit: 50, windowSeconds: 10 * 60 },
   /**
-   * Failed sign-ins on one account: a captcha from CAPTCHA_AFTER_FAILURES on, blocked after
-   * the limit until the window ends. Reset after a successful sign-in.
+   * Failed sign-ins on one account (passwords; second steps count apart): a captcha from
+   * CAPTCHA_AFTER_FAILURES on; once the limit is spent each further try waits a growing delay
+   * (`signin:delay`). Per account and address, refused past the limit until the window ends.
+   * Reset after a successful sign-in, and by a completed password reset.
    */
   signInFailuresPerAccount: { name: 'signin:fail', limit: 10, windowSeconds: 15 * 60 },
+  /**
+   * The growing delay once a failure budget is spent: `limit` is the first wait in seconds,
+   * doubling with every further try, `windowSeconds` the longest wait.
+   */
+  failureDelay: { name: 'signin:delay', limit: 30, windowSeconds: 15 * 60 },
+  /** Wrong mailed codes (sign-in, reset, email second step...) per account, across codes: a new code does not reset it. */
+  codeFailuresPerAccount: { name: 'code:fail', limit: 10, windowSeconds: 60 * 60 },
   signUpPerIp: { name: 'signup:ip', limit: 10, windowSeconds: 60 * 60 },
   /** Mailed codes and links (sign-in code, reset, activation resend, email change) per account. */
   codeSendPerAccount: { name: 'code:send', limit: 5, windowSeconds: 15 * 60 },
@@ -42,6 +54,9 @@ export const limits = {
 
 /** Failed sign-ins (or recovery emails) on one account after which the next attempt must carry a captcha. */
 export const CAPTCHA_AFTER_FAILURES = 3;
+
+/** The growing delay of a spent failure budget, as `signin:delay` sets it. */
+export const failureDelay = () => ({ baseSeconds: limits.failureDelay.limit, maxSeconds: limits.failureDelay.windowSeconds });
 
 /**
  * The counter key of a rule for one subject (an IP, an account id, an email). The subject is

@@ -4,6 +4,18 @@ export interface Rule {
   windowSeconds: number;
 }
 
+/** The wait between tries once a failure budget is spent (see RateLimiter.attempt). */
+export interface DelayRule {
+  baseSeconds: number;
+  maxSeconds: number;
+}
+
+/** The delay after `count` tries of a budget of `limit` (0 while within it), in milliseconds. */
+export function delayAfter(count: number, limit: number, delay: DelayRule): number {
+  if (count < limit) return 0;
+  return Math.min(delay.maxSeconds, delay.baseSeconds * 2 ** (count - limit)) * 1000;
+}
+
 /** The answer to one hit. `count` includes this hit; `retryAfterSeconds` is 0 when allowed. */
 export interface Decision {
   allowed: boolean;
@@ -38,6 +50,20 @@ export interface RateLimiter {
   status(key: string, rule: Rule): Promise<Decision>;
   /** Forgets a key (e.g. the failure counter after a successful sign-in). */
   reset(key: string): Promise<void>;
+  /**
+   * Takes back one hit counted by `consume` (never below 0): a reservation made before
+   * checking a secret is returned when the check succeeds, so a limit on failures counts
+   * failures only and still never lets more checks run at once than it allows.
+   */
+  refund(key: string): Promise<void>;
+  /**
+   * One try against a failure budget with a growing delay, atomically: up to `rule.limit`
+   * tries run freely; from the try that spends the budget on, the next one is refused until
+   * `delay.baseSeconds * 2^(tries - limit)` (at most `delay.maxSeconds`) has passed since the
+   * last one. Parallel callers can never run more tries than that allows. `count` includes
+   * this try; a refused try is not counted.
+   */
+  attempt(key: string, rule: Rule, delay: DelayRule): Promise<Decision>;
   close(): Promise<void>;
 }
 
