@@ -9,7 +9,7 @@ import { originFor } from '../../platform/brand';
 import { AppError, fieldError } from '../../platform/errors';
 import { renderAlert, sendInBackground, type RenderedMail } from '../../platform/mail';
 import { createOneTimeTokens } from '../../platform/one-time-tokens';
-import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import { failureDelay, limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { burnVerificationTime, verifyPassword } from '../../platform/passwords';
 import { createUserService, mailLanguage, toUserDto, type UserRow } from '../users';
@@ -73,15 +73,15 @@ export function createAccountService(deps: AccountDependencies) {
     rateLimited(await limiter.consume(rateKey(limits.codeSendPerAccount, subject), limits.codeSendPerAccount));
   }
 
-  /** Wrong passwords re-entered by a signed-in user share one budget with the security pages. */
+  /**
+   * Wrong passwords re-entered by a signed-in user share one budget with the security pages,
+   * taken atomically before the check; once spent, each try waits a growing delay.
+   */
   async function confirmPassword(user: UserRow, password: string): Promise<void> {
     const key = rateKey(failureRule, `reauth:${user.id}`);
-    rateLimited(await limiter.status(key, failureRule));
+    rateLimited(await limiter.attempt(key, failureRule, failureDelay()));
     const valid = user.passwordHash ? await verifyPassword(user.passwordHash, password) : (await burnVerificationTime(password), false);
-    if (!valid) {
-      rateLimited(await limiter.consume(key, failureRule));
-      throw new AppError('auth.password_not_valid', {}, { fields: { password: 'Password not valid' } });
-    }
+    if (!valid) throw new AppError('auth.password_not_valid', {}, { fields: { password: 'Password not valid' } });
     await limiter.reset(key);
   }
 

@@ -168,8 +168,45 @@ describe('sign-in throttling', () => {
     for (let attempt = 0; attempt < 11; attempt += 1) last = await guess('127.9.9.9');
     expect(last?.statusCode).toBe(429);
     expect(last?.json().details.retry_after_seconds).toBeGreaterThan(0);
-    // The owner, elsewhere, still signs in (with the captcha the account now asks for).
+    // The account's budget is spent: from anywhere, the next try waits the delay it is told.
     const owner = await server.app.inject({ method: 'POST', url: '/v3/sso/auth', remoteAddress: '127.8.8.8', payload: { email: 'lock@example.com', password: PASSWORD, captcha: await solveCaptcha(server.app) } });
-    expect(owner.statusCode).toBe(200);
+    expect(owner.statusCode).toBe(429);
+    expect(owner.json().message).toMatch(/Try again in \d+ seconds/);
+  });
+
+  it('a completed reset ends the lockout of that account at once, and of no other', async () => {
+    await client.registeredUser('reset-lock@example.com');
+    await client.registeredUser('other-lock@example.com');
+    const guess = async (email: string, password: string) =>
+      server.app.inject({ method: 'POST', url: '/v3/sso/auth', remoteAddress: '127.7.7.7', payload: { email, password, captcha: await solveCaptcha(server.app) } });
+    for (let attempt = 0; attempt < 10; attempt += 1) await guess('reset-lock@example.com', 'wrong-password');
+    for (let attempt = 0; attempt < 10; attempt += 1) await guess('other-lock@example.com', 'wrong-password');
+    expect((await guess('reset-lock@example.com', PASSWORD)).statusCode).toBe(429);
+
+    const forgot = await client.post('/v3/sso/password/forgot/verify-email', { identifier: 'reset-lock@example.com', email: 'reset-lock@example.com' }, {}, '127.7.7.7');
+    expect(forgot.statusCode).toBe(204);
+    const [, code] = await client.mailTo('reset-lock@example.com', /\b(\d{6})\b/);
+    const verified = await client.post('/v3/sso/password/forgot/verify-code', { identifier: 'reset-lock@example.com', code }, {}, '127.7.7.7');
+    const newPassword = 'fresh-orbit-lantern-42';
+    const reset = await client.post('/v3/sso/password/reset', { token: verified.json().reset_token, new_password: newPassword, confirm_password: newPassword }, {}, '127.7.7.7');
+    expect(reset.statusCode).toBe(204);
+
+    // Same network, at once, with the new password.
+    const after = await guess('reset-lock@example.com', newPassword);
+    expect(after.statusCode).toBe(200);
+    // The other account's lockout (from the same address) stands.
+    expect((await guess('other-lock@example.com', PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('counts failures per address, not successes: a crowd behind one address signs in', async () => {
+    const emails = Array.from({ length: 6 }, (_, index) => `crowd${index}@example.com`);
+    for (const email of emails) await client.registeredUser(email);
+    const from = (email: string, password: string) =>
+      server.app.inject({ method: 'POST', url: '/v3/sso/auth', remoteAddress: '127.6.6.6', payload: { email, password } });
+    // signin:ip is 50 per 10 minutes: 60 successful sign-ins from one address all pass.
+    for (let round = 0; round < 10; round += 1) {
+      const answers = await Promise.all(emails.map((email) => from(email, PASSWORD)));
+      expect(answers.map((answer) => answer.statusCode)).toEqual(emails.map(() => 200));
+    }
   });
 });

@@ -77,7 +77,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
     async verifyCode(input: { identifier: string; code: string }, origin: RequestOrigin): Promise<{ reset_token: string }> {
       rateLimited(await limiter.consume(`recovery:ip:${origin.limitAddress}`, limits.recoveryPerIp));
       const user = await users.findByIdentifier(input.identifier);
-      if (!(await tokens.useCode(user?.id, 'reset_code', input.code)) || !user) throw new AppError('auth.code_invalid');
+      if (!(await tokens.useCode(user?.id, 'reset_code', input.code, input.identifier.toLowerCase())) || !user) throw new AppError('auth.code_invalid');
       return { reset_token: await tokens.issueLink(user.id, 'reset_link', RESET_LINK_TTL_SECONDS) };
     },
 

@@ -4,7 +4,7 @@ import { requireCaptcha } from '../../platform/captcha';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { burnVerificationTime, hashPassword, needsRehash, verifyPassword } from '../../platform/passwords';
-import { CAPTCHA_AFTER_FAILURES, limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import { CAPTCHA_AFTER_FAILURES, failureDelay, limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { restoreScheduledDeletion } from '../account';
 import type { FactorProof, SecondFactorService } from '../mfa';
@@ -20,8 +20,13 @@ export interface WaysInDependencies {
   secondFactor: Pick<SecondFactorService, 'checkCode' | 'pendingSignIn' | 'completePendingSignIn'>;
 }
 
-/** The per-IP budget every way in that guesses a secret shares: one budget, whatever the method. */
-const signInIpKey = (origin: RequestOrigin) => `signin:ip:${origin.limitAddress}`;
+/**
+ * The per-address budget of failures every way in that guesses a secret shares (password,
+ * email code, passkey, second step): one budget, whatever the method. A try reserves one hit
+ * before anything is checked (so parallel tries never exceed it) and a success gives it back,
+ * so only failures count: people sharing one address do not lock each other out.
+ */
+export const signInIpKey = (origin: RequestOrigin) => `signin:ip:${origin.limitAddress}`;
 
 const AUTH_METHODS: readonly AuthMethod[] = ['pwd', 'otp', 'hwk', 'user', 'mfa'];
 const asAuthMethods = (values: readonly string[]): AuthMethod[] => AUTH_METHODS.filter((method) => values.includes(method));
@@ -31,53 +36,72 @@ export function createWaysIn(deps: WaysInDependencies) {
   const { limiter, secondFactor } = deps;
   const users = createUserService(deps.db);
 
-  /** Failures count per account whatever identifier was typed, and per account and address. */
+  /**
+   * Failures count per account whatever identifier was typed, and per account and address.
+   * The account's keys carry the time its password last changed, so a completed reset (or a
+   * password change) starts them afresh, from every address at once, and touches nobody else's.
+   */
   const failureKeys = (user: UserRow | undefined, identifier: string, origin: RequestOrigin) => {
-    const account = `signin:fail:${user ? user.id : identifier.toLowerCase()}`;
+    const account = `signin:fail:${user ? `${user.id}:${user.passwordChangedAt?.getTime() ?? 0}` : identifier.toLowerCase()}`;
     return { account, lock: `${account}:${origin.limitAddress}` };
   };
 
   /**
-   * Email or username and password. Failures count three ways: per IP (refused past the
-   * limit), per account whatever identifier was typed (a captcha past three), and per account
-   * and IP (refused past the limit), so a stranger can slow a guesser down but never lock the
-   * owner out.
+   * Email or username and password. Every try reserves its hits before the password is
+   * checked, each in one atomic step, so parallel guesses never check more than the limits
+   * allow: per address (refused past the limit), per account and address (refused past it),
+   * and per account whatever the address (a captcha from the third; once the budget is spent,
+   * each further try also waits a growing delay, told in seconds). A success gives the
+   * address's hit back and clears the account's, so only failures count.
    */
   const password: WayIn<{ email: string; password: string; captcha?: string }> = {
     async identify(input) {
       return users.findByIdentifier(input.email);
     },
     async lockout(user, input, origin) {
-      rateLimited(await limiter.status(signInIpKey(origin), limits.signInPerIp));
       const keys = failureKeys(user, input.email, origin);
-      rateLimited(await limiter.status(keys.lock, limits.signInFailuresPerAccount));
       if ((await limiter.peek(keys.account, limits.signInFailuresPerAccount)) >= CAPTCHA_AFTER_FAILURES) await requireCaptcha(deps.captcha, input.captcha, origin.ip);
+      const address = await limiter.consume(signInIpKey(origin), limits.signInPerIp);
+      if (!address.allowed) rateLimited(address);
+      const lock = await limiter.consume(keys.lock, limits.signInFailuresPerAccount);
+      if (!lock.allowed) {
+        await limiter.refund(signInIpKey(origin));
+        rateLimited(lock);
+      }
+      const account = await limiter.attempt(keys.account, limits.signInFailuresPerAccount, failureDelay());
+      if (!account.allowed) {
+        await Promise.all([limiter.refund(signInIpKey(origin)), limiter.refund(keys.lock)]);
+        rateLimited(account);
+      }
     },
     async verify(user, input, origin) {
       const keys = failureKeys(user, input.email, origin);
       const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await burnVerificationTime(input.password), false);
       if (!user || !valid) {
-        await limiter.consume(signInIpKey(origin), limits.signInPerIp);
-        await limiter.consume(keys.lock, limits.signInFailuresPerAccount);
-        const decision = await limiter.consume(keys.account, limits.signInFailuresPerAccount);
-        throw new AppError('auth.invalid_credentials', {}, { captcha_required: decision.count >= CAPTCHA_AFTER_FAILURES });
+        const failures = await limiter.peek(keys.account, limits.signInFailuresPerAccount);
+        throw new AppError('auth.invalid_credentials', {}, { captcha_required: failures >= CAPTCHA_AFTER_FAILURES });
       }
-      // Before the counters clear: an account nobody activated has not signed in.
-      if (!user.activatedAt) throw new AppError('auth.not_activated');
+      await limiter.refund(signInIpKey(origin));
+      // An account nobody activated has not signed in: its tries are given back, not cleared.
+      if (!user.activatedAt) {
+        await Promise.all([limiter.refund(keys.account), limiter.refund(keys.lock)]);
+        throw new AppError('auth.not_activated');
+      }
       await Promise.all([limiter.reset(keys.account), limiter.reset(keys.lock)]);
       if (needsRehash(user.passwordHash!)) await users.setPasswordHash(user.id, await hashPassword(input.password), deps.clock.now(), false);
       return { user, amr: ['pwd'] };
     },
   };
 
-  /** A mailed 6-digit code (email-code sign-in at /login/quick). */
+  /** A mailed 6-digit code (email-code sign-in at /login/quick); its guesses are limited per code and per account (useCode). */
   const emailCode: WayIn<{ email: string; code: string }> = {
     async identify(input, origin) {
       rateLimited(await limiter.consume(signInIpKey(origin), limits.signInPerIp));
       return users.findByEmail(input.email);
     },
-    async verify(user, input) {
-      if (!(await secondFactor.checkCode(user?.id, 'login_code', input.code)) || !user) throw new AppError('auth.code_invalid');
+    async verify(user, input, origin) {
+      if (!(await secondFactor.checkCode(user?.id, 'login_code', input.code, input.email)) || !user) throw new AppError('auth.code_invalid');
+      await limiter.refund(signInIpKey(origin));
       return { user, amr: ['otp'] };
     },
   };
@@ -87,9 +111,13 @@ export function createWaysIn(deps: WaysInDependencies) {
     async identify(input) {
       return (await secondFactor.pendingSignIn(input.mfa_token)).user;
     },
-    // The lockout of codes (per user, like passwords) is part of checking one: see requireFactor.
-    async verify(user, input) {
+    // Per address like every way in; per user (like passwords) and per token inside completePendingSignIn.
+    async lockout(_user, _input, origin) {
+      rateLimited(await limiter.consume(signInIpKey(origin), limits.signInPerIp));
+    },
+    async verify(user, input, origin) {
       const { amr } = await secondFactor.completePendingSignIn(input.mfa_token, input);
+      await limiter.refund(signInIpKey(origin));
       return { user: user!, amr: withMfa([...asAuthMethods(amr), 'otp']), from: 'deletion' };
     },
   };

@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock';
 import { AppError, fieldError } from '../../platform/errors';
 import { sendInBackground, type Mailer, type RenderedMail } from '../../platform/mail';
 import { CODE_MAX_ATTEMPTS, createOneTimeTokens } from '../../platform/one-time-tokens';
-import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import { failureDelay, limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { burnVerificationTime, verifyPassword } from '../../platform/passwords';
 import { createUserService, replyLanguage, type UserRow } from '../users';
@@ -87,9 +87,9 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
     mailLater(user.email, loginCodeMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: user.fullName, code, validMinutes: CODE_TTL_SECONDS / 60 }));
   }
 
-  /** Whether a mailed code is the newest live one of its purpose (then used up); see useCode. */
-  async function checkCode(userId: string | undefined, purpose: MfaTokenPurpose, code: string): Promise<boolean> {
-    return (await tokens.useCode(userId, purpose, code)) !== undefined;
+  /** Whether a mailed code is the newest live one of its purpose (then used up); see useCode (`subject`: what was typed, for nobody's account). */
+  async function checkCode(userId: string | undefined, purpose: MfaTokenPurpose, code: string, subject?: string): Promise<boolean> {
+    return (await tokens.useCode(userId, purpose, code, subject)) !== undefined;
   }
 
   /** Whether the proof is good for this user's method; uses it up when it is (codes are single use). */
@@ -106,17 +106,20 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
   }
 
   /**
-   * Runs a code check throttled per user like passwords: a blocked user gets the 429 before
-   * anything is checked; a failure counts and throws `error`; a success clears the count.
+   * Runs a check throttled per user like passwords, one atomic step before anything is
+   * checked: parallel tries never run more than the budget; once it is spent, each further
+   * try waits a growing delay (429 naming the seconds). A failure throws `error`; a success
+   * clears the count.
    */
-  async function throttledCheck(userId: string, check: () => Promise<boolean>, error: ErrorCode = 'auth.code_invalid'): Promise<void> {
-    const key = factorFailureKey(userId);
-    rateLimited(await limiter.status(key, failureRule));
-    if (!(await check())) {
-      rateLimited(await limiter.consume(key, failureRule));
-      throw new AppError(error);
-    }
+  async function throttled(key: string, check: () => Promise<boolean>, fail: () => AppError): Promise<void> {
+    rateLimited(await limiter.attempt(key, failureRule, failureDelay()));
+    if (!(await check())) throw fail();
     await limiter.reset(key);
+  }
+
+  /** A code check (second step, enabling two-step) throttled per user: see throttled. */
+  function throttledCheck(userId: string, check: () => Promise<boolean>, error: ErrorCode = 'auth.code_invalid'): Promise<void> {
+    return throttled(factorFailureKey(userId), check, () => new AppError(error));
   }
 
   /** Requires a good second factor for the user's method (or a recovery code), throttled. */
@@ -124,16 +127,13 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
     return throttledCheck(user.id, () => verifyFactor(user, proof, emailPurpose), proof.recovery_code ? 'auth.recovery_code_invalid' : 'auth.code_invalid');
   }
 
-  /** A signed-in user re-entering their password; throttled per user. */
-  async function confirmPassword(user: UserRow, password: string, field = 'password'): Promise<void> {
-    const key = passwordFailureKey(user.id);
-    rateLimited(await limiter.status(key, failureRule));
-    const valid = user.passwordHash ? await verifyPassword(user.passwordHash, password) : (await burnVerificationTime(password), false);
-    if (!valid) {
-      rateLimited(await limiter.consume(key, failureRule));
-      throw new AppError('auth.password_not_valid', {}, { fields: { [field]: 'Password not valid' } });
-    }
-    await limiter.reset(key);
+  /** A signed-in user re-entering their password; throttled per user (see throttled). */
+  function confirmPassword(user: UserRow, password: string, field = 'password'): Promise<void> {
+    return throttled(
+      passwordFailureKey(user.id),
+      async () => (user.passwordHash ? verifyPassword(user.passwordHash, password) : (await burnVerificationTime(password), false)),
+      () => new AppError('auth.password_not_valid', {}, { fields: { [field]: 'Password not valid' } }),
+    );
   }
 
   /**
@@ -200,12 +200,9 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
      */
     async completePendingSignIn(mfaToken: string, proof: FactorProof): Promise<{ amr: string[] }> {
       const { challenge, user } = await liveChallenge(mfaToken);
-      try {
-        await requireFactor(user, proof, 'mfa_email');
-      } catch (error) {
-        if (error instanceof AppError && error.status === 400) await tokens.countAttempt(challenge.id);
-        throw error;
-      }
+      // One of the token's guesses is taken before the proof is checked, in one statement.
+      if (!(await tokens.takeAttempt(challenge.id))) throw new AppError('auth.mfa_token_invalid');
+      await requireFactor(user, proof, 'mfa_email');
       if (!(await tokens.markUsed(challenge.id))) throw new AppError('auth.mfa_token_invalid');
       const amr = Array.isArray(challenge.payload?.amr) ? challenge.payload.amr.filter((value): value is string => typeof value === 'string') : [];
       return { amr };

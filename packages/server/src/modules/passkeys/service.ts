@@ -293,6 +293,8 @@ export function createPasskeyService(deps: PasskeyDependencies) {
             if (!verified.verified) throw new AppError('auth.passkey_failed');
             const { newCounter, credentialBackedUp } = verified.authenticationInfo;
             if (!(await queries.recordUse(passkey.id, passkey.counter, newCounter, credentialBackedUp, clock.now()))) throw new AppError('auth.passkey_failed');
+            // Only failures count against the address (see signInIpKey in auth): a success gives its hit back.
+            await limiter.refund(`signin:ip:${origin.limitAddress}`);
             // User verification is required above, so the passkey proves both factors.
             return { user: user!, amr: withMfa(['hwk', 'user']) };
           },

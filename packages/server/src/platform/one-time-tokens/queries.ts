@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { oneTimeTokens } from '../../db/schema';
 
@@ -55,6 +55,36 @@ export function oneTimeTokenQueries<Purpose extends string>(db: Database) {
         .orderBy(desc(oneTimeTokens.createdAt))
         .limit(1);
       return row;
+    },
+
+    /**
+     * Takes one guess at the newest live token of a purpose for a user, in one statement
+     * (UPDATE ... WHERE attempts < max RETURNING): the row when a guess was left, so parallel
+     * guesses can never check more than `max`; undefined when none is.
+     */
+    async takeLatestAttempt(userId: string, purpose: Purpose, now: Date, max: number): Promise<OneTimeTokenRow | undefined> {
+      const newest = db
+        .select({ id: oneTimeTokens.id })
+        .from(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.userId, userId), live(purpose, now)))
+        .orderBy(desc(oneTimeTokens.createdAt))
+        .limit(1);
+      const [row] = await db
+        .update(oneTimeTokens)
+        .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
+        .where(and(inArray(oneTimeTokens.id, newest), lt(oneTimeTokens.attempts, max), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+        .returning();
+      return row;
+    },
+
+    /** Takes one guess at a live token found earlier, in one statement; false when none is left. */
+    async takeAttempt(tokenId: string, now: Date, max: number): Promise<boolean> {
+      const rows = await db
+        .update(oneTimeTokens)
+        .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
+        .where(and(eq(oneTimeTokens.id, tokenId), lt(oneTimeTokens.attempts, max), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+        .returning({ id: oneTimeTokens.id });
+      return rows.length > 0;
     },
 
     /** Counts a wrong guess; returns the attempts made so far. */

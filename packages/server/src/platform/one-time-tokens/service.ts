@@ -3,6 +3,7 @@ import { VERIFICATION_CODE_LENGTH } from '@portal/contracts';
 import type { Database } from '../../db/client';
 import type { Clock } from '../clock';
 import { randomDigits, randomToken, safeEqual, sha256 } from '../crypto';
+import { limits, rateKey, rateLimited, type RateLimiter } from '../rate-limit';
 import { oneTimeTokenQueries, type OneTimeTokenRow } from './queries';
 
 /** Wrong guesses a mailed code tolerates before it is dead. */
@@ -30,7 +31,7 @@ export type OneTimeTokens<Purpose extends string> = ReturnType<typeof createOneT
  * reset, email change, email sign-in and the rest; only the purpose and the mail differ.
  * `Purpose` narrows the purposes a module may touch.
  */
-export function createOneTimeTokens<Purpose extends string>(deps: { db: Database; clock: Clock }) {
+export function createOneTimeTokens<Purpose extends string>(deps: { db: Database; clock: Clock; limiter?: RateLimiter }) {
   const { clock } = deps;
   const queries = oneTimeTokenQueries<Purpose>(deps.db);
   const expiry = (now: Date, ttlSeconds: number) => new Date(now.getTime() + ttlSeconds * 1000);
@@ -63,15 +64,25 @@ export function createOneTimeTokens<Purpose extends string>(deps: { db: Database
 
     /**
      * Uses up the newest live code of a purpose when `code` matches it; undefined otherwise.
-     * Single use, expiring, dead after CODE_MAX_ATTEMPTS wrong guesses. Every failure runs the
-     * same queries (a lookup and one attempt count, against nobody when there is no account or
-     * no live code), so the clock does not tell accounts apart.
+     * Single use, expiring, dead after CODE_MAX_ATTEMPTS guesses. Each guess is taken from the
+     * code in one statement before the code is compared, so parallel guesses check at most
+     * CODE_MAX_ATTEMPTS; and every wrong guess also spends the account's budget across codes
+     * (`code:fail`), which a new code does not renew: refused with 429 once it is spent.
+     * `unknownSubject` (the email or name typed) keeps the budget when nobody has the account,
+     * so the answers do not tell accounts apart. Every guess runs the same queries.
      */
-    async useCode(userId: string | undefined, purpose: Purpose, code: string): Promise<OneTimeTokenRow | undefined> {
-      const live = await queries.latestLiveToken(userId ?? randomUUID(), purpose, clock.now());
-      const matches = safeEqual(live?.tokenHash ?? sha256(randomToken()), codeHash(live?.id ?? randomUUID(), code));
-      if (live && live.attempts < CODE_MAX_ATTEMPTS && matches) return (await queries.markTokenUsed(live.id, clock.now())) ? live : undefined;
-      await queries.countAttempt(live?.id ?? randomUUID());
+    async useCode(userId: string | undefined, purpose: Purpose, code: string, unknownSubject?: string): Promise<OneTimeTokenRow | undefined> {
+      const limiter = deps.limiter;
+      if (!limiter) throw new Error('checking a code needs the rate limiter (the per-account budget)');
+      const budgetKey = rateKey(limits.codeFailuresPerAccount, userId ?? `unknown:${unknownSubject ?? randomUUID()}`);
+      rateLimited(await limiter.consume(budgetKey, limits.codeFailuresPerAccount));
+      const taken = await queries.takeLatestAttempt(userId ?? randomUUID(), purpose, clock.now(), CODE_MAX_ATTEMPTS);
+      const matches = safeEqual(taken?.tokenHash ?? sha256(randomToken()), codeHash(taken?.id ?? randomUUID(), code));
+      if (taken && matches && (await queries.markTokenUsed(taken.id, clock.now()))) {
+        // A right code is not a failure: its reservation of the budget is returned.
+        await limiter.refund(budgetKey);
+        return taken;
+      }
       return undefined;
     },
 
@@ -81,6 +92,8 @@ export function createOneTimeTokens<Purpose extends string>(deps: { db: Database
     retire: (userId: string, purpose: Purpose): Promise<void> => queries.retireTokens(userId, purpose, clock.now()),
     /** Counts a wrong guess against a token found earlier; returns the attempts so far. */
     countAttempt: (tokenId: string): Promise<number> => queries.countAttempt(tokenId),
+    /** Takes one of CODE_MAX_ATTEMPTS guesses at a token found earlier, atomically; false when none is left. */
+    takeAttempt: (tokenId: string): Promise<boolean> => queries.takeAttempt(tokenId, clock.now(), CODE_MAX_ATTEMPTS),
     /** Uses up a token found earlier: exactly one caller of a race gets true. */
     markUsed: (tokenId: string): Promise<boolean> => queries.markTokenUsed(tokenId, clock.now()),
   };
