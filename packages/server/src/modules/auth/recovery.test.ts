@@ -28,6 +28,29 @@ describe('maskEmail', () => {
 });
 
 describe('password recovery', () => {
+  it('verifies the recovery email and mails the code there, for someone who lost the primary mailbox', async () => {
+    const session = await client.registeredUser('lena@example.com', OLD);
+    const auth = { authorization: `Bearer ${session}` };
+    const set = await server.app.inject({ method: 'PUT', url: '/v3/sso/me/recovery-email', headers: auth, payload: { email: 'lena.backup@example.org', password: OLD } });
+    expect(set.statusCode).toBeLessThan(300);
+    const [, verifyCode] = await client.mailTo('lena.backup@example.org', /\b(\d{6})\b/);
+    const verified = await server.app.inject({ method: 'POST', url: '/v3/sso/me/recovery-email/verify', headers: auth, payload: { code: verifyCode } });
+    expect(verified.statusCode).toBe(200);
+
+    // A wrong address hints at the recovery email, the one the spec asks for.
+    const mismatch = await client.post('/v3/sso/password/forgot/verify-email', { identifier: 'lena@example.com', email: 'someone@example.com' }, {}, '198.51.100.60');
+    expect(mismatch.json()).toMatchObject({ code: 'auth.recovery_email_mismatch', details: { hint: maskEmail('lena.backup@example.org') } });
+
+    const sent = await client.post('/v3/sso/password/forgot/verify-email', { identifier: 'lena@example.com', email: 'Lena.Backup@example.org' }, {}, '198.51.100.60');
+    expect(sent.statusCode).toBe(204);
+    const [, code] = await client.mailTo('lena.backup@example.org', /\b(\d{6})\b/, [verifyCode!]);
+    const exchanged = await client.post('/v3/sso/password/forgot/verify-code', { identifier: 'lena@example.com', code }, {}, '198.51.100.60');
+    expect(exchanged.statusCode).toBe(200);
+    const reset = await client.post('/v3/sso/password/reset', { token: exchanged.json().reset_token, new_password: NEW, confirm_password: NEW }, {}, '198.51.100.60');
+    expect(reset.statusCode).toBe(204);
+    expect((await client.signIn('lena@example.com', NEW)).statusCode).toBe(200);
+  });
+
   it('resets with the mailed code, signs out every session and mails the owner', async () => {
     const session = await client.registeredUser('henry@example.com', OLD);
     const mismatch = await client.post('/v3/sso/password/forgot/verify-email', { identifier: 'henry@example.com', email: 'other@example.com' });

@@ -40,15 +40,19 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
   const { tokens } = auth;
   const users = createUserService(deps.db);
 
-  async function sendResetMail(user: UserRow, origin: RequestOrigin): Promise<void> {
+  /** The code and link go to the address the person proved they know: the recovery email, or the primary one. */
+  async function sendResetMail(user: UserRow, to: string, origin: RequestOrigin): Promise<void> {
     const code = await tokens.issueCode(user.id, 'reset_code', RESET_LINK_TTL_SECONDS);
     const link = `${originFor(config, origin.brand)}${resetPasswordPath(await tokens.issueLink(user.id, 'reset_link', RESET_LINK_TTL_SECONDS))}`;
-    auth.mailLater(user.email, resetPasswordMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: user.fullName, code, link }));
+    auth.mailLater(to, resetPasswordMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: user.fullName, code, link }));
   }
 
   return {
     /**
-     * Step 1. Wrong emails count per identifier typed (known or not, so the counting reveals
+     * Step 1. The person types the account's recovery email (its verified one; the primary
+     * email is accepted too) and the code is mailed to that address, so someone who lost the
+     * primary mailbox recovers through the recovery one. A mismatch hints at the recovery email
+     * when the account has a verified one. Wrong emails count per identifier typed (known or not, so the counting reveals
      * nothing): a captcha from the third on, then refused, so hints cannot be harvested.
      */
     async verifyEmail(input: { identifier: string; email: string; captcha?: string }, origin: RequestOrigin): Promise<void> {
@@ -59,8 +63,12 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       if ((await limiter.peek(failKey, limits.recoveryFailuresPerAccount)) >= CAPTCHA_AFTER_FAILURES) await auth.requireCaptcha(input.captcha, origin.ip);
       const user = await users.findByIdentifier(identifier);
       const rightEmail = user?.email ?? (identifier.includes('@') ? identifier : null);
-      if (!rightEmail || !safeEqual(rightEmail, input.email)) {
-        const hint = rightEmail ? maskEmail(rightEmail) : fakeHint(identifier, deps.hintSecret);
+      const recoveryEmail = user?.recoveryEmail && user.recoveryEmailVerifiedAt ? user.recoveryEmail : null;
+      const typed = input.email.trim().toLowerCase();
+      const sendTo = recoveryEmail && safeEqual(recoveryEmail.toLowerCase(), typed) ? recoveryEmail : rightEmail && safeEqual(rightEmail, typed) ? rightEmail : null;
+      if (!rightEmail || !sendTo) {
+        const hinted = recoveryEmail ?? rightEmail;
+        const hint = hinted ? maskEmail(hinted) : fakeHint(identifier, deps.hintSecret);
         const failures = await limiter.consume(failKey, limits.recoveryFailuresPerAccount);
         throw new AppError('auth.recovery_email_mismatch', { hint }, { hint, captcha_required: failures.count >= CAPTCHA_AFTER_FAILURES });
       }
@@ -69,7 +77,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       if (!user) return;
       // Issued after the answer, so the writes cannot make a real account answer slower than none.
       setImmediate(() => {
-        sendResetMail(user, origin).catch((error: unknown) => deps.log.error({ err: error }, 'reset mail not sent'));
+        sendResetMail(user, sendTo, origin).catch((error: unknown) => deps.log.error({ err: error }, 'reset mail not sent'));
       });
     },
 
