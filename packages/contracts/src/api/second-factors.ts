@@ -15,19 +15,26 @@ export const recoveryCodeSchema = z
   .toUpperCase()
   .regex(/^[0-9A-Z]{5}-?[0-9A-Z]{5}$/, 'Recovery code not valid');
 
+/**
+ * What the second step of a sign-in asks for: the account's method, or `password` when the
+ * first step was a mailed code and the second step is email too (one mailbox is not two factors).
+ */
+export const challengeMethodSchema = z.enum(['totp', 'email', 'password']);
+export type ChallengeMethod = z.infer<typeof challengeMethodSchema>;
+
 /** POST /sso/auth (and every other sign-in) answers this instead of {token} when two-step is on. */
 export const mfaChallengeResponseSchema = z.object({
   mfa_required: z.literal(true),
   /** Opaque, single use, 5 minutes; stands for "first factor passed". */
   mfa_token: z.string(),
-  method: twoFactorMethodSchema,
+  method: challengeMethodSchema,
 });
 export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponseSchema>;
 
-/** POST /sso/auth/mfa: the second factor (exactly one of code or recovery_code) → {token}. */
+/** POST /sso/auth/mfa: the second factor (exactly one of code, recovery_code or, for method `password`, password) → {token}. */
 export const mfaVerifyRequestSchema = z
-  .object({ mfa_token: z.string().min(1).max(200), code: codeSchema.optional(), recovery_code: recoveryCodeSchema.optional() })
-  .refine((value) => Boolean(value.code) !== Boolean(value.recovery_code), { message: messages.codeInvalid, path: ['code'] });
+  .object({ mfa_token: z.string().min(1).max(200), code: codeSchema.optional(), recovery_code: recoveryCodeSchema.optional(), password: z.string().min(1).max(1024).optional() })
+  .refine((value) => [value.code, value.recovery_code, value.password].filter(Boolean).length === 1, { message: messages.codeInvalid, path: ['code'] });
 /** POST /sso/auth/mfa/resend: mail another code (email method). */
 export const mfaResendRequestSchema = z.object({ mfa_token: z.string().min(1).max(200) });
 

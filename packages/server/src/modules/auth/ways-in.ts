@@ -116,9 +116,9 @@ export function createWaysIn(deps: WaysInDependencies) {
       rateLimited(await limiter.consume(signInIpKey(origin), limits.signInPerIp));
     },
     async verify(user, input, origin) {
-      const { amr } = await secondFactor.completePendingSignIn(input.mfa_token, input);
+      const { amr, proved } = await secondFactor.completePendingSignIn(input.mfa_token, input);
       await limiter.refund(signInIpKey(origin));
-      return { user: user!, amr: withMfa([...asAuthMethods(amr), 'otp']), from: 'deletion' };
+      return { user: user!, amr: withMfa([...asAuthMethods(amr), proved]), from: 'deletion' };
     },
   };
 

@@ -288,6 +288,26 @@ describe('the email method', () => {
   });
 });
 
+describe('one mailbox is not two factors', () => {
+  it('asks an email-method account that signed in with a mailed code for its password, not another mailed code', async () => {
+    const email = 'mailbox-only@example.com';
+    await client.registeredUser(email, PASSWORD);
+    await server.database.db.update(users).set({ twoFactorMethod: 'email' }).where(eq(users.email, email));
+    await call('POST', '/v3/sso/auth/code/send', { body: { email } });
+    const [, code] = await client.mailTo(email, CODE_MAIL);
+    const started = await call('POST', '/v3/sso/auth/code', { body: { email, code } });
+    expect(started.json()).toMatchObject({ mfa_required: true, method: 'password' });
+    const mfaToken = started.json().mfa_token;
+    // No second code goes out, and none would do: the mailbox has been proved already.
+    expect((await call('POST', '/v3/sso/auth/mfa/resend', { body: { mfa_token: mfaToken } })).statusCode).toBe(400);
+    expect((await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: mfaToken, code: '123456' } })).json().code).toBe('auth.invalid_credentials');
+    expect((await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: mfaToken, password: 'wrong-password-1' } })).json().code).toBe('auth.invalid_credentials');
+    const done = await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: mfaToken, password: PASSWORD } });
+    expect(done.statusCode).toBe(200);
+    expect((await me(done.json().token)).statusCode).toBe(200);
+  });
+});
+
 describe('the email method, turning off', () => {
   it('takes the password and a freshly mailed code', async () => {
     const email = 'email-off@example.com';

@@ -1,4 +1,4 @@
-import { type ErrorCode, type MfaChallengeResponse, type TwoFactorMethod } from '@portal/contracts';
+import { type ChallengeMethod, type ErrorCode, type MfaChallengeResponse } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
@@ -37,10 +37,11 @@ export interface SecondFactorDependencies {
   secrets: DataProtection;
 }
 
-/** What proves the second factor: a current code, or one of the recovery codes. */
+/** What proves the second factor: a current code, or one of the recovery codes (or the password, for method `password`). */
 export interface FactorProof {
   code?: string;
   recovery_code?: string;
+  password?: string;
 }
 
 export type SecondFactorService = ReturnType<typeof createSecondFactorService>;
@@ -176,7 +177,10 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
      * single-use mfa_token (5 minutes, stored as SHA-256). The email method mails a code now.
      */
     async challenge(user: UserRow, origin: RequestOrigin, amr: readonly string[] = []): Promise<MfaChallengeResponse> {
-      const method = user.twoFactorMethod as TwoFactorMethod;
+      // One mailbox is not two factors: a mailed sign-in code and an emailed second step prove
+      // the same thing, so after a mailed code the second step of the email method is the password.
+      const mailboxOnly = user.twoFactorMethod === 'email' && amr.includes('otp') && !amr.includes('pwd') && !amr.includes('hwk');
+      const method: ChallengeMethod = mailboxOnly ? 'password' : (user.twoFactorMethod as ChallengeMethod);
       // The factors passed so far ride along, so the finished sign-in states them all (amr).
       const token = await tokens.issueLink(user.id, 'mfa_challenge', MFA_TOKEN_TTL_SECONDS, { payload: { method, amr }, retireOthers: false });
       if (method === 'email') await mailSignInCode(user, origin);
@@ -185,8 +189,8 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
 
     /** Mails another sign-in code for a pending sign-in of the email method. */
     async resend(mfaToken: string, origin: RequestOrigin): Promise<void> {
-      const { user } = await liveChallenge(mfaToken);
-      if (user.twoFactorMethod !== 'email') throw fieldError('mfa_token', 'auth.mfa_not_email');
+      const { challenge, user } = await liveChallenge(mfaToken);
+      if (user.twoFactorMethod !== 'email' || challenge.payload?.method === 'password') throw fieldError('mfa_token', 'auth.mfa_not_email');
       await throttleCodeSend(user.email, origin.limitAddress, 'mfa_email');
       await mailCode(user, 'mfa_email', origin);
     },
@@ -198,14 +202,21 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
      * Uses up a pending sign-in with the second factor (wrong proofs count against the token
      * and, like passwords, against the user); answers the factors its first step passed.
      */
-    async completePendingSignIn(mfaToken: string, proof: FactorProof): Promise<{ amr: string[] }> {
+    async completePendingSignIn(mfaToken: string, proof: FactorProof): Promise<{ amr: string[]; proved: 'pwd' | 'otp' }> {
       const { challenge, user } = await liveChallenge(mfaToken);
       // One of the token's guesses is taken before the proof is checked, in one statement.
       if (!(await tokens.takeAttempt(challenge.id))) throw new AppError('auth.mfa_token_invalid');
-      await requireFactor(user, proof, 'mfa_email');
+      if (challenge.payload?.method === 'password' && !proof.recovery_code) {
+        // The mailbox was the first step: the password (or a recovery code) is the second.
+        const password = proof.password ?? '';
+        await throttledCheck(user.id, async () => (user.passwordHash ? verifyPassword(user.passwordHash, password) : (await burnVerificationTime(password), false)), 'auth.invalid_credentials');
+      } else {
+        if (proof.password) throw new AppError('auth.code_invalid');
+        await requireFactor(user, proof, 'mfa_email');
+      }
       if (!(await tokens.markUsed(challenge.id))) throw new AppError('auth.mfa_token_invalid');
       const amr = Array.isArray(challenge.payload?.amr) ? challenge.payload.amr.filter((value): value is string => typeof value === 'string') : [];
-      return { amr };
+      return { amr, proved: proof.password ? 'pwd' : 'otp' };
     },
 
     /** Completes a pending sign-in with the second factor: the sign-in pipeline's second-step way in. */

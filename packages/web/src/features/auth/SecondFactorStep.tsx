@@ -11,7 +11,7 @@ import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
 import { ApiError, call, errorText, retryAfterSeconds } from '../../lib/api';
 import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
-import { recoveryCode, verificationCode } from '../../lib/validators';
+import { password as passwordRule, recoveryCode, verificationCode } from '../../lib/validators';
 import { useRestoreOffer } from './restore-offer';
 
 
@@ -23,7 +23,9 @@ interface SecondFactorStepProps {
 
 /**
  * The second step of a sign-in when the account has two-step verification: a current code
- * (authenticator app, or mailed for the email method) or one of the recovery codes.
+ * (authenticator app, or mailed for the email method) or one of the recovery codes. After a
+ * mailed sign-in code, an account whose second step is email is asked for its password
+ * instead (method `password`): one mailbox is not two factors.
  */
 export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProps) {
   const { t } = useTranslation();
@@ -33,7 +35,10 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [seconds, startCooldown] = useCountdown(challenge.method === 'email' ? RESEND_COOLDOWN_SECONDS : 0);
   const restore = useRestoreOffer();
-  const form = useForm({ code: '', recovery: '' }, () => (useRecovery ? { recovery: recoveryCode } : { code: verificationCode }));
+  const passwordStep = challenge.method === 'password';
+  const form = useForm({ code: '', recovery: '', password: '' }, () =>
+    useRecovery ? { recovery: recoveryCode } : passwordStep ? { password: passwordRule } : { code: verificationCode },
+  );
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -41,7 +46,11 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
     setPending(true);
     setFailure(null);
     try {
-      const factor = useRecovery ? { recovery_code: form.values.recovery.trim().toUpperCase() } : { code: form.values.code.trim() };
+      const factor = useRecovery
+        ? { recovery_code: form.values.recovery.trim().toUpperCase() }
+        : passwordStep
+          ? { password: form.values.password }
+          : { code: form.values.code.trim() };
       await call<typeof mfaEndpoints.verifySecondFactor>(firstPaintRoutes.verifySecondFactor, { body: { mfa_token: challenge.mfa_token, ...factor } }, { handle: [400, 403, 429] });
       await onSignedIn();
     } catch (error) {
@@ -68,7 +77,10 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
     <>
       <PageHeader
         title={t('auth.secondFactor.title')}
-        description={t(challenge.method === 'email' ? 'auth.secondFactor.emailDescription' : 'auth.secondFactor.totpDescription', { length: VERIFICATION_CODE_LENGTH })}
+        description={t(
+          passwordStep ? 'auth.secondFactor.passwordDescription' : challenge.method === 'email' ? 'auth.secondFactor.emailDescription' : 'auth.secondFactor.totpDescription',
+          { length: VERIFICATION_CODE_LENGTH },
+        )}
       />
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="md">
@@ -82,6 +94,17 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
               value={form.values.recovery}
               onChange={(event) => form.set('recovery', event.currentTarget.value)}
               error={form.error('recovery')}
+            />
+          ) : passwordStep ? (
+            <TextInput
+              label={t('auth.secondFactor.passwordLabel')}
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              autoFocus
+              value={form.values.password}
+              onChange={(event) => form.set('password', event.currentTarget.value)}
+              error={form.error('password')}
             />
           ) : (
             <OtpInput
@@ -109,7 +132,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
           )}
           <Stack gap={4} align="flex-start">
             <Anchor component="button" type="button" size="sm" onClick={() => setUseRecovery((current) => !current)}>
-              {t(useRecovery ? 'auth.secondFactor.useCode' : 'auth.secondFactor.useRecovery')}
+              {t(useRecovery ? (passwordStep ? 'auth.secondFactor.usePassword' : 'auth.secondFactor.useCode') : 'auth.secondFactor.useRecovery')}
             </Anchor>
             {challenge.method === 'email' && !useRecovery && (
               <Button variant="subtle" size="xs" px={0} disabled={seconds > 0} onClick={() => void resend()}>
