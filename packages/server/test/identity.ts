@@ -5,8 +5,19 @@ import { solveCaptcha } from './captcha';
 
 /** Helpers that drive the identity API the way the web app does. */
 export function identityClient(app: FastifyInstance, database: DatabaseHandle) {
-  const post = (url: string, payload: unknown, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
-    app.inject({ method: 'POST', url, payload: payload as object, remoteAddress, headers: { 'user-agent': 'vitest', ...headers } });
+  /**
+   * The client is one browser: it keeps the registration cookie a sign-up sets, so the links
+   * it follows keep that sign-up's credentials (auth/registration-browser.ts). A test that
+   * plays the mailbox's owner in another browser posts without it (`app.inject`).
+   */
+  let registration: string | undefined;
+  const post = async (url: string, payload: unknown, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') => {
+    const cookie = registration ? { cookie: `auth_registration=${registration}` } : {};
+    const response = await app.inject({ method: 'POST', url, payload: payload as object, remoteAddress, headers: { 'user-agent': 'vitest', ...cookie, ...headers } });
+    const set = response.cookies.find((item) => item.name === 'auth_registration');
+    if (set) registration = set.value;
+    return response;
+  };
   let visitors = 0;
   /** Each sign-up comes from its own loopback address, as real people do, so per-IP limits stay out of the way. */
   const nextVisitor = () => `127.1.${Math.floor(++visitors / 250)}.${(visitors % 250) + 1}`;

@@ -58,6 +58,33 @@ describe('activation gives the account the credentials of the registration it wa
     expect(row!.fullName).toBe('The Owner');
   });
 
+  it("leaves a stranger nothing when the owner follows the stranger's own activation link", async () => {
+    // The stranger signs up with the owner's address (a password, then a passkey on the account)...
+    await client.signUp('pre-hijack@example.com', STRANGER);
+    await strangersPasskey('pre-hijack@example.com');
+    const [, link] = await client.mailTo('pre-hijack@example.com', LINK);
+    // ...and the owner, finding the mail in their mailbox, follows it in their own browser.
+    const owner = await server.app.inject({ method: 'POST', url: '/v3/sso/users/activate', payload: { token: link }, remoteAddress: '203.0.113.9' });
+    expect(owner.json()).toEqual({ email: 'pre-hijack@example.com', needs_password: true });
+    expect(await signInWith('pre-hijack@example.com', STRANGER)).toBe('auth.invalid_credentials');
+    expect(await passkeyCount('pre-hijack@example.com')).toBe(0);
+    // The owner chooses a password through recovery (the mailbox again) and signs in.
+    await client.post('/v3/sso/password/forgot/verify-email', { identifier: 'pre-hijack@example.com', email: 'pre-hijack@example.com' }, {}, '203.0.113.9');
+    const [, code] = await client.mailTo('pre-hijack@example.com', /\b(\d{6})\b/);
+    const { reset_token } = (await client.post('/v3/sso/password/forgot/verify-code', { identifier: 'pre-hijack@example.com', code }, {}, '203.0.113.9')).json();
+    expect((await client.post('/v3/sso/password/reset', { token: reset_token, new_password: OWNER, confirm_password: OWNER }, {}, '203.0.113.9')).statusCode).toBe(204);
+    expect(await signInWith('pre-hijack@example.com', OWNER)).toBe('ok');
+    expect(await signInWith('pre-hijack@example.com', STRANGER)).toBe('auth.invalid_credentials');
+  });
+
+  it('keeps the password and passkey of a sign-up whose link is followed in the browser that signed up', async () => {
+    await client.signUp('own-browser@example.com', OWNER);
+    await strangersPasskey('own-browser@example.com');
+    expect((await client.activate('own-browser@example.com')).json()).toEqual({ email: 'own-browser@example.com', needs_password: false });
+    expect(await signInWith('own-browser@example.com', OWNER)).toBe('ok');
+    expect(await passkeyCount('own-browser@example.com')).toBe(1);
+  });
+
   it("keeps the owner's link working when a stranger registers the address after them", async () => {
     await client.signUp('second-come@example.com', OWNER);
     const [, ownersLink] = await client.mailTo('second-come@example.com', LINK);

@@ -5,3 +5,4 @@ export { createSignIn, type SignIn } from './sign-in';
 export { withMfa, type Proven, type StepName, type WayIn } from './pipeline';
 export { authRoutes } from './routes';
 export { activationMail, passwordChangedMail, resetPasswordMail, signupExistingMail } from './mail';
+export { registrationBrowser } from './registration-browser';

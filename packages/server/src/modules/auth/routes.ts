@@ -5,6 +5,7 @@ import { route } from '../../platform/http/route';
 import { requestOrigin } from '../../platform/request-origin';
 import { setSessionCookies } from '../sessions';
 import type { RecoveryService } from './recovery';
+import { registrationBrowser, registrationBrowserOf } from './registration-browser';
 import type { AuthService } from './service';
 
 export function authRoutes(config: Config, auth: AuthService, recovery: RecoveryService): FastifyPluginAsync {
@@ -22,11 +23,13 @@ export function authRoutes(config: Config, auth: AuthService, recovery: Recovery
       { config: { waitsForIdentityChanges: false } },
     );
 
-    route(app, authEndpoints.signUp, async (request) => auth.signUp(request.body, requestOrigin(request, config)));
+    route(app, authEndpoints.signUp, async (request, reply) => auth.signUp(request.body, requestOrigin(request, config), registrationBrowser(request, reply, config)));
 
-    route(app, authEndpoints.resendActivation, async (request) => auth.resendActivation(request.body.email, requestOrigin(request, config), request.body.captcha));
+    route(app, authEndpoints.resendActivation, async (request, reply) =>
+      auth.resendActivation(request.body.email, requestOrigin(request, config), registrationBrowser(request, reply, config), request.body.captcha),
+    );
 
-    route(app, authEndpoints.activate, async (request) => auth.activate(request.body.token));
+    route(app, authEndpoints.activate, async (request) => auth.activate(request.body.token, registrationBrowserOf(request)));
 
     route(app, authEndpoints.forgotVerifyEmail, async (request) => {
       await recovery.verifyEmail(request.body, requestOrigin(request, config));

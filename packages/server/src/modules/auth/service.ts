@@ -5,6 +5,7 @@ import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
 import { requireCaptcha as requireSolvedCaptcha, type CaptchaVerifier } from '../../platform/captcha';
 import type { Clock } from '../../platform/clock';
+import { safeEqual } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { sendInBackground, type Mailer, type RenderedMail } from '../../platform/mail';
 import { createOneTimeTokens } from '../../platform/one-time-tokens';
@@ -53,6 +54,11 @@ export interface ActivationCredentials {
   full_name: string;
   /** False when the link came from a later registration than the one that made the account. */
   keeps_passkeys: boolean;
+  /**
+   * The browser that asked for the link (registration-browser.ts): the credentials are kept
+   * only when the link is followed there. Absent on links issued before links named one.
+   */
+  browser?: string;
 }
 
 /** The credentials in a token's payload; undefined for links issued before links carried them. */
@@ -60,7 +66,8 @@ function activationCredentials(payload: Record<string, unknown> | null): Activat
   if (!payload || typeof payload.full_name !== 'string' || typeof payload.keeps_passkeys !== 'boolean') return undefined;
   const hash = payload.password_hash;
   if (hash !== null && typeof hash !== 'string') return undefined;
-  return { password_hash: hash, full_name: payload.full_name, keeps_passkeys: payload.keeps_passkeys };
+  const browser = typeof payload.browser === 'string' ? payload.browser : undefined;
+  return { password_hash: hash, full_name: payload.full_name, keeps_passkeys: payload.keeps_passkeys, ...(browser ? { browser } : {}) };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -91,7 +98,7 @@ export function createAuthService(deps: AuthDependencies) {
   }
 
   /** The credentials an account was created with: what resending its activation keeps. */
-  const ownCredentials = (user: UserRow): ActivationCredentials => ({ password_hash: user.passwordHash, full_name: user.fullName, keeps_passkeys: true });
+  const ownCredentials = (user: UserRow, browser: string): ActivationCredentials => ({ password_hash: user.passwordHash, full_name: user.fullName, keeps_passkeys: true, browser });
 
   const requireCaptcha = (answer: string | undefined, ip: string) => requireSolvedCaptcha(captcha, answer, ip);
 
@@ -107,7 +114,7 @@ export function createAuthService(deps: AuthDependencies) {
    * the owner instead (or the activation again, if never activated). Returns the new account,
    * or undefined when none was made. The caller answers the same either way.
    */
-  async function registerAccount(account: NewAccount, origin: RequestOrigin): Promise<UserRow | undefined> {
+  async function registerAccount(account: NewAccount, origin: RequestOrigin, browser: string): Promise<UserRow | undefined> {
     const existing = await users.findByEmail(account.email);
     if (existing) {
       if (existing.activatedAt) {
@@ -123,7 +130,7 @@ export function createAuthService(deps: AuthDependencies) {
         // registration's password, and the account keeps none of the earlier one's (a
         // stranger's password or passkey), so a resent link cannot bring them back either.
         await users.setPendingCredentials(existing.id, { passwordHash: null, keepPasskeys: false }, clock.now());
-        await sendActivation(existing, origin, { password_hash: account.passwordHash, full_name: account.fullName, keeps_passkeys: false });
+        await sendActivation(existing, origin, { password_hash: account.passwordHash, full_name: account.fullName, keeps_passkeys: false, browser });
       }
       return undefined;
     }
@@ -140,7 +147,7 @@ export function createAuthService(deps: AuthDependencies) {
       updatedAt: now,
     });
     const user = inserted ? await users.findById(id) : undefined;
-    if (user) await sendActivation(user, origin, ownCredentials(user));
+    if (user) await sendActivation(user, origin, ownCredentials(user, browser));
     return user;
   }
 
@@ -151,33 +158,41 @@ export function createAuthService(deps: AuthDependencies) {
     mailLater,
     registerAccount,
 
-    async signUp(input: SignUpRequest, origin: RequestOrigin): Promise<{ email: string }> {
+    async signUp(input: SignUpRequest, origin: RequestOrigin, browser: string): Promise<{ email: string }> {
       rateLimited(await limiter.consume(`signup:ip:${origin.limitAddress}`, limits.signUpPerIp));
       await requireCaptcha(input.captcha, origin.ip);
       assertAcceptablePassword(input.password);
       // Hash before looking up, so both paths spend the same time.
       const passwordHash = await hashPassword(input.password);
-      await registerAccount({ email: input.email, fullName: input.full_name, passwordHash, language: input.language ?? origin.lang }, origin);
+      await registerAccount({ email: input.email, fullName: input.full_name, passwordHash, language: input.language ?? origin.lang }, origin, browser);
       return { email: input.email };
     },
 
-    async resendActivation(email: string, origin: RequestOrigin, captcha?: string): Promise<{ email: string }> {
+    async resendActivation(email: string, origin: RequestOrigin, browser: string, captcha?: string): Promise<{ email: string }> {
       rateLimited(await limiter.consume(`activation:ip:${origin.limitAddress}`, limits.recoveryPerIp));
       // Each answer mails someone: a script must not turn it into a mail cannon.
       await requireCaptcha(captcha, origin.ip);
       rateLimited(await limiter.consume(`activation:${email}`, limits.codeSendPerAccount));
       const user = await users.findByEmail(email);
-      if (user && !user.activatedAt) await sendActivation(user, origin, ownCredentials(user));
+      if (user && !user.activatedAt) await sendActivation(user, origin, ownCredentials(user, browser));
       return { email };
     },
 
-    async activate(token: string): Promise<ActivationResponse> {
+    /**
+     * Activates the account a link was mailed for, giving it the credentials of that
+     * registration when the link is followed in the browser that asked for it (`browser`, the
+     * hash of its registration cookie), and none at all elsewhere: whoever signed up with
+     * someone else's address keeps nothing once the owner follows the link.
+     */
+    async activate(token: string, browser?: string): Promise<ActivationResponse> {
       const claimed = await tokens.claimLink('activation', token);
       if (!claimed) throw new AppError('auth.activation_link_invalid');
       const registration = activationCredentials(claimed.payload);
+      // (An account active already keeps what it has: setPendingCredentials touches inactive ones only.)
       if (registration) {
         const { password_hash: passwordHash, full_name: fullName, keeps_passkeys: keepPasskeys } = registration;
-        await users.setPendingCredentials(claimed.userId, { passwordHash, fullName, keepPasskeys }, clock.now());
+        const sameBrowser = !registration.browser || (browser !== undefined && safeEqual(registration.browser, browser));
+        await users.setPendingCredentials(claimed.userId, sameBrowser ? { passwordHash, fullName, keepPasskeys } : { passwordHash: null, fullName, keepPasskeys: false }, clock.now());
       }
       await users.activate(claimed.userId, clock.now());
       const user = await users.findById(claimed.userId);

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config';
 import { route } from '../../platform/http/route';
 import { requestOrigin } from '../../platform/request-origin';
+import { registrationBrowser } from '../auth';
 import { caller, setSessionCookies } from '../sessions';
 import type { PasskeyService } from './service';
 
@@ -10,7 +11,7 @@ export function passkeyRoutes(config: Config, passkeys: PasskeyService): Fastify
   return async (app) => {
     route(app, passkeyEndpoints.registerOptions, async (request) => passkeys.registerOptions(request.body, requestOrigin(request, config)));
 
-    route(app, passkeyEndpoints.register, async (request) => passkeys.register(request.body.response, requestOrigin(request, config)));
+    route(app, passkeyEndpoints.register, async (request, reply) => passkeys.register(request.body.response, requestOrigin(request, config), registrationBrowser(request, reply, config)));
 
     route(app, passkeyEndpoints.authOptions, async (request) => passkeys.authOptions(requestOrigin(request, config)));
 

@@ -208,7 +208,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
      * Finishes a passkey sign-up: an inactive account without a password, holding the passkey,
      * activated by the mailed link. A taken email answers the same, mails its owner, stores nothing.
      */
-    async register(response: Record<string, unknown>, origin: RequestOrigin): Promise<{ email: string }> {
+    async register(response: Record<string, unknown>, origin: RequestOrigin, browser: string): Promise<{ email: string }> {
       rateLimited(await limiter.consume(`signup:ip:${origin.limitAddress}`, limits.signUpPerIp));
       const { row, info } = await verifyRegistration(response, 'register', origin, 'auth.passkey_signup_failed');
       const payload = row.payload ?? {};
@@ -216,6 +216,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
       const user = await auth.registerAccount(
         { id: String(payload.user_id), email, fullName: String(payload.full_name ?? ''), passwordHash: null, language: origin.lang },
         origin,
+        browser,
       );
       if (user && !(await storePasskey(user.id, info, defaultName(origin)))) throw new AppError('auth.passkey_signup_failed');
       return { email };
