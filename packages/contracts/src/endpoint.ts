@@ -41,6 +41,12 @@ export interface EndpointDeclaration {
   readonly response: z.ZodType | null | 'binary';
   /** Catalogue codes it answers on purpose, besides the validation and session refusals every endpoint may give. */
   readonly errors?: readonly ErrorCode[];
+  /**
+   * A sensitive change: the session must have proved a factor (signed in, or re-authenticated
+   * at POST /sso/me/reauth) within the last few minutes, else 403 `auth.reauth_required` and
+   * the web app asks again in a dialog, then repeats the call.
+   */
+  readonly recentAuth?: true;
 }
 
 /** Marked free of side effects so a bundle keeps only the declarations it calls. */
@@ -75,6 +81,7 @@ export function endpointErrorStatuses(declaration: EndpointDeclaration): Map<num
   const codes = new Set<ErrorCode>(declaration.errors ?? []);
   if (declaration.params || declaration.query || declaration.body) codes.add('validation_error');
   if (declaration.auth !== 'public' && declaration.auth !== 'optional') codes.add('unauthorized').add('forbidden');
+  if (declaration.recentAuth) codes.add('auth.reauth_required');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const { status } = errorCatalogue[code];

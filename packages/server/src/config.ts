@@ -61,6 +61,8 @@ const envSchema = z
     /** A session unused for this long is refused (beside its 30-day lifetime). */
     RATE_LIMITS: limitOverrides.default({}),
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 60 * 60).default(7 * 24 * 60 * 60),
+    /** How recent a sign-in or re-authentication must be for a sensitive change (adding a passkey, an API key...). */
+    REAUTH_MAX_AGE_SECONDS: z.coerce.number().int().min(30).max(24 * 60 * 60).default(5 * 60),
     SEED_DEMO: flag.optional(),
     CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha']).default('altcha'),
     ALTCHA_HMAC_KEY: z.string().min(16).optional(),

@@ -64,6 +64,11 @@ export const confirmTwoFactorRequestSchema = z
   .object({ password: passwordSchema, code: codeSchema.optional(), recovery_code: recoveryCodeSchema.optional() })
   .refine((value) => Boolean(value.code) !== Boolean(value.recovery_code), { message: messages.codeInvalid, path: ['code'] });
 
+/** POST /sso/me/reauth: exactly one of the password, a current second-step code, or a recovery code. */
+export const reauthRequestSchema = z
+  .object({ password: z.string().min(1).max(1024).optional(), code: codeSchema.optional(), recovery_code: recoveryCodeSchema.optional() })
+  .refine((value) => [value.password, value.code, value.recovery_code].filter(Boolean).length === 1, { message: messages.blank, path: ['password'] });
+
 /** PUT /sso/me/password: change (current_password required when the account has one) or set (passkey-only accounts). */
 export const changePasswordRequestSchema = z
   .object({

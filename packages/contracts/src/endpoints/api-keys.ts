@@ -10,6 +10,7 @@ export const create = endpoint({
   path: '/sso/me/api-keys',
   tag,
   auth: 'session',
+  recentAuth: true,
   summary: 'Create an API key; the key is shown in this answer only',
   body: createApiKeyRequestSchema,
   status: 201,

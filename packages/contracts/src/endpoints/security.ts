@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changePasswordRequestSchema, revokedCountSchema, securityOverviewSchema, sessionListSchema } from '../api/second-factors';
+import { changePasswordRequestSchema, reauthRequestSchema, revokedCountSchema, securityOverviewSchema, sessionListSchema } from '../api/second-factors';
 import { endpoint } from '../endpoint';
 
 /** The security pages. Sessions only: an API key never reaches them. */
@@ -22,7 +22,18 @@ export const changePassword = endpoint({
   summary: 'Change the password (or set the first one); other sessions are signed out',
   body: changePasswordRequestSchema,
   response: null,
-  errors: ['auth.current_password_required', 'auth.password_not_valid', 'auth.password_same_as_old', 'auth.password_too_common', 'rate_limited'],
+  errors: ['auth.current_password_required', 'auth.password_not_valid', 'auth.password_same_as_old', 'auth.password_too_common', 'auth.reauth_required', 'rate_limited'],
+});
+
+export const reauthenticate = endpoint({
+  method: 'POST',
+  path: '/sso/me/reauth',
+  tag,
+  auth: 'session',
+  summary: 'Prove it is you again (the password, or a second-step or recovery code) before a sensitive change',
+  body: reauthRequestSchema,
+  response: null,
+  errors: ['auth.password_not_valid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.two_factor_not_enabled', 'rate_limited'],
 });
 
 export const listSessions = endpoint({

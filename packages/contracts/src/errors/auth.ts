@@ -20,6 +20,7 @@ export const authErrors = {
 
   // Second factors and passkeys.
   'auth.mfa_token_invalid': { status: 400, message: 'Your sign-in took too long. Please sign in again' },
+  'auth.reauth_required': { status: 403, message: 'Confirm it is you to continue' },
   'auth.mfa_not_email': { status: 400, message: 'This sign-in does not use email codes' },
   'auth.recovery_code_invalid': { status: 400, message: 'Recovery code not valid' },
   'auth.two_factor_required': { status: 403, message: 'Turn on two-step verification to do this' },

@@ -216,3 +216,16 @@ export const notifications = pgTable(
   },
   (table) => [index('notifications_user_idx').on(table.userId, table.createdAt)],
 );
+
+// --- security (issue 11) -------------------------------------------------------------------
+
+/**
+ * When a session last proved a factor again (password, second step) for a sensitive change:
+ * re-authentication. A session without a row proved one when it was created (its sign-in).
+ */
+export const sessionProofs = pgTable('session_proofs', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => sessions.id, { onDelete: 'cascade' }),
+  provedAt: timestamp('proved_at', { withTimezone: true }).notNull(),
+});

@@ -6,3 +6,4 @@ export { withMfa, type Proven, type StepName, type WayIn } from './pipeline';
 export { authRoutes } from './routes';
 export { activationMail, passwordChangedMail, resetPasswordMail, signupExistingMail } from './mail';
 export { registrationBrowser } from './registration-browser';
+export { endPendingSignIns } from './pending';

@@ -9,6 +9,7 @@ import type { RequestOrigin } from '../../platform/request-origin';
 import { hashPassword, verifyPassword } from '../../platform/passwords';
 import { createUserService, replyLanguage, type UserRow } from '../users';
 import { passwordChangedMail, resetPasswordMail } from './mail';
+import { endPendingSignIns } from './pending';
 import type { AuthDependencies, AuthService } from './service';
 
 /**
@@ -105,7 +106,8 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       const passwordHash = await hashPassword(input.new_password);
       if (!(await tokens.claimLink('reset_link', input.token))) throw new AppError('auth.reset_link_invalid');
       await users.setPasswordHash(user.id, passwordHash, deps.clock.now(), true);
-      await tokens.retire(user.id, 'reset_code');
+      // Every pending sign-in, second step, restore and reset of the account ends here.
+      await endPendingSignIns(deps, user.id);
       // Receiving the mail proved the address, so an account never activated becomes active,
       // with this password only: passkeys made before anyone proved the mailbox are dropped.
       await users.setPendingCredentials(user.id, { passwordHash, keepPasskeys: false }, deps.clock.now());

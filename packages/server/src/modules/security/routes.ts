@@ -15,6 +15,10 @@ export function securityRoutes(config: Config, service: SecurityService): Fastif
       await service.changePassword(caller(request), request.body, requestOrigin(request, config));
     });
 
+    route(app, securityEndpoints.reauthenticate, async (request) => {
+      await service.reauthenticate(caller(request), request.body);
+    });
+
     route(app, securityEndpoints.listSessions, async (request) => service.listSessions(caller(request)));
 
     route(app, securityEndpoints.revokeSession, async (request, reply) => {

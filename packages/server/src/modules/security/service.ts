@@ -13,6 +13,7 @@ import type { MfaService, SecondFactorService } from '../mfa';
 import { createUserService, replyLanguage } from '../users';
 import type { PasskeyService } from '../passkeys';
 import type { Authentication, SessionRow, SessionService } from '../sessions';
+import { endPendingSignIns } from '../auth';
 
 /** How many sessions the overview page lists. */
 const RECENT_SESSIONS = 5;
@@ -79,6 +80,20 @@ export function createSecurityService(deps: SecurityDependencies) {
     },
 
     /**
+     * Re-authentication before a sensitive change (declarations with `recentAuth`): the
+     * password, or a current second-step code (or a recovery code), each throttled like at
+     * sign-in; the session then counts as freshly proved for REAUTH_MAX_AGE_SECONDS.
+     */
+    async reauthenticate({ user, session }: Authentication, proof: { password?: string; code?: string; recovery_code?: string }): Promise<void> {
+      if (proof.password !== undefined) await secondFactor.confirmPassword(user, proof.password);
+      else {
+        if (!user.twoFactorMethod) throw new AppError('auth.two_factor_not_enabled');
+        await secondFactor.requireFactor(user, { code: proof.code, recovery_code: proof.recovery_code }, 'two_factor_email');
+      }
+      await sessions.prove(session.id);
+    },
+
+    /**
      * Changes the password (the current one required when the account has one) or sets the
      * first one of a passkey-only account. Every other session is signed out; the owner is mailed.
      */
@@ -93,11 +108,14 @@ export function createSecurityService(deps: SecurityDependencies) {
           throw new AppError('auth.password_same_as_old', {}, { fields: { new_password: 'The new password must be different from the old one' } });
         }
       }
+      // A first password (a passkey-only account) is a new way in: it needs a recent proof.
+      else if (!(await sessions.provedWithin(session, config.REAUTH_MAX_AGE_SECONDS))) throw new AppError('auth.reauth_required');
       if (isCommonPassword(input.new_password)) {
         throw new AppError('auth.password_too_common', {}, { fields: { new_password: 'This password is too common. Choose another one' } });
       }
       await users.setPasswordHash(user.id, await hashPassword(input.new_password), clock.now(), true);
       await sessions.revokeAll(user.id, session.id);
+      await endPendingSignIns(deps, user.id);
       const base = originFor(config, origin.brand);
       secondFactor.mailLater(user.email, passwordChangedMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: user.fullName, resetLink: `${base}${paths.forgot}` }));
       void notifySecurityEvent(deps, user.id, 'password_changed', { brand: origin.brand, mail: false });

@@ -163,7 +163,13 @@ export function installAuthGuard(app: FastifyInstance, config: Config, sessions:
     if (presentsApiKey(request)) done(new AppError('forbidden'));
     else requireSessionOf(request, done);
   });
-  installEndpointGuards(app, { optional: app.optionalAuth, session: app.requireSession, scoped: app.requireAuth });
+  // A sensitive change (a declaration's recentAuth): the session proved a factor a few minutes ago at most.
+  const recent = (request: FastifyRequest, _reply: FastifyReply, done: Done): void => {
+    const session = request.auth?.session;
+    if (!session) return done(new AppError('forbidden'));
+    sessions.provedWithin(session, config.REAUTH_MAX_AGE_SECONDS).then((fresh) => done(fresh ? undefined : new AppError('auth.reauth_required')), done);
+  };
+  installEndpointGuards(app, { optional: app.optionalAuth, session: app.requireSession, scoped: app.requireAuth, recent });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { sessions, users } from '../../db/schema';
+import { sessionProofs, sessions, users } from '../../db/schema';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type NewSessionRow = typeof sessions.$inferInsert;
@@ -39,6 +39,17 @@ export function sessionQueries(db: Database) {
     .prepare('insert_session');
 
   return {
+    /** Records that a session proved a factor again now (re-authentication). */
+    async recordProof(sessionId: string, now: Date): Promise<void> {
+      await db.insert(sessionProofs).values({ sessionId, provedAt: now }).onConflictDoUpdate({ target: sessionProofs.sessionId, set: { provedAt: now } });
+    },
+
+    /** When a session last proved a factor again, if ever. */
+    async lastProof(sessionId: string): Promise<Date | undefined> {
+      const [row] = await db.select({ provedAt: sessionProofs.provedAt }).from(sessionProofs).where(eq(sessionProofs.sessionId, sessionId)).limit(1);
+      return row?.provedAt;
+    },
+
     /** Inserts a live session; answers what the user had before it (for the new-device alert). */
     async insert(row: NewLiveSession): Promise<SessionHistory> {
       const [history] = await insertSession.execute(row);

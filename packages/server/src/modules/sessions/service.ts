@@ -54,6 +54,19 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
   }
 
   return {
+    /** Records a fresh proof of a factor for a session (POST /sso/me/reauth). */
+    prove: (sessionId: string) => queries.recordProof(sessionId, clock.now()),
+
+    /**
+     * Whether a session proved a factor within the last `maxAgeSeconds`: its sign-in, or a
+     * re-authentication since. Read from the database, never the cache.
+     */
+    async provedWithin(session: SessionRow, maxAgeSeconds: number): Promise<boolean> {
+      const proof = await queries.lastProof(session.id);
+      const last = Math.max(session.createdAt.getTime(), proof?.getTime() ?? 0);
+      return clock.now().getTime() - last <= maxAgeSeconds * 1000;
+    },
+
     /** A new session, and what the user had before it (see SessionHistory). */
     async create(userId: string, context: SessionContext): Promise<{ token: string; session: SessionRow; history: SessionHistory }> {
       const token = randomToken();

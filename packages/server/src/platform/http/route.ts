@@ -22,6 +22,8 @@ export interface EndpointGuards {
   session: PreHandler;
   /** A session, or an API key with the route's `config.scope`. */
   scoped: PreHandler;
+  /** After the guard, for a declaration's `recentAuth`: the session proved a factor a few minutes ago at most. */
+  recent: PreHandler;
 }
 
 declare module 'fastify' {
@@ -89,7 +91,8 @@ function guardOf(app: FastifyInstance, declaration: EndpointDeclaration): PreHan
  */
 export function route<E extends EndpointDeclaration>(app: FastifyInstance, declaration: E, handler: EndpointHandler<E>, options: RouteOptions = {}): void {
   const guard = guardOf(app, declaration);
-  const preHandler = [guard, options.preHandler].filter((step): step is PreHandler => step !== undefined);
+  const recent = declaration.recentAuth ? app.endpointGuards.recent : undefined;
+  const preHandler = [guard, recent, options.preHandler].filter((step): step is PreHandler => step !== undefined);
   const scope = typeof declaration.auth === 'object' ? { scope: declaration.auth.scope } : {};
   const status = declaration.status ?? (declaration.response === null ? 204 : 200);
   app.route({
