@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyEndpoints, DEVICE_COOKIE, DEVICE_EXPIRY_HEADER, DEVICE_ID_HEADER } from '@portal/contracts';
-import { ApiError, apiRequest, call, configureApi, errorText, fieldErrors, fieldErrorText, type RequestOptions, type ToastKind } from './api';
+import { ApiError, apiRequest, call, configureApi, errorText, fieldErrors, fieldErrorText, setReauthPrompt, type RequestOptions, type ToastKind } from './api';
 import { deleteCookie, readCookie, writeCookie } from './cookies';
 import { deviceExpiry } from './device-id';
 import { i18n, initI18n, loadCatalogue, loadPagesCatalogue } from './i18n';
@@ -330,5 +330,31 @@ describe('server texts in the visitor language (spec section 5)', () => {
     answer = { status: 429, body: { code: 'rate_limited', message: 'x', details: { retry_after_seconds: 42 } } };
     const error = await failure(api.post('/sso/auth', {}, { handle: [429] }));
     expect(errorText(error)).toBe('Too many requests. Try again in 42 seconds');
+  });
+});
+
+describe('re-authentication', () => {
+  afterEach(() => setReauthPrompt(null));
+  const refusal = { status: 403, body: { code: 'auth.reauth_required', message: 'Confirm it is you to continue' } };
+
+  it('asks the registered prompt, then repeats the call once', async () => {
+    let asked = 0;
+    setReauthPrompt(async () => {
+      asked += 1;
+      answer = { status: 201, body: { ok: true } };
+      return true;
+    });
+    answer = refusal;
+    expect(await api.post('/sso/me/api-keys', { name: 'k' })).toEqual({ ok: true });
+    expect(asked).toBe(1);
+    expect(requests.map((request) => request.init.body)).toEqual([JSON.stringify({ name: 'k' }), JSON.stringify({ name: 'k' })]);
+  });
+
+  it('gives up when the person cancels, with the usual 403 toast', async () => {
+    setReauthPrompt(async () => false);
+    answer = refusal;
+    expect((await failure(api.post('/sso/me/api-keys', {}))).code).toBe('auth.reauth_required');
+    expect(requests).toHaveLength(1);
+    expect(toasts).toEqual([{ kind: 'error', message: expect.any(String) }]);
   });
 });

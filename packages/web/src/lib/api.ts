@@ -85,6 +85,21 @@ export interface RequestOptions {
   handle?: readonly number[] | 'all';
   /** Keep the policy's logout and redirects, but show no toast. */
   silent?: boolean;
+  /** Set on the repeat of a call after re-authentication, so it is asked once only. */
+  reauthenticated?: boolean;
+}
+
+/** Asks the person to prove it is them again (the signed-in shell's dialog); true when they did. */
+type ReauthPrompt = () => Promise<boolean>;
+let reauthPrompt: ReauthPrompt | null = null;
+
+/**
+ * A sensitive change answered 403 `auth.reauth_required` (the sign-in is too old): the shell
+ * registers a dialog here that asks for the password or a code, and the call is then repeated
+ * once. Without one (public pages), the error goes through the policy as any other.
+ */
+export function setReauthPrompt(prompt: ReauthPrompt | null): void {
+  reauthPrompt = prompt;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -287,6 +302,9 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   if (response.ok) return successBody<T>(response);
 
   const error = await errorFromResponse(response);
+  if (error.code === 'auth.reauth_required' && reauthPrompt && !options.reauthenticated && (await reauthPrompt())) {
+    return apiRequest<T>(path, { ...options, reauthenticated: true });
+  }
   applyErrorPolicy(error, options);
   throw error;
 }

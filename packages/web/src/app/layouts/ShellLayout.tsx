@@ -8,6 +8,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AppFooter } from '../../components/AppFooter';
+import { ReauthDialog } from '../../components/dialogs/ReauthDialog';
 import { isDesktopWidth, setAsideOpen, useAppState } from '../../lib/app-state';
 import { queryClient } from '../../lib/query-client';
 import { ShellChat } from './ShellChat';
@@ -54,6 +55,7 @@ export function ShellLayout() {
         </AppShell.Main>
       </AppShell>
       <ShellChat />
+      <ReauthDialog />
     </QueryClientProvider>
   );
 }
