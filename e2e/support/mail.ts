@@ -47,7 +47,7 @@ function matching(messages: MailMessage[], to: string, subject: RegExp | undefin
   return messages.filter((mail) => mail.to.some((recipient) => recipient.toLowerCase() === address) && (!subject || subject.test(mail.subject)));
 }
 
-async function poll(read: () => Promise<MailMessage[]> | MailMessage[], to: string, options: Parameters<Portal['waitForMail']>[1] = {}): Promise<MailMessage> {
+export async function poll(read: () => Promise<MailMessage[]> | MailMessage[], to: string, options: Parameters<Portal['waitForMail']>[1] = {}): Promise<MailMessage> {
   const count = options.count ?? 1;
   const deadline = Date.now() + (options.timeoutMs ?? MAIL_TIMEOUT_MS);
   for (;;) {
