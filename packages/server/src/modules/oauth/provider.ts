@@ -210,6 +210,15 @@ export async function createProvider(deps: ProviderDependencies): Promise<Provid
     clientBasedCORS(_ctx, origin, client) {
       return client.redirectUris?.some((uri) => uri.startsWith('http') && new URL(uri).origin === origin) ?? false;
     },
+    // Outgoing calls (back-channel logout) refuse private and loopback addresses (SSRF); outside
+    // production, products on this machine (http://127.0.0.1:port, localhost) are reachable.
+    fetch(url, options) {
+      const host = new URL(url).hostname;
+      if (config.NODE_ENV !== 'production' && (host === '127.0.0.1' || host === 'localhost' || host === '[::1]')) {
+        delete (options as { dispatcher?: unknown }).dispatcher;
+      }
+      return globalThis.fetch(url, options);
+    },
     async renderError(ctx, out) {
       const page = simplePage(
         'This request cannot be completed',

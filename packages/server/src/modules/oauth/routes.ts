@@ -86,7 +86,8 @@ export function oauthProviderRoutes(config: Config, sessions: SessionService, pr
         const authTime = portal?.authTime.getTime() ?? 0;
         const freshEnough =
           portal !== null &&
-          (!askedFresh || authTime >= interaction.iat * 1000) &&
+          // iat is in whole seconds: a sign-in counts as fresh only from the next second on.
+          (!askedFresh || authTime >= (interaction.iat + 1) * 1000) &&
           (maxAge === undefined || !Number.isFinite(maxAge) || Date.now() - authTime <= maxAge * 1000);
         if (portal && freshEnough) {
           interaction.result = {
