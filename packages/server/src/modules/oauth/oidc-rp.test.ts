@@ -27,6 +27,9 @@ let users = 0;
 
 const insecure = { execute: [oidc.allowInsecureRequests] };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of the API under test, checked by the expectations
+const json = async (response: Response | Promise<Response>): Promise<any> => (await response).json();
+
 async function discover(clientId: string, secret?: string, metadata: Partial<oidc.ClientMetadata> = {}) {
   return oidc.discovery(new URL(origin), clientId, metadata, secret ? oidc.ClientSecretBasic(secret) : oidc.None(), insecure);
 }
@@ -108,7 +111,7 @@ describe('openid-client against the portal', () => {
     expect(metadata.device_authorization_endpoint).toBe(`${origin}/oidc/device/auth`);
     expect(metadata.end_session_endpoint).toBe(`${origin}/oidc/session/end`);
     expect(metadata.backchannel_logout_supported).toBe(true);
-    const jwks = await (await fetch(metadata.jwks_uri!)).json();
+    const jwks = await json(fetch(metadata.jwks_uri!));
     expect(jwks.keys.length).toBeGreaterThan(0);
     expect(jwks.keys[0]).not.toHaveProperty('d');
   });
@@ -178,16 +181,16 @@ describe('tokens', () => {
       fetch(`${origin}/v3${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const wrong = await api('/oauth/device/lookup', { user_code: 'BCDF-GHJK' });
     expect(wrong.status).toBe(400);
-    expect((await wrong.json()).code).toBe('1002');
+    expect((await json(wrong)).code).toBe('1002');
     const lookup = await api('/oauth/device/lookup', { user_code: device.user_code.toLowerCase() });
     expect(lookup.status).toBe(200);
-    expect((await lookup.json()).app).toMatchObject({ client_id: 'test-desktop', name: 'Test Desktop' });
+    expect((await json(lookup)).app).toMatchObject({ client_id: 'test-desktop', name: 'Test Desktop' });
     expect((await api('/oauth/device/decision', { user_code: device.user_code, allow: true })).status).toBe(200);
     const tokens = await oidc.pollDeviceAuthorizationGrant(config, device);
     expect(tokens.claims()?.amr).toEqual(['pwd']);
     expect(tokens.refresh_token).toBeTruthy();
     // A used code is not valid any more.
-    expect((await (await api('/oauth/device/decision', { user_code: device.user_code, allow: true })).json()).code).toBe('1002');
+    expect((await json(api('/oauth/device/decision', { user_code: device.user_code, allow: true }))).code).toBe('1002');
   }, 30_000);
 });
 
@@ -247,10 +250,10 @@ describe('an outside app with consent', () => {
     expect(first.callback.origin).toBe(origin);
     expect(first.callback.pathname).toBe('/o/authorize');
     const uid = first.callback.searchParams.get('interaction')!;
-    const request = await (await api(`/oauth/interactions/${uid}`)).json();
+    const request = await json(api(`/oauth/interactions/${uid}`));
     expect(request.app).toMatchObject({ client_id: registered.clientId, name: 'Outside App', client_uri: 'https://outside.example', first_party: false });
     expect(request.scopes).toEqual(expect.arrayContaining(['openid', 'email', 'profile']));
-    const decision = await (await api(`/oauth/interactions/${uid}/consent`, { method: 'POST', body: JSON.stringify({ allow: true }) })).json();
+    const decision = await json(api(`/oauth/interactions/${uid}/consent`, { method: 'POST', body: JSON.stringify({ allow: true }) }));
     const { url: callback } = await browser.walk(decision.redirect_to);
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: first.verifier, expectedState: first.state, expectedNonce: first.nonce });
     expect(tokens.claims()!.sub).toBeTruthy();
@@ -259,16 +262,16 @@ describe('an outside app with consent', () => {
     const again = await authorize(config, browser);
     expect(again.callback.href.startsWith(CALLBACK)).toBe(true);
 
-    const apps = (await (await api('/sso/me/connected-apps')).json()).apps;
+    const apps = (await json(api('/sso/me/connected-apps'))).apps;
     expect(apps).toEqual([expect.objectContaining({ client_id: registered.clientId, name: 'Outside App', scopes: expect.arrayContaining(['openid', 'email']) })]);
     expect((await api(`/sso/me/connected-apps/${registered.clientId}`, { method: 'DELETE' })).status).toBe(204);
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
-    expect((await (await api('/sso/me/connected-apps')).json()).apps).toEqual([]);
+    expect((await json(api('/sso/me/connected-apps'))).apps).toEqual([]);
 
     // Asked again, the person denies.
     const denied = await authorize(config, browser);
     const deniedUid = denied.callback.searchParams.get('interaction')!;
-    const refusal = await (await api(`/oauth/interactions/${deniedUid}/consent`, { method: 'POST', body: JSON.stringify({ allow: false }) })).json();
+    const refusal = await json(api(`/oauth/interactions/${deniedUid}/consent`, { method: 'POST', body: JSON.stringify({ allow: false }) }));
     const { url: back } = await browser.walk(refusal.redirect_to);
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('state')).toBe(denied.state);
@@ -379,7 +382,7 @@ describe('RFC 9700 (OAuth 2.0 Security BCP) negatives', () => {
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier, client_id: 'test-spa' }).toString(),
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toBe('invalid_grant');
+    expect((await json(response)).error).toBe('invalid_grant');
   });
 
   it('refuses an expired code', async () => {
