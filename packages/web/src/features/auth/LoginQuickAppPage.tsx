@@ -1,10 +1,9 @@
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
-import '@mantine/core/styles/List.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, List, Stack, Text, TextInput } from '@mantine/core';
-import { useSearchParams } from 'react-router';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { oauthEndpoints } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
@@ -21,7 +20,7 @@ const SCOPE_WORDS = new Set(['openid', 'profile', 'email', 'offline_access']);
  */
 export function LoginQuickAppPage() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const params = new URLSearchParams(useLocation().search);
   const [code, setCode] = useState(params.get('user_code') ?? '');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -71,11 +70,11 @@ export function LoginQuickAppPage() {
           <Text size="sm" c="dimmed">
             {request.user_code}
           </Text>
-          <List size="sm" spacing={4}>
+          <Stack component="ul" gap={4} m={0} pl="md">
             {request.scopes.map((scope) => (
-              <List.Item key={scope}>{SCOPE_WORDS.has(scope) ? t(`auth.oauthAuthorize.scopes.${scope as 'openid'}`) : scope}</List.Item>
+              <Text component="li" size="sm" key={scope}>{SCOPE_WORDS.has(scope) ? t(`auth.oauthAuthorize.scopes.${scope as 'openid'}`) : scope}</Text>
             ))}
-          </List>
+          </Stack>
           <Group grow>
             <Button variant="default" onClick={() => decide(false)} disabled={pending} data-testid="quick-app-refuse">
               {t('auth.loginQuickApp.refuse')}

@@ -1,11 +1,9 @@
 import '@mantine/core/styles/Alert.css';
-import '@mantine/core/styles/Avatar.css';
 import '@mantine/core/styles/Button.css';
-import '@mantine/core/styles/List.css';
 import { useState } from 'react';
-import { Alert, Anchor, Avatar, Button, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { oauthEndpoints } from '@portal/contracts';
 import { ApiError, call, errorText } from '../../lib/api';
@@ -21,7 +19,7 @@ const SCOPE_WORDS = new Set(['openid', 'profile', 'email', 'offline_access']);
  */
 export function OAuthAuthorizePage() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const params = new URLSearchParams(useLocation().search);
   const uid = params.get('interaction') ?? '';
   const [pending, setPending] = useState<'allow' | 'deny' | null>(null);
   const request = useQuery({
@@ -60,9 +58,7 @@ export function OAuthAuthorizePage() {
   return (
     <Stack gap="md" data-testid="consent">
       <Group gap="md" wrap="nowrap">
-        <Avatar src={app.logo_uri} alt="" radius="md" size="lg" color="blue">
-          {app.name.slice(0, 1).toUpperCase()}
-        </Avatar>
+        {app.logo_uri && <img src={app.logo_uri} alt="" width={48} height={48} style={{ borderRadius: 8 }} />}
         <Title order={1} fz="h3">
           {t('auth.oauthAuthorize.heading', { app: app.name })}
         </Title>
@@ -81,11 +77,11 @@ export function OAuthAuthorizePage() {
       <Text size="sm" fw={500}>
         {t('auth.oauthAuthorize.asks')}
       </Text>
-      <List size="sm" spacing={6} data-testid="consent-scopes">
+      <Stack component="ul" gap={6} m={0} pl="md" data-testid="consent-scopes">
         {scopes.map((scope) => (
-          <List.Item key={scope}>{SCOPE_WORDS.has(scope) ? t(`auth.oauthAuthorize.scopes.${scope as 'openid'}`) : scope}</List.Item>
+          <Text component="li" size="sm" key={scope}>{SCOPE_WORDS.has(scope) ? t(`auth.oauthAuthorize.scopes.${scope as 'openid'}`) : scope}</Text>
         ))}
-      </List>
+      </Stack>
       <Text size="xs" c="dimmed">
         {t('auth.oauthAuthorize.remembered')}
       </Text>
