@@ -1,8 +1,7 @@
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { oauthEndpoints } from '@portal/contracts';
@@ -22,12 +21,19 @@ export function OAuthAuthorizePage() {
   const params = new URLSearchParams(useLocation().search);
   const uid = params.get('interaction') ?? '';
   const [pending, setPending] = useState<'allow' | 'deny' | null>(null);
-  const request = useQuery({
-    queryKey: ['oauth', 'interaction', uid],
-    queryFn: () => call(oauthEndpoints.consentRequest, { params: { uid } }, { handle: [400, 404] }),
-    enabled: uid !== '',
-    retry: false,
-  });
+  // This page lives outside the signed-in shell (no query client): one fetch on arrival.
+  const [request, setRequest] = useState<{ data?: oauthEndpoints.ConsentRequest; error?: unknown }>({});
+  useEffect(() => {
+    if (!uid) return;
+    let live = true;
+    call(oauthEndpoints.consentRequest, { params: { uid } }, { handle: [400, 404] }).then(
+      (data) => live && setRequest({ data }),
+      (error: unknown) => live && setRequest({ error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [uid]);
 
   const decide = async (allow: boolean) => {
     setPending(allow ? 'allow' : 'deny');
@@ -39,7 +45,7 @@ export function OAuthAuthorizePage() {
     }
   };
 
-  if (!uid || request.isError) {
+  if (!uid || request.error) {
     const error = request.error;
     return (
       <Stack gap="md">
