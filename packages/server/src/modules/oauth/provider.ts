@@ -213,7 +213,7 @@ export async function createProvider(deps: ProviderDependencies): Promise<Provid
     // Outgoing calls (back-channel logout) refuse private and loopback addresses (SSRF); outside
     // production, products on this machine (http://127.0.0.1:port, localhost) are reachable.
     fetch(url, options) {
-      const host = new URL(url).hostname;
+      const host = new URL(url instanceof Request ? url.url : url).hostname;
       if (config.NODE_ENV !== 'production' && (host === '127.0.0.1' || host === 'localhost' || host === '[::1]')) {
         delete (options as { dispatcher?: unknown }).dispatcher;
       }
