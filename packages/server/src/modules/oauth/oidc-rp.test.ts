@@ -238,6 +238,28 @@ describe('logout', () => {
   });
 });
 
+describe('ending portal sessions', () => {
+  it('revoking the session on the device-activity page ends its provider session and tokens; other sessions keep theirs', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser, email } = await signedInBrowser();
+    const tokens = await codeFlow(config, browser);
+    // The same person on a second device.
+    const other = await identity.signIn(email, PASSWORD);
+    const otherToken = other.json().token as string;
+    const otherBrowser = new TestBrowser(origin);
+    otherBrowser.setCookie('auth_token', otherToken);
+    const otherTokens = await codeFlow(config, otherBrowser);
+    const sessions = await json(fetch(`${origin}/v3/sso/me/sessions`, { headers: { authorization: `Bearer ${otherToken}` } }));
+    const first = sessions.find((session: { current: boolean }) => !session.current);
+    const before = logoutTokens.length;
+    const revoked = await fetch(`${origin}/v3/sso/me/sessions/${first.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${otherToken}` } });
+    expect(revoked.status).toBe(204);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect.poll(() => logoutTokens.length).toBeGreaterThan(before);
+    expect((await oidc.refreshTokenGrant(config, otherTokens.refresh_token!)).access_token).toBeTruthy();
+  });
+});
+
 describe('an outside app with consent', () => {
   it('asks once (Allow), remembers, lists it in Connected apps, and Revoke ends its tokens; Deny sends access_denied', async () => {
     const registered = await thirdPartyClients(server.database.db).add({ name: 'Outside App', redirectUris: [CALLBACK], site: 'https://outside.example' });
