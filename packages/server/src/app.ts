@@ -13,7 +13,7 @@ import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
-import { createOAuth, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
+import { createOAuth, installOidcSweepJob, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
 import { resourcesRoutes } from './modules/resources';
 import { createSecurityService, securityRoutes } from './modules/security';
@@ -122,6 +122,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const oauth = await createOAuth({ config, db: database.db, secrets, sessions, limiter, log: app.log });
   installAuthGuard(app, config, sessions, apiKeys);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
+  installOidcSweepJob(app, database.db);
   app.addHook('onClose', async () => {
     if (!deps.limiter) await limiter.close();
     if (!deps.mailer) await mailer.close();

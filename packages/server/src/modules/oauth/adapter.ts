@@ -20,7 +20,7 @@ function columnsOf(model: string, id: string, payload: AdapterPayload) {
 
 /**
  * oidc-provider's storage on our database (PGlite or PostgreSQL, through drizzle): one table
- * of models keyed by (model, id). Expired rows are invisible at once and swept by `sweep`.
+ * of models keyed by (model, id). Expired rows are invisible at once and deleted hourly (sweep.ts).
  * The `Client` model reads the outside apps registered by `npm run clients` (their secrets
  * are hashes: see `compareClientSecret` in provider.ts).
  */

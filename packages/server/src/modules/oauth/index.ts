@@ -15,6 +15,7 @@ export { firstPartyClients, thirdPartyClients, type ThirdPartyClients, type Thir
 export { dropSigningKey, loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS } from './keys';
 export { oauthProviderRoutes, oauthRoutes } from './routes';
 export { OIDC_ROUTES } from './provider';
+export { installOidcSweepJob, sweepExpired } from './sweep';
 export type { OAuthService } from './service';
 
 /** The provider and the service around it; ending a portal session ends what stood on it. */

@@ -9,6 +9,7 @@ import { freshDatabase } from '../../../test/db-target';
 import { createAdapterFactory } from './adapter';
 import { firstPartyClients, thirdPartyClients } from './clients';
 import { loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS } from './keys';
+import { sweepExpired } from './sweep';
 
 let database: DatabaseHandle;
 const secrets = createDataProtection(Buffer.from(TEST_DATA_KEY, 'hex'));
@@ -107,5 +108,9 @@ describe('the adapter', () => {
     const { eq } = await import('drizzle-orm');
     await database.db.update(oidcModels).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(oidcModels.id, 'old'));
     expect(await codes.find('old')).toBeUndefined();
+    const swept = await sweepExpired(database.db);
+    expect(swept.models).toBeGreaterThanOrEqual(1);
+    expect((await database.db.select({ id: oidcModels.id }).from(oidcModels).where(eq(oidcModels.id, 'old')))).toEqual([]);
+    expect(await codes.find('c2')).toBeTruthy();
   });
 });
