@@ -7,9 +7,10 @@ import { authErrors } from './errors/auth';
 import { billingErrors } from './errors/billing';
 import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
+import { oauthErrors } from './errors/oauth';
 
 describe('error catalogues per module', () => {
-  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors];
+  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors];
 
   it('combines every module once: no code is declared by two modules', () => {
     const codes = modules.flatMap((module) => Object.keys(module));

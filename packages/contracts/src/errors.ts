@@ -6,6 +6,7 @@ import { authErrors } from './errors/auth';
 import { billingErrors } from './errors/billing';
 import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
+import { oauthErrors } from './errors/oauth';
 import type { ValidationCode } from './errors/validation';
 
 export { validationCodeOf, type ValidationCode } from './errors/validation';
@@ -24,6 +25,7 @@ export const errorCatalogue = {
   ...apiKeyErrors,
   ...notificationErrors,
   ...billingErrors,
+  ...oauthErrors,
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

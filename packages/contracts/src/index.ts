@@ -19,6 +19,7 @@ export * as captchaEndpoints from './endpoints/captcha';
 export * as firstPaintRoutes from './endpoints/first-paint';
 export * as mfaEndpoints from './endpoints/mfa';
 export * as notificationEndpoints from './endpoints/notifications';
+export * as oauthEndpoints from './endpoints/oauth';
 export * as passkeyEndpoints from './endpoints/passkeys';
 export * as productEndpoints from './endpoints/products';
 export * as resourceEndpoints from './endpoints/resources';

@@ -13,6 +13,7 @@ import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
+import { createOAuth, installOidcSweepJob, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
 import { resourcesRoutes } from './modules/resources';
 import { createSecurityService, securityRoutes } from './modules/security';
@@ -64,7 +65,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandling(app);
   installSecurityHeaders(app);
-  installCrossSiteGuard(app, config);
+  // The provider's endpoints authenticate their clients themselves (and its logout form carries its own xsrf).
+  installCrossSiteGuard(app, config, { exemptPrefixes: ['/oidc/'] });
   await app.register(cookie);
   installDeviceId(app);
   installMetrics(app, config);
@@ -116,8 +118,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     verifySecondFactor: async (user, proof) => (await secondFactor.requireFactor(user, proof, 'two_factor_email'), true),
   });
   const deletion = createDeletionService({ ...shared, account, restoreSignIn: signIn.restore });
+  // The OpenID Connect provider: its login is the portal session; ending one ends the other.
+  const oauth = await createOAuth({ config, db: database.db, secrets, sessions, limiter, log: app.log });
   installAuthGuard(app, config, sessions, apiKeys);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
+  installOidcSweepJob(app, database.db);
   app.addHook('onClose', async () => {
     if (!deps.limiter) await limiter.close();
     if (!deps.mailer) await mailer.close();
@@ -125,6 +130,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(healthRoutes(database));
   if (config.DEV_OUTBOX) await app.register(outboxRoutes(database));
+  await app.register(oauthProviderRoutes(config, sessions, oauth.provider));
   await app.register(
     async (v3) => {
       await v3.register(resourcesRoutes);
@@ -138,6 +144,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(apiKeyRoutes(config, apiKeys));
       await v3.register(notificationRoutes(notifications));
       await v3.register(supportChatRoutes(config));
+      await v3.register(oauthRoutes(oauth.service));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

@@ -89,6 +89,27 @@ const envSchema = z
     BUGBOUNTY_URL: url.optional(),
     /** How often the purge of accounts past their deletion date runs; 0 turns the job off on this node. */
     DELETION_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 60 * 60).default(3600),
+    // The OpenID Connect provider (modules/oauth).
+    /** The products' client file (first-party clients); unset: the checked-in modules/oauth/first-party-clients.json. */
+    OAUTH_CLIENTS_FILE: z.string().min(1).optional(),
+    /** Secrets of the first-party confidential clients, `client_id=secret` comma-separated (32+ characters each). */
+    OAUTH_CLIENT_SECRETS: z
+      .string()
+      .transform((value, context) => {
+        const secrets: Record<string, string> = {};
+        for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+          const at = item.indexOf('=');
+          const id = item.slice(0, at);
+          const secret = item.slice(at + 1);
+          if (at < 1 || secret.length < 32) {
+            context.addIssue({ code: 'custom', message: 'each entry is client_id=secret with a secret of 32+ characters' });
+            return z.NEVER;
+          }
+          secrets[id] = secret;
+        }
+        return secrets;
+      })
+      .default({}),
   })
   .transform((env) => {
     const port = env.PORT;

@@ -11,6 +11,20 @@ export const TEST_DATA_KEY = '0f'.repeat(32);
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
+/** A TCP port free right now on 127.0.0.1 (for a server whose public origin must be known before it starts). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export interface TestServer {
   app: FastifyInstance;
   config: Config;
@@ -25,7 +39,7 @@ export interface TestServer {
  * Pass `database` to start a second node on the same database.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; listen?: boolean; database?: DatabaseHandle; clock?: AppDependencies['clock']; webDist?: string } = {},
+  options: { env?: Record<string, string>; listen?: boolean; port?: number; database?: DatabaseHandle; clock?: AppDependencies['clock']; webDist?: string } = {},
 ): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -45,7 +59,7 @@ export async function startTestServer(
   const app = await buildApp({ config, database, webDist: options.webDist ?? WEB_DIST, logger: false, clock: options.clock });
   let url = '';
   if (options.listen) {
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
     const address = app.server.address();
     url = typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : '';
   } else {

@@ -45,8 +45,9 @@ const EXPOSED_HEADERS = `${DEVICE_ID_HEADER}, ${DEVICE_EXPIRY_HEADER}, retry-aft
  * origins, with credentials; every other origin gets no CORS headers, so browsers keep its
  * pages from reading our answers.
  */
-export function installCrossSiteGuard(app: FastifyInstance, config: Config): void {
+export function installCrossSiteGuard(app: FastifyInstance, config: Config, options: { exemptPrefixes?: string[] } = {}): void {
   const allowed = productOrigins(config);
+  const exempt = options.exemptPrefixes ?? [];
   app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
     if (origin !== undefined) {
@@ -66,7 +67,7 @@ export function installCrossSiteGuard(app: FastifyInstance, config: Config): voi
       reply.code(204).send();
       return;
     }
-    if (!SAFE_METHODS.has(request.method) && !request.headers.authorization && isCrossSite(request, allowed)) {
+    if (!SAFE_METHODS.has(request.method) && !request.headers.authorization && isCrossSite(request, allowed) && !exempt.some((prefix) => request.url.startsWith(prefix))) {
       done(new AppError('forbidden', {}, { reason: 'cross_site_request' }));
       return;
     }

@@ -60,7 +60,6 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
                 { index: true, ...lazyPage(() => import('../features/auth/LoginPage'), 'LoginPage') },
                 { path: paths.loginPassword, ...withPageText, ...lazyPage(() => import('../features/auth/LoginPasswordPage'), 'LoginPasswordPage') },
                 { path: paths.loginQuick, ...withPageText, ...lazyPage(() => import('../features/auth/LoginQuickPage'), 'LoginQuickPage') },
-                { path: paths.loginQuickApp, ...withPageText, ...lazyPage(() => import('../features/auth/LoginQuickAppPage'), 'LoginQuickAppPage') },
                 { path: paths.loginSso, ...withPageText, ...lazyPage(() => import('../features/auth/LoginSsoPage'), 'LoginSsoPage') },
               ],
             },
@@ -86,7 +85,9 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { path: paths.createUser, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/register/CreateUserPage'), 'CreateUserPage') },
             { path: paths.forgot, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/recovery/ForgotPage'), 'ForgotPage') },
             { path: paths.resetPassword, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/recovery/ResetPasswordPage'), 'ResetPasswordPage') },
-            { path: paths.oauthAuthorize, ...withPageText, ...lazyPage(() => import('../features/auth/OAuthAuthorizePage'), 'OAuthAuthorizePage') },
+            // The OpenID Connect provider's pages need the person signed in (the guard sends anyone else to sign in and back).
+            { path: paths.oauthAuthorize, handle: requiresUser, ...withPageText, ...lazyPage(() => import('../features/auth/OAuthAuthorizePage'), 'OAuthAuthorizePage') },
+            { path: paths.loginQuickApp, handle: requiresUser, ...withPageText, ...lazyPage(() => import('../features/auth/LoginQuickAppPage'), 'LoginQuickAppPage') },
           ],
         },
         {

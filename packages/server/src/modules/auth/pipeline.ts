@@ -106,7 +106,7 @@ export function createSignInPipeline(deps: SignInDependencies) {
     [
       'session',
       async (attempt) => {
-        const { token, session, history } = await sessions.create(attempt.user.id, attempt.origin);
+        const { token, session, history } = await sessions.create(attempt.user.id, attempt.origin, attempt.amr);
         attempt.session = { token, row: session, history };
       },
     ],

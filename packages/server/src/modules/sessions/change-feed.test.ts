@@ -32,7 +32,7 @@ async function signedInUser(): Promise<{ userId: string; session: SessionRow }> 
   await database.db.insert(users).values({ id: userId, email: `${userId}@example.com`, fullName: 'Feed Test', createdAt: now, updatedAt: now });
   const session: SessionRow = {
     id: randomUUID(), userId, tokenHash: randomUUID(), deviceId: 'device', browser: null, device: null, ip: null, location: null,
-    createdAt: now, lastActiveAt: now, expiresAt: new Date(now.getTime() + 86_400_000), revokedAt: null,
+    createdAt: now, lastActiveAt: now, expiresAt: new Date(now.getTime() + 86_400_000), revokedAt: null, amr: null,
   };
   await database.db.insert(sessions).values(session);
   const [user] = await database.db.select().from(users).where(eq(users.id, userId));

@@ -55,3 +55,15 @@ export function clearSessionCookies(reply: FastifyReply, request: FastifyRequest
 export function setLanguageCookie(reply: FastifyReply, request: FastifyRequest, config: Config, language: string): void {
   reply.setCookie(LANG_COOKIE, language, { ...base(request, config), maxAge: LANG_COOKIE_MAX_AGE });
 }
+
+/**
+ * The Set-Cookie values that clear the session cookies, for a response Fastify does not send
+ * itself (the OIDC provider's, written on the raw response).
+ */
+export function sessionCookieClearings(request: FastifyRequest, config: Config): string[] {
+  const expired = { ...base(request, config), expires: new Date(0), maxAge: 0 };
+  return [
+    request.server.serializeCookie(sessionCookieName(request, config), '', { ...expired, httpOnly: true }),
+    request.server.serializeCookie(DISPLAY_NAME_COOKIE, '', expired),
+  ];
+}

@@ -31,6 +31,7 @@ export function sessionQueries(db: Database) {
       createdAt: placeholder('createdAt'),
       lastActiveAt: placeholder('lastActiveAt'),
       expiresAt: placeholder('expiresAt'),
+      amr: placeholder('amr'),
     })
     .returning({
       hadSessions: sql<boolean>`exists(select 1 from ${sessions} earlier where earlier.user_id = ${placeholder('userId')})`,
@@ -80,22 +81,23 @@ export function sessionQueries(db: Database) {
     },
 
     /** Revokes one of a user's sessions; false when it was not theirs or already gone. */
-    async revoke(userId: string, id: string, now: Date): Promise<boolean> {
+    /** Revokes one of a user's sessions; the ids revoked (none when it was not theirs or already gone). */
+    async revoke(userId: string, id: string, now: Date): Promise<string[]> {
       const rows = await db
         .update(sessions)
         .set({ revokedAt: now })
         .where(and(eq(sessions.id, id), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
         .returning({ id: sessions.id });
-      return rows.length > 0;
+      return rows.map((row) => row.id);
     },
 
-    async revokeAll(userId: string, now: Date, exceptId?: string): Promise<number> {
+    async revokeAll(userId: string, now: Date, exceptId?: string): Promise<string[]> {
       const rows = await db
         .update(sessions)
         .set({ revokedAt: now })
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), exceptId ? ne(sessions.id, exceptId) : undefined))
         .returning({ id: sessions.id });
-      return rows.length;
+      return rows.map((row) => row.id);
     },
   };
 }

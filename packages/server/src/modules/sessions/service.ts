@@ -24,6 +24,18 @@ export interface SessionCache {
 
 export type SessionService = ReturnType<typeof createSessionService>;
 
+/**
+ * Sessions that just ended (sign-out, revoked on the device-activity page, every session at a
+ * password reset or a deletion). `everySession` says the whole account was signed out, so what
+ * was issued outside any browser session (an app's device sign-in) ends too.
+ */
+export interface SessionsEnded {
+  userId: string;
+  sessionIds: string[];
+  everySession: boolean;
+}
+export type SessionsEndedListener = (ended: SessionsEnded) => Promise<void>;
+
 export interface SessionPolicy {
   /** A session unused for this long is refused, whatever its 30-day expiry says. */
   idleTimeoutSeconds: number;
@@ -53,6 +65,12 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
     return found;
   }
 
+  const endedListeners: SessionsEndedListener[] = [];
+  async function ended(event: SessionsEnded): Promise<void> {
+    if (event.sessionIds.length === 0 && !event.everySession) return;
+    for (const listener of endedListeners) await listener(event);
+  }
+
   return {
     /** Records a fresh proof of a factor for a session (POST /sso/me/reauth). */
     prove: (sessionId: string) => queries.recordProof(sessionId, clock.now()),
@@ -67,8 +85,13 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
       return clock.now().getTime() - last <= maxAgeSeconds * 1000;
     },
 
-    /** A new session, and what the user had before it (see SessionHistory). */
-    async create(userId: string, context: SessionContext): Promise<{ token: string; session: SessionRow; history: SessionHistory }> {
+    /** Called after sessions end (the OIDC provider ends what stood on them). */
+    onEnded(listener: SessionsEndedListener): void {
+      endedListeners.push(listener);
+    },
+
+    /** A new session, and what the user had before it (see SessionHistory). `amr`: how the person authenticated. */
+    async create(userId: string, context: SessionContext, amr: readonly string[] = []): Promise<{ token: string; session: SessionRow; history: SessionHistory }> {
       const token = randomToken();
       const now = clock.now();
       const session: SessionRow = {
@@ -81,6 +104,7 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
         lastActiveAt: now,
         expiresAt: new Date(now.getTime() + AUTH_TOKEN_LIFETIME_SECONDS * 1000),
         revokedAt: null,
+        amr: [...amr],
       };
       const history = await queries.insert(session);
       return { token, session, history };
@@ -108,7 +132,17 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
 
     touch: (sessionId: string) => queries.touch(sessionId, clock.now()),
     list: (userId: string) => queries.listLive(userId, clock.now()),
-    revoke: (userId: string, sessionId: string) => queries.revoke(userId, sessionId, clock.now()),
-    revokeAll: (userId: string, exceptSessionId?: string) => queries.revokeAll(userId, clock.now(), exceptSessionId),
+    /** Ends one of a user's sessions; false when it was not theirs or already gone. */
+    async revoke(userId: string, sessionId: string): Promise<boolean> {
+      const revoked = await queries.revoke(userId, sessionId, clock.now());
+      await ended({ userId, sessionIds: revoked, everySession: false });
+      return revoked.length > 0;
+    },
+    /** Ends every session of a user but `exceptSessionId`; how many ended. */
+    async revokeAll(userId: string, exceptSessionId?: string): Promise<number> {
+      const revoked = await queries.revokeAll(userId, clock.now(), exceptSessionId);
+      await ended({ userId, sessionIds: revoked, everySession: !exceptSessionId });
+      return revoked.length;
+    },
   };
 }

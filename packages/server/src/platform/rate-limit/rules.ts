@@ -50,6 +50,8 @@ export const limits = {
   usernameChecksPerIp: { name: 'username:check:ip', limit: 30, windowSeconds: 60 * 60 },
   /** Wrong guesses at one issued code (6 digits: 5 guesses give a 1 in 200,000 chance). */
   codeAttempts: { name: 'code:try', limit: 5, windowSeconds: 10 * 60 },
+  /** Wrong device sign-in codes (RFC 8628 user codes) typed on one account. */
+  deviceCodeFailuresPerAccount: { name: 'device:fail', limit: 10, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, NamedRule>;
 
 /** Failed sign-ins (or recovery emails) on one account after which the next attempt must carry a captcha. */

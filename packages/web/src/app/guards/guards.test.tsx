@@ -52,6 +52,17 @@ describe('route guards', () => {
     expect(locationOf(router)).toBe('/login/explore');
   });
 
+  it('lets a signed-in user sign in again when an app asks for it (OIDC prompt=login)', async () => {
+    const { router } = renderAt('/login?next=%2Fo%2Finteraction%2Fabc123abc123&prompt=login', { user: ada });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(locationOf(router)).toBe('/login?next=%2Fo%2Finteraction%2Fabc123abc123&prompt=login');
+  });
+
+  it('sends a signed-out person from the consent and device pages to sign in, and back', async () => {
+    const { router } = renderAt('/login/quick-app?user_code=BCDF-GHJK');
+    await waitFor(() => expect(locationOf(router)).toBe(`/login?next=${encodeURIComponent('/login/quick-app?user_code=BCDF-GHJK')}`));
+  });
+
   it('returns a signed-in user to `next` when it is a path on this site', async () => {
     const { router } = renderAt('/login?next=%2Fsecurity%2Fpassword', { user: ada });
     await waitFor(() => expect(locationOf(router)).toBe('/security/password'));

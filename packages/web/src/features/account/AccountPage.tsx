@@ -16,6 +16,7 @@ import { chooseLanguage } from '../../lib/language';
 import { clearSession, useAuthState } from '../../lib/session';
 import { requestDeletion } from './api';
 import { AvatarField } from './AvatarField';
+import { ConnectedApps } from './ConnectedApps';
 import { ProfileForm } from './ProfileForm';
 
 /** /account: general profile and preferences (language, account deletion). */
@@ -32,6 +33,7 @@ export function AccountPage() {
         </Stack>
       </Section>
       <PreferencesSection />
+      <ConnectedApps />
       <DeletionSection />
     </Stack>
   );

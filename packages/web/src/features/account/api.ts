@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { accountEndpoints, avatarEndpoints, resourceEndpoints, type Country, type UpdateMeRequest, type User } from '@portal/contracts';
+import { accountEndpoints, avatarEndpoints, oauthEndpoints, resourceEndpoints, type Country, type UpdateMeRequest, type User } from '@portal/contracts';
 import { call } from '../../lib/api';
 import { setSessionUser, type SessionUser } from '../../lib/session';
 import type { PasswordCredentials } from '../../components/dialogs/PasswordDialog';
@@ -45,3 +45,8 @@ export const useRemoveAvatar = () => useMutation({ mutationFn: removeAvatar });
 export async function requestDeletion(body: PasswordCredentials): Promise<string> {
   return (await call(accountEndpoints.requestDeletion, { body: { ...body, confirmation: body.confirmation ?? '' } }, { handle: [400] })).deletion_due_at;
 }
+
+/** Connected apps (the spec's OAuth consent): outside apps the person allowed, and Revoke. */
+export const connectedAppsKey = ['oauth', 'connected-apps'] as const;
+export const useConnectedApps = () => useQuery({ queryKey: connectedAppsKey, queryFn: async () => (await call(oauthEndpoints.connectedApps)).apps });
+export const revokeConnectedApp = (clientId: string) => call(oauthEndpoints.revokeConnectedApp, { params: { client_id: clientId } });

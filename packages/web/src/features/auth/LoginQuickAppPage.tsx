@@ -1,14 +1,107 @@
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Input.css';
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { oauthEndpoints } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
-import { BackToLogin } from './BackToLogin';
+import { ApiError, call, errorText } from '../../lib/api';
 
-/** /login/quick-app: approve a desktop or mobile app's sign-in. */
+type OAuthApp = oauthEndpoints.OAuthApp;
+
+const SCOPE_WORDS = new Set(['openid', 'profile', 'email', 'offline_access']);
+
+/**
+ * /login/quick-app: a desktop or mobile app's sign-in by the device flow (RFC 8628). The app
+ * shows a code and this address (`?user_code=` prefills it); the signed-in person enters or
+ * confirms the code, sees which app asks for what, and approves or refuses it.
+ */
 export function LoginQuickAppPage() {
   const { t } = useTranslation();
+  const params = new URLSearchParams(useLocation().search);
+  const [code, setCode] = useState(params.get('user_code') ?? '');
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [request, setRequest] = useState<{ app: OAuthApp; scopes: string[]; user_code: string } | null>(null);
+  const [outcome, setOutcome] = useState<'approved' | 'refused' | null>(null);
+
+  const run = async (work: () => Promise<void>) => {
+    setPending(true);
+    setFailure(null);
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setFailure(errorText(error));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const lookUp = (event: FormEvent) => {
+    event.preventDefault();
+    if (!code.trim()) return;
+    void run(async () => setRequest(await call(oauthEndpoints.deviceRequest, { body: { user_code: code.trim() } }, { handle: [400] })));
+  };
+
+  const decide = (allow: boolean) =>
+    run(async () => {
+      const { approved } = await call(oauthEndpoints.deviceDecision, { body: { user_code: request!.user_code, allow } }, { handle: [400] });
+      setOutcome(approved ? 'approved' : 'refused');
+    });
+
   return (
-    <>
+    <Stack gap="md">
       <PageHeader title={t('auth.loginQuickApp.title')} description={t('auth.loginQuickApp.description')} />
-      <BackToLogin />
-    </>
+      {failure && (
+        <Alert color="red" variant="light" data-testid="quick-app-error">
+          {failure}
+        </Alert>
+      )}
+      {outcome ? (
+        <Alert color={outcome === 'approved' ? 'green' : 'gray'} variant="light" data-testid="quick-app-outcome">
+          {t(`auth.loginQuickApp.${outcome}`)}
+        </Alert>
+      ) : request ? (
+        <Stack gap="sm">
+          <Text fw={500}>{t('auth.loginQuickApp.confirm', { app: request.app.name })}</Text>
+          <Text size="sm" c="dimmed">
+            {request.user_code}
+          </Text>
+          <Stack component="ul" gap={4} m={0} pl="md">
+            {request.scopes.map((scope) => (
+              <Text component="li" size="sm" key={scope}>{SCOPE_WORDS.has(scope) ? t(`auth.oauthAuthorize.scopes.${scope as 'openid'}`) : scope}</Text>
+            ))}
+          </Stack>
+          <Group grow>
+            <Button variant="default" onClick={() => decide(false)} disabled={pending} data-testid="quick-app-refuse">
+              {t('auth.loginQuickApp.refuse')}
+            </Button>
+            <Button onClick={() => decide(true)} loading={pending} data-testid="quick-app-approve">
+              {t('auth.loginQuickApp.approve')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form onSubmit={lookUp} noValidate>
+          <Stack gap="sm">
+            <TextInput
+              label={t('auth.loginQuickApp.codeLabel')}
+              value={code}
+              onChange={(event) => setCode(event.currentTarget.value.toUpperCase())}
+              autoComplete="one-time-code"
+              autoCapitalize="characters"
+              maxLength={32}
+              data-testid="quick-app-code"
+            />
+            <Button type="submit" loading={pending} data-testid="quick-app-continue">
+              {t('auth.loginQuickApp.continue')}
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </Stack>
   );
 }

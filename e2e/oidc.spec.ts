@@ -1,0 +1,130 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { signIn } from './support/auth';
+import { startTestProduct, type TestProduct } from './support/oidc-product';
+import { ROOT, startPortalServer, type PortalServer } from './support/server';
+
+/**
+ * Single sign-on for the products through the OpenID Connect provider, in Chromium: a test
+ * product (a page with an openid-client back end on 127.0.0.1:5179) signs a person in through
+ * /o/authorize. A product of the family goes straight through when the person is signed in;
+ * an outside app (registered with `npm run clients`) asks on the consent page (Allow, then
+ * Deny once revoked); Revoke in Connected apps makes the app's refresh fail; signing out of
+ * the portal reaches the product by back-channel logout.
+ *
+ * The spec runs its own server: the products' client file of the tests and an outside app
+ * registered in its database before it starts.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const PRODUCT_SECRET = 'product-secret-of-the-tests-0123456789';
+let portal: PortalServer;
+let product: TestProduct;
+let dataDir: string;
+let demo: { email: string; password: string };
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-oidc-'));
+  const env = {
+    NODE_ENV: 'development',
+    DATA_DIR: path.join(dataDir, 'db'),
+    OAUTH_CLIENTS_FILE: path.join(ROOT, 'packages', 'server', 'test', 'oauth-clients.json'),
+    OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}`,
+  };
+  // An outside app, registered the way an operator does it (before the server opens the database).
+  const registered = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'packages/server/src/oauth-admin.ts', 'clients', 'add', '--name', 'Outside App', '--redirect-uri', 'http://127.0.0.1:5179/callback', '--site', 'https://outside.example'],
+    { cwd: ROOT, env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' }, encoding: 'utf8' },
+  );
+  const clientId = /client_id:\s+(\S+)/.exec(registered)![1]!;
+  const clientSecret = /client_secret:\s+(\S+)/.exec(registered)![1]!;
+
+  portal = await startPortalServer({ env });
+  let match: RegExpExecArray | null = null;
+  for (let attempt = 0; attempt < 20 && !match; attempt++) {
+    match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(readFileSync(portal.logFile, 'utf8'));
+    if (!match) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  demo = { email: match![1]!, password: match![2]! };
+
+  product = await startTestProduct(portal.platformUrl);
+  await product.addApp('product', 'test-product', PRODUCT_SECRET);
+  await product.addApp('outside', clientId, clientSecret);
+});
+
+test.afterAll(async () => {
+  await product?.close();
+  await portal?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+test('a product of the family signs a signed-in person straight in (SSO)', async ({ page }) => {
+  await signIn(page.context(), portal.platformUrl, demo);
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => visited.push(new URL(frame.url()).pathname));
+  await page.goto('http://127.0.0.1:5179/start?app=product');
+  await expect(page.getByTestId('signed-in')).toHaveText(`Signed in to product as ${demo.email}`);
+  await expect(page.getByTestId('amr')).toHaveText('pwd');
+  // No portal page was shown on the way: no sign-in, no consent.
+  expect(visited.filter((pathname) => pathname.startsWith('/login') || pathname === '/o/authorize')).toEqual([]);
+});
+
+test('a signed-out person signs in on the portal pages and comes back to the product', async ({ page }) => {
+  await page.goto('http://127.0.0.1:5179/start?app=product');
+  await expect(page).toHaveURL(/\/login\?next=%2Fo%2Finteraction%2F/);
+  await page.getByLabel('Email or username').fill(demo.email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/login\/password/);
+  await page.getByLabel('Password', { exact: true }).fill(demo.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('signed-in')).toHaveText(`Signed in to product as ${demo.email}`);
+});
+
+test('an outside app asks for consent (Allow), is listed in Connected apps, Revoke ends its refresh, then Deny', async ({ page }) => {
+  await signIn(page.context(), portal.platformUrl, demo);
+  await page.goto('http://127.0.0.1:5179/start?app=outside');
+  await expect(page).toHaveURL(/\/o\/authorize\?interaction=/);
+  const consent = page.getByTestId('consent');
+  await expect(consent).toContainText('Outside App wants to access your account');
+  await expect(consent).toContainText('outside.example');
+  await expect(page.getByTestId('consent-scopes')).toContainText('See your email address');
+  await page.getByTestId('consent-allow').click();
+  await expect(page.getByTestId('signed-in')).toHaveText(`Signed in to outside as ${demo.email}`);
+
+  // Remembered: the next sign-in goes straight through.
+  await page.goto('http://127.0.0.1:5179/start?app=outside');
+  await expect(page.getByTestId('signed-in')).toBeVisible();
+  await page.goto('http://127.0.0.1:5179/refresh?app=outside');
+  await expect(page.getByTestId('refresh')).toHaveText('Refreshed');
+
+  await page.goto(`${portal.platformUrl}/account`);
+  const row = page.getByTestId('connected-app').filter({ hasText: 'Outside App' });
+  await expect(row).toBeVisible();
+  await row.getByTestId('connected-app-revoke').click();
+  await expect(page.getByTestId('connected-apps')).toContainText('No app has access to your account.');
+  await page.goto('http://127.0.0.1:5179/refresh?app=outside');
+  await expect(page.getByTestId('refresh')).toHaveText('Refresh failed: invalid_grant');
+
+  // Asked again after the revocation: Deny.
+  await page.goto('http://127.0.0.1:5179/start?app=outside');
+  await page.getByTestId('consent-deny').click();
+  await expect(page.getByTestId('error')).toHaveText('Not signed in: access_denied');
+});
+
+test('signing out of the portal reaches the product by back-channel logout', async ({ page }) => {
+  await signIn(page.context(), portal.platformUrl, demo);
+  await page.goto('http://127.0.0.1:5179/start?app=product');
+  await expect(page.getByTestId('signed-in')).toBeVisible();
+  const before = product.logoutTokens.length;
+  const out = await page.context().request.post(`${portal.platformUrl}/v3/sso/logout`, { headers: { origin: portal.platformUrl } });
+  expect(out.ok()).toBe(true);
+  await expect.poll(() => product.logoutTokens.length).toBeGreaterThan(before);
+  await page.goto('http://127.0.0.1:5179/refresh?app=product');
+  await expect(page.getByTestId('refresh')).toHaveText('Refresh failed: invalid_grant');
+});

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { endpoint } from '../endpoint';
+
+/**
+ * The OpenID Connect provider's pages: the consent page (`/o/authorize`), Connected apps in
+ * account settings, and the device sign-in page (`/login/quick-app`). The OAuth endpoints
+ * themselves (`/o/authorize`, `/oidc/*`) are the provider's and speak OAuth, not these.
+ */
+const tag = 'oauth';
+
+export const oauthAppSchema = z.object({
+  client_id: z.string(),
+  name: z.string(),
+  logo_uri: z.string().nullable(),
+  client_uri: z.string().nullable(),
+  first_party: z.boolean(),
+});
+export type OAuthApp = z.infer<typeof oauthAppSchema>;
+
+/** What an app asks for: scope values (openid, email, profile, offline_access), worded by the page. */
+export const consentRequestSchema = z.object({
+  app: oauthAppSchema,
+  scopes: z.array(z.string()),
+  email: z.string(),
+});
+export type ConsentRequest = z.infer<typeof consentRequestSchema>;
+
+const uidParams = z.object({ uid: z.string().regex(/^[\w-]{10,64}$/) });
+
+export const consentRequest = endpoint({
+  method: 'GET',
+  path: '/oauth/interactions/{uid}',
+  tag,
+  auth: 'session',
+  summary: 'The authorization request waiting for consent: the app and the scopes it asks for',
+  params: uidParams,
+  response: consentRequestSchema,
+  errors: ['oauth.request_expired'],
+});
+
+export const consentDecision = endpoint({
+  method: 'POST',
+  path: '/oauth/interactions/{uid}/consent',
+  tag,
+  auth: 'session',
+  summary: 'Allow or deny the app; answers where the browser goes next (back through the provider)',
+  params: uidParams,
+  body: z.object({ allow: z.boolean() }),
+  response: z.object({ redirect_to: z.string() }),
+  errors: ['oauth.request_expired'],
+});
+
+export const connectedAppSchema = oauthAppSchema.extend({ scopes: z.array(z.string()), granted_at: z.string() });
+export type ConnectedApp = z.infer<typeof connectedAppSchema>;
+
+export const connectedApps = endpoint({
+  method: 'GET',
+  path: '/sso/me/connected-apps',
+  tag,
+  auth: 'session',
+  summary: 'Apps the user allowed (OAuth consent): scopes and the date granted',
+  response: z.object({ apps: z.array(connectedAppSchema) }),
+});
+
+export const revokeConnectedApp = endpoint({
+  method: 'DELETE',
+  path: '/sso/me/connected-apps/{client_id}',
+  tag,
+  auth: 'session',
+  summary: "Revoke an app's access: its grant and every token issued from it",
+  params: z.object({ client_id: z.string().max(128) }),
+  response: null,
+  errors: ['oauth.app_not_found'],
+});
+
+const userCode = z.string().trim().min(4).max(32);
+
+export const deviceRequest = endpoint({
+  method: 'POST',
+  path: '/oauth/device/lookup',
+  tag,
+  auth: 'session',
+  summary: 'The app waiting behind a device sign-in code (RFC 8628)',
+  body: z.object({ user_code: userCode }),
+  response: z.object({ app: oauthAppSchema, scopes: z.array(z.string()), user_code: z.string() }),
+  errors: ['1002'],
+});
+
+export const deviceDecision = endpoint({
+  method: 'POST',
+  path: '/oauth/device/decision',
+  tag,
+  auth: 'session',
+  summary: 'Approve or refuse the app behind a device sign-in code',
+  body: z.object({ user_code: userCode, allow: z.boolean() }),
+  response: z.object({ approved: z.boolean() }),
+  errors: ['1002'],
+});

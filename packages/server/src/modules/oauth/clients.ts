@@ -1,0 +1,170 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { desc, eq, sql } from 'drizzle-orm';
+import type { ClientMetadata } from 'oidc-provider';
+import { z } from 'zod';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { oauthClients } from '../../db/schema';
+import { randomToken, sha256 } from '../../platform/crypto';
+
+export const FIRST_PARTY_FILE = fileURLToPath(new URL('./first-party-clients.json', import.meta.url));
+
+const environment = z.enum(['production', 'development', 'test']);
+const perEnvironment = <T extends z.ZodType>(value: T) => z.partialRecord(environment, value);
+
+const firstPartySchema = z.object({
+  clients: z.array(
+    z.object({
+      client_id: z.string().regex(/^[a-z][a-z0-9_-]{1,63}$/),
+      client_name: z.string().min(1),
+      service_scope: z.string().min(1),
+      inner_service: z.string().optional(),
+      client_uri: z.url().optional(),
+      logo_uri: z.url().optional(),
+      redirect_uris: perEnvironment(z.array(z.string().min(1))),
+      post_logout_redirect_uris: perEnvironment(z.array(z.string().min(1))).optional(),
+      backchannel_logout_uri: perEnvironment(z.url()).optional(),
+      native: z
+        .object({ client_id: z.string().regex(/^[a-z][a-z0-9_-]{1,63}$/), client_name: z.string().min(1), redirect_uris: z.array(z.string().min(1)).min(1) })
+        .optional(),
+    }),
+  ),
+});
+
+/** Grant types of a browser/back-end client: the code flow, refresh, and (with a secret) its own back end's tokens. */
+const CODE_FLOW = ['authorization_code', 'refresh_token'];
+const DEVICE_FLOW = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** Extra metadata the provider keeps for our clients (declared in provider.ts's extraClientMetadata). */
+export interface PortalClientMetadata extends ClientMetadata {
+  first_party?: boolean;
+  service_scope?: string;
+}
+
+/**
+ * The products' clients from the checked-in file, for this NODE_ENV. A product whose secret is
+ * in OAUTH_CLIENT_SECRETS is confidential (client_secret_basic/post, and client_credentials for
+ * its back end); otherwise public (no secret, PKCE). Secrets are handed to the provider as
+ * their SHA-256 only.
+ */
+export function firstPartyClients(config: Pick<Config, 'NODE_ENV' | 'OAUTH_CLIENTS_FILE' | 'OAUTH_CLIENT_SECRETS'>): PortalClientMetadata[] {
+  const file = config.OAUTH_CLIENTS_FILE ?? FIRST_PARTY_FILE;
+  const parsed = firstPartySchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const env = config.NODE_ENV;
+  const clients: PortalClientMetadata[] = [];
+  for (const entry of parsed.clients) {
+    const redirectUris = entry.redirect_uris[env] ?? [];
+    if (redirectUris.length === 0) continue;
+    const secret = config.OAUTH_CLIENT_SECRETS[entry.client_id];
+    const backchannel = entry.backchannel_logout_uri?.[env];
+    clients.push({
+      client_id: entry.client_id,
+      client_name: entry.client_name,
+      ...(entry.client_uri ? { client_uri: entry.client_uri } : {}),
+      ...(entry.logo_uri ? { logo_uri: entry.logo_uri } : {}),
+      redirect_uris: redirectUris,
+      post_logout_redirect_uris: entry.post_logout_redirect_uris?.[env] ?? [],
+      ...(backchannel ? { backchannel_logout_uri: backchannel, backchannel_logout_session_required: true } : {}),
+      response_types: ['code'],
+      grant_types: secret ? [...CODE_FLOW, 'client_credentials'] : CODE_FLOW,
+      ...(secret ? { client_secret: `sha256:${sha256(secret)}`, token_endpoint_auth_method: 'client_secret_basic' } : { token_endpoint_auth_method: 'none' }),
+      first_party: true,
+      service_scope: entry.inner_service ?? entry.service_scope,
+    });
+    if (entry.native) {
+      clients.push({
+        client_id: entry.native.client_id,
+        client_name: entry.native.client_name,
+        application_type: 'native',
+        redirect_uris: entry.native.redirect_uris,
+        response_types: ['code'],
+        grant_types: [...CODE_FLOW, DEVICE_FLOW],
+        token_endpoint_auth_method: 'none',
+        first_party: true,
+        service_scope: entry.service_scope,
+      });
+    }
+  }
+  return clients;
+}
+
+/** What `npm run clients -- add` takes for an outside app. */
+export const thirdPartyInput = z.object({
+  name: z.string().trim().min(1).max(100),
+  redirectUris: z.array(z.url()).min(1),
+  site: z.url().optional(),
+  logo: z.url().optional(),
+  /** A public client (a single-page or native app): no secret, PKCE required. */
+  public: z.boolean().default(false),
+  postLogoutRedirectUris: z.array(z.url()).default([]),
+  backchannelLogoutUri: z.url().optional(),
+  deviceFlow: z.boolean().default(false),
+});
+export type ThirdPartyInput = z.input<typeof thirdPartyInput>;
+
+export interface RegisteredClient {
+  clientId: string;
+  /** Shown once, at registration and rotation; only its SHA-256 is stored. */
+  clientSecret?: string;
+}
+
+/**
+ * Outside apps (third-party clients): stored in `oauth_clients`, secret hashed, read by the
+ * provider through the adapter's Client model. They need the person's consent.
+ */
+export function thirdPartyClients(db: Database) {
+  return {
+    async add(raw: ThirdPartyInput): Promise<RegisteredClient> {
+      const input = thirdPartyInput.parse(raw);
+      const clientId = `app_${randomToken(12)}`;
+      const secret = input.public ? undefined : randomToken(32);
+      const metadata: Omit<PortalClientMetadata, 'client_id'> = {
+        client_name: input.name,
+        ...(input.site ? { client_uri: input.site } : {}),
+        ...(input.logo ? { logo_uri: input.logo } : {}),
+        redirect_uris: input.redirectUris,
+        post_logout_redirect_uris: input.postLogoutRedirectUris,
+        ...(input.backchannelLogoutUri ? { backchannel_logout_uri: input.backchannelLogoutUri, backchannel_logout_session_required: true } : {}),
+        response_types: ['code'],
+        grant_types: [...CODE_FLOW, ...(input.deviceFlow ? [DEVICE_FLOW] : [])],
+        token_endpoint_auth_method: input.public ? 'none' : 'client_secret_basic',
+        first_party: false,
+      };
+      await db.insert(oauthClients).values({ clientId, secretHash: secret ? sha256(secret) : null, metadata });
+      return { clientId, ...(secret ? { clientSecret: secret } : {}) };
+    },
+
+    /** A new secret; the old one stops working at once. */
+    async rotate(clientId: string): Promise<RegisteredClient | null> {
+      const secret = randomToken(32);
+      const rows = await db
+        .update(oauthClients)
+        .set({ secretHash: sha256(secret), updatedAt: sql`now()` })
+        .where(eq(oauthClients.clientId, clientId))
+        .returning({ metadata: oauthClients.metadata });
+      if (rows.length === 0) return null;
+      if (rows[0]!.metadata.token_endpoint_auth_method === 'none') {
+        await db.update(oauthClients).set({ secretHash: null }).where(eq(oauthClients.clientId, clientId));
+        throw new Error(`${clientId} is a public client: it has no secret to rotate`);
+      }
+      return { clientId, clientSecret: secret };
+    },
+
+    async list(): Promise<Array<{ clientId: string; name: string; redirectUris: string[]; public: boolean; createdAt: Date }>> {
+      const rows = await db.select().from(oauthClients).orderBy(desc(oauthClients.createdAt));
+      return rows.map((row) => ({
+        clientId: row.clientId,
+        name: String(row.metadata.client_name ?? ''),
+        redirectUris: (row.metadata.redirect_uris as string[] | undefined) ?? [],
+        public: row.metadata.token_endpoint_auth_method === 'none',
+        createdAt: row.createdAt,
+      }));
+    },
+
+    async remove(clientId: string): Promise<boolean> {
+      return (await db.delete(oauthClients).where(eq(oauthClients.clientId, clientId)).returning({ id: oauthClients.clientId })).length > 0;
+    },
+  };
+}
+export type ThirdPartyClients = ReturnType<typeof thirdPartyClients>;

@@ -1,0 +1,34 @@
+/**
+ * The oauth module: the OpenID Connect provider (oidc-provider) for the products and for
+ * outside apps, its storage on our database, its keys, its clients, and the portal's pages
+ * around it (consent, Connected apps, device sign-in).
+ */
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import type { DataProtection } from '../../platform/data-protection';
+import type { RateLimiter } from '../../platform/rate-limit';
+import type { SessionService } from '../sessions';
+import { createProvider } from './provider';
+import { createOAuthService } from './service';
+
+export { firstPartyClients, thirdPartyClients, type ThirdPartyClients, type ThirdPartyInput } from './clients';
+export { dropSigningKey, loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS } from './keys';
+export { oauthProviderRoutes, oauthRoutes } from './routes';
+export { OIDC_ROUTES } from './provider';
+export { installOidcSweepJob, sweepExpired } from './sweep';
+export type { OAuthService } from './service';
+
+/** The provider and the service around it; ending a portal session ends what stood on it. */
+export async function createOAuth(deps: {
+  config: Config;
+  db: Database;
+  secrets: DataProtection;
+  sessions: SessionService;
+  limiter: RateLimiter;
+  log: { warn(object: unknown, message: string): void; error(object: unknown, message: string): void };
+}) {
+  const provider = await createProvider(deps);
+  const service = createOAuthService({ db: deps.db, provider, limiter: deps.limiter, log: deps.log });
+  deps.sessions.onEnded((ended) => service.portalSessionsEnded(ended));
+  return { provider, service };
+}

@@ -1,0 +1,434 @@
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestBrowser } from '../../../test/browser';
+import { freePort, startTestServer, type TestServer } from '../../../test/harness';
+import { identityClient } from '../../../test/identity';
+import { thirdPartyClients } from './clients';
+
+/**
+ * A certified relying party (openid-client) against the real server: discovery, the code flow
+ * with PKCE, userinfo, refresh rotation and reuse detection, introspection, revocation, client
+ * credentials, the device flow, RP-initiated and back-channel logout.
+ */
+const CLIENTS_FILE = fileURLToPath(new URL('../../../test/oauth-clients.json', import.meta.url));
+const PRODUCT_SECRET = 'product-secret-of-the-tests-0123456789';
+const CALLBACK = 'http://127.0.0.1:5179/callback';
+const SPA_CALLBACK = 'http://127.0.0.1:5179/spa/callback';
+const PASSWORD = 'plum-orbit-cactus-917';
+
+let server: TestServer;
+let origin: string;
+let identity: ReturnType<typeof identityClient>;
+let backchannel: Server;
+const logoutTokens: string[] = [];
+let users = 0;
+
+const insecure = { execute: [oidc.allowInsecureRequests] };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of the API under test, checked by the expectations
+const json = async (response: Response | Promise<Response>): Promise<any> => (await response).json();
+
+async function discover(clientId: string, secret?: string, metadata: Partial<oidc.ClientMetadata> = {}) {
+  return oidc.discovery(new URL(origin), clientId, metadata, secret ? oidc.ClientSecretBasic(secret) : oidc.None(), insecure);
+}
+
+/** A new person, signed in on a new browser. */
+async function signedInBrowser(): Promise<{ browser: TestBrowser; email: string; token: string }> {
+  const email = `rp${++users}-${Date.now()}@example.com`;
+  const token = await identity.registeredUser(email, PASSWORD);
+  const browser = new TestBrowser(origin);
+  browser.setCookie('auth_token', token);
+  return { browser, email, token };
+}
+
+interface Authorized {
+  callback: URL;
+  verifier: string;
+  state: string;
+  nonce: string;
+}
+
+/** Sends the browser through /o/authorize with PKCE, state and nonce; answers where it landed. */
+async function authorize(config: oidc.Configuration, browser: TestBrowser, extra: Record<string, string> = {}, redirectUri = CALLBACK): Promise<Authorized> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid email profile offline_access',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    ...extra,
+  });
+  const { url: callback } = await browser.walk(url.href);
+  return { callback, verifier, state, nonce };
+}
+
+async function codeFlow(config: oidc.Configuration, browser: TestBrowser, redirectUri = CALLBACK) {
+  const { callback, verifier, state, nonce } = await authorize(config, browser, {}, redirectUri);
+  return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+}
+
+beforeAll(async () => {
+  backchannel = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const token = new URLSearchParams(body).get('logout_token');
+      if (token) logoutTokens.push(token);
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => backchannel.listen(5179, '127.0.0.1', resolve));
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  server = await startTestServer({
+    listen: true,
+    port,
+    env: { PORT: String(port), PLATFORM_ORIGIN: origin, TRUST_PROXY: '1', OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}` },
+  });
+  identity = identityClient(server.app, server.database);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise((resolve) => backchannel?.close(resolve));
+});
+
+describe('openid-client against the portal', () => {
+  it('discovers the provider: code flow only, S256, iss parameter, the endpoints', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const metadata = config.serverMetadata();
+    expect(metadata.issuer).toBe(origin);
+    expect(metadata.authorization_endpoint).toBe(`${origin}/o/authorize`);
+    expect(metadata.response_types_supported).toEqual(['code']);
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
+    expect(metadata.device_authorization_endpoint).toBe(`${origin}/oidc/device/auth`);
+    expect(metadata.end_session_endpoint).toBe(`${origin}/oidc/session/end`);
+    expect(metadata.backchannel_logout_supported).toBe(true);
+    const jwks = await json(fetch(metadata.jwks_uri!));
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+  });
+
+  it('signs a signed-in person straight in (SSO), with the ID token claims and userinfo', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser, email } = await signedInBrowser();
+    const tokens = await codeFlow(config, browser);
+    const claims = tokens.claims()!;
+    expect(claims.email).toBe(email);
+    expect(claims.email_verified).toBe(true);
+    expect(claims.name).toBe('Test Person');
+    expect(claims.locale).toBe('en');
+    expect(claims.amr).toEqual(['pwd']);
+    expect(typeof claims.auth_time).toBe('number');
+    expect(claims.acr).toBe('urn:portal:loa:1');
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+    expect(info.email).toBe(email);
+    expect(tokens.refresh_token).toBeTruthy();
+  });
+});
+
+describe('tokens', () => {
+  it('rotates refresh tokens; a replayed one revokes the whole family', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const first = await codeFlow(config, browser);
+    const second = await oidc.refreshTokenGrant(config, first.refresh_token!);
+    expect(second.refresh_token).toBeTruthy();
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.claims()?.amr).toEqual(['pwd']);
+    const third = await oidc.refreshTokenGrant(config, second.refresh_token!);
+    // The thief replays the first one: refused, and everything of the grant is revoked.
+    await expect(oidc.refreshTokenGrant(config, first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(config, third.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect((await oidc.tokenIntrospection(config, third.access_token)).active).toBe(false);
+  });
+
+  it('introspects and revokes tokens (RFC 7662, RFC 7009)', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const tokens = await codeFlow(config, browser);
+    const introspected = await oidc.tokenIntrospection(config, tokens.access_token);
+    expect(introspected).toMatchObject({ active: true, client_id: 'test-product', sub: tokens.claims()!.sub });
+    await oidc.tokenRevocation(config, tokens.refresh_token!);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await oidc.tokenRevocation(config, tokens.access_token);
+    expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+  });
+
+  it("gives a product's back end its own token by client credentials", async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const tokens = await oidc.clientCredentialsGrant(config, {});
+    expect(tokens.access_token).toBeTruthy();
+    expect(await oidc.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: true, client_id: 'test-product' });
+    // A wrong secret is refused.
+    const wrong = await discover('test-product', 'not-the-secret-of-the-product-000000');
+    await expect(oidc.clientCredentialsGrant(wrong, {})).rejects.toThrow(/challenge|invalid_client/);
+  });
+
+  it('signs a desktop app in by the device flow (RFC 8628) once the person approves the code', async () => {
+    const config = await discover('test-desktop');
+    const { token } = await signedInBrowser();
+    const device = await oidc.initiateDeviceAuthorization(config, { scope: 'openid email offline_access' });
+    expect(device.verification_uri).toBe(`${origin}/login/quick-app`);
+    const api = (path: string, body: unknown) =>
+      fetch(`${origin}/v3${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const wrong = await api('/oauth/device/lookup', { user_code: 'BCDF-GHJK' });
+    expect(wrong.status).toBe(400);
+    expect((await json(wrong)).code).toBe('1002');
+    const lookup = await api('/oauth/device/lookup', { user_code: device.user_code.toLowerCase() });
+    expect(lookup.status).toBe(200);
+    expect((await json(lookup)).app).toMatchObject({ client_id: 'test-desktop', name: 'Test Desktop' });
+    expect((await api('/oauth/device/decision', { user_code: device.user_code, allow: true })).status).toBe(200);
+    const tokens = await oidc.pollDeviceAuthorizationGrant(config, device);
+    expect(tokens.claims()?.amr).toEqual(['pwd']);
+    expect(tokens.refresh_token).toBeTruthy();
+    // A used code is not valid any more.
+    expect((await json(api('/oauth/device/decision', { user_code: device.user_code, allow: true }))).code).toBe('1002');
+  }, 30_000);
+});
+
+describe('logout', () => {
+  it('RP-initiated logout signs the person out of the portal and tells the products back-channel', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser, token } = await signedInBrowser();
+    const tokens = await codeFlow(config, browser);
+    const before = logoutTokens.length;
+    const url = oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:5179/' });
+    const question = await browser.request(url.href);
+    const html = await question.text();
+    expect(question.status).toBe(200);
+    const xsrf = html.match(/name="xsrf" value="([^"]+)"/)![1]!;
+    const action = html.match(/action="([^"]+)"/)![1]!;
+    const { url: landed } = await browser.walk(action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+    });
+    expect(landed.href).toBe('http://127.0.0.1:5179/');
+    expect(browser.cookies.has('auth_token')).toBe(false);
+    const me = await fetch(`${origin}/v3/sso/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(401);
+    await expect.poll(() => logoutTokens.length).toBeGreaterThan(before);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it("signing out of the portal ends the provider session, its tokens, and tells the products", async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser, token } = await signedInBrowser();
+    const tokens = await codeFlow(config, browser);
+    const before = logoutTokens.length;
+    const out = await fetch(`${origin}/v3/sso/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(out.status).toBeLessThan(300);
+    await expect.poll(() => logoutTokens.length).toBeGreaterThan(before);
+    const [, payload] = logoutTokens.at(-1)!.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    expect(claims).toMatchObject({ sub: tokens.claims()!.sub, sid: tokens.claims()!.sid, aud: 'test-product' });
+    expect(claims.events).toHaveProperty(['http://schemas.openid.net/event/backchannel-logout']);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    // The next authorization asks for a sign-in again (the browser still has the provider's cookie).
+    const { callback } = await authorize(config, browser);
+    expect(callback.pathname).toBe('/login');
+  });
+});
+
+describe('ending portal sessions', () => {
+  it('revoking the session on the device-activity page ends its provider session and tokens; other sessions keep theirs', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser, email } = await signedInBrowser();
+    const tokens = await codeFlow(config, browser);
+    // The same person on a second device.
+    const other = await identity.signIn(email, PASSWORD);
+    const otherToken = other.json().token as string;
+    const otherBrowser = new TestBrowser(origin);
+    otherBrowser.setCookie('auth_token', otherToken);
+    const otherTokens = await codeFlow(config, otherBrowser);
+    const sessions = await json(fetch(`${origin}/v3/sso/me/sessions`, { headers: { authorization: `Bearer ${otherToken}` } }));
+    const first = sessions.find((session: { current: boolean }) => !session.current);
+    const before = logoutTokens.length;
+    const revoked = await fetch(`${origin}/v3/sso/me/sessions/${first.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${otherToken}` } });
+    expect(revoked.status).toBe(204);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect.poll(() => logoutTokens.length).toBeGreaterThan(before);
+    expect((await oidc.refreshTokenGrant(config, otherTokens.refresh_token!)).access_token).toBeTruthy();
+  });
+});
+
+describe('an outside app with consent', () => {
+  it('asks once (Allow), remembers, lists it in Connected apps, and Revoke ends its tokens; Deny sends access_denied', async () => {
+    const registered = await thirdPartyClients(server.database.db).add({ name: 'Outside App', redirectUris: [CALLBACK], site: 'https://outside.example' });
+    const config = await discover(registered.clientId, registered.clientSecret);
+    const { browser, token } = await signedInBrowser();
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${origin}/v3${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
+
+    const first = await authorize(config, browser);
+    expect(first.callback.origin).toBe(origin);
+    expect(first.callback.pathname).toBe('/o/authorize');
+    const uid = first.callback.searchParams.get('interaction')!;
+    const request = await json(api(`/oauth/interactions/${uid}`));
+    expect(request.app).toMatchObject({ client_id: registered.clientId, name: 'Outside App', client_uri: 'https://outside.example', first_party: false });
+    expect(request.scopes).toEqual(expect.arrayContaining(['openid', 'email', 'profile']));
+    const decision = await json(api(`/oauth/interactions/${uid}/consent`, { method: 'POST', body: JSON.stringify({ allow: true }) }));
+    const { url: callback } = await browser.walk(decision.redirect_to);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: first.verifier, expectedState: first.state, expectedNonce: first.nonce });
+    expect(tokens.claims()!.sub).toBeTruthy();
+
+    // Remembered: the next authorization goes straight through.
+    const again = await authorize(config, browser);
+    expect(again.callback.href.startsWith(CALLBACK)).toBe(true);
+
+    const apps = (await json(api('/sso/me/connected-apps'))).apps;
+    expect(apps).toEqual([expect.objectContaining({ client_id: registered.clientId, name: 'Outside App', scopes: expect.arrayContaining(['openid', 'email']) })]);
+    expect((await api(`/sso/me/connected-apps/${registered.clientId}`, { method: 'DELETE' })).status).toBe(204);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect((await json(api('/sso/me/connected-apps'))).apps).toEqual([]);
+
+    // Asked again, the person denies.
+    const denied = await authorize(config, browser);
+    const deniedUid = denied.callback.searchParams.get('interaction')!;
+    const refusal = await json(api(`/oauth/interactions/${deniedUid}/consent`, { method: 'POST', body: JSON.stringify({ allow: false }) }));
+    const { url: back } = await browser.walk(refusal.redirect_to);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe(denied.state);
+    expect(back.searchParams.get('iss')).toBe(origin);
+  });
+
+  it('refuses a consent posted by another site (403), and the consent page cannot be framed', async () => {
+    const registered = await thirdPartyClients(server.database.db).add({ name: 'Framed App', redirectUris: [CALLBACK] });
+    const config = await discover(registered.clientId, registered.clientSecret);
+    const { browser } = await signedInBrowser();
+    const { callback } = await authorize(config, browser);
+    const uid = callback.searchParams.get('interaction')!;
+    const forged = await browser.request(`/v3/oauth/interactions/${uid}/consent`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ allow: true }),
+    });
+    expect(forged.status).toBe(403);
+    const page = await browser.request(callback.href);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+});
+
+describe('RFC 9700 (OAuth 2.0 Security BCP) negatives', () => {
+  const rawAuthorize = (browser: TestBrowser, params: Record<string, string>) => browser.walk(`/o/authorize?${new URLSearchParams(params)}`);
+  const pkce = async () => {
+    const verifier = oidc.randomPKCECodeVerifier();
+    return { verifier, challenge: await oidc.calculatePKCECodeChallenge(verifier) };
+  };
+
+  it('shows an error page and never redirects for a redirect URI not registered, or only a prefix of one', async () => {
+    const { browser } = await signedInBrowser();
+    const { challenge } = await pkce();
+    for (const redirectUri of ['http://127.0.0.1:5179/elsewhere', `${CALLBACK}/more`, `${CALLBACK}?x=1`, 'http://127.0.0.1:5179/callbac']) {
+      const { response, url } = await rawAuthorize(browser, {
+        client_id: 'test-product', redirect_uri: redirectUri, response_type: 'code', scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256', state: 's',
+      });
+      expect(url.origin).toBe(origin);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('not registered');
+    }
+    const unknown = await rawAuthorize(browser, { client_id: 'nobody', redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' });
+    expect(unknown.response.status).toBe(400);
+    expect(unknown.url.origin).toBe(origin);
+  });
+
+  it('refuses a public client without PKCE or with plain PKCE', async () => {
+    const { browser } = await signedInBrowser();
+    const base = { client_id: 'test-spa', redirect_uri: SPA_CALLBACK, response_type: 'code', scope: 'openid', state: 'st' };
+    const missing = await rawAuthorize(browser, base);
+    expect(missing.url.href.startsWith(SPA_CALLBACK)).toBe(true);
+    expect(missing.url.searchParams.get('error')).toBe('invalid_request');
+    expect(missing.url.searchParams.get('code')).toBeNull();
+    const plain = await rawAuthorize(browser, { ...base, code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' });
+    expect(plain.url.searchParams.get('error')).toBe('invalid_request');
+    expect(plain.url.searchParams.get('code')).toBeNull();
+  });
+
+  it('refuses the implicit and hybrid flows: no token in a URL', async () => {
+    const { browser } = await signedInBrowser();
+    const { challenge } = await pkce();
+    for (const responseType of ['token', 'id_token', 'code id_token', 'id_token token']) {
+      const { url } = await rawAuthorize(browser, {
+        client_id: 'test-product', redirect_uri: CALLBACK, response_type: responseType, scope: 'openid', nonce: 'n', state: 's', code_challenge: challenge, code_challenge_method: 'S256',
+      });
+      expect(url.searchParams.get('error') ?? new URLSearchParams(url.hash.slice(1)).get('error')).toBe('unsupported_response_type');
+      expect(url.href).not.toMatch(/access_token|id_token=/);
+    }
+  });
+
+  it('redeems a code once: a second use fails and revokes what the first issued', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const { callback, verifier, state, nonce } = await authorize(config, browser);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    await expect(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce })).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('round-trips state and nonce, and a wrong verifier is refused', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const { callback, verifier, state, nonce } = await authorize(config, browser);
+    expect(callback.searchParams.get('state')).toBe(state);
+    expect(callback.searchParams.get('iss')).toBe(origin);
+    await expect(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'another state', expectedNonce: nonce })).rejects.toThrow();
+    await expect(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: oidc.randomPKCECodeVerifier(), expectedState: state, expectedNonce: nonce })).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    const second = await authorize(config, browser);
+    const tokens = await oidc.authorizationCodeGrant(config, second.callback, { pkceCodeVerifier: second.verifier, expectedState: second.state, expectedNonce: second.nonce });
+    expect(tokens.claims()!.nonce).toBe(second.nonce);
+  });
+
+  it('refuses a code issued to one client when another redeems it', async () => {
+    const product = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const { callback, verifier } = await authorize(product, browser);
+    const code = callback.searchParams.get('code')!;
+    const response = await fetch(`${origin}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier, client_id: 'test-spa' }).toString(),
+    });
+    expect(response.status).toBe(400);
+    expect((await json(response)).error).toBe('invalid_grant');
+  });
+
+  it('refuses an expired code', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const { callback, verifier, state, nonce } = await authorize(config, browser);
+    const { oidcModels } = await import('../../db/schema');
+    const { eq } = await import('drizzle-orm');
+    await server.database.db.update(oidcModels).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oidcModels.model, 'AuthorizationCode'));
+    await expect(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce })).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('asks a signed-in person again for prompt=login and an exceeded max_age', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const fresh = await authorize(config, browser, { prompt: 'login' });
+    expect(fresh.callback.pathname).toBe('/login');
+    expect(fresh.callback.searchParams.get('prompt')).toBe('login');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const old = await authorize(config, browser, { max_age: '0' });
+    expect(old.callback.pathname).toBe('/login');
+    const none = await authorize(config, new TestBrowser(origin), { prompt: 'none' });
+    expect(none.callback.searchParams.get('error')).toBe('login_required');
+  });
+});

@@ -1,0 +1,280 @@
+import type { IncomingMessage } from 'node:http';
+import { and, desc, eq } from 'drizzle-orm';
+import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { oidcModels, oidcSessionLinks } from '../../db/schema';
+import { safeEqual, sha256 } from '../../platform/crypto';
+import type { DataProtection } from '../../platform/data-protection';
+import { createUserService } from '../users';
+import { createAdapterFactory } from './adapter';
+import { firstPartyClients, type PortalClientMetadata } from './clients';
+import { loadSigningKeys } from './keys';
+import { simplePage } from './pages';
+
+/** The portal session a provider request came with (read by the Fastify route that hands the request over). */
+export interface PortalIdentity {
+  sessionId: string;
+  userId: string;
+  amr: string[];
+  authTime: Date;
+  /** Set-Cookie values that sign the browser out of the portal (RP-initiated logout). */
+  clearCookies: string[];
+  /** Ends the portal session (RP-initiated logout ends the one session). */
+  signOut(): Promise<void>;
+}
+
+/** Per raw request: set by the hand-over, read by the provider's checks and middleware. */
+export const portalIdentities = new WeakMap<IncomingMessage, PortalIdentity | null>();
+
+/** ACR values: one factor, or more than one (RFC 8176's `mfa`, or a user-verified passkey). */
+export const ACR_SINGLE = 'urn:portal:loa:1';
+export const ACR_MULTI = 'urn:portal:loa:2';
+export const acrFor = (amr: readonly string[]) => (amr.includes('mfa') || (amr.includes('hwk') && amr.includes('user')) ? ACR_MULTI : ACR_SINGLE);
+
+/** Paths of the provider's endpoints. The authorization endpoint is the spec's `/o/authorize`. */
+export const OIDC_ROUTES = {
+  authorization: '/o/authorize',
+  token: '/oidc/token',
+  jwks: '/oidc/jwks',
+  userinfo: '/oidc/userinfo',
+  introspection: '/oidc/token/introspection',
+  revocation: '/oidc/token/revocation',
+  end_session: '/oidc/session/end',
+  device_authorization: '/oidc/device/auth',
+  // The device flow's verification_uri: our own page (the provider's is never routed to it).
+  code_verification: '/login/quick-app',
+  registration: '/oidc/reg',
+  pushed_authorization_request: '/oidc/request',
+  backchannel_authentication: '/oidc/backchannel',
+  challenge: '/oidc/challenge',
+  credential: '/oidc/credential',
+} as const;
+
+export const INTERACTION_PATH = '/o/interaction';
+
+export interface ProviderDependencies {
+  config: Config;
+  db: Database;
+  secrets: DataProtection;
+  log: { warn(object: unknown, message: string): void; error(object: unknown, message: string): void };
+}
+
+const DAY = 24 * 60 * 60;
+
+/**
+ * The OpenID Connect provider (oidc-provider 9): code flow only (PKCE S256 for every client),
+ * refresh tokens rotated on every use (a replayed one revokes its grant: the whole family),
+ * client credentials, revocation, introspection, userinfo, RP-initiated and back-channel
+ * logout, the `iss` response parameter, the device flow. Its login is the portal session.
+ */
+export async function createProvider(deps: ProviderDependencies): Promise<Provider> {
+  const { config, db, secrets } = deps;
+  const users = createUserService(db);
+
+  const policy = interactionPolicy.base();
+  // One session: the provider's login holds only while the portal session it came from does
+  // (signed out, revoked, or another person signed in on this browser: ask again).
+  policy.get('login')!.checks.push(
+    new interactionPolicy.Check('portal_session', 'the portal session ended or changed', 'login_required', (ctx) => {
+      const portal = portalIdentities.get(ctx.req);
+      const accountId = ctx.oidc.session?.accountId;
+      if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      return portal?.userId === accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+  );
+
+  const configuration: Configuration = {
+    adapter: createAdapterFactory(db),
+    clients: firstPartyClients(config),
+    jwks: { keys: await loadSigningKeys(db, secrets) },
+    cookies: {
+      keys: [secrets.keyedHash('oidc-provider cookie key')],
+      long: { signed: true, httpOnly: true, sameSite: 'lax' },
+      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+    },
+    async findAccount(_ctx, sub) {
+      const user = await users.findById(sub);
+      if (!user || user.deletionRequestedAt || user.purgedAt) return undefined;
+      return {
+        accountId: user.id,
+        claims: async () => ({
+          sub: user.id,
+          email: user.email,
+          email_verified: Boolean(user.activatedAt),
+          name: user.fullName,
+          locale: user.language,
+        }),
+      };
+    },
+    // How and when the person authenticated (acr, amr, auth_time) ride with `openid`: every ID token has them.
+    claims: { sid: null, iss: null, openid: ['sub', 'acr', 'amr', 'auth_time'], email: ['email', 'email_verified'], profile: ['name', 'locale'] },
+    scopes: ['openid', 'offline_access', 'email', 'profile'],
+    acrValues: [ACR_SINGLE, ACR_MULTI],
+    // ID tokens carry the claims their scopes grant (email, name, locale), not only sub.
+    conformIdTokenClaims: false,
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    allowOmittingSingleRegisteredRedirectUri: false,
+    clientDefaults: { id_token_signed_response_alg: 'RS256', require_auth_time: true, grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' },
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    extraClientMetadata: {
+      properties: ['first_party', 'service_scope'],
+      validator(_ctx, key, value) {
+        if (key === 'first_party' && value !== undefined && typeof value !== 'boolean') throw new Error('first_party must be a boolean');
+        if (key === 'service_scope' && value !== undefined && typeof value !== 'string') throw new Error('service_scope must be a string');
+      },
+    },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      backchannelLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          const page = simplePage(
+            'Sign out?',
+            'Do you want to sign out of your account on this browser?',
+            `${form}<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button><button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+          );
+          ctx.set('content-security-policy', page.csp);
+          ctx.type = 'html';
+          ctx.body = page.html;
+        },
+        async postLogoutSuccessSource(ctx) {
+          const page = simplePage('Signed out', 'You have signed out.');
+          ctx.set('content-security-policy', page.csp);
+          ctx.type = 'html';
+          ctx.body = page.html;
+        },
+      },
+      deviceFlow: {
+        enabled: true,
+        charset: 'base-20',
+        mask: '****-****',
+        // Our page asks for the code (the provider's own page is not served).
+        async userCodeInputSource(ctx) {
+          ctx.redirect(OIDC_ROUTES.code_verification);
+        },
+        async successSource(ctx) {
+          const page = simplePage('Signed in', 'The app is signed in. You can close this page.');
+          ctx.set('content-security-policy', page.csp);
+          ctx.type = 'html';
+          ctx.body = page.html;
+        },
+      },
+    },
+    routes: OIDC_ROUTES,
+    interactions: {
+      policy,
+      url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`,
+    },
+    // First-party clients (the products) never ask: their grant covers what they request. Other
+    // apps' grants are remembered per person until revoked, across browser sessions.
+    async loadExistingGrant(ctx) {
+      const client = ctx.oidc.client!;
+      const session = ctx.oidc.session!;
+      const accountId = session.accountId!;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId) ?? (await rememberedGrant(accountId, client.clientId));
+      let grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+      if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
+      if ((client.metadata() as PortalClientMetadata).first_party) {
+        grant ??= new ctx.oidc.provider.Grant({ accountId, clientId: client.clientId });
+        grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
+        if (ctx.oidc.requestParamClaims) grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
+        await grant.save();
+      }
+      return grant;
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Every refresh answers a new refresh token; the used one is consumed, and presenting it
+    // again revokes the grant with everything issued from it (oidc-provider's reuse detection).
+    rotateRefreshToken: () => true,
+    // Tokens outlive the provider's cookie session; ending the portal session ends them (service.ts).
+    expiresWithSession: async () => false,
+    ttl: {
+      AccessToken: 60 * 60,
+      AuthorizationCode: 60,
+      ClientCredentials: 10 * 60,
+      DeviceCode: 10 * 60,
+      Grant: 365 * DAY,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      RefreshToken: 30 * DAY,
+      Session: 30 * DAY,
+    },
+    // Browser apps of a client may call the token endpoint from the origins of its redirect URIs.
+    clientBasedCORS(_ctx, origin, client) {
+      return client.redirectUris?.some((uri) => uri.startsWith('http') && new URL(uri).origin === origin) ?? false;
+    },
+    // Outgoing calls (back-channel logout) refuse private and loopback addresses (SSRF); outside
+    // production, products on this machine (http://127.0.0.1:port, localhost) are reachable.
+    fetch(url, options) {
+      const host = new URL(url instanceof Request ? url.url : url).hostname;
+      if (config.NODE_ENV !== 'production' && (host === '127.0.0.1' || host === 'localhost' || host === '[::1]')) {
+        delete (options as { dispatcher?: unknown }).dispatcher;
+      }
+      return globalThis.fetch(url, options);
+    },
+    async renderError(ctx, out) {
+      const page = simplePage(
+        'This request cannot be completed',
+        out.error === 'invalid_client' || out.error === 'invalid_redirect_uri'
+          ? 'The app that sent you here is not registered for this address. Nothing was shared with it.'
+          : `The app's request is not valid (${out.error}). Nothing was shared with it.`,
+      );
+      ctx.set('content-security-policy', page.csp);
+      ctx.type = 'html';
+      ctx.body = page.html;
+    },
+  };
+
+  async function rememberedGrant(accountId: string, clientId: string): Promise<string | undefined> {
+    const [row] = await db
+      .select({ id: oidcModels.id })
+      .from(oidcModels)
+      .where(and(eq(oidcModels.model, 'Grant'), eq(oidcModels.accountId, accountId), eq(oidcModels.clientId, clientId)))
+      .orderBy(desc(oidcModels.expiresAt))
+      .limit(1);
+    return row?.id;
+  }
+
+  const provider = new Provider(config.PLATFORM_ORIGIN, configuration);
+  // X-Forwarded-Proto and -Host are believed only behind the proxies TRUST_PROXY names.
+  provider.proxy = config.TRUST_PROXY !== false;
+
+  // Client secrets (first-party from OAUTH_CLIENT_SECRETS, outside apps from `npm run clients`)
+  // reach the provider as SHA-256 only; the presented secret is hashed before comparing.
+  const ClientClass = provider.Client as unknown as { prototype: { clientSecret?: string; compareClientSecret(actual: string): Promise<boolean> | boolean } };
+  ClientClass.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string) {
+    const stored = this.clientSecret ?? '';
+    return stored.startsWith('sha256:') && safeEqual(stored, `sha256:${sha256(actual)}`);
+  };
+
+  // The provider session stands on a portal session: remember which, so ending the portal
+  // session ends the provider session and the tokens that came from it.
+  provider.use(async (ctx: KoaContextWithOIDC, next) => {
+    await next();
+    const route = ctx.oidc?.route;
+    const portal = portalIdentities.get(ctx.req);
+    if (!portal) return;
+    if ((route === 'resume' || route === 'authorization') && ctx.oidc.session?.accountId === portal.userId && ctx.oidc.session.uid) {
+      await db
+        .insert(oidcSessionLinks)
+        .values({ sessionUid: ctx.oidc.session.uid, portalSessionId: portal.sessionId })
+        .onConflictDoUpdate({ target: oidcSessionLinks.sessionUid, set: { portalSessionId: portal.sessionId } });
+    }
+    // RP-initiated logout that the person confirmed signs them out of the portal too.
+    if (route === 'end_session_confirm' && ctx.oidc.params?.logout) {
+      await portal.signOut();
+      ctx.append('set-cookie', portal.clearCookies);
+    }
+  });
+
+  provider.on('server_error', (_ctx, error) => deps.log.error({ err: error }, 'oidc provider error'));
+  provider.on('backchannel.error', (_ctx, error, client) => deps.log.warn({ err: error, client: client.clientId }, 'back-channel logout failed'));
+  return provider;
+}

@@ -1,0 +1,224 @@
+import type { oauthEndpoints } from '@portal/contracts';
+import type { z } from 'zod';
+import { and, desc, eq, inArray, ne } from 'drizzle-orm';
+import type Provider from 'oidc-provider';
+import type { Database } from '../../db/client';
+import { oidcModels, oidcSessionLinks } from '../../db/schema';
+import { AppError } from '../../platform/errors';
+import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import type { SessionsEnded } from '../sessions';
+import type { PortalClientMetadata } from './clients';
+import { acrFor } from './provider';
+
+/** The signed-in person answering a consent or a device code: who, and how their session authenticated. */
+export interface Approver {
+  userId: string;
+  email: string;
+  amr: string[];
+  authTime: Date;
+}
+
+type OAuthApp = z.infer<typeof oauthEndpoints.oauthAppSchema>;
+type ConnectedApp = z.infer<typeof oauthEndpoints.connectedAppSchema>;
+type ProviderClient = NonNullable<Awaited<ReturnType<Provider['Client']['find']>>>;
+
+function appOf(client: ProviderClient): OAuthApp {
+  const metadata = client.metadata() as PortalClientMetadata;
+  return {
+    client_id: client.clientId,
+    name: client.clientName ?? client.clientId,
+    logo_uri: client.logoUri ?? null,
+    client_uri: client.clientUri ?? null,
+    first_party: metadata.first_party === true,
+  };
+}
+
+/** Scope values in the order the page words them. */
+const SCOPE_ORDER = ['openid', 'profile', 'email', 'offline_access'];
+const ordered = (scopes: Iterable<string>) => [...new Set(scopes)].sort((a, b) => SCOPE_ORDER.indexOf(a) - SCOPE_ORDER.indexOf(b));
+
+/** Models issued to an app for a person; the grant (their consent) is kept unless the person revokes the app. */
+const TOKEN_MODELS = ['AccessToken', 'RefreshToken', 'AuthorizationCode', 'DeviceCode', 'ClientCredentials'];
+
+/**
+ * What the portal's pages do with the provider: consent, Connected apps, device sign-in, and
+ * the end of a portal session (its provider sessions, their tokens, back-channel logout).
+ */
+export function createOAuthService(deps: {
+  db: Database;
+  provider: Provider;
+  limiter: RateLimiter;
+  log: { warn(object: unknown, message: string): void };
+}) {
+  const { db, provider, limiter } = deps;
+
+  async function waitingInteraction(uid: string, userId: string) {
+    const interaction = await provider.Interaction.find(uid);
+    // Only the person the provider is asking about may answer: the login result names them.
+    if (!interaction || interaction.prompt.name !== 'consent' || interaction.result) throw new AppError('oauth.request_expired');
+    const accountId = interaction.session?.accountId ?? interaction.lastSubmission?.login?.accountId;
+    if (accountId !== userId) throw new AppError('oauth.request_expired');
+    const client = await provider.Client.find(String(interaction.params.client_id));
+    if (!client) throw new AppError('oauth.request_expired');
+    return { interaction, client };
+  }
+
+  async function sendBackchannelLogout(accountId: string, authorizations: Record<string, { sid?: string }>): Promise<void> {
+    await Promise.all(
+      Object.entries(authorizations).map(async ([clientId, { sid }]) => {
+        const client = await provider.Client.find(clientId);
+        if (!client?.backchannelLogoutUri) return;
+        await (client as unknown as { backchannelLogout(sub: string, sid: string): Promise<void> }).backchannelLogout(accountId, sid ?? '').catch((error: unknown) => deps.log.warn({ err: error, client: clientId }, 'back-channel logout failed'));
+      }),
+    );
+  }
+
+  return {
+    async consentRequest(uid: string, approver: Approver) {
+      const { interaction, client } = await waitingInteraction(uid, approver.userId);
+      const details = interaction.prompt.details as { missingOIDCScope?: string[] };
+      const requested = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
+      return { app: appOf(client), scopes: ordered(details.missingOIDCScope ?? requested), email: approver.email };
+    },
+
+    /**
+     * Records the answer on the interaction and answers where the browser goes: back to the
+     * provider, which redirects to the app with a code (Allow) or `access_denied` (Deny).
+     */
+    async consentDecision(uid: string, approver: Approver, allow: boolean): Promise<{ redirect_to: string }> {
+      const { interaction, client } = await waitingInteraction(uid, approver.userId);
+      if (!allow) {
+        interaction.result = { error: 'access_denied', error_description: 'The person denied the request' };
+      } else {
+        const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+        const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+        const grant = existing ?? new provider.Grant({ accountId: approver.userId, clientId: client.clientId });
+        if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
+        if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
+        const grantId = await grant.save();
+        interaction.result = { ...interaction.lastSubmission, consent: { grantId } };
+      }
+      await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
+      return { redirect_to: interaction.returnTo };
+    },
+
+    /** The apps a person allowed, newest first (first-party products are not listed: nobody consented to them). */
+    async connectedApps(userId: string): Promise<ConnectedApp[]> {
+      const rows = await db
+        .select({ clientId: oidcModels.clientId, payload: oidcModels.payload })
+        .from(oidcModels)
+        .where(and(eq(oidcModels.model, 'Grant'), eq(oidcModels.accountId, userId)))
+        .orderBy(desc(oidcModels.expiresAt));
+      const apps = new Map<string, ConnectedApp>();
+      for (const row of rows) {
+        if (!row.clientId || apps.has(row.clientId)) continue;
+        const client = await provider.Client.find(row.clientId);
+        if (!client) continue;
+        const app = appOf(client);
+        if (app.first_party) continue;
+        const payload = row.payload as { iat?: number; openid?: { scope?: string } };
+        apps.set(row.clientId, {
+          ...app,
+          scopes: ordered((payload.openid?.scope ?? '').split(' ').filter(Boolean)),
+          granted_at: new Date((payload.iat ?? 0) * 1000).toISOString(),
+        });
+      }
+      return [...apps.values()];
+    },
+
+    /** Revokes an app: every grant the person gave it and every token issued from them. */
+    async revokeApp(userId: string, clientId: string): Promise<void> {
+      const grants = await db
+        .select({ id: oidcModels.id })
+        .from(oidcModels)
+        .where(and(eq(oidcModels.model, 'Grant'), eq(oidcModels.accountId, userId), eq(oidcModels.clientId, clientId)));
+      if (grants.length === 0) throw new AppError('oauth.app_not_found');
+      const ids = grants.map((grant) => grant.id);
+      await db.delete(oidcModels).where(inArray(oidcModels.grantId, ids));
+      await db.delete(oidcModels).where(and(eq(oidcModels.model, 'Grant'), inArray(oidcModels.id, ids)));
+      // Anything of this app's for this person that no grant id ties (belt and braces).
+      await db
+        .delete(oidcModels)
+        .where(and(eq(oidcModels.accountId, userId), eq(oidcModels.clientId, clientId), inArray(oidcModels.model, TOKEN_MODELS)));
+    },
+
+    /** The app behind a device sign-in code; wrong codes are counted per account. */
+    async deviceRequest(userCode: string, approver: Approver) {
+      const { code, client } = await this.findDeviceCode(userCode, approver);
+      return { app: appOf(client), scopes: ordered(String(code.params?.scope ?? '').split(' ').filter(Boolean)), user_code: userCode.toUpperCase() };
+    },
+
+    async findDeviceCode(userCode: string, approver: Approver) {
+      const key = rateKey(limits.deviceCodeFailuresPerAccount, approver.userId);
+      rateLimited(await limiter.status(key, limits.deviceCodeFailuresPerAccount));
+      const normalized = userCode.toUpperCase().replace(/\W/g, '');
+      const code = await provider.DeviceCode.findByUserCode(normalized);
+      const client = code && !code.isExpired && !code.accountId && !code.error ? await provider.Client.find(code.clientId ?? '') : undefined;
+      if (!code || !client) {
+        await limiter.consume(key, limits.deviceCodeFailuresPerAccount);
+        throw new AppError('1002');
+      }
+      return { code, client };
+    },
+
+    /**
+     * Approves (or refuses) a device sign-in as the provider's own device flow would: the
+     * device code gets the person, how they authenticated and a grant of the requested scopes,
+     * and the app's next poll of the token endpoint receives its tokens.
+     */
+    async deviceDecision(userCode: string, approver: Approver, allow: boolean): Promise<{ approved: boolean }> {
+      const { code, client } = await this.findDeviceCode(userCode, approver);
+      if (!allow) {
+        Object.assign(code, { error: 'access_denied', errorDescription: 'The person refused the sign-in' });
+        await code.save();
+        return { approved: false };
+      }
+      const scope = String(code.params?.scope ?? 'openid');
+      const grant = new provider.Grant({ accountId: approver.userId, clientId: client.clientId });
+      grant.addOIDCScope(scope);
+      const grantId = await grant.save();
+      Object.assign(code, {
+        accountId: approver.userId,
+        acr: acrFor(approver.amr),
+        amr: approver.amr,
+        authTime: Math.floor(approver.authTime.getTime() / 1000),
+        grantId,
+        scope,
+      });
+      await code.save();
+      return { approved: true };
+    },
+
+    /**
+     * A portal session ended: the provider sessions that stood on it end, with every token
+     * issued in them, and the apps that had a back-channel logout URI hear of it. When the
+     * whole account was signed out (a password reset, a deletion), every token of the person
+     * ends too (an app's device sign-in included); their consents stay until revoked.
+     */
+    async portalSessionsEnded(ended: SessionsEnded): Promise<void> {
+      if (ended.sessionIds.length > 0) {
+        const links = await db
+          .select({ uid: oidcSessionLinks.sessionUid })
+          .from(oidcSessionLinks)
+          .where(inArray(oidcSessionLinks.portalSessionId, ended.sessionIds));
+        const uids = links.map((link) => link.uid);
+        if (uids.length > 0) {
+          const sessions = await db
+            .select({ payload: oidcModels.payload })
+            .from(oidcModels)
+            .where(and(eq(oidcModels.model, 'Session'), inArray(oidcModels.uid, uids)));
+          await db.delete(oidcModels).where(inArray(oidcModels.sessionUid, uids));
+          await db.delete(oidcSessionLinks).where(inArray(oidcSessionLinks.sessionUid, uids));
+          for (const { payload } of sessions) {
+            const session = payload as { accountId?: string; authorizations?: Record<string, { sid?: string }> };
+            if (session.accountId && session.authorizations) await sendBackchannelLogout(session.accountId, session.authorizations);
+          }
+        }
+      }
+      if (ended.everySession) {
+        await db.delete(oidcModels).where(and(eq(oidcModels.accountId, ended.userId), ne(oidcModels.model, 'Grant'), inArray(oidcModels.model, [...TOKEN_MODELS, 'Session'])));
+      }
+    },
+  };
+}
+export type OAuthService = ReturnType<typeof createOAuthService>;

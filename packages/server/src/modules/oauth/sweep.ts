@@ -1,0 +1,42 @@
+import { and, lt, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/client';
+import { oidcModels, oidcSessionLinks } from '../../db/schema';
+import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes what the provider no longer sees: expired models (codes, tokens, sessions,
+ * interactions; the adapter already hides them) and links to provider sessions that are gone.
+ */
+export async function sweepExpired(db: Database): Promise<{ models: number; links: number }> {
+  const models = await db.delete(oidcModels).where(lt(oidcModels.expiresAt, sql`now()`)).returning({ id: oidcModels.id });
+  const links = await db
+    .delete(oidcSessionLinks)
+    .where(
+      and(
+        lt(oidcSessionLinks.createdAt, sql`now() - interval '1 hour'`),
+        sql`not exists (select 1 from ${oidcModels} where ${oidcModels.model} = 'Session' and ${oidcModels.uid} = ${oidcSessionLinks.sessionUid})`,
+      ),
+    )
+    .returning({ uid: oidcSessionLinks.sessionUid });
+  return { models: models.length, links: links.length };
+}
+
+/** Every node sweeps hourly (the statements are idempotent, so nodes need not agree who). */
+export function installOidcSweepJob(app: FastifyInstance, db: Database): void {
+  let job: PeriodicJob | undefined;
+  app.addHook('onReady', async () => {
+    job = startPeriodicJob({
+      name: 'oidc-sweep',
+      intervalMs: SWEEP_INTERVAL_MS,
+      initialDelayMs: 60_000 + Math.floor(Math.random() * 60_000),
+      run: () => sweepExpired(db),
+      log: app.log,
+    });
+  });
+  app.addHook('onClose', async () => {
+    await job?.stop();
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * Operator commands of the OpenID Connect provider, against the configured database
+ * (DATABASE_URL, or PGlite in DATA_DIR):
+ *
+ *   npm run clients -- add --name "Outside App" --redirect-uri https://app.example/cb [--redirect-uri ...]
+ *                          [--site https://app.example] [--logo https://app.example/logo.png] [--public]
+ *                          [--post-logout-uri https://app.example/] [--backchannel-logout-uri https://app.example/bcl] [--device-flow]
+ *   npm run clients -- rotate <client_id>      a new secret (printed once); the old one stops working
+ *   npm run clients -- list
+ *   npm run clients -- remove <client_id>      the app, its consents and its tokens
+ *   npm run signing-keys -- rotate             a new signing key (nodes use it from their next start);
+ *                                              the old one stays published for a day
+ *   npm run signing-keys -- list
+ */
+import { parseArgs } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { migrate } from './db/migrate';
+import { oidcKeys, oidcModels } from './db/schema';
+import { rotateSigningKey, thirdPartyClients } from './modules/oauth';
+import { createDataProtection, loadDataKey } from './platform/data-protection';
+
+async function main(): Promise<number> {
+  const [group, command, ...rest] = process.argv.slice(2);
+  const config = loadConfig();
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    await migrate(database);
+    const db = database.db;
+    if (group === 'clients') {
+      const clients = thirdPartyClients(db);
+      if (command === 'add') {
+        const { values } = parseArgs({
+          args: rest,
+          options: {
+            name: { type: 'string' },
+            'redirect-uri': { type: 'string', multiple: true },
+            site: { type: 'string' },
+            logo: { type: 'string' },
+            public: { type: 'boolean', default: false },
+            'post-logout-uri': { type: 'string', multiple: true },
+            'backchannel-logout-uri': { type: 'string' },
+            'device-flow': { type: 'boolean', default: false },
+          },
+        });
+        const registered = await clients.add({
+          name: values.name ?? '',
+          redirectUris: values['redirect-uri'] ?? [],
+          site: values.site,
+          logo: values.logo,
+          public: values.public,
+          postLogoutRedirectUris: values['post-logout-uri'] ?? [],
+          backchannelLogoutUri: values['backchannel-logout-uri'],
+          deviceFlow: values['device-flow'],
+        });
+        console.log(`client_id:     ${registered.clientId}`);
+        if (registered.clientSecret) console.log(`client_secret: ${registered.clientSecret}\n(shown once: only its hash is stored)`);
+        return 0;
+      }
+      if (command === 'rotate' && rest[0]) {
+        const rotated = await clients.rotate(rest[0]);
+        if (!rotated) return fail(`no client ${rest[0]}`);
+        console.log(`client_secret: ${rotated.clientSecret}\n(shown once: the previous secret no longer works)`);
+        return 0;
+      }
+      if (command === 'list') {
+        for (const client of await clients.list()) {
+          console.log([client.clientId, client.public ? 'public' : 'confidential', client.name, client.redirectUris.join(' '), client.createdAt.toISOString()].join('\t'));
+        }
+        return 0;
+      }
+      if (command === 'remove' && rest[0]) {
+        if (!(await clients.remove(rest[0]))) return fail(`no client ${rest[0]}`);
+        await db.delete(oidcModels).where(eq(oidcModels.clientId, rest[0]));
+        console.log(`removed ${rest[0]} with its consents and tokens`);
+        return 0;
+      }
+    }
+    if (group === 'keys') {
+      if (command === 'rotate') {
+        const secrets = createDataProtection(loadDataKey(config));
+        const rotated = await rotateSigningKey(db, secrets);
+        console.log(`new signing key ${rotated.kid}; ${rotated.retired} retired (published for a day), ${rotated.dropped} dropped. Restart the nodes to sign with it.`);
+        return 0;
+      }
+      if (command === 'list') {
+        for (const key of await db.select({ kid: oidcKeys.kid, alg: oidcKeys.alg, createdAt: oidcKeys.createdAt, retiredAt: oidcKeys.retiredAt }).from(oidcKeys)) {
+          console.log([key.kid, key.alg, key.createdAt.toISOString(), key.retiredAt ? `retired ${key.retiredAt.toISOString()}` : 'current'].join('\t'));
+        }
+        return 0;
+      }
+    }
+    return fail('usage: npm run clients -- add|rotate|list|remove ...  |  npm run signing-keys -- rotate|list (see packages/server/src/oauth-admin.ts)');
+  } finally {
+    await database.close();
+  }
+}
+
+function fail(message: string): number {
+  console.error(message);
+  return 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
+    if (issues) for (const issue of issues) console.error(`${issue.path.join('.') || 'input'}: ${issue.message}`);
+    else console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,76 @@
+import '@mantine/core/styles/Avatar.css';
+import '@mantine/core/styles/Button.css';
+import { useState } from 'react';
+import { Avatar, Button, Group, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { formatDate, isLanguage } from '@portal/contracts';
+import { Section } from '../../components/Section';
+import { notify } from '../../lib/api';
+import { connectedAppsKey, revokeConnectedApp, useConnectedApps } from './api';
+
+const SCOPE_WORDS = new Set(['openid', 'profile', 'email', 'offline_access']);
+
+/** Account settings' Connected apps: each outside app with its scopes and the date allowed, and Revoke (its tokens end too). */
+export function ConnectedApps() {
+  const { t, i18n } = useTranslation();
+  const apps = useConnectedApps();
+  const queryClient = useQueryClient();
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+
+  const revoke = async (clientId: string, name: string) => {
+    setRevoking(clientId);
+    try {
+      await revokeConnectedApp(clientId);
+      notify('success', t('account.connectedApps.revoked', { app: name }));
+      await queryClient.invalidateQueries({ queryKey: connectedAppsKey });
+    } finally {
+      setRevoking(null);
+    }
+  };
+
+  return (
+    <Section title={t('account.connectedApps.title')} description={t('account.connectedApps.description')}>
+      <Stack gap="sm" mt="xs" data-testid="connected-apps">
+        {apps.data?.length === 0 && (
+          <Text size="sm" c="dimmed">
+            {t('account.connectedApps.empty')}
+          </Text>
+        )}
+        {apps.data?.map((app) => (
+          <Group key={app.client_id} justify="space-between" wrap="nowrap" data-testid="connected-app">
+            <Group gap="sm" wrap="nowrap">
+              <Avatar src={app.logo_uri} alt="" radius="md" color="blue">
+                {app.name.slice(0, 1).toUpperCase()}
+              </Avatar>
+              <Stack gap={2}>
+                <Text size="sm" fw={500}>
+                  {app.name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {app.scopes
+                    .map((scope) => (SCOPE_WORDS.has(scope) ? t(`account.connectedApps.scopes.${scope as 'openid'}`) : scope))
+                    .join(' · ')}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {t('account.connectedApps.granted', { date: formatDate(app.granted_at, language) })}
+                </Text>
+              </Stack>
+            </Group>
+            <Button
+              variant="outline"
+              color="red"
+              size="xs"
+              loading={revoking === app.client_id}
+              onClick={() => revoke(app.client_id, app.name)}
+              data-testid="connected-app-revoke"
+            >
+              {t('account.connectedApps.revoke')}
+            </Button>
+          </Group>
+        ))}
+      </Stack>
+    </Section>
+  );
+}
