@@ -216,3 +216,4 @@ export const productPlanSchema = z.object({
   period_end: z.string().nullable(),
   trial_ends_at: z.string().nullable(),
 });
+export type ProductPlan = z.infer<typeof productPlanSchema>;
