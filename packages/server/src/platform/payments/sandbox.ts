@@ -39,7 +39,8 @@ export function checkCardDetails(input: { number: string; exp_month: number; exp
   const checked = cardValidator.number(number);
   const fail = (field: string, code: ErrorCode) => fieldError(field, code);
   if (!/^\d*$/.test(number) || !checked.isPotentiallyValid) throw fail('number', 'billing.card_invalid_number');
-  if (!checked.isValid || !checked.card) throw fail('number', 'billing.card_incomplete_number');
+  // A number of a complete length that fails the Luhn check is invalid, a shorter one incomplete (Stripe's wording).
+  if (!checked.isValid || !checked.card) throw fail('number', checked.card?.lengths.includes(number.length) ? 'billing.card_invalid_number' : 'billing.card_incomplete_number');
   const brand = acceptedBrand(checked.card.type);
   if (!brand) throw fail('number', 'billing.card_brand_not_accepted');
   if (!cardValidator.cvv(input.cvc, checked.card.code.size).isValid) throw fail('cvc', 'billing.card_incomplete_cvc');
