@@ -60,7 +60,6 @@ describe('the sandbox processor', () => {
     const fieldCode = async (number: string, extra: Record<string, unknown> = {}) => {
       const response = await tokenize(number, extra);
       expect(response.statusCode).toBe(400);
-      if (process.env.DEBUG_BILLING) console.log(response.body);
       const [field] = Object.entries(response.json().details.fields as Record<string, { code: string; message: string }>);
       return [field![0], field![1].code, field![1].message];
     };

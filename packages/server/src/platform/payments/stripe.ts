@@ -108,7 +108,8 @@ export function createStripeProcessor(settings: StripeSettings, clock: Clock): P
     verifyWebhook(raw, signature) {
       if (!settings.webhookSecret || !signature) return null;
       try {
-        const receivedAt = Math.floor(clock.now().getTime() / 1000);
+        // In milliseconds: the age is checked against our clock.
+        const receivedAt = clock.now().getTime();
         return stripe.webhooks.constructEvent(raw, signature, settings.webhookSecret, STRIPE_WEBHOOK_TOLERANCE_SECONDS, undefined, receivedAt) as unknown as StripeEvent;
       } catch {
         return null;
