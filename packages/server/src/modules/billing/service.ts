@@ -619,9 +619,10 @@ export function createBillingService(deps: BillingDependencies) {
     // Business trial and licenses -----------------------------------------------------------
     async businessTrial(input: { company: string; full_name: string; email: string; phone?: string; members?: number; language?: Language }, origin: RequestOrigin) {
       const email = input.email;
-      if (await deps.organizations.membershipOf(email)) throw new AppError('7015', { email });
+      // The same trial asked again says so (7013) before the enterprise it made (7015).
       const user = await users.findByIdentifier(email);
       if ((await q.hadTrial(`email:${email}`, BUSINESS_TRIAL_PRODUCT)) || (user && (await q.hadTrial(user.id, BUSINESS_TRIAL_PRODUCT)))) throw new AppError('7013', { email });
+      if (await deps.organizations.membershipOf(email)) throw new AppError('7015', { email });
       if (user) {
         const live = await q.liveSubscription(user.id, 'pwdmanager');
         if (live) throw new AppError('7014', { email });
