@@ -621,16 +621,16 @@ export function createBillingService(deps: BillingDependencies) {
       const email = input.email;
       // The same trial asked again says so (7013) before the enterprise it made (7015).
       const user = await users.findByIdentifier(email);
-      if ((await q.hadTrial(`email:${email}`, BUSINESS_TRIAL_PRODUCT)) || (user && (await q.hadTrial(user.id, BUSINESS_TRIAL_PRODUCT)))) throw new AppError('7013', { email });
-      if (await deps.organizations.membershipOf(email)) throw new AppError('7015', { email });
+      if ((await q.hadTrial(`email:${email}`, BUSINESS_TRIAL_PRODUCT)) || (user && (await q.hadTrial(user.id, BUSINESS_TRIAL_PRODUCT)))) throw new AppError('7013', { email }, { email });
+      if (await deps.organizations.membershipOf(email)) throw new AppError('7015', { email }, { email });
       if (user) {
         const live = await q.liveSubscription(user.id, 'pwdmanager');
-        if (live) throw new AppError('7014', { email });
+        if (live) throw new AppError('7014', { email }, { email });
       }
-      if (!(await q.useTrial(`email:${email}`, BUSINESS_TRIAL_PRODUCT))) throw new AppError('7013', { email });
+      if (!(await q.useTrial(`email:${email}`, BUSINESS_TRIAL_PRODUCT))) throw new AppError('7013', { email }, { email });
       if (user) await q.useTrial(user.id, BUSINESS_TRIAL_PRODUCT);
       const organization = await deps.organizations.create({ name: input.company, adminEmail: email, adminUserId: user?.id ?? null });
-      if (!organization) throw new AppError('7015', { email });
+      if (!organization) throw new AppError('7015', { email }, { email });
       const lang = input.language ?? origin.lang;
       const currency: BillingCurrency = lang === 'vi' ? 'VND' : 'USD';
       const seats = input.members ?? 1;

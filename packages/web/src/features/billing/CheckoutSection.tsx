@@ -55,7 +55,12 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
     let live = true;
     const body = { plan: plan.id as never, months: validMonths as never, currency, ...(promo ? { promo_code: promo } : {}), ...(changing ? { subscription_id: changing.id } : {}) };
     fetchQuote(body)
-      .then((answer) => live && (setQuote(answer), setPromoError(undefined)))
+      .then((answer) => {
+        if (!live) return;
+        setQuote(answer);
+        // Only an accepted code clears the message a refused one left.
+        if (promo) setPromoError(undefined);
+      })
       .catch((error: unknown) => {
         if (!live || !(error instanceof ApiError)) return;
         const field = fieldErrors(error).promo_code;
