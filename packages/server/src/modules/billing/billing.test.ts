@@ -347,6 +347,7 @@ describe('the business trial and AppSumo licenses', () => {
     expect(redeemed.json()).toMatchObject({ plan: 'pwdmanager.lifetime', subscription: { status: 'active', lifetime: true, next_charge_at: null } });
     const text = 'The license is either not valid or has expired';
     expect((await call(session, 'POST', '/v3/sso/me/licenses/redeem', { token: code })).json()).toMatchObject({ code: 'billing.license_invalid', message: text });
+    expect((await call(session, 'POST', '/v3/sso/me/licenses/redeem', { token: code.toUpperCase() })).json().code).toBe('billing.license_invalid');
     expect((await call(session, 'POST', '/v3/sso/me/licenses/redeem', { token: `${code.slice(0, -2)}xx` })).json().message).toBe(text);
     const expired = node().issueLicense('pwdmanager.lifetime', new Date(clock.now().getTime() - 1000));
     expect((await call(session, 'POST', '/v3/sso/me/licenses/redeem', { token: expired })).json().message).toBe(text);

@@ -668,7 +668,7 @@ export function createBillingService(deps: BillingDependencies) {
       const license = verifyLicense(token, deps.licenseSecret, clock.now());
       const plan = license ? findPlan(license.plan) : undefined;
       if (!plan || !plan.lifetime) throw new AppError('billing.license_invalid');
-      const codeHash = sha256(`appsumo:${token}`);
+      const codeHash = sha256(`appsumo:${token.trim().toLowerCase()}`);
       if (!(await q.claimLicense(codeHash, plan.id, user.id))) throw new AppError('billing.license_invalid');
       const now = clock.now();
       const live = await q.liveSubscription(user.id, plan.product);

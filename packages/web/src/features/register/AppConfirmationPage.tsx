@@ -9,10 +9,10 @@ import { PageHeader } from '../../components/PageHeader';
 import { Spinner } from '../../components/Spinner';
 import { ApiError, errorText } from '../../lib/api';
 import { oncePerToken } from '../../lib/once-per-token';
-import { useAuthState } from '../../lib/session';
+import { currentUser } from '../../lib/session';
 import { redeemLicense } from './api';
 
-type Outcome = { state: 'pending' } | { state: 'activated'; plan: string } | { state: 'failed'; error: ApiError | null };
+type Outcome = { state: 'pending' } | { state: 'signedOut' } | { state: 'activated'; plan: string } | { state: 'failed'; error: ApiError | null };
 
 const redeemOnce = oncePerToken(redeemLicense);
 
@@ -21,24 +21,28 @@ export function AppConfirmationPage() {
   const { t } = useTranslation();
   const { token } = useParams();
   const location = useLocation();
-  const { loggedIn } = useAuthState();
   const [outcome, setOutcome] = useState<Outcome>({ state: 'pending' });
 
   useEffect(() => {
-    if (!token || !loggedIn) return;
+    if (!token) return;
     let current = true;
-    redeemOnce(token).then(
-      (redeemed) => current && setOutcome({ state: 'activated', plan: redeemed.plan_name }),
-      (error: unknown) => current && setOutcome({ state: 'failed', error: error instanceof ApiError ? error : null }),
-    );
+    // The license goes to the signed-in account: who that is, is asked first.
+    currentUser()
+      .catch(() => null)
+      .then(async (user) => {
+        if (!user) return current && setOutcome({ state: 'signedOut' });
+        const redeemed = await redeemOnce(token);
+        if (current) setOutcome({ state: 'activated', plan: redeemed.plan_name });
+      })
+      .catch((error: unknown) => current && setOutcome({ state: 'failed', error: error instanceof ApiError ? error : null }));
     return () => {
       current = false;
     };
-  }, [token, loggedIn]);
+  }, [token]);
 
   const body = () => {
     if (!token) return <Alert color="red">{t('register.confirmationApp.missing')}</Alert>;
-    if (!loggedIn) {
+    if (outcome.state === 'signedOut') {
       return (
         <Button component={Link} to={loginPathFor(location.pathname)} data-testid="license-sign-in">
           {t('register.confirmationApp.signIn')}
