@@ -85,7 +85,9 @@ describe('cards', () => {
     const session = await client.registeredUser('cards@example.com');
     const first = (await addCard(session)).json();
     expect(first).toMatchObject({ brand: 'visa', last4: '4242', is_default: true, cardholder: 'Test Person' });
+    clock.advance(1000);
     const second = (await addCard(session, '5555555555554444')).json();
+    clock.advance(1000);
     const third = (await addCard(session, '3566002020360505')).json();
     expect([second.is_default, third.is_default]).toEqual([false, false]);
 
