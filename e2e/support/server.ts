@@ -11,6 +11,9 @@ const SERVER_ENTRY = path.join(ROOT, 'packages', 'server', 'src', 'main.ts');
 const WEB_DIST = path.join(ROOT, 'packages', 'web', 'dist');
 const LOG_DIR = path.join(ROOT, '.cache', 'e2e');
 
+/** The AppSumo license key of e2e servers. */
+export const E2E_APPSUMO_LICENSE_SECRET = 'e2e-appsumo-license-secret-0123456789';
+
 export interface PortalServer {
   port: number;
   platformUrl: string;
@@ -93,6 +96,8 @@ export async function startPortalServer(options: { env?: Record<string, string>;
     // Accounts made through the API present their own address (X-Forwarded-For), as distinct
     // people would, so the per-address sign-up limit applies per account, not per suite.
     TRUST_PROXY: '1',
+    // Billing: the key of AppSumo license codes, so specs can make codes (e2e/billing.spec.ts).
+    APPSUMO_LICENSE_SECRET: E2E_APPSUMO_LICENSE_SECRET,
     ...options.env,
   };
   const inherited = { ...process.env };

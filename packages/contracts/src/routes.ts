@@ -14,6 +14,8 @@ export const paths = {
   wallet: '/wallet',
   walletVnd: '/wallet/vnd',
   walletWhc: '/wallet/whc',
+  /** Payment methods, subscriptions, checkout, orders and invoices (billing; the spec shows no path). */
+  billing: '/billing',
   security: '/security',
   securityDeviceActivity: '/security/device-activity',
   securityPassword: '/security/password',

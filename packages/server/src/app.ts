@@ -10,6 +10,8 @@ import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import { accountRoutes, createAccountService, createDeletionService, installDeletionPurgeJob } from './modules/account';
 import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
+import { billingRoutes, createBillingService, installRenewalJob } from './modules/billing';
+import { createOrganizationService } from './modules/organizations';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
@@ -29,6 +31,7 @@ import { installDeviceId } from './platform/device-id';
 import { installErrorHandling } from './platform/errors';
 import { loggerOptions } from './platform/logger';
 import { createMailer, outboxRoutes, type Mailer } from './platform/mail';
+import { createPaymentProcessor, sandboxRoutes } from './platform/payments';
 import { installMetrics } from './platform/metrics';
 import { createRateLimiter, type RateLimiter } from './platform/rate-limit';
 import { installSecurityHeaders } from './platform/security-headers';
@@ -48,6 +51,8 @@ export interface AppDependencies {
   captcha?: CaptchaVerifier;
   /** The key of secrets at rest; by default DATA_ENCRYPTION_KEY or the generated file (loadDataKey). */
   dataKey?: Buffer;
+  /** Test hook of the renewal job (billing): runs after a renewal's charge. */
+  afterRenewalCharge?: (subscriptionId: string) => Promise<void> | void;
 }
 
 /** Builds the Fastify app from platform plugins and capability modules. Does not listen. */
@@ -120,7 +125,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const deletion = createDeletionService({ ...shared, account, restoreSignIn: signIn.restore });
   // The OpenID Connect provider: its login is the portal session; ending one ends the other.
   const oauth = await createOAuth({ config, db: database.db, secrets, sessions, limiter, log: app.log });
+  // Billing: the configured processor (Stripe, or the built-in sandbox) behind one interface.
+  const payments = createPaymentProcessor(config, database.db, clock);
+  const organizations = createOrganizationService({ db: database.db, clock });
+  const billing = createBillingService({
+    ...shared,
+    processor: payments.processor,
+    organizations,
+    licenseSecret: config.APPSUMO_LICENSE_SECRET ?? secrets.keyedHash('appsumo license key'),
+    afterRenewalCharge: deps.afterRenewalCharge,
+  });
+  if (config.SEED_DEMO) await billing.seedDemoPromoCodes();
   installAuthGuard(app, config, sessions, apiKeys);
+  installRenewalJob(app, billing, config.BILLING_JOB_INTERVAL_SECONDS);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   installOidcSweepJob(app, database.db);
   app.addHook('onClose', async () => {
@@ -143,8 +160,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(accountRoutes(config, database.db, clock, sessions, { account, deletion }));
       await v3.register(apiKeyRoutes(config, apiKeys));
       await v3.register(notificationRoutes(notifications));
-      await v3.register(supportChatRoutes(config));
+      await v3.register(supportChatRoutes(config, (userId, product) => billing.productPlan(userId, product)));
       await v3.register(oauthRoutes(oauth.service));
+      await v3.register(sandboxRoutes(payments.sandbox));
+      await v3.register(billingRoutes(config, billing, payments.stripe));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

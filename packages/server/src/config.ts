@@ -110,6 +110,20 @@ const envSchema = z
         return secrets;
       })
       .default({}),
+    // Billing.
+    /** The payment processor: the built-in sandbox (default) or Stripe (needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET). */
+    PAYMENTS_PROCESSOR: z.enum(['sandbox', 'stripe']).default('sandbox'),
+    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_...)').optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_/, 'must be a Stripe publishable key (pk_...)').optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)').optional(),
+    /** Another Stripe API address (a local test server); Stripe's own when unset. */
+    STRIPE_API_URL: url.optional(),
+    /** How often the renewal job runs on this node; 0 turns it off here. */
+    BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(300),
+    /** Days after a failed renewal to try again, one entry per retry; after the last the subscription is cancelled. */
+    BILLING_RETRY_DAYS: list.transform((values) => values.map(Number)).pipe(z.array(z.number().int().min(1).max(60))).default([1, 3, 7]),
+    /** Key of AppSumo license codes (HMAC); unset: derived from the data key. */
+    APPSUMO_LICENSE_SECRET: z.string().min(16).optional(),
   })
   .transform((env) => {
     const port = env.PORT;
@@ -158,6 +172,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (Boolean(config.CHATWOOT_BASE_URL) !== Boolean(config.CHATWOOT_WEBSITE_TOKEN)) {
     problems.push('CHATWOOT_BASE_URL, CHATWOOT_WEBSITE_TOKEN: set both or neither');
+  }
+  if (config.PAYMENTS_PROCESSOR === 'stripe' && (!config.STRIPE_SECRET_KEY || !config.STRIPE_WEBHOOK_SECRET)) {
+    problems.push('STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: required when PAYMENTS_PROCESSOR=stripe');
   }
   if (problems.length) throw new ConfigError(problems);
   return config;

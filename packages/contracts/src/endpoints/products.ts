@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { productPlanSchema } from '../api/billing';
 import { languageSchema } from '../api/resources';
 import { endpoint } from '../endpoint';
 
@@ -20,6 +21,8 @@ export const pmUserSchema = z.object({
   is_activated: z.boolean(),
   two_factor_enabled: z.boolean(),
   created_at: z.string(),
+  /** The person's plan of this product (billing): the free plan without a subscription. */
+  plan: productPlanSchema.optional(),
 });
 
 export const pmUser = endpoint({

@@ -127,6 +127,7 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { path: paths.apiKeys, ...lazyPage(() => import('../features/api-keys/ApiKeysPage'), 'ApiKeysPage') },
             { path: paths.email, ...lazyPage(() => import('../features/email/EmailPage'), 'EmailPage') },
             { path: paths.privacy, ...lazyPage(() => import('../features/privacy/PrivacyPage'), 'PrivacyPage') },
+            { path: paths.billing, ...lazyPage(() => import('../features/billing/BillingPage'), 'BillingPage') },
             { path: paths.wallet, ...lazyPage(() => import('../features/wallet/WalletPage'), 'WalletPage') },
             { path: paths.walletVnd, ...lazyPage(() => import('../features/wallet/VndWalletPage'), 'VndWalletPage') },
             { path: paths.walletWhc, ...lazyPage(() => import('../features/wallet/WhcWalletPage'), 'WhcWalletPage') },

@@ -35,5 +35,6 @@ export const accountSections: readonly AccountSection[] = [
       { to: paths.walletWhc, label: 'nav.walletWhc' },
     ],
   },
+  { to: paths.billing, label: 'nav.billing' },
   { to: paths.apiKeys, label: 'nav.apiKeys' },
 ];

@@ -285,6 +285,11 @@ async function successBody<T>(response: Response): Promise<T> {
   return (response.headers.get('Content-Type')?.includes('json') ? JSON.parse(text) : text) as T;
 }
 
+/** The absolute address of an API path (a file to download with the session cookie, say). */
+export function apiUrl(path: string): string {
+  return urlFor(path, undefined);
+}
+
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
   const doFetch = env().fetch ?? globalThis.fetch.bind(globalThis);
   let response: Response;

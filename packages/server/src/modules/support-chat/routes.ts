@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { productEndpoints, supportChatEndpoints, type Language } from '@portal/contracts';
+import { productEndpoints, supportChatEndpoints, type Language, type ProductPlan } from '@portal/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config';
 import { AppError } from '../../platform/errors';
@@ -19,7 +19,10 @@ export function chatwootIdentity(user: UserRow, secret: string) {
 }
 
 /** The support-chat identity and the password-manager user (spec section 7). API keys need me:read. */
-export function supportChatRoutes(config: Config): FastifyPluginAsync {
+/** The person's plan of a product (billing's answer), bound in app.ts. */
+export type ProductPlanLookup = (userId: string, product: string) => Promise<ProductPlan | undefined>;
+
+export function supportChatRoutes(config: Config, productPlan: ProductPlanLookup = async () => undefined): FastifyPluginAsync {
   return async (app) => {
     const identity = (user: UserRow) => {
       if (!config.CHATWOOT_HMAC_SECRET) throw new AppError('not_found');
@@ -32,7 +35,9 @@ export function supportChatRoutes(config: Config): FastifyPluginAsync {
 
     route(app, productEndpoints.pmUser, async (request) => {
       const dto = toUserDto(principal(request).user);
+      const plan = await productPlan(dto.id, request.params.product);
       return {
+        ...(plan ? { plan } : {}),
         id: dto.id,
         email: dto.email,
         username: dto.username,

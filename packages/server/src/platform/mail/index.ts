@@ -1,5 +1,5 @@
 export { createMailer, sendInBackground, type MailLogger, type Mailer, type MailerOptions } from './mailer';
-export type { MailMessage } from './message';
+export type { MailAttachment, MailMessage } from './message';
 export { listOutbox, type OutboxMail } from './queries';
 export { outboxRoutes } from './outbox-routes';
 export { DEFAULT_CODE_MINUTES, defineMail, type CommonWords, type MailTarget } from './compose';

@@ -51,7 +51,7 @@ function smtpMailer(smtpUrl: string, from: string): Mailer {
   return {
     mode: 'smtp',
     async send(message) {
-      await transport.sendMail({ to: message.to, subject: message.subject, text: message.text, html: message.html });
+      await transport.sendMail({ to: message.to, subject: message.subject, text: message.text, html: message.html, attachments: message.attachments });
     },
     async close() {
       transport.close();

@@ -11,7 +11,8 @@ export interface OutboxMail extends MailMessage {
 
 export async function insertOutboxMail(database: DatabaseHandle, message: MailMessage): Promise<string> {
   const id = randomUUID();
-  await database.db.insert(mailOutbox).values({ id, to: message.to, subject: message.subject, text: message.text, html: message.html });
+  const attached = message.attachments?.length ? `\n\nAttachments: ${message.attachments.map((file) => `${file.filename} (${file.content.length} bytes)`).join(', ')}` : '';
+  await database.db.insert(mailOutbox).values({ id, to: message.to, subject: message.subject, text: message.text + attached, html: message.html });
   return id;
 }
 

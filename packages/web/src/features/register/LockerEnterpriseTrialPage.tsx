@@ -1,14 +1,82 @@
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/NumberInput.css';
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, NumberInput, Stack, TextInput } from '@mantine/core';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { TRIAL_DAYS } from '@portal/contracts';
+import { paths, TRIAL_DAYS } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
+import { ApiError, errorText, fieldErrors, fieldErrorText } from '../../lib/api';
+import { startBusinessTrial } from './api';
 
-/** /register/locker-enterprise-trial: sign-up for the password manager's business trial. */
+interface Values {
+  company: string;
+  full_name: string;
+  email: string;
+  phone: string;
+  members: number;
+}
+
+/** /register/locker-enterprise-trial: the company and its admin start the 14-day business trial. */
 export function LockerEnterpriseTrialPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<Values>({ company: '', full_name: '', email: '', phone: '', members: 5 });
+  const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [pending, setPending] = useState(false);
+  const set = <K extends keyof Values>(field: K, value: Values[K]) => setValues((current) => ({ ...current, [field]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const blank: Partial<Record<keyof Values, string>> = {};
+    for (const field of ['company', 'full_name', 'email'] as const) if (!values[field].trim()) blank[field] = t(field === 'email' ? 'validation.emailRequired' : 'validation.blank');
+    setErrors(blank);
+    if (Object.keys(blank).length) return;
+    setPending(true);
+    try {
+      const started = await startBusinessTrial({
+        company: values.company,
+        full_name: values.full_name,
+        email: values.email,
+        ...(values.phone.trim() ? { phone: values.phone.trim() } : {}),
+        members: values.members,
+        language: i18n.language === 'vi' ? 'vi' : 'en',
+      });
+      await navigate(paths.registerLockerEnterpriseTrialSuccess, { state: { email: started.email } });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const fields = fieldErrors(error);
+      if (Object.keys(fields).length) setErrors(Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, fieldErrorText(field)])));
+      else setFailure(error);
+    } finally {
+      setPending(false);
+    }
+  };
+
   return (
-    <PageHeader
-      title={t('register.lockerEnterpriseTrial.title')}
-      description={t('register.lockerEnterpriseTrial.description', { days: TRIAL_DAYS })}
-    />
+    <Stack gap="md">
+      <PageHeader title={t('register.lockerEnterpriseTrial.title')} description={t('register.lockerEnterpriseTrial.description', { days: TRIAL_DAYS })} />
+      <form onSubmit={submit} noValidate data-testid="business-trial-form">
+        <Stack gap="sm">
+          {failure && (
+            <Alert color="red" role="alert" data-testid="business-trial-error" data-code={failure.code}>
+              {errorText(failure)}
+            </Alert>
+          )}
+          <TextInput label={t('register.lockerEnterpriseTrial.company')} value={values.company} onChange={(e) => set('company', e.currentTarget.value)} error={errors.company} autoComplete="organization" />
+          <TextInput label={t('register.lockerEnterpriseTrial.fullName')} value={values.full_name} onChange={(e) => set('full_name', e.currentTarget.value)} error={errors.full_name} autoComplete="name" />
+          <TextInput label={t('register.lockerEnterpriseTrial.email')} type="email" value={values.email} onChange={(e) => set('email', e.currentTarget.value)} error={errors.email} autoComplete="email" />
+          <TextInput label={t('register.lockerEnterpriseTrial.phone')} value={values.phone} onChange={(e) => set('phone', e.currentTarget.value)} error={errors.phone} autoComplete="tel" inputMode="numeric" />
+          <NumberInput label={t('register.lockerEnterpriseTrial.members')} value={values.members} onChange={(value) => set('members', typeof value === 'number' ? value : 1)} min={1} max={10000} error={errors.members} />
+          <Button type="submit" loading={pending} data-testid="business-trial-submit">
+            {t('register.lockerEnterpriseTrial.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </Stack>
   );
 }

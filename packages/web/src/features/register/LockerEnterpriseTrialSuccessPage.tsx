@@ -1,8 +1,22 @@
+import '@mantine/core/styles/Button.css';
+import { Button, Stack, Text } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { paths } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
+import { stateValue } from '../../lib/flow-storage';
 
 /** /register/locker-enterprise-trial/success: after a business trial has started. */
 export function LockerEnterpriseTrialSuccessPage() {
   const { t } = useTranslation();
-  return <PageHeader title={t('register.lockerEnterpriseTrialSuccess.title')} description={t('register.lockerEnterpriseTrialSuccess.description')} />;
+  const email = stateValue(useLocation().state, 'email');
+  return (
+    <Stack gap="md">
+      <PageHeader title={t('register.lockerEnterpriseTrialSuccess.title')} description={t('register.lockerEnterpriseTrialSuccess.description')} />
+      {email && <Text data-testid="business-trial-started">{t('register.lockerEnterpriseTrialSuccess.started', { email })}</Text>}
+      <Button component={Link} to={paths.login}>
+        {t('register.lockerEnterpriseTrialSuccess.signIn')}
+      </Button>
+    </Stack>
+  );
 }

@@ -1,0 +1,6 @@
+/** The billing module: cards, subscriptions, orders and invoices, promo codes, the business trial, licenses, renewals. */
+export { addMonths, createBillingService, RENEWAL_LEASE_MS, type BillingDependencies, type BillingService } from './service';
+export { billingRoutes } from './routes';
+export { installRenewalJob } from './job';
+export { issueLicense, verifyLicense } from './licenses';
+export { renderInvoice } from './invoice';

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+import type { BillingService } from './service';
+
+/**
+ * The scheduled renewal run: every BILLING_JOB_INTERVAL_SECONDS (0: not on this node), the first
+ * within a minute of start (jittered so nodes started together spread out), stopped on close.
+ */
+export function installRenewalJob(app: FastifyInstance, billing: BillingService, intervalSeconds: number): void {
+  const intervalMs = intervalSeconds * 1000;
+  if (intervalMs <= 0) return;
+  let job: PeriodicJob | undefined;
+  app.addHook('onReady', async () => {
+    job = startPeriodicJob({
+      name: 'billing-renewals',
+      intervalMs,
+      initialDelayMs: Math.min(intervalMs, 30_000 + Math.floor(Math.random() * 30_000)),
+      run: () => billing.runRenewals(),
+      log: app.log,
+    });
+  });
+  app.addHook('onClose', async () => {
+    await job?.stop();
+  });
+}

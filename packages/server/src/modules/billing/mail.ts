@@ -1,0 +1,85 @@
+import { defineMail, type CommonWords, type MailTarget } from '../../platform/mail';
+
+/**
+ * Billing's mails, English and Vietnamese side by side: a receipt (the invoice PDF attached),
+ * a failed renewal (with the next try), a subscription ended, the business trial started.
+ */
+interface BillingNotice {
+  title: string;
+  lines: string[];
+  link?: { label: string; url: string };
+}
+
+const notice =
+  (note: string) =>
+  ({ name, title, lines, link }: BillingNotice & MailTarget, brand: string, words: CommonWords) => ({
+    subject: `${brand}: ${title}`,
+    heading: title,
+    blocks: [
+      words.greeting(name),
+      ...lines.map((text) => ({ kind: 'p' as const, text })),
+      ...(link ? [{ kind: 'button' as const, label: link.label, url: link.url }] : []),
+      { kind: 'note' as const, text: note },
+    ],
+    signOff: words.signOff(brand),
+    footer: words.footer(brand),
+  });
+
+export const billingMail = defineMail<BillingNotice>({
+  en: (vars, brand, words) => notice('This is a billing notice about your account.')(vars, brand, words),
+  vi: (vars, brand, words) => notice('Đây là thông báo thanh toán về tài khoản của bạn.')(vars, brand, words),
+});
+
+export interface CopyVars {
+  plan: string;
+  total: string;
+  number: string;
+  card: string;
+  date: string;
+  email: string;
+  company: string;
+}
+
+const en = {
+  receipt: (v: Pick<CopyVars, 'plan' | 'total' | 'number' | 'card'>): BillingNotice => ({
+    title: `Receipt for ${v.plan}`,
+    lines: [`We charged ${v.total} to ${v.card} for ${v.plan}.`, `Invoice ${v.number} is attached to this email and can be downloaded from your orders.`],
+  }),
+  renewalFailed: (v: Pick<CopyVars, 'plan' | 'total' | 'date'>): BillingNotice => ({
+    title: `Payment for ${v.plan} failed`,
+    lines: [`We could not charge ${v.total} for ${v.plan}. Your subscription is past due.`, `We will try again on ${v.date}. Update your payment card before then to keep your plan.`],
+  }),
+  canceled: (v: Pick<CopyVars, 'plan'>): BillingNotice => ({
+    title: `Your ${v.plan} subscription was cancelled`,
+    lines: [`Your ${v.plan} subscription has ended. You can subscribe again at any time from your account.`],
+  }),
+  businessTrial: (v: Pick<CopyVars, 'company' | 'email' | 'date'>): BillingNotice => ({
+    title: 'Your business trial has started',
+    lines: [`The 14-day business trial of ${v.company} is active until ${v.date}.`, `Sign in or create your account with ${v.email} to manage your organization.`],
+  }),
+  cardLabel: (brand: string, last4: string) => `${brand} ending in ${last4}`,
+};
+
+const vi: typeof en = {
+  receipt: (v) => ({
+    title: `Biên nhận cho ${v.plan}`,
+    lines: [`Chúng tôi đã thu ${v.total} từ ${v.card} cho ${v.plan}.`, `Hóa đơn ${v.number} được đính kèm email này và có thể tải về từ danh sách đơn hàng của bạn.`],
+  }),
+  renewalFailed: (v) => ({
+    title: `Thanh toán cho ${v.plan} không thành công`,
+    lines: [`Chúng tôi không thu được ${v.total} cho ${v.plan}. Gói đăng ký của bạn đang quá hạn thanh toán.`, `Chúng tôi sẽ thử lại vào ngày ${v.date}. Hãy cập nhật thẻ thanh toán trước thời điểm đó để giữ gói của bạn.`],
+  }),
+  canceled: (v) => ({
+    title: `Gói ${v.plan} của bạn đã bị hủy`,
+    lines: [`Gói ${v.plan} của bạn đã kết thúc. Bạn có thể đăng ký lại bất cứ lúc nào trong tài khoản.`],
+  }),
+  businessTrial: (v) => ({
+    title: 'Bản dùng thử doanh nghiệp đã bắt đầu',
+    lines: [`Bản dùng thử doanh nghiệp 14 ngày của ${v.company} có hiệu lực đến ${v.date}.`, `Đăng nhập hoặc tạo tài khoản với ${v.email} để quản lý tổ chức của bạn.`],
+  }),
+  cardLabel: (brand, last4) => `${brand} đuôi ${last4}`,
+};
+
+export function billingCopy(lang: 'en' | 'vi') {
+  return lang === 'vi' ? vi : en;
+}

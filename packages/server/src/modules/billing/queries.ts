@@ -1,0 +1,286 @@
+import { and, asc, desc, eq, inArray, isNull, lte, ne, or, sql, lt } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { billingCustomers, licenseRedemptions, orders, paymentMethods, promoCodes, promoRedemptions, stripeEvents, subscriptions, trialUsages } from '../../db/schema';
+
+export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;
+export type PromoCodeRow = typeof promoCodes.$inferSelect;
+
+const live = ne(subscriptions.status, 'canceled');
+
+export function billingQueries(db: Database) {
+  return {
+    // Customers -------------------------------------------------------------------------------
+    async customerRef(userId: string, processor: string): Promise<string | null> {
+      const [row] = await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, userId), eq(billingCustomers.processor, processor)));
+      return row?.customerRef ?? null;
+    },
+    async saveCustomerRef(userId: string, processor: string, customerRef: string): Promise<void> {
+      await db.insert(billingCustomers).values({ userId, processor, customerRef }).onConflictDoNothing();
+    },
+
+    // Cards -----------------------------------------------------------------------------------
+    async cards(userId: string): Promise<PaymentMethodRow[]> {
+      return db
+        .select()
+        .from(paymentMethods)
+        .where(and(eq(paymentMethods.userId, userId), isNull(paymentMethods.removedAt)))
+        .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt), desc(paymentMethods.id));
+    },
+    async card(userId: string, id: string): Promise<PaymentMethodRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(paymentMethods)
+        .where(and(eq(paymentMethods.id, id), eq(paymentMethods.userId, userId), isNull(paymentMethods.removedAt)));
+      return row;
+    },
+    async cardById(id: string): Promise<PaymentMethodRow | undefined> {
+      const [row] = await db.select().from(paymentMethods).where(eq(paymentMethods.id, id));
+      return row;
+    },
+    /** Adds a card; it becomes the default when asked or when the user has no default (one statement decides). */
+    async addCard(row: typeof paymentMethods.$inferInsert, makeDefault: boolean): Promise<PaymentMethodRow> {
+      return db.transaction(async (tx) => {
+        // The user's cards row-locked, so two cards added at once cannot both become the default.
+        await tx.execute(sql`select id from ${paymentMethods} where ${paymentMethods.userId} = ${row.userId} for update`);
+        const [current] = await tx
+          .select({ id: paymentMethods.id })
+          .from(paymentMethods)
+          .where(and(eq(paymentMethods.userId, row.userId), eq(paymentMethods.isDefault, true), isNull(paymentMethods.removedAt)));
+        const isDefault = makeDefault || !current;
+        if (isDefault && current) await tx.update(paymentMethods).set({ isDefault: false }).where(eq(paymentMethods.id, current.id));
+        const [inserted] = await tx
+          .insert(paymentMethods)
+          .values({ ...row, isDefault })
+          .returning();
+        return inserted!;
+      });
+    },
+    async setDefault(userId: string, id: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const target = await tx
+          .select({ id: paymentMethods.id })
+          .from(paymentMethods)
+          .where(and(eq(paymentMethods.id, id), eq(paymentMethods.userId, userId), isNull(paymentMethods.removedAt)))
+          .for('update');
+        if (target.length === 0) return false;
+        await tx.update(paymentMethods).set({ isDefault: false }).where(and(eq(paymentMethods.userId, userId), eq(paymentMethods.isDefault, true)));
+        await tx.update(paymentMethods).set({ isDefault: true }).where(eq(paymentMethods.id, id));
+        return true;
+      });
+    },
+    /**
+     * Removes a card in one transaction: the subscriptions it pays (or that fall back on it as
+     * the default) are cancelled, and when it was the default the most recently added remaining
+     * card becomes the default. Answers the cancelled subscriptions and the new default.
+     */
+    async removeCard(userId: string, id: string, now: Date): Promise<{ removed: PaymentMethodRow; canceled: SubscriptionRow[]; newDefault: string | null } | null> {
+      return db.transaction(async (tx) => {
+        const [card] = await tx
+          .select()
+          .from(paymentMethods)
+          .where(and(eq(paymentMethods.id, id), eq(paymentMethods.userId, userId), isNull(paymentMethods.removedAt)))
+          .for('update');
+        if (!card) return null;
+        await tx.update(paymentMethods).set({ removedAt: now, isDefault: false }).where(eq(paymentMethods.id, id));
+        let newDefault: string | null = null;
+        if (card.isDefault) {
+          const [next] = await tx
+            .select({ id: paymentMethods.id })
+            .from(paymentMethods)
+            .where(and(eq(paymentMethods.userId, userId), isNull(paymentMethods.removedAt)))
+            .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id))
+            .limit(1);
+          if (next) {
+            await tx.update(paymentMethods).set({ isDefault: true }).where(eq(paymentMethods.id, next.id));
+            newDefault = next.id;
+          }
+        } else {
+          const [current] = await tx
+            .select({ id: paymentMethods.id })
+            .from(paymentMethods)
+            .where(and(eq(paymentMethods.userId, userId), eq(paymentMethods.isDefault, true), isNull(paymentMethods.removedAt)));
+          newDefault = current?.id ?? null;
+        }
+        // Spec section 4: removing a card cancels the subscriptions it pays (lifetime grants pay nothing).
+        const canceled = await tx
+          .update(subscriptions)
+          .set({ status: 'canceled', canceledAt: now, nextAttemptAt: null, cancelAtPeriodEnd: false, updatedAt: now })
+          .where(and(eq(subscriptions.userId, userId), live, eq(subscriptions.lifetime, false), newDefault === null ? or(eq(subscriptions.paymentMethodId, id), isNull(subscriptions.paymentMethodId)) : eq(subscriptions.paymentMethodId, id)))
+          .returning();
+        return { removed: card, canceled, newDefault };
+      });
+    },
+    async liveSubscriptionCounts(userId: string): Promise<Map<string | null, number>> {
+      const rows = await db
+        .select({ card: subscriptions.paymentMethodId, count: sql<number>`count(*)::int` })
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, userId), live, eq(subscriptions.lifetime, false)))
+        .groupBy(subscriptions.paymentMethodId);
+      return new Map(rows.map((row) => [row.card, Number(row.count)]));
+    },
+
+    // Subscriptions ---------------------------------------------------------------------------
+    async subscriptions(userId: string): Promise<SubscriptionRow[]> {
+      return db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt));
+    },
+    async subscription(userId: string, id: string): Promise<SubscriptionRow | undefined> {
+      const [row] = await db.select().from(subscriptions).where(and(eq(subscriptions.id, id), eq(subscriptions.userId, userId)));
+      return row;
+    },
+    async subscriptionById(id: string): Promise<SubscriptionRow | undefined> {
+      const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id));
+      return row;
+    },
+    async liveSubscription(userId: string, product: string): Promise<SubscriptionRow | undefined> {
+      const [row] = await db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), eq(subscriptions.product, product), live));
+      return row;
+    },
+    async insertSubscription(row: typeof subscriptions.$inferInsert): Promise<SubscriptionRow | null> {
+      const rows = await db.insert(subscriptions).values(row).onConflictDoNothing().returning();
+      return rows[0] ?? null;
+    },
+    /** Updates a subscription when it is still in one of `states` (and, for the job, still its claim). */
+    async updateSubscription(id: string, changes: Partial<typeof subscriptions.$inferInsert>, where: { states?: string[]; claimId?: string } = {}): Promise<SubscriptionRow | undefined> {
+      const [row] = await db
+        .update(subscriptions)
+        .set(changes)
+        .where(and(eq(subscriptions.id, id), where.states ? inArray(subscriptions.status, where.states) : undefined, where.claimId ? eq(subscriptions.claimId, where.claimId) : undefined))
+        .returning();
+      return row;
+    },
+    /** Records a trial for a person and product; false when they already had one. */
+    async useTrial(person: string, product: string): Promise<boolean> {
+      const rows = await db.insert(trialUsages).values({ person, product }).onConflictDoNothing().returning({ person: trialUsages.person });
+      return rows.length > 0;
+    },
+    async hadTrial(person: string, product: string): Promise<boolean> {
+      const rows = await db.select({ person: trialUsages.person }).from(trialUsages).where(and(eq(trialUsages.person, person), eq(trialUsages.product, product)));
+      return rows.length > 0;
+    },
+
+    /**
+     * The renewal job's claim: up to `limit` due subscriptions nobody holds, each marked with
+     * this run's claim id until `until`, in one statement (FOR UPDATE SKIP LOCKED: several nodes
+     * running at once take disjoint rows). A claim whose holder died lapses at `until`.
+     */
+    async claimDue(now: Date, until: Date, claimId: string, limit: number): Promise<SubscriptionRow[]> {
+      const due = db
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(
+          and(
+            live,
+            eq(subscriptions.lifetime, false),
+            lte(subscriptions.nextAttemptAt, now),
+            or(isNull(subscriptions.claimedUntil), lt(subscriptions.claimedUntil, now)),
+          ),
+        )
+        .orderBy(asc(subscriptions.nextAttemptAt))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      return db.update(subscriptions).set({ claimedUntil: until, claimId }).where(inArray(subscriptions.id, due)).returning();
+    },
+
+    // Orders ----------------------------------------------------------------------------------
+    /** Inserts the order unless its idempotency key exists; answers the order of that key either way. */
+    async orderForKey(row: typeof orders.$inferInsert): Promise<OrderRow> {
+      await db.insert(orders).values(row).onConflictDoNothing({ target: orders.idempotencyKey });
+      const [found] = await db.select().from(orders).where(eq(orders.idempotencyKey, row.idempotencyKey));
+      return found!;
+    },
+    async updateOrder(id: string, changes: Partial<typeof orders.$inferInsert>, fromStates?: string[]): Promise<OrderRow | undefined> {
+      const [row] = await db
+        .update(orders)
+        .set(changes)
+        .where(and(eq(orders.id, id), fromStates ? inArray(orders.status, fromStates) : undefined))
+        .returning();
+      return row;
+    },
+    async orders(userId: string): Promise<OrderRow[]> {
+      return db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt), desc(orders.id));
+    },
+    async order(userId: string, id: string): Promise<OrderRow | undefined> {
+      const [row] = await db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, userId)));
+      return row;
+    },
+    async orderByProcessorRef(ref: string): Promise<OrderRow | undefined> {
+      const [row] = await db.select().from(orders).where(eq(orders.processorRef, ref));
+      return row;
+    },
+    /** What was paid for the subscription's current period (for proration). */
+    async paidForPeriod(subscriptionId: string, periodStart: Date): Promise<OrderRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.subscriptionId, subscriptionId), eq(orders.periodStart, periodStart), inArray(orders.status, ['paid', 'completed'])))
+        .orderBy(desc(orders.createdAt))
+        .limit(1);
+      return row;
+    },
+
+    // Promo codes -----------------------------------------------------------------------------
+    async promo(code: string): Promise<PromoCodeRow | undefined> {
+      const [row] = await db.select().from(promoCodes).where(eq(promoCodes.code, code));
+      return row;
+    },
+    async upsertPromo(row: typeof promoCodes.$inferInsert): Promise<void> {
+      await db.insert(promoCodes).values(row).onConflictDoNothing();
+    },
+    /** Counts a redemption in one statement: refused past the limit or a second time by the same person. */
+    async redeemPromo(code: string, userId: string, orderId: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const counted = await tx
+          .update(promoCodes)
+          .set({ redemptions: sql`${promoCodes.redemptions} + 1` })
+          .where(and(eq(promoCodes.code, code), or(isNull(promoCodes.maxRedemptions), lt(promoCodes.redemptions, promoCodes.maxRedemptions))))
+          .returning({ code: promoCodes.code });
+        if (counted.length === 0) return false;
+        const inserted = await tx.insert(promoRedemptions).values({ code, userId, orderId }).onConflictDoNothing().returning({ code: promoRedemptions.code });
+        if (inserted.length === 0) throw new PromoAlreadyRedeemed();
+        return true;
+      }).catch((error: unknown) => {
+        if (error instanceof PromoAlreadyRedeemed) return false;
+        throw error;
+      });
+    },
+    /** Gives a redemption back (the charge it was for did not go through). */
+    async releasePromo(code: string, userId: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const removed = await tx
+          .delete(promoRedemptions)
+          .where(and(eq(promoRedemptions.code, code), eq(promoRedemptions.userId, userId)))
+          .returning({ code: promoRedemptions.code });
+        if (removed.length) await tx.update(promoCodes).set({ redemptions: sql`greatest(${promoCodes.redemptions} - 1, 0)` }).where(eq(promoCodes.code, code));
+      });
+    },
+    async promoRedeemedBy(code: string, userId: string): Promise<boolean> {
+      const rows = await db.select({ code: promoRedemptions.code }).from(promoRedemptions).where(and(eq(promoRedemptions.code, code), eq(promoRedemptions.userId, userId)));
+      return rows.length > 0;
+    },
+
+    /** Records a Stripe event; false when it was seen before (a replay). */
+    async firstSeenEvent(id: string, type: string): Promise<boolean> {
+      const rows = await db.insert(stripeEvents).values({ id, type }).onConflictDoNothing().returning({ id: stripeEvents.id });
+      return rows.length > 0;
+    },
+    async cardByProcessorRef(ref: string): Promise<PaymentMethodRow | undefined> {
+      const [row] = await db.select().from(paymentMethods).where(and(eq(paymentMethods.processorRef, ref), isNull(paymentMethods.removedAt)));
+      return row;
+    },
+
+    // Licenses --------------------------------------------------------------------------------
+    async claimLicense(codeHash: string, plan: string, userId: string): Promise<boolean> {
+      const rows = await db.insert(licenseRedemptions).values({ codeHash, plan, userId }).onConflictDoNothing().returning({ codeHash: licenseRedemptions.codeHash });
+      return rows.length > 0;
+    },
+    async setLicenseSubscription(codeHash: string, subscriptionId: string): Promise<void> {
+      await db.update(licenseRedemptions).set({ subscriptionId }).where(eq(licenseRedemptions.codeHash, codeHash));
+    },
+  };
+}
+
+class PromoAlreadyRedeemed extends Error {}
+
+export type BillingQueries = ReturnType<typeof billingQueries>;

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { organizationMembers, organizations } from '../../db/schema';
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+
+export function organizationQueries(db: Database) {
+  return {
+    /** The organization (enterprise) an email belongs to, if any. */
+    async membershipOf(email: string): Promise<OrganizationRow | undefined> {
+      const [row] = await db
+        .select({ organization: organizations })
+        .from(organizationMembers)
+        .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+        .where(eq(organizationMembers.email, email.toLowerCase()))
+        .limit(1);
+      return row?.organization;
+    },
+
+    /** A new organization with its admin as first member; null when the email already belongs to one (unique per email). */
+    async createWithAdmin(input: { name: string; adminEmail: string; adminUserId: string | null }, now: Date): Promise<OrganizationRow | null> {
+      return db.transaction(async (tx) => {
+        const id = randomUUID();
+        const email = input.adminEmail.toLowerCase();
+        const [organization] = await tx.insert(organizations).values({ id, name: input.name, adminEmail: email, adminUserId: input.adminUserId, createdAt: now }).returning();
+        const member = await tx
+          .insert(organizationMembers)
+          .values({ organizationId: id, email, userId: input.adminUserId, role: 'admin', createdAt: now })
+          .onConflictDoNothing()
+          .returning({ email: organizationMembers.email });
+        if (member.length === 0) {
+          await tx.delete(organizations).where(eq(organizations.id, id));
+          return null;
+        }
+        return organization!;
+      });
+    },
+
+    async addMember(organizationId: string, email: string, userId: string | null, now: Date): Promise<boolean> {
+      const rows = await db
+        .insert(organizationMembers)
+        .values({ organizationId, email: email.toLowerCase(), userId, role: 'member', createdAt: now })
+        .onConflictDoNothing()
+        .returning({ email: organizationMembers.email });
+      return rows.length > 0;
+    },
+  };
+}

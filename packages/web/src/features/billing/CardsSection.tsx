@@ -1,0 +1,190 @@
+import './styles';
+import { useState, type FormEvent } from 'react';
+import { Alert, Badge, Button, Checkbox, Group, Loader, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { cardBrandNames, type Card } from '@portal/contracts';
+import { Section } from '../../components/Section';
+import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
+import { ApiError, errorText, fieldErrors, fieldErrorText, notify } from '../../lib/api';
+import { addCard, billingKeys, removeCard, setDefaultCard, tokenizeCard, useBillingConfig, useCards } from './api';
+import { checkCard, type CardInput } from './card-checks';
+
+type AddressField = 'cardholder' | 'city' | 'state' | 'zip';
+type Values = CardInput & Record<AddressField, string> & { makeDefault: boolean };
+const empty: Values = { number: '', expiry: '', cvc: '', cardholder: '', city: '', state: '', zip: '', makeDefault: false };
+
+export const cardLabel = (card: Pick<Card, 'brand' | 'last4'>) => `${cardBrandNames[card.brand]} •••• ${card.last4}`;
+
+/** Adds a card: the number goes to the processor's tokenization, billing receives the token and the address. */
+function AddCardForm({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const config = useBillingConfig();
+  const [values, setValues] = useState<Values>(empty);
+  const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const set = (field: keyof Values) => (value: string | boolean) => setValues((current) => ({ ...current, [field]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const checked = checkCard(values);
+    const next: Partial<Record<keyof Values, string>> = {};
+    for (const [field, code] of Object.entries(checked.errors)) next[field as keyof Values] = t(`errors.${code}` as never);
+    for (const field of ['cardholder', 'city', 'state', 'zip'] as const) if (!values[field].trim()) next[field] = t('validation.blank' as never);
+    setErrors(next);
+    if (!checked.card || Object.keys(next).length) return;
+    setPending(true);
+    try {
+      const token = await tokenizeCard({ number: checked.card.number, exp_month: checked.card.expMonth, exp_year: checked.card.expYear, cvc: values.cvc.trim() });
+      await addCard({ token: token.token, cardholder: values.cardholder, city: values.city, state: values.state, zip: values.zip, make_default: values.makeDefault });
+      notify('success', t('billing.cards.added'));
+      await client.invalidateQueries({ queryKey: billingKeys.cards });
+      setValues(empty);
+      onDone();
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const fields = fieldErrors(error);
+        const placed: Partial<Record<keyof Values, string>> = {};
+        for (const [name, field] of Object.entries(fields)) placed[(name === 'token' ? 'number' : name) as keyof Values] = fieldErrorText(field);
+        setErrors(placed);
+        const message = Object.keys(placed).length ? null : errorText(error);
+        setFailure(message);
+        notify('error', message ?? t('billing.cards.failed'));
+      }
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="add-card-form">
+      <Stack gap="sm">
+        <Text size="xs" c="dimmed">
+          {config.data?.processor === 'stripe' ? t('billing.cards.stripeNote') : t('billing.cards.sandboxNote')}
+        </Text>
+        {failure && (
+          <Alert color="red" role="alert" data-testid="card-failure">
+            {failure}
+          </Alert>
+        )}
+        <TextInput label={t('billing.cards.number')} value={values.number} onChange={(e) => set('number')(e.currentTarget.value)} error={errors.number} autoComplete="cc-number" inputMode="numeric" />
+        <SimpleGrid cols={2}>
+          <TextInput label={t('billing.cards.expiry')} value={values.expiry} onChange={(e) => set('expiry')(e.currentTarget.value)} error={errors.expiry} autoComplete="cc-exp" placeholder="MM/YY" />
+          <TextInput label={t('billing.cards.cvc')} value={values.cvc} onChange={(e) => set('cvc')(e.currentTarget.value)} error={errors.cvc} autoComplete="cc-csc" inputMode="numeric" />
+        </SimpleGrid>
+        <TextInput label={t('billing.cards.cardholder')} value={values.cardholder} onChange={(e) => set('cardholder')(e.currentTarget.value)} error={errors.cardholder} autoComplete="cc-name" />
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <TextInput label={t('billing.cards.city')} value={values.city} onChange={(e) => set('city')(e.currentTarget.value)} error={errors.city} autoComplete="address-level2" />
+          <TextInput label={t('billing.cards.state')} value={values.state} onChange={(e) => set('state')(e.currentTarget.value)} error={errors.state} autoComplete="address-level1" />
+          <TextInput label={t('billing.cards.zip')} value={values.zip} onChange={(e) => set('zip')(e.currentTarget.value)} error={errors.zip} autoComplete="postal-code" />
+        </SimpleGrid>
+        <Checkbox label={t('billing.cards.makeDefault')} checked={values.makeDefault} onChange={(e) => set('makeDefault')(e.currentTarget.checked)} />
+        <Group justify="flex-end">
+          <Button type="submit" loading={pending} data-testid="save-card">
+            {t('billing.cards.add')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Payment methods: the cards, the default, adding and removing (removing warns about the subscriptions it pays). */
+export function CardsSection() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const cards = useCards();
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<Card | null>(null);
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: billingKeys.cards }), client.invalidateQueries({ queryKey: billingKeys.subscriptions })]);
+
+  return (
+    <Section title={t('billing.cards.title')} description={t('billing.cards.description')}>
+      {cards.isPending ? (
+        <Loader size="sm" aria-label={t('common.loading')} />
+      ) : !cards.data?.length ? (
+        <Text size="sm" c="dimmed">
+          {t('billing.cards.empty')}
+        </Text>
+      ) : (
+        <Table verticalSpacing="sm" data-testid="cards-table">
+          <Table.Tbody>
+            {cards.data.map((card) => (
+              <Table.Tr key={card.id} data-testid="card-row">
+                <Table.Td>
+                  <Group gap="xs">
+                    <Text size="sm" fw={500}>
+                      {cardLabel(card)}
+                    </Text>
+                    {card.is_default && (
+                      <Badge size="sm" variant="light">
+                        {t('billing.cards.default')}
+                      </Badge>
+                    )}
+                  </Group>
+                  <Text size="xs" c="dimmed">
+                    {t('billing.cards.expires', { date: `${String(card.exp_month).padStart(2, '0')}/${card.exp_year}` })} · {card.cardholder}, {card.city}
+                  </Text>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Group gap="xs" justify="flex-end">
+                    {!card.is_default && (
+                      <Button
+                        variant="subtle"
+                        size="xs"
+                        onClick={async () => {
+                          await setDefaultCard(card.id);
+                          notify('success', t('billing.cards.defaultChanged'));
+                          await refresh();
+                        }}
+                      >
+                        {t('billing.cards.setDefault')}
+                      </Button>
+                    )}
+                    <Button variant="subtle" color="red" size="xs" onClick={() => setRemoving(card)} aria-label={`${t('billing.cards.remove')} ${cardLabel(card)}`}>
+                      {t('billing.cards.remove')}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {adding ? (
+        <AddCardForm onDone={() => setAdding(false)} />
+      ) : (
+        <Group justify="flex-end">
+          <Button onClick={() => setAdding(true)} data-testid="add-card">
+            {t('billing.cards.add')}
+          </Button>
+        </Group>
+      )}
+      <ConfirmDialog
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        title={removing ? t('billing.cards.removeTitle', { card: cardLabel(removing) }) : ''}
+        confirmLabel={t('billing.cards.remove')}
+        danger
+        onConfirm={async () => {
+          if (!removing) return;
+          const result = await removeCard(removing.id);
+          notify('success', result.canceled_subscriptions.length ? t('billing.cards.canceledSubscriptions', { count: result.canceled_subscriptions.length }) : t('billing.cards.removed'));
+          await refresh();
+        }}
+      >
+        <Stack gap="xs">
+          <Text size="sm">{t('billing.cards.removeBody')}</Text>
+          {removing && removing.subscriptions > 0 && (
+            <Text size="sm" c="red" data-testid="remove-card-warning">
+              {t('billing.cards.removeWarning', { count: removing.subscriptions })}
+            </Text>
+          )}
+        </Stack>
+      </ConfirmDialog>
+    </Section>
+  );
+}

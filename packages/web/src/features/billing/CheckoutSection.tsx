@@ -1,0 +1,202 @@
+import './styles';
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  billingCurrencies,
+  findPlan,
+  formatDate,
+  formatMinor,
+  fromMonthlyPrice,
+  planPeriods,
+  purchasablePlans,
+  serviceCatalogue,
+  type BillingCurrency,
+  type Quote,
+  type Subscription,
+} from '@portal/contracts';
+import { Section } from '../../components/Section';
+import { ApiError, errorText, fieldErrors, fieldErrorText, notify } from '../../lib/api';
+import { billingKeys, changeSubscription, newIdempotencyKey, quote as fetchQuote, subscribe, useCards } from './api';
+import { useLanguage } from './shared';
+
+const productNames: Record<string, string> = {
+  pwdmanager: serviceCatalogue.pwdmanager.name,
+  secret: serviceCatalogue.secret.name,
+  bugbounty: serviceCatalogue.bugbounty.name,
+  vulnscan: serviceCatalogue.vulnscan.name,
+  endpoint: serviceCatalogue.endpoint.name,
+  safechain: serviceCatalogue.safechain.name,
+};
+
+/** Checkout: plan, period and currency, a promo code, the totals before paying; or a change of a subscription (with proration). */
+export function CheckoutSection({ changing, onDone }: { changing: Subscription | null; onDone(): void }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const client = useQueryClient();
+  const cards = useCards();
+  const plans = useMemo(() => purchasablePlans(changing?.product), [changing]);
+  const [planId, setPlanId] = useState<string>(changing ? (plans.find((plan) => plan.id !== changing.plan)?.id ?? plans[0]!.id) : 'pwdmanager.premium');
+  const plan = findPlan(planId) ?? plans[0]!;
+  const periods = planPeriods(plan);
+  const [months, setMonths] = useState<number>(periods[periods.length - 1] ?? 1);
+  const [currency, setCurrency] = useState<BillingCurrency>(changing?.currency ?? (language === 'vi' ? 'VND' : 'USD'));
+  const [promoInput, setPromoInput] = useState('');
+  const [promo, setPromo] = useState<string | undefined>(undefined);
+  const [promoError, setPromoError] = useState<string | undefined>(undefined);
+  const [quote, setQuote] = useState<Quote | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [paying, setPaying] = useState(false);
+  const money = (minor: number) => formatMinor(minor, quote?.currency ?? currency, language);
+  const validMonths = periods.includes(months as never) ? months : (periods[periods.length - 1] ?? 1);
+
+  useEffect(() => {
+    let live = true;
+    const body = { plan: plan.id as never, months: validMonths as never, currency, ...(promo ? { promo_code: promo } : {}), ...(changing ? { subscription_id: changing.id } : {}) };
+    fetchQuote(body)
+      .then((answer) => {
+        if (!live) return;
+        setQuote(answer);
+        // Only an accepted code clears the message a refused one left.
+        if (promo) setPromoError(undefined);
+      })
+      .catch((error: unknown) => {
+        if (!live || !(error instanceof ApiError)) return;
+        const field = fieldErrors(error).promo_code;
+        if (field) {
+          setPromoError(fieldErrorText(field));
+          setPromo(undefined);
+        }
+      });
+    return () => {
+      live = false;
+    };
+  }, [plan.id, validMonths, currency, promo, changing]);
+
+  const pay = async () => {
+    setFailure(null);
+    setPaying(true);
+    try {
+      const idempotency_key = newIdempotencyKey();
+      const common = { plan: plan.id as never, months: validMonths as never, ...(promo ? { promo_code: promo } : {}), idempotency_key };
+      if (changing) await changeSubscription(changing.id, common);
+      else await subscribe({ ...common, currency });
+      notify('success', t('billing.checkout.done'));
+      await Promise.all([billingKeys.subscriptions, billingKeys.orders, billingKeys.cards].map((queryKey) => client.invalidateQueries({ queryKey })));
+      onDone();
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const promoField = fieldErrors(error).promo_code;
+        if (promoField) setPromoError(fieldErrorText(promoField));
+        const message = errorText(error);
+        setFailure(message);
+        notify('error', `${t('billing.checkout.failed')}: ${message}`);
+      }
+    } finally {
+      setPaying(false);
+    }
+  };
+
+  const trialEnd = quote?.trial_days ? formatDate(Date.now() + quote.trial_days * 86_400_000, language) : '';
+  const noCard = cards.data !== undefined && cards.data.length === 0;
+
+  return (
+    <Section title={changing ? t('billing.checkout.changeTitle') : t('billing.checkout.title')}>
+      <Stack gap="sm" data-testid="checkout">
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <Select
+            label={t('billing.checkout.plan')}
+            data={plans.map((option) => {
+              const from = fromMonthlyPrice(option, currency);
+              return { value: option.id, label: `${productNames[option.product]} ${option.name}${from ? ` · ${t('billing.checkout.perMonth', { price: formatMinor(from, currency, language) })}` : ''}` };
+            })}
+            value={plan.id}
+            onChange={(value) => value && setPlanId(value)}
+            allowDeselect={false}
+            data-testid="checkout-plan"
+          />
+          <Select
+            label={t('billing.checkout.period')}
+            data={periods.map((period) => ({ value: String(period), label: t('billing.subscriptions.months', { count: period }) }))}
+            value={String(validMonths)}
+            onChange={(value) => value && setMonths(Number(value))}
+            allowDeselect={false}
+            data-testid="checkout-period"
+          />
+          <Select
+            label={t('billing.checkout.currency')}
+            data={billingCurrencies.map((value) => ({ value, label: value }))}
+            value={currency}
+            onChange={(value) => value && setCurrency(value as BillingCurrency)}
+            disabled={changing !== null}
+            allowDeselect={false}
+          />
+        </SimpleGrid>
+        <Group align="flex-end" gap="xs">
+          <TextInput label={t('billing.checkout.promo')} value={promoInput} onChange={(e) => setPromoInput(e.currentTarget.value)} error={promoError} data-testid="promo-code" />
+          <Button variant="light" onClick={() => setPromo(promoInput.trim() || undefined)} data-testid="apply-promo">
+            {t('billing.checkout.apply')}
+          </Button>
+        </Group>
+        {quote && (
+          <Table data-testid="checkout-totals" withRowBorders={false} maw={420}>
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Td>{t('billing.checkout.price')}</Table.Td>
+                <Table.Td ta="right">{money(quote.price)}</Table.Td>
+              </Table.Tr>
+              {quote.discount > 0 && (
+                <Table.Tr>
+                  <Table.Td>
+                    {t('billing.checkout.discount')} ({quote.promo_code})
+                  </Table.Td>
+                  <Table.Td ta="right" data-testid="checkout-discount">
+                    −{money(quote.discount)}
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              <Table.Tr>
+                <Table.Td>{t('billing.checkout.subtotal')}</Table.Td>
+                <Table.Td ta="right">{money(quote.subtotal)}</Table.Td>
+              </Table.Tr>
+              {quote.credit > 0 && (
+                <Table.Tr>
+                  <Table.Td>{t('billing.checkout.credit')}</Table.Td>
+                  <Table.Td ta="right">−{money(quote.credit)}</Table.Td>
+                </Table.Tr>
+              )}
+              <Table.Tr>
+                <Table.Td fw={600}>{t('billing.checkout.dueNow')}</Table.Td>
+                <Table.Td ta="right" fw={600} data-testid="checkout-due">
+                  {money(quote.due_now)}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+        )}
+        {quote?.trial_days ? <Text size="sm">{t('billing.checkout.trial', { days: quote.trial_days, date: trialEnd })}</Text> : null}
+        {noCard && (
+          <Text size="sm" c="orange">
+            {t('billing.checkout.noCard')}
+          </Text>
+        )}
+        {failure && (
+          <Alert color="red" role="alert" data-testid="checkout-failure">
+            {failure}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          {changing && (
+            <Button variant="default" onClick={onDone}>
+              {t('common.cancel')}
+            </Button>
+          )}
+          <Button onClick={pay} loading={paying} disabled={!quote || noCard} data-testid="checkout-pay">
+            {quote?.trial_days ? t('billing.checkout.startTrial') : t('billing.checkout.pay', { amount: quote ? money(quote.due_now) : '' })}
+          </Button>
+        </Group>
+      </Stack>
+    </Section>
+  );
+}

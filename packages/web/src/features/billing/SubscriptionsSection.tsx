@@ -1,0 +1,129 @@
+import './styles';
+import { useState } from 'react';
+import { Badge, Button, Group, Loader, Table, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { formatDate, formatMinor, type Subscription } from '@portal/contracts';
+import { Section } from '../../components/Section';
+import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
+import { notify } from '../../lib/api';
+import { billingKeys, cancelSubscription, resumeSubscription, useSubscriptions } from './api';
+import { useLanguage } from './shared';
+
+const statusColor: Record<Subscription['status'], string> = { trialing: 'green', active: 'green', past_due: 'orange', canceled: 'gray' };
+
+/** Subscriptions: plan, status (a trial shows as Active), next charge; change, cancel at period end, resume. */
+export function SubscriptionsSection({ onChange }: { onChange(subscription: Subscription): void }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const client = useQueryClient();
+  const subscriptions = useSubscriptions();
+  const [canceling, setCanceling] = useState<Subscription | null>(null);
+  const date = (value: string | null) => (value ? formatDate(value, language) : '');
+  const refresh = () => client.invalidateQueries({ queryKey: billingKeys.subscriptions });
+
+  return (
+    <Section title={t('billing.subscriptions.title')} description={t('billing.subscriptions.description')}>
+      {subscriptions.isPending ? (
+        <Loader size="sm" aria-label={t('common.loading')} />
+      ) : !subscriptions.data?.length ? (
+        <Text size="sm" c="dimmed">
+          {t('billing.subscriptions.empty')}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="sm" data-testid="subscriptions-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('billing.subscriptions.plan')}</Table.Th>
+                <Table.Th>{t('billing.subscriptions.status')}</Table.Th>
+                <Table.Th>{t('billing.subscriptions.nextCharge')}</Table.Th>
+                <Table.Th>{t('billing.subscriptions.price')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {subscriptions.data.map((subscription) => (
+                <Table.Tr key={subscription.id} data-testid="subscription-row" data-plan={subscription.plan}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {subscription.plan_name}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {subscription.lifetime ? t('billing.subscriptions.lifetime') : t('billing.subscriptions.months', { count: subscription.months })}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={statusColor[subscription.status]} variant="light" data-testid="subscription-status">
+                      {t(`billing.subscriptions.statuses.${subscription.status}`)}
+                    </Badge>
+                    {subscription.status === 'trialing' && subscription.trial_ends_at && (
+                      <Text size="xs" c="dimmed">
+                        {t('billing.subscriptions.trialEnds', { date: date(subscription.trial_ends_at) })}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">
+                      {subscription.next_charge_at
+                        ? date(subscription.next_charge_at)
+                        : subscription.cancel_at_period_end && subscription.status !== 'canceled'
+                          ? t('billing.subscriptions.endsOn', { date: date(subscription.current_period_end) })
+                          : '—'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{subscription.lifetime ? '—' : formatMinor(subscription.price, subscription.currency, language)}</Text>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    {subscription.status !== 'canceled' && !subscription.lifetime && (
+                      <Group gap="xs" justify="flex-end">
+                        {subscription.status !== 'past_due' && !subscription.organization_id && (
+                          <Button size="xs" variant="light" onClick={() => onChange(subscription)}>
+                            {t('billing.subscriptions.change')}
+                          </Button>
+                        )}
+                        {subscription.cancel_at_period_end ? (
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            onClick={async () => {
+                              await resumeSubscription(subscription.id);
+                              notify('success', t('billing.subscriptions.resumed'));
+                              await refresh();
+                            }}
+                          >
+                            {t('billing.subscriptions.resume')}
+                          </Button>
+                        ) : (
+                          <Button size="xs" variant="subtle" color="red" onClick={() => setCanceling(subscription)}>
+                            {t('billing.subscriptions.cancel')}
+                          </Button>
+                        )}
+                      </Group>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <ConfirmDialog
+        opened={canceling !== null}
+        onClose={() => setCanceling(null)}
+        title={canceling ? t('billing.subscriptions.cancelTitle', { plan: canceling.plan_name }) : ''}
+        confirmLabel={t('billing.subscriptions.cancel')}
+        danger
+        onConfirm={async () => {
+          if (!canceling) return;
+          const updated = await cancelSubscription(canceling.id);
+          notify('success', t('billing.subscriptions.canceledToast', { date: date(updated.current_period_end) }));
+          await refresh();
+        }}
+      >
+        <Text size="sm">{t('billing.subscriptions.cancelBody')}</Text>
+      </ConfirmDialog>
+    </Section>
+  );
+}
