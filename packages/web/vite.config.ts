@@ -58,20 +58,31 @@ const productionAliases = [
  * `X.displayName = "X"`: statements the bundler must keep, so every component it exports
  * (NavLink, Form, their submit helpers) stays in the entry chunk whether the app uses it or not.
  * Marking the calls pure and dropping the name assignments lets tree-shaking remove the unused ones.
+ * `<Link prefetch>` needs framework mode's route manifest, which a data router does not have: the
+ * app prefetches route chunks itself (lib/link-prefetch.ts), so Link's prefetch machinery
+ * (~1.5 KB gzipped) is cut. Each patch must match, so a react-router upgrade that changes the code
+ * fails the build instead of silently shipping it whole.
  */
 function reactRouterTreeShaking(): Plugin {
+  const patches: Array<[RegExp, string]> = [
+    [/^\s*[A-Za-z0-9_$]+\.displayName = "[^"]*";$/gm, ''],
+    [/= (React\d*)\.forwardRef\(/g, '= /* @__PURE__ */ $1.forwardRef('],
+    [/= (React\d*)\.createContext\(/g, '= /* @__PURE__ */ $1.createContext('],
+    [/usePrefetchBehavior\(\s*prefetch,\s*rest\s*\)/g, '[false, null, {}]'],
+    [/return shouldPrefetch && !isAbsolute \? [^\n]*PrefetchPageLinks[^\n]* : link;/g, 'return link;'],
+  ];
   return {
     name: 'portal-react-router-tree-shaking',
     apply: 'build',
     transform(code, id) {
-      if (!/[\\/]react-router[\\/]dist[\\/]production[\\/]chunk-[^/\\]+\.mjs$/.test(id)) return null;
-      return {
-        code: code
-          .replace(/^\s*[A-Za-z0-9_$]+\.displayName = "[^"]*";$/gm, '')
-          .replace(/= (React\d*)\.forwardRef\(/g, '= /* @__PURE__ */ $1.forwardRef(')
-          .replace(/= (React\d*)\.createContext\(/g, '= /* @__PURE__ */ $1.createContext('),
-        map: null,
-      };
+      if (!/[\\/]react-router[\\/]dist[\\/]production[\\/]chunk-[^/\\]+\.mjs$/.test(id) || !code.includes('function LinkWithRef')) return null;
+      let patched = code;
+      for (const [pattern, replacement] of patches) {
+        if (!pattern.test(patched)) throw new Error(`react-router patch no longer applies (${pattern}): review vite.config.ts after the upgrade`);
+        pattern.lastIndex = 0;
+        patched = patched.replace(pattern, replacement);
+      }
+      return { code: patched, map: null };
     },
   };
 }

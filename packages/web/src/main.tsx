@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/AppProviders';
 import { prefetchToasts, showToast } from './app/toasts';
+import { prefetchBusyLoader } from './components/BusyGate';
 import { createAppRouter } from './app/router';
 import { configureApi } from './lib/api';
 import { appState } from './lib/app-state';
@@ -47,7 +48,7 @@ async function start(): Promise<void> {
       </AppProviders>
     </StrictMode>,
   );
-  prefetchToasts();
+  prefetchToasts(prefetchBusyLoader);
 }
 
 void start();

@@ -1,8 +1,10 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
-import { DevOutboxBanner } from '../components/DevOutboxBanner';
-import { appState } from '../lib/app-state';
+import { appState, useAppState } from '../lib/app-state';
 import { storeEntryParams } from '../lib/entry-params';
+
+// Only where the server keeps mail in its dev outbox: never part of a production first paint.
+const DevOutboxBanner = lazy(async () => ({ default: (await import('../components/DevOutboxBanner')).DevOutboxBanner }));
 
 /**
  * The root of the route tree: keeps the app state's current path, and stores entry values
@@ -10,6 +12,7 @@ import { storeEntryParams } from '../lib/entry-params';
  */
 export function RootRoute() {
   const { pathname, search } = useLocation();
+  const dev = useAppState((state) => state.dev);
 
   useEffect(() => {
     appState.set({ currentPath: pathname });
@@ -21,7 +24,11 @@ export function RootRoute() {
 
   return (
     <>
-      <DevOutboxBanner />
+      {dev && (
+        <Suspense fallback={null}>
+          <DevOutboxBanner />
+        </Suspense>
+      )}
       <Outlet />
       <ScrollRestoration />
     </>
