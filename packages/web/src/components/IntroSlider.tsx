@@ -74,7 +74,7 @@ export function IntroSlider({ service }: { service: CurrentService }) {
         </Text>
       </Stack>
       {count > 1 && (
-        <Group gap={8}>
+        <Group gap={0}>
           {slides.map((item, position) => (
             <UnstyledButton
               key={item.title}
