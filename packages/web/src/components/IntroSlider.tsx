@@ -69,7 +69,7 @@ export function IntroSlider({ service }: { service: CurrentService }) {
         <Title order={2} fz="h3" c="white">
           {slide.title}
         </Title>
-        <Text c="white" opacity={0.9}>
+        <Text c="white">
           {slide.body}
         </Text>
       </Stack>
