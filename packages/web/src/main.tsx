@@ -8,6 +8,7 @@ import { prefetchToasts, showToast } from './app/toasts';
 import { prefetchBusyLoader } from './components/BusyGate';
 import { createAppRouter } from './app/router';
 import { configureApi } from './lib/api';
+import { setCookieDomain } from './lib/cookies';
 import { appState } from './lib/app-state';
 import { exposeNonceToVitePreload, readCspNonce } from './lib/csp-nonce';
 import { storeEntryParams } from './lib/entry-params';
@@ -27,13 +28,14 @@ async function start(): Promise<void> {
   exposeNonceToVitePreload(nonce);
   storeEntryParams(location.search);
   appState.set({ dev: config.dev });
+  setCookieDomain(config.cookieDomain);
 
   // English until the visitor's language is known: a toast raised meanwhile is still text.
   initI18n(DEFAULT_LANGUAGE);
 
   // The navigate callbacks run only after a response arrives, by which time `router` exists.
   const navigate = (to: string) => void router.navigate(to);
-  configureApi({ baseUrl: config.apiBaseUrl, notify: showToast, navigate, onUnauthorized: clearSession });
+  configureApi({ baseUrl: config.apiBaseUrl, notify: showToast, navigate, onUnauthorized: () => clearSession('expired') });
   setSignOutNavigator(navigate);
 
   // Creating the router starts the first navigation: the session check runs while the
