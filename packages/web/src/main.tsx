@@ -9,6 +9,7 @@ import { prefetchBusyLoader } from './components/BusyGate';
 import { createAppRouter } from './app/router';
 import { configureApi } from './lib/api';
 import { setCookieDomain } from './lib/cookies';
+import { markVisited } from './lib/visit';
 import { appState } from './lib/app-state';
 import { exposeNonceToVitePreload, readCspNonce } from './lib/csp-nonce';
 import { storeEntryParams } from './lib/entry-params';
@@ -29,6 +30,7 @@ async function start(): Promise<void> {
   storeEntryParams(location.search);
   appState.set({ dev: config.dev });
   setCookieDomain(config.cookieDomain);
+  markVisited();
 
   // English until the visitor's language is known: a toast raised meanwhile is still text.
   initI18n(DEFAULT_LANGUAGE);
@@ -50,7 +52,9 @@ async function start(): Promise<void> {
       </AppProviders>
     </StrictMode>,
   );
-  prefetchToasts(prefetchBusyLoader);
+  // On the first interaction: the toast and busy-loader code, and from then on the link prefetch.
+  const startLinkPrefetch = () => void import('./lib/link-prefetch').then(({ startLinkPrefetch }) => startLinkPrefetch(router), () => undefined);
+  prefetchToasts(prefetchBusyLoader, startLinkPrefetch);
 }
 
 void start();
