@@ -8,7 +8,7 @@ export interface E2eEnv {
   platformUrl: string;
   /** http://locker.localhost:PORT: the locker brand. */
   lockerUrl: string;
-  /** Where the locker logo links (VAULT_URL; default PLATFORM_ORIGIN/vault). */
+  /** Where the locker logo links (VAULT_URL; default LOCKER_ORIGIN/). */
   vaultUrl: string;
   /** Folder where the SMTP peer drops caught mail (only with E2E_SMTP=1). */
   mailDir?: string;
@@ -23,7 +23,7 @@ export function e2eEnv(): E2eEnv {
     port,
     platformUrl,
     lockerUrl,
-    vaultUrl: process.env.E2E_VAULT_URL || `${platformUrl}/vault`,
+    vaultUrl: process.env.E2E_VAULT_URL || `${lockerUrl}/`,
     mailDir: process.env.E2E_MAIL_DIR || undefined,
   };
 }

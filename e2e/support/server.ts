@@ -139,7 +139,7 @@ export async function startPortalServer(options: { env?: Record<string, string>;
     port,
     platformUrl,
     lockerUrl,
-    vaultUrl: env.VAULT_URL ?? `${platformUrl}/vault`,
+    vaultUrl: env.VAULT_URL ?? `${lockerUrl}/`,
     logFile,
     dataDir,
     process: child,

@@ -41,12 +41,59 @@ function devHtmlShell(env: Record<string, string>): Plugin {
   };
 }
 
-export default defineConfig(({ mode }) => {
+/**
+ * Smaller first paint, same behaviour. react-router's package exports point every bundler at
+ * its development build (dev warnings, the "Hey developer" error screen); its production build
+ * sits beside it. react-i18next imports the pre-React-18 shim of useSyncExternalStore, which
+ * React 19 has built in.
+ */
+const productionAliases = [
+  { find: /^react-router$/, replacement: new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url).pathname },
+  { find: /^react-router\/dom$/, replacement: new URL('../../node_modules/react-router/dist/production/dom-export.mjs', import.meta.url).pathname },
+  { find: /^use-sync-external-store\/shim$/, replacement: new URL('./src/lib/use-sync-external-store.ts', import.meta.url).pathname },
+];
+
+/**
+ * react-router's single module declares every component as `var X = forwardRef(...)` followed by
+ * `X.displayName = "X"`: statements the bundler must keep, so every component it exports
+ * (NavLink, Form, their submit helpers) stays in the entry chunk whether the app uses it or not.
+ * Marking the calls pure and dropping the name assignments lets tree-shaking remove the unused ones.
+ * `<Link prefetch>` needs framework mode's route manifest, which a data router does not have: the
+ * app prefetches route chunks itself (lib/link-prefetch.ts), so Link's prefetch machinery
+ * (~1.5 KB gzipped) is cut. Each patch must match, so a react-router upgrade that changes the code
+ * fails the build instead of silently shipping it whole.
+ */
+function reactRouterTreeShaking(): Plugin {
+  const patches: Array<[RegExp, string]> = [
+    [/^\s*[A-Za-z0-9_$]+\.displayName = "[^"]*";$/gm, ''],
+    [/= (React\d*)\.forwardRef\(/g, '= /* @__PURE__ */ $1.forwardRef('],
+    [/= (React\d*)\.createContext\(/g, '= /* @__PURE__ */ $1.createContext('],
+    [/usePrefetchBehavior\(\s*prefetch,\s*rest\s*\)/g, '[false, null, {}]'],
+    [/return shouldPrefetch && !isAbsolute \? [^\n]*PrefetchPageLinks[^\n]* : link;/g, 'return link;'],
+  ];
+  return {
+    name: 'portal-react-router-tree-shaking',
+    apply: 'build',
+    transform(code, id) {
+      if (!/[\\/]react-router[\\/]dist[\\/]production[\\/]chunk-[^/\\]+\.mjs$/.test(id) || !code.includes('function LinkWithRef')) return null;
+      let patched = code;
+      for (const [pattern, replacement] of patches) {
+        if (!pattern.test(patched)) throw new Error(`react-router patch no longer applies (${pattern}): review vite.config.ts after the upgrade`);
+        pattern.lastIndex = 0;
+        patched = patched.replace(pattern, replacement);
+      }
+      return { code: patched, map: null };
+    },
+  };
+}
+
+export default defineConfig(({ mode, command }) => {
   const env = loadEnv(mode, webRoot, 'PORTAL_DEV_');
   const apiOrigin = env.PORTAL_DEV_API_ORIGIN ?? 'http://localhost:8080';
   return {
     root: webRoot,
-    plugins: [react(), devHtmlShell(env)],
+    plugins: [react(), devHtmlShell(env), reactRouterTreeShaking()],
+    resolve: { alias: command === 'build' ? productionAliases : [] },
     // The API lives on the Node server; the dev server forwards to it.
     server: { proxy: { '/v3': apiOrigin } },
     build: {

@@ -12,6 +12,8 @@ export const DEVICE_COOKIE = 'device_id';
 export const DEVICE_COOKIE_DEFAULT_DAYS = 30;
 
 export const ENTRY_COOKIE_MAX_AGE = 300;
+/** Set on every start of the app: this browser has been here within the last 7 days. */
+export const VISITED_COOKIE = 'visited';
 export const VISITED_COOKIE_MAX_AGE = 604_800;
 export const LANG_COOKIE = 'lang';
 export const LANG_COOKIE_MAX_AGE = 604_800;
@@ -22,7 +24,9 @@ export type Language = (typeof languages)[number];
 export const TOAST_DURATION_MS = 8000;
 export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
 export const CHUNK_RELOAD_THROTTLE_MS = 60_000;
+/** Loading indicators (route changes, the first route) show only once a fetch has taken this long: no flash for fast ones. */
 export const DATA_FETCH_MIN_DELAY_MS = 200;
+/** In-app links on the page have their route's code fetched when the browser is idle, at the latest this long after a page shows. */
 export const LINK_PREFETCH_IDLE_MS = 2000;
 
 export const RESET_LINK_TTL_SECONDS = 10 * 60;

@@ -20,6 +20,11 @@ export interface RuntimeConfig {
   dev: boolean;
   /** Origins a sign-in may hand the browser back to (service and redirect URLs). */
   allowedRedirectOrigins: string[];
+  /**
+   * COOKIE_DOMAIN when set: the display-name and language cookies are written for it, so the
+   * app must name it to delete them (a cookie with a domain is not removed without one).
+   */
+  cookieDomain?: string;
 }
 
 export const RUNTIME_CONFIG_ELEMENT_ID = 'portal-config';

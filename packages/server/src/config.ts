@@ -135,7 +135,8 @@ const envSchema = z
       LOCKER_ORIGIN: lockerOrigin,
       LOCKER_API_BASE_URL: env.LOCKER_API_BASE_URL ?? `${lockerOrigin}/v3`,
       MAIN_SITE_URL: env.MAIN_SITE_URL ?? platformOrigin,
-      VAULT_URL: env.VAULT_URL ?? `${platformOrigin}/vault`,
+      // No vault runs beside the portal by default: the password-manager brand's own home, not a 404.
+      VAULT_URL: env.VAULT_URL ?? `${lockerOrigin}/`,
       SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
       // Mail kept in the database and readable by anyone who reaches the port: only for a
       // developer's own machine.

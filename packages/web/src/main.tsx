@@ -5,8 +5,11 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/AppProviders';
 import { prefetchToasts, showToast } from './app/toasts';
+import { prefetchBusyLoader } from './components/BusyGate';
 import { createAppRouter } from './app/router';
 import { configureApi } from './lib/api';
+import { setCookieDomain } from './lib/cookies';
+import { markVisited } from './lib/visit';
 import { appState } from './lib/app-state';
 import { exposeNonceToVitePreload, readCspNonce } from './lib/csp-nonce';
 import { storeEntryParams } from './lib/entry-params';
@@ -26,13 +29,15 @@ async function start(): Promise<void> {
   exposeNonceToVitePreload(nonce);
   storeEntryParams(location.search);
   appState.set({ dev: config.dev });
+  setCookieDomain(config.cookieDomain);
+  markVisited();
 
   // English until the visitor's language is known: a toast raised meanwhile is still text.
   initI18n(DEFAULT_LANGUAGE);
 
   // The navigate callbacks run only after a response arrives, by which time `router` exists.
   const navigate = (to: string) => void router.navigate(to);
-  configureApi({ baseUrl: config.apiBaseUrl, notify: showToast, navigate, onUnauthorized: clearSession });
+  configureApi({ baseUrl: config.apiBaseUrl, notify: showToast, navigate, onUnauthorized: () => clearSession('expired') });
   setSignOutNavigator(navigate);
 
   // Creating the router starts the first navigation: the session check runs while the
@@ -47,7 +52,9 @@ async function start(): Promise<void> {
       </AppProviders>
     </StrictMode>,
   );
-  prefetchToasts();
+  // On the first interaction: the toast and busy-loader code, and from then on the link prefetch.
+  const startLinkPrefetch = () => void import('./lib/link-prefetch').then(({ startLinkPrefetch }) => startLinkPrefetch(router), () => undefined);
+  prefetchToasts(prefetchBusyLoader, startLinkPrefetch);
 }
 
 void start();

@@ -37,5 +37,6 @@ export function runtimeConfigFor(config: Config, brand: Brand): RuntimeConfig {
         : { provider: 'altcha' },
     dev: config.DEV_OUTBOX,
     allowedRedirectOrigins: allowedRedirectOrigins(config),
+    ...(config.COOKIE_DOMAIN ? { cookieDomain: config.COOKIE_DOMAIN } : {}),
   };
 }

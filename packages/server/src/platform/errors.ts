@@ -65,12 +65,39 @@ function fieldsOf(issues: ValidationIssue[], context: string): Record<string, Fi
   return fields;
 }
 
+const NUL_MESSAGE = 'Text may not contain the NUL character';
+
+/** The path of the first string holding U+0000 (in a key or a value), if any. */
+function nulField(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (!value || typeof value !== 'object' || depth > 20) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const name = Array.isArray(value) ? `${path}.${key}` : path === 'body' || path === 'query' ? key : `${path}.${key}`;
+    if (key.includes('\u0000')) return name;
+    const found = nulField(inner, name, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+function nulError(field: string): AppError {
+  const error = new AppError('validation_error', {}, { fields: { [field]: { code: 'validation_error', message: NUL_MESSAGE } } });
+  error.message = `${field}: ${NUL_MESSAGE}`;
+  return error;
+}
+
 /**
  * One error policy for the whole app: AppError as declared, schema failures as 400 naming
  * each field, Fastify's own client errors (bad JSON, too large, wrong type) as their 4xx, and
  * anything else as a logged 500 that reveals nothing.
  */
 export function installErrorHandling(app: FastifyInstance): void {
+  // PostgreSQL text cannot hold U+0000: a NUL anywhere in a body or query is refused as a
+  // field error here, before it could reach a query and fail there as a 500 (api-fuzz.test.ts).
+  app.addHook('preValidation', async (request) => {
+    const field = nulField(request.body, 'body') ?? nulField(request.query, 'query');
+    if (field) throw nulError(field);
+  });
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.status === 429 && error.details?.retry_after_seconds) {

@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { I18nextProvider } from 'react-i18next';
 import type { RuntimeConfig } from '@portal/contracts';
-import { BusyLoader } from '../components/BusyLoader';
+import { BusyGate } from '../components/BusyGate';
 import { i18n } from '../lib/i18n';
 import { RuntimeConfigContext } from '../lib/runtime-context';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 import { Toasts } from './toasts';
 
 interface AppProvidersProps {
@@ -20,10 +20,10 @@ interface AppProvidersProps {
 export function AppProviders({ config, nonce, children, env }: AppProvidersProps) {
   return (
     <RuntimeConfigContext value={config}>
-      <MantineProvider theme={theme} deduplicateCssVariables={false} getStyleNonce={nonce ? () => nonce : undefined} env={env}>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} deduplicateCssVariables={false} getStyleNonce={nonce ? () => nonce : undefined} env={env}>
         <I18nextProvider i18n={i18n}>
           {children}
-          <BusyLoader />
+          <BusyGate />
           <Toasts />
         </I18nextProvider>
       </MantineProvider>

@@ -1,8 +1,13 @@
-import { useEffect } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router';
-import { DevOutboxBanner } from '../components/DevOutboxBanner';
-import { appState } from '../lib/app-state';
+import { lazy, Suspense, useEffect, type CSSProperties } from 'react';
+import { DATA_FETCH_MIN_DELAY_MS } from '@portal/contracts';
+import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { appState, useAppState } from '../lib/app-state';
+import classes from './RootRoute.module.css';
 import { storeEntryParams } from '../lib/entry-params';
+
+// Only where the server keeps mail in its dev outbox: never part of a production first paint.
+const DevOutboxBanner = lazy(async () => ({ default: (await import('../components/DevOutboxBanner')).DevOutboxBanner }));
 
 /**
  * The root of the route tree: keeps the app state's current path, and stores entry values
@@ -10,6 +15,9 @@ import { storeEntryParams } from '../lib/entry-params';
  */
 export function RootRoute() {
   const { pathname, search } = useLocation();
+  const dev = useAppState((state) => state.dev);
+  const navigating = useNavigation().state !== 'idle';
+  const { t } = useTranslation();
 
   useEffect(() => {
     appState.set({ currentPath: pathname });
@@ -21,7 +29,22 @@ export function RootRoute() {
 
   return (
     <>
-      <DevOutboxBanner />
+      {dev && (
+        <Suspense fallback={null}>
+          <DevOutboxBanner />
+        </Suspense>
+      )}
+      {navigating && (
+        // A page change fetching its code or data: a bar along the top, once it has taken DATA_FETCH_MIN_DELAY_MS.
+        <div
+          className={classes.progress}
+          role="progressbar"
+          aria-label={t('busy.label')}
+          aria-busy="true"
+          data-testid="navigation-progress"
+          style={{ '--portal-progress-delay': `${DATA_FETCH_MIN_DELAY_MS}ms` } as CSSProperties}
+        />
+      )}
       <Outlet />
       <ScrollRestoration />
     </>

@@ -24,13 +24,15 @@ export function showToast(kind: ToastKind, message: string): void {
 /**
  * Fetch the toast code ahead of need, so an error while offline can still be shown: on the
  * visitor's first interaction with the page (a key, a click, a touch), which comes before
- * any form is sent. A page nobody touches never downloads it.
+ * any form is sent. A page nobody touches never downloads it. `alongside`: other code to
+ * fetch at the same moment (the busy loader).
  */
-export function prefetchToasts(): void {
+export function prefetchToasts(...alongside: Array<() => void>): void {
   const events = ['pointerdown', 'keydown', 'touchstart'] as const;
   const load = () => {
     for (const name of events) window.removeEventListener(name, load, true);
     void loadNotifications().catch(() => undefined);
+    for (const prefetch of alongside) prefetch();
   };
   for (const name of events) window.addEventListener(name, load, { capture: true, passive: true });
 }

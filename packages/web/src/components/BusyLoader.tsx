@@ -5,15 +5,13 @@ import classes from './BusyLoader.module.css';
 import { Spinner } from './Spinner';
 
 /**
- * Full-screen loader shown while the app's busy flag is on (a sign-in finishing, a hand-off
+ * The full-screen loader's body (BusyGate mounts it, lazily, while the busy flag is on): the app's busy flag is on (a sign-in finishing, a hand-off
  * to the desktop app). When the desktop app is opening, its link stays offered in case the
  * browser did not pass it on.
  */
-export function BusyLoader() {
-  const busy = useAppState((state) => state.busy);
+export function BusyLoaderView() {
   const desktopAppLink = useAppState((state) => state.busyOptions.pendingDesktopApp);
   const { t } = useTranslation();
-  if (!busy) return null;
 
   return (
     <div className={classes.overlay} data-testid="busy-loader" role="status" aria-live="polite">

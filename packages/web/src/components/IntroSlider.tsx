@@ -69,12 +69,12 @@ export function IntroSlider({ service }: { service: CurrentService }) {
         <Title order={2} fz="h3" c="white">
           {slide.title}
         </Title>
-        <Text c="white" opacity={0.9}>
+        <Text c="white">
           {slide.body}
         </Text>
       </Stack>
       {count > 1 && (
-        <Group gap={8}>
+        <Group gap={0}>
           {slides.map((item, position) => (
             <UnstyledButton
               key={item.title}

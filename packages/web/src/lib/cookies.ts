@@ -30,7 +30,25 @@ export function writeCookie(name: string, value: string, options: CookieOptions 
   document.cookie = attributes.join('; ');
 }
 
+let sharedDomain: string | undefined;
+
+/** COOKIE_DOMAIN from the runtime config: cookies the server wrote for it are deleted for it too. */
+export function setCookieDomain(domain: string | undefined): void {
+  sharedDomain = domain || undefined;
+}
+
+/**
+ * Deletes `name` both as a host-only cookie and, with a configured cookie domain, as the
+ * domain cookie the server wrote (a cookie with a Domain attribute survives a deletion
+ * that does not name it).
+ */
 export function deleteCookie(name: string): void {
+  for (const deletion of cookieDeletions(name)) document.cookie = deletion;
+}
+
+/** The `document.cookie` writes that delete `name` (exported for tests). */
+export function cookieDeletions(name: string): string[] {
   // Both forms: browsers honour max-age=0, some DOM implementations only a past expiry.
-  document.cookie = `${encodeURIComponent(name)}=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  const expired = `${encodeURIComponent(name)}=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  return sharedDomain ? [expired, `${expired}; domain=${sharedDomain}`] : [expired];
 }

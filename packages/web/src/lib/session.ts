@@ -97,14 +97,21 @@ export function setSignOutNavigator(navigate: (to: string) => void): void {
 }
 
 /**
- * Drop the session on this side: auth state and the display-name cookie. A signed-in user
- * who becomes signed out is sent to /login/explore (spec section 4).
+ * Why the session ended: `expired` is the API's 401 (the session expired or was revoked
+ * elsewhere), `signed-out` the user's own doing (sign-out, account deleted).
  */
-export function clearSession(): void {
+export type SessionEnd = 'expired' | 'signed-out';
+
+/**
+ * Drop the session on this side: auth state and the display-name cookie (spec section 4).
+ * A signed-in user whose session expired goes to the root (whose guard then asks for a
+ * sign-in); one who signs out goes to /login/explore. Nobody moves who was not signed in.
+ */
+export function clearSession(reason: SessionEnd = 'signed-out'): void {
   const wasSignedIn = Boolean(session.get().user);
   session.set({ user: null });
   deleteCookie(DISPLAY_NAME_COOKIE);
-  if (wasSignedIn) navigateAfterSignOut(paths.loginExplore);
+  if (wasSignedIn) navigateAfterSignOut(reason === 'expired' ? paths.home : paths.loginExplore);
 }
 
 /** The sign-out button: tell the server, then forget the session whatever it answered. */

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deleteCookie, writeCookie } from './cookies';
 import { recalledIdentifier, rememberIdentifier } from './flow-storage';
-import { completeSignIn, signInTarget } from './sign-in';
+import { appState, setBusy } from './app-state';
+import { completeSignIn, isAppLink, signInTarget } from './sign-in';
 import { fakeApi } from '../test/fake-api';
 
 const origin = 'https://id.test';
@@ -46,6 +47,17 @@ describe('completeSignIn', () => {
     expect(server.calls.map((call) => `${call.method} ${call.path}`)).toEqual(['POST /sso/me/last_active']);
     expect(visited).toEqual(['/security']);
     expect(recalledIdentifier()).toBe('');
+  });
+
+  it('turns the full-screen busy loader on for the hand-off, with the desktop app link when the target is an app', async () => {
+    const server = fakeApi();
+    server.on('POST /sso/me/last_active', { status: 204 });
+    await completeSignIn('/security', () => undefined);
+    expect(appState.get()).toMatchObject({ busy: true, busyOptions: {} });
+    await completeSignIn('locker://signed-in?x=1', () => undefined);
+    expect(appState.get()).toMatchObject({ busy: true, busyOptions: { pendingDesktopApp: 'locker://signed-in?x=1' } });
+    setBusy(false);
+    expect(isAppLink('https://vault.test/')).toBe(false);
   });
 
   it('reloads even when the ping fails', async () => {

@@ -1,5 +1,6 @@
 import { firstPaintRoutes, NEXT_PARAM, paths, safeNextPath, safeRedirect, type accountEndpoints } from '@portal/contracts';
 import { call } from './api';
+import { setBusy } from './app-state';
 import { readEntryParam } from './entry-params';
 import { rememberIdentifier } from './flow-storage';
 
@@ -18,11 +19,20 @@ export function signInTarget(search: string, allowedOrigins: readonly string[], 
   return paths.home;
 }
 
+/** A target that opens an app rather than a page (a custom scheme such as `locker://`). */
+export function isAppLink(target: string): boolean {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target)?.[1]?.toLowerCase();
+  return scheme !== undefined && scheme !== 'http' && scheme !== 'https';
+}
+
 /**
- * After the server has set the session cookie (spec section 4): the last-active ping, then a
- * full reload at the target, so every part of the app starts again signed in.
+ * After the server has set the session cookie (spec section 4): the full-screen busy loader
+ * (the hand-off can take a moment; when the target opens the desktop app, the loader offers
+ * its link in case the browser does not follow), the last-active ping, then a full reload at
+ * the target, so every part of the app starts again signed in.
  */
 export async function completeSignIn(target: string, go: (url: string) => void = (url) => location.assign(url)): Promise<void> {
+  setBusy(true, isAppLink(target) ? { pendingDesktopApp: target } : {});
   await call<typeof accountEndpoints.lastActive>(firstPaintRoutes.lastActive, {}, { handle: 'all' }).catch(() => undefined);
   rememberIdentifier(null);
   go(target);

@@ -96,11 +96,11 @@ describe('security events', () => {
     const userId = await idOf('secure@example.com');
     await server.database.db.update(users).set({ language: 'vi' }).where(eq(users.id, userId));
     await notifySecurityEvent(deps, userId, 'two_factor_disabled');
-    await client.mailTo('secure@example.com', /Xác minh hai bước vừa được tắt/);
+    await client.mailTo('secure@example.com', /Xác thực hai bước vừa được tắt/);
     await notifySecurityEvent(deps, userId, 'password_changed', { lang: 'en', mail: false });
     const token = (await client.signIn('secure@example.com', PASSWORD)).json().token as string;
     const titles = (await call(token, 'GET', '/v3/notifications')).json().items.map((n: { title: string }) => n.title);
-    expect(titles).toEqual(expect.arrayContaining(['Xác minh hai bước đã bị tắt', 'Your password was changed']));
+    expect(titles).toEqual(expect.arrayContaining(['Xác thực hai bước đã bị tắt', 'Your password was changed']));
   });
 
   it('alert on a sign-in from a device never seen for the user, not on the first sign-in or a known device', async () => {

@@ -113,23 +113,23 @@ const vi: Record<SecurityEventKind, Builder> = {
     label: 'Xem cài đặt bảo mật',
   }),
   two_factor_enabled: (brand, detail) => ({
-    title: 'Xác minh hai bước đã được bật',
-    lines: [`Xác minh hai bước${detail ? ` (${detail})` : ''} vừa được bật cho tài khoản ${brand} của bạn.`],
+    title: 'Xác thực hai bước đã được bật',
+    lines: [`Xác thực hai bước${detail ? ` (${detail})` : ''} vừa được bật cho tài khoản ${brand} của bạn.`],
     label: 'Xem cài đặt bảo mật',
   }),
   two_factor_disabled: (brand) => ({
-    title: 'Xác minh hai bước đã bị tắt',
-    lines: [`Xác minh hai bước vừa được tắt cho tài khoản ${brand} của bạn.`, 'Nếu không phải bạn thực hiện, hãy đổi mật khẩu và bật lại ngay.'],
+    title: 'Xác thực hai bước đã bị tắt',
+    lines: [`Xác thực hai bước vừa được tắt cho tài khoản ${brand} của bạn.`, 'Nếu không phải bạn thực hiện, hãy đổi mật khẩu và bật lại ngay.'],
     label: 'Xem cài đặt bảo mật',
   }),
   passkey_added: (brand, detail) => ({
-    title: 'Một passkey đã được thêm vào tài khoản',
-    lines: [`Passkey${detail ? ` "${detail}"` : ''} giờ có thể đăng nhập vào tài khoản ${brand} của bạn.`],
+    title: 'Một khóa truy cập đã được thêm vào tài khoản',
+    lines: [`Khóa truy cập${detail ? ` "${detail}"` : ''} giờ có thể đăng nhập vào tài khoản ${brand} của bạn.`],
     label: 'Xem passkey',
   }),
   passkey_removed: (brand, detail) => ({
-    title: 'Một passkey đã bị xoá khỏi tài khoản',
-    lines: [`Passkey${detail ? ` "${detail}"` : ''} không còn đăng nhập được vào tài khoản ${brand} của bạn.`],
+    title: 'Một khóa truy cập đã bị xoá khỏi tài khoản',
+    lines: [`Khóa truy cập${detail ? ` "${detail}"` : ''} không còn đăng nhập được vào tài khoản ${brand} của bạn.`],
     label: 'Xem passkey',
   }),
   api_key_created: (brand, detail) => ({

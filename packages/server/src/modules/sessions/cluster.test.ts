@@ -1,11 +1,13 @@
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
 
 /**
  * Two API nodes on one database (and one Redis when REDIS_URL is set), as a scaled-out
- * deployment runs them: a session revoked through one is refused by the other, and a rate
- * limit counts across both.
+ * deployment runs them: a session revoked through one is refused by the other, a rate
+ * limit counts across both, and a sign-in started on one (password, then the two-step
+ * challenge) finishes on the other, as a load balancer without sticky sessions sends it.
  */
 let first: TestServer;
 let second: TestServer;
@@ -43,5 +45,26 @@ describe('two nodes, one database', () => {
     expect(third.json().details.captcha_required).toBe(true);
     const fourth = await two.signIn('shared@example.com', 'plum-orbit-cactus-917');
     expect(fourth.json().code).toBe('auth.captcha_required');
+  });
+
+  it('finishes on one node a sign-in started on the other (password there, two-step code here)', async () => {
+    const one = identityClient(first.app, first.database);
+    const token = await one.registeredUser('roaming@example.com');
+    const auth = { authorization: `Bearer ${token}` };
+    const { secret } = (await first.app.inject({ method: 'POST', url: '/v3/sso/me/2fa/totp/setup', headers: auth })).json();
+    const now = Math.floor(Date.now() / 1000);
+    const enabled = await second.app.inject({ method: 'POST', url: '/v3/sso/me/2fa/totp/enable', headers: auth, payload: { code: await generate({ secret, epoch: now }) } });
+    expect(enabled.statusCode).toBe(200);
+
+    const started = await one.signIn('roaming@example.com', 'plum-orbit-cactus-917');
+    expect(started.json()).toMatchObject({ mfa_required: true, method: 'totp' });
+    const finished = await second.app.inject({
+      method: 'POST',
+      url: '/v3/sso/auth/mfa',
+      payload: { mfa_token: started.json().mfa_token, code: await generate({ secret, epoch: now + 30 }) },
+    });
+    expect(finished.statusCode, finished.body).toBe(200);
+    const session = { authorization: `Bearer ${finished.json().token}` };
+    expect((await first.app.inject({ url: '/v3/sso/me', headers: session })).json().email).toBe('roaming@example.com');
   });
 });

@@ -19,12 +19,15 @@ export function AuthLayout() {
       data-service-theme={service.entry.theme}
       style={{ '--portal-accent': service.accent } as CSSProperties}
     >
-      <aside className={classes.panel}>
-        <div className={classes.panelLogo}>
-          <BrandLogo />
-        </div>
-        <div className={classes.panelBody}>
-          <ServicePanel service={service} />
+      <aside className={classes.panel} data-testid="brand-panel">
+        {/* The panel's colour runs the page's full length; its content stays in view. */}
+        <div className={classes.panelInner}>
+          <div className={classes.panelLogo}>
+            <BrandLogo />
+          </div>
+          <div className={classes.panelBody}>
+            <ServicePanel service={service} />
+          </div>
         </div>
       </aside>
       <div className={classes.content}>

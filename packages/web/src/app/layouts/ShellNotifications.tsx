@@ -49,19 +49,20 @@ export function ShellNotifications() {
   };
 
   return (
+    // The count wraps the menu, not the other way round: the menu's target (and its
+    // aria-expanded) must be the button itself.
+    <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} offset={4} color="red" data-testid="notifications-count">
     <Menu position="bottom-end" width={360} shadow="md" withinPortal onOpen={() => void list.refetch()}>
       <Menu.Target>
-        <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} offset={4} color="red" data-testid="notifications-count">
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={unread > 0 ? t('shell.notifications.labelUnread', { count: unread }) : t('shell.notifications.label')}
-            data-testid="notifications-bell"
-          >
-            <BellIcon />
-          </ActionIcon>
-        </Indicator>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="lg"
+          aria-label={unread > 0 ? t('shell.notifications.labelUnread', { count: unread }) : t('shell.notifications.label')}
+          data-testid="notifications-bell"
+        >
+          <BellIcon />
+        </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown data-testid="notifications-menu">
         <Group justify="space-between" px="sm" py={6}>
@@ -115,6 +116,7 @@ export function ShellNotifications() {
         )}
       </Menu.Dropdown>
     </Menu>
+    </Indicator>
   );
 }
 

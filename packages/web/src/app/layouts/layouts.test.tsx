@@ -95,7 +95,7 @@ describe('busy loader', () => {
     await screen.findByRole('heading', { name: 'Sign in' });
     expect(screen.queryByTestId('busy-loader')).toBeNull();
     act(() => setBusy(true, { pendingDesktopApp: 'locker://open' }));
-    const loader = screen.getByTestId('busy-loader');
+    const loader = await screen.findByTestId('busy-loader'); // its code loads when first needed
     expect(within(loader).getByRole('link', { name: 'Open the desktop app' }).getAttribute('href')).toBe('locker://open');
     act(() => setBusy(false));
     expect(screen.queryByTestId('busy-loader')).toBeNull();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { useRuntimeConfig } from '../../lib/runtime-context';
 import { completeSignIn, signInTarget } from '../../lib/sign-in';
 import { isMfaChallenge } from './api';
 import { cancelPasskeyCeremony, passkeyAuthOptions, signInWithPasskey } from './passkey-sign-in';
-import { useRestoreOffer } from './restore-offer';
+import { deletionPending, type DeletionPending } from './deletion-pending';
 import { usePasskeyAutofill } from './usePasskeyAutofill';
 
 /**
@@ -26,6 +26,9 @@ export function usePasskeyFinish(onChallenge: (challenge: MfaChallengeResponse) 
     else await completeSignIn(signInTarget(search, allowedRedirectOrigins));
   };
 }
+
+// The restore offer (403 account.deletion_pending) is rare: its code loads when it is needed.
+const RestoreOfferView = lazy(async () => ({ default: (await import('./restore-offer')).RestoreOfferView }));
 
 type PasskeyErrors = typeof import('../../components/passkey/passkey-errors');
 
@@ -56,14 +59,18 @@ interface PasskeySignInButtonProps {
 export function PasskeySignInButton({ onChallenge, autofill = true }: PasskeySignInButtonProps) {
   const { t } = useTranslation();
   const finish = usePasskeyFinish(onChallenge);
-  const restore = useRestoreOffer();
+  const [deletion, setDeletion] = useState<{ pending: DeletionPending; round: number } | null>(null);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<{ error: unknown; errors: PasskeyErrors } | null>(null);
   const [round, setRound] = useState(0);
   const supported = passkeysSupported();
 
   const fail = (error: unknown) => {
-    if (restore.offer(error)) return;
+    const pending = deletionPending(error);
+    if (pending) {
+      setDeletion((current) => ({ pending, round: (current?.round ?? 0) + 1 }));
+      return;
+    }
     void describeFailure(error).then(setFailure, () => undefined);
   };
 
@@ -104,7 +111,11 @@ export function PasskeySignInButton({ onChallenge, autofill = true }: PasskeySig
           {failure.errors.passkeyErrorText(failure.error, 'auth')}
         </Text>
       )}
-      {restore.element}
+      {deletion && (
+        <Suspense fallback={null}>
+          <RestoreOfferView key={deletion.round} pending={deletion.pending} />
+        </Suspense>
+      )}
     </Stack>
   );
 }

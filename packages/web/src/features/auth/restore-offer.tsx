@@ -2,27 +2,15 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Anchor, Text } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ApiError, errorText } from '../../lib/api';
+import { errorText } from '../../lib/api';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { completeSignIn, signInTarget } from '../../lib/sign-in';
+import { deletionPending, type DeletionPending } from './deletion-pending';
 
 // Only when a sign-in meets an account scheduled for deletion: not on /login's first visit.
 const RestoreAccountDialog = lazy(async () => ({ default: (await import('./RestoreAccountDialog')).RestoreAccountDialog }));
 
-/** 403 account.deletion_pending: the credentials were right, the account is scheduled for deletion. */
-export interface DeletionPending {
-  error: ApiError;
-  restoreToken: string;
-  deletionDueAt?: string;
-}
-
-export function deletionPending(error: unknown): DeletionPending | null {
-  if (!(error instanceof ApiError) || error.status !== 403 || error.code !== 'account.deletion_pending') return null;
-  const token = error.details?.restore_token;
-  if (typeof token !== 'string' || !token) return null;
-  const due = error.details?.deletion_due_at;
-  return { error, restoreToken: token, deletionDueAt: typeof due === 'string' ? due : undefined };
-}
+export { deletionPending, type DeletionPending } from './deletion-pending';
 
 export interface RestoreOffer {
   /**
@@ -43,21 +31,28 @@ export interface RestoreOffer {
  * leaves the visitor on the sign-in page, with the refusal's text and a way back to the offer.
  */
 export function useRestoreOffer(onRestoring?: () => void): RestoreOffer {
-  const { t } = useTranslation();
-  const { search } = useLocation();
-  const { allowedRedirectOrigins } = useRuntimeConfig();
   const [pending, setPending] = useState<DeletionPending | null>(null);
-  const [opened, setOpened] = useState(false);
+  const [round, setRound] = useState(0);
 
   const offer = (error: unknown) => {
     const found = deletionPending(error);
     if (!found) return false;
     setPending(found);
-    setOpened(true);
+    setRound((current) => current + 1); // a new refusal opens the dialog again
     return true;
   };
 
-  const element = pending ? (
+  const element = pending ? <RestoreOfferView key={round} pending={pending} onRestoring={onRestoring} /> : null;
+  return { offer, element };
+}
+
+/** The offer for one refusal: the dialog, open at first, and once declined the note with a way back to it. */
+export function RestoreOfferView({ pending, onRestoring }: { pending: DeletionPending; onRestoring?: () => void }) {
+  const { t } = useTranslation();
+  const { search } = useLocation();
+  const { allowedRedirectOrigins } = useRuntimeConfig();
+  const [opened, setOpened] = useState(true);
+  return (
     <>
       {!opened && (
         <Text size="sm" role="status" mt="md" data-testid="deletion-pending">
@@ -80,7 +75,5 @@ export function useRestoreOffer(onRestoring?: () => void): RestoreOffer {
         />
       </Suspense>
     </>
-  ) : null;
-
-  return { offer, element };
+  );
 }
