@@ -300,6 +300,8 @@ export const oauthClients = pgTable('oauth_clients', {
   metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 // ---------------------------------------------------------------------------------------------
 // Billing (issue 15, migration 0004_billing): organizations (minimal, for the business trial),
 // processor customers, cards, subscriptions, trials, orders, promo codes, licenses, idempotency
