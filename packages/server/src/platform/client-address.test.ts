@@ -51,13 +51,19 @@ describe('limitAddress', () => {
   });
 });
 
-/** Wrong reset codes: each counts against the client address's recovery limit, and nothing else is needed. */
+let guesses = 0;
+
+/**
+ * Wrong reset codes: each counts against the client address's recovery limit. Each names
+ * another (unknown) email, so the per-account code budget never answers first.
+ */
 async function guessResetCode(server: TestServer, forwardedFor: string) {
+  guesses += 1;
   return server.app.inject({
     method: 'POST',
     url: '/v3/sso/password/forgot/verify-code',
     headers: { 'x-forwarded-for': forwardedFor },
-    payload: { identifier: 'nobody@example.com', code: '000000' },
+    payload: { identifier: `nobody-${guesses}@example.com`, code: '000000' },
   });
 }
 
