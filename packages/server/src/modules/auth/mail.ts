@@ -105,8 +105,8 @@ export const resetPasswordMail = defineMail<{ code: string; link: string; validM
 });
 
 /** Notice after a password change; other sessions were signed out. */
-export const passwordChangedMail = defineMail<{ resetLink?: string; supportUrl?: string }>({
-  en: ({ name, resetLink, supportUrl }, brand, { greeting, signOff, footer }) => ({
+export const passwordChangedMail = defineMail<{ resetLink?: string; supportUrl?: string; /** The account's passkeys and API keys with where to review them (notifications accountInventory). */ inventory?: string[] }>({
+  en: ({ name, resetLink, supportUrl, inventory }, brand, { greeting, signOff, footer }) => ({
     subject: `Your ${brand} password was changed`,
     heading: 'Your password was changed',
     blocks: [
@@ -119,6 +119,7 @@ export const passwordChangedMail = defineMail<{ resetLink?: string; supportUrl?:
         kind: 'p',
         text: "If you didn't make this change, reset your password right away and contact our support team.",
       },
+      ...(inventory ?? []).map((text) => ({ kind: 'p' as const, text })),
       ...(resetLink ? [{ kind: 'link' as const, label: 'Reset password', url: resetLink }] : []),
       ...(supportUrl ? [{ kind: 'link' as const, label: 'Contact support', url: supportUrl }] : []),
     ],
@@ -126,7 +127,7 @@ export const passwordChangedMail = defineMail<{ resetLink?: string; supportUrl?:
     footer: footer(brand),
   }),
 
-  vi: ({ name, resetLink, supportUrl }, brand, { greeting, signOff, footer }) => ({
+  vi: ({ name, resetLink, supportUrl, inventory }, brand, { greeting, signOff, footer }) => ({
     subject: `Mật khẩu ${brand} của bạn đã được thay đổi`,
     heading: 'Mật khẩu của bạn đã được thay đổi',
     blocks: [
@@ -139,6 +140,7 @@ export const passwordChangedMail = defineMail<{ resetLink?: string; supportUrl?:
         kind: 'p',
         text: 'Nếu bạn không thực hiện thay đổi này, hãy đặt lại mật khẩu ngay và liên hệ với bộ phận hỗ trợ của chúng tôi.',
       },
+      ...(inventory ?? []).map((text) => ({ kind: 'p' as const, text })),
       ...(resetLink ? [{ kind: 'link' as const, label: 'Đặt lại mật khẩu', url: resetLink }] : []),
       ...(supportUrl ? [{ kind: 'link' as const, label: 'Liên hệ hỗ trợ', url: supportUrl }] : []),
     ],

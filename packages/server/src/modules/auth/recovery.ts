@@ -1,4 +1,4 @@
-import { notifySecurityEvent } from '../notifications';
+import { accountInventory, notifySecurityEvent } from '../notifications';
 import { decoyEmail } from './decoy-email';
 import { RESET_LINK_TTL_SECONDS, resetPasswordPath } from '@portal/contracts';
 import { originFor } from '../../platform/brand';
@@ -113,7 +113,9 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       await users.setPendingCredentials(user.id, { passwordHash, keepPasskeys: false }, deps.clock.now());
       await users.activate(user.id, deps.clock.now());
       await sessions.revokeAll(user.id);
-      auth.mailLater(user.email, passwordChangedMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: user.fullName }));
+      const lang = replyLanguage(user, origin);
+      const inventory = await accountInventory(deps, user.id, lang, originFor(config, origin.brand));
+      auth.mailLater(user.email, passwordChangedMail({ lang, brand: origin.brand, name: user.fullName, inventory }));
       void notifySecurityEvent(deps, user.id, 'password_changed', { brand: origin.brand, mail: false });
     },
   };

@@ -1,5 +1,6 @@
 /** The notifications module: the in-app list, and security events (a notification and a mail). */
 export {
+  accountInventory,
   createNotification,
   createNotificationService,
   notifySecurityEvent,

@@ -1,11 +1,27 @@
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { notifications } from '../../db/schema';
+import { apiKeys, notifications, passkeys } from '../../db/schema';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
 export function notificationQueries(db: Database) {
   return {
+    /**
+     * The account's ways in besides the password, for security mails to list (read only: the
+     * passkeys and api-keys modules own these rows and write them).
+     */
+    async inventory(userId: string): Promise<{ passkeys: string[]; apiKeys: string[] }> {
+      const [keys, tokens] = await Promise.all([
+        db.select({ name: passkeys.name }).from(passkeys).where(eq(passkeys.userId, userId)).orderBy(passkeys.createdAt),
+        db
+          .select({ name: apiKeys.name, prefix: apiKeys.prefix })
+          .from(apiKeys)
+          .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+          .orderBy(apiKeys.createdAt),
+      ]);
+      return { passkeys: keys.map((key) => key.name), apiKeys: tokens.map((token) => `${token.name} (${token.prefix}…)`) };
+    },
+
     async insert(row: typeof notifications.$inferInsert): Promise<NotificationRow> {
       const [inserted] = await db.insert(notifications).values(row).returning();
       return inserted!;

@@ -162,3 +162,20 @@ const vi: Record<SecurityEventKind, Builder> = {
 export function securityCopy(kind: SecurityEventKind, lang: Language, brand: string, detail = ''): SecurityCopy {
   return (lang === 'vi' ? vi : en)[kind](brand, detail);
 }
+
+/**
+ * What every security mail ends with: the account's passkeys and API keys, each list with the
+ * page to review it, so a way in someone else added is seen at once.
+ */
+export function inventoryLines(lang: Language, inventory: { passkeys: string[]; apiKeys: string[] }, origin: string): string[] {
+  const list = (names: string[]) => (names.length ? names.join(', ') : lang === 'vi' ? 'không có' : 'none');
+  return lang === 'vi'
+    ? [
+        `Passkey của tài khoản: ${list(inventory.passkeys)}. Xem lại tại ${origin}${paths.securityWebauthn}`,
+        `Khóa API của tài khoản: ${list(inventory.apiKeys)}. Xem lại tại ${origin}${paths.apiKeys}`,
+      ]
+    : [
+        `Passkeys on your account: ${list(inventory.passkeys)}. Review them at ${origin}${paths.securityWebauthn}`,
+        `API keys on your account: ${list(inventory.apiKeys)}. Review them at ${origin}${paths.apiKeys}`,
+      ];
+}

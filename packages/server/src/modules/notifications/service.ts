@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock';
 import { renderAlert, type Mailer } from '../../platform/mail';
 import { createUserService } from '../users';
 import { notificationQueries, type NotificationRow } from './queries';
-import { securityCopy, securityEventPage, type SecurityEventKind } from './security-copy';
+import { inventoryLines, securityCopy, securityEventPage, type SecurityEventKind } from './security-copy';
 
 export type { SecurityEventKind } from './security-copy';
 export { securityEventKinds } from './security-copy';
@@ -91,12 +91,19 @@ export async function notifySecurityEvent(deps: NotifierDependencies, userId: st
     const text = securityCopy(kind, lang, brands[brand].title, options.detail);
     await createNotification(deps, userId, { type: 'other', title: text.title, body: text.lines.join(' ') });
     if (options.mail === false) return;
-    const link = { label: text.label, url: `${originFor(deps.config, brand)}${securityEventPage[kind]}` };
-    const rendered = renderAlert({ lang, brand, name: user.fullName, title: text.title, lines: text.lines, link });
+    const origin = originFor(deps.config, brand);
+    const link = { label: text.label, url: `${origin}${securityEventPage[kind]}` };
+    const lines = [...text.lines, ...(await accountInventory(deps, userId, lang, origin))];
+    const rendered = renderAlert({ lang, brand, name: user.fullName, title: text.title, lines, link });
     deps.mailer.send({ to: options.mailTo ?? user.email, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'security mail not sent'));
   } catch (error) {
     deps.log.error({ err: error }, `security event ${kind} not recorded`);
   }
+}
+
+/** The lines that list the account's passkeys and API keys with where to review them (see inventoryLines). */
+export async function accountInventory(deps: Pick<NotifierDependencies, 'db'>, userId: string, lang: Language, origin: string): Promise<string[]> {
+  return inventoryLines(lang, await notificationQueries(deps.db).inventory(userId), origin);
 }
 
 export type NotificationService = ReturnType<typeof createNotificationService>;

@@ -170,6 +170,17 @@ describe('passkey sign-in', () => {
     expect((await authenticate(authenticator.assert(await authOptions(), { counter: 6 }))).statusCode).toBe(200);
   });
 
+  it('counts failures per address, not successes: 60 passkey sign-ins from one address all pass', async () => {
+    const { authenticator } = await userWithPasskey('passkey-crowd@example.com');
+    const fromOffice = (url: string, body: Json) =>
+      server.app.inject({ method: 'POST', url, payload: body, remoteAddress: '10.99.0.1', headers: { 'user-agent': 'vitest' } });
+    for (let index = 0; index < 60; index += 1) {
+      const options = (await fromOffice('/v3/sso/users/webauthn/auth/options', {})).json() as Json;
+      const signedIn = await fromOffice('/v3/sso/users/webauthn/auth', { response: authenticator.assert(options) });
+      expect(signedIn.statusCode, `sign-in ${index + 1}`).toBe(200);
+    }
+  });
+
   it('counts a user-verified passkey as both factors when two-step is on', async () => {
     const { token, authenticator } = await userWithPasskey('passkey-2fa@example.com');
     const { secret } = (await call('POST', '/v3/sso/me/2fa/totp/setup', { token })).json();

@@ -296,6 +296,8 @@ export function createPasskeyService(deps: PasskeyDependencies) {
             if (!(await queries.recordUse(passkey.id, passkey.counter, newCounter, credentialBackedUp, clock.now()))) throw new AppError('auth.passkey_failed');
             // Only failures count against the address (see signInIpKey in auth): a success gives its hit back.
             await limiter.refund(`signin:ip:${origin.limitAddress}`);
+            // ...and the options call that began it, so a crowd behind one address keeps signing in with passkeys.
+            await limiter.refund(rateKey(limits.signInPerIp, `webauthn:${origin.limitAddress}`));
             // User verification is required above, so the passkey proves both factors.
             return { user: user!, amr: withMfa(['hwk', 'user']) };
           },

@@ -100,4 +100,13 @@ describe('a password change ends what sign-ins left pending', () => {
     const finish = await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: started.json().mfa_token, code } });
     expect(finish.json().code).toBe('auth.mfa_token_invalid');
   });
+
+  it("lists the account's passkeys and API keys, with where to review them, in the security mail", async () => {
+    const email = 'inventory@example.com';
+    const token = await client.registeredUser(email, PASSWORD);
+    expect((await call('POST', '/v3/sso/me/api-keys', { token, body: { name: 'deploy bot', scopes: ['me:read'] } })).statusCode).toBe(201);
+    expect((await call('PUT', '/v3/sso/me/password', { token, body: { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD } })).statusCode).toBe(204);
+    const [text] = await client.mailTo(email, /password was changed[\s\S]*API keys on your account: deploy bot \([^)]+…\)\. Review them at \S+\/api-keys/i);
+    expect(text).toMatch(/Passkeys on your account: none\. Review them at \S+\/security\/webauthn/);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Mailer } from '../../platform/mail';
-import { notifySecurityEvent } from '../notifications';
+import { accountInventory, notifySecurityEvent } from '../notifications';
 import { paths, type SessionInfo } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
@@ -117,7 +117,9 @@ export function createSecurityService(deps: SecurityDependencies) {
       await sessions.revokeAll(user.id, session.id);
       await endPendingSignIns(deps, user.id);
       const base = originFor(config, origin.brand);
-      secondFactor.mailLater(user.email, passwordChangedMail({ lang: replyLanguage(user, origin), brand: origin.brand, name: user.fullName, resetLink: `${base}${paths.forgot}` }));
+      const lang = replyLanguage(user, origin);
+      const inventory = await accountInventory(deps, user.id, lang, base);
+      secondFactor.mailLater(user.email, passwordChangedMail({ lang, brand: origin.brand, name: user.fullName, resetLink: `${base}${paths.forgot}`, inventory }));
       void notifySecurityEvent(deps, user.id, 'password_changed', { brand: origin.brand, mail: false });
     },
   };
