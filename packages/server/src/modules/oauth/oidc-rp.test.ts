@@ -260,6 +260,33 @@ describe('ending portal sessions', () => {
   });
 });
 
+describe('a password reset', () => {
+  it("ends every provider session and token of the person, a desktop app's device sign-in included", async () => {
+    const product = await discover('test-product', PRODUCT_SECRET);
+    const desktop = await discover('test-desktop');
+    const { browser, email, token } = await signedInBrowser();
+    const tokens = await codeFlow(product, browser);
+    const device = await oidc.initiateDeviceAuthorization(desktop, { scope: 'openid offline_access' });
+    const decided = await fetch(`${origin}/v3/oauth/device/decision`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ user_code: device.user_code, allow: true }),
+    });
+    expect(decided.status).toBe(200);
+    const desktopTokens = await oidc.pollDeviceAuthorizationGrant(desktop, device);
+
+    await identity.post('/v3/sso/password/forgot/verify-email', { identifier: email, email });
+    const [, code] = await identity.mailTo(email, /\b(\d{6})\b/);
+    const { reset_token } = (await identity.post('/v3/sso/password/forgot/verify-code', { identifier: email, code })).json();
+    const NEW = 'new-plum-orbit-cactus-918';
+    expect((await identity.post('/v3/sso/password/reset', { token: reset_token, new_password: NEW, confirm_password: NEW })).statusCode).toBe(204);
+
+    await expect(oidc.refreshTokenGrant(product, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(desktop, desktopTokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect((await oidc.tokenIntrospection(product, tokens.access_token)).active).toBe(false);
+  }, 30_000);
+});
+
 describe('an outside app with consent', () => {
   it('asks once (Allow), remembers, lists it in Connected apps, and Revoke ends its tokens; Deny sends access_denied', async () => {
     const registered = await thirdPartyClients(server.database.db).add({ name: 'Outside App', redirectUris: [CALLBACK], site: 'https://outside.example' });
