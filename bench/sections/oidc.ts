@@ -115,7 +115,17 @@ export const oidcThroughput: BenchSection = {
       requests: [{ method: 'POST', path: '/oidc/token/introspection', body: new URLSearchParams({ token: access, client_id: CLIENT }).toString() }],
     });
 
+    // The same app's cheapest route under the same load: the machine's speed right now, for a ratio from this run.
+    const healthz = await load({ url: `${real.url}/healthz`, connections: 10, seconds: SECONDS, warmupSeconds: 1 });
+
     return [
+      { metric: 'GET /healthz of the same app (baseline)', value: `${perSecond(healthz.rps)}, p99 ${healthz.p99} ms`, status: clean(healthz) ? 'INFO' : 'FAIL', note: describeLoad(healthz) },
+      {
+        metric: 'introspections / healthz baseline',
+        value: (introspection.rps / healthz.rps).toFixed(3),
+        status: 'INFO',
+        note: 'what one introspection costs against the cheapest request, on this machine in this run',
+      },
       {
         metric: 'code round trip, signed in (authorize → code → token)',
         value: `${perSecond(roundTripRate, 'flows/s')}, p99 ${roundTripP99} ms`,
