@@ -120,7 +120,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const deletion = createDeletionService({ ...shared, account, restoreSignIn: signIn.restore });
   // The OpenID Connect provider: its login is the portal session; ending one ends the other.
   const oauth = await createOAuth({ config, db: database.db, secrets, sessions, limiter, log: app.log });
-  installAuthGuard(app, config, sessions, apiKeys);
+  installAuthGuard(app, config, sessions, apiKeys, oauth.accessTokens);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   installOidcSweepJob(app, database.db);
   app.addHook('onClose', async () => {

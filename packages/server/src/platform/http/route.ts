@@ -22,6 +22,8 @@ export interface EndpointGuards {
   session: PreHandler;
   /** A session, or an API key with the route's `config.scope`. */
   scoped: PreHandler;
+  /** As `scoped`, or an access token issued to the product the route's `{product}` parameter names. */
+  product: PreHandler;
 }
 
 declare module 'fastify' {
@@ -80,7 +82,7 @@ function guardOf(app: FastifyInstance, declaration: EndpointDeclaration): PreHan
   if (auth === 'public') return undefined;
   if (auth === 'optional') return app.endpointGuards.optional;
   if (auth === 'session') return app.endpointGuards.session;
-  return app.endpointGuards.scoped;
+  return auth.productToken ? app.endpointGuards.product : app.endpointGuards.scoped;
 }
 
 /**
