@@ -16,7 +16,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `session`: a signed-in browser or app session only (never an API key);
  * - `{ scope }`: a session, or an API key holding that scope.
  */
-export type EndpointAuth = 'public' | 'optional' | 'session' | { readonly scope: ApiKeyScope };
+/**
+ * `{ scope }`: a session, or an API key with that scope. With `productToken`, also an OpenID
+ * Connect access token issued to the product the path's `{product}` names (its audience).
+ */
+export type EndpointAuth = 'public' | 'optional' | 'session' | { readonly scope: ApiKeyScope; readonly productToken?: true };
 
 export interface EndpointDeclaration {
   readonly method: HttpMethod;

@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     afterRenewalCharge: deps.afterRenewalCharge,
   });
   if (config.SEED_DEMO) await billing.seedDemoPromoCodes();
-  installAuthGuard(app, config, sessions, apiKeys);
+  installAuthGuard(app, config, sessions, apiKeys, oauth.accessTokens);
   installRenewalJob(app, billing, config.BILLING_JOB_INTERVAL_SECONDS);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   installOidcSweepJob(app, database.db);

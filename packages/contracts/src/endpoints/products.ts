@@ -29,7 +29,8 @@ export const pmUser = endpoint({
   method: 'GET',
   path: '/{product}_platform/pm/users/me',
   tag: 'support-chat',
-  auth: { scope: 'me:read' },
+  // A product's own access token (the products' view of the user) is accepted here too.
+  auth: { scope: 'me:read', productToken: true },
   summary: 'The password-manager user',
   params: productParams,
   paramPatterns: productPatterns,

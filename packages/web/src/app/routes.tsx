@@ -94,7 +94,7 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
           Component: MinimalLayout,
           children: [
             { path: paths.loginExplore, ...withPageText, ...lazyPage(() => import('../features/explore/ExplorePage'), 'ExplorePage') },
-            { path: paths.authenticate, ...withPageText, ...lazyPage(() => import('../features/auth/AuthenticatePage'), 'AuthenticatePage') },
+            { path: paths.authenticate, handle: requiresUser, ...withPageText, ...lazyPage(() => import('../features/auth/AuthenticatePage'), 'AuthenticatePage') },
             { path: paths.callback, ...withPageText, ...lazyPage(() => import('../features/auth/CallbackPage'), 'CallbackPage') },
             { path: paths.callbackApp, ...withPageText, ...lazyPage(() => import('../features/auth/CallbackAppPage'), 'CallbackAppPage') },
             { path: paths.ssoRedirect, ...withPageText, ...lazyPage(() => import('../features/auth/SsoRedirectPage'), 'SsoRedirectPage') },

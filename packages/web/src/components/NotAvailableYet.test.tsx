@@ -10,7 +10,6 @@ const NOT_BUILT = [
   '/sso/redirect',
   '/callback',
   '/callback-app',
-  '/authenticate',
   '/create-user',
 ];
 

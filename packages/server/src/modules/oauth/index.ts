@@ -9,6 +9,7 @@ import type { DataProtection } from '../../platform/data-protection';
 import type { RateLimiter } from '../../platform/rate-limit';
 import type { SessionService } from '../sessions';
 import { createProvider } from './provider';
+import { productAccessTokens } from './product-tokens';
 import { createOAuthService } from './service';
 
 export { firstPartyClients, thirdPartyClients, type ThirdPartyClients, type ThirdPartyInput } from './clients';
@@ -30,5 +31,5 @@ export async function createOAuth(deps: {
   const provider = await createProvider(deps);
   const service = createOAuthService({ db: deps.db, provider, limiter: deps.limiter, log: deps.log });
   deps.sessions.onEnded((ended) => service.portalSessionsEnded(ended));
-  return { provider, service };
+  return { provider, service, accessTokens: productAccessTokens(provider, deps.db) };
 }

@@ -260,6 +260,33 @@ describe('ending portal sessions', () => {
   });
 });
 
+describe('a password reset', () => {
+  it("ends every provider session and token of the person, a desktop app's device sign-in included", async () => {
+    const product = await discover('test-product', PRODUCT_SECRET);
+    const desktop = await discover('test-desktop');
+    const { browser, email, token } = await signedInBrowser();
+    const tokens = await codeFlow(product, browser);
+    const device = await oidc.initiateDeviceAuthorization(desktop, { scope: 'openid offline_access' });
+    const decided = await fetch(`${origin}/v3/oauth/device/decision`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ user_code: device.user_code, allow: true }),
+    });
+    expect(decided.status).toBe(200);
+    const desktopTokens = await oidc.pollDeviceAuthorizationGrant(desktop, device);
+
+    await identity.post('/v3/sso/password/forgot/verify-email', { identifier: email, email });
+    const [, code] = await identity.mailTo(email, /\b(\d{6})\b/);
+    const { reset_token } = (await identity.post('/v3/sso/password/forgot/verify-code', { identifier: email, code })).json();
+    const NEW = 'new-plum-orbit-cactus-918';
+    expect((await identity.post('/v3/sso/password/reset', { token: reset_token, new_password: NEW, confirm_password: NEW })).statusCode).toBe(204);
+
+    await expect(oidc.refreshTokenGrant(product, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(desktop, desktopTokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect((await oidc.tokenIntrospection(product, tokens.access_token)).active).toBe(false);
+  }, 30_000);
+});
+
 describe('an outside app with consent', () => {
   it('asks once (Allow), remembers, lists it in Connected apps, and Revoke ends its tokens; Deny sends access_denied', async () => {
     const registered = await thirdPartyClients(server.database.db).add({ name: 'Outside App', redirectUris: [CALLBACK], site: 'https://outside.example' });
@@ -430,5 +457,56 @@ describe('RFC 9700 (OAuth 2.0 Security BCP) negatives', () => {
     expect(old.callback.pathname).toBe('/login');
     const none = await authorize(config, new TestBrowser(origin), { prompt: 'none' });
     expect(none.callback.searchParams.get('error')).toBe('login_required');
+  });
+});
+
+describe("the products' view of the user (access tokens on /v3/{product}_platform)", () => {
+  const OTHER_CALLBACK = 'http://127.0.0.1:5179/other/callback';
+  const pmUser = (product: string, token: string) => fetch(`${origin}/v3/${product}_platform/pm/users/me`, { headers: { authorization: `Bearer ${token}` } });
+
+  it("answers a product's access token on its own API and on userinfo; another product's API refuses it (401)", async () => {
+    const locker = await discover('test-product', PRODUCT_SECRET);
+    const other = await discover('test-other');
+    const { browser, email } = await signedInBrowser();
+    const lockerTokens = await codeFlow(locker, browser);
+    const otherTokens = await codeFlow(other, browser, OTHER_CALLBACK);
+
+    for (const product of ['locker', 'pwdmanager']) {
+      const response = await pmUser(product, lockerTokens.access_token);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(await response.json()).toMatchObject({ email, full_name: 'Test Person' });
+    }
+    expect((await oidc.fetchUserInfo(locker, lockerTokens.access_token, lockerTokens.claims()!.sub)).email).toBe(email);
+    const refused = await pmUser('safechain', lockerTokens.access_token);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: 'unauthorized' });
+
+    expect((await pmUser('safechain', otherTokens.access_token)).status).toBe(200);
+    expect((await pmUser('locker', otherTokens.access_token)).status).toBe(401);
+    expect((await oidc.fetchUserInfo(other, otherTokens.access_token, otherTokens.claims()!.sub)).email).toBe(email);
+  });
+
+  it("refuses a revoked or expired access token, a product back end's client-credentials token, and nonsense", async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const revoked = await codeFlow(config, browser);
+    expect((await pmUser('locker', revoked.access_token)).status).toBe(200);
+    await oidc.tokenRevocation(config, revoked.access_token);
+    expect((await pmUser('locker', revoked.access_token)).status).toBe(401);
+
+    const expiring = await codeFlow(config, browser);
+    const { oidcModels } = await import('../../db/schema');
+    const { and, eq } = await import('drizzle-orm');
+    await server.database.db
+      .update(oidcModels)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(oidcModels.model, 'AccessToken'), eq(oidcModels.id, expiring.access_token)));
+    expect((await pmUser('locker', expiring.access_token)).status).toBe(401);
+
+    const machine = await oidc.clientCredentialsGrant(config, {});
+    expect((await pmUser('locker', machine.access_token)).status).toBe(401);
+    expect((await pmUser('locker', 'x'.repeat(600))).status).toBe(401);
+    expect((await pmUser('locker', 'not-a-token')).status).toBe(401);
   });
 });

@@ -23,9 +23,23 @@ export interface ApiKeyAuthentication {
   apiKey: { id: string; scopes: readonly ApiKeyScope[] };
 }
 
+/** What the guard needs from the oauth module: the live access token's person and client, if it was issued to `product`. */
+export interface AccessTokenAuthenticator {
+  /** The person and client of a live access token issued to `product`; null for anything else (unknown, expired, revoked, another product's). */
+  authenticate(token: string, product: string): Promise<AccessTokenAuthentication | null>;
+}
+
+/** An OpenID Connect access token a product's app presents on that product's API. */
+export interface AccessTokenAuthentication {
+  user: UserRow;
+  clientId: string;
+}
+
 /** Whoever called a route guarded by requireAuth: a session, or an API key with the route's scope. */
 export interface Principal {
   user: UserRow;
+  /** Set when the caller is a product's access token (routes with `productToken`). */
+  client?: string;
   /** Set when the caller is an API key (the marker routes check); null for a session. */
   apiKey: ApiKeyAuthentication['apiKey'] | null;
   /** Set when the caller is a session. */
@@ -43,6 +57,8 @@ declare module 'fastify' {
     auth: Authentication | null;
     /** The caller's API key; set only by `requireAuth` on a route that declares a scope the key has. */
     apiKeyAuth: ApiKeyAuthentication | null;
+    /** The caller's product access token; set only by the `product` endpoint guard. */
+    accessTokenAuth: AccessTokenAuthentication | null;
   }
   interface FastifyInstance {
     /**
@@ -109,12 +125,19 @@ function whenResolved<T>(value: T | Promise<T>, then: (resolved: T) => void, don
  * They take Fastify's `done` rather than returning promises: a session served from memory
  * resolves in the same tick, and this is the hottest path of the API (measured in bench/).
  */
-export function installAuthGuard(app: FastifyInstance, config: Config, sessions: SessionService, apiKeys?: ApiKeyAuthenticator): void {
+export function installAuthGuard(
+  app: FastifyInstance,
+  config: Config,
+  sessions: SessionService,
+  apiKeys?: ApiKeyAuthenticator,
+  accessTokens?: AccessTokenAuthenticator,
+): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('apiKeyAuth', null);
+  app.decorateRequest('accessTokenAuth', null);
   // What a signed-in caller is answered is theirs alone: no browser or shared cache keeps it.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.auth || request.apiKeyAuth) reply.header('cache-control', 'no-store');
+    if (request.auth || request.apiKeyAuth || request.accessTokenAuth) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
 
@@ -169,7 +192,30 @@ export function installAuthGuard(app: FastifyInstance, config: Config, sessions:
     if (!session) return done(new AppError('forbidden'));
     sessions.provedWithin(session, config.REAUTH_MAX_AGE_SECONDS).then((fresh) => done(fresh ? undefined : new AppError('auth.reauth_required')), done);
   };
-  installEndpointGuards(app, { optional: app.optionalAuth, session: app.requireSession, scoped: app.requireAuth, recent });
+  // A product's route: a session or API key as requireAuth, else an access token whose
+  // audience is the product of the path (another product's token is refused: 401).
+  const productGuard = (request: FastifyRequest, _reply: FastifyReply, done: Done): void => {
+    const token = bearer(request);
+    if (!token || presentsApiKey(request) || !accessTokens) return app.requireAuth(request, _reply, done);
+    whenResolved(
+      resolveSession(request),
+      (auth) => {
+        if (auth) {
+          request.auth = auth;
+          return done();
+        }
+        const product = (request.params as { product?: unknown }).product;
+        if (typeof product !== 'string' || token.length > 512) return done(new AppError('unauthorized'));
+        accessTokens.authenticate(token, product).then((found) => {
+          if (!found || !usable(found.user)) return done(new AppError('unauthorized'));
+          request.accessTokenAuth = found;
+          done();
+        }, done);
+      },
+      done,
+    );
+  };
+  installEndpointGuards(app, { optional: app.optionalAuth, session: app.requireSession, scoped: app.requireAuth, product: productGuard, recent });
 }
 
 /**
@@ -185,5 +231,6 @@ export function caller(request: FastifyRequest): Authentication {
 export function principal(request: FastifyRequest): Principal {
   if (request.auth) return { user: request.auth.user, apiKey: null, session: request.auth.session };
   if (request.apiKeyAuth) return { user: request.apiKeyAuth.user, apiKey: request.apiKeyAuth.apiKey, session: null };
+  if (request.accessTokenAuth) return { user: request.accessTokenAuth.user, apiKey: null, session: null, client: request.accessTokenAuth.clientId };
   throw new AppError('unauthorized');
 }

@@ -24,6 +24,8 @@ export interface EndpointGuards {
   scoped: PreHandler;
   /** After the guard, for a declaration's `recentAuth`: the session proved a factor a few minutes ago at most. */
   recent: PreHandler;
+  /** As `scoped`, or an access token issued to the product the route's `{product}` parameter names. */
+  product: PreHandler;
 }
 
 declare module 'fastify' {
@@ -82,7 +84,7 @@ function guardOf(app: FastifyInstance, declaration: EndpointDeclaration): PreHan
   if (auth === 'public') return undefined;
   if (auth === 'optional') return app.endpointGuards.optional;
   if (auth === 'session') return app.endpointGuards.session;
-  return app.endpointGuards.scoped;
+  return auth.productToken ? app.endpointGuards.product : app.endpointGuards.scoped;
 }
 
 /**

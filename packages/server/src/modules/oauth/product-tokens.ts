@@ -1,0 +1,39 @@
+import { serviceCatalogue, type InnerService, type ServiceScope } from '@portal/contracts';
+import type Provider from 'oidc-provider';
+import type { Database } from '../../db/client';
+import type { AccessTokenAuthenticator } from '../sessions';
+import { createUserService } from '../users';
+import type { PortalClientMetadata } from './clients';
+
+/**
+ * Whether a client's service scope belongs to the product a `/{product}_platform/...` path
+ * names: the service scope itself (`pwdmanager_platform`) or its product family, the theme
+ * (`locker_platform` for pwdmanager, pwdmanager_enterprise and secret).
+ */
+export function serviceBelongsTo(serviceScope: string | undefined, product: string): boolean {
+  if (!serviceScope || !(serviceScope in serviceCatalogue)) return false;
+  return serviceScope === product || serviceCatalogue[serviceScope as ServiceScope | InnerService].theme === product;
+}
+
+/**
+ * Access tokens on the products' APIs. Tokens stay opaque and are looked up here, in-process
+ * (what introspection would answer, without the HTTP hop): a revoked token, a revoked grant,
+ * or one whose portal session ended is refused at once, which a self-contained JWT could not
+ * be until it expired. The audience is the product the token was issued to: its client's
+ * service scope; a token of another product, or of an outside app, is refused.
+ */
+export function productAccessTokens(provider: Provider, db: Database): AccessTokenAuthenticator {
+  const users = createUserService(db);
+  return {
+    async authenticate(value, product) {
+      const token = await provider.AccessToken.find(value);
+      if (!token?.accountId || !token.clientId) return null;
+      const [client, grant] = await Promise.all([provider.Client.find(token.clientId), token.grantId ? provider.Grant.find(token.grantId) : undefined]);
+      if (!client || !grant || grant.accountId !== token.accountId) return null;
+      const metadata = client.metadata() as PortalClientMetadata;
+      if (!metadata.first_party || !serviceBelongsTo(metadata.service_scope, product)) return null;
+      const user = await users.findById(token.accountId);
+      return user ? { user, clientId: client.clientId } : null;
+    },
+  };
+}
