@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brands, findPlan, formatDate, formatMinor, isBillingCurrency, type BrandId, type Language } from '@portal/contracts';
 import PDFDocument from 'pdfkit';
@@ -5,8 +6,11 @@ import type { OrderRow } from './queries';
 
 const require = createRequire(import.meta.url);
 /** DejaVu Sans has the Vietnamese glyphs (pdfkit's built-in Helvetica has none). */
-const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+const FONT_PATH = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+const FONT_BOLD_PATH = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+/** Read once: every invoice embeds a subset of the same two fonts. */
+let fonts: { regular: Buffer; bold: Buffer } | undefined;
+const loadFonts = () => (fonts ??= { regular: readFileSync(FONT_PATH), bold: readFileSync(FONT_BOLD_PATH) });
 
 const words = {
   en: {
@@ -53,8 +57,9 @@ export async function renderInvoice(order: OrderRow, person: { name: string; ema
   const currency = isBillingCurrency(order.currency) ? order.currency : 'USD';
   const money = (minor: number) => formatMinor(minor, currency, lang);
   const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${w.invoice} ${order.number}`, Author: brands[brand].title } });
-  doc.registerFont('body', FONT);
-  doc.registerFont('bold', FONT_BOLD);
+  const { regular, bold } = loadFonts();
+  doc.registerFont('body', regular);
+  doc.registerFont('bold', bold);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -7,6 +7,7 @@ import {
   isBillingCurrency,
   isLanguage,
   orderTotals,
+  paths,
   planPrice,
   prorationCredit,
   type BillingCurrency,
@@ -63,6 +64,8 @@ export interface BillingDependencies {
   organizations: OrganizationService;
   /** Key of AppSumo license codes. */
   licenseSecret: string;
+  /** false: no receipt mails (the renewal benchmark measures the job alone; a receipt's PDF costs ~0.35 s of CPU here). */
+  receipts?: boolean;
   /** Test hook: runs after a renewal's charge, before the subscription moves on (where a crash hurts most). */
   afterRenewalCharge?: (subscriptionId: string) => Promise<void> | void;
 }
@@ -178,18 +181,22 @@ export function createBillingService(deps: BillingDependencies) {
   const q = billingQueries(db);
   const users = createUserService(db);
   const idempotency = createIdempotency(db, clock);
+  let receiptQueue: Promise<void> = Promise.resolve();
 
   function mail(user: Pick<UserRow, 'email' | 'fullName' | 'language'>, brand: BrandId, build: (copy: ReturnType<typeof billingCopy>, lang: Language) => { title: string; lines: string[] }, attachments?: MailAttachment[]) {
     const lang = languageOf(user);
     const notice = build(billingCopy(lang), lang);
-    const rendered = billingMail({ ...notice, link: { label: lang === 'vi' ? 'Xem thanh toán' : 'View billing', url: `${originFor(config, brand)}/account` }, lang, brand, name: user.fullName });
+    const rendered = billingMail({ ...notice, link: { label: lang === 'vi' ? 'Xem thanh toán' : 'View billing', url: `${originFor(config, brand)}${paths.billing}` }, lang, brand, name: user.fullName });
     sendInBackground(deps.mailer, log, { to: user.email, ...rendered, ...(attachments ? { attachments } : {}) });
   }
 
   function sendReceipt(order: OrderRow, user: UserRow) {
+    if (deps.receipts === false) return;
     const brand = brandOfProduct(order.product);
     const lang = languageOf(user);
-    void renderInvoice(order, { name: user.fullName, email: user.email }, lang, brand)
+    // One PDF at a time per node: a burst of renewals must not fill the event loop with rendering.
+    receiptQueue = receiptQueue
+      .then(() => renderInvoice(order, { name: user.fullName, email: user.email }, lang, brand))
       .then((pdf) =>
         mail(
           user,

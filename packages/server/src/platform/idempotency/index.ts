@@ -7,7 +7,7 @@ import { sha256 } from '../crypto';
 import { AppError } from '../errors';
 
 /** What a finished key answers again: the result, or the refusal it gave (a decline is an answer too). */
-type Stored<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; params: Record<string, string | number>; details?: Record<string, unknown> };
+type Stored<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string; params: Record<string, string | number>; details?: Record<string, unknown> };
 
 export interface IdempotencyOptions {
   /** How long a run holds its key before another caller may take it over (a node died mid-run). */
@@ -54,7 +54,7 @@ export function createIdempotency(db: Database, clock: Clock) {
           await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
           throw error;
         }
-        stored = { ok: false, code: error.code, params: error.params, ...(error.details ? { details: error.details } : {}) };
+        stored = { ok: false, code: error.code, message: error.message, params: error.params, ...(error.details ? { details: error.details } : {}) };
       }
       await db
         .update(idempotencyKeys)
@@ -69,5 +69,8 @@ export type Idempotency = ReturnType<typeof createIdempotency>;
 
 function replay<T>(stored: Stored<T>): T {
   if (stored.ok) return stored.value;
-  throw new AppError(stored.code, stored.params, stored.details);
+  const error = new AppError(stored.code, stored.params, stored.details);
+  // A field error's message is its field's, not the catalogue's 'Invalid data'.
+  error.message = stored.message;
+  throw error;
 }
