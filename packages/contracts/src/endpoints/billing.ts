@@ -24,7 +24,8 @@ import { endpoint } from '../endpoint';
 
 /** Billing: cards, subscriptions, checkout, orders and invoices, the business trial, licenses. */
 const tag = 'billing';
-const idParams = z.object({ id: z.string().max(64) });
+/** Cards, subscriptions and orders are named by UUIDs: anything else is refused before it reaches the database. */
+const idParams = z.object({ id: z.uuid() });
 
 export const config = endpoint({
   method: 'GET',

@@ -171,7 +171,7 @@ export function inventoryLines(lang: Language, inventory: { passkeys: string[]; 
   const list = (names: string[]) => (names.length ? names.join(', ') : lang === 'vi' ? 'không có' : 'none');
   return lang === 'vi'
     ? [
-        `Passkey của tài khoản: ${list(inventory.passkeys)}. Xem lại tại ${origin}${paths.securityWebauthn}`,
+        `Khóa truy cập của tài khoản: ${list(inventory.passkeys)}. Xem lại tại ${origin}${paths.securityWebauthn}`,
         `Khóa API của tài khoản: ${list(inventory.apiKeys)}. Xem lại tại ${origin}${paths.apiKeys}`,
       ]
     : [
