@@ -172,11 +172,9 @@ describe(`crash safety (kill -9 under write load) on ${testDatabaseKind() === 'p
   it('keeps every acknowledged write and opens again', { timeout: 150_000 }, async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-crash-'));
     const env: Record<string, string> = { DATA_DIR: path.join(dataDir, 'db') };
-    if (testDatabaseKind() === 'postgres') {
-      const database = await freshDatabase();
-      env.DATABASE_URL = database.url!;
-      await database.close();
-    }
+    // A PostgreSQL database of its own (dropped when its handle closes, at the end).
+    const database = testDatabaseKind() === 'postgres' ? await freshDatabase() : null;
+    if (database) env.DATABASE_URL = database.url!;
     try {
       const first = await startServer(env);
       const token = await account(first.url, `crash-${Date.now()}@example.com`, '127.7.0.1');
@@ -202,6 +200,7 @@ describe(`crash safety (kill -9 under write load) on ${testDatabaseKind() === 'p
       expect([acknowledged.lastName, ...names.slice(lastIndex + 1)]).toContain(me.full_name);
       await kill9(second.child);
     } finally {
+      await database?.close();
       await rm(dataDir, { recursive: true, force: true });
     }
   });
