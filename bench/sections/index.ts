@@ -1,8 +1,9 @@
 import type { BenchSection } from '../lib/types';
 import { httpThroughput } from './http-throughput';
 import { loginBundle } from './login-bundle';
+import { sessionMemory } from './session-memory';
 import { sessionRead } from './session-read';
 import { signInThroughput } from './sign-in';
 
 /** Every section, in the order `npm run bench` runs them. Add new sections here. */
-export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, loginBundle];
+export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, sessionMemory, loginBundle];
