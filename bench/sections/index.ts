@@ -3,8 +3,9 @@ import { httpThroughput } from './http-throughput';
 import { loginBundle } from './login-bundle';
 import { oidcThroughput } from './oidc';
 import { renewals } from './renewals';
+import { sessionMemory } from './session-memory';
 import { sessionRead } from './session-read';
 import { signInThroughput } from './sign-in';
 
 /** Every section, in the order `npm run bench` runs them. Add new sections here. */
-export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, oidcThroughput, loginBundle, renewals];
+export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, sessionMemory, oidcThroughput, loginBundle, renewals];

@@ -118,9 +118,10 @@ export default defineConfig(({ mode, command }) => {
               // The public pages' form pieces (the first sign-in step uses all of them) as one chunk,
               // with the few lines that tell whether the browser has passkeys (not a chunk of their own).
               // The code input (Mantine's PinInput) and its checker are for later steps: left to the pages that show them.
+              // The sign-in hand-off and the deletion-refusal check (the passkey button uses both) ride along, not as a chunk of their own.
               {
                 name: 'forms',
-                test: /[\\/]src[\\/](components[\\/](form[\\/](?!OtpInput|use-code-check)|PageHeader|passkey[\\/]support)|features[\\/]auth[\\/]LightField|lib[\\/](use-form|validators|flow-storage))/,
+                test: /[\\/]src[\\/](components[\\/](form[\\/](?!OtpInput|use-code-check)|PageHeader|passkey[\\/]support)|features[\\/]auth[\\/](LightField|deletion-pending|api\.ts)|lib[\\/](use-form|validators|flow-storage|sign-in))/,
               },
             ],
           },
