@@ -99,13 +99,15 @@ async function account(url: string, email: string, address: string): Promise<str
     body: JSON.stringify({ full_name: 'Crash Test', email, password: PASSWORD, accept_terms: true, captcha }),
   });
   expect(signUp.status).toBe(201);
+  // The activation link keeps the password only in the browser that signed up (its registration cookie).
+  const registration = signUp.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
   let token: string | undefined;
   for (let tries = 0; tries < 50 && !token; tries++) {
     const outbox = await (await fetch(`${url}/dev/outbox.json?to=${encodeURIComponent(email)}`)).text();
     token = /\/confirmation\/([\w-]+)/.exec(outbox)?.[1];
     if (!token) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const activated = await fetch(`${url}/v3/sso/users/activate`, { method: 'POST', headers, body: JSON.stringify({ token }) });
+  const activated = await fetch(`${url}/v3/sso/users/activate`, { method: 'POST', headers: { ...headers, cookie: registration }, body: JSON.stringify({ token }) });
   expect(activated.status).toBe(200);
   const signedIn = await json(await fetch(`${url}/v3/sso/auth`, { method: 'POST', headers, body: JSON.stringify({ email, password: PASSWORD }) }));
   return signedIn.token as string;
