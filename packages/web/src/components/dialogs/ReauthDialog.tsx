@@ -11,7 +11,8 @@ type Proof = 'password' | 'code' | 'none';
 
 /**
  * The re-authentication dialog of the signed-in shell: a sensitive change (adding a passkey,
- * an authenticator app or an API key, a first password) answered `auth.reauth_required`, so
+ * an authenticator app or an API key, a first password, turning two-step off, new recovery
+ * codes, changing the email) answered `auth.reauth_required`, so
  * the person proves it is them again (the password, or a second-step code when the account
  * has no password) and the change is sent again (lib/api.ts setReauthPrompt). An account
  * with neither signs in again.
