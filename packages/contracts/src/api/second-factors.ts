@@ -66,8 +66,14 @@ export const confirmTwoFactorRequestSchema = z
 
 /** POST /sso/me/reauth: exactly one of the password, a current second-step code, or a recovery code. */
 export const reauthRequestSchema = z
-  .object({ password: z.string().min(1).max(1024).optional(), code: codeSchema.optional(), recovery_code: recoveryCodeSchema.optional() })
-  .refine((value) => [value.password, value.code, value.recovery_code].filter(Boolean).length === 1, { message: messages.blank, path: ['password'] });
+  .object({
+    password: z.string().min(1).max(1024).optional(),
+    code: codeSchema.optional(),
+    recovery_code: recoveryCodeSchema.optional(),
+    /** A WebAuthn assertion of one of the account's passkeys, for options from POST /sso/me/reauth/passkey/options. */
+    passkey: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((value) => [value.password, value.code, value.recovery_code, value.passkey].filter(Boolean).length === 1, { message: messages.blank, path: ['password'] });
 
 /** PUT /sso/me/password: change (current_password required when the account has one) or set (passkey-only accounts). */
 export const changePasswordRequestSchema = z
