@@ -33,7 +33,14 @@ export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponseSchema>;
 
 /** POST /sso/auth/mfa: the second factor (exactly one of code, recovery_code or, for method `password`, password) → {token}. */
 export const mfaVerifyRequestSchema = z
-  .object({ mfa_token: z.string().min(1).max(200), code: codeSchema.optional(), recovery_code: recoveryCodeSchema.optional(), password: z.string().min(1).max(1024).optional() })
+  .object({
+    mfa_token: z.string().min(1).max(200),
+    code: codeSchema.optional(),
+    recovery_code: recoveryCodeSchema.optional(),
+    password: z.string().min(1).max(1024).optional(),
+    /** Needed once the account's budget of failed second steps is spent (`captcha_required` in the last refusal). */
+    captcha: captchaField,
+  })
   .refine((value) => [value.code, value.recovery_code, value.password].filter(Boolean).length === 1, { message: messages.codeInvalid, path: ['code'] });
 /** POST /sso/auth/mfa/resend: mail another code (email method). */
 export const mfaResendRequestSchema = z.object({ mfa_token: z.string().min(1).max(200) });

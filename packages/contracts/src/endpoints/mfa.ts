@@ -24,7 +24,7 @@ export const verifySecondFactor = endpoint({
   summary: 'Complete a sign-in with the second factor (a current code or a recovery code)',
   body: mfaVerifyRequestSchema,
   response: tokenResponseSchema,
-  errors: ['auth.mfa_token_invalid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.not_activated', 'rate_limited'],
+  errors: ['auth.mfa_token_invalid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.not_activated', 'auth.captcha_required', 'auth.captcha_invalid', 'rate_limited'],
 });
 
 export const resendSecondFactor = endpoint({
