@@ -33,7 +33,14 @@ export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponseSchema>;
 
 /** POST /sso/auth/mfa: the second factor (exactly one of code, recovery_code or, for method `password`, password) → {token}. */
 export const mfaVerifyRequestSchema = z
-  .object({ mfa_token: z.string().min(1).max(200), code: codeSchema.optional(), recovery_code: recoveryCodeSchema.optional(), password: z.string().min(1).max(1024).optional() })
+  .object({
+    mfa_token: z.string().min(1).max(200),
+    code: codeSchema.optional(),
+    recovery_code: recoveryCodeSchema.optional(),
+    password: z.string().min(1).max(1024).optional(),
+    /** Needed once the account's budget of failed second steps is spent (`captcha_required` in the last refusal). */
+    captcha: captchaField,
+  })
   .refine((value) => [value.code, value.recovery_code, value.password].filter(Boolean).length === 1, { message: messages.codeInvalid, path: ['code'] });
 /** POST /sso/auth/mfa/resend: mail another code (email method). */
 export const mfaResendRequestSchema = z.object({ mfa_token: z.string().min(1).max(200) });
@@ -66,8 +73,14 @@ export const confirmTwoFactorRequestSchema = z
 
 /** POST /sso/me/reauth: exactly one of the password, a current second-step code, or a recovery code. */
 export const reauthRequestSchema = z
-  .object({ password: z.string().min(1).max(1024).optional(), code: codeSchema.optional(), recovery_code: recoveryCodeSchema.optional() })
-  .refine((value) => [value.password, value.code, value.recovery_code].filter(Boolean).length === 1, { message: messages.blank, path: ['password'] });
+  .object({
+    password: z.string().min(1).max(1024).optional(),
+    code: codeSchema.optional(),
+    recovery_code: recoveryCodeSchema.optional(),
+    /** A WebAuthn assertion of one of the account's passkeys, for options from POST /sso/me/reauth/passkey/options. */
+    passkey: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((value) => [value.password, value.code, value.recovery_code, value.passkey].filter(Boolean).length === 1, { message: messages.blank, path: ['password'] });
 
 /** PUT /sso/me/password: change (current_password required when the account has one) or set (passkey-only accounts). */
 export const changePasswordRequestSchema = z

@@ -50,6 +50,7 @@ export const requestEmailChange = endpoint({
   path: '/sso/me/email/change',
   tag,
   auth: 'session',
+  recentAuth: true,
   summary: 'Ask to change the email: a code goes to the new address, a notice to the old',
   body: emailChangeRequestSchema,
   response: null,

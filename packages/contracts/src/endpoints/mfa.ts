@@ -24,7 +24,7 @@ export const verifySecondFactor = endpoint({
   summary: 'Complete a sign-in with the second factor (a current code or a recovery code)',
   body: mfaVerifyRequestSchema,
   response: tokenResponseSchema,
-  errors: ['auth.mfa_token_invalid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.not_activated', 'rate_limited'],
+  errors: ['auth.mfa_token_invalid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.not_activated', 'auth.captcha_required', 'auth.captcha_invalid', 'rate_limited'],
 });
 
 export const resendSecondFactor = endpoint({
@@ -118,6 +118,7 @@ export const disable = endpoint({
   path: '/sso/me/2fa/disable',
   tag: settings,
   auth: 'session',
+  recentAuth: true,
   summary: 'Turn two-step verification off (password and a current or recovery code)',
   body: confirmTwoFactorRequestSchema,
   response: null,
@@ -129,6 +130,7 @@ export const regenerateRecoveryCodes = endpoint({
   path: '/sso/me/2fa/recovery-codes',
   tag: settings,
   auth: 'session',
+  recentAuth: true,
   summary: 'Replace the recovery codes (password and a current or recovery code)',
   body: confirmTwoFactorRequestSchema,
   response: recoveryCodesResponseSchema,

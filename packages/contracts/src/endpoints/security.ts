@@ -30,10 +30,20 @@ export const reauthenticate = endpoint({
   path: '/sso/me/reauth',
   tag,
   auth: 'session',
-  summary: 'Prove it is you again (the password, or a second-step or recovery code) before a sensitive change',
+  summary: "Prove it is you again (the password, a second-step or recovery code, or one of the account's passkeys) before a sensitive change",
   body: reauthRequestSchema,
   response: null,
-  errors: ['auth.password_not_valid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.two_factor_not_enabled', 'rate_limited'],
+  errors: ['auth.password_not_valid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.two_factor_not_enabled', 'auth.passkey_failed', 'rate_limited'],
+});
+
+export const reauthPasskeyOptions = endpoint({
+  method: 'POST',
+  path: '/sso/me/reauth/passkey/options',
+  tag,
+  auth: 'session',
+  summary: "Request options to re-authenticate with one of the account's passkeys (its assertion goes to POST /sso/me/reauth as `passkey`)",
+  response: z.record(z.string(), z.unknown()),
+  errors: ['auth.passkey_not_found', 'rate_limited'],
 });
 
 export const listSessions = endpoint({

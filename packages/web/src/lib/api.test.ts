@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiKeyEndpoints, DEVICE_COOKIE, DEVICE_EXPIRY_HEADER, DEVICE_ID_HEADER } from '@portal/contracts';
+import { accountEndpoints, apiKeyEndpoints, DEVICE_COOKIE, mfaEndpoints, DEVICE_EXPIRY_HEADER, DEVICE_ID_HEADER } from '@portal/contracts';
 import { ApiError, apiRequest, call, configureApi, errorText, fieldErrors, fieldErrorText, setReauthPrompt, type RequestOptions, type ToastKind } from './api';
 import { deleteCookie, readCookie, writeCookie } from './cookies';
 import { deviceExpiry } from './device-id';
@@ -348,6 +348,29 @@ describe('re-authentication', () => {
     expect(await api.post('/sso/me/api-keys', { name: 'k' })).toEqual({ ok: true });
     expect(asked).toBe(1);
     expect(requests.map((request) => request.init.body)).toEqual([JSON.stringify({ name: 'k' }), JSON.stringify({ name: 'k' })]);
+  });
+
+  it('asks again for the two-step and email pages too, whose calls handle their own 400s, and sends the same proof again', async () => {
+    const pages: [() => Promise<unknown>, Answer][] = [
+      [() => call(mfaEndpoints.disable, { body: { password: 'pw', recovery_code: 'ABCDE-FGHJK' } }, { handle: [400] }), { status: 204 }],
+      [() => call(mfaEndpoints.regenerateRecoveryCodes, { body: { password: 'pw', code: '123456' } }, { handle: [400] }), { status: 200, body: { recovery_codes: ['ABCDE-FGHJK'] } }],
+      [() => call(accountEndpoints.requestEmailChange, { body: { new_email: 'new@example.com', password: 'pw' } }, { handle: [400] }), { status: 204 }],
+    ];
+    for (const [page, success] of pages) {
+      requests = [];
+      let asked = 0;
+      setReauthPrompt(async () => {
+        asked += 1;
+        answer = success;
+        return true;
+      });
+      answer = refusal;
+      await page();
+      expect(asked).toBe(1);
+      expect(requests).toHaveLength(2);
+      expect(requests[1]!.init.body).toBe(requests[0]!.init.body);
+    }
+    expect(toasts).toEqual([]);
   });
 
   it('gives up when the person cancels, with the usual 403 toast', async () => {

@@ -147,7 +147,10 @@ describe('password and second-step lockouts', () => {
     const checked = answers.filter((answer) => answer.json().code === 'auth.code_invalid');
     expect(checked.length).toBeGreaterThan(0);
     expect(checked.length).toBeLessThanOrEqual(limits.signInFailuresPerAccount.limit);
-    const next = await call('/v3/sso/auth/mfa', { mfa_token: (await call('/v3/sso/auth', { email, password: PASSWORD })).json().mfa_token, code: right });
+    // Once the budget is spent a try needs the captcha first, then waits the delay, right code or not.
+    const nextToken = (await call('/v3/sso/auth', { email, password: PASSWORD })).json().mfa_token;
+    expect((await call('/v3/sso/auth/mfa', { mfa_token: nextToken, code: right })).json().code).toBe('auth.captcha_required');
+    const next = await call('/v3/sso/auth/mfa', { mfa_token: nextToken, code: right, captcha: await solveCaptcha(server.app) });
     expect(next.statusCode).toBe(429);
 
     // Per address: wrong second steps from one address stop at its limit (4 here), whatever the account.

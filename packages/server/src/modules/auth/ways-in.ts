@@ -17,7 +17,7 @@ export interface WaysInDependencies {
   clock: Clock;
   limiter: RateLimiter;
   captcha: CaptchaVerifier;
-  secondFactor: Pick<SecondFactorService, 'checkCode' | 'pendingSignIn' | 'completePendingSignIn'>;
+  secondFactor: Pick<SecondFactorService, 'checkCode' | 'pendingSignIn' | 'completePendingSignIn' | 'secondStepBudgetSpent'>;
 }
 
 /**
@@ -112,11 +112,24 @@ export function createWaysIn(deps: WaysInDependencies) {
       return (await secondFactor.pendingSignIn(input.mfa_token)).user;
     },
     // Per address like every way in; per user (like passwords) and per token inside completePendingSignIn.
-    async lockout(_user, _input, origin) {
+    // Once the user's budget is spent, each further try needs the captcha, checked before the
+    // token's guesses or the address's budget are touched (and then waits the growing delay).
+    async lockout(user, input, origin) {
+      if (user && (await secondFactor.secondStepBudgetSpent(user.id))) await requireCaptcha(deps.captcha, input.captcha, origin.ip);
       rateLimited(await limiter.consume(signInIpKey(origin), limits.signInPerIp));
     },
     async verify(user, input, origin) {
-      const { amr, proved } = await secondFactor.completePendingSignIn(input.mfa_token, input);
+      let completed: Awaited<ReturnType<typeof secondFactor.completePendingSignIn>>;
+      try {
+        completed = await secondFactor.completePendingSignIn(input.mfa_token, input);
+      } catch (error) {
+        // A wrong proof that spent the budget says the next try needs the captcha, as passwords do.
+        if (error instanceof AppError && error.status === 400 && error.code !== 'auth.mfa_token_invalid' && user && (await secondFactor.secondStepBudgetSpent(user.id))) {
+          throw new AppError(error.code, error.params, { ...error.details, captcha_required: true });
+        }
+        throw error;
+      }
+      const { amr, proved } = completed;
       await limiter.refund(signInIpKey(origin));
       return { user: user!, amr: withMfa([...asAuthMethods(amr), proved]), from: 'deletion' };
     },

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
+import { solveCaptcha } from '../../../test/captcha';
 import { startTestServer, type TestServer } from '../../../test/harness';
 
 // The middle of a 30-second step, so "one step of drift" is unambiguous.
@@ -199,8 +200,16 @@ describe('sign-in with two-step verification', () => {
     const dead = await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: first, code: await totpCode(secret) } });
     expect(dead.json().code).toBe('auth.mfa_token_invalid');
     const second = await challenge('guesser@example.com');
-    for (let attempt = 0; attempt < 5; attempt += 1) expect((await wrong(second)).json().code).toBe('auth.code_invalid');
-    const blocked = await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: await challenge('guesser@example.com'), code: await totpCode(secret) } });
+    for (let attempt = 0; attempt < 4; attempt += 1) expect((await wrong(second)).json()).toMatchObject({ code: 'auth.code_invalid' });
+    // The tenth failure spends the budget, and says the next try needs the captcha, as passwords do.
+    expect((await wrong(second)).json()).toMatchObject({ code: 'auth.code_invalid', details: { captcha_required: true } });
+    const third = await challenge('guesser@example.com');
+    const noCaptcha = await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: third, code: await totpCode(secret) } });
+    expect(noCaptcha.json().code).toBe('auth.captcha_required');
+    const badCaptcha = await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: third, code: await totpCode(secret), captcha: 'not-an-answer' } });
+    expect(badCaptcha.json().code).toBe('auth.captcha_invalid');
+    // With the captcha, the try still waits the growing delay it is told.
+    const blocked = await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: third, code: await totpCode(secret), captcha: await solveCaptcha(server.app) } });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().details.retry_after_seconds).toBeGreaterThan(0);
     expect(blocked.json().message).toMatch(/Try again in \d+ seconds/);

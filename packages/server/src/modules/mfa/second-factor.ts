@@ -42,6 +42,8 @@ export interface FactorProof {
   code?: string;
   recovery_code?: string;
   password?: string;
+  /** The captcha answer a second step needs once the account's failure budget is spent. */
+  captcha?: string;
 }
 
 export type SecondFactorService = ReturnType<typeof createSecondFactorService>;
@@ -193,6 +195,11 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
       if (user.twoFactorMethod !== 'email' || challenge.payload?.method === 'password') throw fieldError('mfa_token', 'auth.mfa_not_email');
       await throttleCodeSend(user.email, origin.limitAddress, 'mfa_email');
       await mailCode(user, 'mfa_email', origin);
+    },
+
+    /** Whether the user's budget of failed second steps is spent: each further try then needs the captcha (and waits the delay). */
+    async secondStepBudgetSpent(userId: string): Promise<boolean> {
+      return (await limiter.peek(factorFailureKey(userId), failureRule)) >= failureRule.limit;
     },
 
     /** The pending sign-in an mfa_token stands for, and its user; 400 auth.mfa_token_invalid when dead. */

@@ -243,3 +243,48 @@ describe('passkey management', () => {
     expect(attempt.json().code).toBe('auth.passkey_failed');
   });
 });
+
+describe('a passkey as the proof of re-authentication (issue 11)', () => {
+  const SIX_MINUTES = 6 * 60_000;
+  const reauthOptions = async (token: string) => {
+    const answer = await call('POST', '/v3/sso/me/reauth/passkey/options', { token });
+    expect(answer.statusCode).toBe(200);
+    return answer.json() as Json;
+  };
+  const reauth = (token: string, passkey: Json) => call('POST', '/v3/sso/me/reauth', { token, body: { passkey } });
+  const createKey = (token: string) => call('POST', '/v3/sso/me/api-keys', { token, body: { name: 'after proof', scopes: ['me:read'] } });
+
+  it("accepts a user-verified assertion of one of the account's own passkeys, for a challenge issued to the account, once", async () => {
+    const { token, authenticator, passkey } = await userWithPasskey('reauth-passkey@example.com');
+    const other = await userWithPasskey('reauth-passkey-other@example.com');
+    clock.advance(SIX_MINUTES);
+    expect((await createKey(token)).json().code).toBe('auth.reauth_required');
+
+    const options = await reauthOptions(token);
+    expect(options.userVerification).toBe('required');
+    expect((options.allowCredentials as Array<{ id: string }>).map((credential) => credential.id)).toEqual([authenticator.credentials[0]!.id.toString('base64url')]);
+
+    // Someone else's passkey, no user verification, a sign-in challenge, another account's challenge: refused.
+    expect((await reauth(token, other.authenticator.assert(await reauthOptions(token)))).json().code).toBe('auth.passkey_failed');
+    expect((await reauth(token, authenticator.assert(await reauthOptions(token), { userNotVerified: true }))).json().code).toBe('auth.passkey_failed');
+    expect((await reauth(token, authenticator.assert(await authOptions()))).json().code).toBe('auth.passkey_failed');
+    expect((await reauth(token, authenticator.assert(await reauthOptions(other.token)))).json().code).toBe('auth.passkey_failed');
+    expect((await createKey(token)).statusCode).toBe(403);
+
+    const proof = authenticator.assert(await reauthOptions(token));
+    expect((await reauth(token, proof)).statusCode).toBe(204);
+    expect((await createKey(token)).statusCode).toBe(201);
+    // The challenge is spent: the same assertion is no proof a second time.
+    expect((await reauth(token, proof)).json().code).toBe('auth.passkey_failed');
+    const listed = (await call('GET', '/v3/sso/users/me/webauthn', { token })).json() as Json[];
+    expect(listed.find((row) => row.id === passkey.id)?.last_used_at).not.toBeNull();
+  });
+
+  it('answers 404 for options when the account has no passkey, and needs a session', async () => {
+    const token = await client.registeredUser('reauth-no-passkey@example.com', PASSWORD);
+    expect((await call('POST', '/v3/sso/me/reauth/passkey/options', { token })).json().code).toBe('auth.passkey_not_found');
+    expect((await call('POST', '/v3/sso/me/reauth/passkey/options')).statusCode).toBe(401);
+    expect((await call('POST', '/v3/sso/me/reauth', { token, body: { passkey: { id: 'x' } } })).json().code).toBe('auth.passkey_failed');
+    expect((await call('POST', '/v3/sso/me/reauth', { token, body: { passkey: { id: 'x' }, password: PASSWORD } })).statusCode).toBe(400);
+  });
+});

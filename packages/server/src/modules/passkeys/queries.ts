@@ -4,7 +4,7 @@ import { passkeys, webauthnChallenges } from '../../db/schema';
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 export type ChallengeRow = typeof webauthnChallenges.$inferSelect;
-export type ChallengePurpose = 'register' | 'enable' | 'auth';
+export type ChallengePurpose = 'register' | 'enable' | 'auth' | 'reauth';
 
 export function passkeyQueries(db: Database) {
   return {

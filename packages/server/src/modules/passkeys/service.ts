@@ -184,6 +184,31 @@ export function createPasskeyService(deps: PasskeyDependencies) {
     });
   }
 
+  /**
+   * Checks an assertion of a stored passkey against a claimed challenge (user verification
+   * required, the signature counter must grow) and records its use; throws `auth.passkey_failed`.
+   */
+  async function verifyAssertion(passkey: PasskeyRow, challenge: string, response: Record<string, unknown>, origin: RequestOrigin): Promise<void> {
+    const rp = relyingParty(config, origin.brand);
+    let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+    try {
+      // Refuses a counter that does not increase (when either side is nonzero): a cloned authenticator.
+      verified = await verifyAuthenticationResponse({
+        response: response as unknown as AuthenticationResponseJSON,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.counter, transports: passkey.transports },
+        requireUserVerification: true,
+      });
+    } catch {
+      throw new AppError('auth.passkey_failed');
+    }
+    if (!verified.verified) throw new AppError('auth.passkey_failed');
+    const { newCounter, credentialBackedUp } = verified.authenticationInfo;
+    if (!(await queries.recordUse(passkey.id, passkey.counter, newCounter, credentialBackedUp, clock.now()))) throw new AppError('auth.passkey_failed');
+  }
+
   /** Option calls are cheap but write a row: bounded per IP. */
   async function limitOptions(origin: RequestOrigin): Promise<void> {
     rateLimited(await limiter.consume(rateKey(limits.signInPerIp, `webauthn:${origin.limitAddress}`), limits.signInPerIp));
@@ -276,24 +301,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
           },
           async verify(user) {
             const { challenge, passkey } = found!;
-            const rp = relyingParty(config, origin.brand);
-            let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-            try {
-              // Refuses a counter that does not increase (when either side is nonzero): a cloned authenticator.
-              verified = await verifyAuthenticationResponse({
-                response: input.response as unknown as AuthenticationResponseJSON,
-                expectedChallenge: challenge,
-                expectedOrigin: rp.origin,
-                expectedRPID: rp.rpID,
-                credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.counter, transports: passkey.transports },
-                requireUserVerification: true,
-              });
-            } catch {
-              throw new AppError('auth.passkey_failed');
-            }
-            if (!verified.verified) throw new AppError('auth.passkey_failed');
-            const { newCounter, credentialBackedUp } = verified.authenticationInfo;
-            if (!(await queries.recordUse(passkey.id, passkey.counter, newCounter, credentialBackedUp, clock.now()))) throw new AppError('auth.passkey_failed');
+            await verifyAssertion(passkey, challenge, input.response, origin);
             // Only failures count against the address (see signInIpKey in auth): a success gives its hit back.
             await limiter.refund(`signin:ip:${origin.limitAddress}`);
             // ...and the options call that began it, so a crowd behind one address keeps signing in with passkeys.
@@ -305,6 +313,42 @@ export function createPasskeyService(deps: PasskeyDependencies) {
         input,
         origin,
       );
+    },
+
+    /**
+     * Request options to prove it is the signed-in person again (re-authentication before a
+     * sensitive change): only the account's own passkeys are allowed, and the challenge is
+     * bound to the account. An account without passkeys answers `auth.passkey_not_found`.
+     */
+    async reauthOptions(user: UserRow, origin: RequestOrigin): Promise<WebAuthnOptions> {
+      await limitOptions(origin);
+      const own = await queries.list(user.id);
+      if (own.length === 0) throw new AppError('auth.passkey_not_found');
+      const rp = relyingParty(config, origin.brand);
+      const options = await generateAuthenticationOptions({
+        rpID: rp.rpID,
+        allowCredentials: own.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports })),
+        userVerification: 'required',
+        timeout: CHALLENGE_TTL_SECONDS * 1000,
+      });
+      await storeChallenge(options.challenge, 'reauth', user.id, {});
+      return asJson(options);
+    },
+
+    /**
+     * Re-authentication with a passkey: an assertion of one of this account's passkeys for a
+     * challenge from reauthOptions issued to this account, user-verified, its counter growing.
+     * Throttled per address like the passkey sign-in (a success gives its hit back).
+     */
+    async confirm(user: UserRow, response: Record<string, unknown>, origin: RequestOrigin): Promise<void> {
+      rateLimited(await limiter.consume(`signin:ip:${origin.limitAddress}`, limits.signInPerIp));
+      const { challenge, row } = await claim(response, 'reauth', 'auth.passkey_failed');
+      const credentialId = typeof response.id === 'string' ? response.id : '';
+      const passkey = credentialId ? await queries.findByCredentialId(credentialId) : undefined;
+      if (row.userId !== user.id || !passkey || passkey.userId !== user.id) throw new AppError('auth.passkey_failed');
+      await verifyAssertion(passkey, challenge, response, origin);
+      await limiter.refund(`signin:ip:${origin.limitAddress}`);
+      await limiter.refund(rateKey(limits.signInPerIp, `webauthn:${origin.limitAddress}`));
     },
 
     list: async (userId: string) => (await queries.list(userId)).map(toPasskeyDto),

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
@@ -60,6 +61,44 @@ describe('re-authentication for sensitive changes', () => {
     // The proof ages like a sign-in.
     clock.advance(SIX_MINUTES);
     expect((await call('POST', '/v3/sso/me/api-keys', { token, body: { name: 'again', scopes: ['me:read'] } })).json().code).toBe('auth.reauth_required');
+  });
+
+  it('asks again before turning two-step off, replacing the recovery codes or changing the email, besides what the request itself asks', async () => {
+    const email = 'stale-two-step@example.com';
+    const token = await client.registeredUser(email, PASSWORD);
+    const setup = await call('POST', '/v3/sso/me/2fa/totp/setup', { token });
+    const { secret } = setup.json();
+    const enabled = await call('POST', '/v3/sso/me/2fa/totp/enable', { token, body: { code: await generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) }) } });
+    expect(enabled.statusCode).toBe(200);
+    let recovery = enabled.json().recovery_codes as string[];
+
+    // Fresh from sign-in: the request's own password and code are enough.
+    const fresh = await call('POST', '/v3/sso/me/2fa/recovery-codes', { token, body: { password: PASSWORD, recovery_code: recovery[0] } });
+    expect(fresh.statusCode).toBe(200);
+    recovery = fresh.json().recovery_codes;
+
+    clock.advance(SIX_MINUTES);
+    for (const [url, body] of [
+      ['/v3/sso/me/2fa/recovery-codes', { password: PASSWORD, recovery_code: recovery[0] }],
+      ['/v3/sso/me/2fa/disable', { password: PASSWORD, recovery_code: recovery[1] }],
+      ['/v3/sso/me/email/change', { new_email: 'stale-two-step-new@example.com', password: PASSWORD, recovery_code: recovery[2] }],
+    ] as const) {
+      const refused = await call('POST', url, { token, body });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'auth.reauth_required', message: 'Confirm it is you to continue' });
+    }
+
+    expect((await call('POST', '/v3/sso/me/reauth', { token, body: { password: PASSWORD } })).statusCode).toBe(204);
+    const regenerated = await call('POST', '/v3/sso/me/2fa/recovery-codes', { token, body: { password: PASSWORD, recovery_code: recovery[0] } });
+    expect(regenerated.statusCode).toBe(200);
+    recovery = regenerated.json().recovery_codes;
+    // The request still asks for its own proof: a recent session alone is not enough.
+    expect((await call('POST', '/v3/sso/me/2fa/disable', { token, body: { password: 'not-my-password', recovery_code: recovery[0] } })).json().code).toBe('auth.password_not_valid');
+    expect((await call('POST', '/v3/sso/me/email/change', { token, body: { new_email: 'stale-two-step-new@example.com', password: PASSWORD, recovery_code: recovery[1] } })).statusCode).toBe(204);
+    expect((await call('POST', '/v3/sso/me/2fa/disable', { token, body: { password: PASSWORD, recovery_code: recovery[2] } })).statusCode).toBe(204);
+
+    clock.advance(SIX_MINUTES);
+    expect((await call('POST', '/v3/sso/me/email/change', { token, body: { new_email: 'stale-again@example.com', password: PASSWORD } })).json().code).toBe('auth.reauth_required');
   });
 
   it('needs a recent proof to set the first password of a passkey-only account', async () => {

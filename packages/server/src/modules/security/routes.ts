@@ -16,8 +16,10 @@ export function securityRoutes(config: Config, service: SecurityService): Fastif
     });
 
     route(app, securityEndpoints.reauthenticate, async (request) => {
-      await service.reauthenticate(caller(request), request.body);
+      await service.reauthenticate(caller(request), request.body, requestOrigin(request, config));
     });
+
+    route(app, securityEndpoints.reauthPasskeyOptions, async (request) => service.reauthPasskeyOptions(caller(request), requestOrigin(request, config)));
 
     route(app, securityEndpoints.listSessions, async (request) => service.listSessions(caller(request)));
 

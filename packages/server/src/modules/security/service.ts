@@ -81,11 +81,17 @@ export function createSecurityService(deps: SecurityDependencies) {
 
     /**
      * Re-authentication before a sensitive change (declarations with `recentAuth`): the
-     * password, or a current second-step code (or a recovery code), each throttled like at
+     * password, a current second-step code (or a recovery code), or an assertion of one of
+     * the account's passkeys (user-verified), each throttled like at
      * sign-in; the session then counts as freshly proved for REAUTH_MAX_AGE_SECONDS.
      */
-    async reauthenticate({ user, session }: Authentication, proof: { password?: string; code?: string; recovery_code?: string }): Promise<void> {
-      if (proof.password !== undefined) await secondFactor.confirmPassword(user, proof.password);
+    async reauthenticate(
+      { user, session }: Authentication,
+      proof: { password?: string; code?: string; recovery_code?: string; passkey?: Record<string, unknown> },
+      origin: RequestOrigin,
+    ): Promise<void> {
+      if (proof.passkey !== undefined) await deps.passkeys.confirm(user, proof.passkey, origin);
+      else if (proof.password !== undefined) await secondFactor.confirmPassword(user, proof.password);
       else {
         if (!user.twoFactorMethod) throw new AppError('auth.two_factor_not_enabled');
         await secondFactor.requireFactor(user, { code: proof.code, recovery_code: proof.recovery_code }, 'two_factor_email');
@@ -97,6 +103,9 @@ export function createSecurityService(deps: SecurityDependencies) {
      * Changes the password (the current one required when the account has one) or sets the
      * first one of a passkey-only account. Every other session is signed out; the owner is mailed.
      */
+    /** Request options for re-authenticating with one of the account's passkeys. */
+    reauthPasskeyOptions: ({ user }: Authentication, origin: RequestOrigin) => deps.passkeys.reauthOptions(user, origin),
+
     async changePassword(caller: Authentication, input: { current_password?: string; new_password: string }, origin: RequestOrigin): Promise<void> {
       const { user, session } = caller;
       if (user.passwordHash) {

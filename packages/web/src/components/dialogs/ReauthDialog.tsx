@@ -1,20 +1,23 @@
 import './styles';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Button, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { mfaEndpoints, paths, securityEndpoints } from '@portal/contracts';
 import { ApiError, call, setReauthPrompt } from '../../lib/api';
 import { logout } from '../../lib/session';
+import { passkeysSupported } from '../passkey/support';
 import { DialogActions } from './DialogActions';
 
-type Proof = 'password' | 'code' | 'none';
+type Proof = 'password' | 'code' | 'passkey' | 'none';
 
 /**
  * The re-authentication dialog of the signed-in shell: a sensitive change (adding a passkey,
- * an authenticator app or an API key, a first password) answered `auth.reauth_required`, so
+ * an authenticator app or an API key, a first password, turning two-step off, new recovery
+ * codes, changing the email) answered `auth.reauth_required`, so
  * the person proves it is them again (the password, or a second-step code when the account
- * has no password) and the change is sent again (lib/api.ts setReauthPrompt). An account
- * with neither signs in again.
+ * has no password, or "Use a passkey" when the account has one and the browser can) and the
+ * change is sent again (lib/api.ts setReauthPrompt). An account with none of them signs in
+ * again. The ceremony code loads with the first passkey prompt, not with the shell.
  */
 export function ReauthDialog() {
   const { t } = useTranslation();
@@ -25,6 +28,8 @@ export function ReauthDialog() {
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [sent, setSent] = useState(false);
+  const [hasPasskey, setHasPasskey] = useState(false);
+  const [passkeyProblem, setPasskeyProblem] = useState<string | null>(null);
   const settle = useRef<((done: boolean) => void) | null>(null);
 
   useEffect(() => {
@@ -36,11 +41,15 @@ export function ReauthDialog() {
           setValue('');
           setFailure(null);
           setSent(false);
+          setHasPasskey(false);
+          setPasskeyProblem(null);
           setOpened(true);
           call(securityEndpoints.overview, undefined, { handle: 'all' })
             .then((overview) => {
+              const passkey = overview.passkeys > 0 && passkeysSupported();
               setMethod(overview.two_factor.method);
-              setProof(overview.has_password ? 'password' : overview.two_factor.method ? 'code' : 'none');
+              setHasPasskey(passkey);
+              setProof(overview.has_password ? 'password' : overview.two_factor.method ? 'code' : passkey ? 'passkey' : 'none');
             })
             .catch(() => setProof('password'));
         }),
@@ -72,6 +81,38 @@ export function ReauthDialog() {
     }
   };
 
+  const provePasskey = async () => {
+    setSubmitting(true);
+    setFailure(null);
+    setPasskeyProblem(null);
+    try {
+      const options = await call(securityEndpoints.reauthPasskeyOptions, undefined, { handle: 'all' });
+      const { runAuthentication } = await import('../passkey/ceremony');
+      const response = await runAuthentication(options);
+      await call(securityEndpoints.reauthenticate, { body: { passkey: { ...response } } }, { handle: [400, 404, 429] });
+      close(true);
+    } catch (error) {
+      const { passkeyErrorText } = await import('../passkey/passkey-errors');
+      // A closed prompt is not a failure: say so in this dialog's words (the shared text speaks of creating one).
+      setPasskeyProblem((error as { problem?: unknown } | null)?.problem === 'cancelled' ? t('reauth.passkeyCancelled') : passkeyErrorText(error, 'auth'));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const passkeyButton = hasPasskey && (
+    <>
+      <Button variant="light" onClick={() => void provePasskey()} loading={submitting} data-testid="reauth-passkey">
+        {t('reauth.usePasskey')}
+      </Button>
+      {passkeyProblem && (
+        <Alert color="red" variant="light" role="alert">
+          {passkeyProblem}
+        </Alert>
+      )}
+    </>
+  );
+
   const sendCode = async () => {
     try {
       await call(mfaEndpoints.emailSend, undefined, { handle: [400, 429] });
@@ -83,7 +124,17 @@ export function ReauthDialog() {
 
   return (
     <Modal opened={opened} onClose={() => close(false)} title={t('reauth.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
-      {proof === 'none' ? (
+      {proof === 'passkey' ? (
+        <Stack gap="md">
+          <Text size="sm">{t('reauth.bodyPasskey')}</Text>
+          {passkeyButton}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => close(false)}>
+              {t('common.cancel')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : proof === 'none' ? (
         <Stack gap="md">
           <Text size="sm">{t('reauth.bodyNone')}</Text>
           <Button
@@ -112,6 +163,7 @@ export function ReauthDialog() {
                 {sent ? t('reauth.codeSent') : t('reauth.sendCode')}
               </Button>
             )}
+            {passkeyButton}
             <DialogActions failure={failure} onCancel={() => close(false)} submitLabel={t('reauth.submit')} submitting={submitting} />
           </Stack>
         </form>

@@ -1,10 +1,12 @@
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Button.css';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { firstPaintRoutes, paths, VERIFICATION_CODE_LENGTH, type mfaEndpoints, type MfaChallengeResponse } from '@portal/contracts';
+import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
+import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
 import { OtpInput } from '../../components/form/OtpInput';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
@@ -33,6 +35,10 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
   const [useRecovery, setUseRecovery] = useState(false);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<ApiError | null>(null);
+  // Once the account's budget of failed second steps is spent, each try needs the captcha (as passwords do).
+  const captcha = useRef<CaptchaHandle>(null);
+  const [captchaShown, setCaptchaShown] = useState(false);
+  const [captchaFailure, setCaptchaFailure] = useState<CaptchaError | null>(null);
   const [seconds, startCooldown] = useCountdown(challenge.method === 'email' ? RESEND_COOLDOWN_SECONDS : 0);
   const restore = useRestoreOffer();
   const passwordStep = challenge.method === 'password';
@@ -45,18 +51,23 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
     if (pending || !form.check()) return;
     setPending(true);
     setFailure(null);
+    setCaptchaFailure(null);
     try {
+      const answer = captchaShown ? await captcha.current?.token() : undefined;
       const factor = useRecovery
         ? { recovery_code: form.values.recovery.trim().toUpperCase() }
         : passwordStep
           ? { password: form.values.password }
           : { code: form.values.code.trim() };
-      await call<typeof mfaEndpoints.verifySecondFactor>(firstPaintRoutes.verifySecondFactor, { body: { mfa_token: challenge.mfa_token, ...factor } }, { handle: [400, 403, 429] });
+      await call<typeof mfaEndpoints.verifySecondFactor>(firstPaintRoutes.verifySecondFactor, { body: { mfa_token: challenge.mfa_token, ...factor, ...(answer ? { captcha: answer } : {}) } }, { handle: [400, 403, 429] });
       await onSignedIn();
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (!restore.offer(error)) setFailure(error);
+      captcha.current?.reset();
       setPending(false);
+      if (error instanceof CaptchaError) return setCaptchaFailure(error);
+      if (!(error instanceof ApiError)) throw error;
+      if (error.details?.captcha_required === true || error.code === 'auth.captcha_required') setCaptchaShown(true);
+      if (!restore.offer(error)) setFailure(error);
     }
   };
 
@@ -116,9 +127,10 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
               testId="second-factor-code"
             />
           )}
-          {failure && (
+          {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.loginPassword.captchaHint')} action="login" />}
+          {(failure || captchaFailure) && (
             <Text size="sm" c="red.7" role="alert">
-              {errorText(failure)}
+              {captchaFailure ? t(captchaFailure.key) : errorText(failure!)}
             </Text>
           )}
           {expired ? (

@@ -155,6 +155,28 @@ describe('/login/password', () => {
     expect(server.callsTo('POST /sso/auth/mfa').at(-1)).toEqual({ mfa_token: 'mfa-1', code: '123456' });
   });
 
+  it('with two-step verification on: the captcha once the account has spent its budget of failed second steps', async () => {
+    server.on('POST /sso/auth', { status: 200, body: { mfa_required: true, mfa_token: 'mfa-3', method: 'totp' } });
+    server.on('POST /sso/auth/mfa', (body) =>
+      (body as { captcha?: string }).captcha === 'captcha-answer'
+        ? { status: 200, body: { token: 't' } }
+        : { status: 400, body: { code: 'auth.code_invalid', message: 'Verification code incorrect or expired', details: { captcha_required: true } } },
+    );
+    await toPasswordStep();
+    submitPassword('Correct-Horse');
+    expect(await screen.findByRole('heading', { name: 'Two-step verification' })).toBeTruthy();
+    expect(screen.queryByTestId('captcha')).toBeNull();
+    const boxes = () => within(screen.getByTestId('second-factor-code')).getAllByRole('textbox');
+    fireEvent.change(boxes()[0]!, { target: { value: '654321' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Verification code incorrect or expired')).toBeTruthy();
+    expect(await screen.findByTestId('captcha')).toBeTruthy();
+    fireEvent.change(boxes()[0]!, { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(completeSignIn).toHaveBeenCalledWith('/'));
+    expect(server.callsTo('POST /sso/auth/mfa').at(-1)).toEqual({ mfa_token: 'mfa-3', code: '123456', captcha: 'captcha-answer' });
+  });
+
   it('with two-step verification on: a recovery code instead', async () => {
     server.on('POST /sso/auth', { status: 200, body: { mfa_required: true, mfa_token: 'mfa-2', method: 'email' } });
     server.on('POST /sso/auth/mfa', { status: 200, body: { token: 't' } });
