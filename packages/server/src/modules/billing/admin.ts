@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
-import { billingCurrencies, findPlan, formatMinor, isBillingCurrency, plans, toMinor } from '@portal/contracts';
+import { billingCurrencies, findPlan, formatMinor, isBillingCurrency, plans, toMinor, type Plan } from '@portal/contracts';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
 import type { Database } from '../../db/client';
@@ -14,8 +14,9 @@ export const LICENSE_MAX_COUNT = 1000;
 /** An operator's mistake: the CLI prints the message and exits 1. */
 export class BillingAdminError extends Error {}
 
-const purchasable = plans.filter((plan) => !plan.free && !plan.lifetime).map((plan) => plan.id);
-const lifetime = plans.filter((plan) => plan.lifetime).map((plan) => plan.id);
+const catalogue: readonly Plan[] = plans;
+const purchasable = catalogue.filter((plan) => !plan.free && !plan.lifetime).map((plan) => plan.id);
+const lifetime = catalogue.filter((plan) => plan.lifetime).map((plan) => plan.id);
 
 /** A date written as YYYY-MM-DD (end of that day, UTC) or a full ISO time; it must be in the future. */
 function futureDate(field: string, now: Date) {
