@@ -10,7 +10,7 @@ import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import { accountRoutes, createAccountService, createDeletionService, installDeletionPurgeJob } from './modules/account';
 import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
-import { billingRoutes, createBillingService, installRenewalJob } from './modules/billing';
+import { billingRoutes, createBillingService, installRenewalJob, licenseSecretOf } from './modules/billing';
 import { createOrganizationService } from './modules/organizations';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
@@ -124,7 +124,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   const deletion = createDeletionService({ ...shared, account, restoreSignIn: signIn.restore });
   // The OpenID Connect provider: its login is the portal session; ending one ends the other.
-  const oauth = await createOAuth({ config, db: database.db, secrets, sessions, limiter, log: app.log });
+  // The `plan` claim of a product's own clients comes from billing (made below; asked only once requests arrive).
+  const oauth = await createOAuth({
+    config,
+    db: database.db,
+    secrets,
+    sessions,
+    limiter,
+    log: app.log,
+    productPlan: async (userId, product) => {
+      const plan = await billing.productPlan(userId, product);
+      return plan && { product: plan.plan.split('.')[0] ?? product, ...plan };
+    },
+  });
   // Billing: the configured processor (Stripe, or the built-in sandbox) behind one interface.
   const payments = createPaymentProcessor(config, database.db, clock);
   const organizations = createOrganizationService({ db: database.db, clock });
@@ -132,7 +144,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ...shared,
     processor: payments.processor,
     organizations,
-    licenseSecret: config.APPSUMO_LICENSE_SECRET ?? secrets.keyedHash('appsumo license key'),
+    licenseSecret: licenseSecretOf(config, secrets),
     afterRenewalCharge: deps.afterRenewalCharge,
   });
   if (config.SEED_DEMO) await billing.seedDemoPromoCodes();

@@ -17,7 +17,10 @@ export const oauthAppSchema = z.object({
 });
 export type OAuthApp = z.infer<typeof oauthAppSchema>;
 
-/** What an app asks for: scope values (openid, email, profile, offline_access), worded by the page. */
+/** The scopes the pages put in plain words (others are shown as they are). */
+export const wordedScopes: ReadonlySet<string> = new Set(['openid', 'profile', 'email', 'offline_access', 'plan']);
+
+/** What an app asks for: scope values (openid, email, profile, offline_access, plan), worded by the page. */
 export const consentRequestSchema = z.object({
   app: oauthAppSchema,
   scopes: z.array(z.string()),

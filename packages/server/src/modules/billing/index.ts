@@ -4,3 +4,4 @@ export { billingRoutes } from './routes';
 export { installRenewalJob } from './job';
 export { issueLicense, verifyLicense } from './licenses';
 export { renderInvoice } from './invoice';
+export { billingAdmin, BillingAdminError, licenseSecretOf, LICENSE_DEFAULT_DAYS, type PromoAddInput, type PromoListing } from './admin';

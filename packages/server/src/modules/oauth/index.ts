@@ -8,14 +8,14 @@ import type { Database } from '../../db/client';
 import type { DataProtection } from '../../platform/data-protection';
 import type { RateLimiter } from '../../platform/rate-limit';
 import type { SessionService } from '../sessions';
-import { createProvider } from './provider';
+import { createProvider, type PlanClaim } from './provider';
 import { productAccessTokens } from './product-tokens';
 import { createOAuthService } from './service';
 
 export { firstPartyClients, thirdPartyClients, type ThirdPartyClients, type ThirdPartyInput } from './clients';
 export { dropSigningKey, loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS } from './keys';
 export { oauthProviderRoutes, oauthRoutes } from './routes';
-export { OIDC_ROUTES } from './provider';
+export { OIDC_ROUTES, type PlanClaim } from './provider';
 export { installOidcSweepJob, sweepExpired } from './sweep';
 export type { OAuthService } from './service';
 
@@ -27,6 +27,8 @@ export async function createOAuth(deps: {
   sessions: SessionService;
   limiter: RateLimiter;
   log: { warn(object: unknown, message: string): void; error(object: unknown, message: string): void };
+  /** The person's plan of a product, for the `plan` claim of the product's own clients (billing's, wired in app.ts). */
+  productPlan?: (userId: string, product: string) => Promise<PlanClaim | undefined>;
 }) {
   const provider = await createProvider(deps);
   const service = createOAuthService({ db: deps.db, provider, limiter: deps.limiter, log: deps.log });

@@ -51,13 +51,13 @@ interface Authorized {
 }
 
 /** Sends the browser through /o/authorize with PKCE, state and nonce; answers where it landed. */
-async function authorize(config: oidc.Configuration, browser: TestBrowser, extra: Record<string, string> = {}, redirectUri = CALLBACK): Promise<Authorized> {
+async function authorize(config: oidc.Configuration, browser: TestBrowser, extra: Record<string, string> = {}, redirectUri = CALLBACK, scope = 'openid email profile offline_access'): Promise<Authorized> {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
-    scope: 'openid email profile offline_access',
+    scope,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
@@ -68,8 +68,8 @@ async function authorize(config: oidc.Configuration, browser: TestBrowser, extra
   return { callback, verifier, state, nonce };
 }
 
-async function codeFlow(config: oidc.Configuration, browser: TestBrowser, redirectUri = CALLBACK) {
-  const { callback, verifier, state, nonce } = await authorize(config, browser, {}, redirectUri);
+async function codeFlow(config: oidc.Configuration, browser: TestBrowser, redirectUri = CALLBACK, scope?: string) {
+  const { callback, verifier, state, nonce } = await authorize(config, browser, {}, redirectUri, scope);
   return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
 }
 
@@ -131,6 +131,51 @@ describe('openid-client against the portal', () => {
     const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
     expect(info.email).toBe(email);
     expect(tokens.refresh_token).toBeTruthy();
+  });
+});
+
+describe('the plan claim (billing, through app.ts)', () => {
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  it("tells the product's own client its plan in the ID token and userinfo; a trialing subscription shows there", async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser, token } = await signedInBrowser();
+    const free = await codeFlow(config, browser, CALLBACK, 'openid email plan');
+    expect(free.claims()!.plan).toMatchObject({ product: 'pwdmanager', plan: 'pwdmanager.free', tier: 'free', status: null });
+
+    const card = await server.app.inject({ method: 'POST', url: '/v3/billing/sandbox/tokens', payload: { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2030, cvc: '123' } });
+    const added = await server.app.inject({ method: 'POST', url: '/v3/sso/me/cards', headers: bearer(token), payload: { token: card.json().token, cardholder: 'Test Person', city: 'Hanoi', state: 'HN', zip: '100000' } });
+    expect(added.statusCode).toBe(201);
+    const started = await server.app.inject({ method: 'POST', url: '/v3/sso/me/subscriptions', headers: bearer(token), payload: { plan: 'pwdmanager.premium', months: 12, currency: 'USD', idempotency_key: `plan-claim-${Date.now()}` } });
+    expect(started.json().subscription.status).toBe('trialing');
+
+    const tokens = await codeFlow(config, browser, CALLBACK, 'openid email plan');
+    const expected = { product: 'pwdmanager', plan: 'pwdmanager.premium', tier: 'premium', status: 'trialing', period_end: started.json().subscription.trial_ends_at, trial_ends_at: started.json().subscription.trial_ends_at };
+    expect(tokens.claims()!.plan).toEqual(expected);
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub);
+    expect(info.plan).toEqual(expected);
+
+    // Without the `plan` scope there is no claim; another product's client sees its own product's plan.
+    const plain = await codeFlow(config, browser);
+    expect(plain.claims()!.plan).toBeUndefined();
+    expect((await oidc.fetchUserInfo(config, plain.access_token, plain.claims()!.sub)).plan).toBeUndefined();
+    const spa = await discover('test-spa', undefined, { token_endpoint_auth_method: 'none' });
+    const secrets = await codeFlow(spa, browser, SPA_CALLBACK, 'openid plan');
+    expect(secrets.claims()!.plan).toMatchObject({ product: 'secret', plan: 'secret.free', status: null });
+  });
+
+  it('gives an outside app no plan, even when it is granted the scope', async () => {
+    const registered = await thirdPartyClients(server.database.db).add({ name: 'Plan Reader', redirectUris: [CALLBACK] });
+    const config = await discover(registered.clientId, registered.clientSecret);
+    const { browser, token } = await signedInBrowser();
+    const first = await authorize(config, browser, {}, CALLBACK, 'openid plan');
+    const uid = first.callback.searchParams.get('interaction')!;
+    const decision = await json(fetch(`${origin}/v3/oauth/interactions/${uid}/consent`, { method: 'POST', body: JSON.stringify({ allow: true }), headers: { ...bearer(token), 'content-type': 'application/json' } }));
+    const { url: callback } = await browser.walk(decision.redirect_to);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: first.verifier, expectedState: first.state, expectedNonce: first.nonce });
+    expect(tokens.scope).toContain('plan');
+    expect(tokens.claims()!.plan).toBeUndefined();
+    expect((await oidc.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub)).plan).toBeUndefined();
   });
 });
 

@@ -58,6 +58,22 @@ export interface ProviderDependencies {
   db: Database;
   secrets: DataProtection;
   log: { warn(object: unknown, message: string): void; error(object: unknown, message: string): void };
+  /**
+   * The person's plan of a product (billing's, handed over by app.ts): the `plan` claim of the
+   * product's own (first-party) clients, in userinfo and the ID token when `plan` is asked.
+   */
+  productPlan?: (userId: string, product: string) => Promise<PlanClaim | undefined>;
+}
+
+/** The `plan` claim: which plan of the client's product the person has, and until when. */
+export interface PlanClaim {
+  product: string;
+  plan: string;
+  tier: string;
+  /** trialing, active, past_due; null on the free plan. */
+  status: string | null;
+  period_end: string | null;
+  trial_ends_at: string | null;
 }
 
 const DAY = 24 * 60 * 60;
@@ -93,23 +109,27 @@ export async function createProvider(deps: ProviderDependencies): Promise<Provid
       long: { signed: true, httpOnly: true, sameSite: 'lax' },
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
-    async findAccount(_ctx, sub) {
+    async findAccount(ctx, sub) {
       const user = await users.findById(sub);
       if (!user || user.deletionRequestedAt || user.purgedAt) return undefined;
+      const client = ctx.oidc?.client?.metadata() as PortalClientMetadata | undefined;
+      // Only a product's own clients learn its plan; outside apps never get the claim.
+      const product = client?.first_party ? client.service_scope : undefined;
       return {
         accountId: user.id,
-        claims: async () => ({
+        claims: async (_use, scope) => ({
           sub: user.id,
           email: user.email,
           email_verified: Boolean(user.activatedAt),
           name: user.fullName,
           locale: user.language,
+          ...(product && deps.productPlan && scope.split(' ').includes('plan') ? { plan: (await deps.productPlan(user.id, product)) ?? null } : {}),
         }),
       };
     },
     // How and when the person authenticated (acr, amr, auth_time) ride with `openid`: every ID token has them.
-    claims: { sid: null, iss: null, openid: ['sub', 'acr', 'amr', 'auth_time'], email: ['email', 'email_verified'], profile: ['name', 'locale'] },
-    scopes: ['openid', 'offline_access', 'email', 'profile'],
+    claims: { sid: null, iss: null, openid: ['sub', 'acr', 'amr', 'auth_time'], email: ['email', 'email_verified'], profile: ['name', 'locale'], plan: ['plan'] },
+    scopes: ['openid', 'offline_access', 'email', 'profile', 'plan'],
     acrValues: [ACR_SINGLE, ACR_MULTI],
     // ID tokens carry the claims their scopes grant (email, name, locale), not only sub.
     conformIdTokenClaims: false,

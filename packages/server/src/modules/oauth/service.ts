@@ -34,7 +34,7 @@ function appOf(client: ProviderClient): OAuthApp {
 }
 
 /** Scope values in the order the page words them. */
-const SCOPE_ORDER = ['openid', 'profile', 'email', 'offline_access'];
+const SCOPE_ORDER = ['openid', 'profile', 'email', 'plan', 'offline_access'];
 const ordered = (scopes: Iterable<string>) => [...new Set(scopes)].sort((a, b) => SCOPE_ORDER.indexOf(a) - SCOPE_ORDER.indexOf(b));
 
 /** Models issued to an app for a person; the grant (their consent) is kept unless the person revokes the app. */

@@ -4,12 +4,10 @@ import { useState } from 'react';
 import { Avatar, Button, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDate, isLanguage } from '@portal/contracts';
+import { formatDate, isLanguage, oauthEndpoints } from '@portal/contracts';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { connectedAppsKey, revokeConnectedApp, useConnectedApps } from './api';
-
-const SCOPE_WORDS = new Set(['openid', 'profile', 'email', 'offline_access']);
 
 /** Account settings' Connected apps: each outside app with its scopes and the date allowed, and Revoke (its tokens end too). */
 export function ConnectedApps() {
@@ -50,7 +48,7 @@ export function ConnectedApps() {
                 </Text>
                 <Text size="xs" c="dimmed">
                   {app.scopes
-                    .map((scope) => (SCOPE_WORDS.has(scope) ? t(`account.connectedApps.scopes.${scope as 'openid'}`) : scope))
+                    .map((scope) => (oauthEndpoints.wordedScopes.has(scope) ? t(`account.connectedApps.scopes.${scope as 'openid'}`) : scope))
                     .join(' · ')}
                 </Text>
                 <Text size="xs" c="dimmed">

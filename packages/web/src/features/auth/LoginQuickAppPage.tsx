@@ -11,8 +11,6 @@ import { ApiError, call, errorText } from '../../lib/api';
 
 type OAuthApp = oauthEndpoints.OAuthApp;
 
-const SCOPE_WORDS = new Set(['openid', 'profile', 'email', 'offline_access']);
-
 /**
  * /login/quick-app: a desktop or mobile app's sign-in by the device flow (RFC 8628). The app
  * shows a code and this address (`?user_code=` prefills it); the signed-in person enters or
@@ -72,7 +70,7 @@ export function LoginQuickAppPage() {
           </Text>
           <Stack component="ul" gap={4} m={0} pl="md">
             {request.scopes.map((scope) => (
-              <Text component="li" size="sm" key={scope}>{SCOPE_WORDS.has(scope) ? t(`auth.oauthAuthorize.scopes.${scope as 'openid'}`) : scope}</Text>
+              <Text component="li" size="sm" key={scope}>{oauthEndpoints.wordedScopes.has(scope) ? t(`auth.oauthAuthorize.scopes.${scope as 'openid'}`) : scope}</Text>
             ))}
           </Stack>
           <Group grow>

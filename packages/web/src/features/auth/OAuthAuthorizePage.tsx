@@ -7,8 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { oauthEndpoints } from '@portal/contracts';
 import { ApiError, call, errorText } from '../../lib/api';
 
-const SCOPE_WORDS = new Set(['openid', 'profile', 'email', 'offline_access']);
-
 /**
  * /o/authorize?interaction=<uid>: the consent step of the OpenID Connect provider. The app's
  * name, logo and site, what it asks for in plain words, and Allow / Deny; the answer goes back
@@ -85,7 +83,7 @@ export function OAuthAuthorizePage() {
       </Text>
       <Stack component="ul" gap={6} m={0} pl="md" data-testid="consent-scopes">
         {scopes.map((scope) => (
-          <Text component="li" size="sm" key={scope}>{SCOPE_WORDS.has(scope) ? t(`auth.oauthAuthorize.scopes.${scope as 'openid'}`) : scope}</Text>
+          <Text component="li" size="sm" key={scope}>{oauthEndpoints.wordedScopes.has(scope) ? t(`auth.oauthAuthorize.scopes.${scope as 'openid'}`) : scope}</Text>
         ))}
       </Stack>
       <Text size="xs" c="dimmed">

@@ -1,0 +1,82 @@
+/**
+ * Operator commands of billing, against the configured database (DATABASE_URL, or PGlite in DATA_DIR):
+ *
+ *   npm run billing -- promo add --code SPRING25 (--percent 25 | --amount 5 --currency USD)
+ *                                [--plan pwdmanager.premium ...] [--expires 2027-03-31] [--limit 100]
+ *   npm run billing -- promo list
+ *   npm run billing -- promo disable <code>       ends the code now (paid orders keep their discount)
+ *   npm run billing -- license issue <plan> [count] [--expires 2027-12-31]
+ *                                                 AppSumo codes, one a line (redeemed at /confirmation/app/<code>)
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { migrate } from './db/migrate';
+import { billingAdmin, licenseSecretOf } from './modules/billing';
+import { systemClock } from './platform/clock';
+import { createDataProtection, loadDataKey } from './platform/data-protection';
+
+const USAGE = 'usage: npm run billing -- promo add|list|disable ...  |  license issue <plan> [count] [--expires YYYY-MM-DD] (see packages/server/src/billing-admin.ts)';
+
+async function main(): Promise<number> {
+  const [group, command, ...rest] = process.argv.slice(2);
+  if (!((group === 'promo' && ['add', 'list', 'disable'].includes(command ?? '')) || (group === 'license' && command === 'issue'))) return fail(USAGE);
+  const config = loadConfig();
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    await migrate(database);
+    const admin = billingAdmin({ db: database.db, clock: systemClock, licenseSecret: licenseSecretOf(config, createDataProtection(loadDataKey(config))) });
+    if (group === 'promo' && command === 'add') {
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          code: { type: 'string' },
+          percent: { type: 'string' },
+          amount: { type: 'string' },
+          currency: { type: 'string' },
+          plan: { type: 'string', multiple: true },
+          expires: { type: 'string' },
+          limit: { type: 'string' },
+        },
+      });
+      const added = await admin.addPromo(values);
+      console.log(`added ${added.code}: ${added.discount} off${added.plans.length ? ` ${added.plans.join(', ')}` : ' any plan'}`);
+      return 0;
+    }
+    if (group === 'promo' && command === 'list') {
+      for (const promo of await admin.listPromos()) {
+        console.log(
+          [promo.code, promo.discount, promo.plans.join(',') || 'any plan', promo.expiresAt ? `until ${promo.expiresAt.toISOString()}` : 'no expiry', `${promo.redemptions}/${promo.maxRedemptions ?? '∞'}`, promo.state].join('\t'),
+        );
+      }
+      return 0;
+    }
+    if (group === 'promo' && command === 'disable') {
+      await admin.disablePromo(rest[0]);
+      console.log(`disabled ${rest[0]!.trim().toUpperCase()}`);
+      return 0;
+    }
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { expires: { type: 'string' } } });
+    const issued = admin.issueLicenses({ plan: positionals[0], count: positionals[1], expires: values.expires });
+    console.error(`${issued.codes.length} code(s) of ${issued.plan}, valid until ${issued.expiresAt.toISOString()}; each is redeemed once at /confirmation/app/<code>`);
+    for (const code of issued.codes) console.log(code);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+function fail(message: string): number {
+  console.error(message);
+  return 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
+    if (issues) for (const issue of issues) console.error(`${issue.path.join('.') || 'input'}: ${issue.message}`);
+    else console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);
