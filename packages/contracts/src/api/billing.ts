@@ -158,7 +158,7 @@ export const quoteRequestSchema = z.object({
   seats: z.number().int().min(1).max(10_000).optional(),
   promo_code: promoCodeSchema.optional(),
   /** Quoting a change of this subscription (with proration). */
-  subscription_id: z.string().max(64).optional(),
+  subscription_id: z.uuid().optional(),
 });
 export const quoteSchema = z.object({
   plan: z.string(),
@@ -177,7 +177,7 @@ export const quoteSchema = z.object({
 export type Quote = z.infer<typeof quoteSchema>;
 
 export const subscribeRequestSchema = quoteRequestSchema.omit({ subscription_id: true }).extend({
-  card_id: z.string().max(64).optional(),
+  card_id: z.uuid().optional(),
   idempotency_key: idempotencyKeySchema,
 });
 export const changeSubscriptionRequestSchema = z.object({
