@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config';
 
 /**
  * Secrets at rest under one server-side key (DATA_ENCRYPTION_KEY, or a generated file beside
@@ -63,7 +62,13 @@ export function createDataProtection(key: Buffer): DataProtection {
  * generated on first start (readable by the server's user only). Back that file up with the
  * database: without it, TOTP seeds cannot be read and recovery codes no longer match.
  */
-export function loadDataKey(config: Pick<Config, 'DATA_ENCRYPTION_KEY' | 'DATA_DIR'>): Buffer {
+/** The two settings the key comes from (a structural type: platform code does not import config.ts, which imports this file). */
+export interface DataKeySettings {
+  readonly DATA_ENCRYPTION_KEY?: string;
+  readonly DATA_DIR: string;
+}
+
+export function loadDataKey(config: DataKeySettings): Buffer {
   if (config.DATA_ENCRYPTION_KEY) return parseDataKey(config.DATA_ENCRYPTION_KEY)!;
   const file = path.join(config.DATA_DIR, DATA_KEY_FILE);
   try {

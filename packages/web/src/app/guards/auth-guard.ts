@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import { loginPathFor, NEXT_PARAM, paths, safeNextPath } from '@portal/contracts';
-import type { Guard } from './middleware';
+import type { Guard } from './guard';
 
 /**
  * Signed-in users are kept off the sign-in pages (except /login/explore): they go where

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import { paths } from '@portal/contracts';
-import type { Guard } from './middleware';
+import type { Guard } from './guard';
 
 /**
  * /maintenance exists for links from the old portal; while the service runs (and it runs

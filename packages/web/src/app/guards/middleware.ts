@@ -1,19 +1,10 @@
 import { data } from 'react-router';
-import type { SessionUser } from '../../lib/session';
 import { authGuard } from './auth-guard';
+import type { Guard, GuardContext } from './guard';
 import { maintenanceGuard } from './maintenance-guard';
 import type { RouteMeta } from './route-meta';
 
-export interface GuardContext {
-  url: URL;
-  /** Meta of the matched routes, outermost first. */
-  matched: readonly RouteMeta[];
-  /** Fetched only when a guard asks: pages that care about nobody's session cost no request. */
-  currentUser(): Promise<SessionUser | null>;
-}
-
-/** A guard returns a redirect to stop the navigation, or nothing to let it through. */
-export type Guard = (context: GuardContext) => Response | undefined | Promise<Response | undefined>;
+export type { Guard, GuardContext } from './guard';
 
 export const guards: Readonly<Record<string, Guard>> = {
   maintenance: maintenanceGuard,
