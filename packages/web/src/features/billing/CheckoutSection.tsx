@@ -104,18 +104,19 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
   return (
     <Section title={changing ? t('billing.checkout.changeTitle') : t('billing.checkout.title')}>
       <Stack gap="sm" data-testid="checkout">
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <Select
-            label={t('billing.checkout.plan')}
-            data={plans.map((option) => {
-              const from = fromMonthlyPrice(option, currency);
-              return { value: option.id, label: `${productNames[option.product]} ${option.name}${from ? ` · ${t('billing.checkout.perMonth', { price: formatMinor(from, currency, language) })}` : ''}` };
-            })}
-            value={plan.id}
-            onChange={(value) => value && setPlanId(value)}
-            allowDeselect={false}
-            data-testid="checkout-plan"
-          />
+        {/* The plan's full name and price need the whole width; a third of it cut them off. */}
+        <Select
+          label={t('billing.checkout.plan')}
+          data={plans.map((option) => {
+            const from = fromMonthlyPrice(option, currency);
+            return { value: option.id, label: `${productNames[option.product]} ${option.name}${from ? ` · ${t('billing.checkout.perMonth', { price: formatMinor(from, currency, language) })}` : ''}` };
+          })}
+          value={plan.id}
+          onChange={(value) => value && setPlanId(value)}
+          allowDeselect={false}
+          data-testid="checkout-plan"
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Select
             label={t('billing.checkout.period')}
             data={periods.map((period) => ({ value: String(period), label: t('billing.subscriptions.months', { count: period }) }))}
