@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { extractText } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
@@ -15,7 +15,7 @@ const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
 let server: TestServer;
 let client: ReturnType<typeof identityClient>;
 /** A second billing node on the same database (the renewal job runs there, as on any node). */
-let node: (hooks?: { afterRenewalCharge?: (id: string) => void }) => BillingService;
+let node: (hooks?: { afterRenewalCharge?: (id: string) => void; receipts?: boolean }) => BillingService;
 let keySeq = 0;
 const key = () => `test-key-${++keySeq}-${Date.now()}`;
 
@@ -277,6 +277,40 @@ describe('the renewal job', () => {
       expect(paid.every((order) => order.status === 'paid')).toBe(true);
     }
     expect(charged).toBeGreaterThanOrEqual(2);
+  });
+
+  it('never hands one subscription to two runs: six runs at once over 120 due, each renewed and charged once', { timeout: 120_000 }, async () => {
+    // Bulk-loaded and not analyzed, so each claim scans the table: the widest window for two
+    // claims to meet.
+    const db = server.database.db;
+    const due = new Date(clock.now().getTime() - 60_000).toISOString();
+    await db.execute(sql`
+      insert into users (id, email, full_name, activated_at)
+      select gen_random_uuid(), 'claims-' || n || '@bench.test', 'Claims ' || n, now() from generate_series(1, 120) n`);
+    await db.execute(sql`
+      insert into sandbox_cards (token, brand, last4, exp_month, exp_year, behavior)
+      select 'tok_claims_' || u.id, 'visa', '4242', 12, 2040, 'success' from users u where u.email like 'claims-%@bench.test'`);
+    await db.execute(sql`
+      insert into payment_methods (id, user_id, processor, processor_ref, brand, last4, exp_month, exp_year, cardholder, city, state, zip, is_default)
+      select gen_random_uuid(), u.id, 'sandbox', 'tok_claims_' || u.id, 'visa', '4242', 12, 2040, 'Claims', 'Hanoi', 'HN', '100000', true
+      from users u where u.email like 'claims-%@bench.test'`);
+    await db.execute(sql`
+      insert into subscriptions (id, user_id, product, plan, months, seats, currency, price, status, payment_method_id, current_period_start, current_period_end, next_attempt_at)
+      select gen_random_uuid(), p.user_id, 'pwdmanager', 'pwdmanager.premium', 1, 1, 'USD', 199, 'active', p.id, ${due}::timestamptz - interval '1 month', ${due}::timestamptz, ${due}::timestamptz
+      from payment_methods p where p.processor_ref like 'tok_claims_%'`);
+
+    // Receipts off: 120 invoice PDFs would hold up the mail the next test waits for.
+    const runs = await Promise.all(Array.from({ length: 6 }, () => node({ receipts: false }).runRenewals({ batchSize: 10, maxBatches: 1000, concurrency: 4 })));
+    expect(runs.reduce((sum, run) => sum + run.lost + run.failed, 0)).toBe(0);
+    const tally = await db.execute(sql`
+      select count(*)::int as charges, count(distinct c.token)::int as cards from sandbox_charges c where c.token like 'tok_claims_%'`);
+    expect((tally as unknown as { rows: { charges: number; cards: number }[] }).rows[0]).toEqual({ charges: 120, cards: 120 });
+    const moved = await db.execute(sql`
+      select count(*)::int as n from subscriptions s join payment_methods p on p.id = s.payment_method_id
+      where p.processor_ref like 'tok_claims_%' and s.current_period_start = ${due}::timestamptz and s.claim_id is null`);
+    expect((moved as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(120);
+    // Out of the way of the tests after this one, which move the clock past their next renewal.
+    await db.execute(sql`update subscriptions set status = 'canceled', next_attempt_at = null where payment_method_id in (select id from payment_methods where processor_ref like 'tok_claims_%')`);
   });
 
   it('moves a failed renewal to past_due, retries on the schedule with a mail each time, then cancels', async () => {

@@ -166,27 +166,39 @@ export function billingQueries(db: Database) {
      * running at once take disjoint rows). A claim whose holder died lapses at `until`.
      */
     async claimDue(now: Date, until: Date, claimId: string, limit: number): Promise<SubscriptionRow[]> {
-      const due = db
-        .select({ id: subscriptions.id })
-        .from(subscriptions)
-        .where(
-          and(
-            live,
-            eq(subscriptions.lifetime, false),
-            lte(subscriptions.nextAttemptAt, now),
-            or(isNull(subscriptions.claimedUntil), lt(subscriptions.claimedUntil, now)),
-          ),
-        )
-        .orderBy(asc(subscriptions.nextAttemptAt))
-        .limit(limit)
-        .for('update', { skipLocked: true });
-      return db.update(subscriptions).set({ claimedUntil: until, claimId }).where(inArray(subscriptions.id, due)).returning();
+      // The due rows are picked and locked once, in a CTE (materialized, run once): the usual
+      // form for SKIP LOCKED queues, since a subquery inside the UPDATE's own WHERE may be
+      // evaluated again when PostgreSQL re-checks a row that a concurrent claim changed.
+      const due = db.$with('due').as(
+        db
+          .select({ id: subscriptions.id })
+          .from(subscriptions)
+          .where(
+            and(
+              live,
+              eq(subscriptions.lifetime, false),
+              lte(subscriptions.nextAttemptAt, now),
+              or(isNull(subscriptions.claimedUntil), lt(subscriptions.claimedUntil, now)),
+            ),
+          )
+          .orderBy(asc(subscriptions.nextAttemptAt))
+          .limit(limit)
+          .for('update', { skipLocked: true }),
+      );
+      return db
+        .with(due)
+        .update(subscriptions)
+        .set({ claimedUntil: until, claimId })
+        .where(inArray(subscriptions.id, db.select({ id: due.id }).from(due)))
+        .returning();
     },
 
     // Orders ----------------------------------------------------------------------------------
     /** Inserts the order unless its idempotency key exists; answers the order of that key either way. */
     async orderForKey(row: typeof orders.$inferInsert): Promise<OrderRow> {
-      await db.insert(orders).values(row).onConflictDoNothing({ target: orders.idempotencyKey });
+      // The new row in one statement; only a retried key (the conflict) reads the first one.
+      const [inserted] = await db.insert(orders).values(row).onConflictDoNothing({ target: orders.idempotencyKey }).returning();
+      if (inserted) return inserted;
       const [found] = await db.select().from(orders).where(eq(orders.idempotencyKey, row.idempotencyKey));
       return found!;
     },

@@ -82,11 +82,12 @@ export function createSandboxProcessor(db: Database, clock: Clock): PaymentProce
             ? { status: 'declined', declineCode: 'insufficient_funds' }
             : { status: 'succeeded', declineCode: null };
       // One charge per idempotency key, whoever asks and however often.
-      await db
+      const [made] = await db
         .insert(sandboxCharges)
         .values({ id: `ch_sandbox_${randomBytes(12).toString('hex')}`, idempotencyKey: request.idempotencyKey, token: request.cardRef, amount: request.amount, currency: request.currency, ...outcome })
-        .onConflictDoNothing();
-      const [charge] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, request.idempotencyKey));
+        .onConflictDoNothing()
+        .returning();
+      const [charge] = made ? [made] : await db.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, request.idempotencyKey));
       if (!charge) throw new AppError('billing.processor_unavailable');
       if (charge.status === 'succeeded') return { status: 'succeeded', ref: charge.id };
       return { status: 'declined', ref: charge.id, code: charge.declineCode === 'insufficient_funds' ? 'insufficient_funds' : 'card_declined' };
