@@ -174,7 +174,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(notificationRoutes(notifications));
       await v3.register(supportChatRoutes(config, (userId, product) => billing.productPlan(userId, product)));
       await v3.register(oauthRoutes(oauth.service));
-      await v3.register(sandboxRoutes(payments.sandbox));
+      await v3.register(sandboxRoutes(payments.sandbox, limiter));
       await v3.register(billingRoutes(config, billing, payments.stripe));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -40,7 +40,8 @@ export const sandboxToken = endpoint({
   method: 'POST',
   path: '/billing/sandbox/tokens',
   tag: 'payments-sandbox',
-  auth: 'public',
+  // Optional: a signed-in page's session counts the tokenizations per account too.
+  auth: 'optional',
   summary: 'The built-in sandbox processor: turn card details into a token (keeps only brand, last four digits and expiry)',
   body: sandboxTokenRequestSchema,
   status: 201,
@@ -54,6 +55,7 @@ export const sandboxToken = endpoint({
     'billing.card_expiry_year_past',
     'billing.card_brand_not_accepted',
     'not_found',
+    'rate_limited',
   ],
 });
 

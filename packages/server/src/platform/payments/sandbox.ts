@@ -7,7 +7,9 @@ import type { Database } from '../../db/client';
 import { sandboxCards, sandboxCharges } from '../../db/schema';
 import type { Clock } from '../clock';
 import { AppError, fieldError } from '../errors';
+import { limitAddress } from '../client-address';
 import { route } from '../http/route';
+import { limits, rateKey, rateLimited, type RateLimiter } from '../rate-limit';
 import { acceptedBrand, type PaymentProcessor } from './processor';
 
 /**
@@ -97,11 +99,18 @@ export function createSandboxProcessor(db: Database, clock: Clock): PaymentProce
 
 export type SandboxProcessor = ReturnType<typeof createSandboxProcessor>;
 
-/** POST /v3/billing/sandbox/tokens: only while the sandbox is the processor (404 with Stripe). */
-export function sandboxRoutes(sandbox: SandboxProcessor | null): FastifyPluginAsync {
+/**
+ * POST /v3/billing/sandbox/tokens: only while the sandbox is the processor (404 with Stripe).
+ * Every try counts (valid or not) per address and, when signed in, per account: each is one
+ * atomic increment, so parallel requests cannot run more than the limit.
+ */
+export function sandboxRoutes(sandbox: SandboxProcessor | null, limiter: RateLimiter): FastifyPluginAsync {
   return async (app) => {
     route(app, billingEndpoints.sandboxToken, async (request) => {
       if (!sandbox) throw new AppError('not_found');
+      const { cardTokensPerIp: perIp, cardTokensPerAccount: perAccount } = limits;
+      rateLimited(await limiter.consume(rateKey(perIp, limitAddress(request.ip)), perIp));
+      if (request.auth) rateLimited(await limiter.consume(rateKey(perAccount, request.auth.user.id), perAccount));
       return sandbox.tokenize(request.body);
     });
   };

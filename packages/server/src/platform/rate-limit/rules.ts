@@ -52,6 +52,13 @@ export const limits = {
   codeAttempts: { name: 'code:try', limit: 5, windowSeconds: 10 * 60 },
   /** Wrong device sign-in codes (RFC 8628 user codes) typed on one account. */
   deviceCodeFailuresPerAccount: { name: 'device:fail', limit: 10, windowSeconds: 15 * 60 },
+  /**
+   * Card tokenizations of the sandbox processor per address: each answers whether a number is
+   * valid, so without a limit the endpoint would check stolen card numbers for anyone.
+   */
+  cardTokensPerIp: { name: 'card:token:ip', limit: 50, windowSeconds: 60 * 60 },
+  /** ...and per signed-in account, from any address. */
+  cardTokensPerAccount: { name: 'card:token', limit: 10, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, NamedRule>;
 
 /** Failed sign-ins (or recovery emails) on one account after which the next attempt must carry a captcha. */
