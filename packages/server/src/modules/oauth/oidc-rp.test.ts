@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
 import { freePort, startTestServer, type TestServer } from '../../../test/harness';
@@ -502,6 +503,62 @@ describe('RFC 9700 (OAuth 2.0 Security BCP) negatives', () => {
     expect(old.callback.pathname).toBe('/login');
     const none = await authorize(config, new TestBrowser(origin), { prompt: 'none' });
     expect(none.callback.searchParams.get('error')).toBe('login_required');
+  });
+
+  /** Signs `email` in again on the portal's API (with the authenticator's code when asked) and puts the new session in the browser. */
+  async function signInAgain(browser: TestBrowser, email: string, totpSecret?: string): Promise<void> {
+    // The interaction counts a sign-in as made for it from the second after it began.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const post = (path: string, body: object) => fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    let answer = await json(post('/v3/sso/auth', { email, password: PASSWORD }));
+    if (totpSecret) {
+      // A code of the next step: the one that turned two-step on cannot be used again.
+      const code = await generate({ secret: totpSecret, epoch: Math.floor(Date.now() / 1000) + 30 });
+      answer = await json(post('/v3/sso/auth/mfa', { mfa_token: answer.mfa_token, code }));
+    }
+    expect(answer.token).toBeTruthy();
+    browser.setCookie('auth_token', answer.token);
+  }
+
+  it('steps up for acr_values=loa:2: a one-factor session signs in again with its second step, then the ID token says loa:2', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser, email, token } = await signedInBrowser();
+    const bearer = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const { secret } = await json(fetch(`${origin}/v3/sso/me/2fa/totp/setup`, { method: 'POST', headers: bearer, body: '{}' }));
+    const enabled = await fetch(`${origin}/v3/sso/me/2fa/totp/enable`, { method: 'POST', headers: bearer, body: JSON.stringify({ code: await generate({ secret }) }) });
+    expect(enabled.status).toBe(200);
+
+    const request = await authorize(config, browser, { acr_values: 'urn:portal:loa:2' });
+    expect(request.callback.pathname).toBe('/login');
+    expect(request.callback.searchParams.get('prompt')).toBe('login');
+    await signInAgain(browser, email, secret);
+    const { url: callback } = await browser.walk(`${origin}${request.callback.searchParams.get('next')}`);
+    expect(callback.origin + callback.pathname).toBe(CALLBACK);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: request.verifier, expectedState: request.state, expectedNonce: request.nonce });
+    expect(tokens.claims()!.acr).toBe('urn:portal:loa:2');
+    expect(tokens.claims()!.amr).toEqual(expect.arrayContaining(['pwd', 'otp', 'mfa']));
+
+    // The two-factor session now goes straight through the same requirement.
+    const again = await authorize(config, browser, { acr_values: 'urn:portal:loa:2' });
+    expect(again.callback.origin + again.callback.pathname).toBe(CALLBACK);
+    expect(again.callback.searchParams.get('code')).toBeTruthy();
+  });
+
+  it('answers unmet_authentication_requirements for loa:2 when the person has no second step, never a one-factor login', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser, email } = await signedInBrowser();
+    const request = await authorize(config, browser, { acr_values: 'urn:portal:loa:2' });
+    expect(request.callback.pathname).toBe('/login');
+    await signInAgain(browser, email);
+    const { url: callback } = await browser.walk(`${origin}${request.callback.searchParams.get('next')}`);
+    expect(callback.origin + callback.pathname).toBe(CALLBACK);
+    expect(callback.searchParams.get('error')).toBe('unmet_authentication_requirements');
+    expect(callback.searchParams.get('code')).toBeNull();
+    expect(callback.searchParams.get('state')).toBe(request.state);
+
+    // loa:1 or either level is met by the same session.
+    const either = await authorize(config, browser, { acr_values: 'urn:portal:loa:2 urn:portal:loa:1' });
+    expect(either.callback.searchParams.get('code')).toBeTruthy();
   });
 });
 

@@ -32,6 +32,24 @@ export const ACR_SINGLE = 'urn:portal:loa:1';
 export const ACR_MULTI = 'urn:portal:loa:2';
 export const acrFor = (amr: readonly string[]) => (amr.includes('mfa') || (amr.includes('hwk') && amr.includes('user')) ? ACR_MULTI : ACR_SINGLE);
 
+/**
+ * Whether an authorization request accepts only more than one factor: `acr_values` naming
+ * loa:2 and not loa:1, or an essential `acr` claim whose values are loa:2 only.
+ */
+export function multiFactorRequired(params: { acr_values?: unknown; claims?: unknown }): boolean {
+  const acceptsOnlyMulti = (values: readonly unknown[]) => values.includes(ACR_MULTI) && !values.includes(ACR_SINGLE);
+  if (typeof params.acr_values === 'string' && acceptsOnlyMulti(params.acr_values.split(' '))) return true;
+  if (typeof params.claims !== 'string') return false;
+  try {
+    const claims = JSON.parse(params.claims) as { id_token?: { acr?: { essential?: boolean; value?: unknown; values?: unknown } } };
+    const acr = claims.id_token?.acr;
+    if (!acr?.essential) return false;
+    return acceptsOnlyMulti(Array.isArray(acr.values) ? acr.values : [acr.value]);
+  } catch {
+    return false; // the provider refuses a malformed claims parameter itself
+  }
+}
+
 /** Paths of the provider's endpoints. The authorization endpoint is the spec's `/o/authorize`. */
 export const OIDC_ROUTES = {
   authorization: '/o/authorize',
@@ -97,6 +115,12 @@ export async function createProvider(deps: ProviderDependencies): Promise<Provid
       const accountId = ctx.oidc.session?.accountId;
       if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
       return portal?.userId === accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+    // Step-up: an app that accepts only more than one factor sends a single-factor login back
+    // to the interaction, which asks the person to sign in again with their second step.
+    new interactionPolicy.Check('multi_factor_required', 'the app asks for more than one factor', 'login_required', (ctx) => {
+      if (!multiFactorRequired(ctx.oidc.params ?? {})) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      return ctx.oidc.session?.acr === ACR_MULTI ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
     }),
   );
 

@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import { route } from '../../platform/http/route';
 import { caller, sessionCookieClearings, sessionCookieName, type SessionService } from '../sessions';
 import { simplePage } from './pages';
-import { acrFor, INTERACTION_PATH, OIDC_ROUTES, portalIdentities, type PortalIdentity } from './provider';
+import { ACR_MULTI, acrFor, INTERACTION_PATH, multiFactorRequired, OIDC_ROUTES, portalIdentities, type PortalIdentity } from './provider';
 import type { Approver, OAuthService } from './service';
 
 /** The portal session a browser presents (its cookie only: a bearer header here is an access token or a client's). */
@@ -84,19 +84,32 @@ export function oauthProviderRoutes(config: Config, sessions: SessionService, pr
         const askedFresh = interaction.prompt.reasons.includes('login_prompt');
         const maxAge = interaction.params.max_age === undefined ? undefined : Number(interaction.params.max_age);
         const authTime = portal?.authTime.getTime() ?? 0;
+        // iat is in whole seconds: a sign-in counts as made for this request only from the next second on.
+        const signedInForThisRequest = authTime >= (interaction.iat + 1) * 1000;
         const freshEnough =
           portal !== null &&
-          // iat is in whole seconds: a sign-in counts as fresh only from the next second on.
-          (!askedFresh || authTime >= (interaction.iat + 1) * 1000) &&
+          (!askedFresh || signedInForThisRequest) &&
           (maxAge === undefined || !Number.isFinite(maxAge) || Date.now() - authTime <= maxAge * 1000);
-        if (portal && freshEnough) {
+        const factorsShort = portal !== null && multiFactorRequired(interaction.params) && acrFor(portal.amr) !== ACR_MULTI;
+        if (portal && freshEnough && factorsShort && signedInForThisRequest) {
+          // Signed in again for this request and still one factor (no second step set up): the app
+          // learns its requirement is unmet; it never gets a one-factor login labelled otherwise.
+          interaction.result = {
+            error: 'unmet_authentication_requirements',
+            error_description: 'This app asks for two-step verification, which is not turned on for this account',
+          };
+          await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
+          return reply.redirect(interaction.returnTo);
+        }
+        if (portal && freshEnough && !factorsShort) {
           interaction.result = {
             login: { accountId: portal.userId, amr: portal.amr, acr: acrFor(portal.amr), ts: Math.floor(authTime / 1000), remember: true },
           };
           await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
           return reply.redirect(interaction.returnTo);
         }
-        // Signed in but too long ago (or the app insists): sign in again on our pages, which let a signed-in person through with prompt=login.
+        // Signed in but too long ago, with too few factors, or the app insists: sign in again on our
+        // pages (which let a signed-in person through with prompt=login, and ask their second step).
         const login = loginPathFor(here);
         return reply.redirect(portal ? `${login}&prompt=login` : login);
       }
