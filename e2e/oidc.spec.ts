@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { generate } from 'otplib';
 import { signIn } from './support/auth';
 import { startTestProduct, type TestProduct } from './support/oidc-product';
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
@@ -127,4 +128,34 @@ test('signing out of the portal reaches the product by back-channel logout', asy
   await expect.poll(() => product.logoutTokens.length).toBeGreaterThan(before);
   await page.goto('http://127.0.0.1:5179/refresh?app=product');
   await expect(page.getByTestId('refresh')).toHaveText('Refresh failed: invalid_grant');
+});
+
+// Last: it turns two-step on for the demo account, which the tests above sign in without.
+test('a product that asks for two factors (acr_values loa:2) gets the second step; a wrong code is refused', async ({ page }) => {
+  await signIn(page.context(), portal.platformUrl, demo);
+  const request = page.context().request;
+  const { secret } = (await (await request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/setup`)).json()) as { secret: string };
+  const enabled = await request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await generate({ secret }) } });
+  expect(enabled.status(), await enabled.text()).toBe(200);
+
+  // The portal session is one factor (its sign-in came before two-step was on): sign in again.
+  await page.goto('http://127.0.0.1:5179/start?app=product&acr=urn%3Aportal%3Aloa%3A2');
+  await expect(page).toHaveURL(/\/login\?next=%2Fo%2Finteraction%2F.*prompt=login/);
+  await page.getByLabel('Email or username').fill(demo.email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(demo.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+
+  const step = page.getByTestId('second-factor-code');
+  await step.getByRole('textbox').first().fill('000000');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByText('Verification code incorrect or expired')).toBeVisible();
+  await expect(page.getByTestId('signed-in')).toHaveCount(0);
+
+  // A code of the next period (this one turned two-step on).
+  await step.getByRole('textbox').first().fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByTestId('signed-in')).toHaveText(`Signed in to product as ${demo.email}`);
+  await expect(page.getByTestId('acr')).toHaveText('urn:portal:loa:2');
+  await expect(page.getByTestId('amr')).toContainText('otp');
 });

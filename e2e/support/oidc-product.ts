@@ -49,6 +49,8 @@ export async function startTestProduct(portalUrl: string): Promise<TestProduct> 
           code_challenge_method: 'S256',
           state,
           nonce,
+          // `/start?app=product&acr=urn:portal:loa:2` asks for two factors (step-up).
+          ...(url.searchParams.get('acr') ? { acr_values: url.searchParams.get('acr')! } : {}),
         });
         return response.writeHead(302, { location: target.href }).end();
       }
@@ -61,7 +63,7 @@ export async function startTestProduct(portalUrl: string): Promise<TestProduct> 
         const tokens = await oidc.authorizationCodeGrant(app.config, url, { pkceCodeVerifier: flow.verifier, expectedState: url.searchParams.get('state')!, expectedNonce: flow.nonce });
         app.refreshToken = tokens.refresh_token;
         const claims = tokens.claims()!;
-        return send(200, `<h1 data-testid="signed-in">Signed in to ${flow.app} as ${String(claims.email)}</h1><p data-testid="amr">${(claims.amr as string[] | undefined)?.join(' ') ?? ''}</p>`);
+        return send(200, `<h1 data-testid="signed-in">Signed in to ${flow.app} as ${String(claims.email)}</h1><p data-testid="amr">${(claims.amr as string[] | undefined)?.join(' ') ?? ''}</p><p data-testid="acr">${String(claims.acr ?? '')}</p>`);
       }
       if (url.pathname === '/refresh') {
         const app = apps.get(url.searchParams.get('app') ?? '');
