@@ -37,6 +37,8 @@ const ACCOUNT_SCREENS = [
   '/login/quick-app',
   '/privacy',
   '/wallet',
+  '/wallet/vnd',
+  '/wallet/whc',
   '/security',
   '/security/device-activity',
   '/security/password',

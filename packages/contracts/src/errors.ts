@@ -4,6 +4,7 @@ import { accountErrors } from './errors/account';
 import { apiKeyErrors } from './errors/api-keys';
 import { authErrors } from './errors/auth';
 import { billingErrors } from './errors/billing';
+import { walletErrors } from './errors/wallet';
 import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
@@ -25,6 +26,7 @@ export const errorCatalogue = {
   ...apiKeyErrors,
   ...notificationErrors,
   ...billingErrors,
+  ...walletErrors,
   ...oauthErrors,
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -11,6 +11,7 @@ import type { DatabaseHandle } from './db/client';
 import { accountRoutes, createAccountService, createDeletionService, installDeletionPurgeJob } from './modules/account';
 import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
 import { billingRoutes, createBillingService, installRenewalJob, licenseSecretOf } from './modules/billing';
+import { createWalletService, walletRoutes } from './modules/wallet';
 import { createOrganizationService } from './modules/organizations';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Billing: the configured processor (Stripe, or the built-in sandbox) behind one interface.
   const payments = createPaymentProcessor(config, database.db, clock);
   const organizations = createOrganizationService({ db: database.db, clock });
+  const wallet = createWalletService({ db: database.db, clock, config });
   const billing = createBillingService({
     ...shared,
     processor: payments.processor,
@@ -176,6 +178,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(oauthRoutes(oauth.service));
       await v3.register(sandboxRoutes(payments.sandbox, limiter));
       await v3.register(billingRoutes(config, billing, payments.stripe));
+      await v3.register(walletRoutes(wallet));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

@@ -23,6 +23,24 @@ const trustProxy = z.string().transform((value, context) => {
   return z.NEVER;
 });
 
+/** Wallet limits in major units per currency, e.g. `USD=10000,VND=250000000,WHC=100000`. */
+const walletLimits = (defaults: Record<'USD' | 'VND' | 'WHC', number>) =>
+  z
+    .string()
+    .transform((value, context) => {
+      const limits = { ...defaults };
+      for (const pair of value.split(',').map((item) => item.trim()).filter(Boolean)) {
+        const match = /^(USD|VND|WHC)=(\d{1,12})$/.exec(pair);
+        if (!match) {
+          context.addIssue({ code: 'custom', message: `"${pair}" is not CURRENCY=amount (USD, VND or WHC, whole major units)` });
+          return z.NEVER;
+        }
+        limits[match[1] as keyof typeof limits] = Number(match[2]);
+      }
+      return limits;
+    })
+    .default(defaults);
+
 /** Listen addresses only this machine can reach. */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -119,6 +137,10 @@ const envSchema = z
     /** Another Stripe API address (a local test server); Stripe's own when unset. */
     STRIPE_API_URL: url.optional(),
     /** How often the renewal job runs on this node; 0 turns it off here. */
+    /** The most one wallet transfer may move, per currency (major units). */
+    WALLET_LIMIT_PER_TRANSFER: walletLimits({ USD: 10_000, VND: 250_000_000, WHC: 100_000 }),
+    /** The most one person may send per currency and UTC day (major units). */
+    WALLET_LIMIT_PER_DAY: walletLimits({ USD: 50_000, VND: 1_000_000_000, WHC: 500_000 }),
     BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(300),
     /** Days after a failed renewal to try again, one entry per retry; after the last the subscription is cancelled. */
     BILLING_RETRY_DAYS: list.transform((values) => values.map(Number)).pipe(z.array(z.number().int().min(1).max(60))).default([1, 3, 7]),

@@ -4,6 +4,7 @@ import * as apiKeys from './api-keys';
 import * as auth from './auth';
 import * as avatar from './avatar';
 import * as billing from './billing';
+import * as wallet from './wallet';
 import * as captcha from './captcha';
 import * as mfa from './mfa';
 import * as notifications from './notifications';
@@ -20,7 +21,7 @@ import * as supportChat from './support-chat';
  * tooling. The web app imports the per-module namespaces from the package root instead, so a
  * page's bundle carries only the declarations it calls.
  */
-export const endpointModules = { account, apiKeys, auth, avatar, billing, captcha, mfa, notifications, oauth, passkeys, products, resources, security, sessions, supportChat } as const;
+export const endpointModules = { account, apiKeys, auth, avatar, billing, captcha, mfa, notifications, oauth, passkeys, products, resources, security, sessions, supportChat, wallet } as const;
 
 const isDeclaration = (value: unknown): value is EndpointDeclaration =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;

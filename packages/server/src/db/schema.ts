@@ -546,3 +546,48 @@ export const stripeEvents = pgTable('stripe_events', {
   type: text('type').notNull(),
   receivedAt: createdAt(),
 });
+
+// ---- wallet (modules/wallet): the double-entry ledger ----
+
+/** A person's balance in one currency, or one of the system's (where money enters and leaves). */
+export const walletAccounts = pgTable('wallet_accounts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'restrict' }),
+  systemName: text('system_name'),
+  currency: text('currency').notNull(),
+  balance: money('balance').notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** One movement of money; its postings sum to zero per currency (a trigger checks at commit). */
+export const walletEntries = pgTable('wallet_entries', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  kind: text('kind').notNull(),
+  currency: text('currency').notNull(),
+  status: text('status').notNull(),
+  initiatedBy: uuid('initiated_by'),
+  idempotencyKey: text('idempotency_key'),
+  requestDigest: text('request_digest'),
+  destination: text('destination'),
+  note: text('note'),
+  createdAt: createdAt(),
+});
+
+/** The lines of an entry: append-only, each with the account's balance after it. */
+export const walletPostings = pgTable('wallet_postings', {
+  id: bigint('id', { mode: 'number' }).primaryKey(),
+  entryId: uuid('entry_id').notNull(),
+  accountId: uuid('account_id').notNull(),
+  currency: text('currency').notNull(),
+  amount: money('amount').notNull(),
+  balanceAfter: money('balance_after').notNull(),
+  createdAt: createdAt(),
+});
+
+/** What a person sent per currency and day, for the daily limit. */
+export const walletDailyUsage = pgTable('wallet_daily_usage', {
+  userId: uuid('user_id').notNull(),
+  currency: text('currency').notNull(),
+  day: text('day').notNull(),
+  sent: money('sent').notNull().default(0),
+});

@@ -1,25 +1,45 @@
-import { Anchor, Stack } from '@mantine/core';
+import './styles';
+import { Anchor, Card, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '@portal/contracts';
+import { isLanguage, paths, type WalletCurrency } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
+import { useBalances } from './api';
+import { formatBalance } from './CurrencyWallet';
 
-/** /wallet: the wallets, payment methods, subscriptions and payouts. */
+const pages: Partial<Record<WalletCurrency, string>> = { VND: paths.walletVnd, WHC: paths.walletWhc };
+
+/** /wallet: the balances with links to each currency's page, payment methods, subscriptions and payouts. */
 export function WalletPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const balances = useBalances();
   return (
     <Stack gap="lg">
       <PageHeader title={t('wallet.title')} description={t('wallet.description')} />
-      <Section title={t('wallet.vnd.title')} description={t('wallet.vnd.description')}>
-        <Anchor component={Link} to={paths.walletVnd} size="sm" aria-label={`${t('wallet.open')}: ${t('wallet.vnd.title')}`}>
-          {t('wallet.open')}
-        </Anchor>
-      </Section>
-      <Section title={t('wallet.whc.title')} description={t('wallet.whc.description')}>
-        <Anchor component={Link} to={paths.walletWhc} size="sm" aria-label={`${t('wallet.open')}: ${t('wallet.whc.title')}`}>
-          {t('wallet.open')}
-        </Anchor>
+      <Section title={t('wallet.balances.title')} description={t('wallet.balances.description')}>
+        {!balances.data ? (
+          <Loader size="sm" aria-label={t('common.loading')} />
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {balances.data.balances.map(({ currency, minor }) => (
+              <Card key={currency} withBorder padding="md" data-testid={`balance-${currency}`}>
+                <Text size="sm" c="dimmed">
+                  {currency === 'USD' ? t('wallet.usd.title') : t(currency === 'VND' ? 'wallet.vnd.title' : 'wallet.whc.title')}
+                </Text>
+                <Text size="xl" fw={600}>
+                  {formatBalance(minor, currency, language)}
+                </Text>
+                {pages[currency] && (
+                  <Anchor component={Link} to={pages[currency]} size="sm" aria-label={`${t('wallet.open')}: ${currency}`}>
+                    {t('wallet.open')}
+                  </Anchor>
+                )}
+              </Card>
+            ))}
+          </SimpleGrid>
+        )}
       </Section>
       <Section title={t('wallet.paymentMethods.title')} description={t('wallet.paymentMethods.description')} />
       <Section title={t('wallet.subscriptions.title')} description={t('wallet.subscriptions.description')} />

@@ -1,0 +1,60 @@
+import type { BrowserContext } from '@playwright/test';
+import { snap } from './support/helpers';
+import { createActivatedAccount, expect, test, uniqueEmail } from './support/mail';
+
+/**
+ * The wallet in a real browser against the real server: the balances page, a currency's
+ * page, and transfers refused with the wallet's messages (an unknown recipient, too many
+ * decimals, a balance too low), nothing moved. The successful transfer, idempotency, limits
+ * and the ledger's rules are proved against the API in `modules/wallet/wallet.test.ts`: no
+ * page can credit a wallet yet (deposits are not built).
+ */
+const PASSWORD = 'Orchid-Lantern-Harbor-58';
+
+async function signIn(context: BrowserContext, origin: string, email: string, language: 'en' | 'vi' = 'en') {
+  const response = await context.request.post(`${origin}/v3/sso/auth`, { data: { email, password: PASSWORD } });
+  expect(response.status(), await response.text()).toBe(200);
+  await context.addCookies([{ name: 'lang', value: language, url: origin }]);
+}
+
+test('balances, a currency page, and transfers refused with their reasons', async ({ portal, context, page }) => {
+  const ada = uniqueEmail('wallet-ada');
+  const bob = uniqueEmail('wallet-bob');
+  await createActivatedAccount(context.request, portal, { email: ada, password: PASSWORD, fullName: 'Ada Lovelace' });
+  await createActivatedAccount(context.request, portal, { email: bob, password: PASSWORD, fullName: 'Bob Builder' });
+  await signIn(context, portal.platformUrl, ada);
+
+  await page.goto(`${portal.platformUrl}/wallet`);
+  await expect(page.getByTestId('balance-USD')).toContainText('$0');
+  await expect(page.getByTestId('balance-VND')).toContainText('₫0');
+  await expect(page.getByTestId('balance-WHC')).toContainText('0 WHC');
+  await snap(page, 'wallet-overview-en');
+
+  await page.getByTestId('balance-VND').getByRole('link').click();
+  await expect(page).toHaveURL(/\/wallet\/vnd$/);
+  await expect(page.getByTestId('wallet-balance')).toHaveText('₫0');
+  await expect(page.getByTestId('transactions-empty')).toBeVisible();
+
+  const form = page.getByTestId('transfer-form');
+  const send = async (to: string, amount: string) => {
+    await form.getByLabel('Recipient').fill(to);
+    await form.getByLabel('Amount').fill(amount);
+    await form.getByTestId('transfer-submit').click();
+  };
+  await send('nobody-here@example.com', '1000');
+  await expect(page.getByTestId('transfer-failure')).toHaveText('No account has this email or username');
+  await send(bob, '1.5');
+  await expect(page.getByTestId('transfer-failure')).toHaveText('Enter an amount above zero, with at most the currency’s decimals');
+  await send(bob, '1000');
+  await expect(page.getByTestId('transfer-failure')).toHaveText('Your balance is too low for this transfer');
+  await snap(page, 'wallet-vnd-refused-en');
+  await expect(page.getByTestId('wallet-balance')).toHaveText('₫0');
+  await expect(page.getByTestId('transactions-empty')).toBeVisible();
+
+  // In Vietnamese, on the WHC page.
+  await context.addCookies([{ name: 'lang', value: 'vi', url: portal.platformUrl }]);
+  await page.goto(`${portal.platformUrl}/wallet/whc`);
+  await expect(page.getByTestId('wallet-balance')).toHaveText('0 WHC');
+  await expect(page.getByRole('button', { name: 'Chuyển', exact: true })).toBeVisible();
+  await snap(page, 'wallet-whc-vi');
+});

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { currencies } from '../format';
+
+/**
+ * The wallet: balances in USD, VND and WHC on a double-entry ledger (spec sections 1, 4, 9).
+ * Amounts travel as integer minor units (USD cents, VND dong, WHC 10^-8) in strings, so WHC's
+ * eight decimals never pass through a float.
+ */
+export const walletCurrencySchema = z.enum(currencies);
+export type WalletCurrency = z.infer<typeof walletCurrencySchema>;
+
+/** Integer minor units as a string (`"1250"` is $12.50). */
+export const minorUnitsSchema = z.string().regex(/^-?\d{1,18}$/);
+
+export const walletBalanceSchema = z.object({ currency: walletCurrencySchema, minor: minorUnitsSchema });
+export const walletBalancesSchema = z.object({ balances: z.array(walletBalanceSchema) });
+
+/** The spec's transaction statuses; `unpaid` is shown as canceled. */
+export const walletTransactionStatuses = ['paid', 'completed', 'unpaid', 'failed', 'pending', 'rejected'] as const;
+export const walletTransactionStatusSchema = z.enum(walletTransactionStatuses);
+export type WalletTransactionStatus = z.infer<typeof walletTransactionStatusSchema>;
+
+/** One movement of the user's balance, with the spec's fields (balance after, amount, destination, time, in/out, status, note). */
+export const walletTransactionSchema = z.object({
+  id: z.string(),
+  currency: walletCurrencySchema,
+  direction: z.enum(['in', 'out']),
+  amount: minorUnitsSchema,
+  balance: minorUnitsSchema,
+  destination: z.string().nullable(),
+  status: walletTransactionStatusSchema,
+  note: z.string().nullable(),
+  created_at: z.string(),
+});
+export type WalletTransaction = z.infer<typeof walletTransactionSchema>;
+
+export const walletTransactionListSchema = z.object({
+  items: z.array(walletTransactionSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+
+export const walletTransactionQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+  direction: z.enum(['in', 'out']).optional(),
+  status: walletTransactionStatusSchema.optional(),
+});
+
+/** A transfer to another account of this portal, named by its email or username. */
+export const walletTransferRequestSchema = z.object({
+  to: z.string().trim().min(1).max(254),
+  /** Major units as people write them (`"12.5"`), at most the currency's decimals. */
+  amount: z.string().trim().regex(/^\d{1,12}(\.\d{1,8})?$/),
+  note: z.string().trim().max(200).optional(),
+  /** Chosen by the client once per transfer: a retried request is applied once. */
+  idempotency_key: z.string().min(8).max(100),
+});

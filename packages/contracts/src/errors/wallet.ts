@@ -1,0 +1,10 @@
+/** The wallet's refusals. */
+export const walletErrors = {
+  'wallet.amount_invalid': { status: 400, message: 'Enter an amount above zero, with at most the currency’s decimals' },
+  'wallet.insufficient_balance': { status: 400, message: 'Your balance is too low for this transfer' },
+  'wallet.recipient_not_found': { status: 400, message: 'No account has this email or username' },
+  'wallet.recipient_self': { status: 400, message: 'You cannot transfer to yourself' },
+  'wallet.over_transfer_limit': { status: 400, message: 'This transfer is above the limit of {limit} a transfer' },
+  'wallet.over_daily_limit': { status: 400, message: 'This transfer would pass your daily limit of {limit}' },
+  'wallet.idempotency_conflict': { status: 409, message: 'This transfer key was already used for another transfer' },
+} as const;

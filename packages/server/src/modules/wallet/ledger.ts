@@ -1,0 +1,50 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { WalletCurrency } from '@portal/contracts';
+import type { Database } from '../../db/client';
+import { AppError } from '../../platform/errors';
+
+/** A drizzle transaction of the app's database. */
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** Rows of a raw statement, whichever driver ran it (PGlite and node-postgres both answer `rows`). */
+export async function rows<T>(tx: Tx | Database, query: SQL): Promise<T[]> {
+  return ((await tx.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** One line of an entry: `amount` minor units into (positive) or out of (negative) an account. */
+export interface Line {
+  account: { userId: string } | { system: string };
+  amount: number;
+}
+
+/**
+ * Writes an entry's lines in one transaction: each account's balance moves in one statement
+ * (a person's never below zero: the debit is `... WHERE balance >= amount`, and the table's
+ * CHECK backs it), and each posting keeps the balance after it. The lines must sum to zero;
+ * the database checks that at commit too. Accounts are touched in a fixed order (system, then
+ * people by id), so two transfers in opposite directions cannot deadlock.
+ */
+export async function post(tx: Tx, entryId: string, currency: WalletCurrency, lines: Line[]): Promise<Map<string, number>> {
+  if (lines.reduce((sum, line) => sum + line.amount, 0) !== 0) throw new Error('wallet lines must sum to zero');
+  const key = (line: Line) => ('system' in line.account ? `0:${line.account.system}` : `1:${line.account.userId}`);
+  const balances = new Map<string, number>();
+  for (const line of [...lines].sort((a, b) => key(a).localeCompare(key(b)))) {
+    const owner = 'system' in line.account ? sql`system_name = ${line.account.system}` : sql`user_id = ${line.account.userId}`;
+    const values = 'system' in line.account ? sql`(null, ${line.account.system}` : sql`(${line.account.userId}, null`;
+    const target = 'system' in line.account ? sql`(system_name, currency) where system_name is not null` : sql`(user_id, currency) where user_id is not null`;
+    let moved: { id: string; balance: string }[];
+    if (line.amount < 0 && !('system' in line.account)) {
+      moved = await rows(tx, sql`update wallet_accounts set balance = balance + ${line.amount}
+        where ${owner} and currency = ${currency} and balance >= ${-line.amount} returning id, balance::text as balance`);
+      if (moved.length === 0) throw new AppError('wallet.insufficient_balance');
+    } else {
+      moved = await rows(tx, sql`insert into wallet_accounts (user_id, system_name, currency, balance) values ${values}, ${currency}, ${line.amount})
+        on conflict ${target} do update set balance = wallet_accounts.balance + excluded.balance returning id, balance::text as balance`);
+    }
+    const [account] = moved;
+    await tx.execute(sql`insert into wallet_postings (entry_id, account_id, currency, amount, balance_after)
+      values (${entryId}, ${account!.id}, ${currency}, ${line.amount}, ${account!.balance})`);
+    balances.set(key(line), Number(account!.balance));
+  }
+  return balances;
+}

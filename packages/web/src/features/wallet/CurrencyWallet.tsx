@@ -1,0 +1,195 @@
+import './styles';
+import { useState, type FormEvent } from 'react';
+import { Alert, Badge, Button, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatMoney, isLanguage, type Language, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
+import { PageHeader } from '../../components/PageHeader';
+import { Section } from '../../components/Section';
+import { ApiError, errorText, notify } from '../../lib/api';
+import { transfer, useBalances, useTransactions, walletKeys, type TransactionQuery } from './api';
+
+const PAGE_SIZE = 10;
+const statusColor: Record<WalletTransactionStatus, string> = { paid: 'green', completed: 'green', unpaid: 'gray', failed: 'red', pending: 'yellow', rejected: 'red' };
+
+function useLanguage(): Language {
+  const { i18n } = useTranslation();
+  return isLanguage(i18n.language) ? i18n.language : 'en';
+}
+
+/** Minor units (a string, so WHC's eight decimals stay exact) in the spec's format of the currency. */
+export const formatBalance = (minor: string, currency: WalletCurrency, language: Language) => formatMoney({ minor }, currency, language);
+
+/** A transfer to another account of this portal: instant. The key makes a double click or a retry move money once. */
+function TransferForm({ currency }: { currency: WalletCurrency }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [to, setTo] = useState('');
+  const [amount, setAmount] = useState('');
+  const [note, setNote] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const [key, setKey] = useState(() => crypto.randomUUID());
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    setPending(true);
+    try {
+      await transfer(currency, { to, amount, note: note || undefined, idempotency_key: key });
+      notify('success', t('wallet.transfer.done'));
+      setTo('');
+      setAmount('');
+      setNote('');
+      setKey(crypto.randomUUID());
+      await client.invalidateQueries({ queryKey: walletKeys.all });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const message = errorText(error);
+      setFailure(message);
+      notify('error', message);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="transfer-form">
+      <Stack gap="sm" maw={420}>
+        {failure && (
+          <Alert color="red" role="alert" data-testid="transfer-failure">
+            {failure}
+          </Alert>
+        )}
+        <TextInput label={t('wallet.transfer.to')} description={t('wallet.transfer.toHint')} value={to} onChange={(event) => setTo(event.currentTarget.value)} required autoComplete="off" />
+        <TextInput label={t('wallet.transfer.amount')} value={amount} onChange={(event) => setAmount(event.currentTarget.value)} required inputMode="decimal" rightSection={<Text size="xs">{currency}</Text>} rightSectionWidth={48} />
+        <TextInput label={t('wallet.transfer.note')} value={note} onChange={(event) => setNote(event.currentTarget.value)} maxLength={200} />
+        <Group>
+          <Button type="submit" loading={pending} disabled={!to.trim() || !amount.trim()} data-testid="transfer-submit">
+            {t('wallet.transfer.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The transactions of one currency with the spec's fields, filtered by direction and status, paged. */
+function Transactions({ currency }: { currency: WalletCurrency }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const [query, setQuery] = useState<TransactionQuery>({ page: 1, page_size: PAGE_SIZE });
+  const transactions = useTransactions(currency, query);
+  const statuses: WalletTransactionStatus[] = ['completed', 'paid', 'pending', 'failed', 'rejected', 'unpaid'];
+  const total = transactions.data?.total ?? 0;
+  return (
+    <Stack gap="sm">
+      <Group gap="sm">
+        <Select
+          label={t('wallet.transactions.direction')}
+          data={[
+            { value: 'all', label: t('wallet.transactions.all') },
+            { value: 'in', label: t('wallet.transactions.in') },
+            { value: 'out', label: t('wallet.transactions.out') },
+          ]}
+          value={query.direction ?? 'all'}
+          onChange={(value) => setQuery({ ...query, page: 1, direction: value === 'in' || value === 'out' ? value : undefined })}
+          allowDeselect={false}
+          w={160}
+        />
+        <Select
+          label={t('wallet.transactions.status')}
+          data={[{ value: 'all', label: t('wallet.transactions.all') }, ...statuses.map((status) => ({ value: status, label: t(`billing.orders.statuses.${status}`) }))]}
+          value={query.status ?? 'all'}
+          onChange={(value) => setQuery({ ...query, page: 1, status: statuses.find((status) => status === value) })}
+          allowDeselect={false}
+          w={180}
+        />
+      </Group>
+      {transactions.isPending ? (
+        <Loader size="sm" aria-label={t('common.loading')} />
+      ) : !transactions.data?.items.length ? (
+        <Text size="sm" c="dimmed" data-testid="transactions-empty">
+          {t('wallet.transactions.empty')}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table verticalSpacing="sm" data-testid="transactions-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('wallet.transactions.time')}</Table.Th>
+                <Table.Th>{t('wallet.transactions.direction')}</Table.Th>
+                <Table.Th>{t('wallet.transactions.amount')}</Table.Th>
+                <Table.Th>{t('wallet.transactions.balance')}</Table.Th>
+                <Table.Th>{t('wallet.transactions.destination')}</Table.Th>
+                <Table.Th>{t('wallet.transactions.status')}</Table.Th>
+                <Table.Th>{t('wallet.transactions.note')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {transactions.data.items.map((item) => (
+                <Table.Tr key={`${item.id}-${item.direction}`} data-testid="transaction-row">
+                  <Table.Td>
+                    <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{t(`wallet.transactions.${item.direction}`)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {item.direction === 'out' ? '−' : '+'}
+                      {formatBalance(item.amount, item.currency, language)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{formatBalance(item.balance, item.currency, language)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{item.destination ?? '—'}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={statusColor[item.status]} variant="light">
+                      {t(`billing.orders.statuses.${item.status}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{item.note ?? ''}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {total > PAGE_SIZE && <Pagination total={Math.ceil(total / PAGE_SIZE)} value={query.page} onChange={(page) => setQuery({ ...query, page })} size="sm" />}
+    </Stack>
+  );
+}
+
+/** One currency's page: the balance, a transfer to another account, the transactions. */
+export function CurrencyWallet({ currency, title, description }: { currency: WalletCurrency; title: string; description: string }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const balances = useBalances();
+  const minor = balances.data?.balances.find((item) => item.currency === currency)?.minor;
+  return (
+    <Stack gap="lg">
+      <PageHeader title={title} description={description} />
+      <Section title={t('wallet.balance')}>
+        {minor === undefined ? (
+          <Loader size="sm" aria-label={t('common.loading')} />
+        ) : (
+          <Title order={3} data-testid="wallet-balance">
+            {formatBalance(minor, currency, language)}
+          </Title>
+        )}
+      </Section>
+      <Section title={t('wallet.transfer.title')} description={t('wallet.transfer.description')}>
+        <TransferForm currency={currency} />
+      </Section>
+      <Section title={t('wallet.transactions.title')} description={t('wallet.transactionsDescription')}>
+        <Transactions currency={currency} />
+      </Section>
+    </Stack>
+  );
+}

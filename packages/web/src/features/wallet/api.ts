@@ -1,0 +1,21 @@
+import { useQuery } from '@tanstack/react-query';
+import { walletEndpoints, type EndpointInput, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
+import { call } from '../../lib/api';
+
+export interface TransactionQuery {
+  page: number;
+  page_size: number;
+  direction?: 'in' | 'out';
+  status?: WalletTransactionStatus;
+}
+
+export const walletKeys = {
+  all: ['sso', 'me', 'wallet'] as const,
+  transactions: (currency: WalletCurrency, query: TransactionQuery) => ['sso', 'me', 'wallet', currency, query] as const,
+};
+
+export const useBalances = () => useQuery({ queryKey: walletKeys.all, queryFn: () => call(walletEndpoints.balances) });
+export const useTransactions = (currency: WalletCurrency, query: TransactionQuery) =>
+  useQuery({ queryKey: walletKeys.transactions(currency, query), queryFn: () => call(walletEndpoints.transactions, { params: { currency }, query }) });
+export const transfer = (currency: WalletCurrency, body: EndpointInput<typeof walletEndpoints.transfer>['body']) =>
+  call(walletEndpoints.transfer, { params: { currency }, body }, { handle: [400, 409] });
