@@ -1,4 +1,5 @@
 import type { BrowserContext } from '@playwright/test';
+import { generate } from 'otplib';
 import { snap } from './support/helpers';
 import { createActivatedAccount, expect, test, uniqueEmail } from './support/mail';
 
@@ -50,6 +51,26 @@ test('balances, a currency page, and transfers refused with their reasons', asyn
   await snap(page, 'wallet-vnd-refused-en');
   await expect(page.getByTestId('wallet-balance')).toHaveText('₫0');
   await expect(page.getByTestId('transactions-empty')).toBeVisible();
+
+  // WHC needs two-step verification: off, the dialog leads to turning it on.
+  await page.goto(`${portal.platformUrl}/wallet/whc`);
+  await send(bob, '1');
+  await expect(page.getByTestId('required-two-factor')).toBeVisible();
+  await snap(page, 'wallet-whc-two-step-required-en');
+  await page.getByTestId('required-two-factor').getByRole('button', { name: 'Cancel' }).click();
+
+  // On: each transfer asks for a current code; a wrong one is refused in the dialog.
+  const { secret } = (await (await context.request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/setup`)).json()) as { secret: string };
+  const now = Math.floor(Date.now() / 1000);
+  expect((await context.request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await generate({ secret, epoch: now - 30 }) } })).status()).toBe(200);
+  await form.getByTestId('transfer-submit').click();
+  const dialog = page.getByTestId('two-factor-dialog');
+  await dialog.getByRole('textbox').first().fill('000000');
+  await expect(dialog.getByText('Verification code incorrect or expired')).toBeVisible();
+  await snap(page, 'wallet-whc-code-en');
+  await dialog.getByRole('textbox').first().fill(await generate({ secret, epoch: now }));
+  // The code passes; the balance (nothing deposited yet) does not.
+  await expect(dialog.getByText('Your balance is too low for this transfer')).toBeVisible();
 
   // In Vietnamese, on the WHC page.
   await context.addCookies([{ name: 'lang', value: 'vi', url: portal.platformUrl }]);

@@ -108,6 +108,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The sign-in pipeline asks the second factor for its challenge, and the second factor's
   // completion is one of the pipeline's ways in: bound late, once both exist.
   const secondFactor = createSecondFactorService({ ...shared, completeSecondStep: (input, origin) => signIn.withSecondStep(input, origin) });
+  const wallet = createWalletService({ db: database.db, clock, config, requireSecondFactor: (user, proof) => secondFactor.requireFactor(user, proof, 'two_factor_email') });
   const signIn = createSignIn({ ...shared, secondFactor });
   const auth = createAuthService({ ...shared, signIn });
   const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
@@ -141,7 +142,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Billing: the configured processor (Stripe, or the built-in sandbox) behind one interface.
   const payments = createPaymentProcessor(config, database.db, clock);
   const organizations = createOrganizationService({ db: database.db, clock });
-  const wallet = createWalletService({ db: database.db, clock, config });
   const billing = createBillingService({
     ...shared,
     processor: payments.processor,

@@ -56,4 +56,7 @@ export const walletTransferRequestSchema = z.object({
   note: z.string().trim().max(200).optional(),
   /** Chosen by the client once per transfer: a retried request is applied once. */
   idempotency_key: z.string().min(8).max(100),
+  /** WHC only (spec section 6): a current second-step code, or one of the recovery codes. */
+  code: z.string().trim().max(20).optional(),
+  recovery_code: z.string().trim().max(20).optional(),
 });

@@ -31,7 +31,7 @@ export const transfer = endpoint({
   path: '/sso/me/wallet/{currency}/transfers',
   tag,
   auth: 'session',
-  summary: 'Transfer to another account of this portal by email or username (instant, applied once per idempotency key)',
+  summary: 'Transfer to another account of this portal by email or username (instant, applied once per idempotency key); WHC needs two-step on and a current code',
   params: currencyParams,
   body: walletTransferRequestSchema,
   status: 201,
@@ -44,5 +44,9 @@ export const transfer = endpoint({
     'wallet.over_transfer_limit',
     'wallet.over_daily_limit',
     'wallet.idempotency_conflict',
+    'auth.two_factor_required',
+    'auth.code_invalid',
+    'auth.recovery_code_invalid',
+    'rate_limited',
   ],
 });

@@ -6,7 +6,7 @@ import { walletAccounts, walletEntries, walletPostings } from '../../db/schema';
 import type { Clock } from '../../platform/clock';
 import { sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import { createUserService } from '../users';
+import { createUserService, type UserRow } from '../users';
 import { post, rows } from './ledger';
 
 export interface TransferRequest {
@@ -14,7 +14,12 @@ export interface TransferRequest {
   amount: string;
   note?: string;
   idempotency_key: string;
+  code?: string;
+  recovery_code?: string;
 }
+
+/** The second step's check (modules/mfa, bound in app.ts): throws auth.code_invalid, throttled per user. */
+export type RequireSecondFactor = (user: UserRow, proof: { code?: string; recovery_code?: string }) => Promise<void>;
 
 export interface TransactionQuery {
   page: number;
@@ -38,7 +43,12 @@ export function toMinorUnits(amount: string, currency: WalletCurrency): number |
  * sender, so a retried request finds the first one instead of moving money again), the daily
  * allowance (one atomic upsert), the two balances and their postings.
  */
-export function createWalletService(deps: { db: Database; clock: Clock; config: Pick<Config, 'WALLET_LIMIT_PER_TRANSFER' | 'WALLET_LIMIT_PER_DAY'> }) {
+export function createWalletService(deps: {
+  db: Database;
+  clock: Clock;
+  config: Pick<Config, 'WALLET_LIMIT_PER_TRANSFER' | 'WALLET_LIMIT_PER_DAY'>;
+  requireSecondFactor: RequireSecondFactor;
+}) {
   const { db, clock, config } = deps;
   const users = createUserService(db);
   const limitMinor = (limits: Record<WalletCurrency, number>, currency: WalletCurrency) => limits[currency] * 10 ** currencyMinorDigits[currency];
@@ -93,6 +103,21 @@ export function createWalletService(deps: { db: Database; clock: Clock; config: 
       if (amount > limitMinor(config.WALLET_LIMIT_PER_TRANSFER, currency)) throw new AppError('wallet.over_transfer_limit', { limit: limitText(config.WALLET_LIMIT_PER_TRANSFER, currency) });
       const note = request.note?.trim() || null;
       const digest = sha256(JSON.stringify({ currency, to: recipient.id, amount, note }));
+      if (currency === 'WHC') {
+        // Spec section 6: moving WHC needs two-step verification on, and a current code every time.
+        // A retry of a transfer already made answers it without spending another code.
+        const [done] = await db
+          .select({ id: walletEntries.id, digest: walletEntries.requestDigest })
+          .from(walletEntries)
+          .where(and(eq(walletEntries.initiatedBy, userId), eq(walletEntries.idempotencyKey, request.idempotency_key)));
+        if (done) {
+          if (done.digest !== digest) throw new AppError('wallet.idempotency_conflict');
+          return transactionOf(done.id, userId);
+        }
+        const sender = await users.findById(userId);
+        if (!sender?.twoFactorMethod) throw new AppError('auth.two_factor_required');
+        await deps.requireSecondFactor(sender, { code: request.code, recovery_code: request.recovery_code });
+      }
       const perDay = limitMinor(config.WALLET_LIMIT_PER_DAY, currency);
       const day = clock.now().toISOString().slice(0, 10);
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
@@ -15,7 +16,11 @@ beforeAll(async () => {
   // Small limits in USD so the tests reach them; VND and WHC keep the defaults.
   server = await startTestServer({ env: { WALLET_LIMIT_PER_TRANSFER: 'USD=60', WALLET_LIMIT_PER_DAY: 'USD=100' } });
   client = identityClient(server.app, server.database);
-  wallet = createWalletService({ db: server.database.db, clock: { now: () => new Date() }, config: server.config });
+  // For `adjust` only: the routes' service (app.ts) is the one that checks second steps.
+  const noSecondStep = async () => {
+    throw new Error('not used');
+  };
+  wallet = createWalletService({ db: server.database.db, clock: { now: () => new Date() }, config: server.config, requireSecondFactor: noSecondStep });
 });
 afterAll(() => server.close());
 
@@ -107,13 +112,37 @@ describe('transfers between accounts', () => {
 
   it('never lets parallel transfers overdraw a balance', async () => {
     const [alice, bob] = [await person(), await person()];
-    await wallet.adjust(alice.id, 'WHC', 50 * 10 ** 8, 'opening balance');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => transfer(alice.token, 'WHC', { to: bob.email, amount: '5' })));
+    await wallet.adjust(alice.id, 'VND', 50_000, 'opening balance');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => transfer(alice.token, 'VND', { to: bob.email, amount: '5000' })));
     expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(10);
     expect(answers.filter((answer) => answer.json().code === 'wallet.insufficient_balance')).toHaveLength(10);
-    expect(await balance(alice.token, 'WHC')).toBe('0');
-    expect(await balance(bob.token, 'WHC')).toBe(String(50 * 10 ** 8));
+    expect(await balance(alice.token, 'VND')).toBe('0');
+    expect(await balance(bob.token, 'VND')).toBe('50000');
     await ledgerHolds();
+  });
+
+  it('moves WHC only with two-step on and a current code each time; a retry needs no second code', async () => {
+    const [alice, bob] = [await person(), await person()];
+    await wallet.adjust(alice.id, 'WHC', 10 * 10 ** 8, 'opening balance');
+    const off = await transfer(alice.token, 'WHC', { to: bob.email, amount: '1' });
+    expect([off.statusCode, off.json().code]).toEqual([403, 'auth.two_factor_required']);
+
+    const { secret } = (await call(alice.token, 'POST', '/v3/sso/me/2fa/totp/setup', {})).json();
+    const now = Math.floor(Date.now() / 1000);
+    expect((await call(alice.token, 'POST', '/v3/sso/me/2fa/totp/enable', { code: await generate({ secret, epoch: now - 30 }) })).statusCode).toBe(200);
+    expect((await transfer(alice.token, 'WHC', { to: bob.email, amount: '1' })).json().code).toBe('auth.code_invalid');
+    expect((await transfer(alice.token, 'WHC', { to: bob.email, amount: '1', code: '000000' })).json().code).toBe('auth.code_invalid');
+    expect(await balance(alice.token, 'WHC')).toBe(String(10 * 10 ** 8));
+
+    const code = await generate({ secret, epoch: now });
+    const body = { to: bob.email, amount: '0.5', code, idempotency_key: 'whc-retry-0001' };
+    const sent = await transfer(alice.token, 'WHC', body);
+    expect(sent.statusCode, sent.body).toBe(201);
+    const retried = await transfer(alice.token, 'WHC', { ...body, code: undefined });
+    expect(retried.json().id).toBe(sent.json().id);
+    // The same code again (another transfer) is a replay.
+    expect((await transfer(alice.token, 'WHC', { to: bob.email, amount: '0.5', code })).json().code).toBe('auth.code_invalid');
+    expect(await balance(bob.token, 'WHC')).toBe(String(0.5 * 10 ** 8));
   });
 
   it('holds the daily limit under parallel transfers', async () => {

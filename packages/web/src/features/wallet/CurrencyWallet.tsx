@@ -3,10 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatMoney, isLanguage, type Language, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
+import { formatDateTime, formatMoney, isLanguage, mfaEndpoints, type Language, type TwoFactorMethod, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
+import { RequiredTwoFactorDialog } from '../../components/dialogs/RequiredTwoFactorDialog';
+import { TwoFactorInputDialog, type TwoFactorProof } from '../../components/dialogs/TwoFactorInputDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
-import { ApiError, errorText, notify } from '../../lib/api';
+import { ApiError, call, errorText, notify } from '../../lib/api';
 import { transfer, useBalances, useTransactions, walletKeys, type TransactionQuery } from './api';
 
 const PAGE_SIZE = 10;
@@ -20,7 +22,11 @@ function useLanguage(): Language {
 /** Minor units (a string, so WHC's eight decimals stay exact) in the spec's format of the currency. */
 export const formatBalance = (minor: string, currency: WalletCurrency, language: Language) => formatMoney({ minor }, currency, language);
 
-/** A transfer to another account of this portal: instant. The key makes a double click or a retry move money once. */
+/**
+ * A transfer to another account of this portal: instant. The key makes a double click or a
+ * retry move money once. WHC asks for the second step every time (spec section 6): with
+ * two-step off, the required-two-factor dialog leads to turning it on.
+ */
 function TransferForm({ currency }: { currency: WalletCurrency }) {
   const { t } = useTranslation();
   const client = useQueryClient();
@@ -30,19 +36,32 @@ function TransferForm({ currency }: { currency: WalletCurrency }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const [key, setKey] = useState(() => crypto.randomUUID());
+  const [askCodeFor, setAskCodeFor] = useState<TwoFactorMethod | null>(null);
+  const [twoStepMissing, setTwoStepMissing] = useState(false);
+
+  const send = async (proof: Partial<TwoFactorProof> = {}) => {
+    await transfer(currency, { to, amount, note: note || undefined, idempotency_key: key, ...proof });
+    notify('success', t('wallet.transfer.done'));
+    setTo('');
+    setAmount('');
+    setNote('');
+    setKey(crypto.randomUUID());
+    setAskCodeFor(null);
+    await client.invalidateQueries({ queryKey: walletKeys.all });
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
     setPending(true);
     try {
-      await transfer(currency, { to, amount, note: note || undefined, idempotency_key: key });
-      notify('success', t('wallet.transfer.done'));
-      setTo('');
-      setAmount('');
-      setNote('');
-      setKey(crypto.randomUUID());
-      await client.invalidateQueries({ queryKey: walletKeys.all });
+      if (currency === 'WHC') {
+        const { method } = await call(mfaEndpoints.status);
+        if (method) setAskCodeFor(method);
+        else setTwoStepMissing(true);
+        return;
+      }
+      await send();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const message = errorText(error);
@@ -54,6 +73,7 @@ function TransferForm({ currency }: { currency: WalletCurrency }) {
   };
 
   return (
+    <>
     <form onSubmit={submit} noValidate data-testid="transfer-form">
       <Stack gap="sm" maw={420}>
         {failure && (
@@ -71,6 +91,18 @@ function TransferForm({ currency }: { currency: WalletCurrency }) {
         </Group>
       </Stack>
     </form>
+      {askCodeFor && (
+        <TwoFactorInputDialog
+          opened
+          onClose={() => setAskCodeFor(null)}
+          method={askCodeFor}
+          description={t('wallet.transfer.codeDescription')}
+          submitLabel={t('wallet.transfer.submit')}
+          onSubmit={(proof) => send(proof)}
+        />
+      )}
+      <RequiredTwoFactorDialog opened={twoStepMissing} onClose={() => setTwoStepMissing(false)} />
+    </>
   );
 }
 
