@@ -1,0 +1,3 @@
+import { currencies, type WalletCurrency } from '@portal/contracts';
+
+export const isWalletCurrency = (value: unknown): value is WalletCurrency => currencies.includes(value as WalletCurrency);
