@@ -1,4 +1,5 @@
 import type { BenchSection } from '../lib/types';
+import { deployed } from './deployed';
 import { httpThroughput } from './http-throughput';
 import { loginBundle } from './login-bundle';
 import { oidcThroughput } from './oidc';
@@ -8,4 +9,4 @@ import { sessionRead } from './session-read';
 import { signInThroughput } from './sign-in';
 
 /** Every section, in the order `npm run bench` runs them. Add new sections here. */
-export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, sessionMemory, oidcThroughput, loginBundle, renewals];
+export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, deployed, sessionMemory, oidcThroughput, loginBundle, renewals];

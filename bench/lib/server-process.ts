@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A server in a process of its own, as an operator runs it; its log goes to a file, as it would in production. */
+export interface ServerProcess {
+  url: string;
+  /** What the process has written so far (stdout and stderr). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startProcess(args: string[], env: Record<string, string>, ready: string): Promise<ServerProcess> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
+  const logFile = path.join(dir, 'server.log');
+  const fd = openSync(logFile, 'w');
+  // The bench's own settings (a DATABASE_URL or REDIS_URL in the shell) must not reach the server: it runs on embedded PGlite.
+  const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const url = `http://127.0.0.1:${env.PORT}`;
+  const log = () => readFileSync(logFile, 'utf8');
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server stopped (${child.exitCode}):\n${log()}`);
+    try {
+      if ((await fetch(`${url}${ready}`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`not ready in 90 s:\n${log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    log,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The portal's own `src/main.ts` in production mode with request logs at info, on embedded
+ * PGlite in a fresh folder, with the demo account (its password read from the log).
+ */
+export async function startPortalProcess(): Promise<ServerProcess & { demo: { email: string; password: string } }> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-data-'));
+  const server = await startProcess(
+    ['--import', 'tsx', 'packages/server/src/main.ts'],
+    {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PLATFORM_ORIGIN: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'true',
+      ALTCHA_HMAC_KEY: randomBytes(24).toString('hex'),
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      DELETION_JOB_INTERVAL_SECONDS: '0',
+      BILLING_JOB_INTERVAL_SECONDS: '0',
+      // The bench's many requests come from one address.
+      RATE_LIMITS: 'signin:ip=100000/600',
+    },
+    '/readyz',
+  );
+  let match: RegExpExecArray | null = null;
+  for (let attempt = 0; attempt < 50 && !match; attempt++) {
+    match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(server.log());
+    if (!match) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!match) throw new Error(`no demo account in the log:\n${server.log()}`);
+  return {
+    ...server,
+    demo: { email: match[1]!, password: match[2]! },
+    stop: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A bare Fastify hello-world in its own process, logging each request at info like the portal. */
+export async function startHelloWorldProcess(): Promise<ServerProcess> {
+  const port = await freePort();
+  const script = `
+    const fastify = require('fastify')({ logger: { level: 'info' } });
+    fastify.get('/healthz', async () => ({ status: 'ok' }));
+    fastify.listen({ port: ${port}, host: '127.0.0.1' });
+  `;
+  return startProcess(['-e', script], { NODE_ENV: 'production', PORT: String(port), NODE_PATH: path.join(ROOT, 'node_modules') }, '/healthz');
+}
