@@ -29,6 +29,7 @@ function devHtmlShell(env: Record<string, string>): Plugin {
         captcha: { provider: 'altcha' },
         dev: true,
         allowedRedirectOrigins: [],
+    socialProviders: [],
       };
       const head = [
         `<title>${brand.title}</title>`,

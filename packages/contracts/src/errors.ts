@@ -8,6 +8,7 @@ import { walletErrors } from './errors/wallet';
 import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
+import { socialErrors } from './errors/social';
 import type { ValidationCode } from './errors/validation';
 
 export { validationCodeOf, type ValidationCode } from './errors/validation';
@@ -28,6 +29,7 @@ export const errorCatalogue = {
   ...billingErrors,
   ...walletErrors,
   ...oauthErrors,
+  ...socialErrors,
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

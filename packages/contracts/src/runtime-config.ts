@@ -1,3 +1,4 @@
+import type { SocialProviderId } from './api/social';
 import type { BrandId } from './brands';
 
 /**
@@ -25,6 +26,8 @@ export interface RuntimeConfig {
    * app must name it to delete them (a cookie with a domain is not removed without one).
    */
   cookieDomain?: string;
+  /** Social sign-in providers this brand offers (those with credentials), in the order the buttons show. */
+  socialProviders: SocialProviderId[];
 }
 
 export const RUNTIME_CONFIG_ELEMENT_ID = 'portal-config';

@@ -18,6 +18,7 @@ import { createMfaService, createSecondFactorService, mfaRoutes } from './module
 import { createNotificationService, notificationRoutes } from './modules/notifications';
 import { createOAuth, installOidcSweepJob, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
+import { createFederationService, federationRoutes } from './modules/federation';
 import { resourcesRoutes } from './modules/resources';
 import { createSecurityService, securityRoutes } from './modules/security';
 import { createSessionService, followIdentityChanges, IdentityCache, installAuthGuard, installReadYourWrites, sessionRoutes } from './modules/sessions';
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
   await mfa.protectLegacySecrets();
   const passkeys = createPasskeyService({ ...shared, auth, signIn, secondFactor });
+  const federation = createFederationService({ ...shared, signIn, provedRecently: (session) => sessions.provedWithin(session, config.REAUTH_MAX_AGE_SECONDS) });
   const security = createSecurityService({ ...shared, secondFactor, mfa, passkeys });
   // Hints for unknown usernames must be stable across nodes and restarts: keyed by the data key.
   const recovery = createRecoveryService({ ...shared, signIn, auth, hintSecret: secrets.keyedHash('recovery hint key') });
@@ -170,6 +172,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(sessionRoutes(config, sessions));
       await v3.register(mfaRoutes(config, mfa, secondFactor));
       await v3.register(passkeyRoutes(config, passkeys));
+      await v3.register(federationRoutes(config, federation));
       await v3.register(securityRoutes(config, security));
       await v3.register(accountRoutes(config, database.db, clock, sessions, { account, deletion }));
       await v3.register(apiKeyRoutes(config, apiKeys));

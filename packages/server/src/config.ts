@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseTrustProxy } from './platform/client-address';
 import { parseDataKey } from './platform/data-protection';
 import { parseLimitOverrides } from './platform/rate-limit/rules';
+import { parseSocialProviders, type SocialProviderSettings } from './social-config';
 
 const list = z
   .string()
@@ -167,7 +168,8 @@ const envSchema = z
     };
   });
 
-export type Config = z.infer<typeof envSchema>;
+/** The settings, with the social providers that have credentials (social-config.ts). */
+export type Config = z.infer<typeof envSchema> & { socialProviders: SocialProviderSettings[] };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -182,8 +184,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
   }
-  const config = parsed.data;
-  const problems: string[] = [];
+  const social = parseSocialProviders(defined);
+  const config: Config = { ...parsed.data, socialProviders: social.providers };
+  const problems: string[] = [...social.problems];
   if (config.NODE_ENV === 'production' && !config.ALTCHA_HMAC_KEY && config.CAPTCHA_PROVIDER === 'altcha') {
     problems.push('ALTCHA_HMAC_KEY: required in production');
   }

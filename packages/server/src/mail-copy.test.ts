@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activationMail, passwordChangedMail, resetPasswordMail, signupExistingMail } from './modules/auth';
 import { emailChangeCodeMail } from './modules/account';
+import { socialSignupCodeMail } from './modules/federation';
 import { loginCodeMail } from './modules/mfa';
 import { renderAlert, type MailTarget, type RenderedMail } from './platform/mail';
 
@@ -12,6 +13,7 @@ const renderers = {
   password_changed: passwordChangedMail,
   login_code: loginCodeMail,
   email_change_code: emailChangeCodeMail,
+  social_signup_code: socialSignupCodeMail,
   security_alert: renderAlert,
 };
 type MailKind = keyof typeof renderers;
@@ -28,6 +30,7 @@ const samples: { [K in MailKind]: Omit<MailVars<K>, 'lang' | 'brand'> } = {
   password_changed: { supportUrl: 'https://id.example.test/support' },
   login_code: { code: '654321' },
   email_change_code: { code: '777111', newEmail: 'new@example.com' },
+  social_signup_code: { code: '424242', provider: 'GitHub' },
   security_alert: { title: 'New sign-in', lines: ['A new device signed in to your account.'] },
 };
 

@@ -1,4 +1,4 @@
-import { brands, type Brand, type BrandId, type RuntimeConfig } from '@portal/contracts';
+import { brands, type Brand, type BrandId, type RuntimeConfig, type SocialProviderId } from '@portal/contracts';
 import type { Config } from '../config';
 
 /** The brand a request is for, by its Host header (port ignored). Unknown hosts get the platform brand. */
@@ -15,6 +15,11 @@ export function originFor(config: Config, brand: BrandId): string {
 /** Origins a sign-in may hand the browser back to: our own plus the configured product origins. */
 export function allowedRedirectOrigins(config: Config): string[] {
   return [...new Set([config.PLATFORM_ORIGIN, config.LOCKER_ORIGIN, new URL(config.MAIN_SITE_URL).origin, ...config.ALLOWED_REDIRECT_ORIGINS.map((o) => new URL(o).origin)])];
+}
+
+/** The social providers a brand shows: configured ones whose app is for this brand. */
+export function socialProvidersFor(config: Config, brand: BrandId): SocialProviderId[] {
+  return config.socialProviders.filter((provider) => provider.brands.includes(brand)).map((provider) => provider.id);
 }
 
 export function runtimeConfigFor(config: Config, brand: Brand): RuntimeConfig {
@@ -38,5 +43,6 @@ export function runtimeConfigFor(config: Config, brand: Brand): RuntimeConfig {
     dev: config.DEV_OUTBOX,
     allowedRedirectOrigins: allowedRedirectOrigins(config),
     ...(config.COOKIE_DOMAIN ? { cookieDomain: config.COOKIE_DOMAIN } : {}),
+    socialProviders: socialProvidersFor(config, brand.id),
   };
 }

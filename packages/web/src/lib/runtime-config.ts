@@ -30,5 +30,6 @@ function fallbackConfig(doc: Document): RuntimeConfig {
     captcha: { provider: 'altcha' },
     dev: false,
     allowedRedirectOrigins: [],
+    socialProviders: [],
   };
 }

@@ -26,6 +26,7 @@ export const testConfig: RuntimeConfig = {
   captcha: { provider: 'altcha' },
   dev: false,
   allowedRedirectOrigins: [],
+    socialProviders: [],
 };
 
 export const ada: SessionUser = { full_name: 'Ada Lovelace', email: 'ada@example.com', language: 'en', customer_language: 'en' };

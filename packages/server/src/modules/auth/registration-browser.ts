@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
-import { brandForHost, originFor } from '../../platform/brand';
 import { randomToken, sha256 } from '../../platform/crypto';
+import { cookieIsSecure } from '../sessions';
 
 /** The cookie that names the browser a sign-up (or an activation resend) came from. */
 export const REGISTRATION_COOKIE = 'auth_registration';
@@ -18,8 +18,7 @@ const MAX_AGE_SECONDS = 24 * 60 * 60;
 export function registrationBrowser(request: FastifyRequest, reply: FastifyReply, config: Config): string {
   const existing = request.cookies[REGISTRATION_COOKIE];
   const value = existing && /^[\w-]{43}$/.test(existing) ? existing : randomToken();
-  const secure = request.protocol === 'https' || originFor(config, brandForHost(config, request.hostname).id).startsWith('https:');
-  reply.setCookie(REGISTRATION_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge: MAX_AGE_SECONDS });
+  reply.setCookie(REGISTRATION_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'lax', secure: cookieIsSecure(request, config), maxAge: MAX_AGE_SECONDS });
   return sha256(value);
 }
 

@@ -8,6 +8,8 @@ export const securityEventKinds = [
   'two_factor_disabled',
   'passkey_added',
   'passkey_removed',
+  'social_linked',
+  'social_unlinked',
   'api_key_created',
   'email_changed',
   'recovery_email_changed',
@@ -31,6 +33,8 @@ export const securityEventPage: Record<SecurityEventKind, string> = {
   two_factor_disabled: paths.securityTwoStep,
   passkey_added: paths.securityWebauthn,
   passkey_removed: paths.securityWebauthn,
+  social_linked: paths.security,
+  social_unlinked: paths.security,
   api_key_created: paths.apiKeys,
   email_changed: paths.email,
   recovery_email_changed: paths.email,
@@ -70,6 +74,16 @@ const en: Record<SecurityEventKind, Builder> = {
     title: 'A passkey was removed from your account',
     lines: [`A passkey${detail ? ` named "${detail}"` : ''} can no longer sign in to your ${brand} account.`],
     label: 'Review passkeys',
+  }),
+  social_linked: (brand, detail) => ({
+    title: `A ${detail || 'social'} account was linked to your account`,
+    lines: [`Your ${detail || 'social'} account can now sign in to your ${brand} account.`, "If you didn't link it, unlink it and change your password right away."],
+    label: 'Review sign-in methods',
+  }),
+  social_unlinked: (brand, detail) => ({
+    title: `A ${detail || 'social'} account was unlinked`,
+    lines: [`Your ${detail || 'social'} account can no longer sign in to your ${brand} account.`],
+    label: 'Review sign-in methods',
   }),
   api_key_created: (brand, detail) => ({
     title: 'A new API key was created',
@@ -131,6 +145,16 @@ const vi: Record<SecurityEventKind, Builder> = {
     title: 'Một khóa truy cập đã bị xoá khỏi tài khoản',
     lines: [`Khóa truy cập${detail ? ` "${detail}"` : ''} không còn đăng nhập được vào tài khoản ${brand} của bạn.`],
     label: 'Xem passkey',
+  }),
+  social_linked: (brand, detail) => ({
+    title: `Tài khoản ${detail || 'mạng xã hội'} đã được liên kết với tài khoản của bạn`,
+    lines: [`Tài khoản ${detail || 'mạng xã hội'} giờ có thể đăng nhập vào tài khoản ${brand} của bạn.`, 'Nếu bạn không liên kết, hãy hủy liên kết và đổi mật khẩu ngay.'],
+    label: 'Xem cách đăng nhập',
+  }),
+  social_unlinked: (brand, detail) => ({
+    title: `Tài khoản ${detail || 'mạng xã hội'} đã được hủy liên kết`,
+    lines: [`Tài khoản ${detail || 'mạng xã hội'} không còn đăng nhập được vào tài khoản ${brand} của bạn.`],
+    label: 'Xem cách đăng nhập',
   }),
   api_key_created: (brand, detail) => ({
     title: 'Một khoá API mới đã được tạo',

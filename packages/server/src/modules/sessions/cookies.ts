@@ -13,7 +13,7 @@ import { brandForHost, originFor } from '../../platform/brand';
  * `Secure` whenever the brand's public URL is https, not only when this request looks like
  * HTTPS: behind a proxy that does not say so, the cookie must still never travel in clear.
  */
-function secureFor(request: FastifyRequest, config: Config): boolean {
+export function cookieIsSecure(request: FastifyRequest, config: Config): boolean {
   return request.protocol === 'https' || originFor(config, brandForHost(config, request.hostname).id).startsWith('https:');
 }
 
@@ -24,14 +24,14 @@ function secureFor(request: FastifyRequest, config: Config): boolean {
  * keep their names: product pages and the web app read them by name.
  */
 export function sessionCookieName(request: FastifyRequest, config: Config): string {
-  return !config.COOKIE_DOMAIN && secureFor(request, config) ? `__Host-${AUTH_COOKIE_NAME}` : AUTH_COOKIE_NAME;
+  return !config.COOKIE_DOMAIN && cookieIsSecure(request, config) ? `__Host-${AUTH_COOKIE_NAME}` : AUTH_COOKIE_NAME;
 }
 
 function base(request: FastifyRequest, config: Config) {
   return {
     path: '/',
     sameSite: 'lax' as const,
-    secure: secureFor(request, config),
+    secure: cookieIsSecure(request, config),
     ...(config.COOKIE_DOMAIN ? { domain: config.COOKIE_DOMAIN } : {}),
   };
 }

@@ -6,7 +6,8 @@ import type { UserRow } from '../users';
  * password), otp (a mailed or authenticator code, a recovery code), hwk (a passkey's key),
  * user (the passkey verified the user: PIN or biometrics), mfa (more than one factor).
  */
-export type AuthMethod = 'pwd' | 'otp' | 'hwk' | 'user' | 'mfa';
+/** RFC 8176 methods, and `social`: an outside identity provider (Google, GitHub...) vouched for the person. */
+export type AuthMethod = 'pwd' | 'otp' | 'hwk' | 'user' | 'mfa' | 'social';
 
 /** The end of a sign-in: a new session, who it is for, and how they authenticated when. */
 export interface SignedIn {
