@@ -67,8 +67,8 @@ function pruneOldLogs(): void {
  * `vite build` elsewhere in the work tree during the run empties dist, and the pages would
  * lose their assets.
  */
-export async function startPortalServer(options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<PortalServer> {
-  const port = await freePort();
+export async function startPortalServer(options: { env?: Record<string, string>; timeoutMs?: number; port?: number } = {}): Promise<PortalServer> {
+  const port = options.port ?? (await freePort());
   const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-'));
   let webDist = options.env?.WEB_DIST;
   if (!webDist) {

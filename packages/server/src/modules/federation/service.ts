@@ -76,6 +76,9 @@ export function createFederationService(deps: FederationDependencies) {
 
   const redirectUri = (origin: RequestOrigin) => `${originFor(config, origin.brand)}/callback`;
   const displayName = (id: SocialProviderId) => SOCIAL_PROVIDERS[id].name;
+  /** A refusal that names the provider, in the message and in the details the web app words it from. */
+  const providerError = (code: 'social.account_exists' | 'social.linked_elsewhere' | 'social.already_linked', id: SocialProviderId) =>
+    new AppError(code, { provider: displayName(id) }, { provider: displayName(id) });
 
   /** A configured provider whose app is for this brand. */
   function providerFor(id: SocialProviderId, origin: RequestOrigin) {
@@ -127,14 +130,14 @@ export function createFederationService(deps: FederationDependencies) {
   /** Creates the account (active: its email is proven), links the identity and signs in. */
   async function createAccount(signup: { provider: string; subject: string; email: string; fullName: string; language: string }, origin: RequestOrigin): Promise<SignedIn> {
     const provider = signup.provider as SocialProviderId;
-    if (await users.findByEmail(signup.email)) throw new AppError('social.account_exists', { provider: displayName(provider) });
+    if (await users.findByEmail(signup.email)) throw providerError('social.account_exists', provider);
     const now = clock.now();
     const id = randomUUID();
     const inserted = await users.insert({ id, email: signup.email, fullName: signup.fullName, passwordHash: null, language: signup.language, customerLanguage: signup.language, createdAt: now, updatedAt: now });
-    if (!inserted) throw new AppError('social.account_exists', { provider: displayName(provider) });
+    if (!inserted) throw providerError('social.account_exists', provider);
     await users.activate(id, now);
     if (!(await queries.link({ provider, subject: signup.subject, userId: id, email: signup.email, linkedAt: now, lastUsedAt: now }))) {
-      throw new AppError('social.linked_elsewhere', { provider: displayName(provider) });
+      throw providerError('social.linked_elsewhere', provider);
     }
     const user = (await users.findById(id))!;
     const result = await deps.signIn.run(socialWay, { user }, origin);
@@ -178,10 +181,10 @@ export function createFederationService(deps: FederationDependencies) {
         if (!caller || caller.user.id !== started.userId) throw new AppError('social.state_invalid');
         if (existing) {
           if (existing.userId === caller.user.id) return { linked: true, provider: id };
-          throw new AppError('social.linked_elsewhere', { provider: displayName(id) });
+          throw providerError('social.linked_elsewhere', id);
         }
         if (!(await queries.link({ provider: id, subject: identity.subject, userId: caller.user.id, email: identity.email, linkedAt: now, lastUsedAt: null }))) {
-          throw new AppError('social.already_linked', { provider: displayName(id) });
+          throw providerError('social.already_linked', id);
         }
         await notifySecurityEvent(deps, caller.user.id, 'social_linked', { brand: origin.brand, detail: displayName(id) });
         return { linked: true, provider: id };
@@ -203,7 +206,7 @@ export function createFederationService(deps: FederationDependencies) {
             return deps.signIn.run(socialWay, { user: account, linkedNow: id }, origin);
           }
         }
-        throw new AppError('social.account_exists', { provider: displayName(id) });
+        throw providerError('social.account_exists', id);
       }
       return offerSignUp(id, identity);
     },
@@ -219,7 +222,7 @@ export function createFederationService(deps: FederationDependencies) {
       const email = input.email.toLowerCase();
       const language = input.language ?? origin.lang;
       const provider = signup.provider as SocialProviderId;
-      if (await users.findByEmail(email)) throw new AppError('social.account_exists', { provider: displayName(provider) });
+      if (await users.findByEmail(email)) throw providerError('social.account_exists', provider);
       if (signup.providerEmailVerified && signup.providerEmail === email) {
         if (!(await queries.finishSignup(signup.id, clock.now()))) throw new AppError('social.signup_expired');
         return createAccount({ provider, subject: signup.subject, email, fullName: input.full_name, language }, origin);

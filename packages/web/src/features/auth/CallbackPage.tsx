@@ -1,16 +1,101 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Alert, Stack } from '@mantine/core';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { paths, SOCIAL_PROVIDERS, socialEndpoints, socialProviderIdSchema, type MfaChallengeResponse, type SocialProviderId } from '@portal/contracts';
+import { FullPageLoader } from '../../components/FullPageLoader';
 import { PageHeader } from '../../components/PageHeader';
+import { ApiError, call, errorText, notify } from '../../lib/api';
+import { oncePerToken } from '../../lib/once-per-token';
+import { useRuntimeConfig } from '../../lib/runtime-context';
+import { completeSignIn, signInTarget } from '../../lib/sign-in';
+import { recalledSocialSearch, rememberSignUpOffer } from '../../lib/social';
 import { BackToLogin } from './BackToLogin';
+import { isMfaChallenge } from './api';
+import { useRestoreOffer } from './restore-offer';
 
-/** Not built yet (shows NotAvailableYet). /callback: where social providers return after sign-in. */
+const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
+
+/** The provider's answer, read once: a code is single use, even when React runs the effect twice. */
+const exchange = oncePerToken(async (query: string) => {
+  const params = new URLSearchParams(query);
+  const state = params.get('state') ?? '';
+  const provider = socialProviderIdSchema.safeParse(state.split('.')[0]);
+  const code = params.get('code');
+  if (params.get('error') || !provider.success || !code) return { refused: true as const };
+  const iss = params.get('iss');
+  const answer = await call<typeof socialEndpoints.authorize>(
+    socialEndpoints.authorize,
+    { params: { provider: provider.data }, body: { code, state, ...(iss ? { iss } : {}) } },
+    { handle: [400, 403, 429] },
+  );
+  return { provider: provider.data, answer };
+});
+
+/**
+ * /callback: where a social provider sends the browser back. The code goes to the server
+ * (POST /_auth/oauth/{provider}/authorize) and its answer leads on: signed in (the page the
+ * sign-in started from, or home), the second step, the deletion-restore offer, /create-user
+ * for a new person, or the security page when the identity was linked.
+ */
 export function CallbackPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { allowedRedirectOrigins } = useRuntimeConfig();
+  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const restore = useRestoreOffer();
+  const target = () => signInTarget(recalledSocialSearch(), allowedRedirectOrigins);
+
+  useEffect(() => {
+    let cancelled = false;
+    exchange(location.search)
+      .then(async (result) => {
+        if (cancelled) return;
+        if ('refused' in result) return setFailure(t('auth.callback.refused'));
+        const { answer, provider } = result;
+        if (isMfaChallenge(answer)) return setChallenge(answer);
+        if ('token' in answer) return completeSignIn(target());
+        if ('signup_required' in answer) {
+          rememberSignUpOffer(answer);
+          return navigate(paths.createUser, { replace: true });
+        }
+        notify('success', t('auth.callback.linked', { provider: SOCIAL_PROVIDERS[provider as SocialProviderId].name }));
+        return navigate(paths.security, { replace: true });
+      })
+      .catch((error: unknown) => {
+        if (cancelled || restore.offer(error)) return;
+        setFailure(error instanceof ApiError ? errorText(error) : t('errors.something_went_wrong'));
+      });
+    return () => {
+      cancelled = true;
+    };
+    // Once per page load: the code in the address is spent by the first call.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  if (challenge) {
+    return (
+      <Suspense fallback={null}>
+        <SecondFactorStep challenge={challenge} onSignedIn={() => completeSignIn(target())} />
+      </Suspense>
+    );
+  }
+
   return (
     <>
       <PageHeader title={t('auth.callback.title')} description={t('auth.callback.description')} />
-      <NotAvailableYet />
-      <BackToLogin />
+      {failure ? (
+        <Stack gap="md">
+          <Alert color="red" variant="light" role="alert" data-testid="callback-error">
+            {failure}
+          </Alert>
+          <BackToLogin />
+        </Stack>
+      ) : (
+        !restore.element && <FullPageLoader />
+      )}
+      {restore.element}
     </>
   );
 }

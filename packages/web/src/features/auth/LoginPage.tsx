@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { paths, type MfaChallengeResponse } from '@portal/contracts';
 import { LightField, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
+import { SocialButtons } from '../../components/SocialButtons';
 import { loadPagesCatalogue } from '../../lib/i18n';
 import { useCurrentService } from '../../lib/service';
 import { recalledIdentifier, rememberIdentifier, stateValue } from '../../lib/flow-storage';
@@ -90,6 +91,7 @@ export function LoginPage() {
             void loadPagesCatalogue().then(() => setChallenge(next));
           }}
         />
+        <SocialButtons search={search} />
       </Stack>
       <Stack gap="xs" mt="lg">
         <Anchor component={Link} to={`${paths.loginQuick}${search}`} size="sm">

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Stack } from '@mantine/core';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
+import { SocialButtons } from '../../components/SocialButtons';
 import { useCurrentService } from '../../lib/service';
 import { PasskeySignUpButton, PasskeySignUpForm } from './PasskeySignUpForm';
 import { RegisterForm } from './RegisterForm';
@@ -11,6 +13,7 @@ import { SignupOffer } from './SignupOffer';
 export function RegisterPage() {
   const { t } = useTranslation();
   const service = useCurrentService();
+  const { search } = useLocation();
   const [withPasskey, setWithPasskey] = useState(false);
   return (
     <Stack gap="lg">
@@ -23,6 +26,7 @@ export function RegisterPage() {
       ) : (
         <>
           <PasskeySignUpButton onClick={() => setWithPasskey(true)} />
+          <SocialButtons search={search} />
           <RegisterForm />
         </>
       )}

@@ -9,6 +9,7 @@ import { formatDate, formatDateTime, paths } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { useSecurityOverview } from './api';
+import { LinkedAccountsSection } from './LinkedAccountsSection';
 import { LoadFailed, Loading, useLanguage, useSessionLabel } from './shared';
 
 const RECENT = 3;
@@ -124,6 +125,7 @@ export function SecurityPage() {
               {t('securityCenter.overview.seeAll')}
             </Anchor>
           </Section>
+          <LinkedAccountsSection />
         </>
       )}
     </Stack>

@@ -4,6 +4,8 @@ import {
   mfaEndpoints,
   passkeyEndpoints,
   securityEndpoints,
+  socialEndpoints,
+  type SocialProviderId,
   type passkeySchema,
   type recoveryCodesResponseSchema,
   type securityOverviewSchema,
@@ -111,3 +113,14 @@ export const useRevokeSession = () => {
   const refresh = useRefreshSecurity();
   return useMutation({ mutationFn: revokeSession, onSuccess: refresh });
 };
+
+/** Social accounts linked to this one (Google, GitHub...), and the ones it could link. */
+export const useLinkedIdentities = () => useQuery({ queryKey: ['security', 'social'] as const, queryFn: () => call(socialEndpoints.linked) });
+
+export function useUnlinkIdentity() {
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: (provider: SocialProviderId) => call(socialEndpoints.unlink, { params: { provider } }, { handle: [400] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: ['security', 'social'] }),
+  });
+}
