@@ -38,7 +38,7 @@ function thirdPartySources(config: Config): ThirdPartySources {
 }
 
 /**
- * Serves the built React app: hashed assets with long caching, and for every page path the
+ * Serves the built React app: hashed assets with long caching, Brotli or gzip copies made at build time, and for every page path the
  * HTML shell filled with the request's brand and a fresh CSP nonce. Unknown `/v3` paths and
  * missing files answer the API's 404 shape.
  */
@@ -65,6 +65,8 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
     root: webDist,
     index: false,
     wildcard: true,
+    // The build writes .br and .gz beside each text file (vite.config.ts): sent by Accept-Encoding, with Vary.
+    preCompressed: true,
     allowedPath: (pathName) => pathName !== '/index.html',
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
