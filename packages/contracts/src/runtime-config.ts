@@ -1,4 +1,5 @@
 import type { BrandId } from './brands';
+import type { Language } from './constants';
 
 /**
  * What the server tells the web app about the deployment, embedded in the HTML shell as
@@ -25,6 +26,12 @@ export interface RuntimeConfig {
    * app must name it to delete them (a cookie with a domain is not removed without one).
    */
   cookieDomain?: string;
+  /**
+   * The server's guess of this visitor's language (by IP, then Accept-Language), what
+   * GET /resources/lang answers: start-up uses it when no `lang` cookie is set instead of
+   * asking, which would hold the first paint for a round trip.
+   */
+  language?: Language;
 }
 
 export const RUNTIME_CONFIG_ELEMENT_ID = 'portal-config';

@@ -33,7 +33,15 @@ describe('HTML shell', () => {
     expect(response.body).toContain('<meta name="theme-color" content="#1D4ED8">');
     expect(response.body).toContain('data-brand="platform"');
     const config = JSON.parse(response.body.match(/<script id="portal-config"[^>]*>(.*?)<\/script>/)![1]!);
-    expect(config).toMatchObject({ brand: 'platform', apiBaseUrl: '/v3' });
+    expect(config).toMatchObject({ brand: 'platform', apiBaseUrl: '/v3', language: 'en' });
+  });
+
+  it("embeds the visitor's language as GET /v3/resources/lang would answer it", async () => {
+    const response = await server.app.inject({ url: '/login', headers: { host: 'localhost', 'accept-language': 'vi-VN,vi;q=0.9' } });
+    const config = JSON.parse(response.body.match(/<script id="portal-config"[^>]*>(.*?)<\/script>/)![1]!);
+    expect(config.language).toBe('vi');
+    const api = await server.app.inject({ url: '/v3/resources/lang', headers: { host: 'localhost', 'accept-language': 'vi-VN,vi;q=0.9' } });
+    expect(api.json().lang).toBe(config.language);
   });
 
   it('serves the locker brand on its host with its own API base', async () => {

@@ -4,6 +4,7 @@ import { isPagePath } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { brandForHost, runtimeConfigFor } from '../../platform/brand';
+import { languageFor } from '../../platform/geo';
 import { PAGE_HEADERS } from '../../platform/security-headers';
 import { loadShellTemplate, newNonce, pageCsp, renderShell, type ThirdPartySources } from '../../platform/html-shell';
 
@@ -58,7 +59,8 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
       .header('content-security-policy', pageCsp(nonce, thirdParty))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(renderShell(template, brand, runtimeConfigFor(config, brand), nonce));
+      // The visitor's language rides along (the shell is per request and never cached), so the first paint need not ask for it.
+      .send(renderShell(template, brand, { ...runtimeConfigFor(config, brand), language: languageFor(request.ip, request.headers['accept-language']) }, nonce));
   };
 
   await app.register(fastifyStatic, {
