@@ -24,7 +24,7 @@ interface NetworkItem {
   resourceSize?: number;
 }
 
-/** The run with the median performance score (the lower middle one of an even count), ties broken by LCP. */
+/** The run with the median performance score (of an even count, the better of the middle two), ties broken by LCP; its LCP is the one reported. */
 function medianRun(runs: Result[]): Result {
   const key = (lhr: Result) => [-(lhr.categories.performance?.score ?? 0), lhr.audits['largest-contentful-paint']?.numericValue ?? Infinity] as const;
   const sorted = [...runs].sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1]);
