@@ -3,7 +3,8 @@
  * `npm test`: every check this repository has, in order, failing fast.
  *
  *   install      npm ci when node_modules does not match package-lock.json
- *   chromium     /usr/bin/chromium, from Debian's packages when missing (as root)
+ *   chromium     /usr/bin/chromium, from Debian's packages when missing (as root;
+ *                scripts/ensure-chromium.mjs, which `npm run bench` runs too)
  *   typecheck    tsc -p packages/contracts, packages/server, packages/web, tsconfig.json
  *   lint         eslint .
  *   build        the web app (vite build into packages/web/dist), when stale; before the
@@ -24,11 +25,11 @@
  * Reports: .cache/reports/{vitest,vitest-postgres,playwright}.json.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
 import { ensureInstall, ROOT } from './ensure-install.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
 const REPORTS = path.join(ROOT, '.cache', 'reports');
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 
@@ -134,32 +135,7 @@ const stages = [
   {
     name: 'chromium',
     title: `Chromium for the end-to-end tests (${CHROMIUM})`,
-    run: async () => {
-      if (existsSync(CHROMIUM)) {
-        console.log(`${CHROMIUM} is installed`);
-        return 0;
-      }
-      if (process.getuid?.() !== 0) {
-        console.log(
-          `${CHROMIUM} is missing and this user cannot install it.\n` +
-            `Install Debian's Chromium as root:  apt-get update && apt-get install -y chromium\n` +
-            `(Playwright's own browser download does not work here; the tests use the system Chromium.)`,
-        );
-        return 1;
-      }
-      console.log(`${CHROMIUM} is missing: installing Debian's chromium package`);
-      const lockWait = ['-o', 'DPkg::Lock::Timeout=600'];
-      const updated = await run('apt-get', [...lockWait, 'update']);
-      if (updated !== 0) return updated;
-      const installed = await run('apt-get', [...lockWait, 'install', '-y', '--no-install-recommends', 'chromium'], {
-        DEBIAN_FRONTEND: 'noninteractive',
-      });
-      if (installed !== 0 || !existsSync(CHROMIUM)) {
-        console.log(`apt-get install chromium failed; ${CHROMIUM} is still missing`);
-        return installed || 1;
-      }
-      return 0;
-    },
+    run: ensureChromium,
   },
   {
     name: 'typecheck',

@@ -1,6 +1,7 @@
 import type { BenchSection } from '../lib/types';
 import { deployed } from './deployed';
 import { httpThroughput } from './http-throughput';
+import { lighthouseSection } from './lighthouse';
 import { loginBundle } from './login-bundle';
 import { oidcThroughput } from './oidc';
 import { renewals } from './renewals';
@@ -9,4 +10,4 @@ import { sessionRead } from './session-read';
 import { signInThroughput } from './sign-in';
 
 /** Every section, in the order `npm run bench` runs them. Add new sections here. */
-export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, deployed, sessionMemory, oidcThroughput, loginBundle, renewals];
+export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, deployed, sessionMemory, oidcThroughput, loginBundle, lighthouseSection, renewals];

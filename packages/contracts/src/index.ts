@@ -13,6 +13,7 @@ export * from './api/account';
 export * from './api/billing';
 export * from './api/wallet';
 export * from './api/social';
+export * from './social-providers';
 export * from './billing/money';
 export * from './billing/plans';
 export * from './endpoint';

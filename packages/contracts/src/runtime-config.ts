@@ -1,5 +1,6 @@
-import type { SocialProviderId } from './api/social';
+import type { SocialProviderId } from './social-providers';
 import type { BrandId } from './brands';
+import type { Language } from './constants';
 
 /**
  * What the server tells the web app about the deployment, embedded in the HTML shell as
@@ -28,6 +29,12 @@ export interface RuntimeConfig {
   cookieDomain?: string;
   /** Social sign-in providers this brand offers (those with credentials), in the order the buttons show. */
   socialProviders: SocialProviderId[];
+  /**
+   * The server's guess of this visitor's language (by IP, then Accept-Language), what
+   * GET /resources/lang answers: start-up uses it when no `lang` cookie is set instead of
+   * asking, which would hold the first paint for a round trip.
+   */
+  language?: Language;
 }
 
 export const RUNTIME_CONFIG_ELEMENT_ID = 'portal-config';

@@ -14,7 +14,7 @@ import { appState } from './lib/app-state';
 import { exposeNonceToVitePreload, readCspNonce } from './lib/csp-nonce';
 import { storeEntryParams } from './lib/entry-params';
 import { initI18n } from './lib/i18n';
-import { applyLanguage, resolveInitialLanguage } from './lib/language';
+import { applyLanguage, languageSources, resolveInitialLanguage } from './lib/language';
 import { readRuntimeConfig } from './lib/runtime-config';
 import { clearSession, setSignOutNavigator } from './lib/session';
 
@@ -43,7 +43,8 @@ async function start(): Promise<void> {
   // Creating the router starts the first navigation: the session check runs while the
   // language is being resolved, not after it.
   const router = createAppRouter();
-  await applyLanguage(await resolveInitialLanguage());
+  // The server's guess is in the page (config.language); the dev server's shell has none and asks.
+  await applyLanguage(await resolveInitialLanguage(languageSources(config.language)));
 
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -3,7 +3,7 @@ import { LANG_COOKIE, LANG_COOKIE_MAX_AGE } from '@portal/contracts';
 import { recordCookieWrites } from '../test/cookies';
 import { deleteCookie, readCookie } from './cookies';
 import { i18n, initI18n } from './i18n';
-import { applyLanguage, chooseLanguage, resolveInitialLanguage } from './language';
+import { applyLanguage, chooseLanguage, languageSources, resolveInitialLanguage } from './language';
 import { peekSessionUser, setSessionUser, type SessionUser } from './session';
 
 describe('resolveInitialLanguage: cookie, then language by IP, then English', () => {
@@ -16,6 +16,15 @@ describe('resolveInitialLanguage: cookie, then language by IP, then English', ()
   it('asks the server when there is no usable cookie', async () => {
     expect(await resolveInitialLanguage({ cookie: () => undefined, byIp: async () => 'vi' })).toBe('vi');
     expect(await resolveInitialLanguage({ cookie: () => 'fr', byIp: async () => 'vi' })).toBe('vi');
+  });
+
+  it("takes the server's guess embedded in the page without asking, after the cookie", async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const sources = languageSources('vi');
+    expect(await resolveInitialLanguage({ ...sources, cookie: () => undefined })).toBe('vi');
+    expect(await resolveInitialLanguage({ ...sources, cookie: () => 'en' })).toBe('en');
+    expect(fetchSpy).not.toHaveBeenCalled();
+    fetchSpy.mockRestore();
   });
 
   it('settles for English when the server fails, answers nonsense, or is slow', async () => {

@@ -29,6 +29,11 @@ const defaultSources: LanguageSources = {
   byIp: async (signal) => (await call<typeof resourceEndpoints.lang>(firstPaintRoutes.lang, {}, { handle: 'all', signal }))?.lang,
 };
 
+/** Start-up's sources with the server's guess embedded in the page (RuntimeConfig.language), when there is one, instead of asking for it. */
+export function languageSources(embedded: Language | undefined): LanguageSources {
+  return embedded ? { ...defaultSources, byIp: async () => embedded } : defaultSources;
+}
+
 /**
  * The start-up language: the `lang` cookie (an explicit choice), else the server's guess
  * from the visitor's IP, else English. A slow or failing guess never blocks the first paint

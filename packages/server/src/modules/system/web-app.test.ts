@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness';
 
@@ -16,6 +17,8 @@ beforeAll(async () => {
   await mkdir(path.join(dist, 'assets'));
   await writeFile(path.join(dist, 'index.html'), TEMPLATE);
   await writeFile(path.join(dist, 'assets', 'app-1.js'), 'console.log(1)');
+  await writeFile(path.join(dist, 'assets', 'app-1.js.br'), brotliCompressSync('console.log(1)'));
+  await writeFile(path.join(dist, 'assets', 'app-1.js.gz'), gzipSync('console.log(1)'));
   server = await startTestServer({ webDist: dist });
 });
 afterAll(() => server.close());
@@ -30,7 +33,15 @@ describe('HTML shell', () => {
     expect(response.body).toContain('<meta name="theme-color" content="#1D4ED8">');
     expect(response.body).toContain('data-brand="platform"');
     const config = JSON.parse(response.body.match(/<script id="portal-config"[^>]*>(.*?)<\/script>/)![1]!);
-    expect(config).toMatchObject({ brand: 'platform', apiBaseUrl: '/v3' });
+    expect(config).toMatchObject({ brand: 'platform', apiBaseUrl: '/v3', language: 'en' });
+  });
+
+  it("embeds the visitor's language as GET /v3/resources/lang would answer it", async () => {
+    const response = await server.app.inject({ url: '/login', headers: { host: 'localhost', 'accept-language': 'vi-VN,vi;q=0.9' } });
+    const config = JSON.parse(response.body.match(/<script id="portal-config"[^>]*>(.*?)<\/script>/)![1]!);
+    expect(config.language).toBe('vi');
+    const api = await server.app.inject({ url: '/v3/resources/lang', headers: { host: 'localhost', 'accept-language': 'vi-VN,vi;q=0.9' } });
+    expect(api.json().lang).toBe(config.language);
   });
 
   it('serves the locker brand on its host with its own API base', async () => {
@@ -66,6 +77,21 @@ describe('HTML shell', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe('not_found');
     expect((await page('/index.html')).statusCode).toBe(404);
+  });
+
+  it('sends the build-time Brotli or gzip copy of an asset the browser accepts, and the file itself otherwise', async () => {
+    const br = await server.app.inject({ url: '/assets/app-1.js', headers: { host: 'localhost', 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
+    const gz = await server.app.inject({ url: '/assets/app-1.js', headers: { host: 'localhost', 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const plain = await server.app.inject({ url: '/assets/app-1.js', headers: { host: 'localhost', 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
   });
 
   it('escapes the runtime config so it cannot close its script element', async () => {

@@ -4,6 +4,7 @@ import { isPagePath } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { brandForHost, runtimeConfigFor } from '../../platform/brand';
+import { languageFor } from '../../platform/geo';
 import { PAGE_HEADERS } from '../../platform/security-headers';
 import { loadShellTemplate, newNonce, pageCsp, renderShell, type ThirdPartySources } from '../../platform/html-shell';
 
@@ -38,7 +39,7 @@ function thirdPartySources(config: Config): ThirdPartySources {
 }
 
 /**
- * Serves the built React app: hashed assets with long caching, and for every page path the
+ * Serves the built React app: hashed assets with long caching, Brotli or gzip copies made at build time, and for every page path the
  * HTML shell filled with the request's brand and a fresh CSP nonce. Unknown `/v3` paths and
  * missing files answer the API's 404 shape.
  */
@@ -58,13 +59,16 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
       .header('content-security-policy', pageCsp(nonce, thirdParty))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(renderShell(template, brand, runtimeConfigFor(config, brand), nonce));
+      // The visitor's language rides along (the shell is per request and never cached), so the first paint need not ask for it.
+      .send(renderShell(template, brand, { ...runtimeConfigFor(config, brand), language: languageFor(request.ip, request.headers['accept-language']) }, nonce));
   };
 
   await app.register(fastifyStatic, {
     root: webDist,
     index: false,
     wildcard: true,
+    // The build writes .br and .gz beside each text file (vite.config.ts): sent by Accept-Encoding, with Vary.
+    preCompressed: true,
     allowedPath: (pathName) => pathName !== '/index.html',
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
