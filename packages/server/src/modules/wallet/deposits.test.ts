@@ -108,9 +108,9 @@ describe('deposit orders', () => {
       const refused = await order(bob.token, amount);
       expect(refused.statusCode, amount).toBe(400);
     }
-    expect((await order(bob.token, '9999')).json()).toMatchObject({ code: 'wallet.deposit_amount_invalid', message: 'Enter a whole amount from ₫10,000 to ₫499,999,999' });
+    expect((await order(bob.token, '9999')).json()).toMatchObject({ code: 'wallet.deposit_amount_invalid', message: 'Enter a whole amount from ₫10,000 to ₫499,999,999', details: { min: '₫10,000', max: '₫499,999,999' } });
     for (let index = 0; index < 5; index += 1) expect((await order(bob.token, '10000')).statusCode).toBe(201);
-    expect((await order(bob.token, '10000')).json()).toMatchObject({ code: 'wallet.deposit_orders_limit' });
+    expect((await order(bob.token, '10000')).json()).toMatchObject({ code: 'wallet.deposit_orders_limit', details: { count: 5 } });
     expect((await call(bob.token, 'GET', '/v3/sso/me/wallet/VND/deposits')).json().items).toHaveLength(5);
   });
 

@@ -124,14 +124,16 @@ export function createDepositService(deps: { db: Database; clock: Clock; config:
       if (!settings) throw new AppError('wallet.deposits_unavailable');
       const amount = /^\d{1,12}$/.test(amountText.trim()) ? Number(amountText.trim()) : NaN;
       if (!(amount >= DEPOSIT_MIN_VND && amount <= DEPOSIT_MAX_VND)) {
-        throw new AppError('wallet.deposit_amount_invalid', { min: formatMoney(DEPOSIT_MIN_VND, 'VND', 'en'), max: formatMoney(DEPOSIT_MAX_VND, 'VND', 'en') });
+        // The parameters ride in details too: the web app words the code in the visitor's language with them.
+        const range = { min: formatMoney(DEPOSIT_MIN_VND, 'VND', 'en'), max: formatMoney(DEPOSIT_MAX_VND, 'VND', 'en') };
+        throw new AppError('wallet.deposit_amount_invalid', range, range);
       }
       const now = clock.now();
       const [waiting] = await rows<{ n: number }>(
         db,
         sql`select count(*)::int as n from wallet_deposit_orders where user_id = ${userId} and status = 'pending' and expires_at > ${now.toISOString()}`,
       );
-      if ((waiting?.n ?? 0) >= DEPOSIT_MAX_PENDING) throw new AppError('wallet.deposit_orders_limit', { count: DEPOSIT_MAX_PENDING });
+      if ((waiting?.n ?? 0) >= DEPOSIT_MAX_PENDING) throw new AppError('wallet.deposit_orders_limit', { count: DEPOSIT_MAX_PENDING }, { count: DEPOSIT_MAX_PENDING });
       const expiresAt = new Date(now.getTime() + config.WALLET_DEPOSIT_TTL_MINUTES * 60_000);
       let order: typeof walletDepositOrders.$inferSelect | undefined;
       // 40 random bits: a taken reference is rare; draw again.
