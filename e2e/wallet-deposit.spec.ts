@@ -31,6 +31,8 @@ async function bankNotifies(request: APIRequestContext, origin: string, body: ob
 }
 
 test('a VND deposit order credited by a signed notification', async ({ portal, context, page, playwright }) => {
+  // A long flow (two dialogs, two accessibility audits, three reloads).
+  test.setTimeout(90_000);
   const ada = uniqueEmail('deposit-ada');
   await createActivatedAccount(context.request, portal, { email: ada, password: PASSWORD, fullName: 'Ada Lovelace' });
   const signIn = await context.request.post(`${portal.platformUrl}/v3/sso/auth`, { data: { email: ada, password: PASSWORD } });
@@ -69,6 +71,13 @@ test('a VND deposit order credited by a signed notification', async ({ portal, c
 
   const row = page.getByTestId('deposit-row').filter({ hasText: reference });
   await expect(row.getByTestId('deposit-status')).toHaveText('Waiting for transfer');
+  // The waiting order's code again, from the list.
+  await row.getByRole('button', { name: `Show the code of ${reference}` }).click();
+  const again = page.getByRole('dialog', { name: 'Deposit by bank transfer' });
+  await expect(again.getByTestId('deposit-reference')).toHaveText(reference);
+  await expect(again.getByTestId('deposit-amount')).toHaveText('₫250,000');
+  await again.getByRole('button', { name: 'Done' }).click();
+  await expect(again).toBeHidden();
 
   // The bank's notification, as a bank writes the transfer's content.
   const notification = {
@@ -100,6 +109,7 @@ test('a VND deposit order credited by a signed notification', async ({ portal, c
   await page.reload();
   await expect(page.getByTestId('wallet-balance')).toHaveText('₫250,000');
   await expect(page.getByTestId('deposit-row').filter({ hasText: reference }).getByTestId('deposit-status')).toHaveText('Paid');
+  await expect(page.getByTestId('deposit-row').filter({ hasText: reference }).getByTestId('deposit-show')).toHaveCount(0);
   await expect(page.getByTestId('transaction-row')).toHaveCount(1);
   await expect(page.getByTestId('transaction-row').first()).toContainText(`Bank transfer ${reference}`);
   await snap(page, 'wallet-deposit-paid-en');

@@ -80,6 +80,17 @@ export const listDeposits = endpoint({
   response: depositOrderListSchema,
 });
 
+export const getDeposit = endpoint({
+  method: 'GET',
+  path: '/sso/me/wallet/VND/deposits/{id}',
+  tag,
+  auth: 'session',
+  summary: 'One of the VND deposit orders, with what to transfer again (the VietQR payload and image, the bank account)',
+  params: z.object({ id: z.uuid() }),
+  response: depositOrderCreatedSchema,
+  errors: ['not_found', 'wallet.deposits_unavailable'],
+});
+
 export const bankNotification = endpoint({
   method: 'POST',
   path: '/wallet/bank-notifications',

@@ -100,6 +100,14 @@ describe('deposit orders', () => {
     expect(list.enabled).toBe(true);
     expect(list.items).toEqual([expect.objectContaining({ id: body.id, reference: body.reference, status: 'pending' })]);
     expect(list.items[0].qr_image).toBeUndefined();
+    // Shown again later, to its owner only.
+    const again = await call(ada.token, 'GET', `/v3/sso/me/wallet/VND/deposits/${body.id}`);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ id: body.id, reference: body.reference, qr_payload: body.qr_payload, bank: body.bank });
+    const bob = await person();
+    expect((await call(bob.token, 'GET', `/v3/sso/me/wallet/VND/deposits/${body.id}`)).statusCode).toBe(404);
+    expect((await call(ada.token, 'GET', `/v3/sso/me/wallet/VND/deposits/${crypto.randomUUID()}`)).statusCode).toBe(404);
+    expect((await call(ada.token, 'GET', '/v3/sso/me/wallet/VND/deposits/not-a-uuid')).statusCode).toBe(400);
   });
 
   it('refuses amounts out of range and a sixth waiting order', async () => {

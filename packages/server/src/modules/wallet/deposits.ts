@@ -117,6 +117,14 @@ export function createDepositService(deps: { db: Database; clock: Clock; config:
     paid_at: order.paidAt?.toISOString() ?? null,
   });
 
+  /** An order with the VietQR code (payload and PNG) and the account to transfer to. */
+  async function withInstructions(order: typeof walletDepositOrders.$inferSelect): Promise<DepositOrderCreated> {
+    const bank = settings!;
+    const payload = vietQrPayload({ bin: bank.bin, accountNumber: bank.accountNumber, amount: order.amountMinor, purpose: order.reference });
+    const image = await QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 280 });
+    return { ...view(order), qr_payload: payload, qr_image: image, bank: { bin: bank.bin, account_number: bank.accountNumber, account_name: bank.accountName } };
+  }
+
   return {
     enabled: settings !== null,
 
@@ -145,14 +153,15 @@ export function createDepositService(deps: { db: Database; clock: Clock; config:
           .returning();
       }
       if (!order) throw new Error('no free deposit reference after 5 draws');
-      const payload = vietQrPayload({ bin: settings.bin, accountNumber: settings.accountNumber, amount, purpose: order.reference });
-      const image = await QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 280 });
-      return {
-        ...view(order),
-        qr_payload: payload,
-        qr_image: image,
-        bank: { bin: settings.bin, account_number: settings.accountNumber, account_name: settings.accountName },
-      };
+      return withInstructions(order);
+    },
+
+    /** One of the person's orders with what to transfer, to pay it from another device or later. */
+    async get(userId: string, id: string): Promise<DepositOrderCreated> {
+      if (!settings) throw new AppError('wallet.deposits_unavailable');
+      const [order] = await db.select().from(walletDepositOrders).where(and(eq(walletDepositOrders.id, id), eq(walletDepositOrders.userId, userId)));
+      if (!order) throw new AppError('not_found');
+      return withInstructions(order);
     },
 
     async list(userId: string): Promise<{ enabled: boolean; items: DepositOrder[] }> {

@@ -18,6 +18,7 @@ export function walletRoutes(wallet: WalletService, deposits: DepositService): F
     route(app, walletEndpoints.transfer, async (request) => wallet.transfer(userId(request), request.params.currency, request.body));
     route(app, walletEndpoints.createDeposit, async (request) => deposits.create(userId(request), request.body.amount));
     route(app, walletEndpoints.listDeposits, async (request) => deposits.list(userId(request)));
+    route(app, walletEndpoints.getDeposit, async (request) => deposits.get(userId(request), request.params.id));
 
     await app.register(async (raw: FastifyInstance) => {
       raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

@@ -1,12 +1,12 @@
 import './styles';
 import '../../components/dialogs/styles';
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, CopyButton, Group, Loader, Modal, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, CopyButton, Group, Loader, Modal, SimpleGrid, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, isLanguage, type DepositOrderCreated, type DepositOrderStatus, type Language } from '@portal/contracts';
 import { ApiError, errorText, notify } from '../../lib/api';
-import { createDeposit, useDeposits, walletKeys } from './api';
+import { createDeposit, fetchDeposit, useDeposits, walletKeys } from './api';
 
 const statusColor: Record<DepositOrderStatus, string> = { pending: 'yellow', paid: 'green', expired: 'gray' };
 const MIN_DEPOSIT = 10_000;
@@ -144,13 +144,39 @@ function DepositDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
   );
 }
 
+/** A waiting order shown again from the list: its code and what to transfer. */
+function OrderDialog({ order, onClose }: { order: DepositOrderCreated | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={order !== null} onClose={onClose} title={t('wallet.deposit.dialogTitle')} centered size="lg" closeButtonProps={{ 'aria-label': t('common.close') }}>
+      {order && (
+        <Stack gap="md">
+          <OrderInstructions order={order} />
+          <Group justify="flex-end">
+            <Button onClick={onClose}>{t('wallet.deposit.done')}</Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
 /** /wallet/vnd's deposits: the button that opens the dialog, and the recent orders with their status. */
 export function DepositSection() {
   const { t } = useTranslation();
   const language = useLanguage();
   const deposits = useDeposits();
   const [opened, setOpened] = useState(false);
+  const [shown, setShown] = useState<DepositOrderCreated | null>(null);
   const enabled = deposits.data?.enabled ?? false;
+  const show = async (id: string) => {
+    try {
+      setShown(await fetchDeposit(id));
+    } catch (error) {
+      // The error policy has shown its toast.
+      if (!(error instanceof ApiError)) throw error;
+    }
+  };
   return (
     <Stack gap="sm">
       <Group>
@@ -164,6 +190,7 @@ export function DepositSection() {
         </Text>
       )}
       <DepositDialog opened={opened} onClose={() => setOpened(false)} />
+      <OrderDialog order={shown} onClose={() => setShown(null)} />
       {deposits.isPending ? (
         <Loader size="sm" aria-label={t('common.loading')} />
       ) : !deposits.data?.items.length ? (
@@ -182,6 +209,9 @@ export function DepositSection() {
                 <Table.Th>{t('wallet.deposit.transferAmount')}</Table.Th>
                 <Table.Th>{t('wallet.deposit.status')}</Table.Th>
                 <Table.Th>{t('wallet.deposit.expiresAt')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('wallet.deposit.actions')}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -207,6 +237,13 @@ export function DepositSection() {
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm">{item.status === 'paid' && item.paid_at ? '—' : formatDateTime(item.expires_at, language)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {item.status === 'pending' && enabled && (
+                      <Button size="compact-sm" variant="light" onClick={() => void show(item.id)} data-testid="deposit-show" aria-label={t('wallet.deposit.showFor', { reference: item.reference })}>
+                        {t('wallet.deposit.show')}
+                      </Button>
+                    )}
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -24,3 +24,5 @@ export const depositKeys = { list: ['sso', 'me', 'wallet', 'VND', 'deposits'] as
 export const useDeposits = () => useQuery({ queryKey: depositKeys.list, queryFn: () => call(walletEndpoints.listDeposits) });
 /** A VND deposit order: its refusals (an amount out of range, too many waiting, deposits off) are shown in the dialog. */
 export const createDeposit = (amount: string) => call(walletEndpoints.createDeposit, { body: { amount } }, { handle: [400, 503] });
+/** A waiting order with its QR code again. */
+export const fetchDeposit = (id: string) => call(walletEndpoints.getDeposit, { params: { id } });
