@@ -235,6 +235,11 @@ describe('bank notifications', () => {
     expect(lines[0]).toContain('matched no pending order');
     expect(lines[0]).toContain('12345');
     for (const secret of [SECRET, header, header.split('v1=')[1]!, 'NGUYEN', '0909123456']) expect(lines[0]).not.toContain(secret);
+    // A forged one: refused, logged without its signature.
+    const forged = signBankNotification('forged-forged-forged-forged-forged-00', body, new Date());
+    await expect(deposits.notify(Buffer.from(body), forged)).rejects.toMatchObject({ code: 'wallet.bank_signature_invalid' });
+    expect(lines[1]).toContain('forged or stale signature');
+    for (const secret of [SECRET, forged.split('v1=')[1]!, 'NGUYEN']) expect(lines[1]).not.toContain(secret);
   });
 });
 

@@ -172,7 +172,11 @@ export function createDepositService(deps: { db: Database; clock: Clock; config:
     /** The bank's notification, as the exact bytes it signed. */
     async notify(raw: Buffer, signature: string | undefined): Promise<BankNotificationResult> {
       if (!settings) throw new AppError('wallet.deposits_unavailable');
-      if (!bankSignatureValid(settings.secret, raw, signature, clock.now())) throw new AppError('wallet.bank_signature_invalid');
+      if (!bankSignatureValid(settings.secret, raw, signature, clock.now())) {
+        // Said without the header or the body: a forger learns nothing from the log either.
+        log.warn({ signed: Boolean(signature), bytes: raw.length }, 'bank notification refused: missing, forged or stale signature');
+        throw new AppError('wallet.bank_signature_invalid');
+      }
       let json: unknown;
       try {
         json = JSON.parse(raw.toString('utf8'));

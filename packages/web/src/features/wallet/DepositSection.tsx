@@ -205,7 +205,7 @@ export function DepositSection() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('wallet.deposit.time')}</Table.Th>
-                <Table.Th>{t('wallet.deposit.reference')}</Table.Th>
+                <Table.Th>{t('wallet.deposit.referenceColumn')}</Table.Th>
                 <Table.Th>{t('wallet.deposit.transferAmount')}</Table.Th>
                 <Table.Th>{t('wallet.deposit.status')}</Table.Th>
                 <Table.Th>{t('wallet.deposit.expiresAt')}</Table.Th>
