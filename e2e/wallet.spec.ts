@@ -7,8 +7,8 @@ import { createActivatedAccount, expect, test, uniqueEmail } from './support/mai
  * The wallet in a real browser against the real server: the balances page, a currency's
  * page, and transfers refused with the wallet's messages (an unknown recipient, too many
  * decimals, a balance too low), nothing moved. The successful transfer, idempotency, limits
- * and the ledger's rules are proved against the API in `modules/wallet/wallet.test.ts`: no
- * page can credit a wallet yet (deposits are not built).
+ * and the ledger's rules are proved against the API in `modules/wallet/wallet.test.ts`; money
+ * put in by a bank deposit is in `e2e/wallet-deposit.spec.ts`.
  */
 const PASSWORD = 'Orchid-Lantern-Harbor-58';
 

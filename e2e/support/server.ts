@@ -14,6 +14,14 @@ const LOG_DIR = path.join(ROOT, '.cache', 'e2e');
 /** The AppSumo license key of e2e servers. */
 export const E2E_APPSUMO_LICENSE_SECRET = 'e2e-appsumo-license-secret-0123456789';
 
+/** The bank deposit settings of e2e servers: specs sign bank notifications with the secret (e2e/wallet-deposit.spec.ts). */
+export const E2E_BANK = {
+  bin: '970436',
+  accountNumber: '0071001234567',
+  accountName: 'CONG TY PORTAL E2E',
+  webhookSecret: 'e2e-bank-webhook-secret-0123456789abcdef',
+} as const;
+
 export interface PortalServer {
   port: number;
   platformUrl: string;
@@ -98,6 +106,11 @@ export async function startPortalServer(options: { env?: Record<string, string>;
     TRUST_PROXY: '1',
     // Billing: the key of AppSumo license codes, so specs can make codes (e2e/billing.spec.ts).
     APPSUMO_LICENSE_SECRET: E2E_APPSUMO_LICENSE_SECRET,
+    // Wallet: VND deposits by bank transfer on, the bank's notifications signed with a known key.
+    VIETQR_BANK_BIN: E2E_BANK.bin,
+    VIETQR_ACCOUNT_NUMBER: E2E_BANK.accountNumber,
+    VIETQR_ACCOUNT_NAME: E2E_BANK.accountName,
+    BANK_WEBHOOK_SECRET: E2E_BANK.webhookSecret,
     ...options.env,
   };
   const inherited = { ...process.env };

@@ -171,7 +171,16 @@ async function digest(): Promise<Record<string, string>> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { RATE_LIMITS: '' } });
+  // Bank deposits on, so their routes are fuzzed past the 503 that answers when they are off.
+  server = await startTestServer({
+    env: {
+      RATE_LIMITS: '',
+      VIETQR_BANK_BIN: '970436',
+      VIETQR_ACCOUNT_NUMBER: '0071001234567',
+      VIETQR_ACCOUNT_NAME: 'PORTAL',
+      BANK_WEBHOOK_SECRET: 'fuzz-bank-webhook-secret-0123456789abcdef',
+    },
+  });
   const doc = (await server.app.inject('/v3/openapi.json')).json() as {
     paths: Record<string, Record<string, { security?: unknown[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
   };

@@ -11,7 +11,7 @@ import type { DatabaseHandle } from './db/client';
 import { accountRoutes, createAccountService, createDeletionService, installDeletionPurgeJob } from './modules/account';
 import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
 import { billingRoutes, createBillingService, installRenewalJob, licenseSecretOf } from './modules/billing';
-import { createWalletService, walletRoutes } from './modules/wallet';
+import { createDepositService, createWalletService, walletRoutes } from './modules/wallet';
 import { createOrganizationService } from './modules/organizations';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
@@ -110,6 +110,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // completion is one of the pipeline's ways in: bound late, once both exist.
   const secondFactor = createSecondFactorService({ ...shared, completeSecondStep: (input, origin) => signIn.withSecondStep(input, origin) });
   const wallet = createWalletService({ db: database.db, clock, config, requireSecondFactor: (user, proof) => secondFactor.requireFactor(user, proof, 'two_factor_email') });
+  const deposits = createDepositService({ db: database.db, clock, config, log: app.log });
   const signIn = createSignIn({ ...shared, secondFactor });
   const auth = createAuthService({ ...shared, signIn });
   const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
@@ -181,7 +182,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(oauthRoutes(oauth.service));
       await v3.register(sandboxRoutes(payments.sandbox, limiter));
       await v3.register(billingRoutes(config, billing, payments.stripe));
-      await v3.register(walletRoutes(wallet));
+      await v3.register(walletRoutes(wallet, deposits));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

@@ -27,6 +27,18 @@ describe('loadConfig', () => {
     expect(config.SEED_DEMO).toBe(true);
   });
 
+  it('takes the four bank deposit settings together or not at all, each checked', () => {
+    const deposits = { VIETQR_BANK_BIN: '970436', VIETQR_ACCOUNT_NUMBER: '0071001234567', VIETQR_ACCOUNT_NAME: 'CONG TY PORTAL', BANK_WEBHOOK_SECRET: 'x'.repeat(32) };
+    const config = loadConfig({ NODE_ENV: 'development', ...deposits });
+    expect(config.VIETQR_BANK_BIN).toBe('970436');
+    expect(config.WALLET_DEPOSIT_TTL_MINUTES).toBe(1440);
+    expect(loadConfig({ NODE_ENV: 'development' }).BANK_WEBHOOK_SECRET).toBeUndefined();
+    expect(() => loadConfig({ NODE_ENV: 'development', VIETQR_BANK_BIN: '970436' })).toThrow(/set all four/);
+    expect(() => loadConfig({ NODE_ENV: 'development', ...deposits, VIETQR_BANK_BIN: '97043' })).toThrow(/VIETQR_BANK_BIN: must be the bank's 6-digit NAPAS BIN/);
+    expect(() => loadConfig({ NODE_ENV: 'development', ...deposits, BANK_WEBHOOK_SECRET: 'short' })).toThrow(/BANK_WEBHOOK_SECRET: must be at least 32 characters/);
+    expect(() => loadConfig({ NODE_ENV: 'development', ...deposits, VIETQR_ACCOUNT_NUMBER: '12 34' })).toThrow(/VIETQR_ACCOUNT_NUMBER/);
+  });
+
   it('derives origins from PORT', () => {
     expect(loadConfig({ NODE_ENV: 'development', PORT: '9000' }).PLATFORM_ORIGIN).toBe('http://localhost:9000');
   });

@@ -142,6 +142,17 @@ const envSchema = z
     WALLET_LIMIT_PER_TRANSFER: walletLimits({ USD: 10_000, VND: 250_000_000, WHC: 100_000 }),
     /** The most one person may send per currency and UTC day (major units). */
     WALLET_LIMIT_PER_DAY: walletLimits({ USD: 50_000, VND: 1_000_000_000, WHC: 500_000 }),
+    // VND deposits by bank transfer (VietQR): all four set, or none (deposits off: 503 wallet.deposits_unavailable).
+    /** The receiving bank's 6-digit NAPAS BIN (e.g. 970436 for Vietcombank). */
+    VIETQR_BANK_BIN: z.string().regex(/^\d{6}$/, 'must be the bank\'s 6-digit NAPAS BIN').optional(),
+    /** The receiving account's number. */
+    VIETQR_ACCOUNT_NUMBER: z.string().regex(/^[0-9A-Za-z]{1,19}$/, 'must be 1 to 19 letters or digits').optional(),
+    /** The receiving account's holder, as the bank shows it. */
+    VIETQR_ACCOUNT_NAME: z.string().trim().min(1).max(70).optional(),
+    /** Key of the bank notifications' HMAC-SHA256 signature (x-bank-signature). */
+    BANK_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** How long a deposit order waits for its transfer. */
+    WALLET_DEPOSIT_TTL_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(24 * 60),
     BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(300),
     /** Days after a failed renewal to try again, one entry per retry; after the last the subscription is cancelled. */
     BILLING_RETRY_DAYS: list.transform((values) => values.map(Number)).pipe(z.array(z.number().int().min(1).max(60))).default([1, 3, 7]),
@@ -201,6 +212,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.PAYMENTS_PROCESSOR === 'stripe' && (!config.STRIPE_SECRET_KEY || !config.STRIPE_WEBHOOK_SECRET)) {
     problems.push('STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: required when PAYMENTS_PROCESSOR=stripe');
+  }
+  const deposits = [config.VIETQR_BANK_BIN, config.VIETQR_ACCOUNT_NUMBER, config.VIETQR_ACCOUNT_NAME, config.BANK_WEBHOOK_SECRET];
+  if (deposits.some(Boolean) && !deposits.every(Boolean)) {
+    problems.push('VIETQR_BANK_BIN, VIETQR_ACCOUNT_NUMBER, VIETQR_ACCOUNT_NAME, BANK_WEBHOOK_SECRET: set all four (bank deposits on) or none');
   }
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -60,3 +60,59 @@ export const walletTransferRequestSchema = z.object({
   code: z.string().trim().max(20).optional(),
   recovery_code: z.string().trim().max(20).optional(),
 });
+
+/** Deposit orders (VND by bank transfer): waiting for the money, credited, or past their time. */
+export const depositOrderStatuses = ['pending', 'paid', 'expired'] as const;
+export const depositOrderStatusSchema = z.enum(depositOrderStatuses);
+export type DepositOrderStatus = z.infer<typeof depositOrderStatusSchema>;
+
+/** A VND deposit: whole dong as people write them (`"500000"`). */
+export const depositRequestSchema = z.object({
+  amount: z.string().trim().regex(/^\d{1,12}$/),
+});
+
+/** The account a deposit is transferred to. */
+export const depositBankSchema = z.object({ bin: z.string(), account_number: z.string(), account_name: z.string() });
+
+/** A deposit order as listed: its reference (the transfer's content), amount, status and times. */
+export const depositOrderSchema = z.object({
+  id: z.string(),
+  currency: z.literal('VND'),
+  reference: z.string(),
+  amount: minorUnitsSchema,
+  status: depositOrderStatusSchema,
+  created_at: z.string(),
+  expires_at: z.string(),
+  paid_at: z.string().nullable(),
+});
+export type DepositOrder = z.infer<typeof depositOrderSchema>;
+
+/** A new order with what to transfer: the VietQR payload (EMVCo), its QR image (a PNG data: URL) and the bank account. */
+export const depositOrderCreatedSchema = depositOrderSchema.extend({
+  qr_payload: z.string(),
+  qr_image: z.string(),
+  bank: depositBankSchema,
+});
+export type DepositOrderCreated = z.infer<typeof depositOrderCreatedSchema>;
+
+/** The person's recent orders, newest first; `enabled` is false when this server takes no bank deposits. */
+export const depositOrderListSchema = z.object({ enabled: z.boolean(), items: z.array(depositOrderSchema) });
+
+/**
+ * The bank's notification of an incoming transfer (POST /v3/wallet/bank-notifications, signed:
+ * `x-bank-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`).
+ */
+export const bankNotificationSchema = z.object({
+  /** The bank's id of the transaction: a notification is applied once per id. */
+  transaction_id: z.string().regex(/^[\x21-\x7e]{1,100}$/),
+  /** Whole dong received. */
+  amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  /** The transfer's content as the sender typed it (holds the order's reference). */
+  description: z.string().max(1000),
+  /** The receiving account. */
+  account_number: z.string().max(40),
+  occurred_at: z.iso.datetime({ offset: true }),
+});
+export type BankNotification = z.infer<typeof bankNotificationSchema>;
+
+export const bankNotificationResultSchema = z.object({ matched: z.boolean(), duplicate: z.boolean().optional() });

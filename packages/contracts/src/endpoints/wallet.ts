@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { walletBalancesSchema, walletCurrencySchema, walletTransactionListSchema, walletTransactionQuerySchema, walletTransactionSchema, walletTransferRequestSchema } from '../api/wallet';
+import {
+  bankNotificationResultSchema,
+  depositOrderCreatedSchema,
+  depositOrderListSchema,
+  depositRequestSchema,
+  walletBalancesSchema, walletCurrencySchema, walletTransactionListSchema, walletTransactionQuerySchema,
+  walletTransactionSchema,
+  walletTransferRequestSchema,
+} from '../api/wallet';
 import { endpoint } from '../endpoint';
 
 /** The signed-in user's wallet: balances, transactions, transfers to other accounts. */
@@ -49,4 +57,47 @@ export const transfer = endpoint({
     'auth.recovery_code_invalid',
     'rate_limited',
   ],
+});
+
+export const createDeposit = endpoint({
+  method: 'POST',
+  path: '/sso/me/wallet/VND/deposits',
+  tag,
+  auth: 'session',
+  summary: 'A VND deposit order by bank transfer: a reference to write in the transfer, the VietQR payload and its image, the bank account; credited once the bank reports the amount and reference',
+  body: depositRequestSchema,
+  status: 201,
+  response: depositOrderCreatedSchema,
+  errors: ['wallet.deposit_amount_invalid', 'wallet.deposit_orders_limit', 'wallet.deposits_unavailable'],
+});
+
+export const listDeposits = endpoint({
+  method: 'GET',
+  path: '/sso/me/wallet/VND/deposits',
+  tag,
+  auth: 'session',
+  summary: 'The recent VND deposit orders, newest first, with their status',
+  response: depositOrderListSchema,
+});
+
+export const getDeposit = endpoint({
+  method: 'GET',
+  path: '/sso/me/wallet/VND/deposits/{id}',
+  tag,
+  auth: 'session',
+  summary: 'One of the VND deposit orders, with what to transfer again (the VietQR payload and image, the bank account)',
+  params: z.object({ id: z.uuid() }),
+  response: depositOrderCreatedSchema,
+  errors: ['not_found', 'wallet.deposits_unavailable'],
+});
+
+export const bankNotification = endpoint({
+  method: 'POST',
+  path: '/wallet/bank-notifications',
+  tag,
+  auth: 'public',
+  summary:
+    'The bank\'s notification of an incoming transfer, signed (x-bank-signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">, 5 minutes): credits the pending order whose reference and amount it matches, once per transaction_id',
+  response: bankNotificationResultSchema,
+  errors: ['wallet.bank_signature_invalid', 'wallet.deposits_unavailable'],
 });

@@ -7,4 +7,8 @@ export const walletErrors = {
   'wallet.over_transfer_limit': { status: 400, message: 'This transfer is above the limit of {limit} a transfer' },
   'wallet.over_daily_limit': { status: 400, message: 'This transfer would pass your daily limit of {limit}' },
   'wallet.idempotency_conflict': { status: 409, message: 'This transfer key was already used for another transfer' },
+  'wallet.deposit_amount_invalid': { status: 400, message: 'Enter a whole amount from {min} to {max}' },
+  'wallet.deposit_orders_limit': { status: 400, message: 'You have {count} deposit orders waiting for payment: pay one or wait until it expires' },
+  'wallet.deposits_unavailable': { status: 503, message: 'Deposits by bank transfer are not available now' },
+  'wallet.bank_signature_invalid': { status: 401, message: 'Invalid bank notification signature' },
 } as const;

@@ -592,6 +592,21 @@ export const walletDailyUsage = pgTable('wallet_daily_usage', {
   sent: money('sent').notNull().default(0),
 });
 
+/** A VND deposit by bank transfer: paid once, when the bank's notification matches its reference and amount. */
+export const walletDepositOrders = pgTable('wallet_deposit_orders', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull(),
+  currency: text('currency').notNull().default('VND'),
+  amountMinor: money('amount_minor').notNull(),
+  reference: text('reference').notNull(),
+  status: text('status').notNull().default('pending'),
+  createdAt: createdAt(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
+  bankTransactionId: text('bank_transaction_id'),
+  entryId: uuid('entry_id'),
+});
+
 // Social sign-in (modules/federation).
 
 /** An outside account (Google, GitHub...) that signs in to one of ours; one per provider and account. */

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import type { ToastKind } from '../lib/api';
+import { i18n } from '../lib/i18n';
 import { createStore, useStore } from '../lib/store';
 
 /**
@@ -17,7 +18,7 @@ const colors: Record<ToastKind, string> = { success: 'green', warning: 'yellow',
 export function showToast(kind: ToastKind, message: string): void {
   toastArea.set({ mounted: true });
   loadNotifications()
-    .then(({ notifications }) => notifications.show({ color: colors[kind], message, withBorder: true }))
+    .then(({ notifications }) => notifications.show({ color: colors[kind], message, withBorder: true, closeButtonProps: { 'aria-label': i18n.t('toasts.close') } }))
     .catch((error: unknown) => console.error('Could not show a toast:', message, error));
 }
 

@@ -1,15 +1,37 @@
 import { walletEndpoints } from '@portal/contracts';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { route } from '../../platform/http/route';
 import { caller } from '../sessions';
+import type { DepositService } from './deposits';
 import type { WalletService } from './service';
 
-/** The wallet's `/v3` routes: the signed-in person's own balances, transactions and transfers. */
-export function walletRoutes(wallet: WalletService): FastifyPluginAsync {
+/**
+ * The wallet's `/v3` routes: the signed-in person's own balances, transactions, transfers and
+ * VND deposit orders, and the bank's signed notifications (read as raw bytes: the signature is
+ * over them).
+ */
+export function walletRoutes(wallet: WalletService, deposits: DepositService): FastifyPluginAsync {
   return async (app) => {
     const userId = (request: Parameters<typeof caller>[0]) => caller(request).user.id;
     route(app, walletEndpoints.balances, async (request) => wallet.balances(userId(request)));
     route(app, walletEndpoints.transactions, async (request) => wallet.transactions(userId(request), request.params.currency, request.query));
     route(app, walletEndpoints.transfer, async (request) => wallet.transfer(userId(request), request.params.currency, request.body));
+    route(app, walletEndpoints.createDeposit, async (request) => deposits.create(userId(request), request.body.amount));
+    route(app, walletEndpoints.listDeposits, async (request) => deposits.list(userId(request)));
+    route(app, walletEndpoints.getDeposit, async (request) => deposits.get(userId(request), request.params.id));
+
+    await app.register(async (raw: FastifyInstance) => {
+      raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      route(
+        raw,
+        walletEndpoints.bankNotification,
+        async (request) => {
+          const body = request.body as unknown;
+          const signature = request.headers['x-bank-signature'];
+          return deposits.notify(Buffer.isBuffer(body) ? body : Buffer.alloc(0), typeof signature === 'string' ? signature : undefined);
+        },
+        { bodyLimit: 64 * 1024 },
+      );
+    });
   };
 }

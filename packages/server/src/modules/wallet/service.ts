@@ -100,7 +100,10 @@ export function createWalletService(deps: {
       const recipient = await users.findByIdentifier(request.to);
       if (!recipient || !recipient.activatedAt || recipient.deletionRequestedAt || recipient.purgedAt) throw new AppError('wallet.recipient_not_found');
       if (recipient.id === userId) throw new AppError('wallet.recipient_self');
-      if (amount > limitMinor(config.WALLET_LIMIT_PER_TRANSFER, currency)) throw new AppError('wallet.over_transfer_limit', { limit: limitText(config.WALLET_LIMIT_PER_TRANSFER, currency) });
+      if (amount > limitMinor(config.WALLET_LIMIT_PER_TRANSFER, currency)) {
+        const limit = { limit: limitText(config.WALLET_LIMIT_PER_TRANSFER, currency) };
+        throw new AppError('wallet.over_transfer_limit', limit, limit);
+      }
       const note = request.note?.trim() || null;
       const digest = sha256(JSON.stringify({ currency, to: recipient.id, amount, note }));
       if (currency === 'WHC') {
@@ -142,7 +145,10 @@ export function createWalletService(deps: {
             on conflict (user_id, currency, day) do update set sent = wallet_daily_usage.sent + excluded.sent
             where wallet_daily_usage.sent + excluded.sent <= ${perDay} returning sent`,
         );
-        if (allowed.length === 0 || amount > perDay) throw new AppError('wallet.over_daily_limit', { limit: limitText(config.WALLET_LIMIT_PER_DAY, currency) });
+        if (allowed.length === 0 || amount > perDay) {
+          const limit = { limit: limitText(config.WALLET_LIMIT_PER_DAY, currency) };
+          throw new AppError('wallet.over_daily_limit', limit, limit);
+        }
         await post(tx, entry.id, currency, [
           { account: { userId }, amount: -amount },
           { account: { userId: recipient.id }, amount },

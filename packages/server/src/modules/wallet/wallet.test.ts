@@ -104,7 +104,7 @@ describe('transfers between accounts', () => {
     expect(await code('USD', { to: bob.email, amount: '0' })).toBe('wallet.amount_invalid');
     expect(await code('EUR', { to: bob.email, amount: '1' })).toBe('validation_error');
     const over = (await transfer(alice.token, 'USD', { to: bob.email, amount: '61' })).json();
-    expect(over).toMatchObject({ code: 'wallet.over_transfer_limit', message: 'This transfer is above the limit of $60 a transfer' });
+    expect(over).toMatchObject({ code: 'wallet.over_transfer_limit', message: 'This transfer is above the limit of $60 a transfer', details: { limit: '$60' } });
     expect(await balance(alice.token, 'USD')).toBe('2000');
     expect(await balance(bob.token, 'USD')).toBe('0');
     expect((await server.app.inject({ method: 'GET', url: '/v3/sso/me/wallet' })).statusCode).toBe(401);
@@ -151,7 +151,7 @@ describe('transfers between accounts', () => {
     const answers = await Promise.all(Array.from({ length: 15 }, () => transfer(alice.token, 'USD', { to: bob.email, amount: '10' })));
     expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(10);
     const refused = answers.find((answer) => answer.statusCode !== 201)!.json();
-    expect(refused).toMatchObject({ code: 'wallet.over_daily_limit', message: 'This transfer would pass your daily limit of $100' });
+    expect(refused).toMatchObject({ code: 'wallet.over_daily_limit', message: 'This transfer would pass your daily limit of $100', details: { limit: '$100' } });
     expect(await balance(bob.token, 'USD')).toBe('10000');
   });
 });

@@ -1,5 +1,5 @@
 import './styles';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Badge, Button, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -198,8 +198,8 @@ function Transactions({ currency }: { currency: WalletCurrency }) {
   );
 }
 
-/** One currency's page: the balance, a transfer to another account, the transactions. */
-export function CurrencyWallet({ currency, title, description }: { currency: WalletCurrency; title: string; description: string }) {
+/** One currency's page: the balance, what the currency's page adds (VND's deposits), a transfer to another account, the transactions. */
+export function CurrencyWallet({ currency, title, description, children }: { currency: WalletCurrency; title: string; description: string; children?: ReactNode }) {
   const { t } = useTranslation();
   const language = useLanguage();
   const balances = useBalances();
@@ -216,6 +216,7 @@ export function CurrencyWallet({ currency, title, description }: { currency: Wal
           </Title>
         )}
       </Section>
+      {children}
       <Section title={t('wallet.transfer.title')} description={t('wallet.transfer.description')}>
         <TransferForm currency={currency} />
       </Section>

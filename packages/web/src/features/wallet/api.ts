@@ -19,3 +19,10 @@ export const useTransactions = (currency: WalletCurrency, query: TransactionQuer
   useQuery({ queryKey: walletKeys.transactions(currency, query), queryFn: () => call(walletEndpoints.transactions, { params: { currency }, query }) });
 export const transfer = (currency: WalletCurrency, body: EndpointInput<typeof walletEndpoints.transfer>['body']) =>
   call(walletEndpoints.transfer, { params: { currency }, body }, { handle: [400, 409] });
+
+export const depositKeys = { list: ['sso', 'me', 'wallet', 'VND', 'deposits'] as const };
+export const useDeposits = () => useQuery({ queryKey: depositKeys.list, queryFn: () => call(walletEndpoints.listDeposits) });
+/** A VND deposit order: its refusals (an amount out of range, too many waiting, deposits off) are shown in the dialog. */
+export const createDeposit = (amount: string) => call(walletEndpoints.createDeposit, { body: { amount } }, { handle: [400, 503] });
+/** A waiting order with its QR code again. */
+export const fetchDeposit = (id: string) => call(walletEndpoints.getDeposit, { params: { id } });

@@ -13,3 +13,4 @@ import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import '@mantine/core/styles/Table.css';
+import '@mantine/core/styles/VisuallyHidden.css';

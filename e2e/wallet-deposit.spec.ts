@@ -1,0 +1,123 @@
+import { createHmac } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { snap } from './support/helpers';
+import { createActivatedAccount, expect, test, uniqueEmail } from './support/mail';
+import { E2E_BANK } from './support/server';
+
+/**
+ * A VND deposit order credited by a signed bank notification (issue 16): the person asks for
+ * a deposit on /wallet/vnd and sees the VietQR code, the account, the amount and the
+ * reference; the test then plays the bank and posts its notification, signed as the bank
+ * signs (`x-bank-signature: t=<unix>,v1=<HMAC-SHA256 of "<t>.<body>">`). A forged one
+ * changes nothing; the signed one credits the balance and marks the order paid, once.
+ */
+const PASSWORD = 'Orchid-Lantern-Harbor-58';
+
+function signature(body: string, secret: string, at = Date.now()): string {
+  const timestamp = Math.floor(at / 1000);
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+/** Serious and critical WCAG violations on the page as it stands (the rules of e2e/accessibility.spec.ts). */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).options({ resultTypes: ['violations'] }).setLegacyMode(true).analyze();
+  return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`);
+}
+
+async function bankNotifies(request: APIRequestContext, origin: string, body: object, secret: string = E2E_BANK.webhookSecret) {
+  const raw = JSON.stringify(body);
+  return request.post(`${origin}/v3/wallet/bank-notifications`, { data: raw, headers: { 'content-type': 'application/json', 'x-bank-signature': signature(raw, secret) } });
+}
+
+test('a VND deposit order credited by a signed notification', async ({ portal, context, page, playwright }) => {
+  // A long flow (two dialogs, two accessibility audits, three reloads).
+  test.setTimeout(90_000);
+  const ada = uniqueEmail('deposit-ada');
+  await createActivatedAccount(context.request, portal, { email: ada, password: PASSWORD, fullName: 'Ada Lovelace' });
+  const signIn = await context.request.post(`${portal.platformUrl}/v3/sso/auth`, { data: { email: ada, password: PASSWORD } });
+  expect(signIn.status(), await signIn.text()).toBe(200);
+  await context.addCookies([{ name: 'lang', value: 'en', url: portal.platformUrl }]);
+
+  await page.goto(`${portal.platformUrl}/wallet/vnd`);
+  await expect(page.getByTestId('wallet-balance')).toHaveText('₫0');
+  await expect(page.getByTestId('deposits-empty')).toBeVisible();
+
+  // An amount below the minimum: refused in the dialog and in a toast.
+  await page.getByTestId('deposit-open').click();
+  const dialog = page.getByRole('dialog', { name: 'Deposit by bank transfer' });
+  await dialog.getByLabel('Amount to deposit').fill('5000');
+  await dialog.getByTestId('deposit-submit').click();
+  await expect(dialog.getByTestId('deposit-failure')).toHaveText('Enter a whole amount from ₫10,000 to ₫499,999,999');
+  await expect(page.getByText('Enter a whole amount from ₫10,000 to ₫499,999,999').last()).toBeVisible();
+
+  await dialog.getByLabel('Amount to deposit').fill('250,000');
+  await dialog.getByTestId('deposit-submit').click();
+  await expect(page.getByText('Deposit order created')).toBeVisible();
+  const order = dialog.getByTestId('deposit-order');
+  await expect(order.getByTestId('deposit-qr')).toBeVisible();
+  expect(await order.getByTestId('deposit-qr').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  // The image is drawn: a PNG's natural size, not a broken image.
+  expect(await order.getByTestId('deposit-qr').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(100);
+  await expect(order.getByTestId('deposit-account-number')).toHaveText(E2E_BANK.accountNumber);
+  await expect(order.getByTestId('deposit-account-name')).toHaveText(E2E_BANK.accountName);
+  await expect(order.getByTestId('deposit-amount')).toHaveText('₫250,000');
+  await expect(order.getByTestId('deposit-expires')).toContainText('Pay before');
+  const reference = (await order.getByTestId('deposit-reference').textContent())!.trim();
+  expect(reference).toMatch(/^PD[0-9A-HJKMNP-TV-Z]{8}$/);
+  await snap(page, 'wallet-deposit-order-en');
+  expect(await violations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  const row = page.getByTestId('deposit-row').filter({ hasText: reference });
+  await expect(row.getByTestId('deposit-status')).toHaveText('Waiting for transfer');
+  // The waiting order's code again, from the list.
+  await row.getByRole('button', { name: `Show the code of ${reference}` }).click();
+  const again = page.getByRole('dialog', { name: 'Deposit by bank transfer' });
+  await expect(again.getByTestId('deposit-reference')).toHaveText(reference);
+  await expect(again.getByTestId('deposit-amount')).toHaveText('₫250,000');
+  await again.getByRole('button', { name: 'Done' }).click();
+  await expect(again).toBeHidden();
+
+  // The bank's notification, as a bank writes the transfer's content.
+  const notification = {
+    transaction_id: `FT${Date.now()}`,
+    amount: 250_000,
+    description: `MBVCB.8812.${reference}.CT tu 0123456 ADA LOVELACE toi ${E2E_BANK.accountNumber}`,
+    account_number: E2E_BANK.accountNumber,
+    occurred_at: new Date().toISOString(),
+  };
+  const bank = await playwright.request.newContext();
+  try {
+    // Forged (another key): refused, nothing credited.
+    const forged = await bankNotifies(bank, portal.platformUrl, notification, 'not-the-bank-key-not-the-bank-key-000');
+    expect(forged.status()).toBe(401);
+    await page.reload();
+    await expect(page.getByTestId('wallet-balance')).toHaveText('₫0');
+    await expect(page.getByTestId('deposit-row').filter({ hasText: reference }).getByTestId('deposit-status')).toHaveText('Waiting for transfer');
+
+    // Signed: credited.
+    const signed = await bankNotifies(bank, portal.platformUrl, notification);
+    expect(signed.status(), await signed.text()).toBe(200);
+    expect(await signed.json()).toEqual({ matched: true });
+    // Sent again by the bank: acknowledged, not credited twice.
+    expect(await (await bankNotifies(bank, portal.platformUrl, notification)).json()).toEqual({ matched: true, duplicate: true });
+  } finally {
+    await bank.dispose();
+  }
+
+  await page.reload();
+  await expect(page.getByTestId('wallet-balance')).toHaveText('₫250,000');
+  await expect(page.getByTestId('deposit-row').filter({ hasText: reference }).getByTestId('deposit-status')).toHaveText('Paid');
+  await expect(page.getByTestId('deposit-row').filter({ hasText: reference }).getByTestId('deposit-show')).toHaveCount(0);
+  await expect(page.getByTestId('transaction-row')).toHaveCount(1);
+  await expect(page.getByTestId('transaction-row').first()).toContainText(`Bank transfer ${reference}`);
+  await snap(page, 'wallet-deposit-paid-en');
+  expect(await violations(page)).toEqual([]);
+
+  // In Vietnamese.
+  await context.addCookies([{ name: 'lang', value: 'vi', url: portal.platformUrl }]);
+  await page.reload();
+  await expect(page.getByTestId('deposit-row').filter({ hasText: reference }).getByTestId('deposit-status')).toHaveText('Đã thanh toán');
+  await expect(page.getByTestId('deposit-open')).toHaveText('Nạp tiền');
+});

@@ -1,0 +1,256 @@
+import './styles';
+import '../../components/dialogs/styles';
+import { useState, type FormEvent } from 'react';
+import { Alert, Badge, Button, CopyButton, Group, Loader, Modal, SimpleGrid, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatMoney, isLanguage, type DepositOrderCreated, type DepositOrderStatus, type Language } from '@portal/contracts';
+import { ApiError, errorText, notify } from '../../lib/api';
+import { createDeposit, fetchDeposit, useDeposits, walletKeys } from './api';
+
+const statusColor: Record<DepositOrderStatus, string> = { pending: 'yellow', paid: 'green', expired: 'gray' };
+const MIN_DEPOSIT = 10_000;
+
+function useLanguage(): Language {
+  const { i18n } = useTranslation();
+  return isLanguage(i18n.language) ? i18n.language : 'en';
+}
+
+/** One line of what to transfer, with a copy button when the person types it into their bank. */
+function Detail({ label, value, copy, testId }: { label: string; value: string; copy?: boolean; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="sm">
+      <Stack gap={0}>
+        <Text size="xs" c="dimmed">
+          {label}
+        </Text>
+        <Text size="sm" fw={600} data-testid={testId} style={{ wordBreak: 'break-all' }}>
+          {value}
+        </Text>
+      </Stack>
+      {copy && (
+        <CopyButton value={value}>
+          {({ copied, copy: doCopy }) => (
+            <Button size="compact-xs" variant="light" color={copied ? 'teal' : undefined} onClick={doCopy} aria-label={`${t('common.copy')}: ${label}`}>
+              {copied ? t('common.copied') : t('common.copy')}
+            </Button>
+          )}
+        </CopyButton>
+      )}
+    </Group>
+  );
+}
+
+/** What to transfer for a new order: the VietQR code, the account, the amount, the reference and the deadline. */
+function OrderInstructions({ order }: { order: DepositOrderCreated }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const amount = formatMoney({ minor: order.amount }, 'VND', language);
+  return (
+    <Stack gap="md" data-testid="deposit-order">
+      <Text size="sm">{t('wallet.deposit.instructions')}</Text>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <img src={order.qr_image} alt={t('wallet.deposit.qrAlt', { amount, reference: order.reference })} width={240} height={240} data-testid="deposit-qr" style={{ maxWidth: '100%', height: 'auto' }} />
+        <Stack gap="xs">
+          <Detail label={t('wallet.deposit.bin')} value={order.bank.bin} testId="deposit-bin" />
+          <Detail label={t('wallet.deposit.accountNumber')} value={order.bank.account_number} copy testId="deposit-account-number" />
+          <Detail label={t('wallet.deposit.accountName')} value={order.bank.account_name} testId="deposit-account-name" />
+          <Detail label={t('wallet.deposit.transferAmount')} value={amount} testId="deposit-amount" />
+          <Detail label={t('wallet.deposit.reference')} value={order.reference} copy testId="deposit-reference" />
+        </Stack>
+      </SimpleGrid>
+      <Alert color="yellow" variant="light" data-testid="deposit-expires">
+        {t('wallet.deposit.expires', { time: formatDateTime(order.expires_at, language) })}
+      </Alert>
+    </Stack>
+  );
+}
+
+/** The dialog: an amount, then the order to pay. */
+function DepositDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const client = useQueryClient();
+  const [amount, setAmount] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const [order, setOrder] = useState<DepositOrderCreated | null>(null);
+
+  const close = () => {
+    setAmount('');
+    setFailure(null);
+    setOrder(null);
+    onClose();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    setPending(true);
+    try {
+      const created = await createDeposit(amount.replace(/[\s.,]/g, ''));
+      setOrder(created);
+      notify('success', t('wallet.deposit.created'));
+      await client.invalidateQueries({ queryKey: walletKeys.all });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const message = errorText(error);
+      setFailure(message);
+      notify('error', message);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={close} title={t('wallet.deposit.dialogTitle')} centered size="lg" closeButtonProps={{ 'aria-label': t('common.close') }}>
+      {order ? (
+        <Stack gap="md">
+          <OrderInstructions order={order} />
+          <Group justify="flex-end">
+            <Button onClick={close}>{t('wallet.deposit.done')}</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate data-testid="deposit-form">
+          <Stack gap="sm">
+            {failure && (
+              <Alert color="red" role="alert" data-testid="deposit-failure">
+                {failure}
+              </Alert>
+            )}
+            <TextInput
+              label={t('wallet.deposit.amount')}
+              description={t('wallet.deposit.amountHint', { min: formatMoney(MIN_DEPOSIT, 'VND', language) })}
+              value={amount}
+              onChange={(event) => setAmount(event.currentTarget.value)}
+              required
+              inputMode="numeric"
+              autoComplete="off"
+              data-autofocus
+              rightSection={<Text size="xs">VND</Text>}
+              rightSectionWidth={48}
+            />
+            <Group justify="flex-end">
+              <Button type="submit" loading={pending} disabled={!amount.trim()} data-testid="deposit-submit">
+                {t('wallet.deposit.submit')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+/** A waiting order shown again from the list: its code and what to transfer. */
+function OrderDialog({ order, onClose }: { order: DepositOrderCreated | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={order !== null} onClose={onClose} title={t('wallet.deposit.dialogTitle')} centered size="lg" closeButtonProps={{ 'aria-label': t('common.close') }}>
+      {order && (
+        <Stack gap="md">
+          <OrderInstructions order={order} />
+          <Group justify="flex-end">
+            <Button onClick={onClose}>{t('wallet.deposit.done')}</Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+/** /wallet/vnd's deposits: the button that opens the dialog, and the recent orders with their status. */
+export function DepositSection() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const deposits = useDeposits();
+  const [opened, setOpened] = useState(false);
+  const [shown, setShown] = useState<DepositOrderCreated | null>(null);
+  const enabled = deposits.data?.enabled ?? false;
+  const show = async (id: string) => {
+    try {
+      setShown(await fetchDeposit(id));
+    } catch (error) {
+      // The error policy has shown its toast.
+      if (!(error instanceof ApiError)) throw error;
+    }
+  };
+  return (
+    <Stack gap="sm">
+      <Group>
+        <Button onClick={() => setOpened(true)} disabled={!enabled} data-testid="deposit-open">
+          {t('wallet.deposit.open')}
+        </Button>
+      </Group>
+      {deposits.data && !enabled && (
+        <Text size="sm" c="dimmed" data-testid="deposit-unavailable">
+          {t('wallet.deposit.unavailable')}
+        </Text>
+      )}
+      <DepositDialog opened={opened} onClose={() => setOpened(false)} />
+      <OrderDialog order={shown} onClose={() => setShown(null)} />
+      {deposits.isPending ? (
+        <Loader size="sm" aria-label={t('common.loading')} />
+      ) : !deposits.data?.items.length ? (
+        enabled && (
+          <Text size="sm" c="dimmed" data-testid="deposits-empty">
+            {t('wallet.deposit.empty')}
+          </Text>
+        )
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table verticalSpacing="sm" data-testid="deposits-table" aria-label={t('wallet.deposit.orders')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('wallet.deposit.time')}</Table.Th>
+                <Table.Th>{t('wallet.deposit.referenceColumn')}</Table.Th>
+                <Table.Th>{t('wallet.deposit.transferAmount')}</Table.Th>
+                <Table.Th>{t('wallet.deposit.status')}</Table.Th>
+                <Table.Th>{t('wallet.deposit.expiresAt')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('wallet.deposit.actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {deposits.data.items.map((item) => (
+                <Table.Tr key={item.id} data-testid="deposit-row" data-reference={item.reference}>
+                  <Table.Td>
+                    <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" ff="monospace">
+                      {item.reference}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {formatMoney({ minor: item.amount }, 'VND', language)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={statusColor[item.status]} variant="light" data-testid="deposit-status">
+                      {t(`wallet.deposit.statuses.${item.status}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{item.status === 'paid' && item.paid_at ? '—' : formatDateTime(item.expires_at, language)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {item.status === 'pending' && enabled && (
+                      <Button size="compact-sm" variant="light" onClick={() => void show(item.id)} data-testid="deposit-show" aria-label={t('wallet.deposit.showFor', { reference: item.reference })}>
+                        {t('wallet.deposit.show')}
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
