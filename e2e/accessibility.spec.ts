@@ -20,6 +20,7 @@ const PUBLIC_SCREENS = [
   '/register/verifying-email',
   '/o/authorize?client_id=unknown',
   '/create-user',
+  '/callback?error=access_denied',
   '/forgot',
   '/reset-pwd/not-a-real-token',
   '/confirmation/not-a-real-token',

@@ -8,9 +8,7 @@ import { renderAt } from '../test/render';
 const NOT_BUILT = [
   '/login/sso',
   '/sso/redirect',
-  '/callback',
   '/callback-app',
-  '/create-user',
 ];
 
 beforeEach(() => {
