@@ -18,7 +18,7 @@ import { createMfaService, createSecondFactorService, mfaRoutes } from './module
 import { createNotificationService, notificationRoutes } from './modules/notifications';
 import { createOAuth, installOidcSweepJob, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
-import { createFederationService, federationRoutes } from './modules/federation';
+import { createFederationService, federationRoutes, socialFormPostRoute } from './modules/federation';
 import { resourcesRoutes } from './modules/resources';
 import { createSecurityService, securityRoutes } from './modules/security';
 import { createSessionService, followIdentityChanges, IdentityCache, installAuthGuard, installReadYourWrites, sessionRoutes } from './modules/sessions';
@@ -73,7 +73,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installErrorHandling(app);
   installSecurityHeaders(app);
   // The provider's endpoints authenticate their clients themselves (and its logout form carries its own xsrf).
-  installCrossSiteGuard(app, config, { exemptPrefixes: ['/oidc/'] });
+  // Apple's form_post comes from appleid.apple.com: POST /callback only redirects to the page, it changes nothing.
+  installCrossSiteGuard(app, config, { exemptPrefixes: ['/oidc/', '/callback'] });
   await app.register(cookie);
   installDeviceId(app);
   installMetrics(app, config);
@@ -165,6 +166,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(healthRoutes(database));
   if (config.DEV_OUTBOX) await app.register(outboxRoutes(database));
   await app.register(oauthProviderRoutes(config, sessions, oauth.provider));
+  await app.register(socialFormPostRoute);
   await app.register(
     async (v3) => {
       await v3.register(resourcesRoutes);

@@ -253,3 +253,22 @@ describe('the pipeline and the protocol', () => {
     expect(signedOut.statusCode).toBe(401);
   });
 });
+
+describe("Apple's form_post answer", () => {
+  it('POST /callback becomes the GET the page reads, with only its known values', async () => {
+    const posted = await server.app.inject({
+      method: 'POST',
+      url: '/callback',
+      // Posted by Apple's page: another site, as the cross-site guard sees it.
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://appleid.apple.com' },
+      payload: 'code=c0de&state=apple.xyz&user=%7B%22name%22%3A1%7D&iss=https%3A%2F%2Fappleid.apple.com',
+    });
+    expect(posted.statusCode).toBe(303);
+    const location = new URL(posted.headers.location as string, 'http://x');
+    expect(location.pathname).toBe('/callback');
+    expect(Object.fromEntries(location.searchParams)).toEqual({ code: 'c0de', state: 'apple.xyz', iss: 'https://appleid.apple.com' });
+    const junk = await server.app.inject({ method: 'POST', url: '/callback', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `code=${'x'.repeat(5000)}` });
+    expect(junk.statusCode).toBe(303);
+    expect(junk.headers.location).toBe('/callback?');
+  });
+});

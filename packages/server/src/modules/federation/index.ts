@@ -1,4 +1,4 @@
 /** The federation module: sign-in with outside identity providers (social login), linked to accounts through the one sign-in pipeline. */
 export { createFederationService, type FederationService } from './service';
-export { federationRoutes } from './routes';
+export { federationRoutes, socialFormPostRoute } from './routes';
 export { socialSignupCodeMail } from './mail';

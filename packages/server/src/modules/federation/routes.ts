@@ -49,3 +49,23 @@ export function federationRoutes(config: Config, federation: FederationService):
     });
   };
 }
+
+/**
+ * Apple answers with `response_mode=form_post`: a POST to /callback. The page is the web
+ * app's, so this turns the post into the same GET the other providers make (303), carrying
+ * only the values /callback reads, each checked for shape.
+ */
+export const socialFormPostRoute: FastifyPluginAsync = async (app) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  app.post('/callback', { schema: { hide: true } }, async (request, reply) => {
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    const target = new URLSearchParams();
+    for (const [name, limit] of [['code', 4096], ['state', 512], ['iss', 2048], ['error', 256]] as const) {
+      const value = form[name];
+      if (typeof value === 'string' && value.length > 0 && value.length <= limit) target.set(name, value);
+    }
+    return reply.code(303).header('cache-control', 'no-store').redirect(`/callback?${target.toString()}`);
+  });
+};
