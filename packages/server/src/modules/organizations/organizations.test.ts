@@ -107,6 +107,16 @@ describe('POST /v3/{product}_platform/pm/users/onpremise/prelogin', () => {
   });
 });
 
+describe('the locker sign-in page', () => {
+  it('keeps its opener (COOP unsafe-none) so a login client receives the result; other pages stay isolated', async () => {
+    const coop = async (url: string, host: string) => (await server.app.inject({ url, headers: { host } })).headers['cross-origin-opener-policy'];
+    expect(await coop('/login', 'locker.localhost')).toBe('unsafe-none');
+    expect(await coop('/login?scope=pwdmanager', 'locker.localhost')).toBe('unsafe-none');
+    expect(await coop('/login/password', 'locker.localhost')).toBe('same-origin');
+    expect(await coop('/login', 'localhost')).toBe('same-origin');
+  });
+});
+
 describe('organizations operator commands', () => {
   const refusal = async (promise: Promise<unknown>) => {
     try {
