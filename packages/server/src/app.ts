@@ -12,7 +12,8 @@ import { accountRoutes, createAccountService, createDeletionService, installDele
 import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
 import { billingRoutes, createBillingService, installRenewalJob, licenseSecretOf } from './modules/billing';
 import { createDepositService, createWalletService, walletRoutes } from './modules/wallet';
-import { createOrganizationService } from './modules/organizations';
+import { createOrganizationService, organizationRoutes } from './modules/organizations';
+import { createUserService, toUserDto } from './modules/users';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
@@ -25,6 +26,7 @@ import { createSessionService, followIdentityChanges, IdentityCache, installAuth
 import { supportChatRoutes } from './modules/support-chat';
 import { healthRoutes, installWebApp } from './modules/system';
 import { captchaRoutes, createCaptchaVerifier, type CaptchaVerifier } from './platform/captcha';
+import { originFor } from './platform/brand';
 import { fastifyTrustProxy } from './platform/client-address';
 import { systemClock, type Clock } from './platform/clock';
 import { installCrossSiteGuard } from './platform/cross-site';
@@ -145,7 +147,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   // Billing: the configured processor (Stripe, or the built-in sandbox) behind one interface.
   const payments = createPaymentProcessor(config, database.db, clock);
-  const organizations = createOrganizationService({ db: database.db, clock });
+  // On-premise discovery answers a member's avatar and whether they still need a passkey.
+  const users = createUserService(database.db);
+  const organizations = createOrganizationService({
+    db: database.db,
+    clock,
+    accounts: {
+      async accountOf(email) {
+        const user = await users.findByEmail(email);
+        if (!user) return undefined;
+        const avatar = toUserDto(user).avatar_url;
+        return { userId: user.id, avatarUrl: avatar && new URL(avatar, originFor(config, 'platform')).toString() };
+      },
+      passkeyCount: (userId) => passkeys.count(userId),
+    },
+  });
   const billing = createBillingService({
     ...shared,
     processor: payments.processor,
@@ -185,6 +201,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(sandboxRoutes(payments.sandbox, limiter));
       await v3.register(billingRoutes(config, billing, payments.stripe));
       await v3.register(walletRoutes(wallet, deposits));
+      await v3.register(organizationRoutes(config, organizations, limiter));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

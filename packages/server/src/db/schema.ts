@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -331,6 +331,26 @@ export const organizationMembers = pgTable(
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex('organization_members_email_key').on(table.email), index('organization_members_org_idx').on(table.organizationId)],
+);
+
+/**
+ * An organization's on-premise deployment (issue 14, migration 0009_onpremise): where its own
+ * server's API and login page live. Its members are sent there by the prelogin lookup.
+ */
+export const organizationDeployments = pgTable(
+  'organization_deployments',
+  {
+    organizationId: uuid('organization_id')
+      .primaryKey()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    baseApi: text('base_api').notNull(),
+    loginUrl: text('login_url').notNull(),
+    activated: boolean('activated').notNull().default(true),
+    requirePasswordless: boolean('require_passwordless').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('organization_deployments_base_api_https', sql`${table.baseApi} LIKE 'https://%'`)],
 );
 
 /** The processor's customer of a user (Stripe's cus_...; the sandbox has none). */

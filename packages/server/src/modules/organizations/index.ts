@@ -1,3 +1,4 @@
-/** The organizations module: companies (enterprises) and their members by email. */
-export { createOrganizationService, type OrganizationService } from './service';
-export type { OrganizationRow } from './queries';
+/** The organizations module: companies (enterprises), their members by email, and their on-premise deployments. */
+export { createOrganizationService, deploymentUrl, OrganizationAdminError, type MemberAccounts, type OrganizationService } from './service';
+export { organizationRoutes } from './routes';
+export type { DeploymentRow, OrganizationRow } from './queries';

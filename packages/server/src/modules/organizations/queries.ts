@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { organizationMembers, organizations } from '../../db/schema';
+import { organizationDeployments, organizationMembers, organizations } from '../../db/schema';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
+export type DeploymentRow = typeof organizationDeployments.$inferSelect;
+
+export interface DeploymentSettings {
+  baseApi: string;
+  loginUrl: string;
+  activated: boolean;
+  requirePasswordless: boolean;
+}
 
 export function organizationQueries(db: Database) {
   return {
@@ -16,6 +24,15 @@ export function organizationQueries(db: Database) {
         .where(eq(organizationMembers.email, email.toLowerCase()))
         .limit(1);
       return row?.organization;
+    },
+
+    /** Organizations of this name (case-insensitive; names are not unique). */
+    async findByName(name: string): Promise<OrganizationRow[]> {
+      return db
+        .select()
+        .from(organizations)
+        .where(eq(sql`lower(${organizations.name})`, name.trim().toLowerCase()))
+        .limit(2);
     },
 
     /** A new organization with its admin as first member; null when the email already belongs to one (unique per email). */
@@ -44,6 +61,27 @@ export function organizationQueries(db: Database) {
         .onConflictDoNothing()
         .returning({ email: organizationMembers.email });
       return rows.length > 0;
+    },
+
+    /** Registers the organization's on-premise deployment, or replaces its settings (one per organization). */
+    async upsertDeployment(organizationId: string, settings: DeploymentSettings, now: Date): Promise<DeploymentRow> {
+      const [row] = await db
+        .insert(organizationDeployments)
+        .values({ organizationId, ...settings, createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({ target: organizationDeployments.organizationId, set: { ...settings, updatedAt: now } })
+        .returning();
+      return row!;
+    },
+
+    /** The member of this email with its organization's deployment; undefined when not a member or no deployment. */
+    async deploymentOfMember(email: string): Promise<{ email: string; userId: string | null; deployment: DeploymentRow } | undefined> {
+      const [row] = await db
+        .select({ email: organizationMembers.email, userId: organizationMembers.userId, deployment: organizationDeployments })
+        .from(organizationMembers)
+        .innerJoin(organizationDeployments, eq(organizationDeployments.organizationId, organizationMembers.organizationId))
+        .where(eq(organizationMembers.email, email.trim().toLowerCase()))
+        .limit(1);
+      return row;
     },
   };
 }

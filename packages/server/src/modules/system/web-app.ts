@@ -56,6 +56,10 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
     return reply
       .status(status)
       .headers(PAGE_HEADERS)
+      // The password manager's first sign-in step is opened by its browser extension and login
+      // clients, which receive the on-premise discovery result by postMessage (issue 14): that
+      // one document keeps its opener. Every other page stays isolated.
+      .header('cross-origin-opener-policy', brand.id === 'locker' && request.url.split('?')[0] === '/login' ? 'unsafe-none' : PAGE_HEADERS['cross-origin-opener-policy'])
       .header('content-security-policy', pageCsp(nonce, thirdParty))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')

@@ -48,6 +48,11 @@ export const limits = {
   usernameChecksPerAccount: { name: 'username:check', limit: 10, windowSeconds: 60 * 60 },
   /** ...and from one address across accounts. */
   usernameChecksPerIp: { name: 'username:check:ip', limit: 30, windowSeconds: 60 * 60 },
+  /**
+   * On-premise discovery lookups from one address (POST .../onpremise/prelogin): each says
+   * whether an email is in an organization with its own server, so they are counted, found or not.
+   */
+  onPremisePerIp: { name: 'onpremise:ip', limit: 30, windowSeconds: 15 * 60 },
   /** Wrong guesses at one issued code (6 digits: 5 guesses give a 1 in 200,000 chance). */
   codeAttempts: { name: 'code:try', limit: 5, windowSeconds: 10 * 60 },
   /** Wrong device sign-in codes (RFC 8628 user codes) typed on one account. */

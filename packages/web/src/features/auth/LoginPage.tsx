@@ -12,23 +12,28 @@ import { recalledIdentifier, rememberIdentifier, stateValue } from '../../lib/fl
 import { useForm } from '../../lib/use-form';
 import { completeSignIn, signInTarget } from '../../lib/sign-in';
 import { useRuntimeConfig } from '../../lib/runtime-context';
-import { identifier } from '../../lib/validators';
+import { email as emailRule, identifier } from '../../lib/validators';
+import type { OnPremiseOutcome } from '../../lib/onpremise';
 import { PasskeySignInButton } from './PasskeySignInButton';
 
 // Only when a passkey sign-in still needs the second factor (two-step on, no user verification).
 const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
 
 /**
- * /login: the first sign-in step, the email or username. Nothing is asked of the server yet:
- * the identifier goes to the password step in router state (and this tab's storage), and
- * the query (`next`, OAuth and entry values) goes along in the URL.
+ * /login: the first sign-in step, the email or username. The identifier goes to the password
+ * step in router state (and this tab's storage), and the query (`next`, OAuth and entry
+ * values) goes along in the URL. On the password manager's brand an email is first asked
+ * about on-premise discovery (lib/onpremise, loaded on submit): a member of an organization
+ * running its own server is sent to that server's login page instead.
  */
 export function LoginPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { search, state } = useLocation();
   const navigate = useNavigate();
   const service = useCurrentService();
-  const { allowedRedirectOrigins } = useRuntimeConfig();
+  const { allowedRedirectOrigins, brand } = useRuntimeConfig();
+  const [discovering, setDiscovering] = useState(false);
+  const [notActivated, setNotActivated] = useState<string | null>(null);
   const form = useForm({ identifier: stateValue(state, 'identifier') ?? recalledIdentifier() }, () => ({ identifier }));
   const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
   // The passkey autofill (and its ceremony code) starts with the visitor's first use of the
@@ -52,18 +57,34 @@ export function LoginPage() {
     );
   }
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!form.check()) return;
+    if (discovering || !form.check()) return;
     const value = form.values.identifier.trim();
     rememberIdentifier(value);
+    setNotActivated(null);
+    if (brand === 'locker' && emailRule(value) === null) {
+      setDiscovering(true);
+      let outcome: OnPremiseOutcome = { kind: 'none' };
+      try {
+        const { discoverOnPremise } = await import('../../lib/onpremise');
+        outcome = await discoverOnPremise(value, i18n.language);
+      } catch {
+        // the discovery code did not load: sign-in goes on here
+      }
+      // On its way to the on-premise login page: the button stays busy until the page goes.
+      if (outcome.kind === 'redirect') return;
+      setDiscovering(false);
+      if (outcome.kind === 'inactive') return setNotActivated(outcome.result.email);
+      if (outcome.kind === 'field') return form.setServerErrors({ identifier: outcome.error });
+    }
     void navigate(`${paths.loginPassword}${search}`, { state: { identifier: value } });
   };
 
   return (
     <>
       <PageHeader title={t('login.title')} description={t('login.description', { service: service.entry.name })} />
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="md">
           <LightField
             label={t('login.identifierLabel')}
@@ -80,7 +101,14 @@ export function LoginPage() {
             onChange={(event) => form.set('identifier', event.currentTarget.value)}
             error={form.error('identifier')}
           />
-          <LightSubmit>{t('login.continue')}</LightSubmit>
+          {notActivated && (
+            <Text size="sm" c="red.8" role="alert" data-testid="onpremise-not-activated">
+              {t('login.onPremiseNotActivated', { email: notActivated })}
+            </Text>
+          )}
+          <LightSubmit loading={discovering} disabled={discovering}>
+            {t('login.continue')}
+          </LightSubmit>
         </Stack>
       </form>
       <Stack mt="md">

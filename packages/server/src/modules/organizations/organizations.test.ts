@@ -1,0 +1,183 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityClient } from '../../../test/identity';
+import { startTestServer, type TestServer } from '../../../test/harness';
+import { openDatabase } from '../../db/client';
+import { migrate } from '../../db/migrate';
+import { passkeys, users } from '../../db/schema';
+import { limits } from '../../platform/rate-limit';
+import { createOrganizationService, deploymentUrl, OrganizationAdminError } from './service';
+import { eq } from 'drizzle-orm';
+
+let server: TestServer;
+let organizations: ReturnType<typeof createOrganizationService>;
+let visitors = 0;
+const nextAddress = () => `10.77.${Math.floor(++visitors / 250)}.${(visitors % 250) + 1}`;
+
+const prelogin = (payload: unknown, remoteAddress = nextAddress(), product = 'locker') =>
+  server.app.inject({ method: 'POST', url: `/v3/${product}_platform/pm/users/onpremise/prelogin`, remoteAddress, payload: payload as object });
+
+beforeAll(async () => {
+  server = await startTestServer();
+  organizations = createOrganizationService({
+    db: server.database.db,
+    clock: { now: () => new Date() },
+    accounts: {
+      accountOf: async (email) => {
+        const [user] = await server.database.db.select().from(users).where(eq(users.email, email));
+        return user && { userId: user.id, avatarUrl: null };
+      },
+      passkeyCount: async () => 0,
+    },
+  });
+  await identityClient(server.app, server.database).registeredUser('keyed@acme.example');
+  await organizations.createNamed({ name: 'Acme', adminEmail: 'boss@acme.example' });
+  await organizations.addMemberTo('Acme', 'keyed@acme.example');
+  await organizations.addMemberTo('boss@acme.example', 'Plain@Acme.example');
+  await organizations.createNamed({ name: 'Sleepy', adminEmail: 'admin@sleepy.example' });
+  await organizations.createNamed({ name: 'NoServer', adminEmail: 'admin@noserver.example' });
+  await organizations.registerDeployment({ organization: 'acme', baseApi: 'https://api.acme.example/', loginUrl: 'https://locker.acme.example/login', activated: true, requirePasswordless: true });
+  await organizations.registerDeployment({ organization: 'admin@sleepy.example', baseApi: 'https://api.sleepy.example', loginUrl: 'https://locker.sleepy.example/login', activated: false, requirePasswordless: false });
+});
+afterAll(() => server.close());
+
+describe('POST /v3/{product}_platform/pm/users/onpremise/prelogin', () => {
+  it('answers an empty list for unknown emails and members of organizations without a deployment', async () => {
+    for (const email of ['nobody@example.com', 'admin@noserver.example']) {
+      const response = await prelogin({ email, language: 'en' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual([]);
+    }
+  });
+
+  it('answers an inactive deployment as not activated', async () => {
+    expect((await prelogin({ email: 'admin@sleepy.example', language: 'vi' })).json()).toEqual([
+      { activated: false, base_api: 'https://api.sleepy.example', email: 'admin@sleepy.example', avatar: null, require_passwordless: false, set_up_passwordless: false, login_url: 'https://locker.sleepy.example/login' },
+    ]);
+  });
+
+  it('answers an active deployment with the passwordless flags of the member asking', async () => {
+    // No account here yet: passwordless is required and there is no passkey to sign in with.
+    expect((await prelogin({ email: ' PLAIN@acme.example ', language: 'en' })).json()).toEqual([
+      { activated: true, base_api: 'https://api.acme.example', email: 'plain@acme.example', avatar: null, require_passwordless: true, set_up_passwordless: true, login_url: 'https://locker.acme.example/login' },
+    ]);
+    const [keyed] = await server.database.db.select().from(users).where(eq(users.email, 'keyed@acme.example'));
+    expect((await prelogin({ email: 'keyed@acme.example' })).json()[0]).toMatchObject({ email: 'keyed@acme.example', avatar: null, set_up_passwordless: true });
+    // With a passkey (the passkeys module counts it, wired in app.ts) there is nothing to set up.
+    await server.database.db.insert(passkeys).values({ id: crypto.randomUUID(), userId: keyed!.id, credentialId: 'cred-keyed', publicKey: Buffer.from([1]), name: 'Laptop' });
+    expect((await prelogin({ email: 'keyed@acme.example' })).json()[0]).toMatchObject({ require_passwordless: true, set_up_passwordless: false });
+    // An account with a picture answers its absolute avatar URL.
+    await server.database.db.update(users).set({ avatarVersion: 2 }).where(eq(users.id, keyed!.id));
+    expect((await prelogin({ email: 'keyed@acme.example' })).json()[0].avatar).toMatch(new RegExp(`^https?://[^/]+/v3/.+${keyed!.id}.+\\?v=2$`));
+    // Passwordless not required: never asked to set it up.
+    await organizations.registerDeployment({ organization: 'Acme', baseApi: 'https://api.acme.example', loginUrl: 'https://locker.acme.example/login', activated: true, requirePasswordless: false });
+    expect((await prelogin({ email: 'plain@acme.example' })).json()[0]).toMatchObject({ require_passwordless: false, set_up_passwordless: false });
+  });
+
+  it('refuses bad input with 400 field errors, never 500', async () => {
+    const invalid = await prelogin({ email: 'not-an-email', language: 'en' });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().details.fields.email).toMatchObject({ code: 'validation.emailInvalid', message: 'Email address is not valid' });
+    const missing = await prelogin({ language: 'en' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().details.fields.email.code).toBe('validation.emailRequired');
+    for (const payload of [{ email: 42 }, { email: 'a@b.example', language: 'x'.repeat(100) }, { email: 'a@b.example', language: 7 }, [], null]) {
+      expect((await prelogin(payload)).statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    // Not JSON at all: refused as such (415), still no 500.
+    expect((await prelogin('text')).statusCode).toBe(415);
+    expect((await prelogin({ email: 'a@b.example' }, undefined, 'Locker!')).statusCode).toBe(404);
+    const raw = await server.app.inject({ method: 'POST', url: '/v3/locker_platform/pm/users/onpremise/prelogin', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    expect(raw.statusCode).toBe(400);
+  });
+
+  it('counts lookups per address, found or not', async () => {
+    const address = '10.88.0.1';
+    const statuses: number[] = [];
+    for (let index = 0; index < limits.onPremisePerIp.limit; index++) statuses.push((await prelogin({ email: `someone${index}@example.com` }, address)).statusCode);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    const refused = await prelogin({ email: 'plain@acme.example' }, address);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe('rate_limited');
+    expect((await prelogin({ email: 'plain@acme.example' }, '10.88.0.2')).statusCode).toBe(200);
+  });
+});
+
+describe('the locker sign-in page', () => {
+  it('keeps its opener (COOP unsafe-none) so a login client receives the result; other pages stay isolated', async () => {
+    const coop = async (url: string, host: string) => (await server.app.inject({ url, headers: { host } })).headers['cross-origin-opener-policy'];
+    expect(await coop('/login', 'locker.localhost')).toBe('unsafe-none');
+    expect(await coop('/login?scope=pwdmanager', 'locker.localhost')).toBe('unsafe-none');
+    expect(await coop('/login/password', 'locker.localhost')).toBe('same-origin');
+    expect(await coop('/login', 'localhost')).toBe('same-origin');
+  });
+});
+
+describe('organizations operator commands', () => {
+  const refusal = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+    } catch (error) {
+      if (error instanceof OrganizationAdminError) return error.message;
+      throw error;
+    }
+    throw new Error('accepted');
+  };
+
+  it('checks the deployment URLs', () => {
+    expect(deploymentUrl('https://api.example.com/v3/', '--base-api', false)).toBe('https://api.example.com/v3');
+    expect(deploymentUrl('http://127.0.0.1:5181/login', '--login-url', true)).toBe('http://127.0.0.1:5181/login');
+    expect(() => deploymentUrl('http://api.example.com', '--base-api', false)).toThrow(/https/);
+    expect(() => deploymentUrl('http://127.0.0.1:1', '--base-api', false)).toThrow(/https/);
+    expect(() => deploymentUrl('http://intranet.example/login', '--login-url', true)).toThrow(/https/);
+    expect(() => deploymentUrl('javascript:alert(1)', '--login-url', true)).toThrow(/https/);
+    expect(() => deploymentUrl('https://user:pw@api.example.com', '--base-api', false)).toThrow(/user name/);
+    expect(() => deploymentUrl('api.example.com', '--base-api', false)).toThrow(/absolute/);
+    expect(() => deploymentUrl(undefined, '--base-api', false)).toThrow(/required/);
+  });
+
+  it('refuses what would break a rule', async () => {
+    expect(await refusal(organizations.createNamed({ name: 'Again', adminEmail: 'boss@acme.example' }))).toBe('boss@acme.example is already in an organization');
+    expect(await refusal(organizations.createNamed({ name: 'X', adminEmail: 'nope' }))).toBe('--admin must be an email address');
+    expect(await refusal(organizations.addMemberTo('Nowhere', 'a@b.example'))).toBe('no organization is named Nowhere');
+    expect(await refusal(organizations.addMemberTo('Acme', 'admin@sleepy.example'))).toBe('admin@sleepy.example is already in an organization');
+    expect(await refusal(organizations.registerDeployment({ organization: 'stranger@example.com', baseApi: 'https://a.example', loginUrl: 'https://a.example/login', activated: true, requirePasswordless: false }))).toBe(
+      'stranger@example.com is not in any organization',
+    );
+  });
+
+  it('runs as npm run organizations against the configured database', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'portal-orgs-cli-'));
+    const root = fileURLToPath(new URL('../../../../..', import.meta.url));
+    const run = (...args: string[]) =>
+      execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: 'development', DATA_DIR: path.join(dir, 'db'), DATABASE_URL: '', LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+      });
+    try {
+      expect(run('create', 'Initech', '--admin', 'peter@initech.example')).toMatch(/^created organization Initech \(.+\), admin peter@initech.example/);
+      expect(run('add-member', 'Initech', 'milton@initech.example')).toMatch(/added milton@initech.example to Initech/);
+      expect(run('onpremise', 'peter@initech.example', '--base-api', 'https://api.initech.example', '--login-url', 'https://vault.initech.example/login', '--inactive', '--require-passwordless')).toMatch(
+        /on-premise deployment of Initech: https:\/\/api.initech.example \(login https:\/\/vault.initech.example\/login\), not activated, passwordless required/,
+      );
+      expect(() => run('onpremise', 'Initech', '--base-api', 'http://api.initech.example', '--login-url', 'https://x.example')).toThrow(/--base-api must be an https URL/);
+      const database = await openDatabase({ dataDir: path.join(dir, 'db') });
+      try {
+        await migrate(database);
+        const service = createOrganizationService({ db: database.db, clock: { now: () => new Date() } });
+        expect(await service.onPremiseFor('milton@initech.example')).toEqual([
+          { activated: false, base_api: 'https://api.initech.example', email: 'milton@initech.example', avatar: null, require_passwordless: true, set_up_passwordless: true, login_url: 'https://vault.initech.example/login' },
+        ]);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,71 @@
+import { productEndpoints, type FieldError } from '@portal/contracts';
+import { ApiError, call, fieldErrors } from './api';
+
+type OnPremiseResult = productEndpoints.OnPremiseResult;
+
+/** The on-premise result the sign-in went on with, for the on-premise pages and a reload (this tab only). */
+export const ON_PREMISE_STORAGE_KEY = 'portal.onpremise';
+
+/**
+ * What the first sign-in step does after on-premise discovery (spec section 4):
+ * - `none`: not an enterprise user of an on-premise deployment (or the lookup failed): sign-in goes on here;
+ * - `inactive`: the organization's deployment is not activated;
+ * - `redirect`: the browser is on its way to the deployment's login page;
+ * - `field`: the server refused the email (its field error is shown on the identifier).
+ */
+export type OnPremiseOutcome =
+  | { kind: 'none' }
+  | { kind: 'inactive'; result: OnPremiseResult }
+  | { kind: 'redirect'; result: OnPremiseResult; url: string }
+  | { kind: 'field'; error: FieldError };
+
+/** The deployment's login page with the email filled in. */
+export function onPremiseLoginUrl(result: Pick<OnPremiseResult, 'login_url' | 'email'>): string {
+  const url = new URL(result.login_url);
+  url.searchParams.set('email', result.email);
+  return url.toString();
+}
+
+/** The result for this email (the one of its organization), else the first. */
+function matching(results: OnPremiseResult[], email: string): OnPremiseResult | undefined {
+  const lower = email.trim().toLowerCase();
+  return results.find((result) => result.email.toLowerCase() === lower) ?? results[0];
+}
+
+/**
+ * Asks POST /{product}_platform/pm/users/onpremise/prelogin about an email and acts on the
+ * answer: an activated deployment's result is stored in this tab, the window that opened the
+ * page (a browser extension or login client) receives `{ type: 'onpremise', result }`, and
+ * the browser goes to the deployment's login page. Discovery never blocks the sign-in here:
+ * a failure other than a refused email goes on as "none".
+ */
+export async function discoverOnPremise(
+  email: string,
+  language: string,
+  options: { product?: string; go?: (url: string) => void; opener?: Pick<Window, 'postMessage'> | null } = {},
+): Promise<OnPremiseOutcome> {
+  let results: OnPremiseResult[];
+  try {
+    results = await call(productEndpoints.onPremisePrelogin, { params: { product: options.product ?? 'locker' }, body: { email, language } }, { handle: 'all' });
+  } catch (error) {
+    const field = error instanceof ApiError && error.status === 400 ? fieldErrors(error).email : undefined;
+    return field ? { kind: 'field', error: field } : { kind: 'none' };
+  }
+  const result = matching(results, email);
+  if (!result) return { kind: 'none' };
+  if (!result.activated) return { kind: 'inactive', result };
+  const url = onPremiseLoginUrl(result);
+  try {
+    sessionStorage.setItem(ON_PREMISE_STORAGE_KEY, JSON.stringify(result));
+  } catch {
+    // storage off: the on-premise page still gets the email in its URL
+  }
+  const opener = options.opener === undefined ? (window.opener as Window | null) : options.opener;
+  try {
+    opener?.postMessage({ type: 'onpremise', result }, '*');
+  } catch {
+    // an opener that went away
+  }
+  (options.go ?? ((target: string) => location.assign(target)))(url);
+  return { kind: 'redirect', result, url };
+}
