@@ -2,6 +2,7 @@
 // change to the contract (`node packages/server/test/erc20/build.mjs`); the tests use the
 // checked-in constant and never load the compiler.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { stdout } from 'node:process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,4 +29,4 @@ export const testTokenAbi = ${JSON.stringify(contract.abi, null, 2)} as const;
 export const testTokenBytecode = '0x${contract.evm.bytecode.object}' as const;
 `;
 writeFileSync(path.join(here, '..', 'erc20.ts'), text);
-console.log('wrote test/erc20.ts');
+stdout.write('wrote test/erc20.ts\n');

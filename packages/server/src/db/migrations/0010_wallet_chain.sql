@@ -7,7 +7,12 @@ CREATE TABLE "wallet_chain_withdrawals" (
 	"user_id" uuid NOT NULL,
 	"address" text NOT NULL,
 	"amount_minor" bigint NOT NULL,
+	-- The signed transaction, kept before it is broadcast: a lost broadcast is sent again as the
+	-- same transaction (same nonce, same hash), never as a second transfer.
 	"tx_hash" text,
+	"raw_tx" text,
+	"signer" text,
+	"nonce" bigint,
 	"status" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"last_error" text,
@@ -19,6 +24,7 @@ CREATE TABLE "wallet_chain_withdrawals" (
 	CONSTRAINT "wallet_chain_withdrawals_status" CHECK ("status" IN ('pending', 'completed', 'failed')),
 	CONSTRAINT "wallet_chain_withdrawals_address" CHECK ("address" ~ '^0x[0-9a-fA-F]{40}$'),
 	-- Failed means refunded: the reversing entry is there, and only then.
+	CONSTRAINT "wallet_chain_withdrawals_signed" CHECK (("tx_hash" IS NULL) = ("raw_tx" IS NULL) AND ("tx_hash" IS NULL) = ("nonce" IS NULL)),
 	CONSTRAINT "wallet_chain_withdrawals_refund" CHECK (("status" = 'failed') = ("refund_entry_id" IS NOT NULL))
 );
 --> statement-breakpoint
@@ -33,6 +39,8 @@ CREATE UNIQUE INDEX "wallet_chain_withdrawals_entry" ON "wallet_chain_withdrawal
 CREATE UNIQUE INDEX "wallet_chain_withdrawals_tx_hash" ON "wallet_chain_withdrawals" USING btree ("tx_hash") WHERE "tx_hash" IS NOT NULL;
 --> statement-breakpoint
 CREATE INDEX "wallet_chain_withdrawals_pending" ON "wallet_chain_withdrawals" USING btree ("created_at") WHERE "status" = 'pending';
+--> statement-breakpoint
+CREATE UNIQUE INDEX "wallet_chain_withdrawals_signer_nonce" ON "wallet_chain_withdrawals" USING btree ("signer", "nonce") WHERE "nonce" IS NOT NULL;
 --> statement-breakpoint
 CREATE INDEX "wallet_chain_withdrawals_user" ON "wallet_chain_withdrawals" USING btree ("user_id", "created_at");
 --> statement-breakpoint
