@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { sql } from 'drizzle-orm';
 import ganache from 'ganache';
 import { createPublicClient, createWalletClient, defineChain, getAddress, http, type Address, type Hex } from 'viem';
@@ -16,6 +17,8 @@ const signer = privateKeyToAccount(SIGNER_KEY);
 const RECIPIENT = privateKeyToAccount(`0x${'5d'.repeat(32)}`).address;
 /** The test token's transfer to this address reverts (test/erc20/TestToken.sol). */
 const BLOCKED = privateKeyToAccount(`0x${'6e'.repeat(32)}`).address;
+/** Another recipient, for the lost broadcasts. */
+const OTHER = privateKeyToAccount(`0x${'7f'.repeat(32)}`).address;
 const DECIMALS = 18;
 const WHC = 10 ** 8;
 
@@ -199,6 +202,53 @@ describe('WHC withdrawals to BEP20 addresses', () => {
     expect(transactions.find((item) => item.id === sent.json().entry_id)).toMatchObject({ direction: 'out', status: 'failed' });
     expect(transactions.filter((item) => item.direction === 'in' && item.amount === String(2 * WHC) && item.status === 'completed')).toHaveLength(1);
     await ledgerHolds();
+  });
+
+  it('sends a lost broadcast again as the same transaction, never as a second one', async () => {
+    // A node between us and the chain: first it drops the broadcast, then it delivers it but loses the answer.
+    let mode: 'drop' | 'lose-answer' = 'drop';
+    const proxy = createServer((request, reply) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const message = JSON.parse(body) as { id: number; method: string };
+        const sending = message.method === 'eth_sendRawTransaction';
+        if (sending && mode === 'drop') {
+          reply.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: 'connection reset' } }));
+          return;
+        }
+        void fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (upstream) => {
+          const text = await upstream.text();
+          if (sending) reply.writeHead(502).end('bad gateway');
+          else reply.writeHead(200, { 'content-type': 'application/json' }).end(text);
+        });
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const address = proxy.address();
+    const flaky = node({ WHC_CHAIN_RPC_URL: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
+    try {
+      const dave = await person();
+      const nonceBefore = await reader().getTransactionCount({ address: signer.address });
+      const sent = await withdraw(dave.token, { address: OTHER, amount: '1', recovery_code: dave.codes[0], password: 'plum-orbit-cactus-917' });
+      expect(sent.statusCode, sent.body).toBe(201);
+      expect(await flaky.sendPending()).toBe(0);
+      const [stored] = (await call(dave.token, 'GET', '/v3/sso/me/wallet/WHC/withdrawals')).json().items as { tx_hash: Hex; status: string }[];
+      expect(stored).toMatchObject({ status: 'pending' });
+      await expect(reader().getTransactionReceipt({ hash: stored!.tx_hash })).rejects.toThrow();
+      expect(await flaky.sendPending()).toBe(0);
+
+      mode = 'lose-answer';
+      expect(await flaky.followPending()).toEqual({ completed: 0, failed: 0 });
+      expect(await node().followPending()).toEqual({ completed: 1, failed: 0 });
+      expect(await node().run()).toEqual({ sent: 0, completed: 0, failed: 0 });
+      expect(await tokenBalance(OTHER)).toBe(10n ** 18n);
+      expect(await reader().getTransactionCount({ address: signer.address })).toBe(nonceBefore + 1);
+      expect((await reader().getTransactionReceipt({ hash: stored!.tx_hash })).status).toBe('success');
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('never puts the signer key in an answer', async () => {
