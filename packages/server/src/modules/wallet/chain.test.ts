@@ -254,7 +254,17 @@ describe('WHC withdrawals to BEP20 addresses', () => {
   it('never puts the signer key in an answer', async () => {
     const carol = await person();
     const sent = await withdraw(carol.token, { address: RECIPIENT, amount: '0.1', recovery_code: carol.codes[0], password: 'plum-orbit-cactus-917' });
+    // Nor in a log line: what the sender and follower log, a failed broadcast included.
+    const lines: string[] = [];
+    const capture = { info: (fields: object, message: string) => lines.push(JSON.stringify({ fields, message })), warn: (fields: object, message: string) => lines.push(JSON.stringify({ fields, message })) };
+    const logged = createChainWithdrawalService({ db: server.database.db, clock: { now: () => new Date() }, config: server.config, log: capture, requireSecondFactor: unused, confirmPassword: unused });
+    expect(await logged.run()).toEqual({ sent: 1, completed: 1, failed: 0 });
+    const offline = createChainWithdrawalService({ db: server.database.db, clock: { now: () => new Date() }, config: { ...server.config, WHC_CHAIN_RPC_URL: 'http://127.0.0.1:9' }, log: capture, requireSecondFactor: unused, confirmPassword: unused });
+    await withdraw(carol.token, { address: RECIPIENT, amount: '0.1', recovery_code: carol.codes[1] });
+    await expect(offline.run()).rejects.toThrow();
     await node().run();
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line.toLowerCase()).not.toContain(SIGNER_KEY.slice(2).toLowerCase());
     const listed = await call(carol.token, 'GET', '/v3/sso/me/wallet/WHC/withdrawals');
     for (const text of [sent.body, listed.body]) expect(text.toLowerCase()).not.toContain(SIGNER_KEY.slice(2).toLowerCase());
   });
