@@ -171,7 +171,7 @@ async function digest(): Promise<Record<string, string>> {
 }
 
 beforeAll(async () => {
-  // Bank deposits on, so their routes are fuzzed past the 503 that answers when they are off.
+  // Bank deposits and WHC withdrawals on, so their routes are fuzzed past the 503 that answers when they are off.
   server = await startTestServer({
     env: {
       RATE_LIMITS: '',
@@ -179,6 +179,11 @@ beforeAll(async () => {
       VIETQR_ACCOUNT_NUMBER: '0071001234567',
       VIETQR_ACCOUNT_NAME: 'PORTAL',
       BANK_WEBHOOK_SECRET: 'fuzz-bank-webhook-secret-0123456789abcdef',
+      // WHC withdrawals on (past their 503); no chain listens there and no job runs: a request never reaches it.
+      WHC_CHAIN_RPC_URL: 'http://127.0.0.1:9',
+      WHC_TOKEN_ADDRESS: '0x000000000000000000000000000000000000dEaD',
+      WHC_SIGNER_KEY: `0x${'4c'.repeat(32)}`,
+      WHC_CHAIN_POLL_SECONDS: '0',
     },
   });
   const doc = (await server.app.inject('/v3/openapi.json')).json() as {

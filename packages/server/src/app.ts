@@ -11,7 +11,7 @@ import type { DatabaseHandle } from './db/client';
 import { accountRoutes, createAccountService, createDeletionService, installDeletionPurgeJob } from './modules/account';
 import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
 import { billingRoutes, createBillingService, installRenewalJob, licenseSecretOf } from './modules/billing';
-import { createDepositService, createWalletService, walletRoutes } from './modules/wallet';
+import { createChainWithdrawalService, createDepositService, createWalletService, installChainJob, walletRoutes } from './modules/wallet';
 import { createOrganizationService, organizationRoutes } from './modules/organizations';
 import { createUserService, toUserDto } from './modules/users';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
@@ -114,6 +114,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const secondFactor = createSecondFactorService({ ...shared, completeSecondStep: (input, origin) => signIn.withSecondStep(input, origin) });
   const wallet = createWalletService({ db: database.db, clock, config, requireSecondFactor: (user, proof) => secondFactor.requireFactor(user, proof, 'two_factor_email') });
   const deposits = createDepositService({ db: database.db, clock, config, log: app.log });
+  // WHC to BEP20 addresses: a code every time (as transfers), the password for a first withdrawal to an address.
+  const chainWithdrawals = createChainWithdrawalService({
+    db: database.db,
+    clock,
+    config,
+    log: app.log,
+    requireSecondFactor: (user, proof) => secondFactor.requireFactor(user, proof, 'two_factor_email'),
+    confirmPassword: (user, password) => secondFactor.confirmPassword(user, password),
+  });
+  const chainJob = installChainJob(app, chainWithdrawals, config.WHC_CHAIN_POLL_SECONDS);
   const signIn = createSignIn({ ...shared, secondFactor });
   const auth = createAuthService({ ...shared, signIn });
   const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
@@ -200,7 +210,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(oauthRoutes(oauth.service));
       await v3.register(sandboxRoutes(payments.sandbox, limiter));
       await v3.register(billingRoutes(config, billing, payments.stripe));
-      await v3.register(walletRoutes(wallet, deposits));
+      await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick()));
       await v3.register(organizationRoutes(config, organizations, limiter));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

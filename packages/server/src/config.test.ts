@@ -39,6 +39,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'development', ...deposits, VIETQR_ACCOUNT_NUMBER: '12 34' })).toThrow(/VIETQR_ACCOUNT_NUMBER/);
   });
 
+  it('takes the three WHC chain settings together or not at all, and never repeats the key', () => {
+    const chain = { WHC_CHAIN_RPC_URL: 'https://bsc-dataseed.example/rpc', WHC_TOKEN_ADDRESS: `0x${'ab'.repeat(20)}`, WHC_SIGNER_KEY: `0x${'4c'.repeat(32)}` };
+    const config = loadConfig({ NODE_ENV: 'development', ...chain });
+    expect([config.WHC_TOKEN_DECIMALS, config.WHC_CONFIRMATIONS, config.WHC_CHAIN_POLL_SECONDS]).toEqual([8, 1, 10]);
+    expect(loadConfig({ NODE_ENV: 'development' }).WHC_SIGNER_KEY).toBeUndefined();
+    expect(() => loadConfig({ NODE_ENV: 'development', WHC_CHAIN_RPC_URL: chain.WHC_CHAIN_RPC_URL })).toThrow(/set all three/);
+    expect(() => loadConfig({ NODE_ENV: 'development', ...chain, WHC_TOKEN_ADDRESS: '0x1234' })).toThrow(/WHC_TOKEN_ADDRESS: must be a contract address/);
+    const badKey = `0x${'4c'.repeat(31)}zz`;
+    let message = '';
+    try {
+      loadConfig({ NODE_ENV: 'development', ...chain, WHC_SIGNER_KEY: badKey });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/WHC_SIGNER_KEY: must be a private key/);
+    expect(message).not.toContain('4c4c');
+  });
+
   it('derives origins from PORT', () => {
     expect(loadConfig({ NODE_ENV: 'development', PORT: '9000' }).PLATFORM_ORIGIN).toBe('http://localhost:9000');
   });

@@ -153,6 +153,21 @@ const envSchema = z
     BANK_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     /** How long a deposit order waits for its transfer. */
     WALLET_DEPOSIT_TTL_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(24 * 60),
+    // WHC withdrawals to BEP20 addresses: the three below set, or none (503 wallet.chain_unavailable).
+    /** The chain's JSON-RPC URL (a BSC node). */
+    WHC_CHAIN_RPC_URL: url.optional(),
+    /** The WHC token contract (0x + 40 hex digits). */
+    WHC_TOKEN_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a contract address (0x and 40 hex digits)').optional(),
+    /** The private key of the account holding the tokens sent out (0x + 64 hex digits); never logged. */
+    WHC_SIGNER_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a private key (0x and 64 hex digits)').optional(),
+    /** The token's decimals on chain (the ledger keeps WHC with 8). */
+    WHC_TOKEN_DECIMALS: z.coerce.number().int().min(0).max(36).default(8),
+    /** Blocks a transfer's block must have on top of it (itself included) before it is completed or failed. */
+    WHC_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(1),
+    /** How often this node sends pending withdrawals and follows their receipts; 0 turns it off here. */
+    WHC_CHAIN_POLL_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+    /** Gas limit of a token transfer (not estimated: a transfer that will revert is still sent, and fails on chain). */
+    WHC_TRANSFER_GAS: z.coerce.number().int().min(21_000).max(10_000_000).default(150_000),
     BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(300),
     /** Days after a failed renewal to try again, one entry per retry; after the last the subscription is cancelled. */
     BILLING_RETRY_DAYS: list.transform((values) => values.map(Number)).pipe(z.array(z.number().int().min(1).max(60))).default([1, 3, 7]),
@@ -216,6 +231,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const deposits = [config.VIETQR_BANK_BIN, config.VIETQR_ACCOUNT_NUMBER, config.VIETQR_ACCOUNT_NAME, config.BANK_WEBHOOK_SECRET];
   if (deposits.some(Boolean) && !deposits.every(Boolean)) {
     problems.push('VIETQR_BANK_BIN, VIETQR_ACCOUNT_NUMBER, VIETQR_ACCOUNT_NAME, BANK_WEBHOOK_SECRET: set all four (bank deposits on) or none');
+  }
+  const chain = [config.WHC_CHAIN_RPC_URL, config.WHC_TOKEN_ADDRESS, config.WHC_SIGNER_KEY];
+  if (chain.some(Boolean) && !chain.every(Boolean)) {
+    problems.push('WHC_CHAIN_RPC_URL, WHC_TOKEN_ADDRESS, WHC_SIGNER_KEY: set all three (WHC withdrawals to BEP20 addresses on) or none');
   }
   if (problems.length) throw new ConfigError(problems);
   return config;

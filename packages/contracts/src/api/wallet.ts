@@ -61,6 +61,41 @@ export const walletTransferRequestSchema = z.object({
   recovery_code: z.string().trim().max(20).optional(),
 });
 
+/** A WHC withdrawal to a BEP20 address: sent on chain, pending until confirmed (completed) or reverted (failed, refunded). */
+export const chainWithdrawalStatuses = ['pending', 'completed', 'failed'] as const;
+export const chainWithdrawalStatusSchema = z.enum(chainWithdrawalStatuses);
+export type ChainWithdrawalStatus = z.infer<typeof chainWithdrawalStatusSchema>;
+
+export const chainWithdrawalRequestSchema = z.object({
+  /** The BEP20 address, with its EIP-55 checksum (mixed case) or all lower-case. */
+  address: z.string().trim().max(100),
+  /** WHC as people write them (`"12.5"`), at most 8 decimals. */
+  amount: z.string().trim().regex(/^\d{1,12}(\.\d{1,8})?$/),
+  /** Chosen by the client once per withdrawal: a retried request is applied once. */
+  idempotency_key: z.string().min(8).max(100),
+  /** A current second-step code, or one of the recovery codes: asked for every withdrawal. */
+  code: z.string().trim().max(20).optional(),
+  recovery_code: z.string().trim().max(20).optional(),
+  /** The account's password: needed for the first withdrawal to an address. */
+  password: z.string().max(1000).optional(),
+});
+
+export const chainWithdrawalSchema = z.object({
+  id: z.string(),
+  /** The ledger entry (its transaction in the WHC list). */
+  entry_id: z.string(),
+  currency: z.literal('WHC'),
+  address: z.string(),
+  amount: minorUnitsSchema,
+  status: chainWithdrawalStatusSchema,
+  tx_hash: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ChainWithdrawal = z.infer<typeof chainWithdrawalSchema>;
+
+export const chainWithdrawalListSchema = z.object({ enabled: z.boolean(), items: z.array(chainWithdrawalSchema) });
+
 /** Deposit orders (VND by bank transfer): waiting for the money, credited, or past their time. */
 export const depositOrderStatuses = ['pending', 'paid', 'expired'] as const;
 export const depositOrderStatusSchema = z.enum(depositOrderStatuses);

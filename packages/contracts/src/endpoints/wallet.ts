@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import {
   bankNotificationResultSchema,
+  chainWithdrawalListSchema,
+  chainWithdrawalRequestSchema,
+  chainWithdrawalSchema,
   depositOrderCreatedSchema,
   depositOrderListSchema,
   depositRequestSchema,
@@ -57,6 +60,42 @@ export const transfer = endpoint({
     'auth.recovery_code_invalid',
     'rate_limited',
   ],
+});
+
+export const createWithdrawal = endpoint({
+  method: 'POST',
+  path: '/sso/me/wallet/WHC/withdrawals',
+  tag,
+  auth: 'session',
+  summary:
+    'Send WHC to a BEP20 address (EIP-55 checksum checked): two-step on, a current code every time, the password for a first withdrawal to an address; debited at once, pending until the token transfer is confirmed on chain (completed) or reverted (failed, the amount returned); applied once per idempotency key',
+  body: chainWithdrawalRequestSchema,
+  status: 201,
+  response: chainWithdrawalSchema,
+  errors: [
+    'wallet.chain_unavailable',
+    'wallet.address_invalid',
+    'wallet.amount_invalid',
+    'wallet.insufficient_balance',
+    'wallet.over_transfer_limit',
+    'wallet.over_daily_limit',
+    'wallet.idempotency_conflict',
+    'wallet.password_required',
+    'auth.password_not_valid',
+    'auth.two_factor_required',
+    'auth.code_invalid',
+    'auth.recovery_code_invalid',
+    'rate_limited',
+  ],
+});
+
+export const listWithdrawals = endpoint({
+  method: 'GET',
+  path: '/sso/me/wallet/WHC/withdrawals',
+  tag,
+  auth: 'session',
+  summary: 'The 20 newest WHC withdrawals to BEP20 addresses with their status and transaction hash, and whether this server sends them at all',
+  response: chainWithdrawalListSchema,
 });
 
 export const createDeposit = endpoint({

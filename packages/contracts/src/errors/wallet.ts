@@ -11,4 +11,7 @@ export const walletErrors = {
   'wallet.deposit_orders_limit': { status: 400, message: 'You have {count} deposit orders waiting for payment: pay one or wait until it expires' },
   'wallet.deposits_unavailable': { status: 503, message: 'Deposits by bank transfer are not available now' },
   'wallet.bank_signature_invalid': { status: 401, message: 'Invalid bank notification signature' },
+  'wallet.chain_unavailable': { status: 503, message: 'Transfers to BEP20 addresses are not available now' },
+  'wallet.address_invalid': { status: 400, message: 'Enter a BEP20 address: 0x and 40 hexadecimal digits, with its upper- and lower-case letters as given' },
+  'wallet.password_required': { status: 400, message: 'This is your first transfer to this address: enter your password too' },
 } as const;

@@ -627,6 +627,37 @@ export const walletDepositOrders = pgTable('wallet_deposit_orders', {
   entryId: uuid('entry_id'),
 });
 
+/** A WHC withdrawal to a BEP20 address: pending until its token transfer is confirmed (completed) or reverted (failed, refunded). */
+export const walletChainWithdrawals = pgTable('wallet_chain_withdrawals', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  entryId: uuid('entry_id').notNull(),
+  userId: uuid('user_id').notNull(),
+  address: text('address').notNull(),
+  amountMinor: money('amount_minor').notNull(),
+  txHash: text('tx_hash'),
+  rawTx: text('raw_tx'),
+  signer: text('signer'),
+  nonce: bigint('nonce', { mode: 'number' }),
+  status: text('status').notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+  refundEntryId: uuid('refund_entry_id'),
+  claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The BEP20 addresses a person has sent WHC to: a first transfer to another needs the password too. */
+export const walletKnownAddresses = pgTable(
+  'wallet_known_addresses',
+  {
+    userId: uuid('user_id').notNull(),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.address] })],
+);
+
 // Social sign-in (modules/federation).
 
 /** An outside account (Google, GitHub...) that signs in to one of ours; one per provider and account. */

@@ -1,5 +1,7 @@
-/** The wallet module: balances on a double-entry ledger, transfers between accounts, VND deposits by bank transfer. */
+/** The wallet module: balances on a double-entry ledger, transfers between accounts, VND deposits by bank transfer, WHC withdrawals to BEP20 addresses. */
 export { createWalletService, toMinorUnits, type WalletService } from './service';
 export { createDepositService, signBankNotification, type DepositService } from './deposits';
+export { createChainWithdrawalService, toTokenUnits, CHAIN_OUTBOUND_ACCOUNT, type ChainWithdrawalService } from './chain';
+export { installChainJob } from './chain-job';
 export { walletRoutes } from './routes';
 export { walletAdmin, WalletAdminError } from './admin';

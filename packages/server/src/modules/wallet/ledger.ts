@@ -48,3 +48,18 @@ export async function post(tx: Tx, entryId: string, currency: WalletCurrency, li
   }
   return balances;
 }
+
+/**
+ * Adds `amount` to what the person sent today in the currency, in one atomic upsert that
+ * refuses to pass `perDay` (parallel requests cannot both slip under it). False when over.
+ */
+export async function chargeDailyAllowance(tx: Tx, userId: string, currency: WalletCurrency, day: string, amount: number, perDay: number): Promise<boolean> {
+  if (amount > perDay) return false;
+  const allowed = await rows(
+    tx,
+    sql`insert into wallet_daily_usage (user_id, currency, day, sent) values (${userId}, ${currency}, ${day}, ${amount})
+      on conflict (user_id, currency, day) do update set sent = wallet_daily_usage.sent + excluded.sent
+      where wallet_daily_usage.sent + excluded.sent <= ${perDay} returning sent`,
+  );
+  return allowed.length > 0;
+}

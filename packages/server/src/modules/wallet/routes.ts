@@ -2,20 +2,27 @@ import { walletEndpoints } from '@portal/contracts';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { route } from '../../platform/http/route';
 import { caller } from '../sessions';
+import type { ChainWithdrawalService } from './chain';
 import type { DepositService } from './deposits';
 import type { WalletService } from './service';
 
 /**
- * The wallet's `/v3` routes: the signed-in person's own balances, transactions, transfers and
- * VND deposit orders, and the bank's signed notifications (read as raw bytes: the signature is
+ * The wallet's `/v3` routes: the signed-in person's own balances, transactions, transfers, VND
+ * deposit orders and WHC withdrawals to BEP20 addresses, and the bank's signed notifications (read as raw bytes: the signature is
  * over them).
  */
-export function walletRoutes(wallet: WalletService, deposits: DepositService): FastifyPluginAsync {
+export function walletRoutes(wallet: WalletService, deposits: DepositService, chain: ChainWithdrawalService, afterWithdrawal: () => void = () => {}): FastifyPluginAsync {
   return async (app) => {
     const userId = (request: Parameters<typeof caller>[0]) => caller(request).user.id;
     route(app, walletEndpoints.balances, async (request) => wallet.balances(userId(request)));
     route(app, walletEndpoints.transactions, async (request) => wallet.transactions(userId(request), request.params.currency, request.query));
     route(app, walletEndpoints.transfer, async (request) => wallet.transfer(userId(request), request.params.currency, request.body));
+    route(app, walletEndpoints.createWithdrawal, async (request) => {
+      const withdrawal = await chain.withdraw(userId(request), request.body);
+      if (withdrawal.status === 'pending' && !withdrawal.tx_hash) afterWithdrawal();
+      return withdrawal;
+    });
+    route(app, walletEndpoints.listWithdrawals, async (request) => chain.list(userId(request)));
     route(app, walletEndpoints.createDeposit, async (request) => deposits.create(userId(request), request.body.amount));
     route(app, walletEndpoints.listDeposits, async (request) => deposits.list(userId(request)));
     route(app, walletEndpoints.getDeposit, async (request) => deposits.get(userId(request), request.params.id));

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, lt, type SQL } from 'drizzle-orm';
 import { currencies, currencyMinorDigits, formatMoney, type WalletCurrency, type WalletTransaction, type WalletTransactionStatus } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock';
 import { sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { createUserService, type UserRow } from '../users';
-import { post, rows } from './ledger';
+import { chargeDailyAllowance, post } from './ledger';
 
 export interface TransferRequest {
   to: string;
@@ -139,13 +139,7 @@ export function createWalletService(deps: {
           if (!first || first.digest !== digest) throw new AppError('wallet.idempotency_conflict');
           return first.id;
         }
-        const allowed = await rows(
-          tx,
-          sql`insert into wallet_daily_usage (user_id, currency, day, sent) values (${userId}, ${currency}, ${day}, ${amount})
-            on conflict (user_id, currency, day) do update set sent = wallet_daily_usage.sent + excluded.sent
-            where wallet_daily_usage.sent + excluded.sent <= ${perDay} returning sent`,
-        );
-        if (allowed.length === 0 || amount > perDay) {
+        if (!(await chargeDailyAllowance(tx, userId, currency, day, amount, perDay))) {
           const limit = { limit: limitText(config.WALLET_LIMIT_PER_DAY, currency) };
           throw new AppError('wallet.over_daily_limit', limit, limit);
         }

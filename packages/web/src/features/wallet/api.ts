@@ -26,3 +26,14 @@ export const useDeposits = () => useQuery({ queryKey: depositKeys.list, queryFn:
 export const createDeposit = (amount: string) => call(walletEndpoints.createDeposit, { body: { amount } }, { handle: [400, 503] });
 /** A waiting order with its QR code again. */
 export const fetchDeposit = (id: string) => call(walletEndpoints.getDeposit, { params: { id } });
+
+export const withdrawalKeys = { list: ['sso', 'me', 'wallet', 'WHC', 'withdrawals'] as const };
+/** The recent WHC withdrawals to BEP20 addresses; asked again every 10 s while one is pending. */
+export const useWithdrawals = () =>
+  useQuery({
+    queryKey: withdrawalKeys.list,
+    queryFn: () => call(walletEndpoints.listWithdrawals),
+    refetchInterval: (query) => (query.state.data?.items.some((item) => item.status === 'pending') ? 10_000 : false),
+  });
+/** A WHC withdrawal: its refusals (a wrong address, a new address's password, a code, chain off) are shown by the form. */
+export const withdraw = (body: EndpointInput<typeof walletEndpoints.createWithdrawal>['body']) => call(walletEndpoints.createWithdrawal, { body }, { handle: [400, 409, 503] });

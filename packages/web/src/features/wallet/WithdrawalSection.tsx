@@ -1,0 +1,235 @@
+import './styles';
+import { useState, type FormEvent } from 'react';
+import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatMoney, isLanguage, mfaEndpoints, type ChainWithdrawalStatus, type Language, type TwoFactorMethod } from '@portal/contracts';
+import { PasswordDialog, type PasswordCredentials } from '../../components/dialogs/PasswordDialog';
+import { RequiredTwoFactorDialog } from '../../components/dialogs/RequiredTwoFactorDialog';
+import { TwoFactorInputDialog, type TwoFactorProof } from '../../components/dialogs/TwoFactorInputDialog';
+import { ApiError, call, errorText, notify } from '../../lib/api';
+import { useWithdrawals, walletKeys, withdraw, withdrawalKeys } from './api';
+
+const statusColor: Record<ChainWithdrawalStatus, string> = { pending: 'yellow', completed: 'green', failed: 'red' };
+/** 0x + 40 hex digits; the checksum is the server's to check (viem). */
+const ADDRESS_SHAPE = /^0x[0-9a-fA-F]{40}$/;
+const BSCSCAN_TX = 'https://bscscan.com/tx/';
+
+function useLanguage(): Language {
+  const { i18n } = useTranslation();
+  return isLanguage(i18n.language) ? i18n.language : 'en';
+}
+
+const short = (hex: string) => `${hex.slice(0, 10)}…${hex.slice(-8)}`;
+
+/**
+ * WHC to a BEP20 address, beside the transfer form and like it: the key makes a double click or
+ * a retry send once, and two-step is needed with a code every time (the required-two-factor
+ * dialog leads to turning it on). A first withdrawal to an address asks for the password too:
+ * when the server says the address is new, the password dialog asks for both.
+ */
+function WithdrawalForm() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [address, setAddress] = useState('');
+  const [amount, setAmount] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const [key, setKey] = useState(() => crypto.randomUUID());
+  const [method, setMethod] = useState<TwoFactorMethod | null>(null);
+  const [askCode, setAskCode] = useState(false);
+  const [askPassword, setAskPassword] = useState(false);
+  const [twoStepMissing, setTwoStepMissing] = useState(false);
+
+  const send = async (proof: Partial<TwoFactorProof> & { password?: string }) => {
+    await withdraw({ address: address.trim(), amount: amount.trim(), idempotency_key: key, ...proof });
+    notify('success', t('wallet.withdrawal.done'));
+    setAddress('');
+    setAmount('');
+    setKey(crypto.randomUUID());
+    setAskCode(false);
+    setAskPassword(false);
+    await Promise.all([client.invalidateQueries({ queryKey: walletKeys.all }), client.invalidateQueries({ queryKey: withdrawalKeys.list })]);
+  };
+
+  /** From the code dialog: a new address turns it into the password dialog (no code was spent). */
+  const sendWithCode = async (proof: TwoFactorProof) => {
+    try {
+      await send(proof);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'wallet.password_required') {
+        setAskCode(false);
+        setAskPassword(true);
+        return;
+      }
+      if (error instanceof ApiError && (error.code.startsWith('wallet.') || error.status === 503)) {
+        // Not the code's fault: said on the form, the dialog closes.
+        setAskCode(false);
+        setFailure(errorText(error));
+        notify('error', errorText(error));
+        return;
+      }
+      throw error;
+    }
+  };
+
+  const sendWithPassword = async (credentials: PasswordCredentials) => {
+    try {
+      await send({ password: credentials.password, ...(credentials.recovery_code ? { recovery_code: credentials.recovery_code } : { code: credentials.code ?? '' }) });
+    } catch (error) {
+      if (error instanceof ApiError && error.code.startsWith('wallet.')) {
+        setAskPassword(false);
+        setFailure(errorText(error));
+        notify('error', errorText(error));
+        return;
+      }
+      throw error;
+    }
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    if (!ADDRESS_SHAPE.test(address.trim())) {
+      setFailure(t('errors.wallet.address_invalid'));
+      return;
+    }
+    setPending(true);
+    try {
+      const status = await call(mfaEndpoints.status);
+      if (!status.method) {
+        setTwoStepMissing(true);
+        return;
+      }
+      setMethod(status.method);
+      setAskCode(true);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setFailure(errorText(error));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <>
+      <form onSubmit={submit} noValidate data-testid="withdrawal-form">
+        <Stack gap="sm" maw={520}>
+          {failure && (
+            <Alert color="red" role="alert" data-testid="withdrawal-failure">
+              {failure}
+            </Alert>
+          )}
+          <TextInput
+            label={t('wallet.withdrawal.address')}
+            description={t('wallet.withdrawal.addressHint')}
+            value={address}
+            onChange={(event) => setAddress(event.currentTarget.value)}
+            required
+            autoComplete="off"
+            spellCheck={false}
+            ff="monospace"
+            data-testid="withdrawal-address"
+          />
+          <TextInput
+            label={t('wallet.transfer.amount')}
+            value={amount}
+            onChange={(event) => setAmount(event.currentTarget.value)}
+            required
+            inputMode="decimal"
+            rightSection={<Text size="xs">WHC</Text>}
+            rightSectionWidth={48}
+            data-testid="withdrawal-amount"
+          />
+          <Group>
+            <Button type="submit" loading={pending} disabled={!address.trim() || !amount.trim()} data-testid="withdrawal-submit">
+              {t('wallet.withdrawal.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {askCode && method && (
+        <TwoFactorInputDialog
+          opened
+          onClose={() => setAskCode(false)}
+          method={method}
+          description={t('wallet.withdrawal.codeDescription')}
+          submitLabel={t('wallet.withdrawal.submit')}
+          onSubmit={sendWithCode}
+        />
+      )}
+      <PasswordDialog opened={askPassword} onClose={() => setAskPassword(false)} title={t('wallet.withdrawal.newAddressTitle')} method={method} submitLabel={t('wallet.withdrawal.submit')} onSubmit={sendWithPassword}>
+        <Text size="sm">{t('wallet.withdrawal.newAddress', { address: address.trim() })}</Text>
+      </PasswordDialog>
+      <RequiredTwoFactorDialog opened={twoStepMissing} onClose={() => setTwoStepMissing(false)} />
+    </>
+  );
+}
+
+/** /wallet/whc's withdrawals: the form (when this server sends WHC on chain) and the recent ones with their status. */
+export function WithdrawalSection() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const withdrawals = useWithdrawals();
+  const enabled = withdrawals.data?.enabled ?? false;
+  if (withdrawals.isPending) return <Loader size="sm" aria-label={t('common.loading')} />;
+  return (
+    <Stack gap="md">
+      {enabled ? (
+        <WithdrawalForm />
+      ) : (
+        <Text size="sm" c="dimmed" data-testid="withdrawal-unavailable">
+          {t('errors.wallet.chain_unavailable')}
+        </Text>
+      )}
+      {!!withdrawals.data?.items.length && (
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="sm" data-testid="withdrawals-table" aria-label={t('wallet.withdrawal.recent')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('wallet.transactions.time')}</Table.Th>
+                <Table.Th>{t('wallet.withdrawal.address')}</Table.Th>
+                <Table.Th>{t('wallet.transactions.amount')}</Table.Th>
+                <Table.Th>{t('wallet.transactions.status')}</Table.Th>
+                <Table.Th>{t('wallet.withdrawal.transaction')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {withdrawals.data.items.map((item) => (
+                <Table.Tr key={item.id} data-testid="withdrawal-row">
+                  <Table.Td>
+                    <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" ff="monospace" title={item.address}>
+                      {short(item.address)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {formatMoney({ minor: item.amount }, 'WHC', language)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={statusColor[item.status]} variant="light" data-testid="withdrawal-status">
+                      {t(`wallet.withdrawal.statuses.${item.status}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    {item.tx_hash ? (
+                      <Anchor href={`${BSCSCAN_TX}${item.tx_hash}`} target="_blank" rel="noreferrer" size="sm" ff="monospace">
+                        {short(item.tx_hash)}
+                      </Anchor>
+                    ) : (
+                      <Text size="sm">—</Text>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
