@@ -45,6 +45,8 @@ async function signInThroughPages(page: Page, identifier: string, password: stri
 
 test.describe('sign-up, activation, sign-in, sign-out', () => {
   test('a new account from /register to the home page and out to /login/explore', async ({ page, portal }) => {
+    // A whole life of an account (captcha, mail, five pages): 28 s alone here, past 30 s in a loaded CI run.
+    test.slow();
     const errors = pageErrors(page);
     const csp = cspViolations(page);
     const email = uniqueEmail('signup');

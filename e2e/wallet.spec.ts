@@ -19,6 +19,8 @@ async function signIn(context: BrowserContext, origin: string, email: string, la
 }
 
 test('balances, a currency page, and transfers refused with their reasons', async ({ portal, context, page }) => {
+  // Two accounts and a dozen refusals: 29 s alone here, past 30 s in a loaded CI run.
+  test.slow();
   const ada = uniqueEmail('wallet-ada');
   const bob = uniqueEmail('wallet-bob');
   await createActivatedAccount(context.request, portal, { email: ada, password: PASSWORD, fullName: 'Ada Lovelace' });
