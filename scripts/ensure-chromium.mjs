@@ -12,32 +12,12 @@
  *
  * Plain Node, no dependencies.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand as run } from './run-command.mjs';
 
 export const CHROMIUM = '/usr/bin/chromium';
-
-/** Runs a command with live output; resolves with its exit code. */
-function run(command, args, env = {}) {
-  console.log(`$ ${[command, ...args].join(' ')}`);
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-    const forward = (signal) => child.kill(signal);
-    process.on('SIGINT', forward);
-    process.on('SIGTERM', forward);
-    child.on('error', (error) => {
-      console.log(`could not run ${command}: ${error.message}`);
-      resolve(127);
-    });
-    child.on('exit', (code, signal) => {
-      process.off('SIGINT', forward);
-      process.off('SIGTERM', forward);
-      resolve(code ?? (signal ? 128 : 1));
-    });
-  });
-}
 
 /** Installs Chromium when missing; resolves with 0 when /usr/bin/chromium is there, else an exit code. */
 export async function ensureChromium() {
@@ -58,7 +38,7 @@ export async function ensureChromium() {
   const updated = await run('apt-get', [...lockWait, 'update']);
   if (updated !== 0) return updated;
   const installed = await run('apt-get', [...lockWait, 'install', '-y', '--no-install-recommends', 'chromium'], {
-    DEBIAN_FRONTEND: 'noninteractive',
+    env: { DEBIAN_FRONTEND: 'noninteractive' },
   });
   if (installed !== 0 || !existsSync(CHROMIUM)) {
     console.log(`apt-get install chromium failed; ${CHROMIUM} is still missing`);

@@ -29,6 +29,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
 import { ensureInstall, ROOT } from './ensure-install.mjs';
+import { runCommand } from './run-command.mjs';
 
 const REPORTS = path.join(ROOT, '.cache', 'reports');
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
@@ -54,26 +55,9 @@ function seconds(ms) {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Runs a command with live output; resolves with its exit code. */
+/** Runs a command from the repository's root with live output; resolves with its exit code. */
 function run(command, args, env = {}) {
-  console.log(`$ ${[path.relative(ROOT, command) || command, ...args].join(' ')}`);
-  return new Promise((resolve) => {
-    const merged = { ...process.env, ...env };
-    for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
-    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', env: merged });
-    const forward = (signal) => child.kill(signal);
-    process.on('SIGINT', forward);
-    process.on('SIGTERM', forward);
-    child.on('error', (error) => {
-      console.log(`could not run ${command}: ${error.message}`);
-      resolve(127);
-    });
-    child.on('exit', (code, signal) => {
-      process.off('SIGINT', forward);
-      process.off('SIGTERM', forward);
-      resolve(code ?? (signal ? 128 : 1));
-    });
-  });
+  return runCommand(command, args, { cwd: ROOT, env });
 }
 
 /** Runs a command and collects its output (for commands run side by side). */
