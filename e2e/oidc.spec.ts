@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
+import sharp from 'sharp';
 import { signIn } from './support/auth';
 import { startTestProduct, type TestProduct } from './support/oidc-product';
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
@@ -37,10 +38,12 @@ test.beforeAll(async () => {
     OAUTH_CLIENTS_FILE: path.join(ROOT, 'packages', 'server', 'test', 'oauth-clients.json'),
     OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}`,
   };
-  // An outside app, registered the way an operator does it (before the server opens the database).
+  // An outside app with its logo, registered the way an operator does it (before the server opens the database).
+  const logo = path.join(dataDir, 'logo.png');
+  await writeFile(logo, await sharp({ create: { width: 96, height: 96, channels: 3, background: '#2b8a3e' } }).png().toBuffer());
   const registered = execFileSync(
     process.execPath,
-    ['--import', 'tsx', 'packages/server/src/oauth-admin.ts', 'clients', 'add', '--name', 'Outside App', '--redirect-uri', 'http://127.0.0.1:5179/callback', '--site', 'https://outside.example'],
+    ['--import', 'tsx', 'packages/server/src/oauth-admin.ts', 'clients', 'add', '--name', 'Outside App', '--redirect-uri', 'http://127.0.0.1:5179/callback', '--site', 'https://outside.example', '--logo', logo],
     { cwd: ROOT, env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' }, encoding: 'utf8' },
   );
   const clientId = /client_id:\s+(\S+)/.exec(registered)![1]!;
@@ -94,6 +97,8 @@ test('an outside app asks for consent (Allow), is listed in Connected apps, Revo
   const consent = page.getByTestId('consent');
   await expect(consent).toContainText('Outside App wants to access your account');
   await expect(consent).toContainText('outside.example');
+  // Its logo is served from the portal's own origin, so the page's CSP lets it load.
+  await expect.poll(() => consent.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(128);
   await expect(page.getByTestId('consent-scopes')).toContainText('See your email address');
   await page.getByTestId('consent-allow').click();
   await expect(page.getByTestId('signed-in')).toHaveText(`Signed in to outside as ${demo.email}`);

@@ -3,8 +3,9 @@
  * (DATABASE_URL, or PGlite in DATA_DIR):
  *
  *   npm run clients -- add --name "Outside App" --redirect-uri https://app.example/cb [--redirect-uri ...]
- *                          [--site https://app.example] [--logo https://app.example/logo.png] [--public]
+ *                          [--site https://app.example] [--logo ./logo.png or https://app.example/logo.png] [--public]
  *                          [--post-logout-uri https://app.example/] [--backchannel-logout-uri https://app.example/bcl] [--device-flow]
+ *   npm run clients -- logo <client_id> <file or https URL>   a new logo (PNG, JPEG or WebP; served as our own 128 px WebP)
  *   npm run clients -- rotate <client_id>      a new secret (printed once); the old one stops working
  *   npm run clients -- list
  *   npm run clients -- remove <client_id>      the app, its consents and its tokens
@@ -12,6 +13,7 @@
  *                                              the old one stays published for a day
  *   npm run signing-keys -- list
  */
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { loadConfig } from './config';
@@ -48,14 +50,18 @@ async function main(): Promise<number> {
           name: values.name ?? '',
           redirectUris: values['redirect-uri'] ?? [],
           site: values.site,
-          logo: values.logo,
           public: values.public,
           postLogoutRedirectUris: values['post-logout-uri'] ?? [],
           backchannelLogoutUri: values['backchannel-logout-uri'],
           deviceFlow: values['device-flow'],
-        });
+        }, values.logo ? await readImage(values.logo) : undefined);
         console.log(`client_id:     ${registered.clientId}`);
         if (registered.clientSecret) console.log(`client_secret: ${registered.clientSecret}\n(shown once: only its hash is stored)`);
+        return 0;
+      }
+      if (command === 'logo' && rest[0] && rest[1]) {
+        if (!(await clients.setLogo(rest[0], await readImage(rest[1])))) return fail(`no client ${rest[0]}`);
+        console.log(`logo of ${rest[0]} replaced`);
         return 0;
       }
       if (command === 'rotate' && rest[0]) {
@@ -91,10 +97,18 @@ async function main(): Promise<number> {
         return 0;
       }
     }
-    return fail('usage: npm run clients -- add|rotate|list|remove ...  |  npm run signing-keys -- rotate|list (see packages/server/src/oauth-admin.ts)');
+    return fail('usage: npm run clients -- add|logo|rotate|list|remove ...  |  npm run signing-keys -- rotate|list (see packages/server/src/oauth-admin.ts)');
   } finally {
     await database.close();
   }
+}
+
+/** A logo's bytes: a local file, or an https URL the operator names (fetched from this machine, once). */
+async function readImage(source: string): Promise<Buffer> {
+  if (!source.startsWith('https://')) return readFile(source);
+  const response = await fetch(source, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`${source} answered ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
 }
 
 function fail(message: string): number {

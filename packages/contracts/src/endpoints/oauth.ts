@@ -76,6 +76,18 @@ export const revokeConnectedApp = endpoint({
   errors: ['oauth.app_not_found'],
 });
 
+export const appLogo = endpoint({
+  method: 'GET',
+  path: '/oauth/clients/{client_id}/logo',
+  tag,
+  auth: 'public',
+  summary: "An outside app's logo (a WebP made from the operator's file); `?v=` makes the answer cacheable forever",
+  params: z.object({ client_id: z.string().max(128) }),
+  query: z.object({ v: z.string().max(20).optional() }),
+  response: 'binary',
+  errors: ['not_found'],
+});
+
 const userCode = z.string().trim().min(4).max(32);
 
 export const deviceRequest = endpoint({

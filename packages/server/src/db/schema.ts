@@ -302,6 +302,19 @@ export const oauthClients = pgTable('oauth_clients', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Outside apps' logos (migration 0011_oauth_client_logos): a 128x128 WebP made from the file
+ * the operator gave, served from our own origin (pages load no image from elsewhere).
+ */
+export const oauthClientLogos = pgTable('oauth_client_logos', {
+  clientId: text('client_id')
+    .primaryKey()
+    .references(() => oauthClients.clientId, { onDelete: 'cascade' }),
+  content: bytea('content').notNull(),
+  version: integer('version').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 // ---------------------------------------------------------------------------------------------
 // Billing (issue 15, migration 0004_billing): organizations (minimal, for the business trial),
 // processor customers, cards, subscriptions, trials, orders, promo codes, licenses, idempotency

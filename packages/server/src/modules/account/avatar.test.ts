@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
-import { sniffImageType } from './avatar';
+import { sniffImageType } from '../../platform/square-image';
 
 let server: TestServer;
 let token: string;

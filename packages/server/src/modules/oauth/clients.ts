@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { endpointPath, oauthEndpoints } from '@portal/contracts';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { ClientMetadata } from 'oidc-provider';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { oauthClients } from '../../db/schema';
+import { oauthClientLogos, oauthClients } from '../../db/schema';
 import { randomToken, sha256 } from '../../platform/crypto';
+import { squareWebp } from '../../platform/square-image';
 
 export const FIRST_PARTY_FILE = fileURLToPath(new URL('./first-party-clients.json', import.meta.url));
 
@@ -21,7 +23,6 @@ const firstPartySchema = z.object({
       service_scope: z.string().min(1),
       inner_service: z.string().optional(),
       client_uri: z.url().optional(),
-      logo_uri: z.url().optional(),
       redirect_uris: perEnvironment(z.array(z.string().min(1))),
       post_logout_redirect_uris: perEnvironment(z.array(z.string().min(1))).optional(),
       backchannel_logout_uri: perEnvironment(z.url()).optional(),
@@ -40,7 +41,15 @@ const DEVICE_FLOW = 'urn:ietf:params:oauth:grant-type:device_code';
 export interface PortalClientMetadata extends ClientMetadata {
   first_party?: boolean;
   service_scope?: string;
+  /** The version of the app's logo in oauth_client_logos (an outside app's, set with `npm run clients -- logo`). */
+  portal_logo?: number;
 }
+
+/** A logo is shown 48 px wide; 128 px covers twice that for dense screens. */
+export const CLIENT_LOGO_SIZE = 128;
+
+/** Where the pages load an app's logo: our own origin (their CSP allows no other), the version making it cacheable. */
+export const clientLogoPath = (clientId: string, version: number) => `/v3${endpointPath(oauthEndpoints.appLogo, { client_id: clientId })}?v=${version}`;
 
 /**
  * The products' clients from the checked-in file, for this NODE_ENV. A product whose secret is
@@ -62,7 +71,6 @@ export function firstPartyClients(config: Pick<Config, 'NODE_ENV' | 'OAUTH_CLIEN
       client_id: entry.client_id,
       client_name: entry.client_name,
       ...(entry.client_uri ? { client_uri: entry.client_uri } : {}),
-      ...(entry.logo_uri ? { logo_uri: entry.logo_uri } : {}),
       redirect_uris: redirectUris,
       post_logout_redirect_uris: entry.post_logout_redirect_uris?.[env] ?? [],
       ...(backchannel ? { backchannel_logout_uri: backchannel, backchannel_logout_session_required: true } : {}),
@@ -94,7 +102,6 @@ export const thirdPartyInput = z.object({
   name: z.string().trim().min(1).max(100),
   redirectUris: z.array(z.url()).min(1),
   site: z.url().optional(),
-  logo: z.url().optional(),
   /** A public client (a single-page or native app): no secret, PKCE required. */
   public: z.boolean().default(false),
   postLogoutRedirectUris: z.array(z.url()).default([]),
@@ -115,14 +122,16 @@ export interface RegisteredClient {
  */
 export function thirdPartyClients(db: Database) {
   return {
-    async add(raw: ThirdPartyInput): Promise<RegisteredClient> {
+    /** `logo`: a PNG, JPEG or WebP file's bytes (made into our own square WebP; refused as ImageRejected). */
+    async add(raw: ThirdPartyInput, logo?: Buffer): Promise<RegisteredClient> {
       const input = thirdPartyInput.parse(raw);
+      const logoImage = logo ? await squareWebp(logo, CLIENT_LOGO_SIZE) : undefined;
       const clientId = `app_${randomToken(12)}`;
       const secret = input.public ? undefined : randomToken(32);
       const metadata: Omit<PortalClientMetadata, 'client_id'> = {
         client_name: input.name,
         ...(input.site ? { client_uri: input.site } : {}),
-        ...(input.logo ? { logo_uri: input.logo } : {}),
+        ...(logoImage ? { portal_logo: 1 } : {}),
         redirect_uris: input.redirectUris,
         post_logout_redirect_uris: input.postLogoutRedirectUris,
         ...(input.backchannelLogoutUri ? { backchannel_logout_uri: input.backchannelLogoutUri, backchannel_logout_session_required: true } : {}),
@@ -131,7 +140,10 @@ export function thirdPartyClients(db: Database) {
         token_endpoint_auth_method: input.public ? 'none' : 'client_secret_basic',
         first_party: false,
       };
-      await db.insert(oauthClients).values({ clientId, secretHash: secret ? sha256(secret) : null, metadata });
+      await db.transaction(async (tx) => {
+        await tx.insert(oauthClients).values({ clientId, secretHash: secret ? sha256(secret) : null, metadata });
+        if (logoImage) await tx.insert(oauthClientLogos).values({ clientId, content: logoImage, version: 1 });
+      });
       return { clientId, ...(secret ? { clientSecret: secret } : {}) };
     },
 
@@ -149,6 +161,32 @@ export function thirdPartyClients(db: Database) {
         throw new Error(`${clientId} is a public client: it has no secret to rotate`);
       }
       return { clientId, clientSecret: secret };
+    },
+
+    /** A new logo for an app; false when there is no such outside app. */
+    async setLogo(clientId: string, image: Buffer): Promise<boolean> {
+      const content = await squareWebp(image, CLIENT_LOGO_SIZE);
+      return db.transaction(async (tx) => {
+        const [client] = await tx.select({ clientId: oauthClients.clientId }).from(oauthClients).where(eq(oauthClients.clientId, clientId)).for('update');
+        if (!client) return false;
+        const [logo] = await tx
+          .insert(oauthClientLogos)
+          .values({ clientId, content, version: 1 })
+          .onConflictDoUpdate({ target: oauthClientLogos.clientId, set: { content, version: sql`${oauthClientLogos.version} + 1`, updatedAt: sql`now()` } })
+          .returning({ version: oauthClientLogos.version });
+        // The provider reads clients through the adapter: the version in the metadata reaches the pages.
+        await tx
+          .update(oauthClients)
+          .set({ metadata: sql`${oauthClients.metadata} || jsonb_build_object('portal_logo', ${logo.version}::int)`, updatedAt: sql`now()` })
+          .where(eq(oauthClients.clientId, clientId));
+        return true;
+      });
+    },
+
+    /** An app's logo as stored (a WebP), for the logo route. */
+    async logo(clientId: string): Promise<{ content: Buffer; version: number; updatedAt: Date } | undefined> {
+      const [row] = await db.select({ content: oauthClientLogos.content, version: oauthClientLogos.version, updatedAt: oauthClientLogos.updatedAt }).from(oauthClientLogos).where(eq(oauthClientLogos.clientId, clientId));
+      return row;
     },
 
     async list(): Promise<Array<{ clientId: string; name: string; redirectUris: string[]; public: boolean; createdAt: Date }>> {

@@ -1,13 +1,15 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import type { DatabaseHandle } from '../../db/client';
 import { oidcModels } from '../../db/schema';
 import { createDataProtection } from '../../platform/data-protection';
 import { sha256 } from '../../platform/crypto';
+import { ImageRejected } from '../../platform/square-image';
 import { TEST_DATA_KEY } from '../../../test/harness';
 import { freshDatabase } from '../../../test/db-target';
 import { createAdapterFactory } from './adapter';
-import { firstPartyClients, thirdPartyClients } from './clients';
+import { CLIENT_LOGO_SIZE, firstPartyClients, thirdPartyClients } from './clients';
 import { loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS } from './keys';
 import { sweepExpired } from './sweep';
 
@@ -83,6 +85,29 @@ describe('clients', () => {
     expect(await registry.remove(added.clientId)).toBe(true);
     expect(await adapter.find(added.clientId)).toBeUndefined();
     await expect(registry.add({ name: 'Bad', redirectUris: ['not a url'] })).rejects.toThrow();
+  });
+
+  it("keeps an outside app's logo as our own 128 px WebP, versioned in its metadata, and refuses what is not an image", async () => {
+    const registry = thirdPartyClients(database.db);
+    const adapter = createAdapterFactory(database.db)('Client');
+    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#1864ab' } }).png().toBuffer();
+    const added = await registry.add({ name: 'With Logo', redirectUris: ['https://logo.example/cb'] }, png);
+    expect(await adapter.find(added.clientId)).toMatchObject({ portal_logo: 1 });
+    const first = await registry.logo(added.clientId);
+    expect(await sharp(first!.content).metadata()).toMatchObject({ format: 'webp', width: CLIENT_LOGO_SIZE, height: CLIENT_LOGO_SIZE });
+
+    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } }).jpeg().toBuffer();
+    expect(await registry.setLogo(added.clientId, jpeg)).toBe(true);
+    expect((await registry.logo(added.clientId))!.version).toBe(2);
+    expect(await adapter.find(added.clientId)).toMatchObject({ portal_logo: 2, client_name: 'With Logo' });
+
+    await expect(registry.setLogo(added.clientId, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).rejects.toBeInstanceOf(ImageRejected);
+    await expect(registry.add({ name: 'Bad Logo', redirectUris: ['https://bad.example/cb'] }, Buffer.from('GIF89a'))).rejects.toThrow(/PNG, JPEG or WebP/);
+    expect((await registry.list()).map((client) => client.name)).not.toContain('Bad Logo');
+    expect((await registry.logo(added.clientId))!.version).toBe(2);
+    expect(await registry.setLogo('app_missing', png)).toBe(false);
+    expect(await registry.remove(added.clientId)).toBe(true);
+    expect(await registry.logo(added.clientId)).toBeUndefined();
   });
 });
 

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
 import { generate } from 'otplib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
 import { freePort, startTestServer, type TestServer } from '../../../test/harness';
@@ -335,7 +336,8 @@ describe('a password reset', () => {
 
 describe('an outside app with consent', () => {
   it('asks once (Allow), remembers, lists it in Connected apps, and Revoke ends its tokens; Deny sends access_denied', async () => {
-    const registered = await thirdPartyClients(server.database.db).add({ name: 'Outside App', redirectUris: [CALLBACK], site: 'https://outside.example' });
+    const logo = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#2b8a3e' } }).png().toBuffer();
+    const registered = await thirdPartyClients(server.database.db).add({ name: 'Outside App', redirectUris: [CALLBACK], site: 'https://outside.example' }, logo);
     const config = await discover(registered.clientId, registered.clientSecret);
     const { browser, token } = await signedInBrowser();
     const api = (path: string, init: RequestInit = {}) =>
@@ -347,6 +349,14 @@ describe('an outside app with consent', () => {
     const uid = first.callback.searchParams.get('interaction')!;
     const request = await json(api(`/oauth/interactions/${uid}`));
     expect(request.app).toMatchObject({ client_id: registered.clientId, name: 'Outside App', client_uri: 'https://outside.example', first_party: false });
+    // The logo comes from our own origin (the page's CSP allows no other), cacheable by its version.
+    expect(request.app.logo_uri).toBe(`/v3/oauth/clients/${registered.clientId}/logo?v=1`);
+    const served = await fetch(`${origin}${request.app.logo_uri}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/webp');
+    expect(served.headers.get('cache-control')).toContain('immutable');
+    expect((await sharp(Buffer.from(await served.arrayBuffer())).metadata()).width).toBe(128);
+    expect((await fetch(`${origin}/v3/oauth/clients/app_nobody/logo`)).status).toBe(404);
     expect(request.scopes).toEqual(expect.arrayContaining(['openid', 'email', 'profile']));
     const decision = await json(api(`/oauth/interactions/${uid}/consent`, { method: 'POST', body: JSON.stringify({ allow: true }) }));
     const { url: callback } = await browser.walk(decision.redirect_to);

@@ -163,8 +163,9 @@ export async function createProvider(deps: ProviderDependencies): Promise<Provid
     clientDefaults: { id_token_signed_response_alg: 'RS256', require_auth_time: true, grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' },
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     extraClientMetadata: {
-      properties: ['first_party', 'service_scope'],
+      properties: ['first_party', 'service_scope', 'portal_logo'],
       validator(_ctx, key, value) {
+        if (key === 'portal_logo' && value !== undefined && !Number.isInteger(value)) throw new Error('portal_logo must be an integer');
         if (key === 'first_party' && value !== undefined && typeof value !== 'boolean') throw new Error('first_party must be a boolean');
         if (key === 'service_scope' && value !== undefined && typeof value !== 'string') throw new Error('service_scope must be a string');
       },

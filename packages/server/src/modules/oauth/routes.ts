@@ -2,7 +2,9 @@ import { loginPathFor, oauthEndpoints, paths } from '@portal/contracts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config';
+import { AppError } from '../../platform/errors';
 import { route } from '../../platform/http/route';
+import { SQUARE_IMAGE_CONTENT_TYPE } from '../../platform/square-image';
 import { caller, sessionCookieClearings, sessionCookieName, type SessionService } from '../sessions';
 import { simplePage } from './pages';
 import { ACR_MULTI, acrFor, INTERACTION_PATH, multiFactorRequired, OIDC_ROUTES, portalIdentities, type PortalIdentity } from './provider';
@@ -134,6 +136,20 @@ export function oauthRoutes(oauth: OAuthService): FastifyPluginAsync {
     route(app, oauthEndpoints.connectedApps, async (request) => ({ apps: await oauth.connectedApps(caller(request).user.id) }));
     route(app, oauthEndpoints.revokeConnectedApp, async (request) => {
       await oauth.revokeApp(caller(request).user.id, request.params.client_id);
+    });
+    route(app, oauthEndpoints.appLogo, async (request, reply) => {
+      const logo = await oauth.appLogo(request.params.client_id);
+      if (!logo) throw new AppError('not_found');
+      const etag = `"${logo.version}"`;
+      reply
+        .header('content-type', SQUARE_IMAGE_CONTENT_TYPE)
+        // A versioned address never changes content (the version only grows).
+        .header('cache-control', request.query.v === String(logo.version) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate')
+        .header('etag', etag)
+        .header('last-modified', logo.updatedAt.toUTCString())
+        .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; sandbox");
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      return reply.send(logo.content);
     });
     route(app, oauthEndpoints.deviceRequest, async (request) => oauth.deviceRequest(request.body.user_code, approverOf(request)));
     route(app, oauthEndpoints.deviceDecision, async (request) => oauth.deviceDecision(request.body.user_code, approverOf(request), request.body.allow));

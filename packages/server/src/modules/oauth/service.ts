@@ -7,7 +7,7 @@ import { oidcModels, oidcSessionLinks } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { SessionsEnded } from '../sessions';
-import type { PortalClientMetadata } from './clients';
+import { clientLogoPath, thirdPartyClients, type PortalClientMetadata } from './clients';
 import { acrFor } from './provider';
 
 /** The signed-in person answering a consent or a device code: who, and how their session authenticated. */
@@ -27,7 +27,7 @@ function appOf(client: ProviderClient): OAuthApp {
   return {
     client_id: client.clientId,
     name: client.clientName ?? client.clientId,
-    logo_uri: client.logoUri ?? null,
+    logo_uri: metadata.portal_logo ? clientLogoPath(client.clientId, metadata.portal_logo) : null,
     client_uri: client.clientUri ?? null,
     first_party: metadata.first_party === true,
   };
@@ -73,7 +73,12 @@ export function createOAuthService(deps: {
     );
   }
 
+  const outsideApps = thirdPartyClients(db);
+
   return {
+    /** An outside app's logo as stored, for the logo route. */
+    appLogo: (clientId: string) => outsideApps.logo(clientId),
+
     async consentRequest(uid: string, approver: Approver) {
       const { interaction, client } = await waitingInteraction(uid, approver.userId);
       const details = interaction.prompt.details as { missingOIDCScope?: string[] };

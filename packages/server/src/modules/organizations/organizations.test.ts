@@ -179,5 +179,5 @@ describe('organizations operator commands', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });
