@@ -102,7 +102,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Solved challenges are remembered in the shared limiter store, so one cannot be replayed on another node.
   const captcha = deps.captcha ?? createCaptchaVerifier(config, { replayStore: limiter, logger: app.log });
   // Who is signed in is read from memory, kept fresh by the database's change notifications.
-  const identities = new IdentityCache();
+  const identities = new IdentityCache({ maxEntries: config.SESSION_CACHE_ENTRIES });
   const identityFeed = await followIdentityChanges(database, identities);
   app.addHook('onClose', () => identityFeed.close());
   if (database.kind === 'postgres') installReadYourWrites(app, identityFeed);

@@ -77,9 +77,11 @@ const envSchema = z
     /** Product origins (beside the two brands') whose pages may call the API with cookies (CORS). */
     CORS_ORIGINS: list.pipe(z.array(url)).default([]),
     COOKIE_DOMAIN: z.string().optional(),
-    /** A session unused for this long is refused (beside its 30-day lifetime). */
     RATE_LIMITS: limitOverrides.default({}),
+    /** A session unused for this long is refused (beside its 30-day lifetime). */
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 60 * 60).default(7 * 24 * 60 * 60),
+    /** Live sessions each node keeps in memory (see modules/sessions/identity-cache.ts); others cost one query. */
+    SESSION_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
     /** How recent a sign-in or re-authentication must be for a sensitive change (adding a passkey, an API key...). */
     REAUTH_MAX_AGE_SECONDS: z.coerce.number().int().min(30).max(24 * 60 * 60).default(5 * 60),
     SEED_DEMO: flag.optional(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRow } from '../users';
-import { IdentityCache, type CachedIdentity } from './identity-cache';
+import { IDENTITY_CACHE_ENTRIES, IdentityCache, type CachedIdentity } from './identity-cache';
 import type { SessionRow } from './queries';
 
 const identity = (userId: string, sessionId = `${userId}-session`): CachedIdentity => ({
@@ -48,6 +48,32 @@ describe('IdentityCache', () => {
     expect(cache.get('one')).toBeDefined();
     expect(cache.get('three')).toBeDefined();
     expect(cache.size).toBe(2);
+  });
+
+  it("keeps one copy of a user's row for all their sessions, and takes the newest after an eviction", () => {
+    const cache = new IdentityCache();
+    cache.store('ann-phone', identity('ann', 'phone'), cache.generation);
+    cache.store('ann-laptop', identity('ann', 'laptop'), cache.generation);
+    expect(cache.get('ann-laptop')!.user).toBe(cache.get('ann-phone')!.user);
+    expect(cache.get('ann-laptop')!.session.id).toBe('laptop');
+    cache.evictUser('ann');
+    const renamed = { ...identity('ann', 'phone'), user: { id: 'ann', fullName: 'Ann B' } as UserRow };
+    cache.store('ann-phone', renamed, cache.generation);
+    expect(cache.get('ann-phone')!.user.fullName).toBe('Ann B');
+  });
+
+  it('holds 10,000 sessions by default', () => {
+    const cache = new IdentityCache();
+    for (let i = 0; i <= IDENTITY_CACHE_ENTRIES; i++) cache.store(`hash-${i}`, identity(`u${i}`), cache.generation);
+    expect(IDENTITY_CACHE_ENTRIES).toBe(10_000);
+    expect(cache.size).toBe(IDENTITY_CACHE_ENTRIES);
+    expect(cache.get('hash-0')).toBeUndefined();
+  });
+
+  it('keeps nothing when its size is 0', () => {
+    const cache = new IdentityCache({ maxEntries: 0 });
+    cache.store('one', identity('u1'), cache.generation);
+    expect(cache.size).toBe(0);
   });
 
   it('lets entries expire as a backstop', () => {
