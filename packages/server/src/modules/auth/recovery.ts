@@ -4,7 +4,7 @@ import { RESET_LINK_TTL_SECONDS, resetPasswordPath } from '@portal/contracts';
 import { originFor } from '../../platform/brand';
 import { safeEqual } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import { CAPTCHA_AFTER_FAILURES, limits, rateLimited } from '../../platform/rate-limit';
+import { CAPTCHA_AFTER_FAILURES, limits, rateKey, rateLimited } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { hashPassword, verifyPassword } from '../../platform/passwords';
 import { createUserService, replyLanguage, type UserRow } from '../users';
@@ -57,7 +57,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
      * nothing): a captcha from the third on, then refused, so hints cannot be harvested.
      */
     async verifyEmail(input: { identifier: string; email: string; captcha?: string }, origin: RequestOrigin): Promise<void> {
-      rateLimited(await limiter.consume(`recovery:ip:${origin.limitAddress}`, limits.recoveryPerIp));
+      rateLimited(await limiter.consume(rateKey(limits.recoveryPerIp, origin.limitAddress), limits.recoveryPerIp));
       const identifier = input.identifier.toLowerCase();
       const failKey = `recovery:fail:${identifier}`;
       rateLimited(await limiter.status(failKey, limits.recoveryFailuresPerAccount));
@@ -74,7 +74,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
         throw new AppError('auth.recovery_email_mismatch', { hint }, { hint, captcha_required: failures.count >= CAPTCHA_AFTER_FAILURES });
       }
       await limiter.reset(failKey);
-      rateLimited(await limiter.consume(`recovery:send:${rightEmail}`, limits.codeSendPerAccount));
+      rateLimited(await limiter.consume(rateKey(limits.codeSendPerAccount, `recovery:${rightEmail}`), limits.codeSendPerAccount));
       if (!user) return;
       // Issued after the answer, so the writes cannot make a real account answer slower than none.
       setImmediate(() => {
@@ -84,7 +84,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
 
     /** Exchanges a mailed code for a reset token. Codes are attempt-limited and single use. */
     async verifyCode(input: { identifier: string; code: string }, origin: RequestOrigin): Promise<{ reset_token: string }> {
-      rateLimited(await limiter.consume(`recovery:ip:${origin.limitAddress}`, limits.recoveryPerIp));
+      rateLimited(await limiter.consume(rateKey(limits.recoveryPerIp, origin.limitAddress), limits.recoveryPerIp));
       const user = await users.findByIdentifier(input.identifier);
       if (!(await tokens.useCode(user?.id, 'reset_code', input.code, input.identifier.toLowerCase())) || !user) throw new AppError('auth.code_invalid');
       return { reset_token: await tokens.issueLink(user.id, 'reset_link', RESET_LINK_TTL_SECONDS) };

@@ -9,7 +9,7 @@ import { safeEqual } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { sendInBackground, type Mailer, type RenderedMail } from '../../platform/mail';
 import { createOneTimeTokens } from '../../platform/one-time-tokens';
-import { limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import { limits, rateLimited, rateKey, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import type { SessionService, SignInResult } from '../sessions';
 import { hashPassword, isCommonPassword } from '../../platform/passwords';
@@ -159,7 +159,7 @@ export function createAuthService(deps: AuthDependencies) {
     registerAccount,
 
     async signUp(input: SignUpRequest, origin: RequestOrigin, browser: string): Promise<{ email: string }> {
-      rateLimited(await limiter.consume(`signup:ip:${origin.limitAddress}`, limits.signUpPerIp));
+      rateLimited(await limiter.consume(rateKey(limits.signUpPerIp, origin.limitAddress), limits.signUpPerIp));
       await requireCaptcha(input.captcha, origin.ip);
       assertAcceptablePassword(input.password);
       // Hash before looking up, so both paths spend the same time.
@@ -169,10 +169,10 @@ export function createAuthService(deps: AuthDependencies) {
     },
 
     async resendActivation(email: string, origin: RequestOrigin, browser: string, captcha?: string): Promise<{ email: string }> {
-      rateLimited(await limiter.consume(`activation:ip:${origin.limitAddress}`, limits.recoveryPerIp));
+      rateLimited(await limiter.consume(rateKey(limits.recoveryPerIp, `activation:${origin.limitAddress}`), limits.recoveryPerIp));
       // Each answer mails someone: a script must not turn it into a mail cannon.
       await requireCaptcha(captcha, origin.ip);
-      rateLimited(await limiter.consume(`activation:${email}`, limits.codeSendPerAccount));
+      rateLimited(await limiter.consume(rateKey(limits.codeSendPerAccount, `activation:${email}`), limits.codeSendPerAccount));
       const user = await users.findByEmail(email);
       if (user && !user.activatedAt) await sendActivation(user, origin, ownCredentials(user, browser));
       return { email };

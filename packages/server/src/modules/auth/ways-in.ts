@@ -4,7 +4,7 @@ import { requireCaptcha } from '../../platform/captcha';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { burnVerificationTime, hashPassword, needsRehash, verifyPassword } from '../../platform/passwords';
-import { CAPTCHA_AFTER_FAILURES, failureDelay, limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import { CAPTCHA_AFTER_FAILURES, failureDelay, limits, rateLimited, rateKey, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { restoreScheduledDeletion } from '../account';
 import type { FactorProof, SecondFactorService } from '../mfa';
@@ -26,7 +26,7 @@ export interface WaysInDependencies {
  * before anything is checked (so parallel tries never exceed it) and a success gives it back,
  * so only failures count: people sharing one address do not lock each other out.
  */
-export const signInIpKey = (origin: RequestOrigin) => `signin:ip:${origin.limitAddress}`;
+export const signInIpKey = (origin: RequestOrigin) => rateKey(limits.signInPerIp, origin.limitAddress);
 
 const AUTH_METHODS: readonly AuthMethod[] = ['pwd', 'otp', 'hwk', 'user', 'mfa', 'social'];
 const asAuthMethods = (values: readonly string[]): AuthMethod[] => AUTH_METHODS.filter((method) => values.includes(method));

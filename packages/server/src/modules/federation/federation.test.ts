@@ -4,6 +4,7 @@ import { TestBrowser } from '../../../test/browser';
 import { startOAuth2Idp, startOidcIdp, type IdpPerson } from '../../../test/fake-idps';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
+import { limits } from '../../platform/rate-limit';
 
 /**
  * Social sign-in against real providers the test starts: a second oidc-provider for the
@@ -246,6 +247,17 @@ describe('the pipeline and the protocol', () => {
     expect(locker.json().code).toBe('social.provider_unavailable');
     const unknown = await server.app.inject({ method: 'POST', url: '/v3/_auth/oauth/myspace/start', payload: {}, remoteAddress: nextAddress() });
     expect(unknown.statusCode).toBe(400);
+  });
+
+  it('counts starts per address in one atomic step: all at once, exactly the allowance gets through', async () => {
+    const address = nextAddress();
+    const answers = await Promise.all(
+      Array.from({ length: limits.signInPerIp.limit + 5 }, () => server.app.inject({ method: 'POST', url: '/v3/_auth/oauth/github/start', payload: {}, remoteAddress: address })),
+    );
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(limits.signInPerIp.limit);
+    expect(answers.filter((answer) => answer.statusCode === 429).map((answer) => answer.json().code)).toEqual(Array(5).fill('rate_limited'));
+    // Another address is not held back.
+    expect((await server.app.inject({ method: 'POST', url: '/v3/_auth/oauth/github/start', payload: {}, remoteAddress: nextAddress() })).statusCode).toBe(200);
   });
 
   it('linking needs a recent proof of identity and a session', async () => {

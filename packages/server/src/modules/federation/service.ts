@@ -9,7 +9,7 @@ import { randomDigits, randomToken, safeEqual, sha256 } from '../../platform/cry
 import type { DataProtection } from '../../platform/data-protection';
 import { AppError } from '../../platform/errors';
 import { sendInBackground, type Mailer } from '../../platform/mail';
-import { limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import { limits, rateLimited, rateKey, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import type { WayIn } from '../auth';
 import { notifySecurityEvent } from '../notifications';
@@ -149,7 +149,7 @@ export function createFederationService(deps: FederationDependencies) {
     /** The provider's authorization URL and the sealed cookie that remembers this start. */
     async start(id: SocialProviderId, intent: 'sign_in' | 'link', caller: Caller | undefined, origin: RequestOrigin): Promise<{ url: string; cookie: string }> {
       const provider = providerFor(id, origin);
-      rateLimited(await deps.limiter.consume(`social:start:${origin.limitAddress}`, limits.signInPerIp));
+      rateLimited(await deps.limiter.consume(rateKey(limits.signInPerIp, `social:${origin.limitAddress}`), limits.signInPerIp));
       if (intent === 'link') {
         if (!caller) throw new AppError('unauthorized');
         // A new way into the account: only right after proving who you are.
@@ -216,7 +216,7 @@ export function createFederationService(deps: FederationDependencies) {
      * (the account is made only when it is proven).
      */
     async signUp(input: { signup_token: string; full_name: string; email: string; language?: string }, origin: RequestOrigin): Promise<SignedIn | { verification_required: true; email: string }> {
-      rateLimited(await deps.limiter.consume(`signup:ip:${origin.limitAddress}`, limits.signUpPerIp));
+      rateLimited(await deps.limiter.consume(rateKey(limits.signUpPerIp, origin.limitAddress), limits.signUpPerIp));
       const signup = await queries.liveSignup(sha256(input.signup_token), clock.now());
       if (!signup) throw new AppError('social.signup_expired');
       const email = input.email.toLowerCase();
@@ -227,7 +227,7 @@ export function createFederationService(deps: FederationDependencies) {
         if (!(await queries.finishSignup(signup.id, clock.now()))) throw new AppError('social.signup_expired');
         return createAccount({ provider, subject: signup.subject, email, fullName: input.full_name, language }, origin);
       }
-      rateLimited(await deps.limiter.consume(`social:code:${signup.id}`, limits.codeSendPerAccount));
+      rateLimited(await deps.limiter.consume(rateKey(limits.codeSendPerAccount, `social:${signup.id}`), limits.codeSendPerAccount));
       const code = randomDigits(6);
       await queries.awaitCode(signup.id, { email, chosenName: input.full_name, language, codeHash: sha256(`${signup.id}:${code}`) });
       sendInBackground(deps.mailer, deps.log, {

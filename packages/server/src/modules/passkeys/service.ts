@@ -234,7 +234,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
      * activated by the mailed link. A taken email answers the same, mails its owner, stores nothing.
      */
     async register(response: Record<string, unknown>, origin: RequestOrigin, browser: string): Promise<{ email: string }> {
-      rateLimited(await limiter.consume(`signup:ip:${origin.limitAddress}`, limits.signUpPerIp));
+      rateLimited(await limiter.consume(rateKey(limits.signUpPerIp, origin.limitAddress), limits.signUpPerIp));
       const { row, info } = await verifyRegistration(response, 'register', origin, 'auth.passkey_signup_failed');
       const payload = row.payload ?? {};
       const email = String(payload.email ?? '');
@@ -281,7 +281,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
       return signIn.run(
         {
           async identify() {
-            rateLimited(await limiter.consume(`signin:ip:${origin.limitAddress}`, limits.signInPerIp));
+            rateLimited(await limiter.consume(rateKey(limits.signInPerIp, origin.limitAddress), limits.signInPerIp));
             const { challenge } = await claim(input.response, 'auth', 'auth.passkey_failed');
             const credentialId = typeof input.response.id === 'string' ? input.response.id : '';
             const passkey = credentialId ? await queries.findByCredentialId(credentialId) : undefined;
@@ -303,7 +303,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
             const { challenge, passkey } = found!;
             await verifyAssertion(passkey, challenge, input.response, origin);
             // Only failures count against the address (see signInIpKey in auth): a success gives its hit back.
-            await limiter.refund(`signin:ip:${origin.limitAddress}`);
+            await limiter.refund(rateKey(limits.signInPerIp, origin.limitAddress));
             // ...and the options call that began it, so a crowd behind one address keeps signing in with passkeys.
             await limiter.refund(rateKey(limits.signInPerIp, `webauthn:${origin.limitAddress}`));
             // User verification is required above, so the passkey proves both factors.
@@ -341,13 +341,13 @@ export function createPasskeyService(deps: PasskeyDependencies) {
      * Throttled per address like the passkey sign-in (a success gives its hit back).
      */
     async confirm(user: UserRow, response: Record<string, unknown>, origin: RequestOrigin): Promise<void> {
-      rateLimited(await limiter.consume(`signin:ip:${origin.limitAddress}`, limits.signInPerIp));
+      rateLimited(await limiter.consume(rateKey(limits.signInPerIp, origin.limitAddress), limits.signInPerIp));
       const { challenge, row } = await claim(response, 'reauth', 'auth.passkey_failed');
       const credentialId = typeof response.id === 'string' ? response.id : '';
       const passkey = credentialId ? await queries.findByCredentialId(credentialId) : undefined;
       if (row.userId !== user.id || !passkey || passkey.userId !== user.id) throw new AppError('auth.passkey_failed');
       await verifyAssertion(passkey, challenge, response, origin);
-      await limiter.refund(`signin:ip:${origin.limitAddress}`);
+      await limiter.refund(rateKey(limits.signInPerIp, origin.limitAddress));
       await limiter.refund(rateKey(limits.signInPerIp, `webauthn:${origin.limitAddress}`));
     },
 
