@@ -11,6 +11,8 @@ import { DEPOSIT_CURSOR, depositChain, ensureCursor, toLedgerUnits, type WhcDepo
 
 /** The system account WHC deposits come from (the tokens sit on the deposit addresses, outside the ledger). */
 export const CHAIN_INBOUND_ACCOUNT = 'whc_chain_inbound';
+/** A transaction hash as the transactions list shows it in the note (the deposit list links the whole one). */
+export const shortHash = (hash: string) => `${hash.slice(0, 10)}…${hash.slice(-8)}`;
 const transferEvent = erc20Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!;
 
 /** What one poll did; `busy` when another node held the cursor. */
@@ -94,7 +96,7 @@ export function createWhcDepositFollower(deps: { db: Database; clock: Clock; con
       sql`select user_id, amount_minor::text as amount_minor, tx_hash from wallet_whc_deposits where id = ${id} and status = 'pending'`,
     );
     if (!deposit) return false;
-    await tx.insert(walletEntries).values({ id: entryId, kind: 'deposit', currency: 'WHC', status: 'completed', idempotencyKey: `whc-deposit:${id}`, note: `BEP20 deposit ${deposit.tx_hash}` });
+    await tx.insert(walletEntries).values({ id: entryId, kind: 'deposit', currency: 'WHC', status: 'completed', idempotencyKey: `whc-deposit:${id}`, note: `BEP20 deposit ${shortHash(deposit.tx_hash)}` });
     const [done] = await rows<{ id: string }>(
       tx,
       sql`update wallet_whc_deposits set status = 'completed', entry_id = ${entryId}, credited_at = ${clock.now().toISOString()}, updated_at = ${clock.now().toISOString()}

@@ -108,7 +108,7 @@ async function ledgerHolds() {
   expect(await rows(db, sql`select entry_id from wallet_postings group by entry_id, currency having sum(amount) <> 0`)).toEqual([]);
   expect(await rows(db, sql`select a.id from wallet_accounts a left join wallet_postings p on p.account_id = a.id group by a.id having a.balance <> coalesce(sum(p.amount), 0)`)).toEqual([]);
   expect(await rows(db, sql`select d.id from wallet_whc_deposits d join wallet_entries e on e.id = d.entry_id group by d.id having count(*) <> 1`)).toEqual([]);
-  expect(await rows(db, sql`select note from wallet_entries where note like 'BEP20 deposit %' group by note having count(*) > 1`)).toEqual([]);
+  expect(await rows(db, sql`select e.id from wallet_entries e left join wallet_whc_deposits d on d.entry_id = e.id where e.note like 'BEP20 deposit %' and d.id is null`)).toEqual([]);
 }
 
 describe('WHC deposit addresses', () => {
@@ -174,7 +174,7 @@ describe('the WHC deposit follower', () => {
     await catchUp();
     expect(await whc(ada.session)).toBe('250000000');
     const list = (await call(ada.session, 'GET', '/v3/sso/me/wallet/WHC/transactions')).json();
-    expect(list.items).toMatchObject([{ direction: 'in', amount: '250000000', balance: '250000000', status: 'completed', note: `BEP20 deposit ${hash}` }]);
+    expect(list.items).toMatchObject([{ direction: 'in', amount: '250000000', balance: '250000000', status: 'completed', note: `BEP20 deposit ${hash.slice(0, 10)}…${hash.slice(-8)}` }]);
     await ledgerHolds();
   });
 
