@@ -12,6 +12,7 @@ export * from './api/second-factors';
 export * from './api/account';
 export * from './api/billing';
 export * from './api/wallet';
+export * from './api/whc-deposits';
 export * from './api/social';
 export * from './social-providers';
 export * from './billing/money';

@@ -183,6 +183,8 @@ beforeAll(async () => {
       WHC_CHAIN_RPC_URL: 'http://127.0.0.1:9',
       WHC_TOKEN_ADDRESS: '0x000000000000000000000000000000000000dEaD',
       WHC_SIGNER_KEY: `0x${'4c'.repeat(32)}`,
+      // WHC deposit addresses on too (made from this key without the chain; the follower does not run).
+      WHC_DEPOSIT_XPUB: 'xpub6FALsbGyezYrpyZFavXX4KcWaKjg44X2QHkTWy5yfkH4fUxTDnjfSmD967tSqdZC5oNAnFovVpgtXcxRwust6ciT5Hc6pzADioEMMV5hNhn',
       WHC_CHAIN_POLL_SECONDS: '0',
     },
   });

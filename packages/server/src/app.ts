@@ -11,7 +11,16 @@ import type { DatabaseHandle } from './db/client';
 import { accountRoutes, createAccountService, createDeletionService, installDeletionPurgeJob } from './modules/account';
 import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
 import { billingRoutes, createBillingService, installRenewalJob, licenseSecretOf } from './modules/billing';
-import { createChainWithdrawalService, createDepositService, createWalletService, installChainJob, walletRoutes } from './modules/wallet';
+import {
+  createChainWithdrawalService,
+  createDepositService,
+  createWalletService,
+  createWhcDepositFollower,
+  createWhcDepositService,
+  installChainJob,
+  installDepositFollower,
+  walletRoutes,
+} from './modules/wallet';
 import { createOrganizationService, organizationRoutes } from './modules/organizations';
 import { createUserService, toUserDto } from './modules/users';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
@@ -124,6 +133,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     confirmPassword: (user, password) => secondFactor.confirmPassword(user, password),
   });
   const chainJob = installChainJob(app, chainWithdrawals, config.WHC_CHAIN_POLL_SECONDS);
+  // WHC deposits: addresses from the configured xpub, the chain's token transfers to them credited after confirmations.
+  const whcDeposits = createWhcDepositService({ db: database.db, clock, config, log: app.log });
+  installDepositFollower(app, createWhcDepositFollower({ db: database.db, clock, config, log: app.log }), config.WHC_CHAIN_POLL_SECONDS);
   const signIn = createSignIn({ ...shared, secondFactor });
   const auth = createAuthService({ ...shared, signIn });
   const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
@@ -210,7 +222,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(oauthRoutes(oauth.service));
       await v3.register(sandboxRoutes(payments.sandbox, limiter));
       await v3.register(billingRoutes(config, billing, payments.stripe));
-      await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick()));
+      await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick(), whcDeposits));
       await v3.register(organizationRoutes(config, organizations, limiter));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

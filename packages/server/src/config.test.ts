@@ -39,6 +39,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'development', ...deposits, VIETQR_ACCOUNT_NUMBER: '12 34' })).toThrow(/VIETQR_ACCOUNT_NUMBER/);
   });
 
+  it('takes WHC deposits with the chain and the token, without the signer key, and a scan range above the confirmations', () => {
+    const chain = { WHC_CHAIN_RPC_URL: 'https://bsc-dataseed.example/rpc', WHC_TOKEN_ADDRESS: `0x${'ab'.repeat(20)}` };
+    const xpub = 'xpub6FALsbGyezYrpyZFavXX4KcWaKjg44X2QHkTWy5yfkH4fUxTDnjfSmD967tSqdZC5oNAnFovVpgtXcxRwust6ciT5Hc6pzADioEMMV5hNhn';
+    const config = loadConfig({ NODE_ENV: 'development', ...chain, WHC_DEPOSIT_XPUB: xpub });
+    expect([config.WHC_DEPOSIT_XPUB, config.WHC_DEPOSIT_SCAN_BLOCKS, config.WHC_DEPOSIT_START_BLOCK]).toEqual([xpub, 1000, undefined]);
+    expect(() => loadConfig({ NODE_ENV: 'development', WHC_DEPOSIT_XPUB: xpub })).toThrow(/WHC_DEPOSIT_XPUB \(WHC deposits on\) needs WHC_CHAIN_RPC_URL and WHC_TOKEN_ADDRESS/);
+    expect(() => loadConfig({ NODE_ENV: 'development', ...chain })).toThrow(/set all three/);
+    expect(() => loadConfig({ NODE_ENV: 'development', ...chain, WHC_DEPOSIT_XPUB: 'xprv9s21ZrQH143K' })).toThrow(/WHC_DEPOSIT_XPUB: must be an extended public key/);
+    expect(() => loadConfig({ NODE_ENV: 'development', ...chain, WHC_DEPOSIT_XPUB: xpub, WHC_CONFIRMATIONS: '15', WHC_DEPOSIT_SCAN_BLOCKS: '15' })).toThrow(/WHC_DEPOSIT_SCAN_BLOCKS: must be more than WHC_CONFIRMATIONS/);
+  });
+
   it('takes the three WHC chain settings together or not at all, and never repeats the key', () => {
     const chain = { WHC_CHAIN_RPC_URL: 'https://bsc-dataseed.example/rpc', WHC_TOKEN_ADDRESS: `0x${'ab'.repeat(20)}`, WHC_SIGNER_KEY: `0x${'4c'.repeat(32)}` };
     const config = loadConfig({ NODE_ENV: 'development', ...chain });

@@ -170,6 +170,13 @@ const envSchema = z
     WHC_CHAIN_POLL_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     /** Gas limit of a token transfer (not estimated: a transfer that will revert is still sent, and fails on chain). */
     WHC_TRANSFER_GAS: z.coerce.number().int().min(21_000).max(10_000_000).default(150_000),
+    // WHC deposits (wallet/whc-deposits.ts): on with WHC_CHAIN_RPC_URL, WHC_TOKEN_ADDRESS and this key.
+    /** The extended public key (xpub, BIP-32) deposit addresses are derived from: child i is person i's address; no private key on the server. */
+    WHC_DEPOSIT_XPUB: z.string().trim().regex(/^[xt]pub[1-9A-HJ-NP-Za-km-z]{100,112}$/, 'must be an extended public key (xpub...)').optional(),
+    /** The block the deposit follower starts at on its first run (default: the chain's head then). */
+    WHC_DEPOSIT_START_BLOCK: z.coerce.number().int().min(0).optional(),
+    /** The most blocks one poll of the deposit follower asks logs for (eth_getLogs range); more than WHC_CONFIRMATIONS. */
+    WHC_DEPOSIT_SCAN_BLOCKS: z.coerce.number().int().min(2).max(100_000).default(1000),
     BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(300),
     /** Days after a failed renewal to try again, one entry per retry; after the last the subscription is cancelled. */
     BILLING_RETRY_DAYS: list.transform((values) => values.map(Number)).pipe(z.array(z.number().int().min(1).max(60))).default([1, 3, 7]),
@@ -234,9 +241,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (deposits.some(Boolean) && !deposits.every(Boolean)) {
     problems.push('VIETQR_BANK_BIN, VIETQR_ACCOUNT_NUMBER, VIETQR_ACCOUNT_NAME, BANK_WEBHOOK_SECRET: set all four (bank deposits on) or none');
   }
-  const chain = [config.WHC_CHAIN_RPC_URL, config.WHC_TOKEN_ADDRESS, config.WHC_SIGNER_KEY];
-  if (chain.some(Boolean) && !chain.every(Boolean)) {
-    problems.push('WHC_CHAIN_RPC_URL, WHC_TOKEN_ADDRESS, WHC_SIGNER_KEY: set all three (WHC withdrawals to BEP20 addresses on) or none');
+  // The chain and the token, with the signer key (withdrawals), the deposit key (deposits), or both.
+  const chain = [config.WHC_CHAIN_RPC_URL, config.WHC_TOKEN_ADDRESS];
+  const chainUsers = [config.WHC_SIGNER_KEY, config.WHC_DEPOSIT_XPUB];
+  if ((chain.some(Boolean) || chainUsers.some(Boolean)) && !(chain.every(Boolean) && chainUsers.some(Boolean))) {
+    problems.push('WHC_CHAIN_RPC_URL, WHC_TOKEN_ADDRESS, WHC_SIGNER_KEY: set all three (WHC withdrawals to BEP20 addresses on) or none; WHC_DEPOSIT_XPUB (WHC deposits on) needs WHC_CHAIN_RPC_URL and WHC_TOKEN_ADDRESS too');
+  }
+  if (config.WHC_DEPOSIT_SCAN_BLOCKS <= config.WHC_CONFIRMATIONS) {
+    problems.push('WHC_DEPOSIT_SCAN_BLOCKS: must be more than WHC_CONFIRMATIONS (each poll scans the last unconfirmed blocks again)');
   }
   if (problems.length) throw new ConfigError(problems);
   return config;

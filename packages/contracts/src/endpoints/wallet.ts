@@ -11,6 +11,7 @@ import {
   walletTransactionSchema,
   walletTransferRequestSchema,
 } from '../api/wallet';
+import { whcDepositAddressSchema, whcDepositListSchema } from '../api/whc-deposits';
 import { endpoint } from '../endpoint';
 
 /** The signed-in user's wallet: balances, transactions, transfers to other accounts. */
@@ -139,4 +140,24 @@ export const bankNotification = endpoint({
     'The bank\'s notification of an incoming transfer, signed (x-bank-signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">, 5 minutes): credits the pending order whose reference and amount it matches, once per transaction_id',
   response: bankNotificationResultSchema,
   errors: ['wallet.bank_signature_invalid', 'wallet.deposits_unavailable'],
+});
+
+export const whcDepositAddress = endpoint({
+  method: 'POST',
+  path: '/sso/me/wallet/WHC/deposit-address',
+  tag,
+  auth: 'session',
+  summary:
+    'The signed-in person\'s BEP20 address for WHC deposits (made on the first request, the same ever after) with its QR code; token transfers to it are credited once after the configured confirmations',
+  response: whcDepositAddressSchema,
+  errors: ['wallet.whc_deposits_unavailable'],
+});
+
+export const listWhcDeposits = endpoint({
+  method: 'GET',
+  path: '/sso/me/wallet/WHC/deposits',
+  tag,
+  auth: 'session',
+  summary: 'The 20 newest token transfers found to the person\'s deposit address: pending (with its confirmations so far), completed or ignored; and whether this server takes WHC deposits',
+  response: whcDepositListSchema,
 });

@@ -14,4 +14,5 @@ export const walletErrors = {
   'wallet.chain_unavailable': { status: 503, message: 'Transfers to BEP20 addresses are not available now' },
   'wallet.address_invalid': { status: 400, message: 'Enter a BEP20 address: 0x and 40 hexadecimal digits, with its upper- and lower-case letters as given' },
   'wallet.password_required': { status: 400, message: 'This is your first transfer to this address: enter your password too' },
+  'wallet.whc_deposits_unavailable': { status: 503, message: 'WHC deposits are not available now' },
 } as const;

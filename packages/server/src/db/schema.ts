@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -669,6 +669,49 @@ export const walletKnownAddresses = pgTable(
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.address] })],
+);
+
+/** A person's WHC deposit address: the child `address_index` of WHC_DEPOSIT_XPUB (one per person, indexes never reused). */
+export const walletWhcDepositAddresses = pgTable(
+  'wallet_whc_deposit_addresses',
+  {
+    userId: uuid('user_id').primaryKey(),
+    addressIndex: integer('address_index').notNull(),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('wallet_whc_deposit_addresses_index_key').on(table.addressIndex), uniqueIndex('wallet_whc_deposit_addresses_address_key').on(table.address)],
+);
+
+/** A chain follower's place: the next block to scan and the head seen at the last scan. */
+export const walletChainCursors = pgTable('wallet_chain_cursors', {
+  name: text('name').primaryKey(),
+  nextBlock: bigint('next_block', { mode: 'number' }).notNull(),
+  headBlock: bigint('head_block', { mode: 'number' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** An incoming WHC token transfer to a deposit address: pending, completed (credited once) or ignored. */
+export const walletWhcDeposits = pgTable(
+  'wallet_whc_deposits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
+    blockHash: text('block_hash').notNull(),
+    userId: uuid('user_id').notNull(),
+    address: text('address').notNull(),
+    fromAddress: text('from_address').notNull(),
+    amountToken: numeric('amount_token', { precision: 78, scale: 0 }).notNull(),
+    amountMinor: money('amount_minor').notNull(),
+    status: text('status').notNull().default('pending'),
+    entryId: uuid('entry_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    creditedAt: timestamp('credited_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('wallet_whc_deposits_log_key').on(table.txHash, table.logIndex), index('wallet_whc_deposits_user').on(table.userId, table.createdAt)],
 );
 
 // Social sign-in (modules/federation).

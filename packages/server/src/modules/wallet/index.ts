@@ -1,7 +1,9 @@
-/** The wallet module: balances on a double-entry ledger, transfers between accounts, VND deposits by bank transfer, WHC withdrawals to BEP20 addresses. */
+/** The wallet module: balances on a double-entry ledger, transfers between accounts, VND deposits by bank transfer, WHC withdrawals to BEP20 addresses, WHC deposits found on chain. */
 export { createWalletService, toMinorUnits, type WalletService } from './service';
 export { createDepositService, signBankNotification, type DepositService } from './deposits';
 export { createChainWithdrawalService, toTokenUnits, CHAIN_OUTBOUND_ACCOUNT, type ChainWithdrawalService } from './chain';
 export { installChainJob } from './chain-job';
+export { createWhcDepositService, depositAddressAt, toLedgerUnits, type WhcDepositService } from './whc-deposits';
+export { createWhcDepositFollower, installDepositFollower, CHAIN_INBOUND_ACCOUNT, type WhcDepositFollower } from './chain-follower';
 export { walletRoutes } from './routes';
 export { walletAdmin, WalletAdminError } from './admin';

@@ -5,13 +5,20 @@ import { caller } from '../sessions';
 import type { ChainWithdrawalService } from './chain';
 import type { DepositService } from './deposits';
 import type { WalletService } from './service';
+import type { WhcDepositService } from './whc-deposits';
 
 /**
  * The wallet's `/v3` routes: the signed-in person's own balances, transactions, transfers, VND
- * deposit orders and WHC withdrawals to BEP20 addresses, and the bank's signed notifications (read as raw bytes: the signature is
+ * deposit orders, WHC withdrawals to BEP20 addresses, WHC deposit addresses and the deposits found to them, and the bank's signed notifications (read as raw bytes: the signature is
  * over them).
  */
-export function walletRoutes(wallet: WalletService, deposits: DepositService, chain: ChainWithdrawalService, afterWithdrawal: () => void = () => {}): FastifyPluginAsync {
+export function walletRoutes(
+  wallet: WalletService,
+  deposits: DepositService,
+  chain: ChainWithdrawalService,
+  afterWithdrawal: () => void = () => {},
+  whcDeposits?: WhcDepositService,
+): FastifyPluginAsync {
   return async (app) => {
     const userId = (request: Parameters<typeof caller>[0]) => caller(request).user.id;
     route(app, walletEndpoints.balances, async (request) => wallet.balances(userId(request)));
@@ -26,6 +33,10 @@ export function walletRoutes(wallet: WalletService, deposits: DepositService, ch
     route(app, walletEndpoints.createDeposit, async (request) => deposits.create(userId(request), request.body.amount));
     route(app, walletEndpoints.listDeposits, async (request) => deposits.list(userId(request)));
     route(app, walletEndpoints.getDeposit, async (request) => deposits.get(userId(request), request.params.id));
+    if (whcDeposits) {
+      route(app, walletEndpoints.whcDepositAddress, async (request) => whcDeposits.address(userId(request)));
+      route(app, walletEndpoints.listWhcDeposits, async (request) => whcDeposits.list(userId(request)));
+    }
 
     await app.register(async (raw: FastifyInstance) => {
       raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

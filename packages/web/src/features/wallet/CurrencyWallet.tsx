@@ -106,14 +106,23 @@ function TransferForm({ currency }: { currency: WalletCurrency }) {
   );
 }
 
+/** Money on its way in that the ledger has not credited yet (a WHC deposit waiting for its confirmations): shown first, pending. */
+export interface PendingIncoming {
+  id: string;
+  amount: string;
+  created_at: string;
+  note: string;
+}
+
 /** The transactions of one currency with the spec's fields, filtered by direction and status, paged. */
-function Transactions({ currency }: { currency: WalletCurrency }) {
+function Transactions({ currency, pendingIncoming = [] }: { currency: WalletCurrency; pendingIncoming?: PendingIncoming[] }) {
   const { t } = useTranslation();
   const language = useLanguage();
   const [query, setQuery] = useState<TransactionQuery>({ page: 1, page_size: PAGE_SIZE });
   const transactions = useTransactions(currency, query);
   const statuses: WalletTransactionStatus[] = ['completed', 'paid', 'pending', 'failed', 'rejected', 'unpaid'];
   const total = transactions.data?.total ?? 0;
+  const incoming = query.page === 1 && query.direction !== 'out' && (!query.status || query.status === 'pending') ? pendingIncoming : [];
   return (
     <Stack gap="sm">
       <Group gap="sm">
@@ -140,7 +149,7 @@ function Transactions({ currency }: { currency: WalletCurrency }) {
       </Group>
       {transactions.isPending ? (
         <Loader size="sm" aria-label={t('common.loading')} />
-      ) : !transactions.data?.items.length ? (
+      ) : !transactions.data?.items.length && !incoming.length ? (
         <Text size="sm" c="dimmed" data-testid="transactions-empty">
           {t('wallet.transactions.empty')}
         </Text>
@@ -159,7 +168,36 @@ function Transactions({ currency }: { currency: WalletCurrency }) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {transactions.data.items.map((item) => (
+              {incoming.map((item) => (
+                <Table.Tr key={`incoming-${item.id}`} data-testid="transaction-row">
+                  <Table.Td>
+                    <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{t('wallet.transactions.in')}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      +{formatBalance(item.amount, currency, language)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">—</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">—</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={statusColor.pending} variant="light">
+                      {t('billing.orders.statuses.pending')}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{item.note}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+              {(transactions.data?.items ?? []).map((item) => (
                 <Table.Tr key={`${item.id}-${item.direction}`} data-testid="transaction-row">
                   <Table.Td>
                     <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
@@ -199,7 +237,19 @@ function Transactions({ currency }: { currency: WalletCurrency }) {
 }
 
 /** One currency's page: the balance, what the currency's page adds (VND's deposits), a transfer to another account, the transactions. */
-export function CurrencyWallet({ currency, title, description, children }: { currency: WalletCurrency; title: string; description: string; children?: ReactNode }) {
+export function CurrencyWallet({
+  currency,
+  title,
+  description,
+  children,
+  pendingIncoming,
+}: {
+  currency: WalletCurrency;
+  title: string;
+  description: string;
+  children?: ReactNode;
+  pendingIncoming?: PendingIncoming[];
+}) {
   const { t } = useTranslation();
   const language = useLanguage();
   const balances = useBalances();
@@ -221,7 +271,7 @@ export function CurrencyWallet({ currency, title, description, children }: { cur
         <TransferForm currency={currency} />
       </Section>
       <Section title={t('wallet.transactions.title')} description={t('wallet.transactionsDescription')}>
-        <Transactions currency={currency} />
+        <Transactions currency={currency} pendingIncoming={pendingIncoming} />
       </Section>
     </Stack>
   );

@@ -13,14 +13,14 @@ import { useWithdrawals, walletKeys, withdraw, withdrawalKeys } from './api';
 const statusColor: Record<ChainWithdrawalStatus, string> = { pending: 'yellow', completed: 'green', failed: 'red' };
 /** 0x + 40 hex digits; the checksum is the server's to check (viem). */
 const ADDRESS_SHAPE = /^0x[0-9a-fA-F]{40}$/;
-const BSCSCAN_TX = 'https://bscscan.com/tx/';
+export const BSCSCAN_TX = 'https://bscscan.com/tx/';
 
 function useLanguage(): Language {
   const { i18n } = useTranslation();
   return isLanguage(i18n.language) ? i18n.language : 'en';
 }
 
-const short = (hex: string) => `${hex.slice(0, 10)}…${hex.slice(-8)}`;
+export const short = (hex: string) => `${hex.slice(0, 10)}…${hex.slice(-8)}`;
 
 /**
  * WHC to a BEP20 address, beside the transfer form and like it: the key makes a double click or

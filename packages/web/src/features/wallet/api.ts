@@ -37,3 +37,15 @@ export const useWithdrawals = () =>
   });
 /** A WHC withdrawal: its refusals (a wrong address, a new address's password, a code, chain off) are shown by the form. */
 export const withdraw = (body: EndpointInput<typeof walletEndpoints.createWithdrawal>['body']) => call(walletEndpoints.createWithdrawal, { body }, { handle: [400, 409, 503] });
+
+export const whcDepositKeys = { list: ['sso', 'me', 'wallet', 'WHC', 'deposits'] as const, address: ['sso', 'me', 'wallet', 'WHC', 'deposit-address'] as const };
+/** The WHC deposits found to the person's address: asked again every 5 s while one waits for its confirmations, else every 15 s (a transfer may come at any time). */
+export const useWhcDeposits = () =>
+  useQuery({
+    queryKey: whcDepositKeys.list,
+    queryFn: () => call(walletEndpoints.listWhcDeposits),
+    refetchInterval: (query) => (!query.state.data?.enabled ? false : query.state.data.items.some((item) => item.status === 'pending') ? 5_000 : 15_000),
+  });
+/** The person's deposit address (made by the server on the first request, the same ever after). */
+export const useWhcDepositAddress = (enabled: boolean) =>
+  useQuery({ queryKey: whcDepositKeys.address, queryFn: () => call(walletEndpoints.whcDepositAddress), enabled, staleTime: Infinity });
