@@ -7,7 +7,7 @@ import '@mantine/core/styles/Table.css';
 import '@mantine/core/styles/VisuallyHidden.css';
 import '@mantine/core/styles/Combobox.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
@@ -138,13 +138,16 @@ export function OrganizationPage() {
       {mayManageInvitations(me) && (
         <Section title={t('organization.invite.title')} description={t('organization.invite.description')}>
           <InviteForm me={me} />
+          <Title order={3} fz="h5" mt="sm">
+            {t('organization.invitations.title')}
+          </Title>
           {data.invitations.length === 0 ? (
             <Text size="sm" c="dimmed">
               {t('organization.invitations.empty')}
             </Text>
           ) : (
             <Table.ScrollContainer minWidth={640}>
-              <Table verticalSpacing="sm" data-testid="organization-invitations" aria-label={t('organization.invitations.title')}>
+              <Table verticalSpacing="sm" data-testid="organization-invitations">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t('organization.invitations.email')}</Table.Th>
