@@ -28,8 +28,9 @@ async function person(label: string): Promise<{ email: string; token: string }> 
 
 /** The token of the newest invitation link mailed to `email` (sign-up or result screen). */
 async function invitationLink(email: string, exclude: string[] = []): Promise<{ token: string; path: string }> {
-  const [, path, token] = await client.mailTo(email, /\/(register|confirmation\/invitation)\/([\w-]{20,})/, exclude);
-  return { token: token!, path: path! };
+  // The token is the first group: mailTo skips the excluded ones by it.
+  const [link, token] = await client.mailTo(email, /\/(?:register|confirmation\/invitation)\/([\w-]{20,})/, exclude);
+  return { token: token!, path: link.includes('/register/') ? 'register' : 'confirmation/invitation' };
 }
 
 /** An organization with an owner, an admin and a member, each joined through an invitation. */
