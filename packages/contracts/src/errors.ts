@@ -8,6 +8,7 @@ import { walletErrors } from './errors/wallet';
 import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
+import { organizationErrors } from './errors/organizations';
 import { socialErrors } from './errors/social';
 import type { ValidationCode } from './errors/validation';
 
@@ -30,6 +31,7 @@ export const errorCatalogue = {
   ...walletErrors,
   ...oauthErrors,
   ...socialErrors,
+  ...organizationErrors,
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

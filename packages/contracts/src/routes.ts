@@ -16,6 +16,8 @@ export const paths = {
   walletWhc: '/wallet/whc',
   /** Payment methods, subscriptions, checkout, orders and invoices (billing; the spec shows no path). */
   billing: '/billing',
+  /** The organization (enterprise) of the signed-in member: members, roles, invitations (issue 14). */
+  organization: '/organization',
   security: '/security',
   securityDeviceActivity: '/security/device-activity',
   securityPassword: '/security/password',
@@ -44,6 +46,8 @@ export const paths = {
   confirmation: '/confirmation/:token?',
   confirmationApp: '/confirmation/app/:token?',
   confirmationEducationEmail: '/confirmation/education-email/:token?',
+  /** The result screen of an organization (or moderator) invitation for a person with an account. */
+  confirmationInvitation: '/confirmation/invitation/:token?',
 
   // Flows and system pages
   authenticate: '/authenticate',
@@ -85,6 +89,8 @@ export const resetPasswordPath = (token: string) => withToken('/reset-pwd', toke
 export const confirmationPath = (token: string) => withToken('/confirmation', token);
 export const appConfirmationPath = (token: string) => withToken('/confirmation/app', token);
 export const educationEmailConfirmationPath = (token: string) => withToken('/confirmation/education-email', token);
+export const invitationConfirmationPath = (token: string) => withToken('/confirmation/invitation', token);
+export const invitationSignUpPath = (token: string) => withToken('/register', token);
 
 const pagePatterns = Object.values(paths).map(
   (pattern) =>

@@ -21,7 +21,7 @@ import {
   installDepositFollower,
   walletRoutes,
 } from './modules/wallet';
-import { createOrganizationService, organizationRoutes } from './modules/organizations';
+import { createMembershipService, createOrganizationService, membershipRoutes, organizationRoutes } from './modules/organizations';
 import { createUserService, toUserDto } from './modules/users';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
@@ -137,7 +137,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const whcDeposits = createWhcDepositService({ db: database.db, clock, config, log: app.log });
   installDepositFollower(app, createWhcDepositFollower({ db: database.db, clock, config, log: app.log }), config.WHC_CHAIN_POLL_SECONDS);
   const signIn = createSignIn({ ...shared, secondFactor });
-  const auth = createAuthService({ ...shared, signIn });
+  // Organization roles and invitations; onMembershipChanged is where the audit log binds (issue 14).
+  const membership = createMembershipService(shared);
+  // An account that signed up from an organization invitation joins once activated.
+  const auth = createAuthService({ ...shared, signIn, afterActivation: (user) => membership.joinOnActivation(user) });
   const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
   await mfa.protectLegacySecrets();
   const passkeys = createPasskeyService({ ...shared, auth, signIn, secondFactor });
@@ -224,6 +227,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(billingRoutes(config, billing, payments.stripe));
       await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick(), whcDeposits));
       await v3.register(organizationRoutes(config, organizations, limiter));
+      await v3.register(membershipRoutes(config, membership));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

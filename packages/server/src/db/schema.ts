@@ -340,10 +340,46 @@ export const organizationMembers = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** owner, admin or member (migration 0013_organization_invitations). */
     role: text('role').notNull().default('member'),
     createdAt: createdAt(),
   },
-  (table) => [uniqueIndex('organization_members_email_key').on(table.email), index('organization_members_org_idx').on(table.organizationId)],
+  (table) => [
+    uniqueIndex('organization_members_email_key').on(table.email),
+    index('organization_members_org_idx').on(table.organizationId),
+    check('organization_members_role_check', sql`${table.role} IN ('owner', 'admin', 'member')`),
+  ],
+);
+
+/**
+ * Invitations to join an organization by email (issue 14, migration 0013_organization_invitations):
+ * the mailed token is stored hashed; pending while neither accepted nor revoked, one pending per
+ * organization and email, valid until `expires_at`. `signup_claimed_at`: the invited person
+ * signed up from the link, so the account joins once activated.
+ */
+export const organizationInvitations = pgTable(
+  'organization_invitations',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    signupClaimedAt: timestamp('signup_claimed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('organization_invitations_token_key').on(table.tokenHash),
+    uniqueIndex('organization_invitations_pending_key').on(table.organizationId, table.email).where(sql`${table.acceptedAt} IS NULL AND ${table.revokedAt} IS NULL`),
+    index('organization_invitations_email_idx').on(table.email),
+    check('organization_invitations_role_check', sql`${table.role} IN ('owner', 'admin', 'member')`),
+  ],
 );
 
 /**

@@ -105,6 +105,7 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
               ...withPageText,
               ...lazyPage(() => import('../features/register/EducationEmailConfirmationPage'), 'EducationEmailConfirmationPage'),
             },
+            { path: paths.confirmationInvitation, ...withPageText, ...lazyPage(() => import('../features/organization/InvitationPage'), 'InvitationPage') },
             { path: paths.captcha, ...withPageText, ...lazyPage(() => import('../features/system/CaptchaPage'), 'CaptchaPage') },
             { path: paths.serverError, ...withPageText, ...lazyPage(() => import('../features/system/ServerErrorPage'), 'ServerErrorPage') },
             // Never renders: the maintenance guard redirects it home.
@@ -128,6 +129,7 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { path: paths.email, ...lazyPage(() => import('../features/email/EmailPage'), 'EmailPage') },
             { path: paths.privacy, ...lazyPage(() => import('../features/privacy/PrivacyPage'), 'PrivacyPage') },
             { path: paths.billing, ...lazyPage(() => import('../features/billing/BillingPage'), 'BillingPage') },
+            { path: paths.organization, ...lazyPage(() => import('../features/organization/OrganizationPage'), 'OrganizationPage') },
             { path: paths.wallet, ...lazyPage(() => import('../features/wallet/WalletPage'), 'WalletPage') },
             { path: paths.walletVnd, ...lazyPage(() => import('../features/wallet/VndWalletPage'), 'VndWalletPage') },
             { path: paths.walletWhc, ...lazyPage(() => import('../features/wallet/WhcWalletPage'), 'WhcWalletPage') },

@@ -8,6 +8,8 @@ export interface AccountSection {
   to: string;
   label: NavLabel;
   children?: readonly { to: string; label: NavLabel }[];
+  /** Shown only to members of an organization. */
+  membersOnly?: true;
 }
 
 export const accountSections: readonly AccountSection[] = [
@@ -36,5 +38,6 @@ export const accountSections: readonly AccountSection[] = [
     ],
   },
   { to: paths.billing, label: 'nav.billing' },
+  { to: paths.organization, label: 'nav.organization', membersOnly: true },
   { to: paths.apiKeys, label: 'nav.apiKeys' },
 ];

@@ -31,6 +31,11 @@ export interface AuthDependencies {
   log: { error(object: unknown, message: string): void };
   /** The sign-in pipeline (sign-in.ts). */
   signIn: SignIn;
+  /**
+   * Runs once an account is activated (an organization invitation it signed up from joins it,
+   * bound in app.ts). Its failure is logged, never the activation's.
+   */
+  afterActivation?: (user: { id: string; email: string }) => Promise<void>;
 }
 
 export type { SignInResult } from '../sessions';
@@ -196,6 +201,7 @@ export function createAuthService(deps: AuthDependencies) {
       }
       await users.activate(claimed.userId, clock.now());
       const user = await users.findById(claimed.userId);
+      if (user && deps.afterActivation) await deps.afterActivation(user).catch((error: unknown) => deps.log.error({ err: error }, 'after activation'));
       return { email: user?.email ?? '', needs_password: !!user && !user.passwordHash && !(await queries.hasPasskeys(user.id)) };
     },
 

@@ -1,4 +1,7 @@
-/** The organizations module: companies (enterprises), their members by email, and their on-premise deployments. */
+/** The organizations module: companies (enterprises), their members by email and roles, invitations, and their on-premise deployments. */
 export { createOrganizationService, deploymentUrl, OrganizationAdminError, type MemberAccounts, type OrganizationService } from './service';
-export { organizationRoutes } from './routes';
+export { createMembershipService, type MembershipDependencies, type MembershipService } from './membership';
+export { roleOfUser, type MembershipChange, type MembershipChangeHook } from './members';
+export { membershipRoutes, organizationRoutes } from './routes';
 export type { DeploymentRow, OrganizationRow } from './queries';
+export type { OrganizationRole } from '@portal/contracts';

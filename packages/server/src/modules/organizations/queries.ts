@@ -35,7 +35,7 @@ export function organizationQueries(db: Database) {
         .limit(2);
     },
 
-    /** A new organization with its admin as first member; null when the email already belongs to one (unique per email). */
+    /** A new organization with its admin as first member (its owner); null when the email already belongs to one (unique per email). */
     async createWithAdmin(input: { name: string; adminEmail: string; adminUserId: string | null }, now: Date): Promise<OrganizationRow | null> {
       return db.transaction(async (tx) => {
         const id = randomUUID();
@@ -43,7 +43,7 @@ export function organizationQueries(db: Database) {
         const [organization] = await tx.insert(organizations).values({ id, name: input.name, adminEmail: email, adminUserId: input.adminUserId, createdAt: now }).returning();
         const member = await tx
           .insert(organizationMembers)
-          .values({ organizationId: id, email, userId: input.adminUserId, role: 'admin', createdAt: now })
+          .values({ organizationId: id, email, userId: input.adminUserId, role: 'owner', createdAt: now })
           .onConflictDoNothing()
           .returning({ email: organizationMembers.email });
         if (member.length === 0) {

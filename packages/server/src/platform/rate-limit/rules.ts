@@ -53,6 +53,12 @@ export const limits = {
    * whether an email is in an organization with its own server, so they are counted, found or not.
    */
   onPremisePerIp: { name: 'onpremise:ip', limit: 30, windowSeconds: 15 * 60 },
+  /** Organization invitations mailed (invite and resend) per organization... */
+  invitationsPerOrganization: { name: 'org:invite', limit: 50, windowSeconds: 24 * 60 * 60 },
+  /** ...and per inviting member, so one admin cannot mail-bomb inboxes. */
+  invitationsPerInviter: { name: 'org:invite:user', limit: 20, windowSeconds: 60 * 60 },
+  /** Invitation links looked up or claimed for sign-up from one address (public, token-bearing). */
+  invitationLinksPerIp: { name: 'org:link:ip', limit: 60, windowSeconds: 15 * 60 },
   /** Wrong guesses at one issued code (6 digits: 5 guesses give a 1 in 200,000 chance). */
   codeAttempts: { name: 'code:try', limit: 5, windowSeconds: 10 * 60 },
   /** Wrong device sign-in codes (RFC 8628 user codes) typed on one account. */

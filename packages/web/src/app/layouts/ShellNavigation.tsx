@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { accountSections, type AccountSection } from '../../lib/account-sections';
+import { useMyOrganization } from '../../lib/organization';
 
 interface ShellNavigationProps {
   onNavigate(): void;
@@ -12,6 +13,7 @@ interface ShellNavigationProps {
 export function ShellNavigation({ onNavigate }: ShellNavigationProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const organization = useMyOrganization();
 
   const isActive = (to: string) => (to === paths.home ? pathname === to : pathname === to || pathname.startsWith(`${to}/`));
 
@@ -28,15 +30,17 @@ export function ShellNavigation({ onNavigate }: ShellNavigationProps) {
 
   return (
     <nav>
-      {accountSections.map((section) =>
-        section.children ? (
-          <NavLink key={section.to} label={t(section.label)} defaultOpened={isActive(section.to)} active={isActive(section.to)} variant="subtle">
-            {section.children.map((child) => link(child, true))}
-          </NavLink>
-        ) : (
-          link(section)
-        ),
-      )}
+      {accountSections
+        .filter((section) => !section.membersOnly || !!organization.data)
+        .map((section) =>
+          section.children ? (
+            <NavLink key={section.to} label={t(section.label)} defaultOpened={isActive(section.to)} active={isActive(section.to)} variant="subtle">
+              {section.children.map((child) => link(child, true))}
+            </NavLink>
+          ) : (
+            link(section)
+          ),
+        )}
     </nav>
   );
 }

@@ -32,7 +32,7 @@ const serverFields: Record<string, 'fullName' | 'email' | 'password' | 'terms'> 
  * captcha the server always asks for here. The answer is the same whether or not the email
  * already has an account (the mail says which); the next page says where the mail went.
  */
-export function RegisterForm() {
+export function RegisterForm({ fixedEmail, beforeSignUp }: { fixedEmail?: string; beforeSignUp?: () => Promise<unknown> } = {}) {
   const { t, i18n } = useTranslation();
   const { search } = useLocation();
   const navigate = useNavigate();
@@ -41,7 +41,7 @@ export function RegisterForm() {
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [captchaFailure, setCaptchaFailure] = useState<CaptchaError | ApiError | null>(null);
-  const form = useForm({ fullName: '', email: '', password: '', terms: false }, () => ({
+  const form = useForm({ fullName: '', email: fixedEmail ?? '', password: '', terms: false }, () => ({
     fullName: required,
     email,
     password: newPassword,
@@ -57,7 +57,8 @@ export function RegisterForm() {
     setCaptchaFailure(null);
     try {
       const answer = await captcha.current?.token();
-      const address = values.email.trim();
+      const address = (fixedEmail ?? values.email).trim();
+      await beforeSignUp?.();
       await signUp({
         full_name: values.fullName.trim(),
         email: address,
@@ -96,7 +97,7 @@ export function RegisterForm() {
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="md">
-        <NameAndEmailFields form={form} labels={{ fullName: t('register.form.fullName'), email: t('register.form.email') }} emailAutoComplete="email" />
+        <NameAndEmailFields form={form} labels={{ fullName: t('register.form.fullName'), email: t('register.form.email') }} emailAutoComplete="email" emailReadOnly={fixedEmail !== undefined} />
         <Stack gap={6}>
           <PasswordInput
             label={t('register.form.password')}

@@ -18,7 +18,18 @@ type SignUpValues = { fullName: string; email: string; terms: boolean };
 type SignUpForm = Pick<Form<SignUpValues>, 'values' | 'set' | 'error'>;
 
 /** Full name and email. A passkey sign-up names the email `username` for the passkey's account name. */
-export function NameAndEmailFields({ form, labels, emailAutoComplete }: { form: SignUpForm; labels: { fullName: string; email: string }; emailAutoComplete: 'email' | 'username' }) {
+export function NameAndEmailFields({
+  form,
+  labels,
+  emailAutoComplete,
+  emailReadOnly,
+}: {
+  form: SignUpForm;
+  labels: { fullName: string; email: string };
+  emailAutoComplete: 'email' | 'username';
+  /** The email is fixed (an invitation's): shown, not editable. */
+  emailReadOnly?: boolean;
+}) {
   return (
     <>
       <TextInput
@@ -38,6 +49,7 @@ export function NameAndEmailFields({ form, labels, emailAutoComplete }: { form: 
         autoCapitalize="none"
         spellCheck={false}
         value={form.values.email}
+        readOnly={emailReadOnly}
         onChange={(event) => form.set('email', event.currentTarget.value)}
         error={form.error('email')}
       />

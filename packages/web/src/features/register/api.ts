@@ -1,4 +1,4 @@
-import { authEndpoints, billingEndpoints, type EndpointInput, type SignUpRequest } from '@portal/contracts';
+import { authEndpoints, billingEndpoints, organizationEndpoints, type EndpointInput, type SignUpRequest } from '@portal/contracts';
 import { call } from '../../lib/api';
 
 /** The address the activation mail went to (the same answer for a known address). */
@@ -13,3 +13,9 @@ export const startBusinessTrial = (body: EndpointInput<typeof billingEndpoints.b
 
 /** An AppSumo license code (/confirmation/app/:token), for the signed-in person. */
 export const redeemLicense = (token: string) => call(billingEndpoints.redeemLicense, { body: { token } }, { handle: [400, 401] });
+
+/** An organization invitation's link at /register/:id: what it is for (failures are the page's message). */
+export const previewInvitation = (token: string) => call(organizationEndpoints.previewInvitation, { body: { token } }, { handle: 'all' });
+
+/** Signing up from an invitation: the account joins the organization once activated. */
+export const claimInvitation = (token: string) => call(organizationEndpoints.claimForSignUp, { body: { token } }, { handle: [404, 409, 410, 429] });

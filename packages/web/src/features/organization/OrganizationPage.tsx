@@ -1,0 +1,318 @@
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Badge.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/Loader.css';
+import '@mantine/core/styles/Table.css';
+import '@mantine/core/styles/VisuallyHidden.css';
+import '@mantine/core/styles/Combobox.css';
+import { useState, type FormEvent } from 'react';
+import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import {
+  formatDate,
+  isLanguage,
+  mayChangeRole,
+  mayInvite,
+  mayManageInvitations,
+  mayRemove,
+  organizationRoles,
+  paths,
+  type OrganizationMember,
+  type OrganizationRole,
+} from '@portal/contracts';
+import { PageHeader } from '../../components/PageHeader';
+import { Section } from '../../components/Section';
+import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
+import { ApiError, errorText, fieldErrors, notify } from '../../lib/api';
+import { useMyOrganization } from '../../lib/organization';
+import { useForm } from '../../lib/use-form';
+import { email as emailRule } from '../../lib/validators';
+import { changeRole, invite, leaveOrganization, removeMember, resendInvitation, revokeInvitation, useOrganizationChange } from './api';
+
+type Pending = { kind: 'remove'; member: OrganizationMember } | { kind: 'role'; member: OrganizationMember; role: OrganizationRole } | { kind: 'leave' } | null;
+
+/** /organization: the member's organization. Each action shows only to a role that may take it; the server checks again. */
+export function OrganizationPage() {
+  const { t, i18n } = useTranslation();
+  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const navigate = useNavigate();
+  const organization = useMyOrganization();
+  const [pending, setPending] = useState<Pending>(null);
+  const remove = useOrganizationChange(removeMember);
+  const setRole = useOrganizationChange(changeRole);
+  const leave = useOrganizationChange(leaveOrganization);
+  const resend = useOrganizationChange(resendInvitation);
+  const revoke = useOrganizationChange(revokeInvitation);
+
+  if (organization.isPending) {
+    return (
+      <Group justify="center" py="xl">
+        <Loader size="sm" aria-label={t('common.loading')} />
+      </Group>
+    );
+  }
+  const data = organization.data;
+  if (!data) {
+    return (
+      <Stack gap="lg">
+        <PageHeader title={t('organization.title')} description={t('organization.notMember')} />
+      </Stack>
+    );
+  }
+  const me = data.role;
+  const roleName = (role: OrganizationRole) => t(`organization.roles.${role}`);
+  const roleChoices = (member: OrganizationMember) => organizationRoles.filter((role) => role === member.role || mayChangeRole(me, member.role, role));
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title={data.name} description={t('organization.description', { role: roleName(me) })} />
+
+      <Section title={t('organization.members.title')} description={t('organization.members.description', { count: data.members.length })}>
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="sm" data-testid="organization-members">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('organization.members.member')}</Table.Th>
+                <Table.Th>{t('organization.members.role')}</Table.Th>
+                <Table.Th>{t('organization.members.joined')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('organization.members.actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.members.map((member) => {
+                const self = member.email === data.email;
+                const choices = self ? [] : roleChoices(member);
+                return (
+                  <Table.Tr key={member.email} data-testid="organization-member">
+                    <Table.Td>
+                      <Stack gap={0}>
+                        <Text size="sm" fw={500}>
+                          {member.name ?? member.email}
+                          {self && ` ${t('organization.members.you')}`}
+                        </Text>
+                        {member.name && (
+                          <Text size="xs" c="dimmed">
+                            {member.email}
+                          </Text>
+                        )}
+                      </Stack>
+                    </Table.Td>
+                    <Table.Td>
+                      {choices.length > 1 ? (
+                        <NativeSelect
+                          size="xs"
+                          w={140}
+                          aria-label={t('organization.members.roleOf', { email: member.email })}
+                          value={member.role}
+                          data={choices.map((role) => ({ value: role, label: roleName(role) }))}
+                          onChange={(event) => setPending({ kind: 'role', member, role: event.currentTarget.value as OrganizationRole })}
+                        />
+                      ) : (
+                        <Badge variant="light" color={member.role === 'owner' ? 'grape' : member.role === 'admin' ? 'blue' : 'gray'} data-testid="member-role">
+                          {roleName(member.role)}
+                        </Badge>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{formatDate(member.joined_at, language)}</Text>
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      {!self && mayRemove(me, member.role) && (
+                        <Button variant="subtle" color="red" size="xs" onClick={() => setPending({ kind: 'remove', member })} aria-label={t('organization.members.removeNamed', { email: member.email })}>
+                          {t('organization.members.remove')}
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Section>
+
+      {mayManageInvitations(me) && (
+        <Section title={t('organization.invite.title')} description={t('organization.invite.description')}>
+          <InviteForm me={me} />
+          <Title order={3} fz="h5" mt="sm">
+            {t('organization.invitations.title')}
+          </Title>
+          {data.invitations.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('organization.invitations.empty')}
+            </Text>
+          ) : (
+            <Table.ScrollContainer minWidth={640}>
+              <Table verticalSpacing="sm" data-testid="organization-invitations">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('organization.invitations.email')}</Table.Th>
+                    <Table.Th>{t('organization.members.role')}</Table.Th>
+                    <Table.Th>{t('organization.invitations.expires')}</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>{t('organization.members.actions')}</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.invitations.map((invitation) => (
+                    <Table.Tr key={invitation.id} data-testid="organization-invitation">
+                      <Table.Td>
+                        <Text size="sm">{invitation.email}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{roleName(invitation.role)}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        {invitation.expired ? (
+                          <Badge color="red" variant="light" size="sm">
+                            {t('organization.invitations.expired')}
+                          </Badge>
+                        ) : (
+                          <Text size="sm">{formatDate(invitation.expires_at, language)}</Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        {mayInvite(me, invitation.role) && (
+                          <Group gap="xs" justify="flex-end" wrap="nowrap">
+                            <Button
+                              variant="subtle"
+                              size="xs"
+                              loading={resend.isPending && resend.variables?.[0] === invitation.id}
+                              aria-label={t('organization.invitations.resendNamed', { email: invitation.email })}
+                              onClick={() =>
+                                void resend.mutateAsync([invitation.id]).then(
+                                  () => notify('success', t('organization.invitations.resent', { email: invitation.email })),
+                                  () => undefined,
+                                )
+                              }
+                            >
+                              {t('organization.invitations.resend')}
+                            </Button>
+                            <Button
+                              variant="subtle"
+                              color="red"
+                              size="xs"
+                              aria-label={t('organization.invitations.revokeNamed', { email: invitation.email })}
+                              onClick={() =>
+                                void revoke.mutateAsync([invitation.id]).then(
+                                  () => notify('success', t('organization.invitations.revoked', { email: invitation.email })),
+                                  () => undefined,
+                                )
+                              }
+                            >
+                              {t('organization.invitations.revoke')}
+                            </Button>
+                          </Group>
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Section>
+      )}
+
+      <Section title={t('organization.leave.title')} description={t('organization.leave.description')}>
+        <Group>
+          <Button variant="default" color="red" onClick={() => setPending({ kind: 'leave' })} data-testid="leave-organization">
+            {t('organization.leave.action')}
+          </Button>
+        </Group>
+      </Section>
+
+      <ConfirmDialog
+        opened={pending !== null}
+        onClose={() => setPending(null)}
+        danger={pending?.kind !== 'role'}
+        title={
+          pending?.kind === 'remove'
+            ? t('organization.confirm.removeTitle', { email: pending.member.email })
+            : pending?.kind === 'role'
+              ? t('organization.confirm.roleTitle', { email: pending.member.email, role: roleName(pending.role) })
+              : t('organization.confirm.leaveTitle', { name: data.name })
+        }
+        confirmLabel={pending?.kind === 'remove' ? t('organization.members.remove') : pending?.kind === 'role' ? t('organization.confirm.change') : t('organization.leave.action')}
+        onConfirm={async () => {
+          if (pending?.kind === 'remove') {
+            await remove.mutateAsync([pending.member.email]);
+            notify('success', t('organization.confirm.removed', { email: pending.member.email }));
+          } else if (pending?.kind === 'role') {
+            await setRole.mutateAsync([pending.member.email, pending.role]);
+            notify('success', t('organization.confirm.roleChanged', { email: pending.member.email, role: roleName(pending.role) }));
+          } else if (pending?.kind === 'leave') {
+            await leave.mutateAsync([]);
+            notify('success', t('organization.confirm.left', { name: data.name }));
+            void navigate(paths.home);
+          }
+        }}
+      >
+        {pending?.kind === 'remove' ? t('organization.confirm.removeBody') : pending?.kind === 'role' ? t('organization.confirm.roleBody') : t('organization.confirm.leaveBody')}
+      </ConfirmDialog>
+    </Stack>
+  );
+}
+
+/** Invite by email with a role: the roles this member may give; 7015 and field errors show under the email. */
+function InviteForm({ me }: { me: OrganizationRole }) {
+  const { t } = useTranslation();
+  const send = useOrganizationChange(invite);
+  const [failure, setFailure] = useState<string | null>(null);
+  const roles = organizationRoles.filter((role) => mayInvite(me, role));
+  const form = useForm({ email: '', role: 'member' as OrganizationRole }, () => ({ email: emailRule }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    if (send.isPending || !form.check()) return;
+    try {
+      const sent = await send.mutateAsync([{ email: form.values.email.trim(), role: form.values.role }]);
+      notify('success', t('organization.invite.sent', { email: sent.email }));
+      form.set('email', '');
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const fields = fieldErrors(error);
+      if (fields.email) form.setServerErrors({ email: fields.email });
+      else setFailure(errorText(error));
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate data-testid="invite-form">
+      <Stack gap="sm">
+        <Group align="flex-start" gap="sm" wrap="wrap">
+          <TextInput
+            label={t('organization.invite.email')}
+            type="email"
+            autoComplete="off"
+            style={{ flex: '1 1 240px' }}
+            value={form.values.email}
+            onChange={(event) => form.set('email', event.currentTarget.value)}
+            error={form.error('email')}
+          />
+          <NativeSelect
+            label={t('organization.members.role')}
+            w={160}
+            value={form.values.role}
+            data={roles.map((role) => ({ value: role, label: t(`organization.roles.${role}`) }))}
+            onChange={(event) => form.set('role', event.currentTarget.value as OrganizationRole)}
+          />
+          <Button type="submit" mt={24} loading={send.isPending}>
+            {t('organization.invite.submit')}
+          </Button>
+        </Group>
+        {failure && (
+          <Alert color="red" variant="light" role="alert" data-testid="invite-error">
+            {failure}
+          </Alert>
+        )}
+      </Stack>
+    </form>
+  );
+}
