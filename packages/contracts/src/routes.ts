@@ -16,6 +16,8 @@ export const paths = {
   walletWhc: '/wallet/whc',
   /** Payment methods, subscriptions, checkout, orders and invoices (billing; the spec shows no path). */
   billing: '/billing',
+  /** The audit log of the organization the signed-in user administers (issue 14). */
+  organizationAuditLog: '/organization/audit-log',
   security: '/security',
   securityDeviceActivity: '/security/device-activity',
   securityPassword: '/security/password',

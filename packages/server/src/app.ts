@@ -14,6 +14,7 @@ import { billingRoutes, createBillingService, installRenewalJob, licenseSecretOf
 import { createChainWithdrawalService, createDepositService, createWalletService, installChainJob, walletRoutes } from './modules/wallet';
 import { createOrganizationService, organizationRoutes } from './modules/organizations';
 import { createUserService, toUserDto } from './modules/users';
+import { auditRoutes, createAuditService } from './modules/audit';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
@@ -212,6 +213,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(billingRoutes(config, billing, payments.stripe));
       await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick()));
       await v3.register(organizationRoutes(config, organizations, limiter));
+      await v3.register(auditRoutes(createAuditService({ db: database.db, clock }), clock));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },
