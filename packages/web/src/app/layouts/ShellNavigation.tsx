@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { accountSections, type AccountSection } from '../../lib/account-sections';
+import { useAdministeredOrganizations } from '../../features/audit-log/api';
 
 interface ShellNavigationProps {
   onNavigate(): void;
@@ -12,6 +13,8 @@ interface ShellNavigationProps {
 export function ShellNavigation({ onNavigate }: ShellNavigationProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  // Owners and admins of an organization also read its audit log (nobody else sees the entry).
+  const administers = (useAdministeredOrganizations().data?.items.length ?? 0) > 0;
 
   const isActive = (to: string) => (to === paths.home ? pathname === to : pathname === to || pathname.startsWith(`${to}/`));
 
@@ -37,6 +40,7 @@ export function ShellNavigation({ onNavigate }: ShellNavigationProps) {
           link(section)
         ),
       )}
+      {administers && link({ to: paths.organizationAuditLog, label: 'nav.auditLog' })}
     </nav>
   );
 }
