@@ -87,6 +87,23 @@ describe('the table is append-only', () => {
   });
 });
 
+describe('recording inside a caller’s transaction', () => {
+  it('keeps the entry with the change, and drops it when the change rolls back', async () => {
+    const before = (await events(globex)).length;
+    await expect(
+      server.database.db.transaction(async (tx) => {
+        await record({ db: tx, clock }, { organizationId: globex, action: 'member_removed', actor: { email: 'chief@globex.example' }, target: { email: 'gone@globex.example' } });
+        throw new Error('the removal failed');
+      }),
+    ).rejects.toThrow('the removal failed');
+    expect((await events(globex)).length).toBe(before);
+    await server.database.db.transaction(async (tx) => {
+      await record({ db: tx, clock }, { organizationId: globex, action: 'member_removed', actor: { email: 'chief@globex.example' }, target: { email: 'gone@globex.example' } });
+    });
+    expect((await events(globex)).length).toBe(before + 1);
+  });
+});
+
 describe('recording the security events of members', () => {
   it('records a member’s sign-in with method, address and user agent, and nothing for a person in no organization', async () => {
     const before = (await allEvents()).length;

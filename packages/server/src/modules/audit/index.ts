@@ -4,5 +4,5 @@
  * factor changes: the sign-in pipeline and the second-factor notices call it); admins read it
  * through `auditRoutes`.
  */
-export { createAuditService, record, recordMemberEvent, type AuditDependencies, type AuditEntry, type AuditHookDependencies, type AuditService, type MemberEventAction } from './service';
+export { createAuditService, record, recordMemberEvent, type AuditDependencies, type DatabaseTransaction, type AuditEntry, type AuditHookDependencies, type AuditService, type MemberEventAction } from './service';
 export { auditRoutes } from './routes';

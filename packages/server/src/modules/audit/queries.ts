@@ -39,13 +39,13 @@ function conditions(organizationId: string, filter: AuditFilter, after?: AuditCu
   return and(...parts)!;
 }
 
+/** The one write: through the database or a caller's transaction. */
+export async function insertAuditEvent(db: Pick<Database, 'insert'>, row: NewAuditEventRow): Promise<void> {
+  await db.insert(organizationAuditEvents).values(row);
+}
+
 export function auditQueries(db: Database) {
   return {
-    async insert(row: NewAuditEventRow): Promise<AuditEventRow> {
-      const [inserted] = await db.insert(organizationAuditEvents).values(row).returning();
-      return inserted!;
-    },
-
     /**
      * The organization of a member's email: one lookup on the unique index of
      * organization_members.email (what a sign-in of someone in no organization costs).

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { AppError, fieldError } from '../../platform/errors';
 import { csvRecord } from './csv';
-import { auditQueries, type AuditCursor, type AuditEventRow, type AuditFilter } from './queries';
+import { auditQueries, insertAuditEvent, type AuditCursor, type AuditEventRow, type AuditFilter } from './queries';
 
 export type AuditDetail = Record<string, string | number | boolean | null>;
 
@@ -31,6 +31,9 @@ export interface AuditEntry {
   detail?: AuditDetail;
 }
 
+/** A transaction of the database: `record` writes through one as well. */
+export type DatabaseTransaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
 export interface AuditDependencies {
   db: Database;
   clock: Clock;
@@ -48,9 +51,9 @@ const USER_AGENT_MAX = 512;
  * caller recording inside its own transaction (pass the transaction as `db`) then rolls back
  * the change with its entry.
  */
-export async function record(deps: AuditDependencies, entry: AuditEntry): Promise<void> {
+export async function record(deps: { db: Database | DatabaseTransaction; clock: Clock }, entry: AuditEntry): Promise<void> {
   if (!(auditActions as readonly string[]).includes(entry.action)) throw new Error(`unknown audit action ${String(entry.action)}`);
-  await auditQueries(deps.db).insert({
+  await insertAuditEvent(deps.db, {
     organizationId: entry.organizationId,
     occurredAt: deps.clock.now(),
     action: entry.action,
