@@ -64,9 +64,10 @@ export const auditEventListSchema = z.object({
 });
 export type AuditEventList = z.infer<typeof auditEventListSchema>;
 
-export const organizationRoles = ['owner', 'admin', 'member'] as const;
+/** The roles that read an organization's audit log. */
+export const auditReaderRoles = ['owner', 'admin'] as const;
 
 /** An organization the signed-in user administers (owner or admin): what the menu needs. */
-export const administeredOrganizationSchema = z.object({ id: z.string(), name: z.string(), role: z.enum(organizationRoles) });
+export const administeredOrganizationSchema = z.object({ id: z.string(), name: z.string(), role: z.enum(auditReaderRoles) });
 export const administeredOrganizationListSchema = z.object({ items: z.array(administeredOrganizationSchema) });
 export type AdministeredOrganization = z.infer<typeof administeredOrganizationSchema>;

@@ -1,3 +1,4 @@
+import { auditReaderRoles } from '@portal/contracts';
 import { and, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { organizationAuditEvents, organizationMembers, organizations } from '../../db/schema';
@@ -21,7 +22,6 @@ export interface AuditCursor {
   id: number;
 }
 
-const ADMIN_ROLES = ['owner', 'admin'];
 
 /** `%`, `_` and `\` typed by a person match themselves. */
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
@@ -73,7 +73,7 @@ export function auditQueries(db: Database) {
           organizationMembers,
           and(eq(organizationMembers.organizationId, organizations.id), or(eq(organizationMembers.email, address), eq(organizationMembers.userId, userId))),
         )
-        .where(or(inArray(organizationMembers.role, ADMIN_ROLES), eq(organizations.adminUserId, userId), eq(sql`lower(${organizations.adminEmail})`, address)))
+        .where(or(inArray(organizationMembers.role, [...auditReaderRoles]), eq(organizations.adminUserId, userId), eq(sql`lower(${organizations.adminEmail})`, address)))
         .orderBy(organizations.name, organizations.id);
       const found = new Map<string, { id: string; name: string; role: 'owner' | 'admin' }>();
       for (const row of rows) {
