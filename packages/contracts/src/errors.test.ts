@@ -7,13 +7,14 @@ import { authErrors } from './errors/auth';
 import { billingErrors } from './errors/billing';
 import { walletErrors } from './errors/wallet';
 import { socialErrors } from './errors/social';
+import { auditErrors } from './errors/audit';
 import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
 import { organizationErrors } from './errors/organizations';
 
 describe('error catalogues per module', () => {
-  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors, organizationErrors];
+  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors, organizationErrors, auditErrors];
 
   it('combines every module once: no code is declared by two modules', () => {
     const codes = modules.flatMap((module) => Object.keys(module));

@@ -5,6 +5,7 @@ import { apiKeyErrors } from './errors/api-keys';
 import { authErrors } from './errors/auth';
 import { billingErrors } from './errors/billing';
 import { walletErrors } from './errors/wallet';
+import { auditErrors } from './errors/audit';
 import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
@@ -32,6 +33,7 @@ export const errorCatalogue = {
   ...oauthErrors,
   ...socialErrors,
   ...organizationErrors,
+  ...auditErrors,
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

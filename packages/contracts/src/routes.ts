@@ -18,6 +18,8 @@ export const paths = {
   billing: '/billing',
   /** The organization (enterprise) of the signed-in member: members, roles, invitations (issue 14). */
   organization: '/organization',
+  /** The audit log of the organization the signed-in user administers (issue 14). */
+  organizationAuditLog: '/organization/audit-log',
   security: '/security',
   securityDeviceActivity: '/security/device-activity',
   securityPassword: '/security/password',

@@ -23,6 +23,7 @@ import {
 } from './modules/wallet';
 import { createMembershipService, createOrganizationService, membershipRoutes, organizationRoutes } from './modules/organizations';
 import { createUserService, toUserDto } from './modules/users';
+import { auditRoutes, createAuditService, recordMembershipChange } from './modules/audit';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
@@ -137,8 +138,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const whcDeposits = createWhcDepositService({ db: database.db, clock, config, log: app.log });
   installDepositFollower(app, createWhcDepositFollower({ db: database.db, clock, config, log: app.log }), config.WHC_CHAIN_POLL_SECONDS);
   const signIn = createSignIn({ ...shared, secondFactor });
-  // Organization roles and invitations; onMembershipChanged is where the audit log binds (issue 14).
-  const membership = createMembershipService(shared);
+  // Organization roles and invitations; every membership and role change goes to the organization's audit log.
+  const directory = createUserService(database.db);
+  const membership = createMembershipService({
+    ...shared,
+    onMembershipChanged: async (change) =>
+      recordMembershipChange({ db: database.db, clock }, change, change.actorUserId ? (await directory.findById(change.actorUserId))?.email : null),
+  });
   // An account that signed up from an organization invitation joins once activated.
   const auth = createAuthService({ ...shared, signIn, afterActivation: (user) => membership.joinOnActivation(user) });
   const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
@@ -228,6 +234,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick(), whcDeposits));
       await v3.register(organizationRoutes(config, organizations, limiter));
       await v3.register(membershipRoutes(config, membership));
+      await v3.register(auditRoutes(createAuditService({ db: database.db, clock }), clock));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

@@ -1,6 +1,7 @@
 import type { EndpointDeclaration } from '../endpoint';
 import * as account from './account';
 import * as apiKeys from './api-keys';
+import * as audit from './audit';
 import * as auth from './auth';
 import * as avatar from './avatar';
 import * as billing from './billing';
@@ -23,7 +24,7 @@ import * as supportChat from './support-chat';
  * tooling. The web app imports the per-module namespaces from the package root instead, so a
  * page's bundle carries only the declarations it calls.
  */
-export const endpointModules = { account, apiKeys, auth, avatar, billing, captcha, mfa, notifications, oauth, organizations, passkeys, products, resources, security, sessions, social, supportChat, wallet } as const;
+export const endpointModules = { account, apiKeys, audit, auth, avatar, billing, captcha, mfa, notifications, oauth, organizations, passkeys, products, resources, security, sessions, social, supportChat, wallet } as const;
 
 const isDeclaration = (value: unknown): value is EndpointDeclaration =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, customType, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -792,3 +792,25 @@ export const socialSignups = pgTable('social_signups', {
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
+
+/**
+ * The organization audit log (issue 14, migration 0014_organization_audit): append-only (a
+ * trigger refuses UPDATE, DELETE and TRUNCATE); no foreign keys, so it outlives what it names.
+ */
+export const organizationAuditEvents = pgTable(
+  'organization_audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: uuid('organization_id').notNull(),
+    occurredAt: tz('occurred_at').notNull().defaultNow(),
+    action: text('action').notNull(),
+    actorUserId: uuid('actor_user_id'),
+    actorEmail: text('actor_email'),
+    targetUserId: uuid('target_user_id'),
+    targetEmail: text('target_email'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    detail: jsonb('detail').$type<Record<string, string | number | boolean | null>>().notNull().default({}),
+  },
+  (table) => [index('organization_audit_events_org_idx').on(table.organizationId, table.occurredAt.desc(), table.id.desc())],
+);

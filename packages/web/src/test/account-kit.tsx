@@ -9,11 +9,11 @@ import { applyLanguage } from '../lib/language';
 import { testConfig } from './render';
 
 /** A fake `/v3`: each call answered by `respond` (path, method, body) → [status, body]. */
-export type FakeServer = (request: { path: string; method: string; body: unknown }) => [number, unknown?];
+export type FakeServer = (request: { path: string; method: string; body: unknown; search: string }) => [number, unknown?];
 
 export interface AccountTestKit {
   toasts: { kind: ToastKind; message: string }[];
-  requests: { path: string; method: string; body: unknown }[];
+  requests: { path: string; method: string; body: unknown; search: string }[];
 }
 
 /** The account pages' world for a component test: API client, i18n with the account text, Mantine, query cache, a router. */
@@ -23,11 +23,12 @@ export async function setUpAccountTest(server: FakeServer, language: 'en' | 'vi'
   configureApi({
     baseUrl: 'https://api.test/v3',
     fetch: async (url, init) => {
-      const path = new URL(String(url)).pathname.replace(/^\/v3/, '');
+      const { pathname, search } = new URL(String(url));
+      const path = pathname.replace(/^\/v3/, '');
       const method = init?.method ?? 'GET';
       const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : init?.body;
-      kit.requests.push({ path, method, body });
-      const [status, answer] = server({ path, method, body });
+      kit.requests.push({ path, method, body, search });
+      const [status, answer] = server({ path, method, body, search });
       return new Response(status === 204 || answer === undefined ? null : JSON.stringify(answer), {
         status,
         headers: { 'Content-Type': 'application/json' },

@@ -6,6 +6,7 @@ import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mail';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { deletionGate } from '../account';
+import { recordMemberEvent } from '../audit';
 import type { SecondFactorService } from '../mfa';
 import { notifySecurityEvent, type SecurityEventKind } from '../notifications';
 import type { AuthMethod, SessionHistory, SessionRow, SessionService, SignedIn, SignInResult } from '../sessions';
@@ -22,7 +23,28 @@ export interface WayIn<Input> {
   lockout?(user: UserRow | undefined, input: Input, origin: RequestOrigin): Promise<void>;
   /** Step 3. Checks the factor and counts a failure: throws, or answers what it proved. */
   verify(user: UserRow | undefined, input: Input, origin: RequestOrigin): Promise<Proven>;
+  /** How the audit log names a failure of this way in (a success is named by its `amr`). */
+  method?: SignInMethod;
+  /** The email typed, for a failure when identify found no account: an organization's member without one is still audited. */
+  claimedEmail?(input: Input): string | undefined;
 }
+
+/** How a sign-in went, as an organization's audit log says it. */
+export type SignInMethod = 'password' | 'email_code' | 'second_step' | 'passkey' | 'social' | 'restore';
+
+/** The first factor of a signed-in session, by its amr. */
+function methodOf(amr: AuthMethod[]): SignInMethod {
+  if (amr.includes('social')) return 'social';
+  if (amr.includes('hwk')) return 'passkey';
+  if (amr.includes('pwd')) return 'password';
+  return 'email_code';
+}
+
+/**
+ * A refusal of the factor itself (a wrong password, a wrong or expired code): what the audit
+ * log calls a failed sign-in. Limits (429), an unactivated account and server errors are not.
+ */
+const factorRefused = (error: unknown): error is AppError => error instanceof AppError && (error.status === 400 || error.status === 401) && error.code !== 'auth.not_activated';
 
 /** What a way in proved: who, by which factors, and where the shared steps take over. */
 export interface Proven {
@@ -143,7 +165,23 @@ export function createSignInPipeline(deps: SignInDependencies) {
   async function run<Input>(way: WayIn<Input>, input: Input, origin: RequestOrigin): Promise<SignInResult> {
     const user = await way.identify(input, origin);
     await way.lockout?.(user, input, origin);
-    return finish(await way.verify(user, input, origin), origin);
+    let proven: Proven;
+    try {
+      proven = await way.verify(user, input, origin);
+    } catch (error) {
+      // The organization audit log: the same one lookup whether or not an account exists (the
+      // email typed stands in for it), and the same answer; recording never throws.
+      const email = user?.email ?? way.claimedEmail?.(input)?.trim();
+      if (factorRefused(error) && email?.includes('@')) {
+        await recordMemberEvent(deps, { id: user?.id, email }, 'sign_in_failed', origin, { method: way.method ?? null, reason: error.code });
+      }
+      throw error;
+    }
+    const result = await finish(proven, origin);
+    if ('token' in result) {
+      await recordMemberEvent(deps, result.user, 'sign_in', origin, { method: methodOf(result.amr), mfa: result.amr.includes('mfa') });
+    }
+    return result;
   }
 
   /** For ways in that come back past the second step: they always end in a session. */

@@ -55,6 +55,8 @@ export function createWaysIn(deps: WaysInDependencies) {
    * address's hit back and clears the account's, so only failures count.
    */
   const password: WayIn<{ email: string; password: string; captcha?: string }> = {
+    method: 'password',
+    claimedEmail: (input) => input.email,
     async identify(input) {
       return users.findByIdentifier(input.email);
     },
@@ -95,6 +97,8 @@ export function createWaysIn(deps: WaysInDependencies) {
 
   /** A mailed 6-digit code (email-code sign-in at /login/quick); its guesses are limited per code and per account (useCode). */
   const emailCode: WayIn<{ email: string; code: string }> = {
+    method: 'email_code',
+    claimedEmail: (input) => input.email,
     async identify(input, origin) {
       rateLimited(await limiter.consume(signInIpKey(origin), limits.signInPerIp));
       return users.findByEmail(input.email);
@@ -108,6 +112,7 @@ export function createWaysIn(deps: WaysInDependencies) {
 
   /** The second factor of a pending sign-in (the mfa_token a first factor answered). */
   const secondStep: WayIn<{ mfa_token: string } & FactorProof> = {
+    method: 'second_step',
     async identify(input) {
       return (await secondFactor.pendingSignIn(input.mfa_token)).user;
     },
@@ -137,6 +142,7 @@ export function createWaysIn(deps: WaysInDependencies) {
 
   /** The restore token a sign-in met at the deletion step: the deletion is cancelled, the sign-in goes on. */
   const restore: WayIn<string> = {
+    method: 'restore',
     // The token names the account and proves the earlier factors at once: verify uses it up.
     async identify() {
       return undefined;

@@ -90,6 +90,7 @@ export function createFederationService(deps: FederationDependencies) {
 
   /** The social way in: the provider vouched for the person; the shared steps take over. */
   const socialWay: WayIn<{ user: UserRow; linkedNow?: SocialProviderId }> = {
+    method: 'social',
     async identify(input) {
       return input.user;
     },

@@ -10,6 +10,7 @@ import type { RequestOrigin } from '../../platform/request-origin';
 import { burnVerificationTime, verifyPassword } from '../../platform/passwords';
 import { createUserService, replyLanguage, type UserRow } from '../users';
 import type { SessionService, SignedIn } from '../sessions';
+import { recordMemberEvent } from '../audit';
 import { notifySecurityEvent } from '../notifications';
 
 type SecurityEvent = 'two_factor_disabled' | 'two_factor_enabled' | 'passkey_added' | 'passkey_removed';
@@ -162,6 +163,9 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
   /** Tells the owner, in the app and by mail, about a change to how their account is protected. */
   function notify(user: UserRow, origin: RequestOrigin, event: SecurityEvent, detail?: string): void {
     void notifySecurityEvent(deps, user.id, event, { brand: origin.brand, lang: replyLanguage(user, origin), detail });
+    // The same event in the audit log of the member's organization (none: one lookup, nothing written).
+    const about: Record<string, string | null> = event.startsWith('passkey') ? { name: detail ?? null } : { method: detail ?? null };
+    void recordMemberEvent(deps, user, event, origin, about);
   }
 
   return {

@@ -359,3 +359,25 @@ describe('the membership hook', () => {
     expect(await service.roleOf(inviteeUser!.id, organizationId)).toBeUndefined();
   });
 });
+
+describe('the audit log of the real app', () => {
+  it("receives every membership and role change, with who did it and the roles in the page's words", async () => {
+    const { owner, admin, member } = await team('audited');
+    const [row] = await server.database.db.select().from(organizationMembers).where(eq(organizationMembers.email, owner.email));
+    expect((await call(owner.token, 'PUT', `/sso/me/organization/members/${encodeURIComponent(member.email)}/role`, { role: 'admin' })).statusCode).toBe(204);
+    expect((await call(owner.token, 'DELETE', `/sso/me/organization/members/${encodeURIComponent(admin.email)}`)).statusCode).toBe(204);
+    const log = await call(owner.token, 'GET', `/organizations/${row!.organizationId}/audit-events?action=member_invited,member_joined,role_changed,member_removed`);
+    expect(log.statusCode).toBe(200);
+    const entries = (log.json() as { items: Array<{ action: string; actor_email: string | null; target_email: string | null; detail: Record<string, unknown> }> }).items;
+    expect(entries.map((entry) => `${entry.action} ${entry.target_email}`).reverse()).toEqual([
+      `member_invited ${admin.email}`,
+      `member_joined ${admin.email}`,
+      `member_invited ${member.email}`,
+      `member_joined ${member.email}`,
+      `role_changed ${member.email}`,
+      `member_removed ${admin.email}`,
+    ]);
+    const roleChange = entries.find((entry) => entry.action === 'role_changed')!;
+    expect(roleChange).toMatchObject({ actor_email: owner.email, detail: { role: 'admin', previous_role: 'member' } });
+  });
+});

@@ -280,6 +280,7 @@ export function createPasskeyService(deps: PasskeyDependencies) {
       let found: { challenge: string; passkey: PasskeyRow } | undefined;
       return signIn.run(
         {
+          method: 'passkey',
           async identify() {
             rateLimited(await limiter.consume(rateKey(limits.signInPerIp, origin.limitAddress), limits.signInPerIp));
             const { challenge } = await claim(input.response, 'auth', 'auth.passkey_failed');

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { accountSections, type AccountSection } from '../../lib/account-sections';
 import { useMyOrganization } from '../../lib/organization';
+import { useAdministeredOrganizations } from '../../features/audit-log/api';
 
 interface ShellNavigationProps {
   onNavigate(): void;
@@ -14,6 +15,8 @@ export function ShellNavigation({ onNavigate }: ShellNavigationProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const organization = useMyOrganization();
+  // Owners and admins of an organization also read its audit log (nobody else sees the entry).
+  const administers = (useAdministeredOrganizations().data?.items.length ?? 0) > 0;
 
   const isActive = (to: string) => (to === paths.home ? pathname === to : pathname === to || pathname.startsWith(`${to}/`));
 
@@ -41,6 +44,7 @@ export function ShellNavigation({ onNavigate }: ShellNavigationProps) {
             link(section)
           ),
         )}
+      {administers && link({ to: paths.organizationAuditLog, label: 'nav.auditLog' })}
     </nav>
   );
 }

@@ -1,0 +1,310 @@
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/CloseButton.css';
+import '@mantine/core/styles/Combobox.css';
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/Loader.css';
+import '@mantine/core/styles/Pill.css';
+import '@mantine/core/styles/PillsInput.css';
+import '@mantine/core/styles/Popover.css';
+import '@mantine/core/styles/ScrollArea.css';
+import '@mantine/core/styles/SimpleGrid.css';
+import '@mantine/core/styles/Table.css';
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Loader, MultiSelect, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { auditActions, formatDateTime, isLanguage, type AuditEvent, type AuditFilterQuery } from '@portal/contracts';
+import { PageHeader } from '../../components/PageHeader';
+import { Section } from '../../components/Section';
+import { ApiError, errorText } from '../../lib/api';
+import { downloadAuditCsv, useAdministeredOrganizations, useAuditEvents } from './api';
+
+interface Draft {
+  actions: string[];
+  email: string;
+  from: string;
+  to: string;
+}
+
+const emptyDraft: Draft = { actions: [], email: '', from: '', to: '' };
+const toQuery = (draft: Draft): AuditFilterQuery => ({ action: draft.actions.join(','), email: draft.email, from: draft.from, to: draft.to });
+
+/** What the entry's details say, in words: the sign-in method, why it failed, the passkey, the role. */
+function detailLines(event: AuditEvent, t: TFunction): string[] {
+  const lines: string[] = [];
+  const rest: string[] = [];
+  for (const [key, value] of Object.entries(event.detail)) {
+    if (value === null || value === '') continue;
+    const text = String(value);
+    if (key === 'method' && (event.action === 'sign_in' || event.action === 'sign_in_failed')) lines.push(t('auditLog.method', { method: t(`auditLog.methods.${text}`, { defaultValue: text }) }));
+    else if (key === 'method') lines.push(t('auditLog.twoStepMethod', { method: text }));
+    else if (key === 'mfa') {
+      if (value === true) lines.push(t('auditLog.withMfa'));
+    } else if (key === 'reason') lines.push(t('auditLog.reason', { reason: t(`auditLog.reasons.${text}`, { defaultValue: text }) }));
+    else if (key === 'name') lines.push(t('auditLog.passkey', { name: text }));
+    else if (key === 'role') lines.push(t('auditLog.role', { role: text }));
+    else if (key === 'previous_role') lines.push(t('auditLog.previousRole', { role: text }));
+    else rest.push(`${key}: ${text}`);
+  }
+  return [...lines, ...rest];
+}
+
+/** A 400's field errors, worded in the language shown (`errors.<code>` with its parameters). */
+function fieldErrors(error: unknown, t: TFunction): Partial<Record<'action' | 'email' | 'from' | 'to' | 'cursor', string>> {
+  if (!(error instanceof ApiError) || error.status !== 400) return {};
+  const fields = (error.details?.fields ?? {}) as Record<string, { code: string; message: string; params?: Record<string, string | number> }>;
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, t(`errors.${field.code}`, { ...field.params, defaultValue: field.message })]));
+}
+
+/** /organization/audit-log: the organization's audit log for its owners and admins, with filters, paging and CSV export. */
+export function AuditLogPage() {
+  const { t, i18n } = useTranslation();
+  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const administered = useAdministeredOrganizations();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const organizations = administered.data?.items ?? [];
+  const organization = organizations.find((item) => item.id === chosen) ?? organizations[0];
+  const [draft, setDraft] = useState<Draft>(emptyDraft);
+  const [applied, setApplied] = useState<AuditFilterQuery>(toQuery(emptyDraft));
+  // Keyset paging: the cursors of the pages walked through, the first page's is none.
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const events = useAuditEvents(organization?.id, applied, cursors.at(-1));
+  const [exporting, setExporting] = useState(false);
+  const [exportFailed, setExportFailed] = useState(false);
+
+  const apply = (next: Draft) => {
+    setApplied(toQuery(next));
+    setCursors([undefined]);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    apply(draft);
+  };
+  const exportCsv = async () => {
+    if (!organization) return;
+    setExporting(true);
+    setExportFailed(false);
+    try {
+      await downloadAuditCsv(organization.id, applied);
+    } catch {
+      setExportFailed(true);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  if (administered.isPending) {
+    return (
+      <Group justify="center" py="xl">
+        <Loader size="sm" aria-label={t('common.loading')} />
+      </Group>
+    );
+  }
+  if (administered.isError) {
+    return (
+      <Stack gap="lg">
+        <PageHeader title={t('auditLog.title')} />
+        <Alert color="red" variant="light" role="alert" data-testid="audit-log-error">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{t('auditLog.loadFailed')}</Text>
+            <Button size="xs" variant="light" onClick={() => void administered.refetch()}>
+              {t('auditLog.retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      </Stack>
+    );
+  }
+  if (!organization) {
+    return (
+      <Stack gap="lg">
+        <PageHeader title={t('auditLog.title')} />
+        <Alert color="red" variant="light" role="alert" data-testid="audit-log-refused">
+          <Text size="sm" fw={500}>
+            {t('errors.audit.not_admin')}
+          </Text>
+          <Text size="sm">{t('auditLog.notAdmin')}</Text>
+        </Alert>
+      </Stack>
+    );
+  }
+
+  const errors = fieldErrors(events.error, t);
+  const apiError = events.error instanceof ApiError ? events.error : null;
+  const page = events.data;
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('auditLog.title')} description={t('auditLog.description', { organization: organization.name })} />
+      {organizations.length > 1 && (
+        <Select
+          label={t('auditLog.organization')}
+          data={organizations.map((item) => ({ value: item.id, label: item.name }))}
+          value={organization.id}
+          onChange={(value) => {
+            setChosen(value);
+            setCursors([undefined]);
+          }}
+          allowDeselect={false}
+          maw={360}
+        />
+      )}
+      <Section title={t('auditLog.filters')}>
+        <form onSubmit={submit} noValidate data-testid="audit-filters">
+          <Stack gap="sm">
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+              <MultiSelect
+                label={t('auditLog.actions')}
+                placeholder={draft.actions.length ? undefined : t('auditLog.actionsPlaceholder')}
+                data={auditActions.map((action) => ({ value: action, label: t(`auditLog.actionNames.${action}`) }))}
+                value={draft.actions}
+                onChange={(actions) => setDraft({ ...draft, actions })}
+                error={errors.action}
+                clearable
+                searchable
+                data-testid="audit-filter-actions"
+              />
+              <TextInput
+                label={t('auditLog.person')}
+                placeholder={t('auditLog.personPlaceholder')}
+                value={draft.email}
+                onChange={(event) => setDraft({ ...draft, email: event.currentTarget.value })}
+                error={errors.email}
+                maxLength={254}
+                data-testid="audit-filter-email"
+              />
+              <TextInput type="date" label={t('auditLog.from')} value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.currentTarget.value })} error={errors.from} data-testid="audit-filter-from" />
+              <TextInput type="date" label={t('auditLog.to')} value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.currentTarget.value })} error={errors.to} data-testid="audit-filter-to" />
+            </SimpleGrid>
+            <Group justify="space-between">
+              <Group gap="xs">
+                <Button type="submit" data-testid="audit-apply">
+                  {t('auditLog.apply')}
+                </Button>
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    setDraft(emptyDraft);
+                    apply(emptyDraft);
+                  }}
+                >
+                  {t('auditLog.reset')}
+                </Button>
+              </Group>
+              <Button variant="light" onClick={() => void exportCsv()} loading={exporting} data-testid="audit-export">
+                {t('auditLog.export')}
+              </Button>
+            </Group>
+            {exportFailed && (
+              <Text size="sm" c="red.8" role="alert">
+                {t('auditLog.exportFailed')}
+              </Text>
+            )}
+          </Stack>
+        </form>
+      </Section>
+
+      <Section title={t('auditLog.title')}>
+        {apiError?.status === 403 ? (
+          <Alert color="red" variant="light" role="alert" data-testid="audit-log-refused">
+            {errorText(apiError)}
+          </Alert>
+        ) : apiError?.status === 400 ? (
+          <Alert color="yellow" variant="light" role="alert" data-testid="audit-filter-error">
+            {Object.values(errors).join(' ') || errorText(apiError)}
+          </Alert>
+        ) : events.isError ? (
+          <Alert color="red" variant="light" role="alert" data-testid="audit-log-error">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{t('auditLog.loadFailed')}</Text>
+              <Button size="xs" variant="light" onClick={() => void events.refetch()}>
+                {t('auditLog.retry')}
+              </Button>
+            </Stack>
+          </Alert>
+        ) : !page ? (
+          <Group justify="center" py="md">
+            <Loader size="sm" aria-label={t('common.loading')} />
+          </Group>
+        ) : page.items.length === 0 ? (
+          <Text size="sm" c="dimmed" py="sm" data-testid="audit-empty">
+            {t('auditLog.empty')}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={760}>
+            <Table verticalSpacing="sm" highlightOnHover data-testid="audit-table" aria-busy={events.isFetching}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('auditLog.columns.time')}</Table.Th>
+                  <Table.Th>{t('auditLog.columns.action')}</Table.Th>
+                  <Table.Th>{t('auditLog.columns.person')}</Table.Th>
+                  <Table.Th>{t('auditLog.columns.ip')}</Table.Th>
+                  <Table.Th>{t('auditLog.columns.details')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {page.items.map((event) => {
+                  const person = event.target_email ?? event.actor_email;
+                  const actor = event.actor_email && event.actor_email !== person ? event.actor_email : null;
+                  return (
+                    <Table.Tr key={event.id} data-testid="audit-row" data-action={event.action}>
+                      <Table.Td>
+                        <Text size="sm" component="time" dateTime={event.occurred_at}>
+                          {formatDateTime(event.occurred_at, language)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" fw={500} c={event.action === 'sign_in_failed' ? 'red.8' : undefined}>
+                          {t(`auditLog.actionNames.${event.action}`)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{person ?? '—'}</Text>
+                        {actor && (
+                          <Text size="xs" c="dimmed">
+                            {t('auditLog.by', { email: actor })}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" ff="monospace">
+                          {event.ip ?? '—'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        {detailLines(event, t).map((line) => (
+                          <Text key={line} size="sm">
+                            {line}
+                          </Text>
+                        ))}
+                        {event.user_agent && (
+                          <Text size="xs" c="dimmed" lineClamp={1} title={event.user_agent} maw={320}>
+                            {event.user_agent}
+                          </Text>
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        {page && (cursors.length > 1 || page.next_cursor) && (
+          <Group justify="space-between" mt="sm">
+            <Button variant="default" size="xs" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))} data-testid="audit-newer">
+              {t('auditLog.newer')}
+            </Button>
+            <Text size="sm" c="dimmed">
+              {t('auditLog.pageNumber', { page: cursors.length })}
+            </Text>
+            <Button variant="default" size="xs" disabled={!page.next_cursor} onClick={() => page.next_cursor && setCursors([...cursors, page.next_cursor])} data-testid="audit-older">
+              {t('auditLog.older')}
+            </Button>
+          </Group>
+        )}
+      </Section>
+    </Stack>
+  );
+}
