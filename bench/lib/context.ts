@@ -88,28 +88,39 @@ export class BenchContext {
    */
   realAppOnPostgres(): Promise<RunningApp | undefined> {
     this.realOnPostgres ??= (async () => {
-      const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-      const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
-      try {
-        await admin.connect();
-      } catch {
-        return undefined;
-      }
-      const name = `portal_bench_${randomBytes(6).toString('hex')}`;
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      this.cleanups.push(async () => {
-        const drop = new pg.Client({ connectionString: base });
-        await drop.connect();
-        await drop.query(`drop database if exists ${name} with (force)`);
-        await drop.end();
-      });
-      const url = new URL(base);
-      url.pathname = `/${name}`;
+      const url = await this.postgresDatabase();
+      if (!url) return undefined;
       const { openDatabase } = await server();
-      return this.startReal(await openDatabase({ url: url.toString() }));
+      return this.startReal(await openDatabase({ url }));
     })();
     return this.realOnPostgres;
+  }
+
+  /**
+   * A new, empty PostgreSQL database on the server at BENCH_DATABASE_URL (else
+   * TEST_DATABASE_URL, else the local one), dropped at the end of the run; its URL, or
+   * undefined when no PostgreSQL answers.
+   */
+  async postgresDatabase(): Promise<string | undefined> {
+    const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
+    try {
+      await admin.connect();
+    } catch {
+      return undefined;
+    }
+    const name = `portal_bench_${randomBytes(6).toString('hex')}`;
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    this.cleanups.push(async () => {
+      const drop = new pg.Client({ connectionString: base });
+      await drop.connect();
+      await drop.query(`drop database if exists ${name} with (force)`);
+      await drop.end();
+    });
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    return url.toString();
   }
 
   /** Migrates `database`, builds the app on it and listens on a free port of 127.0.0.1. */

@@ -11,6 +11,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** A server in a process of its own, as an operator runs it; its log goes to a file, as it would in production. */
 export interface ServerProcess {
   url: string;
+  /** The server's process id (its memory is read from /proc). */
+  pid: number;
   /** What the process has written so far (stdout and stderr). */
   log(): string;
   stop(): Promise<void>;
@@ -31,7 +33,7 @@ async function startProcess(args: string[], env: Record<string, string>, ready: 
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
   const logFile = path.join(dir, 'server.log');
   const fd = openSync(logFile, 'w');
-  // The bench's own settings (a DATABASE_URL or REDIS_URL in the shell) must not reach the server: it runs on embedded PGlite.
+  // The bench's own settings (a DATABASE_URL or REDIS_URL in the shell) must not reach the server: it runs on embedded PGlite unless told otherwise.
   const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
   const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', fd, fd] });
   closeSync(fd);
@@ -50,6 +52,7 @@ async function startProcess(args: string[], env: Record<string, string>, ready: 
   }
   return {
     url,
+    pid: child.pid!,
     log,
     stop: async () => {
       if (child.exitCode === null) {
@@ -64,9 +67,10 @@ async function startProcess(args: string[], env: Record<string, string>, ready: 
 
 /**
  * The portal's own `src/main.ts` in production mode with request logs at info, on embedded
- * PGlite in a fresh folder, with the demo account (its password read from the log).
+ * PGlite in a fresh folder (or on the PostgreSQL database `databaseUrl`), with the demo
+ * account (its password read from the log).
  */
-export async function startPortalProcess(): Promise<ServerProcess & { demo: { email: string; password: string } }> {
+export async function startPortalProcess(options: { databaseUrl?: string } = {}): Promise<ServerProcess & { demo: { email: string; password: string } }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-data-'));
   const server = await startProcess(
@@ -78,6 +82,7 @@ export async function startPortalProcess(): Promise<ServerProcess & { demo: { em
       PORT: String(port),
       PLATFORM_ORIGIN: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
       SEED_DEMO: 'true',
       ALTCHA_HMAC_KEY: randomBytes(24).toString('hex'),
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),

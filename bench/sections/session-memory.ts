@@ -1,10 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { sql } from 'drizzle-orm';
-import { clientHeaders, seedAccounts, signIn } from '../lib/accounts';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
 import type { BenchContext } from '../lib/context';
 import { load, perSecond } from '../lib/load';
+import { startPortalProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /** RSS growth allowed for 100,000 live sessions. */
@@ -14,77 +13,97 @@ const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100_000);
 const PEOPLE = Math.max(1, Math.min(SESSIONS, Number(process.env.BENCH_SESSION_PEOPLE ?? Math.ceil(SESSIONS / 2))));
 const BATCH = 2000;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-setFlagsFromString('--expose_gc');
-const gc = runInNewContext('gc') as () => void;
-
-function settled(): { rss: number; heap: number } {
-  gc();
-  gc();
-  const { rss, heapUsed } = process.memoryUsage();
-  return { rss, heap: heapUsed };
+/** A process's resident memory, from /proc (Linux). */
+function rssOf(pid: number): number {
+  const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!line) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(line[1]) * 1024;
 }
 
 /**
- * 100,000 live sessions of 50,000 people (BENCH_SESSIONS, BENCH_SESSION_PEOPLE): rows written
- * straight into the real app's database (the same columns a sign-up and a sign-in write), then each token used once on GET /v3/sso/me so the server
- * holds it as it would an active user's. Prints the process's RSS and heap growth and the
- * /v3/sso/me rate before and after. On PostgreSQL when one answers (the rows then live in
- * PostgreSQL, as deployed), else on embedded PGlite (whose storage is in this process's RSS).
+ * 100,000 live sessions of 50,000 people (BENCH_SESSIONS, BENCH_SESSION_PEOPLE), held by the
+ * server as deployed: `src/main.ts` in a process of its own (production mode, request logs at
+ * info) on a PostgreSQL database of its own. The rows are written straight into that database
+ * (the columns a sign-up and a sign-in write), then each token is used once on GET /v3/sso/me,
+ * so the server holds it as it would an active user's. Prints the server process's RSS growth
+ * (read from /proc, after a pause; no forced GC, as in production) and the /v3/sso/me rate
+ * before and after. Needs PostgreSQL (the seeding writes from this process).
  */
 export const sessionMemory: BenchSection = {
   name: 'memory',
   title: `memory for ${SESSIONS.toLocaleString('en-US')} live sessions`,
   async run(context: BenchContext): Promise<Row[]> {
-    const real = (await context.realAppOnPostgres()) ?? (await context.realApp());
-    const database = real.database!;
-    const [account] = await seedAccounts(real, 'mem', 1);
-    const token = await signIn(real, account!);
-    const { 'content-type': _json, ...client } = clientHeaders(account!);
-    const meRate = async () => (await load({ connections: 10, seconds: 3, warmupSeconds: 1, url: `${real.url}/v3/sso/me`, headers: { ...client, authorization: `Bearer ${token}` } })).rps;
+    const databaseUrl = await context.postgresDatabase();
+    if (!databaseUrl) return [{ metric: 'RSS growth', value: 'no PostgreSQL answered', target: `≤ ${SESSION_MEMORY_TARGET_MB} MB`, status: 'FAIL' }];
+    const portal = await startPortalProcess({ databaseUrl });
+    const database = new pg.Client({ connectionString: databaseUrl });
+    await database.connect();
+    try {
+      const client = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0.0.0 Safari/537.36', 'device-id': 'bench-memory' };
+      const signIn = await fetch(`${portal.url}/v3/sso/auth`, {
+        method: 'POST',
+        headers: { ...client, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: portal.demo.email, password: portal.demo.password }),
+      });
+      const { token } = (await signIn.json()) as { token?: string };
+      if (!token) throw new Error(`sign-in answered ${signIn.status}`);
+      const meRate = async () => (await load({ connections: 10, seconds: 3, warmupSeconds: 1, url: `${portal.url}/v3/sso/me`, headers: { ...client, authorization: `Bearer ${token}` } })).rps;
 
-    const rateBefore = await meRate();
-    const before = settled();
-    // The people: copies of the seeded account's row (its password hash included), inserted by the database.
-    const seeded = ((await database.db.execute(sql`select user_id from sessions limit 1`)).rows[0] as { user_id: string }).user_id;
-    const run = randomBytes(4).toString('hex');
-    const userIds = (
-      await database.db.execute(sql`
-        insert into users (id, email, full_name, password_hash, activated_at, created_at, updated_at)
-        select gen_random_uuid(), 'mem-' || ${run} || '-' || n || '@example.com', 'Memory Bench ' || n, password_hash, now(), now(), now()
-        from users, generate_series(1, ${PEOPLE}) as n where users.id = ${seeded}
-        returning id`)
-    ).rows.map((row) => (row as { id: string }).id);
-    const tokens: string[] = [];
-    const now = new Date();
-    const expires = new Date(now.getTime() + 30 * 86400_000);
-    for (let start = 0; start < SESSIONS; start += BATCH) {
-      const rows = [];
-      for (let i = start; i < Math.min(SESSIONS, start + BATCH); i++) {
-        const value = randomBytes(32).toString('base64url');
-        tokens.push(value);
-        rows.push(sql`(${randomUUID()}, ${userIds[i % userIds.length]}, ${createHash('sha256').update(value).digest('hex')}, 'bench', 'Chrome', 'Linux', '127.0.0.1', ${now.toISOString()}, ${now.toISOString()}, ${expires.toISOString()})`);
+      const rateBefore = await meRate();
+      await pause(3000);
+      const before = rssOf(portal.pid);
+
+      // The people: copies of the demo account's row (its password hash included), inserted by the database.
+      const run = randomBytes(4).toString('hex');
+      const userIds = (
+        await database.query<{ id: string }>(
+          `insert into users (id, email, full_name, password_hash, activated_at, created_at, updated_at)
+           select gen_random_uuid(), 'mem-' || $1 || '-' || n || '@example.com', 'Memory Bench ' || n, password_hash, now(), now(), now()
+           from users, generate_series(1, $2::int) as n where users.email = $3
+           returning id`,
+          [run, PEOPLE, portal.demo.email],
+        )
+      ).rows.map((row) => row.id);
+      const tokens: string[] = [];
+      const now = new Date().toISOString();
+      const expires = new Date(Date.now() + 30 * 86400_000).toISOString();
+      for (let start = 0; start < SESSIONS; start += BATCH) {
+        const values: unknown[] = [];
+        const rows: string[] = [];
+        for (let i = start; i < Math.min(SESSIONS, start + BATCH); i++) {
+          const value = randomBytes(32).toString('base64url');
+          tokens.push(value);
+          const at = values.length;
+          values.push(randomUUID(), userIds[i % userIds.length], createHash('sha256').update(value).digest('hex'));
+          rows.push(`($${at + 1}, $${at + 2}, $${at + 3}, 'bench', 'Chrome', 'Linux', '127.0.0.1', '${now}', '${now}', '${expires}')`);
+        }
+        await database.query(`insert into sessions (id, user_id, token_hash, browser, device, ip, location, created_at, last_active_at, expires_at) values ${rows.join(', ')}`, values);
       }
-      await database.db.execute(sql`insert into sessions (id, user_id, token_hash, browser, device, ip, location, created_at, last_active_at, expires_at) values ${sql.join(rows, sql`, `)}`);
+      // Each session used once, 50 at a time, so the server holds it as live.
+      let next = 0;
+      let refused = 0;
+      const worker = async () => {
+        for (let index = next++; index < tokens.length; index = next++) {
+          const response = await fetch(`${portal.url}/v3/sso/me`, { headers: { ...client, authorization: `Bearer ${tokens[index]}` } });
+          if (response.status !== 200) refused += 1;
+          await response.arrayBuffer();
+        }
+      };
+      await Promise.all(Array.from({ length: 50 }, worker));
+      await pause(3000);
+      const after = rssOf(portal.pid);
+      const rateAfter = await meRate();
+      const growth = after - before;
+      return [
+        { metric: 'sessions used', value: `${(tokens.length - refused).toLocaleString('en-US')} of ${tokens.length.toLocaleString('en-US')}`, status: refused ? 'FAIL' : 'INFO', note: `PostgreSQL; ${userIds.length.toLocaleString('en-US')} people` },
+        { metric: 'server RSS growth', value: mb(growth), target: `≤ ${SESSION_MEMORY_TARGET_MB} MB`, status: growth <= SESSION_MEMORY_TARGET_MB * 1024 * 1024 ? 'PASS' : 'FAIL', note: `${mb(before)} -> ${mb(after)} (the server's own process, production mode)` },
+        { metric: 'GET /v3/sso/me before / after', value: `${perSecond(rateBefore)} / ${perSecond(rateAfter)}`, status: 'INFO' },
+      ];
+    } finally {
+      await database.end();
+      await portal.stop();
     }
-    // Each session used once, 50 at a time, so the server holds it as live.
-    let next = 0;
-    let refused = 0;
-    const worker = async () => {
-      for (let index = next++; index < tokens.length; index = next++) {
-        const response = await fetch(`${real.url}/v3/sso/me`, { headers: { ...client, authorization: `Bearer ${tokens[index]}` } });
-        if (response.status !== 200) refused += 1;
-        await response.arrayBuffer();
-      }
-    };
-    await Promise.all(Array.from({ length: 50 }, worker));
-    const after = settled();
-    const rateAfter = await meRate();
-    const growth = after.rss - before.rss;
-    return [
-      { metric: 'sessions used', value: `${(tokens.length - refused).toLocaleString('en-US')} of ${tokens.length.toLocaleString('en-US')}`, status: refused ? 'FAIL' : 'INFO', note: `${real.database?.kind ?? ''}; ${userIds.length.toLocaleString('en-US')} people` },
-      { metric: 'RSS growth', value: mb(growth), target: `≤ ${SESSION_MEMORY_TARGET_MB} MB`, status: growth <= SESSION_MEMORY_TARGET_MB * 1024 * 1024 ? 'PASS' : 'FAIL', note: `${mb(before.rss)} -> ${mb(after.rss)}; heap ${mb(before.heap)} -> ${mb(after.heap)}` },
-      { metric: 'GET /v3/sso/me before / after', value: `${perSecond(rateBefore)} / ${perSecond(rateAfter)}`, status: 'INFO' },
-    ];
   },
 };
