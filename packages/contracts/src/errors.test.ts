@@ -6,13 +6,14 @@ import { apiKeyErrors } from './errors/api-keys';
 import { authErrors } from './errors/auth';
 import { billingErrors } from './errors/billing';
 import { walletErrors } from './errors/wallet';
+import { payoutErrors } from './errors/payouts';
 import { socialErrors } from './errors/social';
 import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
 
 describe('error catalogues per module', () => {
-  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors];
+  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, payoutErrors, socialErrors];
 
   it('combines every module once: no code is declared by two modules', () => {
     const codes = modules.flatMap((module) => Object.keys(module));

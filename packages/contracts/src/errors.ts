@@ -5,6 +5,7 @@ import { apiKeyErrors } from './errors/api-keys';
 import { authErrors } from './errors/auth';
 import { billingErrors } from './errors/billing';
 import { walletErrors } from './errors/wallet';
+import { payoutErrors } from './errors/payouts';
 import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
@@ -28,6 +29,7 @@ export const errorCatalogue = {
   ...notificationErrors,
   ...billingErrors,
   ...walletErrors,
+  ...payoutErrors,
   ...oauthErrors,
   ...socialErrors,
 } as const satisfies Record<string, { status: number; message: string }>;

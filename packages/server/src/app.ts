@@ -12,6 +12,7 @@ import { accountRoutes, createAccountService, createDeletionService, installDele
 import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
 import { billingRoutes, createBillingService, installRenewalJob, licenseSecretOf } from './modules/billing';
 import { createChainWithdrawalService, createDepositService, createWalletService, installChainJob, walletRoutes } from './modules/wallet';
+import { createPayoutService, installPayoutJob, payoutRoutes, type PayoutHooks } from './modules/wallet';
 import { createOrganizationService, organizationRoutes } from './modules/organizations';
 import { createUserService, toUserDto } from './modules/users';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
@@ -57,6 +58,8 @@ export interface AppDependencies {
   dataKey?: Buffer;
   /** Test hook of the renewal job (billing): runs after a renewal's charge. */
   afterRenewalCharge?: (subscriptionId: string) => Promise<void> | void;
+  /** Test hooks of the payout job (wallet): inside a payout's transaction, and after its commit. */
+  payoutHooks?: PayoutHooks;
 }
 
 /** Builds the Fastify app from platform plugins and capability modules. Does not listen. */
@@ -184,6 +187,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installRenewalJob(app, billing, config.BILLING_JOB_INTERVAL_SECONDS);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   installOidcSweepJob(app, database.db);
+  // Researcher rewards (posted by the bug-bounty platform's client) paid on the 10th.
+  const payouts = createPayoutService({ ...shared, hooks: deps.payoutHooks });
+  const payoutTestDate = config.PAYOUT_TEST_DATE;
+  installPayoutJob(app, payouts, config.PAYOUT_JOB_INTERVAL_SECONDS, payoutTestDate ? () => new Date(`${payoutTestDate}T12:00:00Z`) : undefined);
   app.addHook('onClose', async () => {
     if (!deps.limiter) await limiter.close();
     if (!deps.mailer) await mailer.close();
@@ -211,6 +218,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(sandboxRoutes(payments.sandbox, limiter));
       await v3.register(billingRoutes(config, billing, payments.stripe));
       await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick()));
+      await v3.register(payoutRoutes(payouts, oauth.clientTokens));
       await v3.register(organizationRoutes(config, organizations, limiter));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -1,7 +1,10 @@
-/** The wallet module: balances on a double-entry ledger, transfers between accounts, VND deposits by bank transfer, WHC withdrawals to BEP20 addresses. */
+/** The wallet module: balances on a double-entry ledger, transfers between accounts, VND deposits by bank transfer, WHC withdrawals to BEP20 addresses, researcher rewards paid on the 10th. */
 export { createWalletService, toMinorUnits, type WalletService } from './service';
 export { createDepositService, signBankNotification, type DepositService } from './deposits';
 export { createChainWithdrawalService, toTokenUnits, CHAIN_OUTBOUND_ACCOUNT, type ChainWithdrawalService } from './chain';
 export { installChainJob } from './chain-job';
 export { walletRoutes } from './routes';
 export { walletAdmin, WalletAdminError } from './admin';
+export { createPayoutService, PAYOUT_DAY, PAYOUTS_ACCOUNT, type PayoutHooks, type PayoutService } from './payouts';
+export { installPayoutJob } from './payout-job';
+export { payoutRoutes, REWARDS_SERVICE_SCOPE } from './payout-routes';
