@@ -14,6 +14,8 @@ export const paths = {
   wallet: '/wallet',
   walletVnd: '/wallet/vnd',
   walletWhc: '/wallet/whc',
+  /** The researcher's payout settings: the wallet rewards are paid into, rewards waiting, statements, public profile. */
+  walletPayout: '/wallet/payout',
   /** Payment methods, subscriptions, checkout, orders and invoices (billing; the spec shows no path). */
   billing: '/billing',
   security: '/security',
@@ -54,6 +56,8 @@ export const paths = {
   ssoRedirect: '/sso/redirect',
   maintenance: '/maintenance',
   serverError: '/server-error',
+  /** A researcher's public profile (display name, accepted programs), when they turned it on. */
+  researcher: '/researchers/:username',
 } as const;
 
 export type PathName = keyof typeof paths;

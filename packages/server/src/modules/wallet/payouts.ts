@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { formatMoney, isLanguage, type Language, type PayoutSettings, type Reward, type RewardRequest, type WalletCurrency } from '@portal/contracts';
+import { formatMoney, isLanguage, paths, type Language, type PayoutSettings, type Reward, type RewardRequest, type WalletCurrency } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { researcherSettings, walletEntries, walletPayouts, walletRewards } from '../../db/schema';
@@ -163,7 +163,7 @@ export function createPayoutService(deps: {
       const text = paidCopy[lang](amount, paid.count, currency, monthName(period, lang));
       await createNotification(deps, userId, { type: 'transactions', title: text.title, body: text.line, metadata: { transaction_id: paid.entryId } });
       const origin = originFor(deps.config, 'platform');
-      const rendered = renderAlert({ lang, brand: 'platform', name: user.fullName, title: text.title, lines: [text.line], link: { label: text.label, url: `${origin}/wallet/payout` } });
+      const rendered = renderAlert({ lang, brand: 'platform', name: user.fullName, title: text.title, lines: [text.line], link: { label: text.label, url: `${origin}${paths.walletPayout}` } });
       deps.mailer.send({ to: user.email, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'payout mail not sent'));
     } catch (error) {
       deps.log.error({ err: error }, 'payout notification not recorded');
