@@ -30,35 +30,43 @@ const payday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + (now.
 const paydayText = payday.toISOString().slice(0, 10);
 const monthText = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(payday);
 
-let server: PortalServer;
-let peer: SmtpPeer;
-let portal: Portal;
+interface PayoutPortal {
+  server: PortalServer;
+  portal: Portal;
+}
 
-const test = base.extend({
-  // eslint-disable-next-line no-empty-pattern
-  baseURL: async ({}, use) => use(server.platformUrl),
+/** This spec's own server (the payout clients, the job every 2 s on the next 10th, a 30 s proof window) and SMTP peer, per worker. */
+const test = base.extend<{ server: PortalServer; portal: Portal }, { payoutPortal: PayoutPortal }>({
+  payoutPortal: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const peer: SmtpPeer = await startSmtpPeer();
+      let server: PortalServer | undefined;
+      try {
+        server = await startPortalServer({
+          env: {
+            SMTP_URL: peer.url,
+            OAUTH_CLIENTS_FILE: path.join(ROOT, 'packages', 'server', 'test', 'payout-clients.json'),
+            OAUTH_CLIENT_SECRETS: `test-bugbounty=${BUGBOUNTY_SECRET},test-pwdmanager=${OTHER_SECRET}`,
+            PAYOUT_JOB_INTERVAL_SECONDS: '2',
+            PAYOUT_TEST_DATE: paydayText,
+            REAUTH_MAX_AGE_SECONDS: '30',
+          },
+        });
+        const portal: Portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
+        await use({ server, portal });
+      } finally {
+        await server?.close();
+        await peer.close();
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  server: async ({ payoutPortal }, use) => use(payoutPortal.server),
+  portal: async ({ payoutPortal }, use) => use(payoutPortal.portal),
+  baseURL: async ({ payoutPortal }, use) => use(payoutPortal.server.platformUrl),
 });
 test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  peer = await startSmtpPeer();
-  server = await startPortalServer({
-    env: {
-      SMTP_URL: peer.url,
-      OAUTH_CLIENTS_FILE: path.join(ROOT, 'packages', 'server', 'test', 'payout-clients.json'),
-      OAUTH_CLIENT_SECRETS: `test-bugbounty=${BUGBOUNTY_SECRET},test-pwdmanager=${OTHER_SECRET}`,
-      PAYOUT_JOB_INTERVAL_SECONDS: '2',
-      PAYOUT_TEST_DATE: paydayText,
-      REAUTH_MAX_AGE_SECONDS: '30',
-    },
-  });
-  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
-});
-test.afterAll(async () => {
-  await server?.close();
-  await peer?.close();
-});
 
 /** Serious and critical WCAG violations on the page as it stands (the rules of e2e/accessibility.spec.ts). */
 async function violations(page: Page): Promise<string[]> {
@@ -73,8 +81,8 @@ async function shot(page: Page, name: string) {
 }
 
 /** A product back end's token by the client-credentials grant. */
-async function clientToken(request: APIRequestContext, clientId: string, secret: string): Promise<string> {
-  const response = await request.post(`${server.platformUrl}/oidc/token`, {
+async function clientToken(request: APIRequestContext, origin: string, clientId: string, secret: string): Promise<string> {
+  const response = await request.post(`${origin}/oidc/token`, {
     headers: { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
     form: { grant_type: 'client_credentials' },
   });
@@ -91,7 +99,7 @@ async function signIn(context: BrowserContext, origin: string, email: string, la
 
 const researcher = { email: uniqueEmail('payout-ada'), fullName: 'Ada Lovelace', username: `ada${Date.now().toString(36)}` };
 
-test('a product posts rewards, the researcher chooses the payout wallet with the password, the job pays on the 10th', async ({ context, page, request }) => {
+test('a product posts rewards, the researcher chooses the payout wallet with the password, the job pays on the 10th', async ({ context, page, request, server, portal }) => {
   test.setTimeout(150_000);
   await createActivatedAccount(context.request, portal, { email: researcher.email, password: PASSWORD, fullName: researcher.fullName });
   const session = await signIn(context, server.platformUrl, researcher.email);
@@ -99,13 +107,13 @@ test('a product posts rewards, the researcher chooses the payout wallet with the
   expect(named.status(), await named.text()).toBe(200);
 
   // The product's back end: its own token; the rewards API refuses everyone else.
-  const token = await clientToken(request, 'test-bugbounty', BUGBOUNTY_SECRET);
+  const token = await clientToken(request, server.platformUrl, 'test-bugbounty', BUGBOUNTY_SECRET);
   const rewards = `${server.platformUrl}/v3/bugbounty_platform/rewards`;
   const reward = (id: string, program: string, currency: string, amount: string) => ({ reward_id: id, researcher: researcher.email, program_alias: program, currency, amount_minor: amount, status: 'approved' });
   const first = reward(`e2e-${Date.now()}-1`, 'acme-web', 'USD', '20000');
   expect((await request.post(rewards, { data: first })).status()).toBe(401);
   expect((await request.post(rewards, { data: first, headers: { authorization: `Bearer ${session}` } })).status()).toBe(401);
-  const other = await clientToken(request, 'test-pwdmanager', OTHER_SECRET);
+  const other = await clientToken(request, server.platformUrl, 'test-pwdmanager', OTHER_SECRET);
   expect((await request.post(rewards, { data: first, headers: { authorization: `Bearer ${other}` } })).status()).toBe(403);
   const asProduct = { authorization: `Bearer ${token}` };
   const posted = await request.post(rewards, { data: first, headers: asProduct });
@@ -124,7 +132,7 @@ test('a product posts rewards, the researcher chooses the payout wallet with the
   await expect(page).toHaveURL(/\/wallet\/payout$/);
   await expect(page.getByTestId('payout-method-none')).toBeVisible();
   await expect(page.getByTestId('payout-pending').getByRole('row')).toHaveCount(4);
-  await expect(page.getByTestId('payout-pending')).toContainText('$200.00');
+  await expect(page.getByTestId('payout-pending')).toContainText('$200');
   await expect(page.getByTestId('payout-pending')).not.toContainText('beta-app');
   expect(await violations(page)).toEqual([]);
   await shot(page, 'payouts-waiting-platform-en');
@@ -168,7 +176,7 @@ test('a product posts rewards, the researcher chooses the payout wallet with the
   expect((await request.post(`${rewards}/${first.reward_id}/cancel`, { headers: asProduct })).status()).toBe(409);
 });
 
-test('the public researcher profile: off by default, then the display name and accepted programs to anyone', async ({ browser, context, page }) => {
+test('the public researcher profile: off by default, then the display name and accepted programs to anyone', async ({ browser, context, page, server }) => {
   await signIn(context, server.platformUrl, researcher.email);
   const visitor = await browser.newContext({ baseURL: server.platformUrl });
   const outside = await visitor.newPage();
@@ -176,8 +184,10 @@ test('the public researcher profile: off by default, then the display name and a
   await expect(outside.getByTestId('researcher-not-found')).toBeVisible();
 
   await page.goto('/wallet/payout');
-  await page.getByTestId('payout-profile-switch').check();
+  // The switch moves once the server has saved it.
+  await page.getByTestId('payout-profile-switch').click();
   await expect(page.getByText('Public profile updated')).toBeVisible();
+  await expect(page.getByTestId('payout-profile-switch')).toBeChecked();
   await page.getByTestId('payout-profile-link').click();
   await expect(page.getByTestId('researcher-profile')).toBeVisible();
 
@@ -192,7 +202,7 @@ test('the public researcher profile: off by default, then the display name and a
   await visitor.close();
 });
 
-test('screenshots of the new screens in both brands and languages', async ({ browser }) => {
+test('screenshots of the new screens in both brands and languages', async ({ browser, server }) => {
   for (const [brand, origin] of [
     ['platform', server.platformUrl],
     ['locker', server.lockerUrl],

@@ -146,7 +146,7 @@ function StatementsSection({ settings, language }: SectionProps) {
                 <Text fw={600}>{money(statement.amount_minor, statement.currency, language)}</Text>
               </Group>
               <Text size="sm" c="dimmed">
-                {t('payouts.statements.rewards', { count: statement.rewards.length, programs: [...new Set(statement.rewards.map((reward) => reward.program_alias))].join(', ') })}
+                {t('payouts.statements.rewards', { count: statement.rewards.length, programs: [...new Set(statement.rewards.map((reward) => reward.program_alias))].sort().join(', ') })}
               </Text>
             </div>
           ))}

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { payoutEndpoints, type PayoutSettings, type WalletCurrency } from '@portal/contracts';
-import { call } from '../../lib/api';
+import { payoutEndpoints, type PayoutSettings, type ResearcherProfile, type WalletCurrency } from '@portal/contracts';
+import { ApiError, call } from '../../lib/api';
 
-export const payoutKeys = { settings: ['sso', 'me', 'wallet', 'payout'] as const, profile: (username: string) => ['researchers', username.toLowerCase()] as const };
+export const payoutKeys = { settings: ['sso', 'me', 'wallet', 'payout'] as const };
 
 export const usePayoutSettings = () => useQuery({ queryKey: payoutKeys.settings, queryFn: () => call(payoutEndpoints.payoutSettings) });
 
@@ -23,17 +23,12 @@ export function useSetProfilePublic() {
   });
 }
 
-/** A researcher's public profile; null when there is none or it is off (404, worded by the page). */
-export const useResearcherProfile = (username: string) =>
-  useQuery({
-    queryKey: payoutKeys.profile(username),
-    queryFn: async () => {
-      try {
-        return await call(payoutEndpoints.researcherProfile, { params: { username } }, { handle: [400, 404] });
-      } catch (error) {
-        if (error instanceof Error && 'status' in error && (error.status === 404 || error.status === 400)) return null;
-        throw error;
-      }
-    },
-    retry: false,
-  });
+/** A researcher's public profile; null when there is none or it is off (404, worded by the page). Public pages have no query client: a plain call. */
+export async function fetchResearcherProfile(username: string): Promise<ResearcherProfile | null> {
+  try {
+    return await call(payoutEndpoints.researcherProfile, { params: { username } }, { handle: [400, 404] });
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+    throw error;
+  }
+}
