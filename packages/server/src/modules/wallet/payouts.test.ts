@@ -1,10 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
+import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestBrowser } from '../../../test/browser';
 import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import { freePort, startTestServer, type TestServer } from '../../../test/harness';
 import { createMailer, listOutbox } from '../../platform/mail';
 import { rows } from './ledger';
 import { createPayoutService, nextPayoutDate, PAYOUTS_ACCOUNT, type PayoutHooks, type PayoutService } from './payouts';
@@ -21,10 +23,13 @@ let bugbounty: string;
 let people = 0;
 
 beforeAll(async () => {
+  // The provider's issuer is the platform origin: the server listens where it says it is.
+  const port = await freePort();
   server = await startTestServer({
     listen: true,
+    port,
     clock,
-    env: { OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-bugbounty=${BUGBOUNTY_SECRET},test-pwdmanager=${OTHER_SECRET}`, PAYOUT_JOB_INTERVAL_SECONDS: '0' },
+    env: { PORT: String(port), PLATFORM_ORIGIN: `http://127.0.0.1:${port}`, OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-bugbounty=${BUGBOUNTY_SECRET},test-pwdmanager=${OTHER_SECRET}`, PAYOUT_JOB_INTERVAL_SECONDS: '0' },
   });
   identity = identityClient(server.app, server.database);
   bugbounty = await clientToken('test-bugbounty', BUGBOUNTY_SECRET);
@@ -51,6 +56,25 @@ async function researcher(): Promise<{ email: string; token: string; id: string;
   const me = await server.app.inject({ method: 'PUT', url: '/v3/sso/me', headers: { authorization: `Bearer ${token}` }, payload: { full_name: `Hunter ${n}`, username, language: 'en' } });
   expect(me.statusCode).toBe(200);
   return { email, token, id: me.json().id as string, username };
+}
+
+/** A person's own access token issued to the bug-bounty client (the code flow with PKCE, signed in on a browser): not the product's. */
+async function personAccessToken(sessionToken: string): Promise<string> {
+  const config = await oidc.discovery(new URL(server.url), 'test-bugbounty', {}, oidc.ClientSecretBasic(BUGBOUNTY_SECRET), { execute: [oidc.allowInsecureRequests] });
+  const browser = new TestBrowser(server.url);
+  browser.setCookie('auth_token', sessionToken);
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: 'http://127.0.0.1:5180/callback',
+    scope: 'openid email',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  });
+  const { url: callback } = await browser.walk(url.href);
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+  return tokens.access_token;
 }
 
 const inject = (method: 'GET' | 'POST' | 'PUT', url: string, token?: string, payload?: object) =>
@@ -140,11 +164,15 @@ describe('rewards posted by the bug-bounty product', () => {
     expect((await inject('POST', '/v3/bugbounty_platform/rewards', bugbounty)).statusCode).toBe(400);
   });
 
-  it("refuses no token, a person's session, a made-up token and another product's client", async () => {
+  it("refuses no token, a person's session or access token, a made-up token and another product's client", async () => {
     const person = await researcher();
     const body = rewardBody(person.email);
     expect((await postReward(body, '')).statusCode).toBe(401);
     expect((await postReward(body, person.token)).statusCode).toBe(401);
+    // The person's own OIDC access token, even one issued to the bug-bounty client, is not the product's client-credentials token.
+    const personToken = await personAccessToken(person.token);
+    expect((await server.app.inject({ method: 'GET', url: '/oidc/userinfo', headers: { authorization: `Bearer ${personToken}` } })).statusCode).toBe(200);
+    expect((await postReward(body, personToken)).statusCode).toBe(401);
     expect((await postReward(body, 'not-a-token')).statusCode).toBe(401);
     expect((await postReward(body, 'x'.repeat(600))).statusCode).toBe(401);
     const other = await clientToken('test-pwdmanager', OTHER_SECRET);
