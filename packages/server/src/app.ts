@@ -218,7 +218,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(sandboxRoutes(payments.sandbox, limiter));
       await v3.register(billingRoutes(config, billing, payments.stripe));
       await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick()));
-      await v3.register(payoutRoutes(payouts, oauth.clientTokens));
+      await v3.register(payoutRoutes(config, payouts, oauth.clientTokens, limiter));
       await v3.register(organizationRoutes(config, organizations, limiter));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

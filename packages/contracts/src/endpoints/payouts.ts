@@ -91,8 +91,8 @@ export const researcherProfile = endpoint({
   path: '/researchers/{username}',
   tag,
   auth: 'public',
-  summary: "A researcher's public profile: display name and the number of programs with an approved or paid reward; 404 when there is none or it is turned off",
+  summary: "A researcher's public profile: display name and the number of programs with an approved or paid reward; 404 when there is none or it is turned off; 60 lookups a minute per address",
   params: z.object({ username: z.string().min(1).max(64) }),
   response: researcherProfileSchema,
-  errors: ['not_found'],
+  errors: ['not_found', 'rate_limited'],
 });

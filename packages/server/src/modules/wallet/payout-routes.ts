@@ -1,12 +1,18 @@
 import { payoutEndpoints } from '@portal/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Config } from '../../config';
 import { route } from '../../platform/http/route';
 import { AppError } from '../../platform/errors';
+import { rateKey, rateLimited, type NamedRule, type RateLimiter } from '../../platform/rate-limit';
+import { requestOrigin } from '../../platform/request-origin';
 import { caller } from '../sessions';
 import type { RewardPoster, PayoutService } from './payouts';
 
 /** The product allowed to post rewards: its first-party client's service scope. */
 export const REWARDS_SERVICE_SCOPE = 'bugbounty';
+
+/** Public profile lookups per address: enough for people browsing, not for walking the username space. */
+export const profileLookupsPerIp: NamedRule = { name: 'researcher:ip', limit: 60, windowSeconds: 60 };
 
 /** What the routes need from the oauth module: the first-party client behind a client-credentials access token. */
 export interface ClientTokenCheck {
@@ -17,9 +23,9 @@ export interface ClientTokenCheck {
  * The payout routes: the bug-bounty platform's reward calls (its client-credentials token: no
  * token, a person's token or an unknown one is 401, another product's client 403), the
  * researcher's payout settings (choosing the wallet needs a recent proof of identity) and the
- * public researcher profile.
+ * public researcher profile (counted per address, whatever the answer).
  */
-export function payoutRoutes(payouts: PayoutService, clients: ClientTokenCheck): FastifyPluginAsync {
+export function payoutRoutes(config: Config, payouts: PayoutService, clients: ClientTokenCheck, limiter: RateLimiter): FastifyPluginAsync {
   return async (app) => {
     const product = async (request: FastifyRequest): Promise<RewardPoster> => {
       const header = request.headers.authorization;
@@ -40,6 +46,10 @@ export function payoutRoutes(payouts: PayoutService, clients: ClientTokenCheck):
     route(app, payoutEndpoints.payoutSettings, async (request) => payouts.settings(userId(request)));
     route(app, payoutEndpoints.setPayoutMethod, async (request) => payouts.setPayoutMethod(userId(request), request.body.payout_currency));
     route(app, payoutEndpoints.setResearcherProfile, async (request) => payouts.setProfilePublic(userId(request), request.body.profile_public));
-    route(app, payoutEndpoints.researcherProfile, async (request) => payouts.publicProfile(request.params.username));
+    route(app, payoutEndpoints.researcherProfile, async (request) => {
+      const origin = requestOrigin(request, config);
+      rateLimited(await limiter.consume(rateKey(profileLookupsPerIp, origin.limitAddress), profileLookupsPerIp));
+      return payouts.publicProfile(request.params.username);
+    });
   };
 }

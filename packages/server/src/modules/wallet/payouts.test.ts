@@ -233,6 +233,11 @@ describe('payout settings and the public profile', () => {
     expect(profile.body).not.toContain(person.email);
     expect((await inject('GET', '/v3/researchers/nobody0here')).statusCode).toBe(404);
     expect((await inject('GET', `/v3/researchers/${encodeURIComponent(person.email)}`)).statusCode).toBe(404);
+    // Lookups are counted per address in one atomic step: 70 at once from one address, 60 answered.
+    const burst = await Promise.all(Array.from({ length: 70 }, () => server.app.inject({ method: 'GET', url: `/v3/researchers/${person.username}`, remoteAddress: '127.7.7.7' })));
+    expect(burst.filter((answer) => answer.statusCode === 200)).toHaveLength(60);
+    expect(burst.filter((answer) => answer.statusCode === 429)).toHaveLength(10);
+    expect(burst.find((answer) => answer.statusCode === 429)!.json().code).toBe('rate_limited');
     await inject('PUT', '/v3/sso/me/wallet/payout/profile', person.token, { profile_public: false });
     expect((await inject('GET', `/v3/researchers/${person.username}`)).statusCode).toBe(404);
   });
