@@ -7,6 +7,7 @@ import { TestBrowser } from '../../../test/browser';
 import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
 import { freePort, startTestServer, type TestServer } from '../../../test/harness';
+import { loadConfig } from '../../config';
 import { createMailer, listOutbox } from '../../platform/mail';
 import { rows } from './ledger';
 import { createPayoutService, nextPayoutDate, PAYOUTS_ACCOUNT, type PayoutHooks, type PayoutService } from './payouts';
@@ -244,6 +245,11 @@ describe('payout settings and the public profile', () => {
 });
 
 describe('the payout job', () => {
+  it("refuses the tests' payout date in production", () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYOUT_TEST_DATE: '2026-12-10' })).toThrow(/PAYOUT_TEST_DATE: for tests only/);
+    expect(loadConfig({ NODE_ENV: 'test', PAYOUT_TEST_DATE: '2026-12-10' }).PAYOUT_TEST_DATE).toBe('2026-12-10');
+  });
+
   it('computes the next payout date', () => {
     expect(nextPayoutDate(new Date('2026-11-09T23:59:59Z'))).toBe('2026-11-10');
     expect(nextPayoutDate(new Date('2026-11-10T00:00:00Z'))).toBe('2026-12-10');
