@@ -6,6 +6,7 @@ import { apiKeyErrors } from './errors/api-keys';
 import { authErrors } from './errors/auth';
 import { billingErrors } from './errors/billing';
 import { walletErrors } from './errors/wallet';
+import { payoutErrors } from './errors/payouts';
 import { socialErrors } from './errors/social';
 import { auditErrors } from './errors/audit';
 import { commonErrors } from './errors/common';
@@ -14,7 +15,7 @@ import { oauthErrors } from './errors/oauth';
 import { organizationErrors } from './errors/organizations';
 
 describe('error catalogues per module', () => {
-  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors, organizationErrors, auditErrors];
+  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors, organizationErrors, auditErrors, payoutErrors];
 
   it('combines every module once: no code is declared by two modules', () => {
     const codes = modules.flatMap((module) => Object.keys(module));

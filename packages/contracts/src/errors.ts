@@ -6,6 +6,7 @@ import { authErrors } from './errors/auth';
 import { billingErrors } from './errors/billing';
 import { walletErrors } from './errors/wallet';
 import { auditErrors } from './errors/audit';
+import { payoutErrors } from './errors/payouts';
 import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
@@ -30,6 +31,7 @@ export const errorCatalogue = {
   ...notificationErrors,
   ...billingErrors,
   ...walletErrors,
+  ...payoutErrors,
   ...oauthErrors,
   ...socialErrors,
   ...organizationErrors,

@@ -14,6 +14,8 @@ export const paths = {
   wallet: '/wallet',
   walletVnd: '/wallet/vnd',
   walletWhc: '/wallet/whc',
+  /** The researcher's payout settings: the wallet rewards are paid into, rewards waiting, statements, public profile. */
+  walletPayout: '/wallet/payout',
   /** Payment methods, subscriptions, checkout, orders and invoices (billing; the spec shows no path). */
   billing: '/billing',
   /** The organization (enterprise) of the signed-in member: members, roles, invitations (issue 14). */
@@ -60,6 +62,8 @@ export const paths = {
   ssoRedirect: '/sso/redirect',
   maintenance: '/maintenance',
   serverError: '/server-error',
+  /** A researcher's public profile (display name, accepted programs), when they turned it on. */
+  researcher: '/researchers/:username',
 } as const;
 
 export type PathName = keyof typeof paths;

@@ -19,6 +19,10 @@ import {
   createWhcDepositService,
   installChainJob,
   installDepositFollower,
+  installPayoutJob,
+  payoutRoutes,
+  createPayoutService,
+  type PayoutHooks,
   walletRoutes,
 } from './modules/wallet';
 import { createMembershipService, createOrganizationService, membershipRoutes, organizationRoutes } from './modules/organizations';
@@ -67,6 +71,8 @@ export interface AppDependencies {
   dataKey?: Buffer;
   /** Test hook of the renewal job (billing): runs after a renewal's charge. */
   afterRenewalCharge?: (subscriptionId: string) => Promise<void> | void;
+  /** Test hooks of the payout job (wallet): inside a payout's transaction, and after its commit. */
+  payoutHooks?: PayoutHooks;
 }
 
 /** Builds the Fastify app from platform plugins and capability modules. Does not listen. */
@@ -205,6 +211,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installRenewalJob(app, billing, config.BILLING_JOB_INTERVAL_SECONDS);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   installOidcSweepJob(app, database.db);
+  // Researcher rewards (posted by the bug-bounty platform's client) paid on the 10th.
+  const payouts = createPayoutService({ ...shared, hooks: deps.payoutHooks });
+  const payoutTestDate = config.PAYOUT_TEST_DATE;
+  installPayoutJob(app, payouts, config.PAYOUT_JOB_INTERVAL_SECONDS, payoutTestDate ? () => new Date(`${payoutTestDate}T12:00:00Z`) : undefined);
   app.addHook('onClose', async () => {
     if (!deps.limiter) await limiter.close();
     if (!deps.mailer) await mailer.close();
@@ -232,6 +242,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(sandboxRoutes(payments.sandbox, limiter));
       await v3.register(billingRoutes(config, billing, payments.stripe));
       await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick(), whcDeposits));
+      await v3.register(payoutRoutes(config, payouts, oauth.clientTokens, limiter));
       await v3.register(organizationRoutes(config, organizations, limiter));
       await v3.register(membershipRoutes(config, membership));
       await v3.register(auditRoutes(createAuditService({ db: database.db, clock }), clock));

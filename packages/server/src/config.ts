@@ -177,6 +177,10 @@ const envSchema = z
     WHC_DEPOSIT_START_BLOCK: z.coerce.number().int().min(0).optional(),
     /** The most blocks one poll of the deposit follower asks logs for (eth_getLogs range); more than WHC_CONFIRMATIONS. */
     WHC_DEPOSIT_SCAN_BLOCKS: z.coerce.number().int().min(2).max(100_000).default(1000),
+    /** How often this node's payout job looks for work (it pays only on the 10th, UTC); 0 turns it off here. */
+    PAYOUT_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(3600),
+    /** Tests only (refused in production): the date (YYYY-MM-DD) the payout job runs for, instead of today. */
+    PAYOUT_TEST_DATE: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').optional(),
     BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(300),
     /** Days after a failed renewal to try again, one entry per retry; after the last the subscription is cancelled. */
     BILLING_RETRY_DAYS: list.transform((values) => values.map(Number)).pipe(z.array(z.number().int().min(1).max(60))).default([1, 3, 7]),
@@ -225,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.NODE_ENV === 'production' && !config.ALTCHA_HMAC_KEY && config.CAPTCHA_PROVIDER === 'altcha') {
     problems.push('ALTCHA_HMAC_KEY: required in production');
   }
+  if (config.NODE_ENV === 'production' && config.PAYOUT_TEST_DATE) problems.push('PAYOUT_TEST_DATE: for tests only, refused in production');
   if (config.NODE_ENV === 'production' && config.DATABASE_URL && !config.DATA_ENCRYPTION_KEY) {
     problems.push('DATA_ENCRYPTION_KEY: required with DATABASE_URL in production (every node must share it; generate one with `openssl rand -hex 32`)');
   }

@@ -12,6 +12,7 @@ import * as notifications from './notifications';
 import * as oauth from './oauth';
 import * as organizations from './organizations';
 import * as passkeys from './passkeys';
+import * as payouts from './payouts';
 import * as products from './products';
 import * as resources from './resources';
 import * as security from './security';
@@ -24,7 +25,7 @@ import * as supportChat from './support-chat';
  * tooling. The web app imports the per-module namespaces from the package root instead, so a
  * page's bundle carries only the declarations it calls.
  */
-export const endpointModules = { account, apiKeys, audit, auth, avatar, billing, captcha, mfa, notifications, oauth, organizations, passkeys, products, resources, security, sessions, social, supportChat, wallet } as const;
+export const endpointModules = { account, apiKeys, audit, auth, avatar, billing, captcha, mfa, notifications, oauth, organizations, passkeys, payouts, products, resources, security, sessions, social, supportChat, wallet } as const;
 
 const isDeclaration = (value: unknown): value is EndpointDeclaration =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;

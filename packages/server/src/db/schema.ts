@@ -750,6 +750,45 @@ export const walletWhcDeposits = pgTable(
   (table) => [uniqueIndex('wallet_whc_deposits_log_key').on(table.txHash, table.logIndex), index('wallet_whc_deposits_user').on(table.userId, table.createdAt)],
 );
 
+// ---- wallet payouts (modules/wallet/payouts.ts): researchers' rewards, paid on the 10th ----
+
+/** A reward a product posted for a researcher: approved until paid (in a payout) or canceled by the product. */
+export const walletRewards = pgTable('wallet_rewards', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  clientId: text('client_id').notNull(),
+  externalId: text('external_id').notNull(),
+  requestDigest: text('request_digest').notNull(),
+  userId: uuid('user_id').notNull(),
+  programAlias: text('program_alias').notNull(),
+  currency: text('currency').notNull(),
+  amountMinor: money('amount_minor').notNull(),
+  status: text('status').notNull().default('approved'),
+  payoutId: uuid('payout_id'),
+  createdAt: createdAt(),
+  canceledAt: timestamp('canceled_at', { withTimezone: true }),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
+});
+
+/** One payout: a researcher's approved rewards of one currency, paid by one ledger entry (their monthly statement line). */
+export const walletPayouts = pgTable('wallet_payouts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull(),
+  period: text('period').notNull(),
+  currency: text('currency').notNull(),
+  amountMinor: money('amount_minor').notNull(),
+  rewardCount: integer('reward_count').notNull(),
+  entryId: uuid('entry_id').notNull(),
+  createdAt: createdAt(),
+});
+
+/** A researcher's payout method (a wallet currency; null: rewards wait) and public profile switch. */
+export const researcherSettings = pgTable('researcher_settings', {
+  userId: uuid('user_id').primaryKey(),
+  payoutCurrency: text('payout_currency'),
+  profilePublic: boolean('profile_public').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 // Social sign-in (modules/federation).
 
 /** An outside account (Google, GitHub...) that signs in to one of ours; one per provider and account. */

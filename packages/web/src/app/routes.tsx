@@ -108,6 +108,8 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { path: paths.confirmationInvitation, ...withPageText, ...lazyPage(() => import('../features/organization/InvitationPage'), 'InvitationPage') },
             { path: paths.captcha, ...withPageText, ...lazyPage(() => import('../features/system/CaptchaPage'), 'CaptchaPage') },
             { path: paths.serverError, ...withPageText, ...lazyPage(() => import('../features/system/ServerErrorPage'), 'ServerErrorPage') },
+            // A researcher's public profile: served signed in or not.
+            { path: paths.researcher, ...withPageText, ...lazyPage(() => import('../features/payouts/ResearcherProfilePage'), 'ResearcherProfilePage') },
             // Never renders: the maintenance guard redirects it home.
             { path: paths.maintenance, Component: null },
             { path: '*', Component: NotFoundPage },
@@ -134,6 +136,7 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { path: paths.wallet, ...lazyPage(() => import('../features/wallet/WalletPage'), 'WalletPage') },
             { path: paths.walletVnd, ...lazyPage(() => import('../features/wallet/VndWalletPage'), 'VndWalletPage') },
             { path: paths.walletWhc, ...lazyPage(() => import('../features/wallet/WhcWalletPage'), 'WhcWalletPage') },
+            { path: paths.walletPayout, ...lazyPage(() => import('../features/payouts/PayoutPage'), 'PayoutPage') },
             {
               path: paths.security,
               children: [

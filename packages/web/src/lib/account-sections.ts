@@ -35,6 +35,7 @@ export const accountSections: readonly AccountSection[] = [
       { to: paths.wallet, label: 'nav.walletOverview' },
       { to: paths.walletVnd, label: 'nav.walletVnd' },
       { to: paths.walletWhc, label: 'nav.walletWhc' },
+      { to: paths.walletPayout, label: 'nav.walletPayout' },
     ],
   },
   { to: paths.billing, label: 'nav.billing' },

@@ -9,7 +9,7 @@ import type { DataProtection } from '../../platform/data-protection';
 import type { RateLimiter } from '../../platform/rate-limit';
 import type { SessionService } from '../sessions';
 import { createProvider, type PlanClaim } from './provider';
-import { productAccessTokens } from './product-tokens';
+import { productAccessTokens, productClientTokens } from './product-tokens';
 import { createOAuthService } from './service';
 
 export { firstPartyClients, thirdPartyClients, type ThirdPartyClients, type ThirdPartyInput } from './clients';
@@ -18,6 +18,7 @@ export { oauthProviderRoutes, oauthRoutes } from './routes';
 export { OIDC_ROUTES, type PlanClaim } from './provider';
 export { installOidcSweepJob, sweepExpired } from './sweep';
 export type { OAuthService } from './service';
+export { serviceBelongsTo, type ProductClient, type ProductClientTokens } from './product-tokens';
 
 /** The provider and the service around it; ending a portal session ends what stood on it. */
 export async function createOAuth(deps: {
@@ -33,5 +34,5 @@ export async function createOAuth(deps: {
   const provider = await createProvider(deps);
   const service = createOAuthService({ db: deps.db, provider, limiter: deps.limiter, log: deps.log });
   deps.sessions.onEnded((ended) => service.portalSessionsEnded(ended));
-  return { provider, service, accessTokens: productAccessTokens(provider, deps.db) };
+  return { provider, service, accessTokens: productAccessTokens(provider, deps.db), clientTokens: productClientTokens(provider) };
 }

@@ -37,3 +37,34 @@ export function productAccessTokens(provider: Provider, db: Database): AccessTok
     },
   };
 }
+
+/** A product's back end, as its client-credentials access token shows it. */
+export interface ProductClient {
+  clientId: string;
+  /** The first-party client's service scope (`bugbounty`...). */
+  serviceScope: string;
+}
+
+/**
+ * Access tokens a product's back end got by the client-credentials grant (oidc-provider's
+ * ClientCredentials model; a person's access token is another model and is never found here).
+ * Live tokens of a first-party client only; null for anything else (unknown, expired, revoked,
+ * an outside app's).
+ */
+export interface ProductClientTokens {
+  authenticate(token: string): Promise<ProductClient | null>;
+}
+
+export function productClientTokens(provider: Provider): ProductClientTokens {
+  return {
+    async authenticate(value) {
+      if (!value || value.length > 512) return null;
+      const token = await provider.ClientCredentials.find(value);
+      if (!token?.clientId || token.isExpired) return null;
+      const client = await provider.Client.find(token.clientId);
+      const metadata = client?.metadata() as PortalClientMetadata | undefined;
+      if (!client || !metadata?.first_party || !metadata.service_scope) return null;
+      return { clientId: client.clientId, serviceScope: metadata.service_scope };
+    },
+  };
+}

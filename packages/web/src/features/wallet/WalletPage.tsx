@@ -43,7 +43,11 @@ export function WalletPage() {
       </Section>
       <Section title={t('wallet.paymentMethods.title')} description={t('wallet.paymentMethods.description')} />
       <Section title={t('wallet.subscriptions.title')} description={t('wallet.subscriptions.description')} />
-      <Section title={t('wallet.payout.title')} description={t('wallet.payout.description')} />
+      <Section title={t('wallet.payout.title')} description={t('wallet.payout.description')}>
+        <Anchor component={Link} to={paths.walletPayout} size="sm" data-testid="wallet-payout-link">
+          {t('payouts.open')}
+        </Anchor>
+      </Section>
     </Stack>
   );
 }
