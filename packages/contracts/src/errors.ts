@@ -9,6 +9,7 @@ import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
 import { socialErrors } from './errors/social';
+import { companySsoErrors } from './errors/company-sso';
 import type { ValidationCode } from './errors/validation';
 
 export { validationCodeOf, type ValidationCode } from './errors/validation';
@@ -30,6 +31,7 @@ export const errorCatalogue = {
   ...walletErrors,
   ...oauthErrors,
   ...socialErrors,
+  ...companySsoErrors,
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

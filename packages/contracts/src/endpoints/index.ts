@@ -15,6 +15,7 @@ import * as resources from './resources';
 import * as security from './security';
 import * as sessions from './sessions';
 import * as social from './social';
+import * as companySso from './company-sso';
 import * as supportChat from './support-chat';
 
 /**
@@ -22,7 +23,7 @@ import * as supportChat from './support-chat';
  * tooling. The web app imports the per-module namespaces from the package root instead, so a
  * page's bundle carries only the declarations it calls.
  */
-export const endpointModules = { account, apiKeys, auth, avatar, billing, captcha, mfa, notifications, oauth, passkeys, products, resources, security, sessions, social, supportChat, wallet } as const;
+export const endpointModules = { account, apiKeys, auth, avatar, billing, captcha, mfa, notifications, oauth, passkeys, products, resources, security, sessions, social, companySso, supportChat, wallet } as const;
 
 const isDeclaration = (value: unknown): value is EndpointDeclaration =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
