@@ -61,18 +61,20 @@ export function LoginSsoPage() {
             autoFocus
             value={identifier}
             onChange={(event) => setIdentifier(event.currentTarget.value)}
-            error={message}
-            data-testid="sso-identifier"
           />
+          {message && (
+            <Text size="sm" c="red.9" role="alert" data-testid="sso-error">
+              {message}
+            </Text>
+          )}
           <LightSubmit loading={pending} disabled={wait > 0}>
             {t('auth.loginSso.continue')}
           </LightSubmit>
         </Stack>
       </form>
-      <Text size="sm" mt="lg" c="dimmed">
-        {t('auth.loginSso.otherWays')}
-      </Text>
-      <BackToLogin />
+      <Stack gap="xs" mt="xl">
+        <BackToLogin />
+      </Stack>
     </>
   );
 }
