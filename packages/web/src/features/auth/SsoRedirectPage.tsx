@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Alert, Anchor, Stack } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { companySsoEndpoints, paths, type MfaChallengeResponse } from '@portal/contracts';
 import { FullPageLoader } from '../../components/FullPageLoader';
@@ -42,6 +42,7 @@ const finish = oncePerToken(async (query: string) => {
 export function SsoRedirectPage() {
   const { t } = useTranslation();
   const { allowedRedirectOrigins } = useRuntimeConfig();
+  const { search } = useLocation();
   const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const restore = useRestoreOffer();
@@ -49,7 +50,7 @@ export function SsoRedirectPage() {
 
   useEffect(() => {
     let cancelled = false;
-    finish(location.search)
+    finish(search)
       .then(async (result) => {
         if (cancelled) return;
         if ('refused' in result) return setFailure(t(`errors.${result.refused}` as 'errors.something_went_wrong'));
