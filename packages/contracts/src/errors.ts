@@ -12,6 +12,7 @@ import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
 import { organizationErrors } from './errors/organizations';
 import { socialErrors } from './errors/social';
+import { companySsoErrors } from './errors/company-sso';
 import type { ValidationCode } from './errors/validation';
 
 export { validationCodeOf, type ValidationCode } from './errors/validation';
@@ -36,6 +37,7 @@ export const errorCatalogue = {
   ...socialErrors,
   ...organizationErrors,
   ...auditErrors,
+  ...companySsoErrors,
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

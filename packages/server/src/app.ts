@@ -34,6 +34,7 @@ import { createNotificationService, notificationRoutes } from './modules/notific
 import { createOAuth, installOidcSweepJob, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
 import { createFederationService, federationRoutes, socialFormPostRoute } from './modules/federation';
+import { companySsoRoutes, createCompanySsoService, SAML_ACS_PREFIX } from './modules/company-sso';
 import { resourcesRoutes } from './modules/resources';
 import { createSecurityService, securityRoutes } from './modules/security';
 import { createSessionService, followIdentityChanges, IdentityCache, installAuthGuard, installReadYourWrites, sessionRoutes } from './modules/sessions';
@@ -92,7 +93,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installSecurityHeaders(app);
   // The provider's endpoints authenticate their clients themselves (and its logout form carries its own xsrf).
   // Apple's form_post comes from appleid.apple.com: POST /callback only redirects to the page, it changes nothing.
-  installCrossSiteGuard(app, config, { exemptPrefixes: ['/oidc/', '/callback'] });
+  installCrossSiteGuard(app, config, { exemptPrefixes: ['/oidc/', '/callback', SAML_ACS_PREFIX] });
   await app.register(cookie);
   installDeviceId(app);
   installMetrics(app, config);
@@ -143,7 +144,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // WHC deposits: addresses from the configured xpub, the chain's token transfers to them credited after confirmations.
   const whcDeposits = createWhcDepositService({ db: database.db, clock, config, log: app.log });
   installDepositFollower(app, createWhcDepositFollower({ db: database.db, clock, config, log: app.log }), config.WHC_CHAIN_POLL_SECONDS);
-  const signIn = createSignIn({ ...shared, secondFactor });
+  // A member of an organization that requires company SSO signs in only through its IdP (bound late: company SSO needs the pipeline).
+  const signIn = createSignIn({ ...shared, secondFactor, ssoRequired: (user) => companySso.requiredFor(user) });
   // Organization roles and invitations; every membership and role change goes to the organization's audit log.
   const directory = createUserService(database.db);
   const membership = createMembershipService({
@@ -199,6 +201,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       passkeyCount: (userId) => passkeys.count(userId),
     },
   });
+  const companySso = createCompanySsoService({ ...shared, signIn, organizations });
   const billing = createBillingService({
     ...shared,
     processor: payments.processor,
@@ -246,6 +249,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(organizationRoutes(config, organizations, limiter));
       await v3.register(membershipRoutes(config, membership));
       await v3.register(auditRoutes(createAuditService({ db: database.db, clock }), clock));
+      await v3.register(companySsoRoutes(config, companySso));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

@@ -186,6 +186,8 @@ const envSchema = z
     BILLING_RETRY_DAYS: list.transform((values) => values.map(Number)).pipe(z.array(z.number().int().min(1).max(60))).default([1, 3, 7]),
     /** Key of AppSumo license codes (HMAC); unset: derived from the data key. */
     APPSUMO_LICENSE_SECRET: z.string().min(16).optional(),
+    /** DNS server(s) company SSO asks for domain verification TXT records (`host` or `host:port`, comma-separated); unset: the system's. */
+    COMPANY_SSO_DNS_SERVER: list.default([]),
   })
   .transform((env) => {
     const port = env.PORT;

@@ -30,7 +30,7 @@ export const signIn = endpoint({
   summary: 'Sign in with email or username and password; answers the second-factor step when two-step is on',
   body: signInRequestSchema,
   response: signInAnswerSchema,
-  errors: ['auth.invalid_credentials', 'auth.captcha_required', 'auth.captcha_invalid', 'auth.not_activated', 'account.deletion_pending', 'rate_limited'],
+  errors: ['auth.invalid_credentials', 'auth.captcha_required', 'auth.captcha_invalid', 'auth.not_activated', 'sso.required', 'account.deletion_pending', 'rate_limited'],
 });
 
 export const signUp = endpoint({

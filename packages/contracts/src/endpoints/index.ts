@@ -18,6 +18,7 @@ import * as resources from './resources';
 import * as security from './security';
 import * as sessions from './sessions';
 import * as social from './social';
+import * as companySso from './company-sso';
 import * as supportChat from './support-chat';
 
 /**
@@ -25,7 +26,7 @@ import * as supportChat from './support-chat';
  * tooling. The web app imports the per-module namespaces from the package root instead, so a
  * page's bundle carries only the declarations it calls.
  */
-export const endpointModules = { account, apiKeys, audit, auth, avatar, billing, captcha, mfa, notifications, oauth, organizations, passkeys, payouts, products, resources, security, sessions, social, supportChat, wallet } as const;
+export const endpointModules = { account, apiKeys, audit, auth, avatar, billing, captcha, mfa, notifications, oauth, organizations, passkeys, payouts, products, resources, security, sessions, social, companySso, supportChat, wallet } as const;
 
 const isDeclaration = (value: unknown): value is EndpointDeclaration =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;

@@ -56,7 +56,7 @@ export const signInWithCode = endpoint({
   summary: 'Sign in with a mailed code; answers the second-factor step when two-step is on',
   body: loginCodeRequestSchema,
   response: signInAnswerSchema,
-  errors: ['auth.code_invalid', 'auth.not_activated', 'account.deletion_pending', 'rate_limited'],
+  errors: ['auth.code_invalid', 'auth.not_activated', 'sso.required', 'account.deletion_pending', 'rate_limited'],
 });
 
 export const status = endpoint({

@@ -1,4 +1,4 @@
-import { socialEndpoints, type SocialProviderId, type SocialSignUpOffer } from '@portal/contracts';
+import { companySsoEndpoints, socialEndpoints, type SocialProviderId, type SocialSignUpOffer } from '@portal/contracts';
 import { call } from './api';
 
 /**
@@ -29,6 +29,16 @@ function recall(key: string): string | null {
 /** Asks the server for the provider's page (it keeps state, nonce and PKCE in a cookie) and goes there. */
 export async function startSocialSignIn(provider: SocialProviderId, intent: 'sign_in' | 'link', search: string, go: (url: string) => void = (url) => location.assign(url)): Promise<void> {
   const { url } = await call<typeof socialEndpoints.start>(socialEndpoints.start, { params: { provider }, body: { intent } }, { handle: [400, 403, 429] });
+  store(SEARCH_KEY, search);
+  go(url);
+}
+
+/**
+ * Company SSO leaves the same way (to the organization's identity provider, back at
+ * /sso/redirect): the server answers the IdP's address for an SSO identifier or a work email.
+ */
+export async function startCompanySso(identifier: string, search: string, go: (url: string) => void = (url) => location.assign(url)): Promise<void> {
+  const { url } = await call<typeof companySsoEndpoints.start>(companySsoEndpoints.start, { body: { identifier } }, { handle: [400, 429] });
   store(SEARCH_KEY, search);
   go(url);
 }

@@ -82,6 +82,8 @@ export interface SignInDependencies {
   sessions: SessionService;
   secondFactor: Pick<SecondFactorService, 'challenge'>;
   log: { error(object: unknown, message: string): void };
+  /** Whether the account's organization requires company SSO (modules/company-sso, bound in app.ts): a password or email code then does not sign in. */
+  ssoRequired?: (user: UserRow) => Promise<boolean>;
 }
 
 export type SignInPipeline = ReturnType<typeof createSignInPipeline>;
@@ -94,6 +96,8 @@ export const withMfa = (amr: AuthMethod[]): AuthMethod[] => (amr.includes('mfa')
  * the factor) and then the shared ones, in this order:
  *
  *   4 activated      an account whose mailbox nobody proved does not sign in
+ *     company SSO    a member of an organization that requires SSO does not sign in with a
+ *                    password or an email code (its first factor), only through its IdP
  *   5 second step    two-step verification on and one factor proved: answer the mfa challenge
  *                    (the second step comes back here, past it, with both factors)
  *   6 deletion       an account scheduled for deletion stops with a restore token
@@ -115,6 +119,13 @@ export function createSignInPipeline(deps: SignInDependencies) {
       'activated',
       async ({ user }) => {
         if (!user.activatedAt) throw new AppError('auth.not_activated');
+      },
+    ],
+    [
+      'company sso',
+      async ({ user, amr }) => {
+        const firstFactorIsLocal = (amr.includes('pwd') || amr.includes('otp')) && !amr.includes('mfa');
+        if (firstFactorIsLocal && (await deps.ssoRequired?.(user))) throw new AppError('sso.required', {}, { sso_url: '/login/sso' });
       },
     ],
     [
@@ -194,4 +205,4 @@ export function createSignInPipeline(deps: SignInDependencies) {
   return { run, runToSession };
 }
 
-export type StepName = 'activated' | 'second step' | 'deletion' | 'session' | 'activity' | 'security mail';
+export type StepName = 'activated' | 'company sso' | 'second step' | 'deletion' | 'session' | 'activity' | 'security mail';

@@ -28,7 +28,7 @@ export interface WaysInDependencies {
  */
 export const signInIpKey = (origin: RequestOrigin) => rateKey(limits.signInPerIp, origin.limitAddress);
 
-const AUTH_METHODS: readonly AuthMethod[] = ['pwd', 'otp', 'hwk', 'user', 'mfa', 'social'];
+const AUTH_METHODS: readonly AuthMethod[] = ['pwd', 'otp', 'hwk', 'user', 'mfa', 'social', 'sso'];
 const asAuthMethods = (values: readonly string[]): AuthMethod[] => AUTH_METHODS.filter((method) => values.includes(method));
 
 /** The ways in the auth module knows itself; passkeys bring their own (modules/passkeys). */

@@ -2,3 +2,4 @@
 export { createFederationService, type FederationService } from './service';
 export { federationRoutes, socialFormPostRoute } from './routes';
 export { socialSignupCodeMail } from './mail';
+export { openIdRelyingParty, type AuthorizationSecrets } from './providers';

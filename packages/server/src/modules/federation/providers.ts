@@ -97,8 +97,12 @@ function oauth2Provider(settings: Extract<SocialProviderSettings, { kind: 'oauth
   };
 }
 
-/** Google, Microsoft, Apple and VinCSS: OpenID Connect by discovery, the ID token checked by openid-client (issuer, audience, nonce, signature). */
-function oidcProvider(settings: Extract<SocialProviderSettings, { kind: 'oidc' }>, log: ProviderLog): SocialProvider {
+/**
+ * An OpenID Connect relying party by discovery (openid-client): the authorization URL with
+ * state, nonce and PKCE, and the code exchange whose ID token openid-client checks (issuer,
+ * audience, nonce, signature). Social providers and company SSO (modules/company-sso) use it.
+ */
+export function openIdRelyingParty(settings: { label: string; issuer: string; clientId: string; clientSecret: string }, log: ProviderLog) {
   let discovered: Promise<oidc.Configuration> | undefined;
   const configuration = () => {
     discovered ??= oidc
@@ -109,14 +113,12 @@ function oidcProvider(settings: Extract<SocialProviderSettings, { kind: 'oidc' }
       })
       .catch((error: unknown) => {
         discovered = undefined;
-        throw unavailable(log, settings.id, error);
+        throw unavailable(log, settings.label, error);
       });
     return discovered;
   };
-
   return {
-    id: settings.id,
-    async authorizationUrl(secrets, redirectUri) {
+    async authorizationUrl(secrets: AuthorizationSecrets, redirectUri: string, extra: Record<string, string> = {}): Promise<URL> {
       const config = await configuration();
       return oidc.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri,
@@ -125,11 +127,11 @@ function oidcProvider(settings: Extract<SocialProviderSettings, { kind: 'oidc' }
         nonce: secrets.nonce,
         code_challenge: await oidc.calculatePKCECodeChallenge(secrets.codeVerifier),
         code_challenge_method: 'S256',
-        // Apple posts its answer (with the name) when scopes are asked; /callback accepts both.
-        ...(settings.id === 'apple' ? { response_mode: 'form_post' } : {}),
+        ...extra,
       });
     },
-    async identify(callback, secrets, redirectUri) {
+    /** The ID token's claims; throws 1002 when the provider refuses the code or the token fails a check. */
+    async claims(callback: { code: string; state: string; iss?: string }, secrets: AuthorizationSecrets, redirectUri: string): Promise<oidc.IDToken> {
       const config = await configuration();
       const current = new URL(redirectUri);
       current.searchParams.set('code', callback.code);
@@ -140,9 +142,23 @@ function oidcProvider(settings: Extract<SocialProviderSettings, { kind: 'oidc' }
         const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: secrets.codeVerifier, expectedNonce: secrets.nonce, expectedState: secrets.state, idTokenExpected: true });
         claims = tokens.claims();
       } catch (error) {
-        throw exchangeFailure(log, settings.id, error);
+        throw exchangeFailure(log, settings.label, error);
       }
       if (!claims) throw new AppError('1002');
+      return claims;
+    },
+  };
+}
+
+/** Google, Microsoft, Apple and VinCSS: OpenID Connect by discovery, the ID token checked by openid-client (issuer, audience, nonce, signature). */
+function oidcProvider(settings: Extract<SocialProviderSettings, { kind: 'oidc' }>, log: ProviderLog): SocialProvider {
+  const party = openIdRelyingParty({ label: settings.id, issuer: settings.issuer, clientId: settings.clientId, clientSecret: settings.clientSecret }, log);
+  return {
+    id: settings.id,
+    // Apple posts its answer (with the name) when scopes are asked; /callback accepts both.
+    authorizationUrl: (secrets, redirectUri) => party.authorizationUrl(secrets, redirectUri, settings.id === 'apple' ? { response_mode: 'form_post' } : {}),
+    async identify(callback, secrets, redirectUri) {
+      const claims = await party.claims(callback, secrets, redirectUri);
       const email = text(claims.email)?.toLowerCase() ?? null;
       // Microsoft's `email` is whatever the tenant typed: proven only with its xms_edov claim.
       const verified = settings.id === 'microsoft' ? isTrue(claims.xms_edov) || claims.xms_edov === 1 : isTrue(claims.email_verified);

@@ -6,8 +6,8 @@ import type { UserRow } from '../users';
  * password), otp (a mailed or authenticator code, a recovery code), hwk (a passkey's key),
  * user (the passkey verified the user: PIN or biometrics), mfa (more than one factor).
  */
-/** RFC 8176 methods, and `social`: an outside identity provider (Google, GitHub...) vouched for the person. */
-export type AuthMethod = 'pwd' | 'otp' | 'hwk' | 'user' | 'mfa' | 'social';
+/** RFC 8176 methods, `social`: an outside identity provider (Google, GitHub...) vouched for the person, and `sso`: the organization's own identity provider did (company SSO). */
+export type AuthMethod = 'pwd' | 'otp' | 'hwk' | 'user' | 'mfa' | 'social' | 'sso';
 
 /** The end of a sign-in: a new session, who it is for, and how they authenticated when. */
 export interface SignedIn {

@@ -59,6 +59,13 @@ export const limits = {
   invitationsPerInviter: { name: 'org:invite:user', limit: 20, windowSeconds: 60 * 60 },
   /** Invitation links looked up or claimed for sign-up from one address (public, token-bearing). */
   invitationLinksPerIp: { name: 'org:link:ip', limit: 60, windowSeconds: 15 * 60 },
+  /**
+   * Company SSO starts from one address (POST /_auth/sso/start): each says whether an identifier
+   * or an email domain has SSO, and a SAML start stores a request, so they are counted, found or not.
+   */
+  companySsoStartPerIp: { name: 'sso:start:ip', limit: 30, windowSeconds: 15 * 60 },
+  /** SAML responses posted to an organization's ACS from one address. */
+  companySsoAcsPerIp: { name: 'sso:acs:ip', limit: 30, windowSeconds: 15 * 60 },
   /** Wrong guesses at one issued code (6 digits: 5 guesses give a 1 in 200,000 chance). */
   codeAttempts: { name: 'code:try', limit: 5, windowSeconds: 10 * 60 },
   /** Wrong device sign-in codes (RFC 8628 user codes) typed on one account. */

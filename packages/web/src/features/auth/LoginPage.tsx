@@ -125,6 +125,9 @@ export function LoginPage() {
         <Anchor component={Link} to={`${paths.loginQuick}${search}`} size="sm">
           {t('login.quickSignIn')}
         </Anchor>
+        <Anchor component={Link} to={`${paths.loginSso}${search}`} size="sm">
+          {t('login.ssoSignIn')}
+        </Anchor>
         <Anchor component={Link} to={`${paths.forgot}${search}`} size="sm">
           {t('login.forgotPassword')}
         </Anchor>

@@ -92,6 +92,7 @@ export function LoginPasswordPage() {
   };
 
   const notActivated = failure?.kind === 'api' && failure.error.code === 'auth.not_activated';
+  const ssoRequired = failure?.kind === 'api' && failure.error.code === 'sso.required';
   const message =
     failure?.kind === 'captcha'
       ? t(failure.error.key)
@@ -140,6 +141,11 @@ export function LoginPasswordPage() {
           </LightSubmit>
         </Stack>
       </form>
+      {ssoRequired && (
+        <Anchor component={Link} to={`${paths.loginSso}${search}`} state={{ identifier }} size="sm" mt="md" display="inline-block" data-testid="use-sso">
+          {t('auth.loginPassword.useSso')}
+        </Anchor>
+      )}
       {notActivated && (
         <Stack gap="xs" mt="md" data-testid="not-activated">
           <Text size="sm">{t('auth.loginPassword.activationHelp')}</Text>

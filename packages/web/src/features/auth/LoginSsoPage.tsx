@@ -1,16 +1,80 @@
+import { useState, type FormEvent } from 'react';
+import { Stack, Text } from '@mantine/core';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { NotAvailableYet } from '../../components/NotAvailableYet';
 import { PageHeader } from '../../components/PageHeader';
+import { ApiError, errorText, retryAfterSeconds } from '../../lib/api';
+import { recalledIdentifier, stateValue } from '../../lib/flow-storage';
+import { startCompanySso } from '../../lib/social';
+import { useCountdown } from '../../lib/use-countdown';
 import { BackToLogin } from './BackToLogin';
+import { LightField, LightSubmit } from './LightField';
 
-/** Not built yet (shows NotAvailableYet). /login/sso: sign-in through the company's identity provider. */
+const looksLikeEmail = (value: string | null | undefined) => (value && value.includes('@') ? value : '');
+
+/**
+ * /login/sso: sign-in through the company's identity provider. The person types the SSO
+ * identifier their company gave them, or their work email (a domain the company verified);
+ * the server answers the IdP's page (OpenID Connect or SAML), which returns to /sso/redirect.
+ */
 export function LoginSsoPage() {
   const { t } = useTranslation();
+  const { search, state } = useLocation();
+  const [identifier, setIdentifier] = useState(() => looksLikeEmail(stateValue(state, 'identifier') ?? recalledIdentifier()));
+  const [empty, setEmpty] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [wait, startWait] = useCountdown();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending || wait > 0) return;
+    const value = identifier.trim();
+    setEmpty(!value);
+    setFailure(null);
+    if (!value) return;
+    setPending(true);
+    try {
+      await startCompanySso(value, search);
+    } catch (error) {
+      setPending(false);
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status === 429) startWait(retryAfterSeconds(error));
+      setFailure(error);
+    }
+  };
+
+  const message = empty ? t('auth.loginSso.identifierRequired') : failure?.status === 429 ? t('errors.rate_limited', { second: wait }) : failure ? errorText(failure) : undefined;
+
   return (
     <>
       <PageHeader title={t('auth.loginSso.title')} description={t('auth.loginSso.description')} />
-      <NotAvailableYet />
-      <BackToLogin />
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Stack gap="md">
+          <LightField
+            label={t('auth.loginSso.identifierLabel')}
+            placeholder={t('auth.loginSso.identifierPlaceholder')}
+            name="sso-identifier"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            autoFocus
+            value={identifier}
+            onChange={(event) => setIdentifier(event.currentTarget.value)}
+          />
+          {message && (
+            <Text size="sm" c="red.9" role="alert" data-testid="sso-error">
+              {message}
+            </Text>
+          )}
+          <LightSubmit loading={pending} disabled={wait > 0}>
+            {t('auth.loginSso.continue')}
+          </LightSubmit>
+        </Stack>
+      </form>
+      <Stack gap="xs" mt="xl">
+        <BackToLogin />
+      </Stack>
     </>
   );
 }

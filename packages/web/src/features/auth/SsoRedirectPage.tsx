@@ -1,16 +1,98 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Alert, Anchor, Stack } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { companySsoEndpoints, paths, type MfaChallengeResponse } from '@portal/contracts';
+import { FullPageLoader } from '../../components/FullPageLoader';
 import { PageHeader } from '../../components/PageHeader';
+import { ApiError, call, errorText } from '../../lib/api';
+import { oncePerToken } from '../../lib/once-per-token';
+import { useRuntimeConfig } from '../../lib/runtime-context';
+import { completeSignIn, signInTarget } from '../../lib/sign-in';
+import { recalledSocialSearch } from '../../lib/social';
 import { BackToLogin } from './BackToLogin';
+import { isMfaChallenge } from './api';
+import { useRestoreOffer } from './restore-offer';
 
-/** Not built yet (shows NotAvailableYet). /sso/redirect: on the way to a company's identity provider. */
+const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
+
+/** Refusals the SAML ACS sends back in the address (codes only, never details). */
+const ACS_ERRORS = new Set(['sso.response_invalid', 'sso.identifier_invalid']);
+
+/** The IdP's answer, read once: a code (or handoff) is single use, even when React runs the effect twice. */
+const finish = oncePerToken(async (query: string) => {
+  const params = new URLSearchParams(query);
+  const error = params.get('error');
+  if (error) return { refused: ACS_ERRORS.has(error) ? error : 'something_went_wrong' };
+  const handoff = params.get('handoff');
+  const code = params.get('code');
+  const state = params.get('state');
+  const iss = params.get('iss');
+  const body = handoff ? { handoff } : code && state ? { code, state, ...(iss ? { iss } : {}) } : null;
+  if (!body) return { refused: 'sso.state_invalid' };
+  return { answer: await call<typeof companySsoEndpoints.finish>(companySsoEndpoints.finish, { body }, { handle: [400, 403, 429, 502] }) };
+});
+
+/**
+ * /sso/redirect: where the company's identity provider sends the browser back (OpenID Connect:
+ * code and state; SAML: the one-time code the server's ACS handed over). The server finishes
+ * the sign-in: signed in (the page the sign-in started from, or home), the second step, or the
+ * deletion-restore offer.
+ */
 export function SsoRedirectPage() {
   const { t } = useTranslation();
+  const { allowedRedirectOrigins } = useRuntimeConfig();
+  const { search } = useLocation();
+  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const restore = useRestoreOffer();
+  const target = () => signInTarget(recalledSocialSearch(), allowedRedirectOrigins);
+
+  useEffect(() => {
+    let cancelled = false;
+    finish(search)
+      .then(async (result) => {
+        if (cancelled) return;
+        if ('refused' in result) return setFailure(t(`errors.${result.refused}` as 'errors.something_went_wrong'));
+        if (isMfaChallenge(result.answer)) return setChallenge(result.answer);
+        return completeSignIn(target());
+      })
+      .catch((error: unknown) => {
+        if (cancelled || restore.offer(error)) return;
+        setFailure(error instanceof ApiError ? errorText(error) : t('errors.something_went_wrong'));
+      });
+    return () => {
+      cancelled = true;
+    };
+    // Once per page load: the code in the address is spent by the first call.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  if (challenge) {
+    return (
+      <Suspense fallback={null}>
+        <SecondFactorStep challenge={challenge} onSignedIn={() => completeSignIn(target())} />
+      </Suspense>
+    );
+  }
+
   return (
     <>
       <PageHeader title={t('auth.ssoRedirect.title')} description={t('auth.ssoRedirect.description')} />
-      <NotAvailableYet />
-      <BackToLogin />
+      {failure ? (
+        <Stack gap="md">
+          <Alert color="red" variant="light" role="alert" data-testid="sso-error">
+            {failure}
+          </Alert>
+          <Anchor component={Link} to={paths.loginSso} size="sm">
+            {t('auth.ssoRedirect.tryAgain')}
+          </Anchor>
+          <BackToLogin />
+        </Stack>
+      ) : (
+        !restore.element && <FullPageLoader />
+      )}
+      {restore.element}
     </>
   );
 }

@@ -1,0 +1,176 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { startDnsServer } from '../packages/server/test/dns-server';
+import { startOidcIdp } from '../packages/server/test/fake-idps';
+import { samlIdp } from '../packages/server/test/saml-idp';
+import { snap } from './support/helpers';
+import { freePort, ROOT, startPortalServer, type PortalServer } from './support/server';
+
+/**
+ * Company SSO (issue 14) in Chromium. Two organizations are configured the way an operator
+ * does it (`npm run organizations -- sso ... / domain ...`, domains verified against a DNS
+ * server this spec starts) before the portal starts: Acme with an OpenID Connect IdP (a
+ * second oidc-provider) and SSO required for its members, Globex with a SAML IdP whose page
+ * posts really signed assertions to the portal's ACS.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const CLIENT = { clientId: 'acme-e2e', clientSecret: 'acme-e2e-secret-0123456789abcdef' };
+let portal: PortalServer;
+let dataDir: string;
+let oidcIdp: Awaited<ReturnType<typeof startOidcIdp>>;
+let dns: Awaited<ReturnType<typeof startDnsServer>>;
+let samlServer: Server;
+let demo: { email: string; password: string };
+const records = new Map<string, string[]>();
+
+/** No serious or critical axe violation (WCAG 2.2 AA) on the screen as it is now. */
+async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const serious = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/** A SAML IdP's sign-in page: it reads our AuthnRequest and posts a signed response to its ACS, as a real IdP's page does after its login. */
+async function startSamlIdpServer(port: number, idp: ReturnType<typeof samlIdp>, person: { nameId: string; email: string; name: string }) {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname !== '/sso') {
+      response.statusCode = 404;
+      response.end();
+      return;
+    }
+    const authn = idp.readRequest(url.href);
+    const samlResponse = idp.response({ requestId: authn.id, acsUrl: authn.acsUrl, audience: authn.issuer, ...person });
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(
+      `<!doctype html><html lang="en"><title>Globex IdP</title><form method="post" action="${authn.acsUrl}"><input type="hidden" name="SAMLResponse" value="${samlResponse}"><input type="hidden" name="RelayState" value=""></form><script>document.forms[0].submit()</script></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  const port = await freePort();
+  const samlPort = await freePort();
+  oidcIdp = await startOidcIdp({ ...CLIENT, redirectUris: [`http://localhost:${port}/sso/redirect`] });
+  dns = await startDnsServer(records);
+  const idp = samlIdp('https://idp.globex.test/saml', `http://127.0.0.1:${samlPort}/sso`);
+  samlServer = await startSamlIdpServer(samlPort, idp, { nameId: 'globex-wanda', email: 'wanda@globex.test', name: 'Wanda Globex' });
+  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-company-sso-'));
+  const metadataFile = path.join(dataDir, 'globex-idp.xml');
+  writeFileSync(metadataFile, idp.metadata);
+  const env = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db'), COMPANY_SSO_DNS_SERVER: dns.server, PLATFORM_ORIGIN: `http://localhost:${port}`, LOCKER_ORIGIN: `http://locker.localhost:${port}` };
+  // Configured the way an operator does it (before the server opens the database); not
+  // blocking this process, whose DNS server answers the verification.
+  const organizations = async (...args: string[]) =>
+    (
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
+        cwd: ROOT,
+        env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent', COMPANY_SSO_CLIENT_SECRET: CLIENT.clientSecret },
+        encoding: 'utf8',
+      })
+    ).stdout;
+  const verify = async (organization: string, domain: string) => {
+    const record = /IN TXT "([^"]+)"/.exec(await organizations('domain', 'add', organization, domain))![1]!;
+    records.set(domain, [record]);
+    expect(await organizations('domain', 'verify', organization, domain)).toContain(`${domain} verified for ${organization}`);
+  };
+  await organizations('create', 'Acme', '--admin', 'boss@acme.test');
+  const oidcOutput = await organizations('sso', 'Acme', '--identifier', 'acme', '--oidc-issuer', oidcIdp.issuer, '--client-id', CLIENT.clientId);
+  expect(oidcOutput).toContain(`redirect URIs to register: http://localhost:${port}/sso/redirect http://locker.localhost:${port}/sso/redirect`);
+  expect(oidcOutput).not.toContain(CLIENT.clientSecret);
+  await verify('Acme', 'acme.test');
+  // The demo account (seeded at the server's first start) is a member of Acme, which requires SSO.
+  await organizations('add-member', 'Acme', 'demo@example.com');
+  expect(await organizations('sso', 'Acme', '--require-sso', 'on')).toContain('SSO required');
+  await organizations('create', 'Globex', '--admin', 'hank@globex.test');
+  const samlOutput = await organizations('sso', 'Globex', '--identifier', 'globex', '--saml-metadata', metadataFile);
+  expect(samlOutput).toContain(`ACS URL to register: http://localhost:${port}/v3/_auth/sso/saml/globex/acs`);
+  await verify('Globex', 'globex.test');
+  portal = await startPortalServer({ env: { DATA_DIR: env.DATA_DIR, COMPANY_SSO_DNS_SERVER: dns.server }, port });
+  const match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(readFileSync(portal.logFile, 'utf8'));
+  demo = { email: match![1]!, password: match![2]! };
+});
+
+test.afterAll(async () => {
+  await portal?.close();
+  await Promise.all([oidcIdp?.close(), dns?.close(), new Promise((resolve) => (samlServer ? samlServer.close(resolve) : resolve(undefined)))]);
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+test('signs in by SSO identifier through OpenID Connect, a new person joining just in time', async ({ page }) => {
+  oidcIdp.signInAs({ sub: 'acme-olga', email: 'olga@acme.test', name: 'Olga Acme' });
+  await page.goto(`${portal.platformUrl}/login`);
+  await page.getByRole('link', { name: 'Sign in with company SSO' }).click();
+  await expect(page).toHaveURL(/\/login\/sso$/);
+  await expect(page.getByRole('heading', { name: 'Sign in with company SSO' })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel('SSO identifier or work email').fill('ACME');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(`${portal.platformUrl}/`);
+  const me = await page.context().request.get(`${portal.platformUrl}/v3/sso/me`);
+  expect(await me.json()).toMatchObject({ email: 'olga@acme.test', full_name: 'Olga Acme' });
+});
+
+test('signs in by work email through SAML (a signed assertion posted to the ACS)', async ({ page }) => {
+  await page.goto(`${portal.platformUrl}/login/sso`);
+  await page.getByLabel('SSO identifier or work email').fill('wanda@globex.test');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(`${portal.platformUrl}/`);
+  const me = await page.context().request.get(`${portal.platformUrl}/v3/sso/me`);
+  expect(await me.json()).toMatchObject({ email: 'wanda@globex.test', full_name: 'Wanda Globex' });
+});
+
+test("says 'SSO identifier invalid' for an unknown identifier or an unverified domain", async ({ page }) => {
+  await page.goto(`${portal.platformUrl}/login/sso`);
+  const field = page.getByLabel('SSO identifier or work email');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Enter your SSO identifier or work email')).toBeVisible();
+  await field.fill('no-such-company');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('alert')).toHaveText('SSO identifier invalid');
+  await expectAccessible(page);
+  await field.fill('someone@unverified.test');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('SSO identifier invalid')).toBeVisible();
+  await expect(page).toHaveURL(/\/login\/sso$/);
+});
+
+test("refuses a member's password sign-in when the organization requires SSO, and points to company SSO", async ({ page }) => {
+  await page.goto(`${portal.platformUrl}/login`);
+  await page.getByLabel('Email or username').fill(demo.email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(demo.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('login-error')).toHaveText('Your organization requires single sign-on (SSO). Sign in with your company SSO instead');
+  const me = await page.context().request.get(`${portal.platformUrl}/v3/sso/me`);
+  expect(me.status()).toBe(401);
+  await page.getByTestId('use-sso').click();
+  await expect(page).toHaveURL(/\/login\/sso$/);
+  await expect(page.getByLabel('SSO identifier or work email')).toHaveValue(demo.email);
+});
+
+test('screenshots of /login/sso in both brands and languages', async ({ page, context }) => {
+  for (const [brand, origin] of [
+    ['platform', portal.platformUrl],
+    ['locker', portal.lockerUrl],
+  ] as const) {
+    for (const lang of ['en', 'vi'] as const) {
+      await context.addCookies([{ name: 'lang', value: lang, url: origin }]);
+      await page.goto(`${origin}/login/sso`);
+      await expect(page.getByRole('button', { name: lang === 'en' ? 'Continue' : 'Tiếp tục' })).toBeVisible();
+      await page.getByRole('button', { name: lang === 'en' ? 'Continue' : 'Tiếp tục' }).click();
+      await snap(page, `company-sso-login-${brand}-${lang}`);
+    }
+  }
+});

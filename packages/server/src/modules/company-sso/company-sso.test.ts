@@ -1,0 +1,398 @@
+import { eq } from 'drizzle-orm';
+import { generate } from 'otplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestBrowser } from '../../../test/browser';
+import { startDnsServer } from '../../../test/dns-server';
+import { startOidcIdp, type IdpPerson } from '../../../test/fake-idps';
+import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
+import { identityClient } from '../../../test/identity';
+import { samlIdp } from '../../../test/saml-idp';
+import { companySsoConnections, companySsoIdentities, organizationMembers, users } from '../../db/schema';
+import { createDataProtection, parseDataKey } from '../../platform/data-protection';
+import { limits } from '../../platform/rate-limit';
+import { createRateLimiter } from '../../platform/rate-limit';
+import { createOrganizationService, OrganizationAdminError } from '../organizations';
+import { CompanySsoAdminError, createCompanySsoService, TXT_PREFIX } from '.';
+
+/**
+ * Company SSO against real identity providers the test starts: a second oidc-provider for an
+ * organization's OpenID Connect IdP, a SAML IdP that signs real assertions (xml-crypto, a
+ * test key pair), and a tiny UDP DNS server for domain verification. Account takeover,
+ * just-in-time membership and require-SSO are the point.
+ */
+const CLIENT = { clientId: 'acme-portal', clientSecret: 'acme-portal-secret-0123456789abcdef' };
+const REDIRECT = 'http://localhost:8080/sso/redirect';
+const PASSWORD = 'plum-orbit-cactus-917';
+const CODE_MAIL = /\n {4}(\d{6})\n/;
+
+let server: TestServer;
+let client: ReturnType<typeof identityClient>;
+let idp: Awaited<ReturnType<typeof startOidcIdp>>;
+let dns: Awaited<ReturnType<typeof startDnsServer>>;
+const dnsRecords = new Map<string, string[]>();
+let admin: ReturnType<typeof createCompanySsoService>;
+let organizations: ReturnType<typeof createOrganizationService>;
+const saml = samlIdp();
+let visitors = 0;
+const nextAddress = () => `127.11.${Math.floor(++visitors / 250)}.${(visitors % 250) + 1}`;
+
+const refusal = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CompanySsoAdminError || error instanceof OrganizationAdminError) return error.message;
+    throw error;
+  }
+  throw new Error('accepted');
+};
+
+/** Claims a domain for an organization and verifies it through the test's DNS server. */
+async function verifiedDomain(organization: string, domain: string) {
+  const added = await admin.addDomain({ organization, domain });
+  dnsRecords.set(domain, ['v=spf1 -all', added.record]);
+  await admin.verifyDomain({ organization, domain });
+}
+
+beforeAll(async () => {
+  idp = await startOidcIdp({ ...CLIENT, redirectUris: [REDIRECT, 'http://locker.localhost:8080/sso/redirect'] });
+  dns = await startDnsServer(dnsRecords);
+  server = await startTestServer({ env: { COMPANY_SSO_DNS_SERVER: dns.server } });
+  client = identityClient(server.app, server.database);
+  organizations = createOrganizationService({ db: server.database.db, clock: { now: () => new Date() } });
+  admin = createCompanySsoService({
+    config: server.config,
+    db: server.database.db,
+    clock: { now: () => new Date() },
+    limiter: createRateLimiter(),
+    secrets: createDataProtection(parseDataKey(TEST_DATA_KEY)!),
+    organizations,
+    log: { warn: () => undefined },
+    signIn: { run: () => Promise.reject(new Error('not here')) },
+  });
+  await organizations.createNamed({ name: 'Acme', adminEmail: 'boss@acme.test' });
+  await admin.configureOidc({ organization: 'Acme', identifier: 'Acme-Corp', issuer: idp.issuer, clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret });
+  await verifiedDomain('Acme', 'acme.test');
+  await organizations.createNamed({ name: 'Globex', adminEmail: 'hank@globex.test' });
+  await admin.configureSaml({ organization: 'Globex', identifier: 'globex', metadataXml: saml.metadata });
+  await verifiedDomain('Globex', 'globex.test');
+});
+
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([idp?.close(), dns?.close()]);
+});
+
+const start = (identifier: string, remoteAddress = nextAddress()) => server.app.inject({ method: 'POST', url: '/v3/_auth/sso/start', payload: { identifier }, remoteAddress });
+
+/** Start, walk the IdP's pages as a browser would up to /sso/redirect, and finish there. */
+async function oidcSignIn(person: IdpPerson, options: { identifier?: string; state?: string; cookie?: string | null } = {}) {
+  idp.signInAs(person);
+  const started = await start(options.identifier ?? 'acme-corp');
+  expect(started.statusCode, started.body).toBe(200);
+  expect(started.json().protocol).toBe('oidc');
+  const cookie = started.cookies.find((item) => item.name === 'portal_sso');
+  expect(cookie?.httpOnly).toBe(true);
+  const url = new URL(started.json().url as string);
+  expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(url.searchParams.get('nonce')).toBeTruthy();
+  const walked = await new TestBrowser(url.origin).walk(url.href);
+  expect(walked.url.origin + walked.url.pathname).toBe(REDIRECT);
+  const params = walked.url.searchParams;
+  const sealed = options.cookie === null ? undefined : (options.cookie ?? cookie!.value);
+  return server.app.inject({
+    method: 'POST',
+    url: '/v3/_auth/sso/finish',
+    payload: { code: params.get('code'), state: options.state ?? params.get('state'), ...(params.get('iss') ? { iss: params.get('iss') } : {}) },
+    cookies: sealed ? { portal_sso: sealed } : {},
+    remoteAddress: nextAddress(),
+  });
+}
+
+const userByEmail = async (email: string) => (await server.database.db.select().from(users).where(eq(users.email, email)))[0];
+const memberRow = async (email: string) => (await server.database.db.select().from(organizationMembers).where(eq(organizationMembers.email, email)))[0];
+const me = (token: string) => server.app.inject({ url: '/v3/sso/me', headers: { authorization: `Bearer ${token}` } });
+
+describe('configuration (operator commands)', () => {
+  it('keeps the identifier unique and case-insensitive, of letters, digits and dashes', async () => {
+    const [row] = await server.database.db.select().from(companySsoConnections).where(eq(companySsoConnections.identifier, 'acme-corp'));
+    expect(row?.kind).toBe('oidc');
+    for (const bad of ['', 'has space', '-dash', 'dash-', 'a_b', 'x'.repeat(64), 'é']) {
+      expect(await refusal(admin.configureOidc({ organization: 'Globex', identifier: bad, issuer: idp.issuer, clientId: 'x', clientSecret: 'y'.repeat(10) })), bad).toMatch(/--identifier must be/);
+    }
+    expect(await refusal(admin.configureSaml({ organization: 'Globex', identifier: 'ACME-corp', metadataXml: saml.metadata }))).toBe('the SSO identifier acme-corp is taken');
+    // The refused change left Globex's SAML connection as it was.
+    expect((await start('globex')).json().protocol).toBe('saml');
+  });
+
+  it('stores the client secret sealed, never in an answer', async () => {
+    const [row] = await server.database.db.select().from(companySsoConnections).where(eq(companySsoConnections.identifier, 'acme-corp'));
+    expect(row!.oidcClientSecret).toMatch(/^v1:/);
+    expect(row!.oidcClientSecret).not.toContain(CLIENT.clientSecret);
+    const started = await start('acme-corp');
+    expect(started.body).not.toContain(CLIENT.clientSecret);
+    expect(started.json().url).not.toContain(CLIENT.clientSecret);
+  });
+
+  it('checks the OIDC settings and the SAML metadata', async () => {
+    const oidc = (issuer: string, clientSecret = 'long-enough-secret') => refusal(admin.configureOidc({ organization: 'Acme', identifier: 'acme-corp', issuer, clientId: 'c', clientSecret }));
+    expect(await oidc('http://idp.example.com')).toMatch(/https/);
+    expect(await oidc('not a url')).toMatch(/absolute https URL/);
+    expect(await oidc('https://idp.example.com', 'short')).toMatch(/client secret is required/);
+    expect(await refusal(admin.configureOidc({ organization: 'Nobody Inc', identifier: 'x', issuer: idp.issuer, clientId: 'c', clientSecret: 'long-enough-secret' }))).toBe('no organization is named Nobody Inc');
+    const metadata = (xml: string) => refusal(admin.configureSaml({ organization: 'Globex', identifier: 'globex', metadataXml: xml }));
+    expect(await metadata('<nope')).toMatch(/not well-formed/);
+    expect(await metadata(saml.metadata.replace(/<ds:X509Certificate>[^<]+/, '<ds:X509Certificate>AAAA'))).toMatch(/not a valid X.509/);
+    expect(await metadata(saml.metadata.replace(/<md:KeyDescriptor[\s\S]*<\/md:KeyDescriptor>/, ''))).toMatch(/no signing certificate/);
+    expect(await metadata(saml.metadata.replace('HTTP-Redirect', 'SOAP'))).toMatch(/HTTP-Redirect/);
+    expect(await metadata('<!DOCTYPE x [<!ENTITY e "e">]><x/>')).toMatch(/DOCTYPE/);
+    const [row] = await server.database.db.select().from(companySsoConnections).where(eq(companySsoConnections.identifier, 'globex'));
+    expect(row).toMatchObject({ kind: 'saml', samlEntityId: saml.entityId, samlSsoUrl: saml.ssoUrl });
+    expect(row!.samlCertificates).toHaveLength(1);
+    expect(admin.registrationUrls('globex')).toEqual({
+      oidcRedirectUris: ['http://localhost:8080/sso/redirect', 'http://locker.localhost:8080/sso/redirect'],
+      entityId: 'http://localhost:8080/v3/_auth/sso/saml/globex',
+      acsUrl: 'http://localhost:8080/v3/_auth/sso/saml/globex/acs',
+    });
+  });
+});
+
+describe('domain verification by DNS TXT', () => {
+  it('verifies only with the published token, asking the configured DNS server', async () => {
+    await organizations.createNamed({ name: 'Initech', adminEmail: 'peter@initech.test' });
+    const added = await admin.addDomain({ organization: 'Initech', domain: 'Initech.TEST.' });
+    expect(added.domain.domain).toBe('initech.test');
+    expect(added.record).toMatch(new RegExp(`^${TXT_PREFIX}[\\w-]{20,}$`));
+    // Claiming again keeps the token.
+    expect((await admin.addDomain({ organization: 'Initech', domain: 'initech.test' })).record).toBe(added.record);
+    const before = dns.queries;
+    expect(await refusal(admin.verifyDomain({ organization: 'Initech', domain: 'initech.test' }))).toMatch(/no TXT record portal-verification=/);
+    dnsRecords.set('initech.test', [`${TXT_PREFIX}someone-elses-token`]);
+    expect(await refusal(admin.verifyDomain({ organization: 'Initech', domain: 'initech.test' }))).toMatch(/no TXT record/);
+    expect(dns.queries).toBeGreaterThan(before);
+    dnsRecords.set('initech.test', [added.record]);
+    const verified = await admin.verifyDomain({ organization: 'Initech', domain: 'initech.test' });
+    expect(verified.domain.verifiedAt).toBeInstanceOf(Date);
+    expect(await refusal(admin.verifyDomain({ organization: 'Initech', domain: 'unclaimed.test' }))).toMatch(/has not claimed/);
+    expect(await refusal(admin.addDomain({ organization: 'Initech', domain: 'not a domain' }))).toMatch(/DNS name/);
+  });
+
+  it('lets one organization only verify a domain', async () => {
+    // Initech claims Acme's verified domain and even publishes its own token: refused.
+    const added = await admin.addDomain({ organization: 'Initech', domain: 'acme.test' });
+    dnsRecords.set('acme.test', [...(dnsRecords.get('acme.test') ?? []), added.record]);
+    expect(await refusal(admin.verifyDomain({ organization: 'Initech', domain: 'acme.test' }))).toBe('acme.test is verified by another organization');
+    // Its claim on the domain leads nowhere: the email still goes to Acme's IdP.
+    expect((await start('someone@acme.test')).json().url).toContain(idp.issuer);
+  });
+});
+
+describe('POST /v3/_auth/sso/start', () => {
+  it("answers 'SSO identifier invalid' for unknown identifiers and unverified domains", async () => {
+    for (const identifier of ['unknown-co', 'someone@unverified.test', 'someone@initech.test', 'bad identifier!', 'a@b']) {
+      const response = await start(identifier);
+      expect(response.statusCode, identifier).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'sso.identifier_invalid', message: 'SSO identifier invalid' });
+    }
+    expect((await start('')).statusCode).toBe(400);
+    const wrongType = await server.app.inject({ method: 'POST', url: '/v3/_auth/sso/start', payload: { identifier: 42 }, remoteAddress: nextAddress() });
+    expect(wrongType.statusCode).toBe(400);
+  });
+
+  it('finds the IdP by identifier (any case) or by an email of a verified domain', async () => {
+    for (const identifier of ['ACME-CORP', ' acme-corp ', 'Jane@Acme.test']) {
+      const response = await start(identifier);
+      expect(response.statusCode, identifier).toBe(200);
+      expect(new URL(response.json().url).origin).toBe(idp.issuer);
+    }
+  });
+
+  it('counts starts per address in one atomic step, found or not', async () => {
+    const address = '127.12.0.1';
+    const answers = await Promise.all(Array.from({ length: limits.companySsoStartPerIp.limit + 6 }, (_, index) => start(index % 2 ? 'acme-corp' : 'nobody', address)));
+    expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(6);
+    expect((await start('acme-corp', '127.12.0.2')).statusCode).toBe(200);
+  });
+});
+
+describe('OpenID Connect company SSO', () => {
+  it('provisions a new person just in time as an active member, then signs the returning member in by subject', async () => {
+    const first = await oidcSignIn({ sub: 'acme-jit-1', email: 'New.Person@acme.test', name: 'New Person' });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.cookies.find((cookie) => cookie.name === 'auth_token')?.value).toBe(first.json().token);
+    expect((await me(first.json().token)).json()).toMatchObject({ email: 'new.person@acme.test', full_name: 'New Person' });
+    const user = await userByEmail('new.person@acme.test');
+    expect(user?.activatedAt).toBeInstanceOf(Date);
+    expect(user?.passwordHash).toBeNull();
+    expect(await memberRow('new.person@acme.test')).toMatchObject({ userId: user!.id, role: 'member' });
+    // The IdP's email may change; the subject is who it is.
+    const again = await oidcSignIn({ sub: 'acme-jit-1', email: 'renamed@acme.test', name: 'New Person' });
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await me(again.json().token)).json().email).toBe('new.person@acme.test');
+    expect(await userByEmail('renamed@acme.test')).toBeUndefined();
+  });
+
+  it('refuses an email of a domain this organization did not verify, creating nothing', async () => {
+    for (const email of ['someone@gmail.test', 'peter2@initech.test', 'x@globex.test']) {
+      const refused = await oidcSignIn({ sub: `acme-foreign-${email}`, email, name: 'Foreign' });
+      expect(refused.statusCode, email).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'sso.domain_not_verified', details: { email } });
+      expect(await userByEmail(email)).toBeUndefined();
+    }
+    const noEmail = await oidcSignIn({ sub: 'acme-no-email', name: 'Nameless' });
+    expect(noEmail.json().code).toBe('sso.email_missing');
+  });
+
+  it('links an existing account only when its email is proven (no takeover of an unactivated account)', async () => {
+    // Someone registered the address but never proved the mailbox: the IdP cannot take it over.
+    await client.signUp('squatted@acme.test', PASSWORD);
+    const refused = await oidcSignIn({ sub: 'acme-squat', email: 'squatted@acme.test', name: 'Real Owner' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'sso.account_unverified', details: { email: 'squatted@acme.test' } });
+    const squatted = await userByEmail('squatted@acme.test');
+    expect(squatted?.activatedAt).toBeNull();
+    expect(await server.database.db.select().from(companySsoIdentities).where(eq(companySsoIdentities.subject, 'acme-squat'))).toEqual([]);
+    expect(await memberRow('squatted@acme.test')).toBeUndefined();
+
+    // An active account of the domain is the same person: linked and made a member.
+    await client.registeredUser('active@acme.test', PASSWORD);
+    const linked = await oidcSignIn({ sub: 'acme-active', email: 'active@acme.test', name: 'Active' });
+    expect(linked.statusCode, linked.body).toBe(200);
+    const active = await userByEmail('active@acme.test');
+    expect((await me(linked.json().token)).json().id ?? active!.id).toBe(active!.id);
+    expect(await memberRow('active@acme.test')).toMatchObject({ organizationId: (await organizations.resolve('Acme')).id });
+  });
+
+  it('refuses a member of another organization', async () => {
+    await organizations.addMemberTo('Globex', 'double@acme.test');
+    const refused = await oidcSignIn({ sub: 'acme-double', email: 'double@acme.test', name: 'Double' });
+    expect(refused.json()).toMatchObject({ code: 'sso.member_elsewhere' });
+    expect(await userByEmail('double@acme.test')).toBeUndefined();
+  });
+
+  it('ties the answer to the browser that started it (state, sealed cookie) and uses a code once', async () => {
+    expect((await oidcSignIn({ sub: 'acme-state', email: 'state@acme.test' }, { cookie: null })).json().code).toBe('sso.state_invalid');
+    expect((await oidcSignIn({ sub: 'acme-state', email: 'state@acme.test' }, { state: 'forged' })).json().code).toBe('sso.state_invalid');
+    expect((await oidcSignIn({ sub: 'acme-state', email: 'state@acme.test' }, { cookie: 'v1:garbage:garbage' })).json().code).toBe('sso.state_invalid');
+    expect(await userByEmail('state@acme.test')).toBeUndefined();
+  });
+
+  it('goes through the one pipeline: two-step on answers the second step', async () => {
+    const token = await client.registeredUser('twostep@acme.test', PASSWORD);
+    const setup = await client.post('/v3/sso/me/2fa/totp/setup', {}, { authorization: `Bearer ${token}` });
+    const secret = setup.json().secret as string;
+    expect((await client.post('/v3/sso/me/2fa/totp/enable', { code: await generate({ secret }) }, { authorization: `Bearer ${token}` })).statusCode).toBe(200);
+    const answer = await oidcSignIn({ sub: 'acme-2fa', email: 'twostep@acme.test', name: 'Two' });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({ mfa_required: true });
+    expect(answer.json().token).toBeUndefined();
+  });
+});
+
+describe('require SSO', () => {
+  it("refuses a member's password and email-code sign-in with a message naming SSO; SSO still signs in", async () => {
+    await client.registeredUser('required@acme.test', PASSWORD);
+    await organizations.addMemberTo('Acme', 'required@acme.test');
+    expect((await client.signIn('required@acme.test', PASSWORD)).statusCode).toBe(200);
+    await admin.setRequireSso({ organization: 'Acme', requireSso: true });
+    try {
+      const refused = await client.signIn('required@acme.test', PASSWORD);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'sso.required', details: { sso_url: '/login/sso' } });
+      expect(refused.json().message).toMatch(/SSO/);
+      // A wrong password still answers as wrong: the refusal tells nothing without the password.
+      expect((await client.signIn('required@acme.test', 'wrong-password-123')).json().code).toBe('auth.invalid_credentials');
+      await client.post('/v3/sso/auth/code/send', { email: 'required@acme.test' });
+      const [, code] = await client.mailTo('required@acme.test', CODE_MAIL);
+      const byCode = await client.post('/v3/sso/auth/code', { email: 'required@acme.test', code });
+      expect(byCode.json().code).toBe('sso.required');
+      // Someone outside the organization is not concerned.
+      await client.registeredUser('outsider@example.test', PASSWORD);
+      expect((await client.signIn('outsider@example.test', PASSWORD)).statusCode).toBe(200);
+      const sso = await oidcSignIn({ sub: 'acme-required', email: 'required@acme.test', name: 'Req' });
+      expect(sso.statusCode, sso.body).toBe(200);
+      expect(sso.json().token).toBeTruthy();
+    } finally {
+      await admin.setRequireSso({ organization: 'Acme', requireSso: false });
+    }
+    expect((await client.signIn('required@acme.test', PASSWORD)).statusCode).toBe(200);
+    expect(await refusal(admin.setRequireSso({ organization: 'Initech', requireSso: true }))).toMatch(/no SSO connection/);
+  });
+});
+
+describe('SAML company SSO', () => {
+  const acsUrl = 'http://localhost:8080/v3/_auth/sso/saml/globex/acs';
+  const audience = 'http://localhost:8080/v3/_auth/sso/saml/globex';
+
+  async function samlStart(identifier = 'hank@globex.test') {
+    const started = await start(identifier);
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json().protocol).toBe('saml');
+    const url = started.json().url as string;
+    expect(url.startsWith(`${saml.ssoUrl}?SAMLRequest=`)).toBe(true);
+    const request = saml.readRequest(url);
+    expect(request).toMatchObject({ acsUrl, issuer: audience });
+    return request;
+  }
+  const post = (SAMLResponse: string, identifier = 'globex') =>
+    server.app.inject({
+      method: 'POST',
+      url: `/v3/_auth/sso/saml/${identifier}/acs`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://idp.acme.test', 'sec-fetch-site': 'cross-site' },
+      payload: new URLSearchParams({ SAMLResponse, RelayState: '' }).toString(),
+      remoteAddress: nextAddress(),
+    });
+  const finishHandoff = (handoff: string) => server.app.inject({ method: 'POST', url: '/v3/_auth/sso/finish', payload: { handoff }, remoteAddress: nextAddress() });
+  const redirected = (response: { statusCode: number; headers: Record<string, unknown> }) => {
+    expect(response.statusCode).toBe(303);
+    return new URL(String(response.headers.location));
+  };
+
+  it('signs in through a signed assertion: the ACS hands the browser a one-time code, never the assertion', async () => {
+    const request = await samlStart();
+    const response = saml.response({ requestId: request.id, acsUrl, audience, nameId: 'globex-jit-1', email: 'Wanda@Globex.test', name: 'Wanda' });
+    const target = redirected(await post(response));
+    expect(target.origin + target.pathname).toBe('http://localhost:8080/sso/redirect');
+    expect([...target.searchParams.keys()]).toEqual(['handoff']);
+    expect(target.href).not.toContain(response.slice(0, 40));
+    const handoff = target.searchParams.get('handoff')!;
+    const signedIn = await finishHandoff(handoff);
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect((await me(signedIn.json().token)).json().email).toBe('wanda@globex.test');
+    expect(await memberRow('wanda@globex.test')).toMatchObject({ organizationId: (await organizations.resolve('Globex')).id });
+    // The code is spent.
+    expect((await finishHandoff(handoff)).json().code).toBe('sso.state_invalid');
+    expect((await finishHandoff('made-up')).json().code).toBe('sso.state_invalid');
+  });
+
+  it('refuses a replayed response', async () => {
+    const request = await samlStart();
+    const response = saml.response({ requestId: request.id, acsUrl, audience, nameId: 'globex-replay', email: 'replay@globex.test' });
+    expect(redirected(await post(response)).searchParams.get('handoff')).toBeTruthy();
+    expect(redirected(await post(response)).searchParams.get('error')).toBe('sso.response_invalid');
+  });
+
+  it('refuses tampered, unsigned, foreign-signed, expired, wrong-audience, wrong-recipient and unsolicited responses', async () => {
+    const cases: Array<[string, (id: string) => string]> = [
+      ['tampered', (id) => Buffer.from(Buffer.from(saml.response({ requestId: id, acsUrl, audience, nameId: 'victim', email: 'victim@globex.test' }), 'base64').toString().replace('victim@globex.test', 'hank@globex.test')).toString('base64')],
+      ['unsigned', (id) => saml.response({ requestId: id, acsUrl, audience, nameId: 'u', email: 'unsigned@globex.test', signer: 'none' })],
+      ['stranger', (id) => saml.response({ requestId: id, acsUrl, audience, nameId: 's', email: 'stranger@globex.test', signer: 'stranger' })],
+      ['expired', (id) => saml.response({ requestId: id, acsUrl, audience, nameId: 'e', email: 'expired@globex.test', validMinutes: -5 })],
+      ['audience', (id) => saml.response({ requestId: id, acsUrl, audience: 'https://someone-else.test/sp', nameId: 'a', email: 'audience@globex.test' })],
+      ['recipient', (id) => saml.response({ requestId: id, acsUrl, audience, nameId: 'r', email: 'recipient@globex.test', recipient: 'https://evil.test/acs' })],
+      ['unsolicited', () => saml.response({ requestId: '_never-asked', acsUrl, audience, nameId: 'n', email: 'unsolicited@globex.test' })],
+      ['garbage', () => 'not base64 xml'],
+    ];
+    for (const [name, make] of cases) {
+      const request = await samlStart();
+      const target = redirected(await post(make(request.id)));
+      expect(target.searchParams.get('error'), name).toBe('sso.response_invalid');
+      expect(target.searchParams.get('handoff'), name).toBeNull();
+    }
+    for (const email of ['victim@globex.test', 'unsigned@globex.test', 'stranger@globex.test', 'expired@globex.test', 'audience@globex.test', 'recipient@globex.test', 'unsolicited@globex.test']) {
+      expect(await userByEmail(email), email).toBeUndefined();
+    }
+    // Another organization's ACS does not take Globex's answer.
+    const request = await samlStart();
+    expect(redirected(await post(saml.response({ requestId: request.id, acsUrl, audience, nameId: 'x', email: 'x@globex.test' }), 'acme-corp')).searchParams.get('error')).toBe('sso.identifier_invalid');
+  });
+});

@@ -1,0 +1,165 @@
+import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { companySsoConnections, companySsoDomains, companySsoIdentities, companySsoRequests, organizationMembers } from '../../db/schema';
+
+export type ConnectionRow = typeof companySsoConnections.$inferSelect;
+export type DomainRow = typeof companySsoDomains.$inferSelect;
+export type ConnectionSettings = Omit<typeof companySsoConnections.$inferInsert, 'organizationId' | 'createdAt' | 'updatedAt' | 'requireSso'>;
+
+/** A unique index refused the row. */
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
+
+export function companySsoQueries(db: Database) {
+  return {
+    async connectionOf(organizationId: string): Promise<ConnectionRow | undefined> {
+      const [row] = await db.select().from(companySsoConnections).where(eq(companySsoConnections.organizationId, organizationId)).limit(1);
+      return row;
+    },
+
+    async connectionByIdentifier(identifier: string): Promise<ConnectionRow | undefined> {
+      const [row] = await db.select().from(companySsoConnections).where(eq(companySsoConnections.identifier, identifier.toLowerCase())).limit(1);
+      return row;
+    },
+
+    /** The connection of the organization that verified this email domain. */
+    async connectionByVerifiedDomain(domain: string): Promise<ConnectionRow | undefined> {
+      const [row] = await db
+        .select({ connection: companySsoConnections })
+        .from(companySsoDomains)
+        .innerJoin(companySsoConnections, eq(companySsoConnections.organizationId, companySsoDomains.organizationId))
+        .where(and(eq(companySsoDomains.domain, domain.toLowerCase()), isNotNull(companySsoDomains.verifiedAt)))
+        .limit(1);
+      return row?.connection;
+    },
+
+    /** Sets the organization's connection (one per organization); 'identifier_taken' when another has the identifier. */
+    async upsertConnection(organizationId: string, settings: ConnectionSettings, now: Date): Promise<ConnectionRow | 'identifier_taken'> {
+      try {
+        const [row] = await db
+          .insert(companySsoConnections)
+          .values({ organizationId, ...settings, createdAt: now, updatedAt: now })
+          .onConflictDoUpdate({ target: companySsoConnections.organizationId, set: { ...settings, updatedAt: now } })
+          .returning();
+        return row!;
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'identifier_taken';
+        throw error;
+      }
+    },
+
+    async setRequireSso(organizationId: string, requireSso: boolean, now: Date): Promise<boolean> {
+      const rows = await db.update(companySsoConnections).set({ requireSso, updatedAt: now }).where(eq(companySsoConnections.organizationId, organizationId)).returning({ id: companySsoConnections.organizationId });
+      return rows.length > 0;
+    },
+
+    /** Whether the organization this email is a member of requires SSO (and has a connection to use). */
+    async ssoRequiredForEmail(email: string): Promise<boolean> {
+      const [row] = await db
+        .select({ requireSso: companySsoConnections.requireSso })
+        .from(organizationMembers)
+        .innerJoin(companySsoConnections, eq(companySsoConnections.organizationId, organizationMembers.organizationId))
+        .where(eq(organizationMembers.email, email.toLowerCase()))
+        .limit(1);
+      return row?.requireSso ?? false;
+    },
+
+    async domainsOf(organizationId: string): Promise<DomainRow[]> {
+      return db.select().from(companySsoDomains).where(eq(companySsoDomains.organizationId, organizationId)).orderBy(companySsoDomains.domain);
+    },
+
+    async domain(organizationId: string, domain: string): Promise<DomainRow | undefined> {
+      const [row] = await db.select().from(companySsoDomains).where(and(eq(companySsoDomains.organizationId, organizationId), eq(companySsoDomains.domain, domain))).limit(1);
+      return row;
+    },
+
+    /** Claims a domain for the organization with its DNS token (the existing claim, token kept, when it has one). */
+    async claimDomain(organizationId: string, domain: string, dnsToken: string, now: Date): Promise<DomainRow> {
+      await db.insert(companySsoDomains).values({ organizationId, domain, dnsToken, createdAt: now }).onConflictDoNothing();
+      const [row] = await db.select().from(companySsoDomains).where(and(eq(companySsoDomains.organizationId, organizationId), eq(companySsoDomains.domain, domain)));
+      return row!;
+    },
+
+    /** Marks the claim verified; false when another organization verified the domain first (the partial unique index decides). */
+    async markVerified(organizationId: string, domain: string, how: string, now: Date): Promise<boolean> {
+      try {
+        const rows = await db
+          .update(companySsoDomains)
+          .set({ verifiedAt: now, verifiedBy: how })
+          .where(and(eq(companySsoDomains.organizationId, organizationId), eq(companySsoDomains.domain, domain)))
+          .returning({ domain: companySsoDomains.domain });
+        return rows.length > 0;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+
+    /** Whether this organization verified this domain. */
+    async verifiedBy(organizationId: string, domain: string): Promise<boolean> {
+      const [row] = await db
+        .select({ domain: companySsoDomains.domain })
+        .from(companySsoDomains)
+        .where(and(eq(companySsoDomains.organizationId, organizationId), eq(companySsoDomains.domain, domain.toLowerCase()), isNotNull(companySsoDomains.verifiedAt)))
+        .limit(1);
+      return Boolean(row);
+    },
+
+    async findIdentity(organizationId: string, subject: string) {
+      const [row] = await db.select().from(companySsoIdentities).where(and(eq(companySsoIdentities.organizationId, organizationId), eq(companySsoIdentities.subject, subject))).limit(1);
+      return row;
+    },
+
+    /** Links the IdP's subject to an account; false when the subject or the account is linked already. */
+    async link(row: typeof companySsoIdentities.$inferInsert): Promise<boolean> {
+      const inserted = await db.insert(companySsoIdentities).values(row).onConflictDoNothing().returning({ subject: companySsoIdentities.subject });
+      return inserted.length > 0;
+    },
+
+    async touch(organizationId: string, subject: string, now: Date): Promise<void> {
+      await db.update(companySsoIdentities).set({ lastUsedAt: now }).where(and(eq(companySsoIdentities.organizationId, organizationId), eq(companySsoIdentities.subject, subject)));
+    },
+
+    // SAML requests and the handoff to /sso/redirect.
+
+    async insertRequest(row: { id: string; organizationId: string; brand: string; expiresAt: Date }): Promise<void> {
+      await db.delete(companySsoRequests).where(lt(companySsoRequests.expiresAt, new Date(row.expiresAt.getTime() - 24 * 60 * 60 * 1000)));
+      await db.insert(companySsoRequests).values(row);
+    },
+
+    async liveRequest(id: string, now: Date) {
+      const [row] = await db.select().from(companySsoRequests).where(and(eq(companySsoRequests.id, id), isNull(companySsoRequests.usedAt), gt(companySsoRequests.expiresAt, now))).limit(1);
+      return row;
+    },
+
+    /**
+     * Uses a request up with the identity its response asserted and the handoff code's hash, in
+     * one statement: a replayed response (the same InResponseTo) finds it used and gets nothing.
+     */
+    async answerRequest(id: string, organizationId: string, answer: { subject: string; email: string | null; fullName: string; handoffHash: string; handoffExpiresAt: Date }, now: Date) {
+      const [row] = await db
+        .update(companySsoRequests)
+        .set({ usedAt: now, ...answer })
+        .where(and(eq(companySsoRequests.id, id), eq(companySsoRequests.organizationId, organizationId), isNull(companySsoRequests.usedAt), gt(companySsoRequests.expiresAt, now)))
+        .returning();
+      return row;
+    },
+
+    /** Takes the handoff code once (one statement): the identity the ACS accepted. */
+    async takeHandoff(handoffHash: string, now: Date) {
+      const [row] = await db
+        .update(companySsoRequests)
+        .set({ handoffUsedAt: now })
+        .where(and(eq(companySsoRequests.handoffHash, handoffHash), isNull(companySsoRequests.handoffUsedAt), gt(companySsoRequests.handoffExpiresAt, now)))
+        .returning();
+      return row;
+    },
+
+    /** How many identities an organization asserted (tests and the CLI). */
+    async identityCount(organizationId: string): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(companySsoIdentities).where(eq(companySsoIdentities.organizationId, organizationId));
+      return row?.n ?? 0;
+    },
+  };
+}
+
+export type CompanySsoQueries = ReturnType<typeof companySsoQueries>;

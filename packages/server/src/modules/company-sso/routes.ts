@@ -1,0 +1,56 @@
+import { companySsoEndpoints, companySsoSamlParamsSchema } from '@portal/contracts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Config } from '../../config';
+import { route } from '../../platform/http/route';
+import { requestOrigin } from '../../platform/request-origin';
+import { cookieIsSecure, setSessionCookies } from '../sessions';
+import { SSO_STATE_COOKIE, SSO_STATE_MAX_AGE, type CompanySsoService } from './service';
+
+/** The SAML ACS's path prefix: exempt from the cross-site guard (the IdP's page posts it), like the social form_post callback. */
+export const SAML_ACS_PREFIX = '/v3/_auth/sso/saml/';
+
+export function companySsoRoutes(config: Config, companySso: CompanySsoService): FastifyPluginAsync {
+  return async (app) => {
+    const stateCookie = (request: FastifyRequest) => ({ path: '/', httpOnly: true, sameSite: 'lax' as const, secure: cookieIsSecure(request, config) });
+
+    route(app, companySsoEndpoints.start, async (request, reply) => {
+      const started = await companySso.start(request.body, requestOrigin(request, config));
+      if (started.cookie) reply.setCookie(SSO_STATE_COOKIE, started.cookie, { ...stateCookie(request), maxAge: SSO_STATE_MAX_AGE });
+      reply.header('cache-control', 'no-store');
+      return { url: started.url, protocol: started.protocol };
+    });
+
+    route(
+      app,
+      companySsoEndpoints.finish,
+      async (request, reply) => {
+        // One use: whatever the answer, the started sign-in is over.
+        if (!('handoff' in request.body)) reply.clearCookie(SSO_STATE_COOKIE, stateCookie(request));
+        const result = await companySso.finish(request.body, request.cookies[SSO_STATE_COOKIE], requestOrigin(request, config));
+        if ('token' in result) {
+          setSessionCookies(reply, request, config, result.token, result.user.fullName);
+          return { token: result.token };
+        }
+        return result;
+      },
+      { config: { waitsForIdentityChanges: false } },
+    );
+
+    /**
+     * The SAML Assertion Consumer Service: the IdP's page POSTs the response here (a form, from
+     * another site). The browser goes on to /sso/redirect with a one-time code, never the
+     * assertion or a token in the address.
+     */
+    await app.register(async (acs) => {
+      acs.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 600_000 }, (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      });
+      acs.post('/_auth/sso/saml/:identifier/acs', { schema: { hide: true } }, async (request, reply) => {
+        const params = companySsoSamlParamsSchema.safeParse(request.params);
+        const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+        const target = await companySso.acs(params.success ? params.data.identifier : '', body, requestOrigin(request, config));
+        return reply.code(303).header('cache-control', 'no-store').redirect(target);
+      });
+    });
+  };
+}

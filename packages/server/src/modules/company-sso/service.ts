@@ -1,0 +1,380 @@
+import { randomUUID } from 'node:crypto';
+import { SSO_IDENTIFIER_PATTERN, type CompanySsoFinishRequest } from '@portal/contracts';
+import { generateCodeVerifier, generateState } from 'arctic';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { originFor } from '../../platform/brand';
+import type { Clock } from '../../platform/clock';
+import { randomToken, safeEqual, sha256 } from '../../platform/crypto';
+import type { DataProtection } from '../../platform/data-protection';
+import { AppError } from '../../platform/errors';
+import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import type { RequestOrigin } from '../../platform/request-origin';
+import type { WayIn } from '../auth';
+import { openIdRelyingParty, type AuthorizationSecrets } from '../federation';
+import type { OrganizationRow } from '../organizations';
+import type { SignInResult } from '../sessions';
+import { createUserService, type UserRow } from '../users';
+import { dnsTxtLookup, normalizeDomain, TXT_PREFIX, type TxtLookup } from './domains';
+import { companySsoQueries, type ConnectionRow } from './queries';
+import { createSamlServiceProvider, parseIdpMetadata, SamlRefusal, type SamlIdentity } from './saml';
+
+/** How long a started sign-in (OIDC cookie, SAML request) and a SAML handoff code live. */
+const START_TTL_SECONDS = 10 * 60;
+const HANDOFF_TTL_SECONDS = 2 * 60;
+
+/** The cookie that binds a started OpenID Connect sign-in to this browser: state, PKCE verifier and nonce, sealed. */
+export const SSO_STATE_COOKIE = 'portal_sso';
+export const SSO_STATE_MAX_AGE = START_TTL_SECONDS;
+
+interface StartedSignIn extends AuthorizationSecrets {
+  organizationId: string;
+  expiresAt: number;
+}
+
+/** Who the organization's identity provider says signed in. */
+interface AssertedIdentity {
+  subject: string;
+  email: string | null;
+  name: string;
+}
+
+/** A refusal of an operator command: its message is printed as is. */
+export class CompanySsoAdminError extends Error {
+  override readonly name = 'CompanySsoAdminError';
+}
+
+/** What company SSO asks of the organizations module (bound in app.ts and the CLI). */
+export interface Organizations {
+  resolve(nameOrEmail: string | undefined): Promise<OrganizationRow>;
+  membershipOf(email: string): Promise<OrganizationRow | undefined>;
+  addMember(organizationId: string, email: string, userId?: string | null): Promise<boolean>;
+}
+
+export interface CompanySsoDependencies {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  limiter: RateLimiter;
+  secrets: DataProtection;
+  organizations: Organizations;
+  log: { warn(object: unknown, message: string): void };
+  /** The sign-in pipeline (auth module): company SSO ends like every other way in. */
+  signIn: { run<Input>(way: WayIn<Input>, input: Input, origin: RequestOrigin): Promise<SignInResult> };
+  /** DNS TXT lookups (tests may pass their own; by default COMPANY_SSO_DNS_SERVER or the system's). */
+  txtLookup?: TxtLookup;
+}
+
+export type CompanySsoService = ReturnType<typeof createCompanySsoService>;
+
+const LOOPBACK_HTTP = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/;
+
+/** An SSO identifier as stored (lower-cased), or null when it does not have the form. */
+export function normalizeIdentifier(value: string | undefined): string | null {
+  const identifier = value?.trim().toLowerCase() ?? '';
+  return SSO_IDENTIFIER_PATTERN.test(identifier) && identifier.length <= 63 ? identifier : null;
+}
+
+/**
+ * Company SSO: an organization's identity provider (OpenID Connect or SAML 2.0), found by the
+ * organization's SSO identifier or an email of a domain it verified. A returning member is
+ * signed in by the IdP's subject; anyone else is linked by email only when this organization
+ * verified the email's domain (its IdP speaks for that domain, and no other): an existing
+ * account whose email is proven is linked and made a member; a new person gets an active
+ * account and membership just in time. Every sign-in ends in the one pipeline.
+ */
+export function createCompanySsoService(deps: CompanySsoDependencies) {
+  const { config, clock, secrets } = deps;
+  const queries = companySsoQueries(deps.db);
+  const users = createUserService(deps.db);
+  const txtLookup = deps.txtLookup ?? dnsTxtLookup(config.COMPANY_SSO_DNS_SERVER);
+
+  const redirectUri = (brand: RequestOrigin['brand']) => `${originFor(config, brand)}/sso/redirect`;
+  /** SAML's service-provider addresses of an identifier: the IdP posts to the platform origin's ACS. */
+  const samlUrls = (identifier: string) => ({
+    entityId: `${config.PLATFORM_ORIGIN}/v3/_auth/sso/saml/${identifier}`,
+    acsUrl: `${config.PLATFORM_ORIGIN}/v3/_auth/sso/saml/${identifier}/acs`,
+  });
+
+  /** One relying party per connection, remade when the connection changes. */
+  const parties = new Map<string, { version: number; party: ReturnType<typeof openIdRelyingParty> }>();
+  function relyingParty(connection: ConnectionRow) {
+    const version = connection.updatedAt.getTime();
+    const cached = parties.get(connection.organizationId);
+    if (cached?.version === version) return cached.party;
+    const party = openIdRelyingParty(
+      { label: `sso:${connection.identifier}`, issuer: connection.oidcIssuer!, clientId: connection.oidcClientId!, clientSecret: secrets.open(connection.oidcClientSecret!) },
+      deps.log,
+    );
+    parties.set(connection.organizationId, { version, party });
+    return party;
+  }
+  /** The federation helper's refusals, in company SSO's words. */
+  const idpFailure = (error: unknown): unknown => (error instanceof AppError && error.code === 'social.provider_unavailable' ? new AppError('sso.idp_unavailable') : error);
+
+  const ssoWay: WayIn<{ user: UserRow }> = {
+    async identify(input) {
+      return input.user;
+    },
+    async verify(user) {
+      return { user: user!, amr: ['sso'] };
+    },
+  };
+
+  /** The account an asserted identity signs in: by subject, else by an email of a domain this organization verified. */
+  async function accountFor(connection: ConnectionRow, identity: AssertedIdentity): Promise<UserRow> {
+    const now = clock.now();
+    const organizationId = connection.organizationId;
+    const linked = await queries.findIdentity(organizationId, identity.subject);
+    if (linked) {
+      const user = await users.findById(linked.userId);
+      if (!user || user.purgedAt) throw new AppError('1002');
+      await queries.touch(organizationId, identity.subject, now);
+      return user;
+    }
+    const email = identity.email?.trim().toLowerCase();
+    if (!email || !email.includes('@')) throw new AppError('sso.email_missing');
+    const domain = email.slice(email.lastIndexOf('@') + 1);
+    // The IdP speaks only for the domains its organization proved it controls.
+    if (!(await queries.verifiedBy(organizationId, domain))) throw new AppError('sso.domain_not_verified', { email }, { email });
+    const membership = await deps.organizations.membershipOf(email);
+    if (membership && membership.id !== organizationId) throw new AppError('sso.member_elsewhere', { email }, { email });
+
+    let user = await users.findByEmail(email);
+    if (user) {
+      // Nobody proved this mailbox: a stranger may have registered the address first.
+      if (!user.activatedAt || user.purgedAt) throw new AppError('sso.account_unverified', { email }, { email });
+    } else {
+      const id = randomUUID();
+      const name = identity.name.trim().slice(0, 100) || email.split('@')[0]!;
+      const language = 'en';
+      if (await users.insert({ id, email, fullName: name, passwordHash: null, language, customerLanguage: language, createdAt: now, updatedAt: now })) await users.activate(id, now);
+      user = await users.findByEmail(email);
+      if (!user?.activatedAt) throw new AppError('sso.account_unverified', { email }, { email });
+    }
+    if (!(await queries.link({ organizationId, subject: identity.subject, userId: user.id, email, linkedAt: now, lastUsedAt: now }))) {
+      // Linked meanwhile (a parallel sign-in): only the same subject for the same account goes on.
+      const again = await queries.findIdentity(organizationId, identity.subject);
+      if (again?.userId !== user.id) throw new AppError('sso.account_unverified', { email }, { email });
+    }
+    if (!membership) await deps.organizations.addMember(organizationId, email, user.id);
+    return user;
+  }
+
+  async function signInAs(connection: ConnectionRow, identity: AssertedIdentity, origin: RequestOrigin): Promise<SignInResult> {
+    return deps.signIn.run(ssoWay, { user: await accountFor(connection, identity) }, origin);
+  }
+
+  function readStarted(sealed: string | undefined, state: string): StartedSignIn {
+    let started: StartedSignIn | undefined;
+    try {
+      started = sealed && secrets.isSealed(sealed) ? (JSON.parse(secrets.open(sealed)) as StartedSignIn) : undefined;
+    } catch {
+      started = undefined;
+    }
+    if (!started || !safeEqual(started.state, state) || started.expiresAt < clock.now().getTime()) throw new AppError('sso.state_invalid');
+    return started;
+  }
+
+  function samlProvider(connection: ConnectionRow) {
+    const urls = samlUrls(connection.identifier);
+    return createSamlServiceProvider({
+      ...urls,
+      idpEntityId: connection.samlEntityId!,
+      idpSsoUrl: connection.samlSsoUrl!,
+      idpCertificates: connection.samlCertificates ?? [],
+      clock,
+    });
+  }
+
+  return {
+    samlUrls,
+    /** The addresses to register at the IdP for this identifier. */
+    registrationUrls(identifier: string) {
+      return { oidcRedirectUris: [redirectUri('platform'), redirectUri('locker')], ...samlUrls(identifier) };
+    },
+
+    // ----- Operator configuration (npm run organizations -- sso ... / domain ...) -----
+
+    /** `sso <org> --identifier <id> --oidc-issuer <url> --client-id <id>` with the secret. */
+    async configureOidc(input: { organization: string | undefined; identifier: string | undefined; issuer: string | undefined; clientId: string | undefined; clientSecret: string | undefined }) {
+      const organization = await deps.organizations.resolve(input.organization);
+      const identifier = normalizeIdentifier(input.identifier);
+      if (!identifier) throw new CompanySsoAdminError('--identifier must be 1 to 63 letters, digits or dashes (not starting or ending with a dash)');
+      let issuer: URL;
+      try {
+        issuer = new URL(input.issuer?.trim() ?? '');
+      } catch {
+        throw new CompanySsoAdminError('--oidc-issuer must be an absolute https URL');
+      }
+      if (issuer.protocol !== 'https:' && !LOOPBACK_HTTP.test(issuer.href)) throw new CompanySsoAdminError('--oidc-issuer must be an https URL (or http on localhost)');
+      if (issuer.username || issuer.password || issuer.search || issuer.hash) throw new CompanySsoAdminError('--oidc-issuer must be a plain issuer URL');
+      const clientId = input.clientId?.trim() ?? '';
+      if (!clientId || clientId.length > 255) throw new CompanySsoAdminError('--client-id is required');
+      const clientSecret = input.clientSecret ?? '';
+      if (clientSecret.length < 8 || clientSecret.length > 1024) throw new CompanySsoAdminError('the client secret is required (8 to 1024 characters)');
+      const saved = await queries.upsertConnection(
+        organization.id,
+        { identifier, kind: 'oidc', oidcIssuer: issuer.href.replace(/\/$/, ''), oidcClientId: clientId, oidcClientSecret: secrets.seal(clientSecret), samlEntityId: null, samlSsoUrl: null, samlCertificates: null },
+        clock.now(),
+      );
+      if (saved === 'identifier_taken') throw new CompanySsoAdminError(`the SSO identifier ${identifier} is taken`);
+      return { organization, connection: saved };
+    },
+
+    /** `sso <org> --identifier <id> --saml-metadata <file>`: the IdP's entity id, SSO URL and signing certificates from its metadata. */
+    async configureSaml(input: { organization: string | undefined; identifier: string | undefined; metadataXml: string }) {
+      const organization = await deps.organizations.resolve(input.organization);
+      const identifier = normalizeIdentifier(input.identifier);
+      if (!identifier) throw new CompanySsoAdminError('--identifier must be 1 to 63 letters, digits or dashes (not starting or ending with a dash)');
+      const metadata = parseIdpMetadata(input.metadataXml);
+      if (typeof metadata === 'string') throw new CompanySsoAdminError(`the IdP metadata: ${metadata}`);
+      const saved = await queries.upsertConnection(
+        organization.id,
+        { identifier, kind: 'saml', oidcIssuer: null, oidcClientId: null, oidcClientSecret: null, samlEntityId: metadata.entityId, samlSsoUrl: metadata.ssoUrl, samlCertificates: metadata.certificates },
+        clock.now(),
+      );
+      if (saved === 'identifier_taken') throw new CompanySsoAdminError(`the SSO identifier ${identifier} is taken`);
+      return { organization, connection: saved };
+    },
+
+    /** `sso <org> --require-sso on|off` */
+    async setRequireSso(input: { organization: string | undefined; requireSso: boolean }) {
+      const organization = await deps.organizations.resolve(input.organization);
+      if (!(await queries.setRequireSso(organization.id, input.requireSso, clock.now()))) throw new CompanySsoAdminError(`${organization.name} has no SSO connection yet: configure one first`);
+      return organization;
+    },
+
+    /** `domain add <org> <domain>`: the claim and the TXT record that proves it. */
+    async addDomain(input: { organization: string | undefined; domain: string | undefined }) {
+      const organization = await deps.organizations.resolve(input.organization);
+      const domain = normalizeDomain(input.domain);
+      if (!domain) throw new CompanySsoAdminError('the domain must be a DNS name such as example.com');
+      const row = await queries.claimDomain(organization.id, domain, randomToken(24), clock.now());
+      return { organization, domain: row, record: `${TXT_PREFIX}${row.dnsToken}` };
+    },
+
+    /** `domain verify <org> <domain>`: looks the TXT record up; verified for this organization unless another verified it first. */
+    async verifyDomain(input: { organization: string | undefined; domain: string | undefined }) {
+      const organization = await deps.organizations.resolve(input.organization);
+      const domain = normalizeDomain(input.domain);
+      if (!domain) throw new CompanySsoAdminError('the domain must be a DNS name such as example.com');
+      const claim = await queries.domain(organization.id, domain);
+      if (!claim) throw new CompanySsoAdminError(`${organization.name} has not claimed ${domain}: run domain add first`);
+      if (claim.verifiedAt) return { organization, domain: claim };
+      let records: string[];
+      try {
+        records = await txtLookup(domain);
+      } catch (error) {
+        throw new CompanySsoAdminError(`the DNS lookup of ${domain} failed (${(error as { code?: string }).code ?? 'error'}); try again later`);
+      }
+      if (!records.some((record) => record.trim() === `${TXT_PREFIX}${claim.dnsToken}`)) throw new CompanySsoAdminError(`no TXT record ${TXT_PREFIX}${claim.dnsToken} found on ${domain}`);
+      if (!(await queries.markVerified(organization.id, domain, 'dns', clock.now()))) throw new CompanySsoAdminError(`${domain} is verified by another organization`);
+      return { organization, domain: (await queries.domain(organization.id, domain))! };
+    },
+
+    async domains(input: { organization: string | undefined }) {
+      const organization = await deps.organizations.resolve(input.organization);
+      return { organization, domains: await queries.domainsOf(organization.id), connection: await queries.connectionOf(organization.id) };
+    },
+
+    // ----- Signing in -----
+
+    /** Whether a password or email code may not sign this account in (its organization requires SSO). */
+    requiredFor: (user: UserRow) => queries.ssoRequiredForEmail(user.email),
+
+    /**
+     * /login/sso: the identifier (or an email of a verified domain) → the IdP's URL. Counted per
+     * address whatever the answer, in one atomic step. OpenID Connect binds state, nonce and PKCE
+     * to the browser in a sealed cookie; SAML stores the AuthnRequest's id for its InResponseTo.
+     */
+    async start(input: { identifier: string }, origin: RequestOrigin): Promise<{ url: string; protocol: 'oidc' | 'saml'; cookie?: string }> {
+      rateLimited(await deps.limiter.consume(rateKey(limits.companySsoStartPerIp, origin.limitAddress), limits.companySsoStartPerIp));
+      const value = input.identifier.trim().toLowerCase();
+      let connection: ConnectionRow | undefined;
+      if (value.includes('@')) {
+        const domain = normalizeDomain(value.slice(value.lastIndexOf('@') + 1));
+        connection = domain ? await queries.connectionByVerifiedDomain(domain) : undefined;
+      } else {
+        const identifier = normalizeIdentifier(value);
+        connection = identifier ? await queries.connectionByIdentifier(identifier) : undefined;
+      }
+      if (!connection) throw new AppError('sso.identifier_invalid');
+      const expiresAt = clock.now().getTime() + START_TTL_SECONDS * 1000;
+      if (connection.kind === 'saml') {
+        const id = `_${randomToken(20)}`;
+        await queries.insertRequest({ id, organizationId: connection.organizationId, brand: origin.brand, expiresAt: new Date(expiresAt) });
+        return { url: await samlProvider(connection).authorizeUrl(id), protocol: 'saml' };
+      }
+      const started: StartedSignIn = { organizationId: connection.organizationId, state: generateState(), codeVerifier: generateCodeVerifier(), nonce: randomToken(16), expiresAt };
+      try {
+        const url = await relyingParty(connection).authorizationUrl(started, redirectUri(origin.brand));
+        return { url: url.toString(), protocol: 'oidc', cookie: secrets.seal(JSON.stringify(started)) };
+      } catch (error) {
+        throw idpFailure(error);
+      }
+    },
+
+    /** /sso/redirect: an OpenID Connect code (with the sealed cookie) or a SAML handoff code. */
+    async finish(input: CompanySsoFinishRequest, sealed: string | undefined, origin: RequestOrigin): Promise<SignInResult> {
+      if ('handoff' in input) {
+        const answered = await queries.takeHandoff(sha256(input.handoff), clock.now());
+        if (!answered?.subject) throw new AppError('sso.state_invalid');
+        const connection = await queries.connectionOf(answered.organizationId);
+        if (!connection) throw new AppError('sso.state_invalid');
+        return signInAs(connection, { subject: answered.subject, email: answered.email, name: answered.fullName ?? '' }, origin);
+      }
+      const started = readStarted(sealed, input.state);
+      const connection = await queries.connectionOf(started.organizationId);
+      if (connection?.kind !== 'oidc') throw new AppError('sso.state_invalid');
+      let identity: AssertedIdentity;
+      try {
+        const claims = await relyingParty(connection).claims(input, started, redirectUri(origin.brand));
+        const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
+        identity = { subject: claims.sub, email: text(claims.email), name: text(claims.name) ?? [text(claims.given_name), text(claims.family_name)].filter(Boolean).join(' ') };
+      } catch (error) {
+        throw idpFailure(error);
+      }
+      return signInAs(connection, identity, origin);
+    },
+
+    /**
+     * The SAML ACS: the IdP's POSTed response, validated (signed assertion, audience, recipient,
+     * InResponseTo, time), uses its request up and answers where to send the browser:
+     * /sso/redirect with a one-time handoff code, or with the refusal's error code.
+     */
+    async acs(identifierParam: string, body: { SAMLResponse?: unknown }, origin: RequestOrigin): Promise<string> {
+      const fail = (code: string) => `${config.PLATFORM_ORIGIN}/sso/redirect?${new URLSearchParams({ error: code }).toString()}`;
+      const limit = await deps.limiter.consume(rateKey(limits.companySsoAcsPerIp, origin.limitAddress), limits.companySsoAcsPerIp);
+      if (!limit.allowed) return fail('rate_limited');
+      const identifier = normalizeIdentifier(identifierParam);
+      const connection = identifier ? await queries.connectionByIdentifier(identifier) : undefined;
+      if (connection?.kind !== 'saml') return fail('sso.identifier_invalid');
+      const response = typeof body.SAMLResponse === 'string' && body.SAMLResponse.length <= 512_000 ? body.SAMLResponse : '';
+      let asserted: SamlIdentity;
+      try {
+        asserted = await samlProvider(connection).validate(response, async (id) => {
+          const request = await queries.liveRequest(id, clock.now());
+          return request?.organizationId === connection.organizationId ? request.createdAt : null;
+        });
+      } catch (error) {
+        if (!(error instanceof SamlRefusal)) throw error;
+        deps.log.warn({ organization: connection.organizationId, reason: error.message }, 'SAML response refused');
+        return fail('sso.response_invalid');
+      }
+      const handoff = randomToken(24);
+      const now = clock.now();
+      const request = await queries.answerRequest(
+        asserted.inResponseTo,
+        connection.organizationId,
+        { subject: asserted.subject, email: asserted.email, fullName: asserted.name.slice(0, 100), handoffHash: sha256(handoff), handoffExpiresAt: new Date(now.getTime() + HANDOFF_TTL_SECONDS * 1000) },
+        now,
+      );
+      // Used already: a replayed response.
+      if (!request) return fail('sso.response_invalid');
+      const target = new URL(`${originFor(config, request.brand === 'locker' ? 'locker' : 'platform')}/sso/redirect`);
+      target.searchParams.set('handoff', handoff);
+      return target.toString();
+    },
+  };
+}
