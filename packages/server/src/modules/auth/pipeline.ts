@@ -30,10 +30,11 @@ export interface WayIn<Input> {
 }
 
 /** How a sign-in went, as an organization's audit log says it. */
-export type SignInMethod = 'password' | 'email_code' | 'second_step' | 'passkey' | 'social' | 'restore';
+export type SignInMethod = 'password' | 'email_code' | 'second_step' | 'passkey' | 'social' | 'sso' | 'restore';
 
 /** The first factor of a signed-in session, by its amr. */
 function methodOf(amr: AuthMethod[]): SignInMethod {
+  if (amr.includes('sso')) return 'sso';
   if (amr.includes('social')) return 'social';
   if (amr.includes('hwk')) return 'passkey';
   if (amr.includes('pwd')) return 'password';

@@ -7,7 +7,7 @@ import { startOidcIdp, type IdpPerson } from '../../../test/fake-idps';
 import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
 import { samlIdp } from '../../../test/saml-idp';
-import { companySsoConnections, companySsoIdentities, organizationMembers, users } from '../../db/schema';
+import { companySsoConnections, companySsoIdentities, organizationAuditEvents, organizationMembers, users } from '../../db/schema';
 import { createDataProtection, parseDataKey } from '../../platform/data-protection';
 import { limits } from '../../platform/rate-limit';
 import { createRateLimiter } from '../../platform/rate-limit';
@@ -229,6 +229,9 @@ describe('OpenID Connect company SSO', () => {
     expect(again.statusCode, again.body).toBe(200);
     expect((await me(again.json().token)).json().email).toBe('new.person@acme.test');
     expect(await userByEmail('renamed@acme.test')).toBeUndefined();
+    // The organization's audit log names the way in.
+    const audited = await server.database.db.select().from(organizationAuditEvents).where(eq(organizationAuditEvents.targetUserId, user!.id));
+    expect(audited.filter((event) => event.action === 'sign_in').map((event) => event.detail.method)).toEqual(['sso', 'sso']);
   });
 
   it('refuses an email of a domain this organization did not verify, creating nothing', async () => {
