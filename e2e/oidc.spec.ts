@@ -4,9 +4,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import * as oidc from 'openid-client';
 import { generate } from 'otplib';
 import sharp from 'sharp';
 import { signIn } from './support/auth';
+import { expectNoSeriousViolations } from './support/axe';
+import { snap } from './support/helpers';
 import { startTestProduct, type TestProduct } from './support/oidc-product';
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
 
@@ -136,6 +139,40 @@ test('signing out of the portal reaches the product by back-channel logout', asy
 });
 
 // Last: it turns two-step on for the demo account, which the tests above sign in without.
+test('a desktop app signs in through its private scheme: consent, then /callback-app hands the code to the app', async ({ page }) => {
+  await signIn(page.context(), portal.platformUrl, demo);
+  // The desktop app's side (a public native client with PKCE), as the app would run it.
+  const desktop = await oidc.discovery(new URL(portal.platformUrl), 'test-desktop', {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(desktop, {
+    redirect_uri: 'net.example.desktop:/callback',
+    scope: 'openid email',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  });
+  await page.goto(url.href);
+  // Any app could claim a private scheme: the person confirms, even for the family's own app.
+  await expect(page.getByTestId('consent')).toContainText('Test Desktop wants to access your account');
+  await page.getByTestId('consent-allow').click();
+  const open = page.getByRole('link', { name: 'Open the desktop app' });
+  await expect(open).toBeVisible();
+  // The code left the address bar; the link holds it for the app.
+  await expect(page).toHaveURL(`${portal.platformUrl}/callback-app`);
+  const handed = new URL((await open.getAttribute('href'))!);
+  expect(`${handed.protocol}${handed.pathname}`).toBe('net.example.desktop:/callback');
+  const tokens = await oidc.authorizationCodeGrant(desktop, handed, { pkceCodeVerifier: verifier, expectedState: state });
+  expect(tokens.claims()!.email).toBe(demo.email);
+  await expectNoSeriousViolations(page);
+  await snap(page, 'callback-app-handed-over');
+  // A link that would lead anywhere but an app is refused (here on the password-manager brand).
+  await page.goto(`${portal.lockerUrl}/callback-app#to=${encodeURIComponent('https://evil.example/')}`);
+  await expect(page.getByTestId('callback-app-error')).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await snap(page, 'callback-app-refused-locker');
+});
+
 test('a product that asks for two factors (acr_values loa:2) gets the second step; a wrong code is refused', async ({ page }) => {
   await signIn(page.context(), portal.platformUrl, demo);
   const request = page.context().request;

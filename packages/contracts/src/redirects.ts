@@ -21,3 +21,13 @@ export function safeRedirect(target: string | null | undefined, allowedOrigins: 
   if (url.origin === currentOrigin || allowedOrigins.includes(url.origin)) return url.toString();
   return null;
 }
+
+/**
+ * A native app's private-use scheme (RFC 8252 section 7.1: a reversed domain name, so it has a
+ * dot, e.g. `io.locker.desktop:/oauth/callback`), never http(s) or a browser's own scheme
+ * (javascript:, data:, blob:, file:): where /callback-app may hand the browser to.
+ */
+export function isPrivateUseRedirect(target: string): boolean {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target)?.[1]?.toLowerCase();
+  return scheme !== undefined && scheme.includes('.');
+}

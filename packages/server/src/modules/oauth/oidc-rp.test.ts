@@ -219,6 +219,31 @@ describe('tokens', () => {
     await expect(oidc.clientCredentialsGrant(wrong, {})).rejects.toThrow(/challenge|invalid_client/);
   });
 
+  it("hands a desktop app's private-scheme answer to /callback-app (in the fragment, never a server log), and the app redeems the code with its PKCE", async () => {
+    const desktop = await discover('test-desktop');
+    const { browser, token } = await signedInBrowser();
+    const signedIn = await authorize(desktop, browser, {}, 'net.example.desktop:/callback', 'openid email');
+    // Another app could claim a private scheme (RFC 8252 section 8.6): the person confirms, even for our own app.
+    expect(signedIn.callback.pathname).toBe('/o/authorize');
+    const uid = signedIn.callback.searchParams.get('interaction')!;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const decision = await json(fetch(`${origin}/v3/oauth/interactions/${uid}/consent`, { method: 'POST', body: JSON.stringify({ allow: true }), headers }));
+    const { url: callbackApp } = await browser.walk(decision.redirect_to);
+    expect(callbackApp.origin).toBe(origin);
+    expect(callbackApp.pathname, callbackApp.href).toBe('/callback-app');
+    expect(callbackApp.search).toBe('');
+    const handedTo = new URL(new URLSearchParams(callbackApp.hash.slice(1)).get('to')!);
+    expect(`${handedTo.protocol}${handedTo.pathname}`).toBe('net.example.desktop:/callback');
+    expect(handedTo.searchParams.get('state')).toBe(signedIn.state);
+    const tokens = await oidc.authorizationCodeGrant(desktop, handedTo, { pkceCodeVerifier: signedIn.verifier, expectedState: signedIn.state, expectedNonce: signedIn.nonce });
+    expect(tokens.claims()!.sub).toBeTruthy();
+    // A loopback redirect is an http URL: it goes straight to the app's own listener.
+    const loopback = await authorize(desktop, browser, {}, 'http://127.0.0.1:43123/callback', 'openid');
+    const loopbackUid = loopback.callback.searchParams.get('interaction')!;
+    const allowed = await json(fetch(`${origin}/v3/oauth/interactions/${loopbackUid}/consent`, { method: 'POST', body: JSON.stringify({ allow: true }), headers }));
+    expect((await browser.walk(allowed.redirect_to)).url.href.startsWith('http://127.0.0.1:43123/callback?')).toBe(true);
+  });
+
   it('signs a desktop app in by the device flow (RFC 8628) once the person approves the code', async () => {
     const config = await discover('test-desktop');
     const { token } = await signedInBrowser();

@@ -1,4 +1,5 @@
-import { loginPathFor, oauthEndpoints, paths } from '@portal/contracts';
+import { isPrivateUseRedirect, loginPathFor, oauthEndpoints, paths } from '@portal/contracts';
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config';
@@ -34,6 +35,22 @@ function sendPage(reply: FastifyReply, status: number, title: string, message: s
 }
 
 /**
+ * An answer to a desktop app's private-scheme redirect URI goes through `/callback-app`, which
+ * hands it to the app and keeps an "Open the desktop app" link in case the browser does not
+ * (a bare redirect to an unknown scheme leaves the person on a blank page). In the fragment,
+ * so the code never reaches a server log; the page checks the scheme again.
+ */
+function handAppRedirectsToCallbackApp(response: ServerResponse): void {
+  const setHeader = response.setHeader.bind(response);
+  response.setHeader = (name, value) => {
+    if (name.toLowerCase() === 'location' && typeof value === 'string' && isPrivateUseRedirect(value)) {
+      return setHeader(name, `${paths.callbackApp}#${new URLSearchParams({ to: value }).toString()}`);
+    }
+    return setHeader(name, value);
+  };
+}
+
+/**
  * The provider inside Fastify: its endpoints get the raw request (with the body Fastify
  * parsed) and write the raw response themselves; the security headers set so far go with it.
  * Also the interaction route, where the portal session becomes the provider's login.
@@ -46,6 +63,7 @@ export function oauthProviderRoutes(config: Config, sessions: SessionService, pr
     if (request.body !== undefined) (request.raw as { body?: unknown }).body = request.body;
     reply.hijack();
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+    handAppRedirectsToCallbackApp(reply.raw);
     await callback(request.raw, reply.raw);
   }
 
