@@ -83,7 +83,7 @@ export interface SignInDependencies {
   sessions: SessionService;
   secondFactor: Pick<SecondFactorService, 'challenge'>;
   log: { error(object: unknown, message: string): void };
-  /** Whether the account's organization requires company SSO (modules/company-sso, bound in app.ts): a password or email code then does not sign in. */
+  /** Whether the account's organization requires company SSO (modules/company-sso, bound in app.ts): only its IdP then signs the member in. */
   ssoRequired?: (user: UserRow) => Promise<boolean>;
 }
 
@@ -125,8 +125,9 @@ export function createSignInPipeline(deps: SignInDependencies) {
     [
       'company sso',
       async ({ user, amr }) => {
-        const firstFactorIsLocal = (amr.includes('pwd') || amr.includes('otp')) && !amr.includes('mfa');
-        if (firstFactorIsLocal && (await deps.ssoRequired?.(user))) throw new AppError('sso.required', {}, { sso_url: '/login/sso' });
+        // Only the organization's IdP signs its members in: a password, a mailed code, a passkey
+        // or a social account would outlive their removal at the IdP.
+        if (!amr.includes('sso') && (await deps.ssoRequired?.(user))) throw new AppError('sso.required', {}, { sso_url: '/login/sso' });
       },
     ],
     [

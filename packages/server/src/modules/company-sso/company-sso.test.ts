@@ -7,6 +7,7 @@ import { startOidcIdp, type IdpPerson } from '../../../test/fake-idps';
 import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
 import { samlIdp } from '../../../test/saml-idp';
+import { SoftAuthenticator } from '../../../test/soft-authenticator';
 import { companySsoConnections, companySsoIdentities, organizationAuditEvents, organizationMembers, users } from '../../db/schema';
 import { createDataProtection, parseDataKey } from '../../platform/data-protection';
 import { limits } from '../../platform/rate-limit';
@@ -292,10 +293,19 @@ describe('OpenID Connect company SSO', () => {
 });
 
 describe('require SSO', () => {
-  it("refuses a member's password and email-code sign-in with a message naming SSO; SSO still signs in", async () => {
+  it("refuses a member's password, email-code and passkey sign-in with a message naming SSO; SSO still signs in", async () => {
     await client.registeredUser('required@acme.test', PASSWORD);
     await organizations.addMemberTo('Acme', 'required@acme.test');
-    expect((await client.signIn('required@acme.test', PASSWORD)).statusCode).toBe(200);
+    const before = await client.signIn('required@acme.test', PASSWORD);
+    expect(before.statusCode).toBe(200);
+    // A passkey added before SSO was required.
+    const authenticator = new SoftAuthenticator(server.config.PLATFORM_ORIGIN);
+    const inject = (url: string, payload: object, token?: string) =>
+      server.app.inject({ method: 'POST', url, payload, remoteAddress: nextAddress(), headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const options = (await inject('/v3/sso/users/me/webauthn/enable/options', { algorithms: ['es256'] }, before.json().token)).json();
+    expect((await inject('/v3/sso/users/me/webauthn/enable', { response: authenticator.register(options) }, before.json().token)).statusCode).toBe(200);
+    const passkeySignIn = async () => inject('/v3/sso/users/webauthn/auth', { response: authenticator.assert((await inject('/v3/sso/users/webauthn/auth/options', {})).json()) });
+    expect((await passkeySignIn()).statusCode).toBe(200);
     await admin.setRequireSso({ organization: 'Acme', requireSso: true });
     try {
       const refused = await client.signIn('required@acme.test', PASSWORD);
@@ -308,6 +318,8 @@ describe('require SSO', () => {
       const [, code] = await client.mailTo('required@acme.test', CODE_MAIL);
       const byCode = await client.post('/v3/sso/auth/code', { email: 'required@acme.test', code });
       expect(byCode.json().code).toBe('sso.required');
+      // Nor a passkey: only the organization's IdP signs its members in.
+      expect((await passkeySignIn()).json().code).toBe('sso.required');
       // Someone outside the organization is not concerned.
       await client.registeredUser('outsider@example.test', PASSWORD);
       expect((await client.signIn('outsider@example.test', PASSWORD)).statusCode).toBe(200);
