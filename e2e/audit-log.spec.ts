@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { seriousViolations as axeViolations } from './support/axe';
 import { signIn } from './support/auth';
 import { createActivatedAccount, poll, type Portal } from './support/mail';
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
@@ -61,8 +61,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
   await page.mouse.move(1, 790);
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   await page.waitForTimeout(400);
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).options({ resultTypes: ['violations'] }).setLegacyMode(true).analyze();
-  return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`);
+  return axeViolations(page);
 }
 
 async function shot(page: Page, name: string): Promise<void> {

@@ -5,11 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startDnsServer } from '../packages/server/test/dns-server';
 import { startOidcIdp } from '../packages/server/test/fake-idps';
 import { samlIdp } from '../packages/server/test/saml-idp';
+import { expectNoSeriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { freePort, ROOT, startPortalServer, type PortalServer } from './support/server';
 
@@ -30,13 +30,6 @@ let dns: Awaited<ReturnType<typeof startDnsServer>>;
 let samlServer: Server;
 let demo: { email: string; password: string };
 const records = new Map<string, string[]>();
-
-/** No serious or critical axe violation (WCAG 2.2 AA) on the screen as it is now. */
-async function expectAccessible(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const serious = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** A SAML IdP's sign-in page: it reads our AuthnRequest and posts a signed response to its ACS, as a real IdP's page does after its login. */
 async function startSamlIdpServer(port: number, idp: ReturnType<typeof samlIdp>, person: { nameId: string; email: string; name: string }) {
@@ -114,7 +107,7 @@ test('signs in by SSO identifier through OpenID Connect, a new person joining ju
   await page.getByRole('link', { name: 'Sign in with company SSO' }).click();
   await expect(page).toHaveURL(/\/login\/sso$/);
   await expect(page.getByRole('heading', { name: 'Sign in with company SSO' })).toBeVisible();
-  await expectAccessible(page);
+  await expectNoSeriousViolations(page);
   await page.getByLabel('SSO identifier or work email').fill('ACME');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(`${portal.platformUrl}/`);
@@ -139,7 +132,7 @@ test("says 'SSO identifier invalid' for an unknown identifier or an unverified d
   await field.fill('no-such-company');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('alert')).toHaveText('SSO identifier invalid');
-  await expectAccessible(page);
+  await expectNoSeriousViolations(page);
   await field.fill('someone@unverified.test');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('SSO identifier invalid')).toBeVisible();

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
+import { seriousViolations } from './support/axe';
 import { signIn } from './support/auth';
 import { snap } from './support/helpers';
 import { createActivatedAccount, linkIn, poll, uniqueEmail, type Portal } from './support/mail';
@@ -52,9 +52,7 @@ async function noSeriousViolations(page: Page, screen: string): Promise<void> {
   // Off any link the test clicked (a hovered link is not what axe is asked about), and past the entrance transitions.
   await page.mouse.move(1270, 790);
   await page.waitForTimeout(300);
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).options({ resultTypes: ['violations'] }).setLegacyMode(true).analyze();
-  const serious = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${screen}: ${violation.id} ${violation.nodes.slice(0, 3).map((node) => `${node.target.join(' ')} ${node.failureSummary ?? ''}`).join('; ')}`);
-  expect(serious).toEqual([]);
+  expect((await seriousViolations(page)).map((violation) => `${screen}: ${violation}`)).toEqual([]);
 }
 
 async function signedIn(context: BrowserContext, email: string, fullName: string): Promise<void> {

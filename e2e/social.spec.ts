@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { startOAuth2Idp, startOidcIdp } from '../packages/server/test/fake-idps';
+import { expectNoSeriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { freePort, startPortalServer, type PortalServer } from './support/server';
 
@@ -25,13 +25,6 @@ const email = `social-${Date.now()}@example.com`;
 let totpSecret = '';
 /** The browser state of the first test's last sign-in (Google and the second step): the second test goes on from it. */
 let signedInState: Awaited<ReturnType<import('@playwright/test').BrowserContext['storageState']>> | undefined;
-
-/** No serious or critical axe violation (WCAG 2.2 AA) on the screen as it is now. */
-async function expectAccessible(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const serious = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
@@ -61,7 +54,7 @@ test('sign up with Google through /create-user, then sign in again with two-step
   google.signInAs({ sub: 'google-ada', email, email_verified: true, name: 'Ada Lovelace' });
   await page.goto(`${portal.platformUrl}/login`);
   await snap(page, 'social-login-buttons');
-  await expectAccessible(page);
+  await expectNoSeriousViolations(page);
   await page.getByRole('button', { name: 'Continue with Google' }).click();
 
   await expect(page).toHaveURL(/\/create-user$/);
@@ -71,7 +64,7 @@ test('sign up with Google through /create-user, then sign in again with two-step
   await expect(page.getByText('You must accept the Terms of Service and Privacy Policy')).toBeVisible();
   await page.getByRole('checkbox').check();
   await snap(page, 'social-create-user');
-  await expectAccessible(page);
+  await expectNoSeriousViolations(page);
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page).toHaveURL(`${portal.platformUrl}/`);
   const me = await page.context().request.get(`${portal.platformUrl}/v3/sso/me`);
@@ -107,7 +100,7 @@ test('links GitHub from the security page and unlinks it; the last way in stays'
   await expect(page.getByText('Your GitHub account is linked')).toBeVisible();
   await expect(section.getByTestId('linked-github')).toBeVisible();
   await snap(page, 'social-security-linked');
-  await expectAccessible(page);
+  await expectNoSeriousViolations(page);
 
   await section.getByRole('button', { name: 'Unlink: GitHub' }).click();
   await expect(section.getByTestId('linked-github')).toHaveCount(0);
@@ -125,7 +118,7 @@ test('refusals: an address with an account already, and a provider that did not 
   await page.getByRole('button', { name: 'Continue with Google' }).click();
   await expect(page.getByTestId('callback-error')).toHaveText('An account with this email already exists. Sign in to it, then link Google on the Security page');
   await snap(page, 'social-callback-refused');
-  await expectAccessible(page);
+  await expectNoSeriousViolations(page);
 
   // A new person whose address the provider did not prove: a code is mailed; a wrong one is refused.
   // (Another person at the provider: its own sign-in there, not the stranger's.)

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { seriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { createActivatedAccount, expect, test, uniqueEmail } from './support/mail';
 import { E2E_BANK } from './support/server';
@@ -17,12 +17,6 @@ const PASSWORD = 'Orchid-Lantern-Harbor-58';
 function signature(body: string, secret: string, at = Date.now()): string {
   const timestamp = Math.floor(at / 1000);
   return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
-}
-
-/** Serious and critical WCAG violations on the page as it stands (the rules of e2e/accessibility.spec.ts). */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).options({ resultTypes: ['violations'] }).setLegacyMode(true).analyze();
-  return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`);
 }
 
 async function bankNotifies(request: APIRequestContext, origin: string, body: object, secret: string = E2E_BANK.webhookSecret) {
@@ -66,7 +60,7 @@ test('a VND deposit order credited by a signed notification', async ({ portal, c
   const reference = (await order.getByTestId('deposit-reference').textContent())!.trim();
   expect(reference).toMatch(/^PD[0-9A-HJKMNP-TV-Z]{8}$/);
   await snap(page, 'wallet-deposit-order-en');
-  expect(await violations(page)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
   await dialog.getByRole('button', { name: 'Done' }).click();
 
   const row = page.getByTestId('deposit-row').filter({ hasText: reference });
@@ -113,7 +107,7 @@ test('a VND deposit order credited by a signed notification', async ({ portal, c
   await expect(page.getByTestId('transaction-row')).toHaveCount(1);
   await expect(page.getByTestId('transaction-row').first()).toContainText(`Bank transfer ${reference}`);
   await snap(page, 'wallet-deposit-paid-en');
-  expect(await violations(page)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 
   // In Vietnamese.
   await context.addCookies([{ name: 'lang', value: 'vi', url: portal.platformUrl }]);

@@ -1,8 +1,8 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
+import { seriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { createActivatedAccount, poll, uniqueEmail, type Portal } from './support/mail';
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
@@ -68,12 +68,6 @@ const test = base.extend<{ server: PortalServer; portal: Portal }, { payoutPorta
 });
 test.describe.configure({ mode: 'serial' });
 
-/** Serious and critical WCAG violations on the page as it stands (the rules of e2e/accessibility.spec.ts). */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).options({ resultTypes: ['violations'] }).setLegacyMode(true).analyze();
-  return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`);
-}
-
 async function shot(page: Page, name: string) {
   const file = await snap(page, name);
   await mkdir(SHOTS, { recursive: true });
@@ -134,7 +128,7 @@ test('a product posts rewards, the researcher chooses the payout wallet with the
   await expect(page.getByTestId('payout-pending').getByRole('row')).toHaveCount(4);
   await expect(page.getByTestId('payout-pending')).toContainText('$200');
   await expect(page.getByTestId('payout-pending')).not.toContainText('beta-app');
-  expect(await violations(page)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
   await shot(page, 'payouts-waiting-platform-en');
 
   // The sign-in grows older than the window: choosing the wallet asks for the password.
@@ -161,7 +155,7 @@ test('a product posts rewards, the researcher chooses the payout wallet with the
   await expect(page.getByTestId('payout-statement-USD')).toContainText('Rewards (2): acme-api, acme-web');
   // No conversion: the VND reward went to the VND wallet.
   await expect(page.getByTestId('payout-statement-VND')).toContainText('₫500,000');
-  expect(await violations(page)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
   await shot(page, 'payouts-paid-platform-en');
 
   await page.goto('/wallet');
@@ -195,7 +189,7 @@ test('the public researcher profile: off by default, then the display name and a
   await expect(outside.getByTestId('researcher-profile')).toContainText(researcher.fullName);
   await expect(outside.getByTestId('researcher-programs')).toHaveText('2');
   await expect(outside.locator('body')).not.toContainText(researcher.email);
-  expect(await violations(outside)).toEqual([]);
+  expect(await seriousViolations(outside)).toEqual([]);
   await shot(outside, 'researcher-profile-platform-en');
   await outside.goto('/researchers/nobody0such0person');
   await expect(outside.getByTestId('researcher-not-found')).toBeVisible();

@@ -1,10 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import ganache from 'ganache';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, getAddress, http, type Address, type Hex } from 'viem';
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts';
 import { testTokenAbi, testTokenBytecode } from '../packages/server/test/erc20';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
+import { seriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { createActivatedAccount, expect, poll, test, uniqueEmail, type Portal } from './support/mail';
 import { freePort, startPortalServer, type PortalServer } from './support/server';
@@ -71,17 +71,6 @@ test.afterAll(async () => {
   await chainServer?.close();
 });
 
-/** Serious and critical WCAG violations in the deposit panel (the rules of e2e/accessibility.spec.ts). */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .include('[data-testid="whc-deposit"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .options({ resultTypes: ['violations'] })
-    .setLegacyMode(true)
-    .analyze();
-  return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`);
-}
-
 async function signIn(context: BrowserContext, origin: string, email: string, language: 'en' | 'vi') {
   const response = await context.request.post(`${origin}/v3/sso/auth`, { data: { email, password: PASSWORD } });
   expect(response.status(), await response.text()).toBe(200);
@@ -117,7 +106,7 @@ test('a WHC deposit: the address and its QR code, the transfer pending, then cre
   expect(await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(100);
   await expect(panel.getByTestId('whc-deposits-empty')).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Copy: Your WHC deposit address' })).toBeVisible();
-  expect(await violations(page)).toEqual([]);
+  expect(await seriousViolations(page, '[data-testid="whc-deposit"]')).toEqual([]);
   await snap(page, 'wallet-whc-deposit-address-en');
 
   // The same address on every visit.
@@ -133,7 +122,7 @@ test('a WHC deposit: the address and its QR code, the transfer pending, then cre
   await expect(pendingRow).toContainText(`Pending: 1 of ${CONFIRMATIONS} confirmations`);
   await expect(panel.getByTestId('whc-deposit-status')).toHaveText(`Pending: 1 of ${CONFIRMATIONS} confirmations`);
   await expect(page.getByTestId('wallet-balance')).toHaveText('0 WHC');
-  expect(await violations(page)).toEqual([]);
+  expect(await seriousViolations(page, '[data-testid="whc-deposit"]')).toEqual([]);
   await snap(page, 'wallet-whc-deposit-pending-en');
 
   // The blocks that confirm it: credited, once.
@@ -152,7 +141,7 @@ test('a WHC deposit: the address and its QR code, the transfer pending, then cre
   await page.reload();
   await expect(panel.getByTestId('whc-deposit-status')).toHaveText('Hoàn tất');
   await expect(panel.getByTestId('whc-deposit-notice')).toContainText(`sau ${CONFIRMATIONS} xác nhận`);
-  expect(await violations(page)).toEqual([]);
+  expect(await seriousViolations(page, '[data-testid="whc-deposit"]')).toEqual([]);
   await snap(page, 'wallet-whc-deposit-vi');
   // The locker host resolves in Chromium only (*.localhost): signed in from a page of it.
   await page.goto(`${own.lockerUrl}/login`);
@@ -166,7 +155,7 @@ test('a WHC deposit: the address and its QR code, the transfer pending, then cre
     await page.goto(`${own.lockerUrl}/wallet/whc`);
     await expect(panel.getByTestId('whc-deposit-address')).toHaveText(address);
     await expect(page.getByTestId('wallet-balance')).toHaveText(language === 'en' ? '12.5 WHC' : '12,5 WHC');
-    expect(await violations(page)).toEqual([]);
+    expect(await seriousViolations(page, '[data-testid="whc-deposit"]')).toEqual([]);
     await snap(page, `wallet-whc-deposit-locker-${language}`);
   }
 });
