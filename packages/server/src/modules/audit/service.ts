@@ -2,6 +2,7 @@ import { auditActions, type AdministeredOrganization, type AuditAction, type Aud
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { AppError, fieldError } from '../../platform/errors';
+import { administeredOrganizations, organizationOfMember } from '../organizations';
 import { csvRecord } from './csv';
 import { auditQueries, insertAuditEvent, type AuditCursor, type AuditEventRow, type AuditFilter } from './queries';
 
@@ -122,7 +123,7 @@ export async function recordMemberEvent(
   detail: AuditDetail = {},
 ): Promise<void> {
   try {
-    const organizationId = await auditQueries(deps.db).organizationOfMember(member.email);
+    const organizationId = await organizationOfMember(deps.db, member.email);
     if (!organizationId) return;
     const person = { userId: member.id ?? null, email: member.email };
     await record(deps, { organizationId, action, actor: person, target: person, origin, detail });
@@ -210,12 +211,12 @@ export function createAuditService(deps: AuditDependencies) {
   const queries = auditQueries(deps.db);
 
   async function requireAdmin(caller: { id: string; email: string }, organizationId: string): Promise<void> {
-    const administered = await queries.administered(caller.id, caller.email);
+    const administered = await administeredOrganizations(deps.db, caller.id, caller.email);
     if (!administered.some((organization) => organization.id === organizationId)) throw new AppError('audit.not_admin');
   }
 
   return {
-    administered: async (caller: { id: string; email: string }): Promise<{ items: AdministeredOrganization[] }> => ({ items: await queries.administered(caller.id, caller.email) }),
+    administered: async (caller: { id: string; email: string }): Promise<{ items: AdministeredOrganization[] }> => ({ items: await administeredOrganizations(deps.db, caller.id, caller.email) }),
 
     async list(caller: { id: string; email: string }, organizationId: string, query: AuditFilterQuery & { cursor?: string; limit: number }): Promise<AuditEventList> {
       // Input first: a bad filter is a 400 for anyone, then only admins read.

@@ -2,6 +2,7 @@
 export { createOrganizationService, deploymentUrl, OrganizationAdminError, type MemberAccounts, type OrganizationService } from './service';
 export { createMembershipService, type MembershipDependencies, type MembershipService } from './membership';
 export { roleOfUser, type MembershipChange, type MembershipChangeHook } from './members';
+export { administeredOrganizations, organizationOfMember } from './lookups';
 export { membershipRoutes, organizationRoutes } from './routes';
 export type { DeploymentRow, OrganizationRow } from './queries';
 export type { OrganizationRole } from '@portal/contracts';
