@@ -78,7 +78,8 @@ test('sign up with Google through /create-user, then sign in again with two-step
   await page.goto(`${portal.platformUrl}/login`);
   await page.getByRole('button', { name: 'Continue with Google' }).click();
   const step = page.getByTestId('second-factor-code');
-  await expect(step).toBeVisible();
+  // Four hops (our start, the IdP's authorize and login, /callback's exchange): under a loaded CI it took over 10 s once.
+  await expect(step).toBeVisible({ timeout: 30_000 });
   await step.getByRole('textbox').first().fill(await generate({ secret: totpSecret, epoch: Math.floor(Date.now() / 1000) + 30 }));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(`${portal.platformUrl}/`);
