@@ -5,15 +5,13 @@ import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { route } from '../../platform/http/route';
+import { sendVersionedImage } from '../../platform/http/versioned-image';
 import { principal } from '../sessions';
 import { AVATAR_CONTENT_TYPE, avatarInvalid, processAvatar } from './avatar';
 import { accountQueries } from './queries';
 import { toUserDto } from '../users';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A versioned URL never changes content (the version only grows), so it may be cached for a year. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const REVALIDATE = 'public, max-age=0, must-revalidate';
 
 /**
  * Profile pictures: upload (multipart, this plugin only), removal, and serving from our own
@@ -59,18 +57,9 @@ export function avatarRoutes(db: Database, clock: Clock): FastifyPluginAsync {
         const { id } = request.params;
         const found = UUID.test(id) ? await queries.findAvatar(id) : undefined;
         if (!found || found.version <= 0) throw new AppError('not_found');
-        const etag = `"${id}-${found.version}"`;
-        const current = request.query.v === String(found.version);
-        reply
-          .header('content-type', found.contentType)
-          .header('cache-control', current ? IMMUTABLE : REVALIDATE)
-          .header('etag', etag)
-          .header('last-modified', found.updatedAt.toUTCString())
-          // Product sites on other origins show the picture too.
-          .header('cross-origin-resource-policy', 'cross-origin')
-          .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; sandbox");
-        if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-        return reply.send(found.content);
+        // Product sites on other origins show the picture too.
+        reply.header('cross-origin-resource-policy', 'cross-origin');
+        return sendVersionedImage(request, reply, { ...found, etag: `"${id}-${found.version}"` });
       },
     );
   };

@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider';
 import type { Config } from '../../config';
 import { AppError } from '../../platform/errors';
 import { route } from '../../platform/http/route';
+import { sendVersionedImage } from '../../platform/http/versioned-image';
 import { SQUARE_IMAGE_CONTENT_TYPE } from '../../platform/square-image';
 import { caller, sessionCookieClearings, sessionCookieName, type SessionService } from '../sessions';
 import { simplePage } from './pages';
@@ -158,16 +159,7 @@ export function oauthRoutes(oauth: OAuthService): FastifyPluginAsync {
     route(app, oauthEndpoints.appLogo, async (request, reply) => {
       const logo = await oauth.appLogo(request.params.client_id);
       if (!logo) throw new AppError('not_found');
-      const etag = `"${logo.version}"`;
-      reply
-        .header('content-type', SQUARE_IMAGE_CONTENT_TYPE)
-        // A versioned address never changes content (the version only grows).
-        .header('cache-control', request.query.v === String(logo.version) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate')
-        .header('etag', etag)
-        .header('last-modified', logo.updatedAt.toUTCString())
-        .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; sandbox");
-      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-      return reply.send(logo.content);
+      return sendVersionedImage(request, reply, { ...logo, contentType: SQUARE_IMAGE_CONTENT_TYPE, etag: `"${logo.version}"` });
     });
     route(app, oauthEndpoints.deviceRequest, async (request) => oauth.deviceRequest(request.body.user_code, approverOf(request)));
     route(app, oauthEndpoints.deviceDecision, async (request) => oauth.deviceDecision(request.body.user_code, approverOf(request), request.body.allow));
