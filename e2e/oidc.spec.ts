@@ -3,15 +3,17 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { generate } from 'otplib';
 import sharp from 'sharp';
 import { signIn } from './support/auth';
 import { expectNoSeriousViolations } from './support/axe';
 import { snap } from './support/helpers';
+import { createActivatedAccount, poll, uniqueEmail } from './support/mail';
 import { startTestProduct, type TestProduct } from './support/oidc-product';
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
+import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 
 /**
  * Single sign-on for the products through the OpenID Connect provider, in Chromium: a test
@@ -22,7 +24,8 @@ import { ROOT, startPortalServer, type PortalServer } from './support/server';
  * the portal reaches the product by back-channel logout.
  *
  * The spec runs its own server: the products' client file of the tests and an outside app
- * registered in its database before it starts.
+ * registered in its database before it starts, and its mail going to an SMTP peer of its own
+ * (accounts of their own for the tests that turn two-step on).
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -30,16 +33,20 @@ const PRODUCT_SECRET = 'product-secret-of-the-tests-0123456789';
 let portal: PortalServer;
 let product: TestProduct;
 let dataDir: string;
+let mail: SmtpPeer;
 let demo: { email: string; password: string };
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-oidc-'));
+  mail = await startSmtpPeer();
   const env = {
     NODE_ENV: 'development',
     DATA_DIR: path.join(dataDir, 'db'),
     OAUTH_CLIENTS_FILE: path.join(ROOT, 'packages', 'server', 'test', 'oauth-clients.json'),
     OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}`,
+    SMTP_URL: mail.url,
+    TRUST_PROXY: '1', // accounts made through the API each present their own address
   };
   // An outside app with its logo, registered the way an operator does it (before the server opens the database).
   const logo = path.join(dataDir, 'logo.png');
@@ -68,6 +75,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await product?.close();
   await portal?.close();
+  await mail?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -200,4 +208,85 @@ test('a product that asks for two factors (acr_values loa:2) gets the second ste
   await expect(page.getByTestId('signed-in')).toHaveText(`Signed in to product as ${demo.email}`);
   await expect(page.getByTestId('acr')).toHaveText('urn:portal:loa:2');
   await expect(page.getByTestId('amr')).toContainText('otp');
+});
+
+/** An activated account of its own (its mail read from this spec's SMTP peer). */
+async function ownAccount(page: Page, label: string): Promise<{ email: string; password: string }> {
+  const account = { email: uniqueEmail(label), password: 'Correct-Horse-Battery-9', fullName: 'Ada Lovelace' };
+  const portalMail = { platformUrl: portal.platformUrl, lockerUrl: portal.lockerUrl, waitForMail: (to: string, options?: { subject?: RegExp }) => poll(() => mail.messages, to, options) };
+  await createActivatedAccount(page.context().request, portalMail, account);
+  return account;
+}
+
+/** Turns two-step (TOTP) on for the signed-in context; returns the secret. */
+async function turnOnTotp(page: Page): Promise<string> {
+  const request = page.context().request;
+  const { secret } = (await (await request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/setup`)).json()) as { secret: string };
+  const enabled = await request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await generate({ secret }) } });
+  expect(enabled.status(), await enabled.text()).toBe(200);
+  return secret;
+}
+
+test('signed out, two-step on: the password then the code on the portal pages, and back to the product (a wrong code refused)', async ({ page }) => {
+  test.slow();
+  const account = await ownAccount(page, 'oidc-totp');
+  await signIn(page.context(), portal.platformUrl, account);
+  const secret = await turnOnTotp(page);
+  await page.context().clearCookies();
+
+  await page.goto('http://127.0.0.1:5179/start?app=product');
+  await expect(page).toHaveURL(/\/login\?next=%2Fo%2Finteraction%2F/);
+  await page.getByLabel('Email or username').fill(account.email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  const step = page.getByTestId('second-factor-code');
+  await step.getByRole('textbox').first().fill('000000');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByText('Verification code incorrect or expired')).toBeVisible();
+  await expect(page.getByTestId('signed-in')).toHaveCount(0);
+
+  // The code of the next period (the current one turned two-step on).
+  await step.getByRole('textbox').first().fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByTestId('signed-in')).toHaveText(`Signed in to product as ${account.email}`);
+  await expect(page.getByTestId('amr')).toContainText('otp');
+});
+
+test('signed out, two-step on: a passkey on the portal sign-in page signs in to the product at once; a passkey the portal no longer knows is refused', async ({ page }) => {
+  test.slow();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  const account = await ownAccount(page, 'oidc-passkey');
+  await signIn(page.context(), portal.platformUrl, account);
+  await turnOnTotp(page);
+  await page.goto(`${portal.platformUrl}/security/webauthn`);
+  await page.getByTestId('create-passkey').click();
+  await page.getByTestId('passkey-name').fill('Laptop');
+  await page.getByTestId('passkey-create-submit').click();
+  await expect(page.getByTestId('passkey-row')).toHaveCount(1);
+  await page.context().clearCookies();
+
+  // A user-verified passkey is both factors: no second step on the way back to the product.
+  await page.goto('http://127.0.0.1:5179/start?app=product');
+  await expect(page).toHaveURL(/\/login\?next=%2Fo%2Finteraction%2F/);
+  await page.locator('input[name="username"]').click(); // the browser's passkey autofill, answered by the authenticator
+  await expect(page.getByTestId('signed-in')).toHaveText(`Signed in to product as ${account.email}`);
+  await expect(page.getByTestId('amr')).toContainText('hwk');
+  await expect(page.getByTestId('acr')).toHaveText('urn:portal:loa:2');
+
+  // Removed on the portal, the authenticator's credential no longer signs in: the product gets no one.
+  await page.goto(`${portal.platformUrl}/security/webauthn`);
+  await page.getByRole('button', { name: 'Remove: Laptop' }).click();
+  await page.getByTestId('confirm-action').click();
+  await expect(page.getByTestId('passkeys-empty')).toBeVisible();
+  await page.context().clearCookies();
+  await page.goto('http://127.0.0.1:5179/start?app=product');
+  await expect(page).toHaveURL(/\/login\?next=%2Fo%2Finteraction%2F/);
+  await page.locator('input[name="username"]').click();
+  await expect(page.getByTestId('passkey-error')).toHaveText('Passkeys authentication failed');
+  await expect(page.getByTestId('signed-in')).toHaveCount(0);
 });
