@@ -1,17 +1,16 @@
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Loader.css';
-import '@mantine/core/styles/Table.css';
 import '@mantine/core/styles/Code.css';
-import '@mantine/core/styles/VisuallyHidden.css';
 import { useState } from 'react';
-import { Badge, Button, Code, Group, Loader, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { formatDateTime, isLanguage, type apiKeySchema } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { CreateKeyDialog, scopeLabelKey } from './CreateKeyDialog';
 import { notify } from '../../lib/api';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api';
@@ -49,65 +48,60 @@ export function ApiKeysPage() {
             {t('apiKeys.empty')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={720}>
-            <Table verticalSpacing="sm" highlightOnHover data-testid="api-keys-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('apiKeys.columns.name')}</Table.Th>
-                  <Table.Th>{t('apiKeys.columns.created')}</Table.Th>
-                  <Table.Th>{t('apiKeys.columns.scopes')}</Table.Th>
-                  <Table.Th>{t('apiKeys.columns.lastUsed')}</Table.Th>
-                  <Table.Th>{t('apiKeys.columns.expires')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('apiKeys.columns.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {keys.data.map((key) => (
-                  <Table.Tr key={key.id} data-testid="api-key-row">
-                    <Table.Td>
-                      <Stack gap={2}>
-                        <Text size="sm" fw={500}>
-                          {key.name}
-                        </Text>
-                        <Code fz="xs">{key.prefix}…</Code>
-                      </Stack>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{when(key.created_at, '')}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        {key.scopes.map((scope) => (
-                          <Badge key={scope} variant="light" size="sm" tt="none" title={t(scopeLabelKey(scope))}>
-                            {scope}
-                          </Badge>
-                        ))}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{when(key.last_used_at, t('common.never'))}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      {expired(key) ? (
-                        <Badge color="red" variant="light" size="sm">
-                          {t('apiKeys.expired')}
-                        </Badge>
-                      ) : (
-                        <Text size="sm">{when(key.expires_at, t('apiKeys.noExpiry'))}</Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Button variant="subtle" color="red" size="xs" onClick={() => setRevoking(key)} aria-label={t('apiKeys.revokeNamed', { name: key.name })}>
-                        {t('apiKeys.revoke')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            rows={keys.data}
+            rowKey={(key) => key.id}
+            minWidth={720}
+            highlightOnHover
+            testId="api-keys-table"
+            rowTestId="api-key-row"
+            columns={[
+              {
+                header: t('apiKeys.columns.name'),
+                cell: (key) => (
+                  <Stack gap={2}>
+                    <Text size="sm" fw={500}>
+                      {key.name}
+                    </Text>
+                    <Code fz="xs">{key.prefix}…</Code>
+                  </Stack>
+                ),
+              },
+              { header: t('apiKeys.columns.created'), cell: (key) => <Text size="sm">{when(key.created_at, '')}</Text> },
+              {
+                header: t('apiKeys.columns.scopes'),
+                cell: (key) => (
+                  <Group gap={4}>
+                    {key.scopes.map((scope) => (
+                      <Badge key={scope} variant="light" size="sm" tt="none" title={t(scopeLabelKey(scope))}>
+                        {scope}
+                      </Badge>
+                    ))}
+                  </Group>
+                ),
+              },
+              { header: t('apiKeys.columns.lastUsed'), cell: (key) => <Text size="sm">{when(key.last_used_at, t('common.never'))}</Text> },
+              {
+                header: t('apiKeys.columns.expires'),
+                cell: (key) =>
+                  expired(key) ? (
+                    <Badge color="red" variant="light" size="sm">
+                      {t('apiKeys.expired')}
+                    </Badge>
+                  ) : (
+                    <Text size="sm">{when(key.expires_at, t('apiKeys.noExpiry'))}</Text>
+                  ),
+              },
+            ]}
+            actions={{
+              label: t('apiKeys.columns.actions'),
+              cell: (key) => (
+                <Button variant="subtle" color="red" size="xs" onClick={() => setRevoking(key)} aria-label={t('apiKeys.revokeNamed', { name: key.name })}>
+                  {t('apiKeys.revoke')}
+                </Button>
+              ),
+            }}
+          />
         )}
       </Section>
 

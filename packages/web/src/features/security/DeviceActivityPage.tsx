@@ -1,11 +1,10 @@
-import '@mantine/core/styles/Table.css';
 import '@mantine/core/styles/Badge.css';
-import '@mantine/core/styles/VisuallyHidden.css';
 import { useState } from 'react';
-import { Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@portal/contracts';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
@@ -35,66 +34,58 @@ export function DeviceActivityPage() {
           <LoadFailed message={t('securityCenter.devices.loadFailed')} />
         ) : (
           <Stack gap="md">
-            <Table.ScrollContainer minWidth={720}>
-              <Table verticalSpacing="sm" data-testid="sessions-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('securityCenter.devices.browser')}</Table.Th>
-                    <Table.Th>{t('securityCenter.devices.device')}</Table.Th>
-                    <Table.Th>{t('securityCenter.devices.location')}</Table.Th>
-                    <Table.Th>{t('securityCenter.devices.ip')}</Table.Th>
-                    <Table.Th>{t('securityCenter.devices.lastActive')}</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>{t('passkeyUi.table.actions')}</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {list.map((session) => {
-                    const { browser, device } = label(session);
-                    return (
-                      <Table.Tr key={session.id} data-testid="session-row" data-current={session.current || undefined}>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            <Text size="sm" fw={500}>
-                              {browser}
-                            </Text>
-                            {session.current && (
-                              <Badge size="xs" variant="light" color="green" data-testid="this-device">
-                                {t('securityCenter.devices.thisDevice')}
-                              </Badge>
-                            )}
-                          </Group>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{device}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{session.location || unknown}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm" ff="monospace">
-                            {session.ip || unknown}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                            {formatDateTime(session.last_active_at, language)}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          {!session.current && (
-                            <Button variant="subtle" color="red" size="compact-sm" onClick={() => setRevoking(session)} aria-label={`${t('securityCenter.devices.revoke')}: ${browser} · ${device}`} data-testid="revoke-session">
-                              {t('securityCenter.devices.revoke')}
-                            </Button>
-                          )}
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable
+              rows={list}
+              rowKey={(session) => session.id}
+              minWidth={720}
+              testId="sessions-table"
+              rowTestId="session-row"
+              rowProps={(session) => ({ 'data-current': session.current ? 'true' : undefined })}
+              columns={[
+                {
+                  header: t('securityCenter.devices.browser'),
+                  cell: (session) => (
+                    <Group gap="xs" wrap="nowrap">
+                      <Text size="sm" fw={500}>
+                        {label(session).browser}
+                      </Text>
+                      {session.current && (
+                        <Badge size="xs" variant="light" color="green" data-testid="this-device">
+                          {t('securityCenter.devices.thisDevice')}
+                        </Badge>
+                      )}
+                    </Group>
+                  ),
+                },
+                { header: t('securityCenter.devices.device'), cell: (session) => <Text size="sm">{label(session).device}</Text> },
+                { header: t('securityCenter.devices.location'), cell: (session) => <Text size="sm">{session.location || unknown}</Text> },
+                {
+                  header: t('securityCenter.devices.ip'),
+                  cell: (session) => (
+                    <Text size="sm" ff="monospace">
+                      {session.ip || unknown}
+                    </Text>
+                  ),
+                },
+                {
+                  header: t('securityCenter.devices.lastActive'),
+                  cell: (session) => (
+                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {formatDateTime(session.last_active_at, language)}
+                    </Text>
+                  ),
+                },
+              ]}
+              actions={{
+                label: t('passkeyUi.table.actions'),
+                cell: (session) =>
+                  !session.current && (
+                    <Button variant="subtle" color="red" size="compact-sm" onClick={() => setRevoking(session)} aria-label={`${t('securityCenter.devices.revoke')}: ${label(session).browser} · ${label(session).device}`} data-testid="revoke-session">
+                      {t('securityCenter.devices.revoke')}
+                    </Button>
+                  ),
+              }}
+            />
             <Group>
               {others > 0 ? (
                 <Button color="red" variant="light" onClick={() => setRevokingOthers(true)} data-testid="revoke-others">

@@ -1,13 +1,12 @@
-import '@mantine/core/styles/Table.css';
 import '@mantine/core/styles/Badge.css';
-import '@mantine/core/styles/VisuallyHidden.css';
 import '../../components/dialogs/styles';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Badge, Button, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, isLanguage } from '@portal/contracts';
 import { ApiError, errorText } from '../../lib/api';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 
 export interface PasskeyRow {
   id: string;
@@ -36,56 +35,52 @@ export function PasskeyDeviceTable({ passkeys, onRename, onRemove }: PasskeyDevi
 
   return (
     <>
-      <Table.ScrollContainer minWidth={560}>
-        <Table verticalSpacing="sm" data-testid="passkey-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('passkeyUi.table.name')}</Table.Th>
-              <Table.Th>{t('passkeyUi.table.created')}</Table.Th>
-              <Table.Th>{t('passkeyUi.table.lastUsed')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('passkeyUi.table.actions')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {passkeys.map((passkey) => (
-              <Table.Tr key={passkey.id} data-testid="passkey-row">
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Text size="sm" fw={500}>
-                      {passkey.name}
-                    </Text>
-                    {passkey.backed_up && (
-                      <Badge size="xs" variant="light" color="gray">
-                        {t('passkeyUi.table.synced')}
-                      </Badge>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{formatDateTime(passkey.created_at, language)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" c={passkey.last_used_at ? undefined : 'dimmed'}>
-                    {passkey.last_used_at ? formatDateTime(passkey.last_used_at, language) : t('passkeyUi.table.never')}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    <Button variant="subtle" size="compact-sm" onClick={() => setRenaming(passkey)} aria-label={`${t('passkeyUi.table.rename')}: ${passkey.name}`}>
-                      {t('passkeyUi.table.rename')}
-                    </Button>
-                    <Button variant="subtle" color="red" size="compact-sm" onClick={() => setRemoving(passkey)} aria-label={`${t('passkeyUi.table.remove')}: ${passkey.name}`}>
-                      {t('passkeyUi.table.remove')}
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        rows={passkeys}
+        rowKey={(passkey) => passkey.id}
+        minWidth={560}
+        testId="passkey-table"
+        rowTestId="passkey-row"
+        columns={[
+          {
+            header: t('passkeyUi.table.name'),
+            cell: (passkey) => (
+              <Group gap="xs" wrap="nowrap">
+                <Text size="sm" fw={500}>
+                  {passkey.name}
+                </Text>
+                {passkey.backed_up && (
+                  <Badge size="xs" variant="light" color="gray">
+                    {t('passkeyUi.table.synced')}
+                  </Badge>
+                )}
+              </Group>
+            ),
+          },
+          { header: t('passkeyUi.table.created'), cell: (passkey) => <Text size="sm">{formatDateTime(passkey.created_at, language)}</Text> },
+          {
+            header: t('passkeyUi.table.lastUsed'),
+            cell: (passkey) => (
+              <Text size="sm" c={passkey.last_used_at ? undefined : 'dimmed'}>
+                {passkey.last_used_at ? formatDateTime(passkey.last_used_at, language) : t('passkeyUi.table.never')}
+              </Text>
+            ),
+          },
+        ]}
+        actions={{
+          label: t('passkeyUi.table.actions'),
+          cell: (passkey) => (
+            <>
+              <Button variant="subtle" size="compact-sm" onClick={() => setRenaming(passkey)} aria-label={`${t('passkeyUi.table.rename')}: ${passkey.name}`}>
+                {t('passkeyUi.table.rename')}
+              </Button>
+              <Button variant="subtle" color="red" size="compact-sm" onClick={() => setRemoving(passkey)} aria-label={`${t('passkeyUi.table.remove')}: ${passkey.name}`}>
+                {t('passkeyUi.table.remove')}
+              </Button>
+            </>
+          ),
+        }}
+      />
       <RenameDialog passkey={renaming} onClose={() => setRenaming(null)} onRename={onRename} />
       <ConfirmDialog
         opened={removing !== null}
