@@ -19,7 +19,8 @@ export const productIdentity = endpoint({
   method: 'GET',
   path: '/{product}_platform/pm/users/me/chatwoot',
   tag,
-  auth: { scope: 'me:read' },
+  // A product's own access token is accepted too (the products' view of the user).
+  auth: { scope: 'me:read', productToken: true },
   summary: 'Support-chat identity for a product (the locker product uses this one)',
   params: productParams,
   paramPatterns: productPatterns,

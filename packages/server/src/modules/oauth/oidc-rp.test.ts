@@ -91,7 +91,7 @@ beforeAll(async () => {
   server = await startTestServer({
     listen: true,
     port,
-    env: { PORT: String(port), PLATFORM_ORIGIN: origin, TRUST_PROXY: '1', OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}` },
+    env: { PORT: String(port), PLATFORM_ORIGIN: origin, TRUST_PROXY: '1', OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}`, CHATWOOT_HMAC_SECRET: 'chatwoot-secret-of-the-tests' },
   });
   identity = identityClient(server.app, server.database);
 });
@@ -622,6 +622,21 @@ describe("the products' view of the user (access tokens on /v3/{product}_platfor
     expect((await pmUser('safechain', otherTokens.access_token)).status).toBe(200);
     expect((await pmUser('locker', otherTokens.access_token)).status).toBe(401);
     expect((await oidc.fetchUserInfo(other, otherTokens.access_token, otherTokens.claims()!.sub)).email).toBe(email);
+  });
+
+  it("answers the support-chat identity to a product's access token on its own API only", async () => {
+    const locker = await discover('test-product', PRODUCT_SECRET);
+    const { browser, email } = await signedInBrowser();
+    const tokens = await codeFlow(locker, browser);
+    const chat = (product: string) => fetch(`${origin}/v3/${product}_platform/pm/users/me/chatwoot`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const own = await chat('locker');
+    expect(own.status).toBe(200);
+    const identity = (await own.json()) as { email: string; identifier: string; user_hash: string };
+    expect(identity.email).toBe(email);
+    expect(identity.user_hash).toMatch(/^[0-9a-f]{64}$/);
+    const refused = await chat('safechain');
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: 'unauthorized' });
   });
 
   it("refuses a revoked or expired access token, a product back end's client-credentials token, and nonsense", async () => {
