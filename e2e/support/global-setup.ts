@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { ensureWebBuilt } from '../../scripts/web-build.mjs';
-import { startPortalServer } from './server';
+import { makePgliteTemplate, startPortalServer } from './server';
 import { startSmtpPeer, type SmtpPeer } from './smtp';
 
 /** The server prints the seeded demo account's one-time password on its first start. */
@@ -33,6 +33,10 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
 
   // Builds only when packages/web/dist is older than its sources (npm test built it already).
   ensureWebBuilt({ log: (message) => console.log(`[e2e] ${message}`) });
+
+  const templated = Date.now();
+  makePgliteTemplate();
+  console.log(`[e2e] migrated PGlite template in ${((Date.now() - templated) / 1000).toFixed(1)} s`);
 
   let smtp: SmtpPeer | null = null;
   let mailDir: string | null = null;

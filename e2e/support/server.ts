@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,20 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER_ENTRY = path.join(ROOT, 'packages', 'server', 'src', 'main.ts');
 const WEB_DIST = path.join(ROOT, 'packages', 'web', 'dist');
 const LOG_DIR = path.join(ROOT, '.cache', 'e2e');
+/** A migrated PGlite data directory: servers start on a copy of it (see makePgliteTemplate). */
+const PGLITE_TEMPLATE = path.join(LOG_DIR, 'pglite-template');
+
+/**
+ * Makes the migrated PGlite data directory that every server of this run starts on a copy of
+ * (the global setup calls it once per run, so it always has the current migrations).
+ */
+export function makePgliteTemplate(): void {
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'e2e', 'support', 'make-pglite-template.ts'), PGLITE_TEMPLATE], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
+}
 
 /** The AppSumo license key of e2e servers. */
 export const E2E_APPSUMO_LICENSE_SECRET = 'e2e-appsumo-license-secret-0123456789';
@@ -113,6 +127,8 @@ export async function startPortalServer(options: { env?: Record<string, string>;
     BANK_WEBHOOK_SECRET: E2E_BANK.webhookSecret,
     ...options.env,
   };
+  // A database folder the spec has not made itself starts as a copy of the migrated template.
+  if (existsSync(PGLITE_TEMPLATE) && !existsSync(env.DATA_DIR!)) await cp(PGLITE_TEMPLATE, env.DATA_DIR!, { recursive: true });
   const inherited = { ...process.env };
   // The e2e server chooses its own storage; never a developer's or CI's database.
   for (const key of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'VAULT_URL', 'TEST_DB']) delete inherited[key];
