@@ -55,7 +55,8 @@ async function startProcess(args: string[], env: Record<string, string>, ready: 
     pid: child.pid!,
     log,
     stop: async () => {
-      if (child.exitCode === null) {
+      // Not after it exited, or was killed (a SIGKILL leaves exitCode null and sets signalCode).
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
@@ -70,7 +71,7 @@ async function startProcess(args: string[], env: Record<string, string>, ready: 
  * PGlite in a fresh folder (or on the PostgreSQL database `databaseUrl`), with the demo
  * account (its password read from the log).
  */
-export async function startPortalProcess(options: { databaseUrl?: string } = {}): Promise<ServerProcess & { demo: { email: string; password: string } }> {
+export async function startPortalProcess(options: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<ServerProcess & { demo: { email: string; password: string } }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-data-'));
   const server = await startProcess(
@@ -90,9 +91,16 @@ export async function startPortalProcess(options: { databaseUrl?: string } = {})
       BILLING_JOB_INTERVAL_SECONDS: '0',
       // The bench's many requests come from one address.
       RATE_LIMITS: 'signin:ip=100000/600',
+      ...options.env,
     },
     '/readyz',
   );
+  const stop = async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  // Without the demo account (SEED_DEMO=false, e.g. a restart on the same database): nothing to read from the log.
+  if (options.env?.SEED_DEMO === 'false') return { ...server, demo: { email: '', password: '' }, stop };
   let match: RegExpExecArray | null = null;
   for (let attempt = 0; attempt < 50 && !match; attempt++) {
     match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(server.log());
@@ -102,10 +110,7 @@ export async function startPortalProcess(options: { databaseUrl?: string } = {})
   return {
     ...server,
     demo: { email: match[1]!, password: match[2]! },
-    stop: async () => {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
 

@@ -8,6 +8,7 @@ import { renewals } from './renewals';
 import { sessionMemory } from './session-memory';
 import { sessionRead } from './session-read';
 import { signInThroughput } from './sign-in';
+import { transfers } from './transfers';
 
 /** Every section, in the order `npm run bench` runs them. Add new sections here. */
-export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, deployed, sessionMemory, oidcThroughput, loginBundle, lighthouseSection, renewals];
+export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, deployed, sessionMemory, oidcThroughput, loginBundle, lighthouseSection, renewals, transfers];

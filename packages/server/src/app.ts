@@ -17,6 +17,8 @@ import {
   createWalletService,
   createWhcDepositFollower,
   createWhcDepositService,
+  createPartnerTransferService,
+  installPartnerJob,
   installChainJob,
   installDepositFollower,
   installPayoutJob,
@@ -141,6 +143,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     confirmPassword: (user, password) => secondFactor.confirmPassword(user, password),
   });
   const chainJob = installChainJob(app, chainWithdrawals, config.WHC_CHAIN_POLL_SECONDS);
+  // Transfers to a partner exchange wallet: the same rules as transfers here, pending until the partner's signed callback.
+  const partnerTransfers = createPartnerTransferService({ db: database.db, clock, config, log: app.log, wallet });
+  installPartnerJob(app, partnerTransfers, config.PARTNER_EXCHANGE_RETRY_SECONDS);
   // WHC deposits: addresses from the configured xpub, the chain's token transfers to them credited after confirmations.
   const whcDeposits = createWhcDepositService({ db: database.db, clock, config, log: app.log });
   installDepositFollower(app, createWhcDepositFollower({ db: database.db, clock, config, log: app.log }), config.WHC_CHAIN_POLL_SECONDS);
@@ -244,7 +249,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(oauthRoutes(oauth.service));
       await v3.register(sandboxRoutes(payments.sandbox, limiter));
       await v3.register(billingRoutes(config, billing, payments.stripe));
-      await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick(), whcDeposits));
+      await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick(), whcDeposits, partnerTransfers));
       await v3.register(payoutRoutes(config, payouts, oauth.clientTokens, limiter));
       await v3.register(organizationRoutes(config, organizations, limiter));
       await v3.register(membershipRoutes(config, membership));

@@ -155,6 +155,13 @@ const envSchema = z
     BANK_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     /** How long a deposit order waits for its transfer. */
     WALLET_DEPOSIT_TTL_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(24 * 60),
+    // Transfers to a partner exchange wallet (wallet/partner.ts): both set, or none (503 wallet.partner_unavailable).
+    /** The partner exchange's transfer API (requests go to `<url>/transfers`). */
+    PARTNER_EXCHANGE_URL: url.optional(),
+    /** Key of the HMAC-SHA256 signatures both ways (our requests, the partner's callbacks); never logged. */
+    PARTNER_EXCHANGE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** How often this node sends again the partner transfers the partner has not acknowledged; 0 turns it off here. */
+    PARTNER_EXCHANGE_RETRY_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     // WHC withdrawals to BEP20 addresses: the three below set, or none (503 wallet.chain_unavailable).
     /** The chain's JSON-RPC URL (a BSC node). */
     WHC_CHAIN_RPC_URL: url.optional(),
@@ -247,6 +254,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const deposits = [config.VIETQR_BANK_BIN, config.VIETQR_ACCOUNT_NUMBER, config.VIETQR_ACCOUNT_NAME, config.BANK_WEBHOOK_SECRET];
   if (deposits.some(Boolean) && !deposits.every(Boolean)) {
     problems.push('VIETQR_BANK_BIN, VIETQR_ACCOUNT_NUMBER, VIETQR_ACCOUNT_NAME, BANK_WEBHOOK_SECRET: set all four (bank deposits on) or none');
+  }
+  if (Boolean(config.PARTNER_EXCHANGE_URL) !== Boolean(config.PARTNER_EXCHANGE_SECRET)) {
+    problems.push('PARTNER_EXCHANGE_URL, PARTNER_EXCHANGE_SECRET: set both (transfers to a partner exchange wallet on) or neither');
   }
   // The chain and the token, with the signer key (withdrawals), the deposit key (deposits), or both.
   const chain = [config.WHC_CHAIN_RPC_URL, config.WHC_TOKEN_ADDRESS];

@@ -61,6 +61,51 @@ export const walletTransferRequestSchema = z.object({
   recovery_code: z.string().trim().max(20).optional(),
 });
 
+/**
+ * A transfer to a partner exchange wallet (spec section 9), named by the recipient's email, phone
+ * or username there: pending until the partner confirms it (completed) or refuses it (rejected,
+ * the amount returned). The same rules as a transfer to an account here: limits, the key, WHC's code.
+ */
+export const partnerTransferRequestSchema = walletTransferRequestSchema;
+
+export const partnerTransferStatuses = ['pending', 'completed', 'rejected'] as const;
+export const partnerTransferStatusSchema = z.enum(partnerTransferStatuses);
+export type PartnerTransferStatus = z.infer<typeof partnerTransferStatusSchema>;
+
+export const partnerTransferSchema = z.object({
+  id: z.string(),
+  /** The ledger entry (its transaction in the currency's list). */
+  entry_id: z.string(),
+  currency: walletCurrencySchema,
+  recipient: z.string(),
+  amount: minorUnitsSchema,
+  status: partnerTransferStatusSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type PartnerTransfer = z.infer<typeof partnerTransferSchema>;
+
+/** The recent partner transfers, newest first; `enabled` is false when this server has no partner configured. */
+export const partnerTransferListSchema = z.object({ enabled: z.boolean(), items: z.array(partnerTransferSchema) });
+
+/**
+ * The partner's callback on a transfer (POST /v3/wallet/partner-notifications, signed:
+ * `x-partner-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`).
+ */
+export const partnerNotificationSchema = z.object({
+  /** Our id of the transfer (sent to the partner with it). */
+  transfer_id: z.uuid(),
+  status: z.enum(['completed', 'rejected']),
+  /** The partner's own id of the transfer. */
+  partner_reference: z.string().regex(/^[\x21-\x7e]{1,100}$/).optional(),
+  /** Why the partner refused it (an unknown recipient...), shown to the sender. */
+  reason: z.string().max(200).optional(),
+});
+export type PartnerNotification = z.infer<typeof partnerNotificationSchema>;
+
+/** `applied` is false when the transfer had its outcome already (a replay, or a late contradicting callback). */
+export const partnerNotificationResultSchema = z.object({ applied: z.boolean(), status: partnerTransferStatusSchema });
+
 /** A WHC withdrawal to a BEP20 address: sent on chain, pending until confirmed (completed) or reverted (failed, refunded). */
 export const chainWithdrawalStatuses = ['pending', 'completed', 'failed'] as const;
 export const chainWithdrawalStatusSchema = z.enum(chainWithdrawalStatuses);

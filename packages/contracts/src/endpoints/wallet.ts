@@ -7,6 +7,10 @@ import {
   depositOrderCreatedSchema,
   depositOrderListSchema,
   depositRequestSchema,
+  partnerNotificationResultSchema,
+  partnerTransferListSchema,
+  partnerTransferRequestSchema,
+  partnerTransferSchema,
   walletBalancesSchema, walletCurrencySchema, walletTransactionListSchema, walletTransactionQuerySchema,
   walletTransactionSchema,
   walletTransferRequestSchema,
@@ -160,4 +164,51 @@ export const listWhcDeposits = endpoint({
   auth: 'session',
   summary: 'The 20 newest token transfers found to the person\'s deposit address: pending (with its confirmations so far), completed or ignored; and whether this server takes WHC deposits',
   response: whcDepositListSchema,
+});
+
+export const createPartnerTransfer = endpoint({
+  method: 'POST',
+  path: '/sso/me/wallet/{currency}/partner-transfers',
+  tag,
+  auth: 'session',
+  summary:
+    'Transfer to a partner exchange wallet by the recipient\'s email, phone or username there: debited at once, pending until the partner\'s signed callback says completed or rejected (the amount and the daily allowance returned); applied once per idempotency key; WHC needs two-step on and a current code',
+  params: currencyParams,
+  body: partnerTransferRequestSchema,
+  status: 201,
+  response: partnerTransferSchema,
+  errors: [
+    'wallet.partner_unavailable',
+    'wallet.partner_recipient_invalid',
+    'wallet.amount_invalid',
+    'wallet.insufficient_balance',
+    'wallet.over_transfer_limit',
+    'wallet.over_daily_limit',
+    'wallet.idempotency_conflict',
+    'auth.two_factor_required',
+    'auth.code_invalid',
+    'auth.recovery_code_invalid',
+    'rate_limited',
+  ],
+});
+
+export const listPartnerTransfers = endpoint({
+  method: 'GET',
+  path: '/sso/me/wallet/{currency}/partner-transfers',
+  tag,
+  auth: 'session',
+  summary: 'The 20 newest transfers to partner exchange wallets in the currency, with their status, and whether this server has a partner configured',
+  params: currencyParams,
+  response: partnerTransferListSchema,
+});
+
+export const partnerNotification = endpoint({
+  method: 'POST',
+  path: '/wallet/partner-notifications',
+  tag,
+  auth: 'public',
+  summary:
+    'The partner exchange\'s callback on a transfer, signed (x-partner-signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">, 5 minutes): completes it, or rejects it and returns the amount, once',
+  response: partnerNotificationResultSchema,
+  errors: ['wallet.partner_signature_invalid', 'wallet.partner_unavailable', 'not_found'],
 });

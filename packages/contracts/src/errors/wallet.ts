@@ -15,4 +15,7 @@ export const walletErrors = {
   'wallet.address_invalid': { status: 400, message: 'Enter a BEP20 address: 0x and 40 hexadecimal digits, with its upper- and lower-case letters as given' },
   'wallet.password_required': { status: 400, message: 'This is your first transfer to this address: enter your password too' },
   'wallet.whc_deposits_unavailable': { status: 503, message: 'WHC deposits are not available now' },
+  'wallet.partner_unavailable': { status: 503, message: 'Transfers to a partner exchange wallet are not available now' },
+  'wallet.partner_recipient_invalid': { status: 400, message: 'Enter the recipient’s email, phone number or username at the partner exchange' },
+  'wallet.partner_signature_invalid': { status: 401, message: 'Invalid partner notification signature' },
 } as const;

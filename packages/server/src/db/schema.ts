@@ -696,6 +696,27 @@ export const walletChainWithdrawals = pgTable('wallet_chain_withdrawals', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** A transfer to a partner exchange wallet: pending until the partner's signed callback says completed, or rejected (refunded). */
+export const walletPartnerTransfers = pgTable('wallet_partner_transfers', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  entryId: uuid('entry_id').notNull(),
+  userId: uuid('user_id').notNull(),
+  currency: text('currency').notNull(),
+  recipient: text('recipient').notNull(),
+  amountMinor: money('amount_minor').notNull(),
+  note: text('note'),
+  status: text('status').notNull().default('pending'),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+  partnerReference: text('partner_reference'),
+  reason: text('reason'),
+  refundEntryId: uuid('refund_entry_id'),
+  allowanceDay: text('allowance_day').notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** The BEP20 addresses a person has sent WHC to: a first transfer to another needs the password too. */
 export const walletKnownAddresses = pgTable(
   'wallet_known_addresses',

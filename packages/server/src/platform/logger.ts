@@ -51,6 +51,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
         'password', '*.password', 'new_password', '*.new_password', 'token', '*.token', 'code', '*.code',
         'key', '*.key', 'secret', '*.secret', 'authorization', '*.authorization', 'cookie', '*.cookie',
         'req.headers', 'res.headers', 'WHC_SIGNER_KEY', '*.WHC_SIGNER_KEY', 'privateKey', '*.privateKey',
+        'PARTNER_EXCHANGE_SECRET', '*.PARTNER_EXCHANGE_SECRET',
       ],
       censor: '[redacted]',
     },

@@ -196,6 +196,9 @@ describe('WHC withdrawals to BEP20 addresses', () => {
     expect(results.reduce((sum, result) => sum + result.failed, 0)).toBe(1);
     expect(await node().followPending()).toEqual({ completed: 0, failed: 0 });
     expect(await whc(bob.token)).toBe(String(10 * WHC));
+    // The refund gave the day's allowance back with the money, in the same transaction.
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await rows(server.database.db, sql`select sent::text as sent from wallet_daily_usage where user_id = ${bob.id} and currency = 'WHC' and day = ${today}`)).toEqual([{ sent: '0' }]);
     const listed = (await call(bob.token, 'GET', '/v3/sso/me/wallet/WHC/withdrawals')).json();
     expect(listed.items[0]).toMatchObject({ id: sent.json().id, status: 'failed' });
     const transactions = (await call(bob.token, 'GET', '/v3/sso/me/wallet/WHC/transactions')).json().items as { id: string; direction: string; status: string; amount: string }[];

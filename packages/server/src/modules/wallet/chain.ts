@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import {
   createPublicClient,
@@ -22,7 +21,7 @@ import type { Clock } from '../../platform/clock';
 import { sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { createUserService, type UserRow } from '../users';
-import { chargeDailyAllowance, post, rows } from './ledger';
+import { chargeDailyAllowance, post, reverseEntry, rows } from './ledger';
 import { toMinorUnits, type RequireSecondFactor } from './service';
 
 /** The system account withdrawn WHC waits in while its transfer is on its way. */
@@ -190,28 +189,32 @@ export function createChainWithdrawalService(deps: {
     });
   }
 
-  /** Marks a reverted withdrawal failed and returns its amount with a reversing entry, exactly once. */
+  /** Marks a reverted withdrawal failed and returns its amount (and the day's allowance) with a reversing entry, exactly once. */
   async function refund(id: string): Promise<boolean> {
     return db.transaction(async (tx) => {
-      const [row] = await rows<{ entry_id: string; user_id: string; amount_minor: string; address: string }>(
+      const [row] = await rows<{ entry_id: string; user_id: string; amount_minor: string; address: string; day: string }>(
         tx,
-        sql`select entry_id, user_id, amount_minor::text as amount_minor, address from wallet_chain_withdrawals where id = ${id} and status = 'pending' for update`,
+        sql`select entry_id, user_id, amount_minor::text as amount_minor, address, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day
+          from wallet_chain_withdrawals where id = ${id} and status = 'pending' for update`,
       );
       if (!row) return false;
-      const refundId = randomUUID();
-      await tx.insert(walletEntries).values({ id: refundId, kind: 'withdrawal_refund', currency: 'WHC', status: 'completed', destination: null, note: `Returned: the transfer to ${row.address} failed on chain` });
+      const refundId = await reverseEntry(tx, {
+        entryId: row.entry_id,
+        outcome: 'failed',
+        refundKind: 'withdrawal_refund',
+        currency: 'WHC',
+        userId: row.user_id,
+        amount: Number(row.amount_minor),
+        from: CHAIN_OUTBOUND_ACCOUNT,
+        note: `Returned: the transfer to ${row.address} failed on chain`,
+        day: row.day,
+      });
       const [failed] = await rows<{ id: string }>(
         tx,
         sql`update wallet_chain_withdrawals set status = 'failed', refund_entry_id = ${refundId}, updated_at = ${clock.now().toISOString()}
           where id = ${id} and status = 'pending' returning id`,
       );
       if (!failed) throw new Error('withdrawal changed while locked');
-      await tx.update(walletEntries).set({ status: 'failed' }).where(eq(walletEntries.id, row.entry_id));
-      const amount = Number(row.amount_minor);
-      await post(tx, refundId, 'WHC', [
-        { account: { system: CHAIN_OUTBOUND_ACCOUNT }, amount: -amount },
-        { account: { userId: row.user_id }, amount },
-      ]);
       return true;
     });
   }

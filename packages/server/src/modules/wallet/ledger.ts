@@ -63,3 +63,37 @@ export async function chargeDailyAllowance(tx: Tx, userId: string, currency: Wal
   );
   return allowed.length > 0;
 }
+
+/**
+ * Gives back `amount` of what the person sent on `day` (a transfer refused or refunded no longer
+ * counts against that day's limit), in one statement inside the refund's transaction: never
+ * below zero, and only as much as was charged.
+ */
+export async function releaseDailyAllowance(tx: Tx, userId: string, currency: WalletCurrency, day: string, amount: number): Promise<void> {
+  await tx.execute(sql`update wallet_daily_usage set sent = sent - ${amount}
+    where user_id = ${userId} and currency = ${currency} and day = ${day} and sent >= ${amount}`);
+}
+
+/**
+ * Returns a pending transfer out of a person's wallet, inside the caller's transaction (which
+ * holds the row that says it is pending, locked): a reversing entry (`refundKind`, completed)
+ * moves the amount from the system account it went to back to the person, the original entry
+ * takes `outcome`, and the day's allowance is given back. Returns the reversing entry's id, for
+ * the caller's row (whose status change, `... WHERE status = 'pending'`, makes it happen once).
+ */
+export async function reverseEntry(
+  tx: Tx,
+  reversal: { entryId: string; outcome: 'failed' | 'rejected'; refundKind: string; currency: WalletCurrency; userId: string; amount: number; from: string; note: string; day: string },
+): Promise<string> {
+  const [refund] = await rows<{ id: string }>(
+    tx,
+    sql`insert into wallet_entries (kind, currency, status, note) values (${reversal.refundKind}, ${reversal.currency}, 'completed', ${reversal.note}) returning id`,
+  );
+  await tx.execute(sql`update wallet_entries set status = ${reversal.outcome} where id = ${reversal.entryId}`);
+  await post(tx, refund!.id, reversal.currency, [
+    { account: { system: reversal.from }, amount: -reversal.amount },
+    { account: { userId: reversal.userId }, amount: reversal.amount },
+  ]);
+  await releaseDailyAllowance(tx, reversal.userId, reversal.currency, reversal.day, reversal.amount);
+  return refund!.id;
+}

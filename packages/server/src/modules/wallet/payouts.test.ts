@@ -286,6 +286,10 @@ describe('the payout job', () => {
     const notifications = (await inject('GET', '/v3/notifications?page=1&page_size=10', person.token)).json();
     expect(JSON.stringify(notifications)).toContain('Your rewards were paid');
     await expect.poll(async () => (await listOutbox(server.database, { to: person.email })).map((mail) => mail.subject)).toContainEqual(expect.stringContaining('Your rewards were paid'));
+    // Money moved on the account: the mail ends with the security notice, as the other security mails do.
+    const mail = (await listOutbox(server.database, { to: person.email })).find((sent) => sent.subject.includes('Your rewards were paid'))!;
+    expect(mail.text).toContain('This is a security notice about your');
+    expect(mail.html).toContain('This is a security notice about your');
     // The same day again: nothing more.
     expect((await payouts.run(new Date('2026-12-10T09:00:00Z'))).payouts).toBe(0);
     expect(await balance(person.id, 'USD')).toBe(12550);

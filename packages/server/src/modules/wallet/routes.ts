@@ -4,12 +4,13 @@ import { route } from '../../platform/http/route';
 import { caller } from '../sessions';
 import type { ChainWithdrawalService } from './chain';
 import type { DepositService } from './deposits';
+import type { PartnerTransferService } from './partner';
 import type { WalletService } from './service';
 import type { WhcDepositService } from './whc-deposits';
 
 /**
  * The wallet's `/v3` routes: the signed-in person's own balances, transactions, transfers, VND
- * deposit orders, WHC withdrawals to BEP20 addresses, WHC deposit addresses and the deposits found to them, and the bank's signed notifications (read as raw bytes: the signature is
+ * deposit orders, WHC withdrawals to BEP20 addresses, WHC deposit addresses and the deposits found to them, transfers to a partner exchange wallet, and the bank's and the partner's signed notifications (read as raw bytes: the signature is
  * over them).
  */
 export function walletRoutes(
@@ -18,6 +19,7 @@ export function walletRoutes(
   chain: ChainWithdrawalService,
   afterWithdrawal: () => void = () => {},
   whcDeposits?: WhcDepositService,
+  partner?: PartnerTransferService,
 ): FastifyPluginAsync {
   return async (app) => {
     const userId = (request: Parameters<typeof caller>[0]) => caller(request).user.id;
@@ -33,6 +35,10 @@ export function walletRoutes(
     route(app, walletEndpoints.createDeposit, async (request) => deposits.create(userId(request), request.body.amount));
     route(app, walletEndpoints.listDeposits, async (request) => deposits.list(userId(request)));
     route(app, walletEndpoints.getDeposit, async (request) => deposits.get(userId(request), request.params.id));
+    if (partner) {
+      route(app, walletEndpoints.createPartnerTransfer, async (request) => partner.transfer(userId(request), request.params.currency, request.body));
+      route(app, walletEndpoints.listPartnerTransfers, async (request) => partner.list(userId(request), request.params.currency));
+    }
     if (whcDeposits) {
       route(app, walletEndpoints.whcDepositAddress, async (request) => whcDeposits.address(userId(request)));
       route(app, walletEndpoints.listWhcDeposits, async (request) => whcDeposits.list(userId(request)));
@@ -50,6 +56,18 @@ export function walletRoutes(
         },
         { bodyLimit: 64 * 1024 },
       );
+      if (partner) {
+        route(
+          raw,
+          walletEndpoints.partnerNotification,
+          async (request) => {
+            const body = request.body as unknown;
+            const signature = request.headers['x-partner-signature'];
+            return partner.notify(Buffer.isBuffer(body) ? body : Buffer.alloc(0), typeof signature === 'string' ? signature : undefined);
+          },
+          { bodyLimit: 16 * 1024 },
+        );
+      }
     });
   };
 }

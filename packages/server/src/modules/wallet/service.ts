@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock';
 import { sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { createUserService, type UserRow } from '../users';
-import { chargeDailyAllowance, post } from './ledger';
+import { chargeDailyAllowance, post, type Line, type Tx } from './ledger';
 
 export interface TransferRequest {
   to: string;
@@ -26,6 +26,16 @@ export interface TransactionQuery {
   page_size: number;
   direction?: 'in' | 'out';
   status?: WalletTransactionStatus;
+}
+
+/** Where a transfer out of a person's wallet goes (see `send`). */
+export interface Outgoing {
+  /** What, beside the currency, amount and note, makes two requests the same transfer (their digest). */
+  identity: Record<string, string>;
+  entry: { kind: string; status: 'completed' | 'pending'; destination: string; note?: string };
+  lines(amount: number): Line[];
+  /** Called inside the transaction once the money has moved (the destination's own row). */
+  record?(tx: Tx, transfer: { entryId: string; amount: number; note: string | null; day: string }): Promise<void>;
 }
 
 /** `"12.5"` in the currency's major units to integer minor units; null when not a positive amount it can hold. */
@@ -65,6 +75,67 @@ export function createWalletService(deps: {
     return toTransaction(row!.entry, row!.posting);
   }
 
+  /**
+   * What every transfer out of a person's wallet shares, wherever it goes (an account here, a
+   * partner exchange): the amount and the per-transfer limit, WHC's second step (a retry of a
+   * transfer already made answers it without spending another code), then one transaction with
+   * the entry (its idempotency key unique per sender), the daily allowance (one atomic upsert),
+   * the postings and what the destination records beside them. Returns the entry's id: the
+   * first one's when the key was used before for the same request.
+   */
+  async function send(userId: string, currency: WalletCurrency, request: TransferRequest, destinationOf: () => Promise<Outgoing>): Promise<string> {
+    const amount = toMinorUnits(request.amount, currency);
+    if (amount === null) throw new AppError('wallet.amount_invalid');
+    const outgoing = await destinationOf();
+    if (amount > limitMinor(config.WALLET_LIMIT_PER_TRANSFER, currency)) {
+      const limit = { limit: limitText(config.WALLET_LIMIT_PER_TRANSFER, currency) };
+      throw new AppError('wallet.over_transfer_limit', limit, limit);
+    }
+    const note = request.note?.trim() || null;
+    const digest = sha256(JSON.stringify({ currency, ...outgoing.identity, amount, note }));
+    if (currency === 'WHC') {
+      // Spec section 6: moving WHC needs two-step verification on, and a current code every time.
+      // A retry of a transfer already made answers it without spending another code.
+      const [done] = await db
+        .select({ id: walletEntries.id, digest: walletEntries.requestDigest })
+        .from(walletEntries)
+        .where(and(eq(walletEntries.initiatedBy, userId), eq(walletEntries.idempotencyKey, request.idempotency_key)));
+      if (done) {
+        if (done.digest !== digest) throw new AppError('wallet.idempotency_conflict');
+        return done.id;
+      }
+      const sender = await users.findById(userId);
+      if (!sender?.twoFactorMethod) throw new AppError('auth.two_factor_required');
+      await deps.requireSecondFactor(sender, { code: request.code, recovery_code: request.recovery_code });
+    }
+    const perDay = limitMinor(config.WALLET_LIMIT_PER_DAY, currency);
+    const day = clock.now().toISOString().slice(0, 10);
+
+    return db.transaction(async (tx) => {
+      const [entry] = await tx
+        .insert(walletEntries)
+        .values({ ...outgoing.entry, currency, initiatedBy: userId, idempotencyKey: request.idempotency_key, requestDigest: digest, note: note ?? outgoing.entry.note ?? null })
+        .onConflictDoNothing()
+        .returning({ id: walletEntries.id });
+      if (!entry) {
+        // This key moved money before (possibly a moment ago, in a parallel request that has committed since).
+        const [first] = await tx
+          .select({ id: walletEntries.id, digest: walletEntries.requestDigest })
+          .from(walletEntries)
+          .where(and(eq(walletEntries.initiatedBy, userId), eq(walletEntries.idempotencyKey, request.idempotency_key)));
+        if (!first || first.digest !== digest) throw new AppError('wallet.idempotency_conflict');
+        return first.id;
+      }
+      if (!(await chargeDailyAllowance(tx, userId, currency, day, amount, perDay))) {
+        const limit = { limit: limitText(config.WALLET_LIMIT_PER_DAY, currency) };
+        throw new AppError('wallet.over_daily_limit', limit, limit);
+      }
+      await post(tx, entry.id, currency, outgoing.lines(amount));
+      await outgoing.record?.(tx, { entryId: entry.id, amount, note, day });
+      return entry.id;
+    });
+  }
+
   return {
     async balances(userId: string) {
       const held = await db.select().from(walletAccounts).where(eq(walletAccounts.userId, userId));
@@ -95,62 +166,23 @@ export function createWalletService(deps: {
     },
 
     async transfer(userId: string, currency: WalletCurrency, request: TransferRequest): Promise<WalletTransaction> {
-      const amount = toMinorUnits(request.amount, currency);
-      if (amount === null) throw new AppError('wallet.amount_invalid');
-      const recipient = await users.findByIdentifier(request.to);
-      if (!recipient || !recipient.activatedAt || recipient.deletionRequestedAt || recipient.purgedAt) throw new AppError('wallet.recipient_not_found');
-      if (recipient.id === userId) throw new AppError('wallet.recipient_self');
-      if (amount > limitMinor(config.WALLET_LIMIT_PER_TRANSFER, currency)) {
-        const limit = { limit: limitText(config.WALLET_LIMIT_PER_TRANSFER, currency) };
-        throw new AppError('wallet.over_transfer_limit', limit, limit);
-      }
-      const note = request.note?.trim() || null;
-      const digest = sha256(JSON.stringify({ currency, to: recipient.id, amount, note }));
-      if (currency === 'WHC') {
-        // Spec section 6: moving WHC needs two-step verification on, and a current code every time.
-        // A retry of a transfer already made answers it without spending another code.
-        const [done] = await db
-          .select({ id: walletEntries.id, digest: walletEntries.requestDigest })
-          .from(walletEntries)
-          .where(and(eq(walletEntries.initiatedBy, userId), eq(walletEntries.idempotencyKey, request.idempotency_key)));
-        if (done) {
-          if (done.digest !== digest) throw new AppError('wallet.idempotency_conflict');
-          return transactionOf(done.id, userId);
-        }
-        const sender = await users.findById(userId);
-        if (!sender?.twoFactorMethod) throw new AppError('auth.two_factor_required');
-        await deps.requireSecondFactor(sender, { code: request.code, recovery_code: request.recovery_code });
-      }
-      const perDay = limitMinor(config.WALLET_LIMIT_PER_DAY, currency);
-      const day = clock.now().toISOString().slice(0, 10);
-
-      const entryId = await db.transaction(async (tx) => {
-        const [entry] = await tx
-          .insert(walletEntries)
-          .values({ kind: 'transfer', currency, status: 'completed', initiatedBy: userId, idempotencyKey: request.idempotency_key, requestDigest: digest, destination: request.to.trim(), note })
-          .onConflictDoNothing()
-          .returning({ id: walletEntries.id });
-        if (!entry) {
-          // This key moved money before (possibly a moment ago, in a parallel request that has committed since).
-          const [first] = await tx
-            .select({ id: walletEntries.id, digest: walletEntries.requestDigest })
-            .from(walletEntries)
-            .where(and(eq(walletEntries.initiatedBy, userId), eq(walletEntries.idempotencyKey, request.idempotency_key)));
-          if (!first || first.digest !== digest) throw new AppError('wallet.idempotency_conflict');
-          return first.id;
-        }
-        if (!(await chargeDailyAllowance(tx, userId, currency, day, amount, perDay))) {
-          const limit = { limit: limitText(config.WALLET_LIMIT_PER_DAY, currency) };
-          throw new AppError('wallet.over_daily_limit', limit, limit);
-        }
-        await post(tx, entry.id, currency, [
-          { account: { userId }, amount: -amount },
-          { account: { userId: recipient.id }, amount },
-        ]);
-        return entry.id;
+      const entryId = await send(userId, currency, request, async () => {
+        const recipient = await users.findByIdentifier(request.to);
+        if (!recipient || !recipient.activatedAt || recipient.deletionRequestedAt || recipient.purgedAt) throw new AppError('wallet.recipient_not_found');
+        if (recipient.id === userId) throw new AppError('wallet.recipient_self');
+        return {
+          identity: { to: recipient.id },
+          entry: { kind: 'transfer', status: 'completed', destination: request.to.trim() },
+          lines: (amount) => [
+            { account: { userId }, amount: -amount },
+            { account: { userId: recipient.id }, amount },
+          ],
+        };
       });
       return transactionOf(entryId, userId);
     },
+
+    send,
 
     /**
      * Money into or out of a person's balance from the system's `adjustments` account (support

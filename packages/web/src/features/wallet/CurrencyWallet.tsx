@@ -1,6 +1,6 @@
 import './styles';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Badge, Button, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Pagination, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, isLanguage, mfaEndpoints, type Language, type TwoFactorMethod, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
@@ -9,7 +9,7 @@ import { TwoFactorInputDialog, type TwoFactorProof } from '../../components/dial
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, call, errorText, notify } from '../../lib/api';
-import { transfer, useBalances, useTransactions, walletKeys, type TransactionQuery } from './api';
+import { partnerTransfer, transfer, useBalances, usePartnerTransfers, useTransactions, walletKeys, type TransactionQuery } from './api';
 
 const PAGE_SIZE = 10;
 const statusColor: Record<WalletTransactionStatus, string> = { paid: 'green', completed: 'green', unpaid: 'gray', failed: 'red', pending: 'yellow', rejected: 'red' };
@@ -23,9 +23,10 @@ function useLanguage(): Language {
 export const formatBalance = (minor: string, currency: WalletCurrency, language: Language) => formatMoney({ minor }, currency, language);
 
 /**
- * A transfer to another account of this portal: instant. The key makes a double click or a
- * retry move money once. WHC asks for the second step every time (spec section 6): with
- * two-step off, the required-two-factor dialog leads to turning it on.
+ * A transfer to another account of this portal (instant) or, when the server has a partner
+ * configured, to a partner exchange wallet (pending until the partner confirms; spec section 9).
+ * The key makes a double click or a retry move money once. WHC asks for the second step every
+ * time (spec section 6): with two-step off, the required-two-factor dialog leads to turning it on.
  */
 function TransferForm({ currency }: { currency: WalletCurrency }) {
   const { t } = useTranslation();
@@ -38,10 +39,20 @@ function TransferForm({ currency }: { currency: WalletCurrency }) {
   const [key, setKey] = useState(() => crypto.randomUUID());
   const [askCodeFor, setAskCodeFor] = useState<TwoFactorMethod | null>(null);
   const [twoStepMissing, setTwoStepMissing] = useState(false);
+  const partnerOn = usePartnerTransfers(currency).data?.enabled === true;
+  const [destination, setDestination] = useState<'here' | 'partner'>('here');
+  const toPartner = partnerOn && destination === 'partner';
 
   const send = async (proof: Partial<TwoFactorProof> = {}) => {
-    await transfer(currency, { to, amount, note: note || undefined, idempotency_key: key, ...proof });
-    notify('success', t('wallet.transfer.done'));
+    const body = { to, amount, note: note || undefined, idempotency_key: key, ...proof };
+    if (toPartner) {
+      const sent = await partnerTransfer(currency, body);
+      if (sent.status === 'rejected') notify('error', t('wallet.transfer.partnerRejected'));
+      else notify('success', t('wallet.transfer.partnerDone'));
+    } else {
+      await transfer(currency, body);
+      notify('success', t('wallet.transfer.done'));
+    }
     setTo('');
     setAmount('');
     setNote('');
@@ -81,7 +92,34 @@ function TransferForm({ currency }: { currency: WalletCurrency }) {
             {failure}
           </Alert>
         )}
-        <TextInput label={t('wallet.transfer.to')} description={t('wallet.transfer.toHint')} value={to} onChange={(event) => setTo(event.currentTarget.value)} required autoComplete="off" />
+        {partnerOn && (
+          <Stack gap={6}>
+            <Text size="sm" fw={500} id={`transfer-destination-${currency}`}>
+              {t('wallet.transfer.destination')}
+            </Text>
+            <SegmentedControl
+              aria-labelledby={`transfer-destination-${currency}`}
+              data={[
+                { value: 'here', label: t('wallet.transfer.here') },
+                { value: 'partner', label: t('wallet.transfer.partner') },
+              ]}
+              value={destination}
+              onChange={(value) => {
+                setDestination(value === 'partner' ? 'partner' : 'here');
+                // Another destination is another transfer: a new key.
+                setKey(crypto.randomUUID());
+              }}
+              style={{ alignSelf: 'flex-start' }}
+              data-testid="transfer-destination"
+            />
+            {toPartner && (
+              <Text size="xs" c="dimmed">
+                {t('wallet.transfer.partnerDescription')}
+              </Text>
+            )}
+          </Stack>
+        )}
+        <TextInput label={t('wallet.transfer.to')} description={t(toPartner ? 'wallet.transfer.partnerToHint' : 'wallet.transfer.toHint')} value={to} onChange={(event) => setTo(event.currentTarget.value)} required autoComplete="off" />
         <TextInput label={t('wallet.transfer.amount')} value={amount} onChange={(event) => setAmount(event.currentTarget.value)} required inputMode="decimal" rightSection={<Text size="xs">{currency}</Text>} rightSectionWidth={48} />
         <TextInput label={t('wallet.transfer.note')} value={note} onChange={(event) => setNote(event.currentTarget.value)} maxLength={200} />
         <Group>

@@ -20,6 +20,14 @@ export const useTransactions = (currency: WalletCurrency, query: TransactionQuer
 export const transfer = (currency: WalletCurrency, body: EndpointInput<typeof walletEndpoints.transfer>['body']) =>
   call(walletEndpoints.transfer, { params: { currency }, body }, { handle: [400, 409] });
 
+export const partnerKeys = { list: (currency: WalletCurrency) => ['sso', 'me', 'wallet', currency, 'partner-transfers'] as const };
+/** Whether the server has a partner exchange configured, and the recent transfers to it. */
+export const usePartnerTransfers = (currency: WalletCurrency) =>
+  useQuery({ queryKey: partnerKeys.list(currency), queryFn: () => call(walletEndpoints.listPartnerTransfers, { params: { currency } }), staleTime: 60_000 });
+/** A transfer to a partner exchange wallet: its refusals (a recipient it cannot take, limits, partner off) are shown by the form. */
+export const partnerTransfer = (currency: WalletCurrency, body: EndpointInput<typeof walletEndpoints.createPartnerTransfer>['body']) =>
+  call(walletEndpoints.createPartnerTransfer, { params: { currency }, body }, { handle: [400, 409, 503] });
+
 export const depositKeys = { list: ['sso', 'me', 'wallet', 'VND', 'deposits'] as const };
 export const useDeposits = () => useQuery({ queryKey: depositKeys.list, queryFn: () => call(walletEndpoints.listDeposits) });
 /** A VND deposit order: its refusals (an amount out of range, too many waiting, deposits off) are shown in the dialog. */

@@ -1,0 +1,257 @@
+import type { FastifyInstance } from 'fastify';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { partnerNotificationSchema, type PartnerTransfer, type PartnerTransferStatus, type WalletCurrency } from '@portal/contracts';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { walletPartnerTransfers } from '../../db/schema';
+import type { Clock } from '../../platform/clock';
+import { AppError } from '../../platform/errors';
+import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+import { bankSignatureValid as signatureValid, signBankNotification as signBody } from './deposits';
+import { reverseEntry, rows } from './ledger';
+import type { TransferRequest, WalletService } from './service';
+
+/** The system account a partner transfer's amount waits in until the partner settles it (reconciled with the partner's statements). */
+export const PARTNER_CLEARING_ACCOUNT = 'partner_clearing';
+/** How long one request to the partner may take. */
+const PARTNER_TIMEOUT_MS = 10_000;
+/** A transfer the request itself is delivering is left to it this long before the job sends it again. */
+const RESEND_AFTER_MS = 10_000;
+const RESEND_BATCH = 50;
+
+/** A recipient at the partner: an email, a phone number (digits, optionally +, spaces, dots or dashes) or a username. */
+const RECIPIENT_PATTERNS = [/^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/, /^\+?\d[\d .-]{6,18}\d$/, /^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/];
+
+type PartnerConfig = Pick<Config, 'PARTNER_EXCHANGE_URL' | 'PARTNER_EXCHANGE_SECRET'>;
+
+/** What the partner adapter writes to the log: never the secret, a signature or a request body. */
+export interface PartnerLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export type PartnerNotificationResult = { applied: boolean; status: PartnerTransferStatus };
+
+type Row = typeof walletPartnerTransfers.$inferSelect;
+
+const shortError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 300);
+
+/**
+ * Transfers to a partner exchange wallet (issue 16), by the recipient's email, phone or username
+ * there. The request moves the money at once, in one transaction (the rules of every transfer
+ * out, `WalletService.send`): a pending entry from the person to the system's
+ * `partner_clearing` account and a `wallet_partner_transfers` row. The adapter then posts it to
+ * the partner (`<PARTNER_EXCHANGE_URL>/transfers`, signed with `x-portal-signature` as the bank
+ * signs its notifications; the partner applies a `transfer_id` once, so sending again after a
+ * lost answer is safe); the partner's signed callback completes it, or rejects it: the row turns
+ * rejected (`... WHERE status = 'pending'`, under a row lock) and a reversing entry returns the
+ * amount and the day's allowance, exactly once however many callbacks arrive.
+ */
+export function createPartnerTransferService(deps: { db: Database; clock: Clock; config: PartnerConfig; log: PartnerLogger; wallet: WalletService }) {
+  const { db, clock, config, log, wallet } = deps;
+  const partner = config.PARTNER_EXCHANGE_URL && config.PARTNER_EXCHANGE_SECRET ? { url: config.PARTNER_EXCHANGE_URL.replace(/\/+$/, ''), secret: config.PARTNER_EXCHANGE_SECRET } : null;
+
+  const view = (row: Row): PartnerTransfer => ({
+    id: row.id,
+    entry_id: row.entryId,
+    currency: row.currency as WalletCurrency,
+    recipient: row.recipient,
+    amount: String(row.amountMinor),
+    status: row.status as PartnerTransferStatus,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  });
+
+  /** Returns a pending transfer's amount and allowance (the partner refused it); false when it had its outcome already. */
+  async function reject(id: string, reason: string | null): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const [row] = await rows<{ entry_id: string; user_id: string; currency: WalletCurrency; amount_minor: string; recipient: string; allowance_day: string }>(
+        tx,
+        sql`select entry_id, user_id, currency, amount_minor::text as amount_minor, recipient, allowance_day
+          from wallet_partner_transfers where id = ${id} and status = 'pending' for update`,
+      );
+      if (!row) return false;
+      const refundId = await reverseEntry(tx, {
+        entryId: row.entry_id,
+        outcome: 'rejected',
+        refundKind: 'partner_refund',
+        currency: row.currency,
+        userId: row.user_id,
+        amount: Number(row.amount_minor),
+        from: PARTNER_CLEARING_ACCOUNT,
+        note: `Returned: the partner exchange rejected the transfer to ${row.recipient}${reason ? ` (${reason})` : ''}`,
+        day: row.allowance_day,
+      });
+      const [rejected] = await rows<{ id: string }>(
+        tx,
+        sql`update wallet_partner_transfers set status = 'rejected', refund_entry_id = ${refundId}, reason = ${reason}, updated_at = ${clock.now().toISOString()}
+          where id = ${id} and status = 'pending' returning id`,
+      );
+      if (!rejected) throw new Error('partner transfer changed while locked');
+      return true;
+    });
+  }
+
+  /** Marks a pending transfer completed (once). */
+  async function complete(id: string, partnerReference: string | null): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const [done] = await rows<{ entry_id: string }>(
+        tx,
+        sql`update wallet_partner_transfers set status = 'completed', partner_reference = coalesce(${partnerReference}, partner_reference), updated_at = ${clock.now().toISOString()}
+          where id = ${id} and status = 'pending' returning entry_id`,
+      );
+      if (!done) return false;
+      await tx.execute(sql`update wallet_entries set status = 'completed' where id = ${done.entry_id}`);
+      return true;
+    });
+  }
+
+  /**
+   * Posts one transfer to the partner. 2xx: accepted (pending until its callback). 4xx other than
+   * 408 and 429: refused at once (rejected, refunded). Anything else, or no answer: kept unsent,
+   * the job sends it again.
+   */
+  async function deliver(row: Row): Promise<void> {
+    const { url, secret } = partner!;
+    const body = JSON.stringify({ transfer_id: row.id, recipient: row.recipient, currency: row.currency, amount_minor: String(row.amountMinor), note: row.note, created_at: row.createdAt.toISOString() });
+    const attempt = sql`attempts = attempts + 1, updated_at = ${clock.now().toISOString()}`;
+    let status: number;
+    let answer: { reference?: unknown; reason?: unknown } = {};
+    try {
+      const response = await fetch(`${url}/transfers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-portal-signature': signBody(secret, body, clock.now()) },
+        body,
+        signal: AbortSignal.timeout(PARTNER_TIMEOUT_MS),
+      });
+      status = response.status;
+      answer = ((await response.json().catch(() => ({}))) ?? {}) as typeof answer;
+    } catch (error) {
+      await db.execute(sql`update wallet_partner_transfers set ${attempt}, last_error = ${shortError(error)} where id = ${row.id}`);
+      log.warn({ transfer: row.id, error: shortError(error) }, 'partner transfer not delivered: sent again on the next run');
+      return;
+    }
+    const reference = typeof answer.reference === 'string' && /^[\x21-\x7e]{1,100}$/.test(answer.reference) ? answer.reference : null;
+    if (status >= 200 && status < 300) {
+      await db.execute(sql`update wallet_partner_transfers set ${attempt}, sent_at = coalesce(sent_at, ${clock.now().toISOString()}), last_error = null,
+        partner_reference = coalesce(partner_reference, ${reference}) where id = ${row.id}`);
+      log.info({ transfer: row.id }, 'partner transfer accepted: pending until the partner confirms');
+    } else if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+      const reason = typeof answer.reason === 'string' ? answer.reason.slice(0, 200) : null;
+      await db.execute(sql`update wallet_partner_transfers set ${attempt}, last_error = ${`HTTP ${status}`} where id = ${row.id}`);
+      if (await reject(row.id, reason)) log.warn({ transfer: row.id, status }, 'partner transfer refused by the partner: rejected, amount returned');
+    } else {
+      await db.execute(sql`update wallet_partner_transfers set ${attempt}, last_error = ${`HTTP ${status}`} where id = ${row.id}`);
+      log.warn({ transfer: row.id, status }, 'partner transfer not accepted yet: sent again on the next run');
+    }
+  }
+
+  return {
+    enabled: partner !== null,
+
+    async transfer(userId: string, currency: WalletCurrency, request: TransferRequest): Promise<PartnerTransfer> {
+      if (!partner) throw new AppError('wallet.partner_unavailable');
+      const recipient = request.to.trim();
+      const entryId = await wallet.send(userId, currency, request, async () => {
+        if (!RECIPIENT_PATTERNS.some((pattern) => pattern.test(recipient))) {
+          throw new AppError('wallet.partner_recipient_invalid', {}, { fields: { to: 'An email, phone number or username' } });
+        }
+        return {
+          identity: { kind: 'partner', to: recipient },
+          entry: { kind: 'partner_transfer', status: 'pending', destination: recipient, note: 'Partner exchange transfer' },
+          lines: (amount) => [
+            { account: { userId }, amount: -amount },
+            { account: { system: PARTNER_CLEARING_ACCOUNT }, amount },
+          ],
+          record: async (tx, transfer) => {
+            const now = clock.now();
+            await tx.insert(walletPartnerTransfers).values({
+              entryId: transfer.entryId,
+              userId,
+              currency,
+              recipient,
+              amountMinor: transfer.amount,
+              note: transfer.note,
+              allowanceDay: transfer.day,
+              createdAt: now,
+              updatedAt: now,
+            });
+          },
+        };
+      });
+      let [row] = await db.select().from(walletPartnerTransfers).where(eq(walletPartnerTransfers.entryId, entryId));
+      // The key was used for another kind of transfer (to an account here).
+      if (!row) throw new AppError('wallet.idempotency_conflict');
+      if (row.status === 'pending' && !row.sentAt) {
+        await deliver(row);
+        [row] = await db.select().from(walletPartnerTransfers).where(eq(walletPartnerTransfers.id, row.id));
+      }
+      return view(row!);
+    },
+
+    async list(userId: string, currency: WalletCurrency): Promise<{ enabled: boolean; items: PartnerTransfer[] }> {
+      const items = await db
+        .select()
+        .from(walletPartnerTransfers)
+        .where(and(eq(walletPartnerTransfers.userId, userId), eq(walletPartnerTransfers.currency, currency)))
+        .orderBy(desc(walletPartnerTransfers.createdAt))
+        .limit(20);
+      return { enabled: partner !== null, items: items.map(view) };
+    },
+
+    /** The partner's callback, as the exact bytes it signed. */
+    async notify(raw: Buffer, signature: string | undefined): Promise<PartnerNotificationResult> {
+      if (!partner) throw new AppError('wallet.partner_unavailable');
+      if (!signatureValid(partner.secret, raw, signature, clock.now())) {
+        log.warn({ signed: Boolean(signature), bytes: raw.length }, 'partner notification refused: missing, forged or stale signature');
+        throw new AppError('wallet.partner_signature_invalid');
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw new AppError('validation_error');
+      }
+      const parsed = partnerNotificationSchema.safeParse(json);
+      if (!parsed.success) {
+        const fields = Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join('.') || 'body', issue.message]));
+        throw new AppError('validation_error', {}, { fields });
+      }
+      const notification = parsed.data;
+      const applied =
+        notification.status === 'completed' ? await complete(notification.transfer_id, notification.partner_reference ?? null) : await reject(notification.transfer_id, notification.reason?.trim() || null);
+      const [row] = await db.select({ status: walletPartnerTransfers.status }).from(walletPartnerTransfers).where(eq(walletPartnerTransfers.id, notification.transfer_id));
+      if (!row) throw new AppError('not_found');
+      if (applied) log.info({ transfer: notification.transfer_id, status: row.status }, 'partner transfer settled');
+      else if (row.status !== notification.status) log.warn({ transfer: notification.transfer_id, status: row.status, reported: notification.status }, 'partner notification contradicts a settled transfer: nothing changed');
+      return { applied, status: row.status as PartnerTransferStatus };
+    },
+
+    /** One run of the job: sends again the transfers the partner has not acknowledged. */
+    async sendPending(): Promise<number> {
+      if (!partner) return 0;
+      const waiting = await db
+        .select()
+        .from(walletPartnerTransfers)
+        .where(and(eq(walletPartnerTransfers.status, 'pending'), sql`${walletPartnerTransfers.sentAt} is null`, lt(walletPartnerTransfers.updatedAt, new Date(clock.now().getTime() - RESEND_AFTER_MS))))
+        .orderBy(walletPartnerTransfers.createdAt)
+        .limit(RESEND_BATCH);
+      for (const row of waiting) await deliver(row);
+      return waiting.length;
+    },
+  };
+}
+
+export type PartnerTransferService = ReturnType<typeof createPartnerTransferService>;
+
+/** Every PARTNER_EXCHANGE_RETRY_SECONDS (0: not on this node) sends again the transfers the partner has not acknowledged. */
+export function installPartnerJob(app: FastifyInstance, partner: PartnerTransferService, intervalSeconds: number): void {
+  if (intervalSeconds <= 0 || !partner.enabled) return;
+  let job: PeriodicJob | undefined;
+  app.addHook('onReady', async () => {
+    job = startPeriodicJob({ name: 'wallet-partner', intervalMs: intervalSeconds * 1000, run: () => partner.sendPending(), log: app.log });
+  });
+  app.addHook('onClose', async () => {
+    await job?.stop();
+  });
+}
