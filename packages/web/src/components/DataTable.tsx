@@ -19,6 +19,8 @@ export interface DataTableProps<Row> {
   /** Below this width the table scrolls sideways instead of squeezing its columns. */
   minWidth: number;
   testId: string;
+  /** The table's accessible name, where the section heading above does not name it. */
+  label?: string;
   /** data-testid of each row. */
   rowTestId: string;
   /** More attributes of a row (data-current, a status). */
@@ -31,10 +33,10 @@ export interface DataTableProps<Row> {
  * row, one row per item, and an optional last column of row actions. It is what each of
  * those screens repeated by hand.
  */
-export function DataTable<Row>({ rows, columns, rowKey, actions, minWidth, testId, rowTestId, rowProps, highlightOnHover }: DataTableProps<Row>) {
+export function DataTable<Row>({ rows, columns, rowKey, actions, minWidth, testId, label, rowTestId, rowProps, highlightOnHover }: DataTableProps<Row>) {
   return (
     <Table.ScrollContainer minWidth={minWidth}>
-      <Table verticalSpacing="sm" highlightOnHover={highlightOnHover} data-testid={testId}>
+      <Table verticalSpacing="sm" highlightOnHover={highlightOnHover} data-testid={testId} aria-label={label}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((column, index) => (

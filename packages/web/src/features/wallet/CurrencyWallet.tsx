@@ -3,21 +3,17 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Badge, Button, Group, Loader, Pagination, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatMoney, isLanguage, mfaEndpoints, type Language, type TwoFactorMethod, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
+import { formatDateTime, formatMoney, mfaEndpoints, type Language, type TwoFactorMethod, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
 import { RequiredTwoFactorDialog } from '../../components/dialogs/RequiredTwoFactorDialog';
 import { TwoFactorInputDialog, type TwoFactorProof } from '../../components/dialogs/TwoFactorInputDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, call, errorText, notify } from '../../lib/api';
 import { partnerTransfer, transfer, useBalances, usePartnerTransfers, useTransactions, walletKeys, type TransactionQuery } from './api';
+import { useLanguage } from '../../lib/use-language';
 
 const PAGE_SIZE = 10;
 const statusColor: Record<WalletTransactionStatus, string> = { paid: 'green', completed: 'green', unpaid: 'gray', failed: 'red', pending: 'yellow', rejected: 'red' };
-
-function useLanguage(): Language {
-  const { i18n } = useTranslation();
-  return isLanguage(i18n.language) ? i18n.language : 'en';
-}
 
 /** Minor units (a string, so WHC's eight decimals stay exact) in the spec's format of the currency. */
 export const formatBalance = (minor: string, currency: WalletCurrency, language: Language) => formatMoney({ minor }, currency, language);

@@ -1,20 +1,18 @@
 import './styles';
 import '../../components/dialogs/styles';
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, CopyButton, Group, Loader, Modal, SimpleGrid, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Loader, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatMoney, isLanguage, type DepositOrderCreated, type DepositOrderStatus, type Language } from '@portal/contracts';
+import { formatDateTime, formatMoney, type DepositOrderCreated, type DepositOrderStatus } from '@portal/contracts';
 import { ApiError, errorText, notify } from '../../lib/api';
 import { createDeposit, fetchDeposit, useDeposits, walletKeys } from './api';
+import { DataTable } from '../../components/DataTable';
+import { useLanguage } from '../../lib/use-language';
+import { AmountCell, StatusBadge, TimeCell } from './cells';
 
 const statusColor: Record<DepositOrderStatus, string> = { pending: 'yellow', paid: 'green', expired: 'gray' };
 const MIN_DEPOSIT = 10_000;
-
-function useLanguage(): Language {
-  const { i18n } = useTranslation();
-  return isLanguage(i18n.language) ? i18n.language : 'en';
-}
 
 /** One line of what to transfer, with a copy button when the person types it into their bank. */
 function Detail({ label, value, copy, testId }: { label: string; value: string; copy?: boolean; testId: string }) {
@@ -200,56 +198,49 @@ export function DepositSection() {
           </Text>
         )
       ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="sm" data-testid="deposits-table" aria-label={t('wallet.deposit.orders')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('wallet.deposit.time')}</Table.Th>
-                <Table.Th>{t('wallet.deposit.referenceColumn')}</Table.Th>
-                <Table.Th>{t('wallet.deposit.transferAmount')}</Table.Th>
-                <Table.Th>{t('wallet.deposit.status')}</Table.Th>
-                <Table.Th>{t('wallet.deposit.expiresAt')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('wallet.deposit.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {deposits.data.items.map((item) => (
-                <Table.Tr key={item.id} data-testid="deposit-row" data-reference={item.reference}>
-                  <Table.Td>
-                    <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace">
-                      {item.reference}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {formatMoney({ minor: item.amount }, 'VND', language)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={statusColor[item.status]} variant="light" data-testid="deposit-status">
-                      {t(`wallet.deposit.statuses.${item.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{item.status === 'paid' && item.paid_at ? '—' : formatDateTime(item.expires_at, language)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {item.status === 'pending' && enabled && (
-                      <Button size="compact-sm" variant="light" onClick={() => void show(item.id)} data-testid="deposit-show" aria-label={t('wallet.deposit.showFor', { reference: item.reference })}>
-                        {t('wallet.deposit.show')}
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          rows={deposits.data.items}
+          rowKey={(item) => item.id}
+          minWidth={560}
+          testId="deposits-table"
+          label={t('wallet.deposit.orders')}
+          rowTestId="deposit-row"
+          rowProps={(item) => ({ 'data-reference': item.reference })}
+          columns={[
+            { header: t('wallet.deposit.time'), cell: (item) => <TimeCell at={item.created_at} language={language} /> },
+            {
+              header: t('wallet.deposit.referenceColumn'),
+              cell: (item) => (
+                <Text size="sm" ff="monospace">
+                  {item.reference}
+                </Text>
+              ),
+            },
+            { header: t('wallet.deposit.transferAmount'), cell: (item) => <AmountCell minor={item.amount} currency="VND" language={language} /> },
+            {
+              header: t('wallet.deposit.status'),
+              cell: (item) => (
+                <StatusBadge color={statusColor[item.status]} testId="deposit-status">
+                  {t(`wallet.deposit.statuses.${item.status}`)}
+                </StatusBadge>
+              ),
+            },
+            {
+              header: t('wallet.deposit.expiresAt'),
+              cell: (item) => <Text size="sm">{item.status === 'paid' && item.paid_at ? '—' : formatDateTime(item.expires_at, language)}</Text>,
+            },
+          ]}
+          actions={{
+            label: t('wallet.deposit.actions'),
+            cell: (item) =>
+              item.status === 'pending' &&
+              enabled && (
+                <Button size="compact-sm" variant="light" onClick={() => void show(item.id)} data-testid="deposit-show" aria-label={t('wallet.deposit.showFor', { reference: item.reference })}>
+                  {t('wallet.deposit.show')}
+                </Button>
+              ),
+          }}
+        />
       )}
     </Stack>
   );

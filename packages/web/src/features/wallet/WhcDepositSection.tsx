@@ -1,18 +1,15 @@
 import './styles';
 import { useEffect, useRef } from 'react';
-import { Alert, Anchor, Badge, Button, CopyButton, Group, Loader, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatMoney, isLanguage, type Language, type WhcDeposit, type WhcDepositStatus } from '@portal/contracts';
+import { type WhcDeposit, type WhcDepositStatus } from '@portal/contracts';
 import { useWhcDepositAddress, useWhcDeposits, walletKeys } from './api';
-import { BSCSCAN_TX, short } from './WithdrawalSection';
+import { DataTable } from '../../components/DataTable';
+import { useLanguage } from '../../lib/use-language';
+import { AmountCell, StatusBadge, TimeCell, TransactionLink } from './cells';
 
 const statusColor: Record<WhcDepositStatus, string> = { pending: 'yellow', completed: 'green', ignored: 'gray' };
-
-function useLanguage(): Language {
-  const { i18n } = useTranslation();
-  return isLanguage(i18n.language) ? i18n.language : 'en';
-}
 
 /** A deposit's status in words: a pending one says how many confirmations it has of those needed. */
 function useStatusText() {
@@ -108,42 +105,27 @@ export function WhcDepositSection() {
           {t('wallet.whcDeposit.empty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="sm" data-testid="whc-deposits-table" aria-label={t('wallet.whcDeposit.recent')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('wallet.transactions.time')}</Table.Th>
-                <Table.Th>{t('wallet.transactions.amount')}</Table.Th>
-                <Table.Th>{t('wallet.transactions.status')}</Table.Th>
-                <Table.Th>{t('wallet.withdrawal.transaction')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {deposits.data.items.map((item) => (
-                <Table.Tr key={item.id} data-testid="whc-deposit-row">
-                  <Table.Td>
-                    <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {formatMoney({ minor: item.amount }, 'WHC', language)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={statusColor[item.status]} variant="light" data-testid="whc-deposit-status">
-                      {statusText(item, needed)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor href={`${BSCSCAN_TX}${item.tx_hash}`} target="_blank" rel="noreferrer" size="sm" ff="monospace">
-                      {short(item.tx_hash)}
-                    </Anchor>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          rows={deposits.data.items}
+          rowKey={(item) => item.id}
+          minWidth={560}
+          testId="whc-deposits-table"
+          label={t('wallet.whcDeposit.recent')}
+          rowTestId="whc-deposit-row"
+          columns={[
+            { header: t('wallet.transactions.time'), cell: (item) => <TimeCell at={item.created_at} language={language} /> },
+            { header: t('wallet.transactions.amount'), cell: (item) => <AmountCell minor={item.amount} currency="WHC" language={language} /> },
+            {
+              header: t('wallet.transactions.status'),
+              cell: (item) => (
+                <StatusBadge color={statusColor[item.status]} testId="whc-deposit-status">
+                  {statusText(item, needed)}
+                </StatusBadge>
+              ),
+            },
+            { header: t('wallet.withdrawal.transaction'), cell: (item) => <TransactionLink hash={item.tx_hash} /> },
+          ]}
+        />
       )}
     </Stack>
   );

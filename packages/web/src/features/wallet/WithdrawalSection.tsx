@@ -1,26 +1,21 @@
 import './styles';
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatMoney, isLanguage, mfaEndpoints, type ChainWithdrawalStatus, type Language, type TwoFactorMethod } from '@portal/contracts';
+import { mfaEndpoints, type ChainWithdrawalStatus, type TwoFactorMethod } from '@portal/contracts';
 import { PasswordDialog, type PasswordCredentials } from '../../components/dialogs/PasswordDialog';
 import { RequiredTwoFactorDialog } from '../../components/dialogs/RequiredTwoFactorDialog';
 import { TwoFactorInputDialog, type TwoFactorProof } from '../../components/dialogs/TwoFactorInputDialog';
 import { ApiError, call, errorText, notify } from '../../lib/api';
 import { useWithdrawals, walletKeys, withdraw, withdrawalKeys } from './api';
+import { DataTable } from '../../components/DataTable';
+import { useLanguage } from '../../lib/use-language';
+import { AmountCell, short, StatusBadge, TimeCell, TransactionLink } from './cells';
 
 const statusColor: Record<ChainWithdrawalStatus, string> = { pending: 'yellow', completed: 'green', failed: 'red' };
 /** 0x + 40 hex digits; the checksum is the server's to check (viem). */
 const ADDRESS_SHAPE = /^0x[0-9a-fA-F]{40}$/;
-export const BSCSCAN_TX = 'https://bscscan.com/tx/';
-
-function useLanguage(): Language {
-  const { i18n } = useTranslation();
-  return isLanguage(i18n.language) ? i18n.language : 'en';
-}
-
-export const short = (hex: string) => `${hex.slice(0, 10)}…${hex.slice(-8)}`;
 
 /**
  * WHC to a BEP20 address, beside the transfer form and like it: the key makes a double click or
@@ -183,52 +178,35 @@ export function WithdrawalSection() {
         </Text>
       )}
       {!!withdrawals.data?.items.length && (
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="sm" data-testid="withdrawals-table" aria-label={t('wallet.withdrawal.recent')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('wallet.transactions.time')}</Table.Th>
-                <Table.Th>{t('wallet.withdrawal.address')}</Table.Th>
-                <Table.Th>{t('wallet.transactions.amount')}</Table.Th>
-                <Table.Th>{t('wallet.transactions.status')}</Table.Th>
-                <Table.Th>{t('wallet.withdrawal.transaction')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {withdrawals.data.items.map((item) => (
-                <Table.Tr key={item.id} data-testid="withdrawal-row">
-                  <Table.Td>
-                    <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace" title={item.address}>
-                      {short(item.address)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {formatMoney({ minor: item.amount }, 'WHC', language)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={statusColor[item.status]} variant="light" data-testid="withdrawal-status">
-                      {t(`wallet.withdrawal.statuses.${item.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {item.tx_hash ? (
-                      <Anchor href={`${BSCSCAN_TX}${item.tx_hash}`} target="_blank" rel="noreferrer" size="sm" ff="monospace">
-                        {short(item.tx_hash)}
-                      </Anchor>
-                    ) : (
-                      <Text size="sm">—</Text>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          rows={withdrawals.data.items}
+          rowKey={(item) => item.id}
+          minWidth={640}
+          testId="withdrawals-table"
+          label={t('wallet.withdrawal.recent')}
+          rowTestId="withdrawal-row"
+          columns={[
+            { header: t('wallet.transactions.time'), cell: (item) => <TimeCell at={item.created_at} language={language} /> },
+            {
+              header: t('wallet.withdrawal.address'),
+              cell: (item) => (
+                <Text size="sm" ff="monospace" title={item.address}>
+                  {short(item.address)}
+                </Text>
+              ),
+            },
+            { header: t('wallet.transactions.amount'), cell: (item) => <AmountCell minor={item.amount} currency="WHC" language={language} /> },
+            {
+              header: t('wallet.transactions.status'),
+              cell: (item) => (
+                <StatusBadge color={statusColor[item.status]} testId="withdrawal-status">
+                  {t(`wallet.withdrawal.statuses.${item.status}`)}
+                </StatusBadge>
+              ),
+            },
+            { header: t('wallet.withdrawal.transaction'), cell: (item) => <TransactionLink hash={item.tx_hash} /> },
+          ]}
+        />
       )}
     </Stack>
   );
