@@ -7,10 +7,11 @@ import { ActionIcon, Box, Group, Indicator, Menu, ScrollArea, Stack, Text, Unsty
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, isLanguage, notificationEndpoints, type Notification } from '@portal/contracts';
+import { formatDateTime, notificationEndpoints, type Notification } from '@portal/contracts';
 import { call } from '../../lib/api';
 import { notificationLink } from '../../lib/notification-link';
 import { useRuntimeConfig } from '../../lib/runtime-context';
+import { useLanguage } from '../../lib/use-language';
 
 /** The header's notification bell (spec sections 3 and 4). */
 
@@ -29,11 +30,11 @@ export const markNotificationRead = (id: string) => call(notificationEndpoints.m
 export const markAllNotificationsRead = () => call(notificationEndpoints.markAllRead);
 
 export function ShellNotifications() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const { productLinks } = useRuntimeConfig();
   const client = useQueryClient();
-  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const language = useLanguage();
   const list = useQuery({ queryKey: notificationsQueryKey, queryFn: fetchNotifications, refetchInterval: POLL_MS });
   const reload = () => client.invalidateQueries({ queryKey: notificationsQueryKey });
   const markRead = useMutation({ mutationFn: markNotificationRead, onSettled: reload });

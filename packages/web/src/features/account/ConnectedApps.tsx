@@ -4,18 +4,19 @@ import { useState } from 'react';
 import { Avatar, Button, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDate, isLanguage, oauthEndpoints } from '@portal/contracts';
+import { formatDate, oauthEndpoints } from '@portal/contracts';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { connectedAppsKey, revokeConnectedApp, useConnectedApps } from './api';
+import { useLanguage } from '../../lib/use-language';
 
 /** Account settings' Connected apps: each outside app with its scopes and the date allowed, and Revoke (its tokens end too). */
 export function ConnectedApps() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const apps = useConnectedApps();
   const queryClient = useQueryClient();
   const [revoking, setRevoking] = useState<string | null>(null);
-  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const language = useLanguage();
 
   const revoke = async (clientId: string, name: string) => {
     setRevoking(clientId);

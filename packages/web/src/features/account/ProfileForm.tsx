@@ -10,21 +10,21 @@ import { Button, Group, Select, SimpleGrid, Stack, TextInput, type TextInputProp
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { isLanguage } from '@portal/contracts';
 import { ApiError, errorText, notify } from '../../lib/api';
 import { useAuthState } from '../../lib/session';
 import { placeServerErrors, useFieldMessage } from '../../components/dialogs/form-errors';
 import { useCountries, useSaveProfile } from './api';
 import { PROFILE_LIMITS, profileFields, profileRequest, profileSchema, profileValues, type ProfileValues } from './profile-schema';
+import { useLanguage } from '../../lib/use-language';
 
 /** The general profile: name, username, contact and organisation, country. */
 export function ProfileForm() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const message = useFieldMessage();
   const { user } = useAuthState();
   const countries = useCountries();
   const save = useSaveProfile();
-  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const language = useLanguage();
   const form = useForm<ProfileValues>({ resolver: zodResolver(profileSchema), defaultValues: profileValues(user), mode: 'onTouched' });
 
   // The user as saved (or changed elsewhere: a new email) becomes the form's new starting point.

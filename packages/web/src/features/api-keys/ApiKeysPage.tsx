@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Badge, Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { formatDateTime, isLanguage, type apiKeySchema } from '@portal/contracts';
+import { formatDateTime, type apiKeySchema } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
@@ -14,13 +14,14 @@ import { DataTable } from '../../components/DataTable';
 import { CreateKeyDialog, scopeLabelKey } from './CreateKeyDialog';
 import { notify } from '../../lib/api';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api';
+import { useLanguage } from '../../lib/use-language';
 
 type ApiKey = z.infer<typeof apiKeySchema>;
 
 /** /api-keys: personal API keys, each limited to its scopes. */
 export function ApiKeysPage() {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const { t } = useTranslation();
+  const language = useLanguage();
   const keys = useApiKeys();
   const create = useCreateApiKey();
   const revoke = useRevokeApiKey();

@@ -14,11 +14,12 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Loader, MultiSelect, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { auditActions, formatDateTime, isLanguage, type AuditEvent, type AuditFilterQuery } from '@portal/contracts';
+import { auditActions, formatDateTime, type AuditEvent, type AuditFilterQuery } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, errorText } from '../../lib/api';
 import { downloadAuditCsv, useAdministeredOrganizations, useAuditEvents } from './api';
+import { useLanguage } from '../../lib/use-language';
 
 interface Draft {
   actions: string[];
@@ -59,8 +60,8 @@ function fieldErrors(error: unknown, t: TFunction): Partial<Record<'action' | 'e
 
 /** /organization/audit-log: the organization's audit log for its owners and admins, with filters, paging and CSV export. */
 export function AuditLogPage() {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const { t } = useTranslation();
+  const language = useLanguage();
   const administered = useAdministeredOrganizations();
   const [chosen, setChosen] = useState<string | null>(null);
   const organizations = administered.data?.items ?? [];

@@ -2,9 +2,10 @@ import '../../components/dialogs/styles';
 import { useEffect, useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { firstPaintRoutes, formatDate, isLanguage, paths, type accountEndpoints } from '@portal/contracts';
+import { firstPaintRoutes, formatDate, paths, type accountEndpoints } from '@portal/contracts';
 import { call, notify } from '../../lib/api';
 import { i18n, loadAccountCatalogue } from '../../lib/i18n';
+import { useLanguage } from '../../lib/use-language';
 
 export interface RestoreAccountDialogProps {
   opened: boolean;
@@ -58,7 +59,7 @@ export function RestoreAccountDialog({ opened, onClose, restoreToken, deletionDu
     }
   };
 
-  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const language = useLanguage();
   const date = deletionDueAt ? formatDate(deletionDueAt, language) : '';
 
   return (

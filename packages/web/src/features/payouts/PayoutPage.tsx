@@ -10,11 +10,12 @@ import { useEffect, useState } from 'react';
 import { Anchor, Button, Group, Loader, Radio, Stack, Switch, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { currencies, formatMoney, isLanguage, paths, type Language, type PayoutSettings, type WalletCurrency } from '@portal/contracts';
+import { currencies, formatMoney, paths, type Language, type PayoutSettings, type WalletCurrency } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, errorText, notify } from '../../lib/api';
 import { usePayoutSettings, useSetPayoutMethod, useSetProfilePublic } from './api';
+import { useLanguage } from '../../lib/use-language';
 
 const money = (minor: string, currency: WalletCurrency, language: Language) => formatMoney({ minor }, currency, language);
 const day = (iso: string, language: Language) => new Intl.DateTimeFormat(language === 'vi' ? 'vi-VN' : 'en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
@@ -29,8 +30,8 @@ function failed(error: unknown, text: string) {
 
 /** /wallet/payout: the wallet rewards are paid into (the password to change it), the rewards waiting, the monthly statements, the public profile. */
 export function PayoutPage() {
-  const { t, i18n } = useTranslation();
-  const language: Language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const { t } = useTranslation();
+  const language = useLanguage();
   const settings = usePayoutSettings();
   return (
     <Stack gap="lg">

@@ -3,10 +3,11 @@ import '../../components/dialogs/styles';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, isLanguage } from '@portal/contracts';
+import { formatDateTime } from '@portal/contracts';
 import { ApiError, errorText } from '../../lib/api';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
+import { useLanguage } from '../../lib/use-language';
 
 export interface PasskeyRow {
   id: string;
@@ -28,8 +29,8 @@ const NAME_MAX = 60;
 
 /** The passkey device table: name, created, last used; rename and remove (with a confirmation). */
 export function PasskeyDeviceTable({ passkeys, onRename, onRemove }: PasskeyDeviceTableProps) {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const { t } = useTranslation();
+  const language = useLanguage();
   const [renaming, setRenaming] = useState<PasskeyRow | null>(null);
   const [removing, setRemoving] = useState<PasskeyRow | null>(null);
 

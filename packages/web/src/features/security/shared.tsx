@@ -2,14 +2,9 @@ import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Loader.css';
 import { Alert, Center, Loader } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { isLanguage, type Language } from '@portal/contracts';
 import type { SessionInfo } from './api';
 
-/** The language the pages show now (dates follow it). */
-export function useLanguage(): Language {
-  const { i18n } = useTranslation();
-  return isLanguage(i18n.language) ? i18n.language : 'en';
-}
+export { useLanguage } from '../../lib/use-language';
 
 export function Loading() {
   return (

@@ -2,18 +2,19 @@ import './styles';
 import { Anchor, Card, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { isLanguage, paths, type WalletCurrency } from '@portal/contracts';
+import { paths, type WalletCurrency } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { useBalances } from './api';
 import { formatBalance } from './CurrencyWallet';
+import { useLanguage } from '../../lib/use-language';
 
 const pages: Partial<Record<WalletCurrency, string>> = { VND: paths.walletVnd, WHC: paths.walletWhc };
 
 /** /wallet: the balances with links to each currency's page, payment methods, subscriptions and payouts. */
 export function WalletPage() {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const { t } = useTranslation();
+  const language = useLanguage();
   const balances = useBalances();
   return (
     <Stack gap="lg">
