@@ -171,7 +171,7 @@ async function digest(): Promise<Record<string, string>> {
 }
 
 beforeAll(async () => {
-  // Bank deposits and WHC withdrawals on, so their routes are fuzzed past the 503 that answers when they are off.
+  // Bank deposits, WHC withdrawals and partner transfers on, so their routes are fuzzed past the 503 that answers when they are off.
   server = await startTestServer({
     env: {
       RATE_LIMITS: '',
@@ -186,6 +186,10 @@ beforeAll(async () => {
       // WHC deposit addresses on too (made from this key without the chain; the follower does not run).
       WHC_DEPOSIT_XPUB: 'xpub6FALsbGyezYrpyZFavXX4KcWaKjg44X2QHkTWy5yfkH4fUxTDnjfSmD967tSqdZC5oNAnFovVpgtXcxRwust6ciT5Hc6pzADioEMMV5hNhn',
       WHC_CHAIN_POLL_SECONDS: '0',
+      // Transfers to a partner exchange on (past their 503); no partner listens there and the retry job does not run.
+      PARTNER_EXCHANGE_URL: 'http://127.0.0.1:9',
+      PARTNER_EXCHANGE_SECRET: 'fuzz-partner-exchange-secret-0123456789abcdef',
+      PARTNER_EXCHANGE_RETRY_SECONDS: '0',
     },
   });
   const doc = (await server.app.inject('/v3/openapi.json')).json() as {

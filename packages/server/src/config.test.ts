@@ -39,6 +39,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'development', ...deposits, VIETQR_ACCOUNT_NUMBER: '12 34' })).toThrow(/VIETQR_ACCOUNT_NUMBER/);
   });
 
+  it('takes the partner exchange URL and secret together or not at all, and keeps the secret out of the logs', async () => {
+    const partner = { PARTNER_EXCHANGE_URL: 'https://partner.example/api', PARTNER_EXCHANGE_SECRET: 'p'.repeat(32) };
+    const config = loadConfig({ NODE_ENV: 'development', ...partner });
+    expect([config.PARTNER_EXCHANGE_URL, config.PARTNER_EXCHANGE_RETRY_SECONDS]).toEqual(['https://partner.example/api', 30]);
+    expect(() => loadConfig({ NODE_ENV: 'development', PARTNER_EXCHANGE_URL: partner.PARTNER_EXCHANGE_URL })).toThrow(/PARTNER_EXCHANGE_URL, PARTNER_EXCHANGE_SECRET: set both/);
+    expect(() => loadConfig({ NODE_ENV: 'development', ...partner, PARTNER_EXCHANGE_SECRET: 'short' })).toThrow(/PARTNER_EXCHANGE_SECRET: must be at least 32 characters/);
+    const { loggerOptions } = await import('./platform/logger');
+    const options = loggerOptions('info') as { redact: { paths: string[] } };
+    expect(options.redact.paths).toEqual(expect.arrayContaining(['PARTNER_EXCHANGE_SECRET', '*.PARTNER_EXCHANGE_SECRET']));
+  });
+
   it('takes WHC deposits with the chain and the token, without the signer key, and a scan range above the confirmations', () => {
     const chain = { WHC_CHAIN_RPC_URL: 'https://bsc-dataseed.example/rpc', WHC_TOKEN_ADDRESS: `0x${'ab'.repeat(20)}` };
     const xpub = 'xpub6FALsbGyezYrpyZFavXX4KcWaKjg44X2QHkTWy5yfkH4fUxTDnjfSmD967tSqdZC5oNAnFovVpgtXcxRwust6ciT5Hc6pzADioEMMV5hNhn';

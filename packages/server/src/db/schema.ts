@@ -692,6 +692,8 @@ export const walletChainWithdrawals = pgTable('wallet_chain_withdrawals', {
   lastError: text('last_error'),
   refundEntryId: uuid('refund_entry_id'),
   claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+  /** Hashes of earlier signings of the same nonce (a resend with a higher gas price). */
+  replacedTxHashes: text('replaced_tx_hashes').array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

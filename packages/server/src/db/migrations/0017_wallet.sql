@@ -41,3 +41,8 @@ CREATE UNIQUE INDEX "wallet_partner_transfers_refund" ON "wallet_partner_transfe
 CREATE INDEX "wallet_partner_transfers_unsent" ON "wallet_partner_transfers" USING btree ("created_at") WHERE "status" = 'pending' AND "sent_at" IS NULL;
 --> statement-breakpoint
 CREATE INDEX "wallet_partner_transfers_user" ON "wallet_partner_transfers" USING btree ("user_id", "created_at");
+--> statement-breakpoint
+-- A WHC withdrawal stuck with too low a gas price is signed again with the same nonce and a
+-- higher price (`npm run wallet -- resend`): the hashes it replaced are kept, since whichever of
+-- them the chain mines (only one can: one nonce) is the transfer the follower settles.
+ALTER TABLE "wallet_chain_withdrawals" ADD COLUMN "replaced_tx_hashes" text[] DEFAULT '{}' NOT NULL;

@@ -182,6 +182,50 @@ describe('WHC withdrawals to BEP20 addresses', () => {
     await ledgerHolds();
   });
 
+  it('resends a withdrawal stuck unmined with the same nonce and a higher gas price: one transfer, settled by the signing mined', async () => {
+    const carol = await person();
+    const STUCK = privateKeyToAccount(`0x${'8a'.repeat(32)}`).address;
+    const sent = await withdraw(carol.token, { address: STUCK, amount: '3', recovery_code: carol.codes[0], password: 'plum-orbit-cactus-917' });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const id = sent.json().id as string;
+    // The chain takes transactions but mines none: the signed withdrawal waits in the pool, as one with too low a price would.
+    await reader().request({ method: 'miner_stop' as never, params: [] as never });
+    try {
+      expect(await node().sendPending()).toBe(1);
+      expect(await node().followPending()).toEqual({ completed: 0, failed: 0 });
+      const [before] = await rows<{ tx_hash: string; nonce: string }>(server.database.db, sql`select tx_hash, nonce::text as nonce from wallet_chain_withdrawals where id = ${id}`);
+      const resent = await node().resend(id, 10n ** 12n);
+      expect(resent.replaced).toBe(before!.tx_hash);
+      expect(resent.hash).not.toBe(before!.tx_hash);
+      expect(resent.gasPrice).toBe(10n ** 12n);
+      const [after] = await rows<{ tx_hash: string; nonce: string; replaced_tx_hashes: string[] }>(server.database.db, sql`select tx_hash, nonce::text as nonce, replaced_tx_hashes from wallet_chain_withdrawals where id = ${id}`);
+      expect(after).toEqual({ tx_hash: resent.hash, nonce: before!.nonce, replaced_tx_hashes: [before!.tx_hash] });
+    } finally {
+      await reader().request({ method: 'miner_start' as never, params: [] as never });
+    }
+    await reader().request({ method: 'evm_mine' as never, params: [] as never });
+    expect(await node().followPending()).toMatchObject({ completed: 1 });
+    // One nonce: one transfer; the pool took the higher price.
+    expect((await reader().getTransactionReceipt({ hash: (await node().list(carol.id)).items[0]!.tx_hash as Hex })).status).toBe('success');
+    expect(await tokenBalance(STUCK)).toBe(3n * 10n ** 18n);
+    expect((await call(carol.token, 'GET', '/v3/sso/me/wallet/WHC/withdrawals')).json().items[0]).toMatchObject({ id, status: 'completed' });
+    expect(await whc(carol.token)).toBe(String(7 * WHC));
+    await expect(node().resend(id)).rejects.toThrow('is completed: nothing to resend');
+    await ledgerHolds();
+  });
+
+  it('settles a resent withdrawal by its earlier signing when that is the one the chain mined', async () => {
+    const dave = await person();
+    const sent = await withdraw(dave.token, { address: RECIPIENT, amount: '1', recovery_code: dave.codes[0], password: 'plum-orbit-cactus-917' });
+    const id = sent.json().id as string;
+    expect(await node().sendPending()).toBe(1);
+    // As if a resend had been signed just as the first signing was mined: the stored hash is the new one, never mined.
+    await server.database.db.execute(sql`update wallet_chain_withdrawals set replaced_tx_hashes = array[tx_hash], tx_hash = ${`0x${'ab'.repeat(32)}`} where id = ${id}`);
+    expect(await node().followPending()).toMatchObject({ completed: 1 });
+    expect((await call(dave.token, 'GET', '/v3/sso/me/wallet/WHC/withdrawals')).json().items[0]).toMatchObject({ id, status: 'completed' });
+    expect(await whc(dave.token)).toBe(String(9 * WHC));
+  });
+
   it('fails a reverted transfer and returns the amount exactly once, however many followers run', async () => {
     const bob = await person();
     const sent = await withdraw(bob.token, { address: BLOCKED, amount: '2', recovery_code: bob.codes[0], password: 'plum-orbit-cactus-917' });

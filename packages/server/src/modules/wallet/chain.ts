@@ -7,6 +7,7 @@ import {
   http,
   isAddress,
   keccak256,
+  parseTransaction,
   TransactionReceiptNotFoundError,
   zeroAddress,
   type Address,
@@ -230,11 +231,57 @@ export function createChainWithdrawalService(deps: {
     return sent;
   }
 
+  /** The receipt of whichever signing of a withdrawal the chain mined (one nonce: at most one of them); null when none is mined. */
+  async function receiptOf(hashes: Hex[]) {
+    for (const hash of hashes) {
+      try {
+        return await chain!.client.getTransactionReceipt({ hash });
+      } catch (error) {
+        if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Signs a sent, unmined withdrawal again with the same nonce and a higher gas price (the
+   * operator's `npm run wallet -- resend`, for a transfer stuck behind too low a price): at least
+   * `gasPrice` wei, and at least 12.5 % above the price it had (nodes take a replacement only
+   * above 10 %). The new signing is stored before it is broadcast and the old hash kept: the chain
+   * mines one of them (one nonce), and the follower settles whichever it is.
+   */
+  async function resend(id: string, gasPrice?: bigint): Promise<{ hash: Hex; gasPrice: bigint; replaced: Hex }> {
+    if (!chain) throw new AppError('wallet.chain_unavailable');
+    const { account, client } = chain;
+    const signed = await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${SIGNER_LOCK})`);
+      const [row] = await tx.select().from(walletChainWithdrawals).where(eq(walletChainWithdrawals.id, id)).for('update');
+      if (!row) throw new Error(`no WHC withdrawal ${id}`);
+      if (row.status !== 'pending' || !row.rawTx || row.nonce === null) throw new Error(`withdrawal ${id} is ${row.status}${row.rawTx ? '' : ' and not signed yet'}: nothing to resend`);
+      if (row.signer !== account.address) throw new Error(`withdrawal ${id} was signed by ${row.signer}, not by the configured signer`);
+      if (await receiptOf([row.txHash as Hex, ...(row.replacedTxHashes as Hex[])])) throw new Error(`withdrawal ${id} is mined already: the follower settles it`);
+      const before = parseTransaction(row.rawTx as Hex);
+      const bumped = ((before.gasPrice ?? 0n) * 1125n) / 1000n + 1n;
+      const price = gasPrice && gasPrice > bumped ? gasPrice : bumped;
+      chainId ??= await client.getChainId();
+      const raw = await account.signTransaction({ type: 'legacy', chainId, nonce: row.nonce, to: before.to!, data: before.data!, gas: before.gas!, gasPrice: price, value: 0n });
+      const hash = keccak256(raw);
+      await tx
+        .update(walletChainWithdrawals)
+        .set({ txHash: hash, rawTx: raw, replacedTxHashes: sql`array_append(${walletChainWithdrawals.replacedTxHashes}, ${row.txHash})`, attempts: sql`${walletChainWithdrawals.attempts} + 1`, updatedAt: clock.now() })
+        .where(eq(walletChainWithdrawals.id, id));
+      return { hash, raw, gasPrice: price, replaced: row.txHash as Hex };
+    });
+    log.info({ withdrawal: id, tx: signed.hash, replaced: signed.replaced }, 'WHC withdrawal signed again with a higher gas price');
+    await broadcast(id, signed.raw);
+    return { hash: signed.hash, gasPrice: signed.gasPrice, replaced: signed.replaced };
+  }
+
   /** Reads the receipts of sent withdrawals: confirmed → completed, reverted → failed and refunded; none yet → broadcast again. */
   async function followPending(): Promise<{ completed: number; failed: number }> {
     if (!chain) return { completed: 0, failed: 0 };
     const pending = await db
-      .select({ id: walletChainWithdrawals.id, txHash: walletChainWithdrawals.txHash, rawTx: walletChainWithdrawals.rawTx })
+      .select({ id: walletChainWithdrawals.id, txHash: walletChainWithdrawals.txHash, rawTx: walletChainWithdrawals.rawTx, replaced: walletChainWithdrawals.replacedTxHashes })
       .from(walletChainWithdrawals)
       .where(and(eq(walletChainWithdrawals.status, 'pending'), sql`${walletChainWithdrawals.txHash} is not null`))
       .orderBy(walletChainWithdrawals.createdAt)
@@ -244,11 +291,8 @@ export function createChainWithdrawalService(deps: {
     if (pending.length === 0) return { completed, failed };
     const head = await chain.client.getBlockNumber({ cacheTime: 0 });
     for (const withdrawal of pending) {
-      let receipt;
-      try {
-        receipt = await chain.client.getTransactionReceipt({ hash: withdrawal.txHash as Hex });
-      } catch (error) {
-        if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
+      const receipt = await receiptOf([withdrawal.txHash as Hex, ...(withdrawal.replaced as Hex[])]);
+      if (!receipt) {
         // Not mined (a lost broadcast, a dropped transaction): the same signed transaction again.
         await broadcast(withdrawal.id, withdrawal.rawTx as Hex);
         continue;
@@ -362,6 +406,7 @@ export function createChainWithdrawalService(deps: {
 
     sendPending,
     followPending,
+    resend,
   };
 }
 
