@@ -117,7 +117,7 @@ export async function createFirstScreens(template: string | null, webDist: strin
   };
 
   return {
-    /** Loads the bundle and renders every brand's screens once. */
+    /** Loads the bundle and renders every brand's screens once (production does at start-up; elsewhere each is rendered on first use). */
     async warm(runtimes: RuntimeConfig[], languages: readonly Language[]): Promise<void> {
       await load();
       for (const runtime of runtimes) for (const language of languages) render(runtime, language);
@@ -127,6 +127,8 @@ export async function createFirstScreens(template: string | null, webDist: strin
       const cookies = request.headers.cookie ?? '';
       const names = cookies.split(';').map((pair) => pair.split('=')[0]!.trim());
       if (names.some((name) => name.endsWith(AUTH_COOKIE_NAME) || (entryParams as readonly string[]).includes(name))) return undefined;
+      // Not warmed (outside production): the first such request starts loading the bundle and goes without.
+      if (!module && !failed) void load();
       return render(runtime, language);
     },
   };

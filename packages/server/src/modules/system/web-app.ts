@@ -72,10 +72,13 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
   const thirdParty = thirdPartySources(config);
   // The sign-in page's markup, painted before the app's JavaScript arrives (first-screen.ts).
   const firstScreens = await createFirstScreens(template, webDist, app.log);
-  // Rendered once the server is up, off its start-up path; until then /login goes without it.
-  app.addHook('onReady', () => {
-    setImmediate(() => void firstScreens.warm(Object.values(brands).map((brand) => runtimeConfigFor(config, brand)), languages));
-  });
+  // In production rendered once the server is up, off its start-up path (until then /login goes
+  // without); elsewhere on first use, so test servers that never open /login pay nothing.
+  if (config.NODE_ENV === 'production') {
+    app.addHook('onReady', () => {
+      setImmediate(() => void firstScreens.warm(Object.values(brands).map((brand) => runtimeConfigFor(config, brand)), languages));
+    });
+  }
 
   const sendShell = (request: FastifyRequest, reply: FastifyReply) => {
     if (!template) return reply.status(503).type('text/plain').send('The web app is not built. Run `npm start`.');
