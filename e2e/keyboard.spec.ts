@@ -13,6 +13,8 @@ const MAX_TABS = 40;
 
 /** Presses Tab until `target` has the focus; fails if it never does (unreachable by keyboard). */
 async function tabTo(page: Page, target: Locator): Promise<void> {
+  // /login paints a server-rendered first screen that is inert until the live page replaces it.
+  await expect(page.locator('[data-first-screen]')).toHaveCount(0);
   await expect(target).toBeVisible();
   for (let presses = 0; presses < MAX_TABS; presses++) {
     if (await target.evaluate((element) => element === document.activeElement || element.contains(document.activeElement))) return;

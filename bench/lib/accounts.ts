@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { DatabaseHandle } from '../../packages/server/src/db/client';
 import type { RunningApp } from './context';
 
 /** An activated account with a password, and the device id its client sends. */
@@ -21,9 +22,10 @@ export function clientHeaders(account: BenchAccount): Record<string, string> {
 /**
  * Inserts `count` activated accounts into the real app's database the way seedDemoAccount
  * does (hashPassword with ARGON2_PARAMS, activatedAt set): sign-up needs a captcha and a
- * mailed link, and allows 10 per IP an hour.
+ * mailed link, and allows 10 per IP an hour. `real` is a running app in this process, or a
+ * migrated database a server process will open (`startPortalProcess`'s `seed`).
  */
-export async function seedAccounts(real: RunningApp, label: string, count: number): Promise<BenchAccount[]> {
+export async function seedAccounts(real: { database?: DatabaseHandle }, label: string, count: number): Promise<BenchAccount[]> {
   if (!real.database) throw new Error('the real app exposes no database');
   const { createUserService } = await import('../../packages/server/src/modules/users');
   const { hashPassword } = await import('../../packages/server/src/platform/passwords');

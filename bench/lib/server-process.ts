@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DatabaseHandle } from '../../packages/server/src/db/client';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -69,11 +70,25 @@ async function startProcess(args: string[], env: Record<string, string>, ready: 
 /**
  * The portal's own `src/main.ts` in production mode with request logs at info, on embedded
  * PGlite in a fresh folder (or on the PostgreSQL database `databaseUrl`), with the demo
- * account (its password read from the log).
+ * account (its password read from the log). `seed` runs first on the migrated database,
+ * opened here and closed before the server starts (PGlite allows one process at a time).
  */
-export async function startPortalProcess(options: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<ServerProcess & { demo: { email: string; password: string } }> {
+export async function startPortalProcess(
+  options: { databaseUrl?: string; env?: Record<string, string>; seed?: (database: DatabaseHandle) => Promise<void> } = {},
+): Promise<ServerProcess & { demo: { email: string; password: string } }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-data-'));
+  if (options.seed) {
+    const { openDatabase } = await import('../../packages/server/src/db/client');
+    const { migrate } = await import('../../packages/server/src/db/migrate');
+    const database = await openDatabase(options.databaseUrl ? { url: options.databaseUrl } : { dataDir });
+    try {
+      await migrate(database);
+      await options.seed(database);
+    } finally {
+      await database.close();
+    }
+  }
   const server = await startProcess(
     ['--import', 'tsx', 'packages/server/src/main.ts'],
     {
@@ -124,3 +139,15 @@ export async function startHelloWorldProcess(): Promise<ServerProcess> {
   `;
   return startProcess(['-e', script], { NODE_ENV: 'production', PORT: String(port), NODE_PATH: path.join(ROOT, 'node_modules') }, '/healthz');
 }
+
+/** CPU time (user + system) process `pid` has used so far, in milliseconds, from /proc (Linux). */
+export function processCpuMilliseconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime is the 14th field, stime the 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** USER_HZ, 100 on every Linux Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;

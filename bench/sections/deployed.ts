@@ -1,10 +1,145 @@
+import { clientHeaders, seedAccounts, type BenchAccount } from '../lib/accounts';
+import type { BenchContext } from '../lib/context';
 import { load, better, clean, describeLoad, loadAverage, perSecond, type LoadResult } from '../lib/load';
-import { startHelloWorldProcess, startPortalProcess } from '../lib/server-process';
+import { processCpuMilliseconds, startHelloWorldProcess, startPortalProcess, type ServerProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 import { SESSION_READ_TARGET } from './session-read';
+import { CONCURRENCY, median, SIGN_IN_TARGET, verifyLoops, WARMUP_SECONDS, type RawRound, type Verify } from './sign-in';
 
 const LOAD = { connections: 10, seconds: 5, warmupSeconds: 1 } as const;
 const ROUNDS = 2;
+
+/** Password sign-ins as deployed: seconds per round, paired rounds per workload, accounts seeded. */
+const SIGN_IN_SECONDS = 3;
+const SIGN_IN_ROUNDS = 3;
+const SIGN_IN_ACCOUNTS = 8;
+
+type SignInRequests = NonNullable<Parameters<typeof load>[0]['requests']>;
+
+/** One workload of sign-ins against one server process, and its rounds (each paired with the raw round just before it). */
+interface SignInWorkload {
+  label: string;
+  server: ServerProcess;
+  requests: SignInRequests;
+  rounds: SignInRound[];
+}
+
+interface SignInRound {
+  raw: RawRound;
+  rps: number;
+  /** Sign-ins per CPU-second the server process spent in the window. */
+  perServerCpuSecond: number;
+  result: LoadResult;
+}
+
+const signInRequest = (account: BenchAccount, deviceId = account.deviceId) => ({
+  method: 'POST' as const,
+  path: '/v3/sso/auth',
+  headers: clientHeaders({ ...account, deviceId }),
+  body: JSON.stringify({ email: account.email, password: account.password }),
+});
+
+/** Sign-ins round-robin over the accounts, and one account from CONCURRENCY clients (device ids) at once. */
+function workloads(label: string, server: ServerProcess, accounts: BenchAccount[]): SignInWorkload[] {
+  const one = accounts[0]!;
+  return [
+    { label: `${accounts.length} accounts, ${label}`, server, requests: accounts.map((account) => signInRequest(account)), rounds: [] },
+    { label: `one account from ${CONCURRENCY} clients at once, ${label}`, server, requests: Array.from({ length: CONCURRENCY }, (_, i) => signInRequest(one, `${one.deviceId}-client-${i}`)), rounds: [] },
+  ];
+}
+
+/** One measured round of sign-ins against the server process, with the CPU that process spent in the window. */
+async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>> {
+  let cpuBefore = 0;
+  let cpuStart = 0;
+  const result = await load({
+    url: w.server.url,
+    connections: CONCURRENCY,
+    seconds: SIGN_IN_SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+    requests: w.requests,
+    onStart: () => {
+      cpuBefore = processCpuMilliseconds(w.server.pid);
+      cpuStart = performance.now();
+    },
+  });
+  const cpuMs = processCpuMilliseconds(w.server.pid) - cpuBefore;
+  // The window may overrun the measured seconds a little (in-flight answers): the CPU is scaled to them.
+  const scaled = cpuMs * ((SIGN_IN_SECONDS * 1000) / Math.max(SIGN_IN_SECONDS * 1000, performance.now() - cpuStart));
+  return { rps: result.rps, perServerCpuSecond: result.ok / (scaled / 1000), result };
+}
+
+function signInRows(w: SignInWorkload): Row[] {
+  const wall = w.rounds.map((round) => round.rps / round.raw.rps);
+  const cpu = w.rounds.map((round) => round.perServerCpuSecond / round.raw.perCpuSecond);
+  const failures = w.rounds.reduce((sum, round) => sum + round.result.non2xx + round.result.errors, 0);
+  const best = w.rounds.reduce((a, b) => (b.rps > a.rps ? b : a)).result;
+  const ratio = median(wall);
+  const listed = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
+  return [
+    {
+      metric: `sign-ins as deployed, ${w.label}`,
+      value: perSecond(median(w.rounds.map((round) => round.rps)), 'sign-in/s'),
+      status: clean(best) && failures === 0 ? 'INFO' : 'FAIL',
+      note: `${describeLoad(best)} (best round; all rounds: ${failures} errors + non-2xx); raw verify rounds ${w.rounds.map((round) => `${round.raw.rps.toFixed(0)}/s`).join(', ')}`,
+    },
+    {
+      metric: '  ratio to raw verify, per second',
+      value: ratio.toFixed(2),
+      target: `≥ ${SIGN_IN_TARGET}`,
+      status: ratio >= SIGN_IN_TARGET ? 'PASS' : 'FAIL',
+      note: `median of ${w.rounds.length} rounds, each against the raw round before it: ${listed(wall)}; per CPU-second of the server process against the bench's for raw verifies ${listed(cpu)} (median ${median(cpu).toFixed(2)}${w.label.includes('PGlite') ? ', PGlite queries included' : ', PostgreSQL backends not included'})`,
+    },
+  ];
+}
+
+/**
+ * Password sign-ins against the server process on PGlite (`pglite`, seeded with the accounts
+ * already) and on a PostgreSQL database of its own (when one answers), against raw argon2id
+ * verifies (ARGON2_PARAMS, what the server's verifyPassword runs) in this process at the same
+ * concurrency, rounds alternating.
+ */
+async function signInsAsDeployed(context: BenchContext, pglite: ServerProcess, pgliteAccounts: BenchAccount[]): Promise<Row[]> {
+  const { hashPassword, ARGON2_PARAMS } = await import('../../packages/server/src/platform/passwords');
+  const { verify } = await import('@node-rs/argon2');
+  const password = 'bench-raw-verify-password';
+  const rawHash = await hashPassword(password);
+  const databaseUrl = await context.postgresDatabase();
+  let postgresAccounts: BenchAccount[] = [];
+  const postgres = databaseUrl
+    ? await startPortalProcess({ databaseUrl, seed: async (database) => void (postgresAccounts = await seedAccounts({ database }, 'deployed-pg', SIGN_IN_ACCOUNTS)) })
+    : undefined;
+  try {
+    const all = [...workloads('PGlite', pglite, pgliteAccounts), ...(postgres ? workloads('PostgreSQL', postgres, postgresAccounts) : [])];
+    await verifyLoops(verify as Verify, rawHash, password, CONCURRENCY, WARMUP_SECONDS);
+    for (let round = 0; round < SIGN_IN_ROUNDS; round++) {
+      for (const w of all) {
+        const raw = await verifyLoops(verify as Verify, rawHash, password, CONCURRENCY, SIGN_IN_SECONDS);
+        w.rounds.push({ raw, ...(await signInRound(w)) });
+      }
+    }
+    const logged = (server: ServerProcess) => server.log().split('\n').filter((line) => line.includes('/v3/sso/auth')).length;
+    const { memoryCost, timeCost, parallelism } = ARGON2_PARAMS;
+    return [
+      {
+        metric: 'raw argon2id verify, bench process',
+        value: perSecond(median(all.flatMap((w) => w.rounds.map((round) => round.raw.rps))), 'verify/s'),
+        status: 'INFO',
+        note: `m=${memoryCost},t=${timeCost},p=${parallelism}; ${CONCURRENCY} at once, as many as the sign-in clients; ${SIGN_IN_SECONDS} s rounds after ${WARMUP_SECONDS} s warm-up; ${await loadAverage()}`,
+      },
+      ...all.flatMap(signInRows),
+      ...(postgres ? [] : [{ metric: 'sign-ins as deployed on PostgreSQL', value: 'n/a', status: 'INFO' as const, note: 'no PostgreSQL answered (BENCH_DATABASE_URL, TEST_DATABASE_URL or 127.0.0.1:5432)' }]),
+      {
+        metric: '  request log lines for /v3/sso/auth',
+        value: [pglite, ...(postgres ? [postgres] : [])].map((server) => logged(server).toLocaleString('en-US')).join(' / '),
+        status: 'INFO',
+        note: 'PGlite / PostgreSQL server processes, logs at info',
+      },
+    ];
+  } finally {
+    await postgres?.stop();
+  }
+}
 
 /**
  * The server as it is deployed: `src/main.ts` in a process of its own, production mode,
@@ -16,8 +151,9 @@ const ROUNDS = 2;
 export const deployed: BenchSection = {
   name: 'deployed',
   title: 'As deployed: separate processes, production mode, request logs at info',
-  async run(): Promise<Row[]> {
-    const portal = await startPortalProcess();
+  async run(context: BenchContext): Promise<Row[]> {
+    let accounts: BenchAccount[] = [];
+    const portal = await startPortalProcess({ seed: async (database) => void (accounts = await seedAccounts({ database }, 'deployed', SIGN_IN_ACCOUNTS)) });
     const bare = await startHelloWorldProcess();
     try {
       const signIn = await fetch(`${portal.url}/v3/sso/auth`, {
@@ -47,6 +183,7 @@ export const deployed: BenchSection = {
           note: `${describeLoad(meResult)}; ${logged.toLocaleString('en-US')} request log lines written for it; PGlite`,
         },
         { metric: 'ratio /sso/me / bare, as deployed', value: ratio.toFixed(2), target: `≥ ${SESSION_READ_TARGET}`, status: ratio >= SESSION_READ_TARGET ? 'PASS' : 'FAIL' },
+        ...(await signInsAsDeployed(context, portal, accounts)),
       ];
     } finally {
       await portal.stop();

@@ -58,7 +58,8 @@ export const lighthouseSection: BenchSection = {
     let chrome: chromeLauncher.LaunchedChrome | undefined;
     try {
       chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: ['--headless=new', '--no-sandbox'], logLevel: 'error' });
-      const url = `${portal.url}/login`;
+      // BENCH_LIGHTHOUSE_PATH: another page, e.g. `/login?ab` (any query) for /login without its server-rendered first screen.
+      const url = `${portal.url}${process.env.BENCH_LIGHTHOUSE_PATH ?? '/login'}`;
       const runs: Result[] = [];
       for (let run = 0; run < RUNS; run++) {
         const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], output: 'json', logLevel: 'error' });

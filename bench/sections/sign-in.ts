@@ -14,14 +14,14 @@ export const SIGN_IN_TARGET = 0.85;
  * round just before it, so drifts in what else the machine runs (2 shared cores) cancel; the
  * median of the rounds is the figure.
  */
-const CONCURRENCY = 2 * availableParallelism();
+export const CONCURRENCY = 2 * availableParallelism();
 const SECONDS = 4;
-const WARMUP_SECONDS = 1;
+export const WARMUP_SECONDS = 1;
 const ROUNDS = 4;
 /** Sign-ins go round-robin over several accounts, as many people signing in would. */
 const ACCOUNTS = 8;
 
-type Verify = (hash: string, password: string) => Promise<boolean>;
+export type Verify = (hash: string, password: string) => Promise<boolean>;
 
 interface Rate {
   /** Completed per wall-clock second. */
@@ -30,14 +30,14 @@ interface Rate {
   perCpuSecond: number;
 }
 
-interface RawRound extends Rate {
+export interface RawRound extends Rate {
   meanMs: number;
 }
 
 type ServerRound = Rate & LoadResult;
 
 /** `concurrency` loops of argon2 verify() for `seconds`; counts those done in the window. */
-async function verifyLoops(verify: Verify, hash: string, password: string, concurrency: number, seconds: number): Promise<RawRound> {
+export async function verifyLoops(verify: Verify, hash: string, password: string, concurrency: number, seconds: number): Promise<RawRound> {
   const cpu = cpuWindow(seconds);
   cpu.begin();
   const end = performance.now() + seconds * 1000;
@@ -60,7 +60,7 @@ async function verifyLoops(verify: Verify, hash: string, password: string, concu
   return { rps: count / seconds, perCpuSecond: count / (cpuMs / 1000), meanMs: count ? busy / count : 0 };
 }
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;

@@ -103,13 +103,17 @@ function precompress(): Plugin {
   const brotli = promisify(brotliCompress);
   const gz = promisify(gzip);
   let outDir = '';
+  let ssr = false;
   return {
     name: 'portal-precompress',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      ssr = !!config.build.ssr;
     },
     async closeBundle() {
+      // The server-side build of the first screen (dist/.ssr) is for the server, never sent.
+      if (ssr) return;
       const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
         .filter((entry) => entry.isFile() && /\.(js|mjs|css|svg|json|webmanifest|txt)$/.test(entry.name))
         .map((entry) => path.join(entry.parentPath, entry.name))
@@ -130,21 +134,25 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig(({ mode, command }) => {
+export default defineConfig(({ mode, command, isSsrBuild }) => {
   const env = loadEnv(mode, webRoot, 'PORTAL_DEV_');
   const apiOrigin = env.PORTAL_DEV_API_ORIGIN ?? 'http://localhost:8080';
   return {
     root: webRoot,
     plugins: [react(), devHtmlShell(env), reactRouterTreeShaking(), precompress()],
     resolve: { alias: command === 'build' ? productionAliases : [] },
+    // The server-side bundle of the first screen carries its dependencies, so it runs from any copy of dist.
+    ssr: { noExternal: true },
     // The API lives on the Node server; the dev server forwards to it.
     server: { proxy: { '/v3': apiOrigin } },
     build: {
       outDir: 'dist',
+      // The server-side build (first-screen.tsx into dist/.ssr) needs no copy of public/.
+      copyPublicDir: !isSsrBuild,
       emptyOutDir: true,
       target: 'es2022',
       // dist/.vite/manifest.json maps routes to chunks: for size checks and for preload hints.
-      manifest: true,
+      manifest: !isSsrBuild,
       // Every browser the app supports has <link rel=modulepreload>; skip the polyfill.
       modulePreload: { polyfill: false },
       rolldownOptions: {

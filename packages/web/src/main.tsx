@@ -1,5 +1,5 @@
 import './app/mantine-styles';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { DEFAULT_LANGUAGE } from '@portal/contracts';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
@@ -12,6 +12,7 @@ import { setCookieDomain } from './lib/cookies';
 import { markVisited } from './lib/visit';
 import { appState } from './lib/app-state';
 import { exposeNonceToVitePreload, readCspNonce } from './lib/csp-nonce';
+import { hasFirstScreen, routerSettled } from './lib/first-screen';
 import { storeEntryParams } from './lib/entry-params';
 import { initI18n } from './lib/i18n';
 import { applyLanguage, languageSources, resolveInitialLanguage } from './lib/language';
@@ -45,14 +46,22 @@ async function start(): Promise<void> {
   const router = createAppRouter();
   // The server's guess is in the page (config.language); the dev server's shell has none and asks.
   await applyLanguage(await resolveInitialLanguage(languageSources(config.language)));
+  // The server-rendered first screen of /login stays until the live page is ready to replace it.
+  const firstScreen = hasFirstScreen();
+  if (firstScreen) await routerSettled(router);
 
-  createRoot(document.getElementById('root')!).render(
+  const root = createRoot(document.getElementById('root')!);
+  const app = (
     <StrictMode>
       <AppProviders config={config} nonce={nonce}>
         <RouterProvider router={router} />
       </AppProviders>
-    </StrictMode>,
+    </StrictMode>
   );
+  // Behind a first screen the page is on view already: React renders the live one in slices
+  // (a transition), so the main thread stays free for input instead of one long task.
+  if (firstScreen) startTransition(() => root.render(app));
+  else root.render(app);
   // On the first interaction: the toast and busy-loader code, and from then on the link prefetch.
   const startLinkPrefetch = () => void import('./lib/link-prefetch').then(({ startLinkPrefetch }) => startLinkPrefetch(router), () => undefined);
   prefetchToasts(prefetchBusyLoader, startLinkPrefetch);

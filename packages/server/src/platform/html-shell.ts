@@ -16,11 +16,19 @@ export function newNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
+/** A page's first screen rendered on the server (see modules/system/first-screen.ts): its own shell template, and markup for the root. */
+export interface FirstScreen {
+  template: string;
+  body: string;
+}
+
 /**
  * The SPA's index.html, filled per request with the brand's title, theme colour, favicon,
- * the runtime config and the CSP nonce, so the right brand shows before any script runs.
+ * the runtime config and the CSP nonce, so the right brand shows before any script runs;
+ * with `firstScreen`, its template and the page's markup. Every `<script>`, `<style>` and stylesheet or
+ * module link gets the nonce.
  */
-export function renderShell(template: string, brand: Brand, runtime: RuntimeConfig, nonce: string): string {
+export function renderShell(template: string, brand: Brand, runtime: RuntimeConfig, nonce: string, firstScreen?: FirstScreen): string {
   const head = [
     `<title>${escapeAttribute(brand.title)}</title>`,
     `<meta name="theme-color" content="${brand.themeColor}">`,
@@ -28,8 +36,9 @@ export function renderShell(template: string, brand: Brand, runtime: RuntimeConf
     `<meta name="${CSP_NONCE_META}" content="${nonce}">`,
     `<script id="${RUNTIME_CONFIG_ELEMENT_ID}" type="application/json" nonce="${nonce}">${jsonForScript(runtime)}</script>`,
   ].join('\n    ');
-  return template
+  return (firstScreen?.template ?? template)
     .replace('<!--portal-head-->', head)
+    .replace('<div id="root"></div>', () => `<div id="root">${firstScreen?.body ?? ''}</div>`)
     .replace(/%BRAND_ID%/g, brand.id)
     .replace(/<(script|style)(?![^>]*\snonce=)/g, `<$1 nonce="${nonce}"`)
     .replace(/<link rel="(stylesheet|modulepreload)"(?![^>]*\snonce=)/g, `<link rel="$1" nonce="${nonce}"`);

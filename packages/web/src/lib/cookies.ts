@@ -7,6 +7,8 @@ export interface CookieOptions {
 }
 
 export function readCookie(name: string): string | undefined {
+  // The first screen rendered on the server (first-screen.tsx) is for a visitor without entry cookies.
+  if (typeof document === 'undefined') return undefined;
   const prefix = `${encodeURIComponent(name)}=`;
   for (const pair of document.cookie.split(';')) {
     const trimmed = pair.trim();

@@ -40,19 +40,25 @@ export function createWaysIn(deps: WaysInDependencies) {
    * Failures count per account whatever identifier was typed, and per account and address.
    * The account's keys carry the time its password last changed, so a completed reset (or a
    * password change) starts them afresh, from every address at once, and touches nobody else's.
+   * `account` and `lock` hold reservations (a try in flight counts until it is given back), so
+   * they bound parallel guesses; `failed` counts only tries whose password was wrong, one
+   * atomic increment after the check, and is what the captcha asks about: people signing in
+   * to one account from several clients at once never meet a captcha they did not earn.
    */
   const failureKeys = (user: UserRow | undefined, identifier: string, origin: RequestOrigin) => {
-    const account = `signin:fail:${user ? `${user.id}:${user.passwordChangedAt?.getTime() ?? 0}` : identifier.toLowerCase()}`;
-    return { account, lock: `${account}:${origin.limitAddress}` };
+    const subject = user ? `${user.id}:${user.passwordChangedAt?.getTime() ?? 0}` : identifier.toLowerCase();
+    const account = `signin:fail:${subject}`;
+    return { account, lock: `${account}:${origin.limitAddress}`, failed: `signin:failed:${subject}` };
   };
 
   /**
    * Email or username and password. Every try reserves its hits before the password is
    * checked, each in one atomic step, so parallel guesses never check more than the limits
    * allow: per address (refused past the limit), per account and address (refused past it),
-   * and per account whatever the address (a captcha from the third; once the budget is spent,
-   * each further try also waits a growing delay, told in seconds). A success gives the
-   * address's hit back and clears the account's, so only failures count.
+   * and per account whatever the address (once the budget is spent, each further try also
+   * waits a growing delay, told in seconds). A success gives the address's hit back and clears
+   * the account's, so only failures count. The captcha is asked from the third confirmed
+   * failure on the account (`failed`), never for tries still in flight.
    */
   const password: WayIn<{ email: string; password: string; captcha?: string }> = {
     method: 'password',
@@ -62,7 +68,7 @@ export function createWaysIn(deps: WaysInDependencies) {
     },
     async lockout(user, input, origin) {
       const keys = failureKeys(user, input.email, origin);
-      if ((await limiter.peek(keys.account, limits.signInFailuresPerAccount)) >= CAPTCHA_AFTER_FAILURES) await requireCaptcha(deps.captcha, input.captcha, origin.ip);
+      if ((await limiter.peek(keys.failed, limits.signInFailuresPerAccount)) >= CAPTCHA_AFTER_FAILURES) await requireCaptcha(deps.captcha, input.captcha, origin.ip);
       const address = await limiter.consume(signInIpKey(origin), limits.signInPerIp);
       if (!address.allowed) rateLimited(address);
       const lock = await limiter.consume(keys.lock, limits.signInFailuresPerAccount);
@@ -80,8 +86,8 @@ export function createWaysIn(deps: WaysInDependencies) {
       const keys = failureKeys(user, input.email, origin);
       const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await burnVerificationTime(input.password), false);
       if (!user || !valid) {
-        const failures = await limiter.peek(keys.account, limits.signInFailuresPerAccount);
-        throw new AppError('auth.invalid_credentials', {}, { captcha_required: failures >= CAPTCHA_AFTER_FAILURES });
+        const failed = await limiter.consume(keys.failed, limits.signInFailuresPerAccount);
+        throw new AppError('auth.invalid_credentials', {}, { captcha_required: failed.count >= CAPTCHA_AFTER_FAILURES });
       }
       await limiter.refund(signInIpKey(origin));
       // An account nobody activated has not signed in: its tries are given back, not cleared.
@@ -89,7 +95,7 @@ export function createWaysIn(deps: WaysInDependencies) {
         await Promise.all([limiter.refund(keys.account), limiter.refund(keys.lock)]);
         throw new AppError('auth.not_activated');
       }
-      await Promise.all([limiter.reset(keys.account), limiter.reset(keys.lock)]);
+      await Promise.all([limiter.reset(keys.account), limiter.reset(keys.lock), limiter.reset(keys.failed)]);
       if (needsRehash(user.passwordHash!)) await users.setPasswordHash(user.id, await hashPassword(input.password), deps.clock.now(), false);
       return { user, amr: ['pwd'] };
     },

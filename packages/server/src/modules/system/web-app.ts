@@ -1,12 +1,14 @@
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import { isPagePath } from '@portal/contracts';
+import { brands, isPagePath, languages } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { brandForHost, runtimeConfigFor } from '../../platform/brand';
 import { languageFor } from '../../platform/geo';
 import { PAGE_HEADERS } from '../../platform/security-headers';
 import { loadShellTemplate, newNonce, pageCsp, renderShell, type ThirdPartySources } from '../../platform/html-shell';
+import { createFirstScreens } from './first-screen';
 
 const API_PREFIX = '/v3/';
 
@@ -38,6 +40,28 @@ function thirdPartySources(config: Config): ThirdPartySources {
   return sources;
 }
 
+/** Shells above this size (those carrying a first screen, ~34 KB) go compressed when the browser accepts it. */
+const COMPRESS_SHELL_ABOVE = 4096;
+
+/**
+ * The shell in Brotli (fast quality: it is made per response, for its nonce) or gzip when the
+ * browser accepts either, with `Vary: Accept-Encoding`; as it is otherwise.
+ */
+function compressed(request: FastifyRequest, reply: FastifyReply, html: string): string | Buffer {
+  reply.header('vary', 'Accept-Encoding');
+  if (Buffer.byteLength(html) < COMPRESS_SHELL_ABOVE) return html;
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  if (/\bbr\b/.test(accepted)) {
+    reply.header('content-encoding', 'br');
+    return brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+  }
+  if (/\bgzip\b/.test(accepted)) {
+    reply.header('content-encoding', 'gzip');
+    return gzipSync(html, { level: 6 });
+  }
+  return html;
+}
+
 /**
  * Serves the built React app: hashed assets with long caching, Brotli or gzip copies made at build time, and for every page path the
  * HTML shell filled with the request's brand and a fresh CSP nonce. Unknown `/v3` paths and
@@ -46,11 +70,22 @@ function thirdPartySources(config: Config): ThirdPartySources {
 export async function installWebApp(app: FastifyInstance, config: Config, webDist: string): Promise<void> {
   const template = await loadShellTemplate(webDist);
   const thirdParty = thirdPartySources(config);
+  // The sign-in page's markup, painted before the app's JavaScript arrives (first-screen.ts).
+  const firstScreens = await createFirstScreens(template, webDist, app.log);
+  // In production rendered once the server is up, off its start-up path (until then /login goes
+  // without); elsewhere on first use, so test servers that never open /login pay nothing.
+  if (config.NODE_ENV === 'production') {
+    app.addHook('onReady', () => {
+      setImmediate(() => void firstScreens.warm(Object.values(brands).map((brand) => runtimeConfigFor(config, brand)), languages));
+    });
+  }
 
   const sendShell = (request: FastifyRequest, reply: FastifyReply) => {
     if (!template) return reply.status(503).type('text/plain').send('The web app is not built. Run `npm start`.');
     const brand = brandForHost(config, request.hostname);
     const nonce = newNonce();
+    // The visitor's language rides along (the shell is per request and never cached), so the first paint need not ask for it.
+    const runtime = { ...runtimeConfigFor(config, brand), language: languageFor(request.ip, request.headers['accept-language']) };
     // Unknown pages still get the app (it shows the not-found page), with the right status.
     const status = isPagePath(request.url.split('?')[0] ?? '/') ? 200 : 404;
     return reply
@@ -63,8 +98,7 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
       .header('content-security-policy', pageCsp(nonce, thirdParty))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      // The visitor's language rides along (the shell is per request and never cached), so the first paint need not ask for it.
-      .send(renderShell(template, brand, { ...runtimeConfigFor(config, brand), language: languageFor(request.ip, request.headers['accept-language']) }, nonce));
+      .send(compressed(request, reply, renderShell(template, brand, runtime, nonce, firstScreens.forRequest(request, runtime, runtime.language!))));
   };
 
   await app.register(fastifyStatic, {
@@ -73,7 +107,8 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
     wildcard: true,
     // The build writes .br and .gz beside each text file (vite.config.ts): sent by Accept-Encoding, with Vary.
     preCompressed: true,
-    allowedPath: (pathName) => pathName !== '/index.html',
+    // The shell's template and the server-side bundle of the first screen are the server's, not pages' files.
+    allowedPath: (pathName) => pathName !== '/index.html' && !pathName.startsWith('/.ssr/'),
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');

@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, WEB_DIST, type TestServer } from '../../../test/harness';
+
+/**
+ * The sign-in page's first screen, on the built web app (packages/web/dist with its
+ * server-side bundle, dist/.ssr): the markup, the inlined styles and the deferred scripts
+ * in the shell of a plain /login, nothing for any other page or visitor.
+ */
+const built = existsSync(path.join(WEB_DIST, '.ssr', 'first-screen.js'));
+
+let server: TestServer;
+beforeAll(async () => {
+  if (built) server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+const page = (url: string, headers: Record<string, string> = {}) => server.app.inject({ url, headers: { host: 'localhost', ...headers } });
+
+/** The screens are rendered just after start-up: wait until /login carries one. */
+async function firstScreenPage(headers: Record<string, string> = {}) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const response = await page('/login', headers);
+    if (response.body.includes('data-first-screen') || Date.now() > deadline) return response;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.runIf(built)('the first screen of /login', () => {
+  it('is in the shell, with the page styles inline and every style and script under the nonce', async () => {
+    const response = await firstScreenPage();
+    expect(response.statusCode).toBe(200);
+    const body = response.body;
+    expect(body).toMatch(/<div data-first-screen inert>/);
+    expect(body).toContain('>Sign in</h1>');
+    expect(body).toContain('name="username"');
+    expect(body).toMatch(/<input readonly /);
+    // No style attributes (the CSP refuses them in markup) and no stylesheet request holding the paint.
+    expect(body).not.toMatch(/<[^>]+\sstyle="/);
+    expect(body).not.toContain('rel="stylesheet"');
+    // The app's entry is imported after the first paint, not by a <script src> the parser fetches at once.
+    expect(body).not.toMatch(/<script[^>]*\ssrc=/);
+    expect(body).toMatch(/requestAnimationFrame\([\s\S]*import\("\/assets\/index-[\w-]+\.js"\)/);
+    const nonce = response.headers['content-security-policy']!.toString().match(/'nonce-([^']+)'/)![1]!;
+    for (const tag of body.match(/<(script|style)\b[^>]*>/g)!) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it('comes in the language and brand of the shell', async () => {
+    const vi = await firstScreenPage({ 'accept-language': 'vi-VN,vi;q=0.9' });
+    expect(vi.body).toContain('>Đăng nhập</h1>');
+    const locker = await firstScreenPage({ host: 'locker.localhost' });
+    expect(locker.body).toContain('data-first-screen');
+    expect(locker.body).toContain('/brand/locker/');
+  });
+
+  it('goes compressed when the browser accepts it', async () => {
+    await firstScreenPage();
+    const response = await page('/login', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.vary).toContain('Accept-Encoding');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toContain('data-first-screen');
+  });
+
+  it('is left out for a signed-in visitor, an entry query or cookie, and other pages', async () => {
+    await firstScreenPage();
+    for (const [url, headers] of [
+      ['/login', { cookie: 'auth_token=abc' }],
+      ['/login', { cookie: '__Host-auth_token=abc' }],
+      ['/login', { cookie: 'SERVICE_SCOPE=pwdmanager' }],
+      ['/login?SERVICE_SCOPE=pwdmanager', {}],
+      ['/register', {}],
+    ] as const) {
+      const response = await page(url, headers);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, `${url} ${JSON.stringify(headers)}`).not.toContain('data-first-screen');
+      expect(response.body).toMatch(/<script[^>]*type="module"[^>]*src=/);
+    }
+  });
+
+  it('never serves the server-side bundle', async () => {
+    expect((await page('/.ssr/first-screen.js')).statusCode).toBe(404);
+  });
+});
