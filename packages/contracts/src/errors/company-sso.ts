@@ -9,4 +9,17 @@ export const companySsoErrors = {
   'sso.domain_not_verified': { status: 403, message: 'Your organization has not verified the domain of {email}, so it cannot sign in with SSO. Ask your administrator' },
   'sso.account_unverified': { status: 403, message: 'An account for {email} exists but its email is not verified. Activate it or sign in to it first' },
   'sso.member_elsewhere': { status: 403, message: '{email} is in another Enterprise' },
+  // The organization's SSO settings (owners and admins).
+  'sso.identifier_format': { status: 400, message: 'Use 1 to 63 letters, digits or dashes, not starting or ending with a dash' },
+  'sso.identifier_taken': { status: 409, message: 'The SSO identifier {identifier} is taken' },
+  'sso.issuer_invalid': { status: 400, message: 'Enter the issuer as an https URL without a query or fragment' },
+  'sso.client_id_required': { status: 400, message: 'Enter the client ID' },
+  'sso.client_secret_required': { status: 400, message: 'Enter the client secret (8 to 1024 characters)' },
+  'sso.metadata_invalid': { status: 400, message: "The IdP metadata XML cannot be used: it needs an entityID, an HTTP-Redirect SingleSignOnService and a signing certificate" },
+  'sso.not_configured': { status: 409, message: 'Set up the identity provider before requiring SSO' },
+  'sso.domain_invalid': { status: 400, message: 'Enter a domain such as example.com' },
+  'sso.domain_not_found': { status: 404, message: 'Your organization has not added {domain}' },
+  'sso.domain_record_missing': { status: 409, message: 'The TXT record was not found on {domain} yet. DNS changes can take a while: try again later' },
+  'sso.domain_taken': { status: 409, message: '{domain} is verified by another organization' },
+  'sso.dns_unavailable': { status: 502, message: 'The DNS lookup of {domain} failed. Please try again later' },
 } as const;
