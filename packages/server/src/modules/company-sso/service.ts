@@ -49,7 +49,8 @@ export class CompanySsoAdminError extends Error {
 export interface Organizations {
   resolve(nameOrEmail: string | undefined): Promise<OrganizationRow>;
   membershipOf(email: string): Promise<OrganizationRow | undefined>;
-  addMember(organizationId: string, email: string, userId?: string | null): Promise<boolean>;
+  /** Adds a member; `via: 'sso'` records the just-in-time membership in the audit log. */
+  addMember(organizationId: string, email: string, userId: string | null, via: 'sso'): Promise<boolean>;
 }
 
 export interface CompanySsoDependencies {
@@ -156,7 +157,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       const again = await queries.findIdentity(organizationId, identity.subject);
       if (again?.userId !== user.id) throw new AppError('sso.account_unverified', { email }, { email });
     }
-    if (!membership) await deps.organizations.addMember(organizationId, email, user.id);
+    if (!membership) await deps.organizations.addMember(organizationId, email, user.id, 'sso');
     return user;
   }
 

@@ -126,7 +126,7 @@ export function companySsoSettings(deps: SettingsDependencies) {
         settings = { identifier, kind: 'saml' as const, oidcIssuer: null, oidcClientId: null, oidcClientSecret: null, samlEntityId: metadata.entityId, samlSsoUrl: metadata.ssoUrl, samlCertificates: metadata.certificates };
       }
       const saved = await queries.upsertConnection(organization.id, settings, clock.now());
-      if (saved === 'identifier_taken') throw new AppError('sso.identifier_taken', { identifier }, { fields: { identifier: new AppError('sso.identifier_taken', { identifier }).message } });
+      if (saved === 'identifier_taken') throw new AppError('sso.identifier_taken', { identifier }, { identifier, fields: { identifier: new AppError('sso.identifier_taken', { identifier }).message } });
       return view(organization);
     },
 
@@ -147,19 +147,19 @@ export function companySsoSettings(deps: SettingsDependencies) {
         case 'verified':
           return toDomainDto(proof.domain);
         case 'not_claimed':
-          throw new AppError('sso.domain_not_found', { domain });
+          throw new AppError('sso.domain_not_found', { domain }, { domain });
         case 'missing':
-          throw new AppError('sso.domain_record_missing', { domain });
+          throw new AppError('sso.domain_record_missing', { domain }, { domain });
         case 'taken':
-          throw new AppError('sso.domain_taken', { domain });
+          throw new AppError('sso.domain_taken', { domain }, { domain });
         case 'lookup_failed':
-          throw new AppError('sso.dns_unavailable', { domain });
+          throw new AppError('sso.dns_unavailable', { domain }, { domain });
       }
     },
 
     async removeDomain(organization: Organization, value: string): Promise<void> {
       const domain = domainOf(value);
-      if (!(await queries.removeDomain(organization.id, domain))) throw new AppError('sso.domain_not_found', { domain });
+      if (!(await queries.removeDomain(organization.id, domain))) throw new AppError('sso.domain_not_found', { domain }, { domain });
     },
   };
 }
