@@ -36,6 +36,8 @@ export type CompanySsoDomain = z.infer<typeof companySsoDomainSchema>;
 
 export const companySsoSettingsSchema = z.object({
   organization: z.object({ id: z.string(), name: z.string() }),
+  /** The caller's email: a proof may be mailed to it when it is at the domain. */
+  email: z.string(),
   identifier: z.string().nullable(),
   protocol: z.enum(['oidc', 'saml']).nullable(),
   oidc: z.object({ issuer: z.string(), client_id: z.string(), has_client_secret: z.boolean() }).nullable(),
@@ -65,3 +67,17 @@ export type CompanySsoProviderRequest = z.infer<typeof companySsoProviderRequest
 export const companySsoRequireRequestSchema = z.object({ require_sso: z.boolean() });
 export const companySsoDomainRequestSchema = z.object({ domain: z.string().max(300) });
 export const companySsoDomainParamsSchema = z.object({ domain: z.string().min(1).max(300) });
+
+/** The mailboxes a domain proof may be mailed to: the domain's usual admin addresses, and the caller's own when it is at that domain. */
+export const DOMAIN_PROOF_MAILBOXES = ['admin', 'hostmaster', 'postmaster', 'webmaster'] as const;
+export function domainProofAddresses(domain: string, ownEmail: string): string[] {
+  const addresses: string[] = DOMAIN_PROOF_MAILBOXES.map((mailbox) => `${mailbox}@${domain}`);
+  const own = ownEmail.trim().toLowerCase();
+  if (own.endsWith(`@${domain}`) && !addresses.includes(own)) addresses.push(own);
+  return addresses;
+}
+/** Minutes a mailed domain proof code stays valid. */
+export const DOMAIN_PROOF_VALID_MINUTES = 30;
+export const companySsoProofMailRequestSchema = z.object({ address: z.string().max(320) });
+export const companySsoProofMailResponseSchema = z.object({ address: z.string(), expires_at: z.string() });
+export const companySsoProofCodeRequestSchema = z.object({ code: z.string().max(32) });

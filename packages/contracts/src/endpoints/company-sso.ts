@@ -5,6 +5,9 @@ import {
   companySsoDomainRequestSchema,
   companySsoDomainSchema,
   companySsoFinishRequestSchema,
+  companySsoProofCodeRequestSchema,
+  companySsoProofMailRequestSchema,
+  companySsoProofMailResponseSchema,
   companySsoProviderRequestSchema,
   companySsoRequireRequestSchema,
   companySsoSettingsSchema,
@@ -109,6 +112,31 @@ export const verifyDomain = endpoint({
   params: companySsoDomainParamsSchema,
   response: companySsoDomainSchema,
   errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found', 'sso.domain_record_missing', 'sso.domain_taken', 'sso.dns_unavailable'],
+});
+
+export const mailDomainProof = endpoint({
+  method: 'POST',
+  path: '/sso/me/organization/sso/domains/{domain}/mail-proof',
+  tag,
+  auth: 'session',
+  summary: 'Mail a one-time code proving the domain to one of its admin addresses (admin@, hostmaster@, postmaster@, webmaster@, or your own there): the alternative to the TXT record',
+  params: companySsoDomainParamsSchema,
+  body: companySsoProofMailRequestSchema,
+  response: companySsoProofMailResponseSchema,
+  errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found', 'sso.domain_verified_already', 'sso.proof_address_invalid', 'rate_limited'],
+});
+
+export const confirmDomainProof = endpoint({
+  method: 'POST',
+  path: '/sso/me/organization/sso/domains/{domain}/mail-proof/confirm',
+  tag,
+  auth: 'session',
+  recentAuth: true,
+  summary: 'The code mailed to the domain: verifies it (single use, expiring, 5 guesses)',
+  params: companySsoDomainParamsSchema,
+  body: companySsoProofCodeRequestSchema,
+  response: companySsoDomainSchema,
+  errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found', 'auth.code_invalid', 'sso.domain_taken', 'rate_limited'],
 });
 
 export const removeDomain = endpoint({

@@ -21,5 +21,7 @@ export const companySsoErrors = {
   'sso.domain_not_found': { status: 404, message: 'Your organization has not added {domain}' },
   'sso.domain_record_missing': { status: 409, message: 'The TXT record was not found on {domain} yet. DNS changes can take a while: try again later' },
   'sso.domain_taken': { status: 409, message: '{domain} is verified by another organization' },
+  'sso.proof_address_invalid': { status: 400, message: 'Choose admin@, hostmaster@, postmaster@ or webmaster@ of the domain, or your own address there' },
+  'sso.domain_verified_already': { status: 409, message: '{domain} is verified already' },
   'sso.dns_unavailable': { status: 502, message: 'The DNS lookup of {domain} failed. Please try again later' },
 } as const;

@@ -39,10 +39,15 @@ export function companySsoRoutes(config: Config, companySso: CompanySsoService):
     // The organization's SSO settings: owners and admins only (checked on every call); changing
     // the identity provider, require-SSO or a domain's proof asks for a recent proof of identity.
     const organizationOf = (request: FastifyRequest) => companySso.administeredBy(caller(request).user);
+    const me = (request: FastifyRequest) => caller(request).user;
     const settings = companySso.settings;
-    route(app, companySsoEndpoints.settings, async (request) => settings.view(await organizationOf(request)));
-    route(app, companySsoEndpoints.setProvider, async (request) => settings.setProvider(await organizationOf(request), request.body), { bodyLimit: 600_000 });
-    route(app, companySsoEndpoints.setRequireSso, async (request) => settings.setRequireSso(await organizationOf(request), request.body.require_sso));
+    route(app, companySsoEndpoints.settings, async (request) => settings.view(await organizationOf(request), me(request)));
+    route(app, companySsoEndpoints.setProvider, async (request) => settings.setProvider(await organizationOf(request), me(request), request.body), { bodyLimit: 600_000 });
+    route(app, companySsoEndpoints.setRequireSso, async (request) => settings.setRequireSso(await organizationOf(request), me(request), request.body.require_sso));
+    route(app, companySsoEndpoints.mailDomainProof, async (request) =>
+      settings.mailProof(await organizationOf(request), me(request), request.params.domain, request.body.address, requestOrigin(request, config)),
+    );
+    route(app, companySsoEndpoints.confirmDomainProof, async (request) => settings.confirmProof(await organizationOf(request), me(request), request.params.domain, request.body.code));
     route(app, companySsoEndpoints.addDomain, async (request) => settings.addDomain(await organizationOf(request), request.body.domain));
     route(app, companySsoEndpoints.verifyDomain, async (request) => settings.verifyDomain(await organizationOf(request), request.params.domain));
     route(app, companySsoEndpoints.removeDomain, async (request) => settings.removeDomain(await organizationOf(request), request.params.domain));

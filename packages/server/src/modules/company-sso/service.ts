@@ -17,7 +17,9 @@ import type { SignInResult } from '../sessions';
 import { createUserService, type UserRow } from '../users';
 import { dnsTxtLookup, normalizeDomain, TXT_PREFIX, type TxtLookup } from './domains';
 import { companySsoQueries, type ConnectionRow } from './queries';
-import { checkIssuer, CLIENT_SECRET_LENGTH, companySsoSettings, proveByDns } from './settings';
+import { checkIssuer, CLIENT_SECRET_LENGTH, companySsoSettings, DOMAIN_PROOF_PURPOSE, proveByDns } from './settings';
+import { createOneTimeTokens } from '../../platform/one-time-tokens';
+import type { Mailer } from '../../platform/mail';
 import { createSamlServiceProvider, parseIdpMetadata, SamlRefusal, type SamlIdentity } from './saml';
 
 /** How long a started sign-in (OIDC cookie, SAML request) and a SAML handoff code live. */
@@ -60,7 +62,9 @@ export interface CompanySsoDependencies {
   limiter: RateLimiter;
   secrets: DataProtection;
   organizations: Organizations;
-  log: { warn(object: unknown, message: string): void };
+  log: { warn(object: unknown, message: string): void; error?(object: unknown, message: string): void };
+  /** Mails the domain proofs (the settings page's alternative to the TXT record). */
+  mailer?: Mailer;
   /** The sign-in pipeline (auth module): company SSO ends like every other way in. */
   signIn: { run<Input>(way: WayIn<Input>, input: Input, origin: RequestOrigin): Promise<SignInResult> };
   /** DNS TXT lookups (tests may pass their own; by default COMPANY_SSO_DNS_SERVER or the system's). */
@@ -207,7 +211,18 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     registrationUrls,
     administeredBy,
     /** The settings screen's reads and changes, for an organization `administeredBy` answered. */
-    settings: companySsoSettings({ queries, secrets, clock, txtLookup, normalizeIdentifier, registrationUrls }),
+    settings: companySsoSettings({
+      queries,
+      secrets,
+      clock,
+      txtLookup,
+      normalizeIdentifier,
+      registrationUrls,
+      tokens: createOneTimeTokens<typeof DOMAIN_PROOF_PURPOSE>({ db: deps.db, clock, limiter: deps.limiter }),
+      mailer: deps.mailer,
+      limiter: deps.limiter,
+      log: { error: (object, message) => (deps.log.error ?? deps.log.warn).call(deps.log, object, message) },
+    }),
 
     // ----- Operator configuration (npm run organizations -- sso ... / domain ...) -----
 

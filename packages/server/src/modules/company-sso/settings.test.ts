@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from '../../../test/dns-server';
+import { startSmtpPeer, type SmtpPeer } from '../../../test/smtp-peer';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
 import { samlIdp } from '../../../test/saml-idp';
@@ -13,10 +14,12 @@ import { createOrganizationService } from '../organizations';
  * 400 naming its field (never a 500), and the OpenID Connect secret never answered.
  */
 const SECRET = 'acme-settings-secret-0123456789';
+const PASSWORD = 'plum-orbit-cactus-917';
 let server: TestServer;
 let client: ReturnType<typeof identityClient>;
 let organizations: ReturnType<typeof createOrganizationService>;
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
+let peer: SmtpPeer;
 const dnsRecords = new Map<string, string[]>();
 const saml = samlIdp();
 let people = 0;
@@ -25,9 +28,15 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (token: string, method: Method, url: string, payload?: object) =>
   server.app.inject({ method, url: `/v3/sso/me/organization/sso${url}`, payload, headers: { authorization: `Bearer ${token}` } });
 
+/** A fresh activated account, signed in: the mail goes to the real SMTP peer. */
 async function person(label: string, domain = 'settings.test') {
   const email = `${label}-${++people}@${domain}`;
-  return { email, token: await client.registeredUser(email) };
+  await client.signUp(email, PASSWORD);
+  const mail = await peer.waitFor((received) => received.to.includes(email) && /\/confirmation\/[\w-]+/.test(received.text));
+  const token = /\/confirmation\/([\w-]+)/.exec(mail.text)![1]!;
+  expect((await client.post('/v3/sso/users/activate', { token })).statusCode).toBeLessThan(300);
+  const signedIn = await client.signIn(email, PASSWORD);
+  return { email, token: signedIn.json().token as string };
 }
 
 /** An organization with an owner, an admin and a member (signed in). */
@@ -53,13 +62,15 @@ const fieldOf = (body: { details?: { fields?: Record<string, { code: string }> }
 
 beforeAll(async () => {
   dns = await startDnsServer(dnsRecords);
-  server = await startTestServer({ env: { COMPANY_SSO_DNS_SERVER: dns.server } });
+  peer = await startSmtpPeer();
+  server = await startTestServer({ env: { COMPANY_SSO_DNS_SERVER: dns.server, SMTP_URL: peer.url } });
   client = identityClient(server.app, server.database);
   organizations = createOrganizationService({ db: server.database.db, clock: { now: () => new Date() } });
 });
 afterAll(async () => {
   await server.close();
   await dns.close();
+  await peer.close();
 });
 
 describe('who sees the settings', () => {
@@ -152,7 +163,7 @@ describe('the identity provider', () => {
       const refused = await change();
       expect([refused.statusCode, refused.json().code]).toEqual([403, 'auth.reauth_required']);
     }
-    const fresh = await client.signIn(owner.email, 'plum-orbit-cactus-917');
+    const fresh = await client.signIn(owner.email, PASSWORD);
     const required = await call(fresh.json().token, 'PUT', '/require', { require_sso: true });
     expect(required.json()).toMatchObject({ identifier: 'stale-team', require_sso: true });
     expect((await call(fresh.json().token, 'PUT', '/require', { require_sso: false })).json().require_sso).toBe(false);
@@ -193,5 +204,69 @@ describe('domains', () => {
     await call(owner.token, 'POST', '/domains', { domain: 'stale.test' });
     await staleSession(owner.email);
     expect((await call(owner.token, 'POST', '/domains/stale.test/verify')).json().code).toBe('auth.reauth_required');
+  });
+});
+
+describe('the mailed domain proof', () => {
+  const proofCode = async (to: string, after: number) => {
+    const mail = await peer.waitFor((received) => received.to.includes(to) && peer.messages.indexOf(received) >= after);
+    return /\b(\d{6})\b/.exec(mail.text)![1]!;
+  };
+
+  it("mails a code to an admin address of the domain (or the requester's own there); the code verifies it once", async () => {
+    const { owner, admin } = await team('mailed');
+    await call(owner.token, 'POST', '/domains', { domain: 'mailed.test' });
+    for (const address of ['ceo@mailed.test', 'admin@elsewhere.test', owner.email]) {
+      const refused = await call(owner.token, 'POST', '/domains/mailed.test/mail-proof', { address });
+      expect(fieldOf(refused.json()), address).toEqual([['address', 'sso.proof_address_invalid']]);
+    }
+    expect((await call(owner.token, 'POST', '/domains/unclaimed.test/mail-proof', { address: 'admin@unclaimed.test' })).json().code).toBe('sso.domain_not_found');
+    const before = peer.messages.length;
+    const sent = await call(admin.token, 'POST', '/domains/mailed.test/mail-proof', { address: 'Hostmaster@Mailed.test' });
+    expect(sent.json()).toMatchObject({ address: 'hostmaster@mailed.test', expires_at: expect.stringMatching(/^\d{4}-/) });
+    const code = await proofCode('hostmaster@mailed.test', before);
+    expect(sent.body).not.toContain(code);
+    const mail = peer.messages.find((received) => received.to.includes('hostmaster@mailed.test'))!;
+    expect(mail.subject).toBe('Verify mailed.test for Org mailed on CyStack ID');
+    // The owner did not ask: the admin's code is the admin's.
+    expect((await call(owner.token, 'POST', '/domains/mailed.test/mail-proof/confirm', { code })).json().details.fields.code.code).toBe('auth.code_invalid');
+    const wrong = await call(admin.token, 'POST', '/domains/mailed.test/mail-proof/confirm', { code: code === '000000' ? '111111' : '000000' });
+    expect(fieldOf(wrong.json())).toEqual([['code', 'auth.code_invalid']]);
+    const verified = await call(admin.token, 'POST', '/domains/mailed.test/mail-proof/confirm', { code });
+    expect(verified.json()).toMatchObject({ domain: 'mailed.test', verified: true, verified_by: 'mail' });
+    expect((await call(admin.token, 'POST', '/domains/mailed.test/mail-proof/confirm', { code })).json().code).toBe('sso.domain_verified_already');
+  });
+
+  it("offers the requester's own address when it is at the domain", async () => {
+    const { owner } = await team('own');
+    await call(owner.token, 'POST', '/domains', { domain: 'settings.test' });
+    const before = peer.messages.length;
+    expect((await call(owner.token, 'POST', '/domains/settings.test/mail-proof', { address: owner.email })).statusCode).toBe(200);
+    const code = await proofCode(owner.email, before);
+    const verified = await call(owner.token, 'POST', '/domains/settings.test/mail-proof/confirm', { code });
+    expect(verified.json().verified_by).toBe('mail');
+  });
+
+  it('kills a code after 5 guesses, however many arrive at once', async () => {
+    const { owner } = await team('guesses');
+    await call(owner.token, 'POST', '/domains', { domain: 'guesses.test' });
+    const before = peer.messages.length;
+    await call(owner.token, 'POST', '/domains/guesses.test/mail-proof', { address: 'webmaster@guesses.test' });
+    const code = await proofCode('webmaster@guesses.test', before);
+    const wrongCode = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    const guesses = await Promise.all(Array.from({ length: 8 }, () => call(owner.token, 'POST', '/domains/guesses.test/mail-proof/confirm', { code: wrongCode })));
+    expect(guesses.every((guess) => guess.statusCode === 400 || guess.statusCode === 429)).toBe(true);
+    const late = await call(owner.token, 'POST', '/domains/guesses.test/mail-proof/confirm', { code });
+    expect([400, 429]).toContain(late.statusCode);
+    expect((await call(owner.token, 'GET', '')).json().domains[0].verified).toBe(false);
+  });
+
+  it('counts the mails per organization in one atomic step (10 an hour), parallel requests included', async () => {
+    const { owner } = await team('flood');
+    await call(owner.token, 'POST', '/domains', { domain: 'flood.test' });
+    const sent = await Promise.all(Array.from({ length: 13 }, () => call(owner.token, 'POST', '/domains/flood.test/mail-proof', { address: 'postmaster@flood.test' })));
+    const statuses = sent.map((response) => response.statusCode).sort();
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(3);
   });
 });

@@ -1,4 +1,9 @@
-import type { CompanySsoDomain, CompanySsoProviderRequest, CompanySsoSettings } from '@portal/contracts';
+import { domainProofAddresses, DOMAIN_PROOF_VALID_MINUTES, type CompanySsoDomain, type CompanySsoProviderRequest, type CompanySsoSettings } from '@portal/contracts';
+import { sendInBackground, type Mailer } from '../../platform/mail';
+import type { OneTimeTokens } from '../../platform/one-time-tokens';
+import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import type { RequestOrigin } from '../../platform/request-origin';
+import { domainProofMail } from './mail';
 import type { Clock } from '../../platform/clock';
 import { randomToken } from '../../platform/crypto';
 import type { DataProtection } from '../../platform/data-protection';
@@ -61,9 +66,19 @@ export interface SettingsDependencies {
   txtLookup: TxtLookup;
   normalizeIdentifier: IdentifierCheck;
   registrationUrls(identifier: string): { oidcRedirectUris: string[]; entityId: string; acsUrl: string };
+  /** The mailed domain proof: codes (hashed, expiring, 5 guesses), the mailer and its limit. */
+  tokens: OneTimeTokens<typeof DOMAIN_PROOF_PURPOSE>;
+  /** Absent in the operator command (it mails nothing). */
+  mailer?: Mailer;
+  limiter: RateLimiter;
+  log: { error(object: unknown, message: string): void };
 }
 
 type Organization = { id: string; name: string };
+/** The admin asking: the code is theirs (one pending proof at a time), mailed to the domain's address. */
+type Requester = { id: string; email: string; fullName: string | null };
+
+export const DOMAIN_PROOF_PURPOSE = 'sso_domain_proof';
 
 /**
  * The organization's SSO settings screen (owners and admins; the routes check the role and the
@@ -77,11 +92,20 @@ export function companySsoSettings(deps: SettingsDependencies) {
     return domain;
   };
 
-  async function view(organization: Organization): Promise<CompanySsoSettings> {
+  /** The organization's claim of a domain not verified yet. */
+  async function pendingClaim(organization: Organization, domain: string) {
+    const claim = await queries.domain(organization.id, domain);
+    if (!claim) throw new AppError('sso.domain_not_found', { domain }, { domain });
+    if (claim.verifiedAt) throw new AppError('sso.domain_verified_already', { domain }, { domain });
+    return claim;
+  }
+
+  async function view(organization: Organization, caller: { email: string }): Promise<CompanySsoSettings> {
     const [connection, domains] = [await queries.connectionOf(organization.id), await queries.domainsOf(organization.id)];
     const urls = connection && deps.registrationUrls(connection.identifier);
     return {
       organization: { id: organization.id, name: organization.name },
+      email: caller.email,
       identifier: connection?.identifier ?? null,
       protocol: connection?.kind ?? null,
       oidc:
@@ -99,7 +123,7 @@ export function companySsoSettings(deps: SettingsDependencies) {
     view,
 
     /** The identifier and identity provider. An OpenID Connect secret left out keeps the stored one (write-only: never answered). */
-    async setProvider(organization: Organization, input: CompanySsoProviderRequest): Promise<CompanySsoSettings> {
+    async setProvider(organization: Organization, caller: { email: string }, input: CompanySsoProviderRequest): Promise<CompanySsoSettings> {
       const identifier = deps.normalizeIdentifier(input.identifier);
       if (!identifier) throw fieldError('identifier', 'sso.identifier_format');
       const current = await queries.connectionOf(organization.id);
@@ -127,12 +151,12 @@ export function companySsoSettings(deps: SettingsDependencies) {
       }
       const saved = await queries.upsertConnection(organization.id, settings, clock.now());
       if (saved === 'identifier_taken') throw new AppError('sso.identifier_taken', { identifier }, { identifier, fields: { identifier: new AppError('sso.identifier_taken', { identifier }).message } });
-      return view(organization);
+      return view(organization, caller);
     },
 
-    async setRequireSso(organization: Organization, requireSso: boolean): Promise<CompanySsoSettings> {
+    async setRequireSso(organization: Organization, caller: { email: string }, requireSso: boolean): Promise<CompanySsoSettings> {
       if (!(await queries.setRequireSso(organization.id, requireSso, clock.now()))) throw new AppError('sso.not_configured');
-      return view(organization);
+      return view(organization, caller);
     },
 
     /** Claims a domain (the existing claim, token kept, when there is one): the TXT record to publish. */
@@ -155,6 +179,34 @@ export function companySsoSettings(deps: SettingsDependencies) {
         case 'lookup_failed':
           throw new AppError('sso.dns_unavailable', { domain }, { domain });
       }
+    },
+
+    /**
+     * The mailed proof, the alternative to the TXT record: a one-time code to one of the domain's
+     * admin addresses (or the requester's own there). Counted per organization in one atomic step.
+     */
+    async mailProof(organization: Organization, requester: Requester, value: string, address: string, origin: RequestOrigin): Promise<{ address: string; expires_at: string }> {
+      if (!deps.mailer) throw new Error('no mailer here');
+      const domain = domainOf(value);
+      const to = address.trim().toLowerCase();
+      if (!domainProofAddresses(domain, requester.email).includes(to)) throw fieldError('address', 'sso.proof_address_invalid');
+      await pendingClaim(organization, domain);
+      rateLimited(await deps.limiter.consume(rateKey(limits.companySsoProofMailsPerOrganization, organization.id), limits.companySsoProofMailsPerOrganization));
+      const code = await deps.tokens.issueCode(requester.id, DOMAIN_PROOF_PURPOSE, DOMAIN_PROOF_VALID_MINUTES * 60, { organizationId: organization.id, domain, address: to });
+      const rendered = domainProofMail({ lang: origin.lang, brand: origin.brand, organization: organization.name, requester: requester.fullName?.trim() || requester.email, domain, code });
+      sendInBackground(deps.mailer, deps.log, { to, ...rendered });
+      return { address: to, expires_at: new Date(clock.now().getTime() + DOMAIN_PROOF_VALID_MINUTES * 60_000).toISOString() };
+    },
+
+    /** The mailed code: single use, expiring, 5 guesses (each taken in one statement); verifies the domain it was mailed for. */
+    async confirmProof(organization: Organization, requester: Requester, value: string, code: string): Promise<CompanySsoDomain> {
+      const domain = domainOf(value);
+      await pendingClaim(organization, domain);
+      const used = await deps.tokens.useCode(requester.id, DOMAIN_PROOF_PURPOSE, code.trim());
+      const payload = used?.payload as { organizationId?: string; domain?: string } | null | undefined;
+      if (!used || payload?.organizationId !== organization.id || payload.domain !== domain) throw fieldError('code', 'auth.code_invalid');
+      if (!(await queries.markVerified(organization.id, domain, 'mail', clock.now()))) throw new AppError('sso.domain_taken', { domain }, { domain });
+      return toDomainDto((await queries.domain(organization.id, domain))!);
     },
 
     async removeDomain(organization: Organization, value: string): Promise<void> {
