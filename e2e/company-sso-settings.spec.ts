@@ -6,7 +6,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startDnsServer } from '../packages/server/test/dns-server';
 import { seriousViolations as axeViolations } from './support/axe';
 import { signIn } from './support/auth';
-import { createActivatedAccount, poll, type Portal } from './support/mail';
+import { codeIn, createActivatedAccount, poll, type Portal } from './support/mail';
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
 import { readMail, startSmtpPeer, type SmtpPeer } from './support/smtp';
 
@@ -134,6 +134,19 @@ test('the owner sets the identity provider, requires SSO, and verifies a domain'
   records.set('acme.example', ['v=spf1 -all', record]);
   await row.getByRole('button', { name: 'Verify acme.example now' }).click();
   await expect(row).toContainText('Verified');
+  // The other proves itself by a code mailed to its hostmaster, through the real SMTP peer.
+  const legacy = page.getByTestId('sso-domain').filter({ hasText: 'legacy-acme.test' });
+  await legacy.getByLabel('Address at legacy-acme.test to mail the code to').selectOption('hostmaster@legacy-acme.test');
+  await legacy.getByRole('button', { name: 'Mail a code' }).click();
+  const code = codeIn(await portal.waitForMail('hostmaster@legacy-acme.test'));
+  await legacy.getByLabel('Code mailed to hostmaster@legacy-acme.test').fill(code === '000000' ? '111111' : '000000');
+  await legacy.getByRole('button', { name: 'Verify with code' }).click();
+  await expect(legacy.getByTestId('sso-mail-proof-error')).toHaveText('Verification code incorrect or expired');
+  expect(await seriousViolations(page)).toEqual([]);
+  await shot(page, 'sso-settings-mail-proof-platform-en');
+  await legacy.getByLabel('Code mailed to hostmaster@legacy-acme.test').fill(code);
+  await legacy.getByRole('button', { name: 'Verify with code' }).click();
+  await expect(legacy).toContainText('Verified');
   await page.getByRole('button', { name: 'Remove legacy-acme.test' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByTestId('sso-domain')).toHaveCount(1);

@@ -163,10 +163,8 @@ describe('organizations operator commands', () => {
       expect(run('create', 'Initech', '--admin', 'peter@initech.example')).toMatch(/^created organization Initech \(.+\), admin peter@initech.example/);
       expect(run('add-member', 'Initech', 'milton@initech.example')).toMatch(/added milton@initech.example to Initech/);
       expect(run('role', 'Initech', 'milton@initech.example', 'admin')).toMatch(/milton@initech.example is now admin of Initech \(was member\)/);
-      expect(run('role', 'Initech', 'Milton@Initech.example', 'admin')).toMatch(/already admin/);
       expect(() => run('role', 'Initech', 'peter@initech.example', 'member')).toThrow(/last owner of Initech/);
       expect(() => run('role', 'Initech', 'milton@initech.example', 'boss')).toThrow(/the role must be one of owner, admin, member/);
-      expect(() => run('role', 'Initech', 'nobody@initech.example', 'admin')).toThrow(/is not a member of Initech/);
       expect(run('onpremise', 'peter@initech.example', '--base-api', 'https://api.initech.example', '--login-url', 'https://vault.initech.example/login', '--inactive', '--require-passwordless')).toMatch(
         /on-premise deployment of Initech: https:\/\/api.initech.example \(login https:\/\/vault.initech.example\/login\), not activated, passwordless required/,
       );
@@ -190,5 +188,5 @@ describe('organizations operator commands', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 300_000);
 });

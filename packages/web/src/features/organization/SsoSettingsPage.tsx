@@ -11,17 +11,17 @@ import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Table.css';
 import '@mantine/core/styles/VisuallyHidden.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Code, Group, Loader, PasswordInput, Radio, Stack, Switch, Table, Text, Textarea, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Loader, NativeSelect, PasswordInput, Radio, Stack, Switch, Table, Text, Textarea, TextInput, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDate, isLanguage, type CompanySsoDomain, type CompanySsoSettings } from '@portal/contracts';
+import { domainProofAddresses, formatDate, isLanguage, type CompanySsoDomain, type CompanySsoSettings } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
-import { ApiError, errorText, fieldErrors, notify } from '../../lib/api';
+import { ApiError, errorText, fieldErrors, fieldErrorText, notify } from '../../lib/api';
 import { useForm } from '../../lib/use-form';
 import { required } from '../../lib/validators';
-import { addSsoDomain, fetchSsoSettings, removeSsoDomain, setRequireSso, setSsoProvider, ssoSettingsQueryKey, useSsoChange, verifySsoDomain } from './api';
+import { addSsoDomain, confirmSsoDomainProof, fetchSsoSettings, mailSsoDomainProof, removeSsoDomain, setRequireSso, setSsoProvider, ssoSettingsQueryKey, useSsoChange, verifySsoDomain } from './api';
 
 /**
  * /organization/sso: the organization's company SSO for its owners and admins: the SSO
@@ -58,7 +58,7 @@ export function SsoSettingsPage() {
       <ProviderSection settings={data} />
       {data.registration && <RegistrationSection settings={data} />}
       <RequireSection settings={data} />
-      <DomainsSection domains={data.domains} />
+      <DomainsSection domains={data.domains} email={data.email} />
     </Stack>
   );
 }
@@ -251,7 +251,7 @@ function RequireSection({ settings }: { settings: CompanySsoSettings }) {
 }
 
 /** The email domains: add one (its TXT record to publish), verify now, remove. */
-function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
+function DomainsSection({ domains, email }: { domains: CompanySsoDomain[]; email: string }) {
   const { t, i18n } = useTranslation();
   const language = isLanguage(i18n.language) ? i18n.language : 'en';
   // The add form starts afresh (no leftover message) after each domain added.
@@ -332,6 +332,7 @@ function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
                             {rowFailure.text}
                           </Text>
                         )}
+                        <MailProof domain={row.domain} email={email} />
                       </Stack>
                     )}
                   </Table.Td>
@@ -414,5 +415,75 @@ function AddDomainForm({ onAdded }: { onAdded(): void }) {
         </Button>
       </Group>
     </form>
+  );
+}
+
+/** The alternative to the TXT record: a code mailed to an admin address of the domain, entered here. */
+function MailProof({ domain, email }: { domain: string; email: string }) {
+  const { t } = useTranslation();
+  const addresses = domainProofAddresses(domain, email);
+  const [address, setAddress] = useState(addresses[0]!);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const send = useSsoChange(mailSsoDomainProof);
+  const confirm = useSsoChange(confirmSsoDomainProof);
+  const failed = (error: unknown) => {
+    if (!(error instanceof ApiError)) throw error;
+    const field = Object.values(fieldErrors(error))[0];
+    setFailure(field ? fieldErrorText(field) : errorText(error));
+  };
+
+  return (
+    <Stack gap={4} mt={4} data-testid="sso-mail-proof">
+      <Text size="xs">{t('organization.sso.domains.mailProof')}</Text>
+      <Group gap="xs" align="flex-end" wrap="wrap">
+        <NativeSelect size="xs" aria-label={t('organization.sso.domains.mailAddress', { domain })} value={address} data={addresses} onChange={(event) => setAddress(event.currentTarget.value)} />
+        <Button
+          size="xs"
+          variant="default"
+          loading={send.isPending}
+          onClick={() => {
+            setFailure(null);
+            send.mutateAsync([domain, address]).then((sent) => {
+              setSentTo(sent.address);
+              notify('success', t('organization.sso.domains.mailSent', { address: sent.address }));
+            }, failed);
+          }}
+        >
+          {t('organization.sso.domains.mailSend')}
+        </Button>
+      </Group>
+      {sentTo && (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            setFailure(null);
+            confirm.mutateAsync([domain, code.trim()]).then(() => notify('success', t('organization.sso.domains.verifiedToast', { domain })), failed);
+          }}
+        >
+          <Group gap="xs" align="flex-end" wrap="wrap">
+            <TextInput
+              size="xs"
+              w={140}
+              label={t('organization.sso.domains.mailCode', { address: sentTo })}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(event) => setCode(event.currentTarget.value)}
+            />
+            <Button size="xs" type="submit" loading={confirm.isPending}>
+              {t('organization.sso.domains.mailConfirm')}
+            </Button>
+          </Group>
+        </form>
+      )}
+      {failure && (
+        <Text size="xs" c="red" role="alert" data-testid="sso-mail-proof-error">
+          {failure}
+        </Text>
+      )}
+    </Stack>
   );
 }

@@ -33,6 +33,9 @@ export const setRequireSso = (requireSso: boolean) => call(companySsoEndpoints.s
 export const addSsoDomain = (domain: string) => call(companySsoEndpoints.addDomain, { body: { domain } }, { handle: [400] });
 /** "Verify now": a missing record, a domain another organization verified and a failed lookup are shown on the row. */
 export const verifySsoDomain = (domain: string) => call(companySsoEndpoints.verifyDomain, { params: { domain } }, { handle: [400, 404, 409, 502] });
+/** The mailed proof: a refused address (400) or the limit (429) shows on the row. */
+export const mailSsoDomainProof = (domain: string, address: string) => call(companySsoEndpoints.mailDomainProof, { params: { domain }, body: { address } }, { handle: [400, 404, 409, 429] });
+export const confirmSsoDomainProof = (domain: string, code: string) => call(companySsoEndpoints.confirmDomainProof, { params: { domain }, body: { code } }, { handle: [400, 404, 409, 429] });
 export const removeSsoDomain = (domain: string) => call(companySsoEndpoints.removeDomain, { params: { domain } });
 
 /** A change on the SSO settings page, then the settings read again. */
