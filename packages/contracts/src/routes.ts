@@ -22,6 +22,8 @@ export const paths = {
   organization: '/organization',
   /** The audit log of the organization the signed-in user administers (issue 14). */
   organizationAuditLog: '/organization/audit-log',
+  /** The organization's company SSO: identity provider, require-SSO, verified domains (owners and admins). */
+  organizationSso: '/organization/sso',
   security: '/security',
   securityDeviceActivity: '/security/device-activity',
   securityPassword: '/security/password',

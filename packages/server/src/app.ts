@@ -27,7 +27,7 @@ import {
   type PayoutHooks,
   walletRoutes,
 } from './modules/wallet';
-import { createMembershipService, createOrganizationService, membershipRoutes, organizationRoutes } from './modules/organizations';
+import { createMembershipService, createOrganizationService, membershipRoutes, organizationRoutes, type MembershipChange } from './modules/organizations';
 import { createUserService, toUserDto } from './modules/users';
 import { auditRoutes, createAuditService, recordMembershipChange } from './modules/audit';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
@@ -153,11 +153,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const signIn = createSignIn({ ...shared, secondFactor, ssoRequired: (user) => companySso.requiredFor(user) });
   // Organization roles and invitations; every membership and role change goes to the organization's audit log.
   const directory = createUserService(database.db);
-  const membership = createMembershipService({
-    ...shared,
-    onMembershipChanged: async (change) =>
-      recordMembershipChange({ db: database.db, clock }, change, change.actorUserId ? (await directory.findById(change.actorUserId))?.email : null),
-  });
+  const onMembershipChanged = async (change: MembershipChange) =>
+    recordMembershipChange({ db: database.db, clock }, change, change.actorUserId ? (await directory.findById(change.actorUserId))?.email : null);
+  const membership = createMembershipService({ ...shared, onMembershipChanged });
   // An account that signed up from an organization invitation joins once activated.
   const auth = createAuthService({ ...shared, signIn, afterActivation: (user) => membership.joinOnActivation(user) });
   const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
@@ -193,9 +191,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const payments = createPaymentProcessor(config, database.db, clock);
   // On-premise discovery answers a member's avatar and whether they still need a passkey.
   const users = createUserService(database.db);
+  // Just-in-time SSO members are recorded in the audit log like the page's changes.
   const organizations = createOrganizationService({
     db: database.db,
     clock,
+    onMembershipChanged,
+    log: app.log,
     accounts: {
       async accountOf(email) {
         const user = await users.findByEmail(email);

@@ -4,6 +4,8 @@
  *   npm run organizations -- create <name> --admin <email>
  *       a new organization with its admin as first member
  *   npm run organizations -- add-member <organization name or admin email> <email>
+ *   npm run organizations -- role <organization name or admin email> <email> owner|admin|member
+ *       (both recorded in the organization's audit log, by the operator)
  *   npm run organizations -- onpremise <organization name or admin email> --base-api https://... --login-url https://...
  *                                      [--inactive] [--require-passwordless]
  *       registers (or updates) the organization's on-premise deployment: its members signing in
@@ -27,6 +29,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { readFileSync } from 'node:fs';
+import { recordMembershipChange } from './modules/audit';
 import { createCompanySsoService, CompanySsoAdminError } from './modules/company-sso';
 import { createOrganizationService, OrganizationAdminError } from './modules/organizations';
 import { createRateLimiter } from './platform/rate-limit';
@@ -35,11 +38,11 @@ import { createUserService } from './modules/users';
 import { systemClock } from './platform/clock';
 
 const USAGE =
-  'usage: npm run organizations -- create <name> --admin <email>  |  add-member <org> <email>  |  onpremise <org> --base-api https://... --login-url https://... [--inactive] [--require-passwordless]  |  sso <org> [--identifier <id> (--oidc-issuer <url> --client-id <id> | --saml-metadata <file>)] [--require-sso on|off]  |  domain add|verify <org> <domain> (see packages/server/src/organizations-admin.ts)';
+  'usage: npm run organizations -- create <name> --admin <email>  |  add-member <org> <email>  |  role <org> <email> owner|admin|member  |  onpremise <org> --base-api https://... --login-url https://... [--inactive] [--require-passwordless]  |  sso <org> [--identifier <id> (--oidc-issuer <url> --client-id <id> | --saml-metadata <file>)] [--require-sso on|off]  |  domain add|verify <org> <domain> (see packages/server/src/organizations-admin.ts)';
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
-  if (!['create', 'add-member', 'onpremise', 'sso', 'domain'].includes(command ?? '')) {
+  if (!['create', 'add-member', 'role', 'onpremise', 'sso', 'domain'].includes(command ?? '')) {
     console.error(USAGE);
     return 1;
   }
@@ -70,6 +73,8 @@ async function main(): Promise<number> {
       db: database.db,
       clock: systemClock,
       accounts: { accountOf: async (email) => ((user) => user && { userId: user.id, avatarUrl: null })(await users.findByEmail(email)), passkeyCount: async () => 0 },
+      // Members added and roles changed here are recorded in the audit log as the web's are (the operator as actor: none).
+      onMembershipChanged: (change) => recordMembershipChange({ db: database.db, clock: systemClock }, change),
     });
     if (command === 'sso' || command === 'domain') {
       await companySsoCommand(command, positionals, values, config, database, organizations);
@@ -79,6 +84,9 @@ async function main(): Promise<number> {
     } else if (command === 'add-member') {
       const added = await organizations.addMemberTo(positionals[0], positionals[1]);
       console.log(`added ${added.email} to ${added.organization.name}`);
+    } else if (command === 'role') {
+      const changed = await organizations.setRoleOf(positionals[0], positionals[1], positionals[2]);
+      console.log(changed.from === changed.to ? `${changed.email} is already ${changed.to} of ${changed.organization.name}` : `${changed.email} is now ${changed.to} of ${changed.organization.name} (was ${changed.from})`);
     } else {
       const { organization, deployment } = await organizations.registerDeployment({
         organization: positionals[0],

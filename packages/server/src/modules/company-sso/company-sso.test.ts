@@ -233,6 +233,9 @@ describe('OpenID Connect company SSO', () => {
     // The organization's audit log names the way in.
     const audited = await server.database.db.select().from(organizationAuditEvents).where(eq(organizationAuditEvents.targetUserId, user!.id));
     expect(audited.filter((event) => event.action === 'sign_in').map((event) => event.detail.method)).toEqual(['sso', 'sso']);
+    // The just-in-time membership too, with the person as its actor.
+    const joined = await server.database.db.select().from(organizationAuditEvents).where(eq(organizationAuditEvents.targetEmail, 'new.person@acme.test'));
+    expect(joined.filter((event) => event.action === 'member_joined').map((event) => [event.actorEmail, event.detail])).toEqual([['new.person@acme.test', { role: 'member', via: 'sso' }]]);
   });
 
   it('refuses an email of a domain this organization did not verify, creating nothing', async () => {

@@ -94,6 +94,12 @@ export function companySsoQueries(db: Database) {
       }
     },
 
+    /** Drops the organization's claim (verified or not); whether there was one. */
+    async removeDomain(organizationId: string, domain: string): Promise<boolean> {
+      const rows = await db.delete(companySsoDomains).where(and(eq(companySsoDomains.organizationId, organizationId), eq(companySsoDomains.domain, domain))).returning({ domain: companySsoDomains.domain });
+      return rows.length > 0;
+    },
+
     /** Whether this organization verified this domain. */
     async verifiedBy(organizationId: string, domain: string): Promise<boolean> {
       const [row] = await db

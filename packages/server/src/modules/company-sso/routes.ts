@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { route } from '../../platform/http/route';
 import { requestOrigin } from '../../platform/request-origin';
-import { cookieIsSecure, setSessionCookies } from '../sessions';
+import { caller, cookieIsSecure, setSessionCookies } from '../sessions';
 import { SSO_STATE_COOKIE, SSO_STATE_MAX_AGE, type CompanySsoService } from './service';
 
 /** The SAML ACS's path prefix: exempt from the cross-site guard (the IdP's page posts it), like the social form_post callback. */
@@ -35,6 +35,22 @@ export function companySsoRoutes(config: Config, companySso: CompanySsoService):
       },
       { config: { waitsForIdentityChanges: false } },
     );
+
+    // The organization's SSO settings: owners and admins only (checked on every call); changing
+    // the identity provider, require-SSO or a domain's proof asks for a recent proof of identity.
+    const organizationOf = (request: FastifyRequest) => companySso.administeredBy(caller(request).user);
+    const me = (request: FastifyRequest) => caller(request).user;
+    const settings = companySso.settings;
+    route(app, companySsoEndpoints.settings, async (request) => settings.view(await organizationOf(request), me(request)));
+    route(app, companySsoEndpoints.setProvider, async (request) => settings.setProvider(await organizationOf(request), me(request), request.body), { bodyLimit: 600_000 });
+    route(app, companySsoEndpoints.setRequireSso, async (request) => settings.setRequireSso(await organizationOf(request), me(request), request.body.require_sso));
+    route(app, companySsoEndpoints.mailDomainProof, async (request) =>
+      settings.mailProof(await organizationOf(request), me(request), request.params.domain, request.body.address, requestOrigin(request, config)),
+    );
+    route(app, companySsoEndpoints.confirmDomainProof, async (request) => settings.confirmProof(await organizationOf(request), me(request), request.params.domain, request.body.code));
+    route(app, companySsoEndpoints.addDomain, async (request) => settings.addDomain(await organizationOf(request), request.body.domain));
+    route(app, companySsoEndpoints.verifyDomain, async (request) => settings.verifyDomain(await organizationOf(request), request.params.domain));
+    route(app, companySsoEndpoints.removeDomain, async (request) => settings.removeDomain(await organizationOf(request), request.params.domain));
 
     /**
      * The SAML Assertion Consumer Service: the IdP's page POSTs the response here (a form, from

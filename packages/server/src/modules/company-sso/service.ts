@@ -12,11 +12,14 @@ import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/r
 import type { RequestOrigin } from '../../platform/request-origin';
 import type { WayIn } from '../auth';
 import { openIdRelyingParty, type AuthorizationSecrets } from '../federation';
-import type { OrganizationRow } from '../organizations';
+import { administeredOrganizations, organizationOfMember, type OrganizationRow } from '../organizations';
 import type { SignInResult } from '../sessions';
 import { createUserService, type UserRow } from '../users';
 import { dnsTxtLookup, normalizeDomain, TXT_PREFIX, type TxtLookup } from './domains';
 import { companySsoQueries, type ConnectionRow } from './queries';
+import { checkIssuer, CLIENT_SECRET_LENGTH, companySsoSettings, DOMAIN_PROOF_PURPOSE, proveByDns } from './settings';
+import { createOneTimeTokens } from '../../platform/one-time-tokens';
+import type { Mailer } from '../../platform/mail';
 import { createSamlServiceProvider, parseIdpMetadata, SamlRefusal, type SamlIdentity } from './saml';
 
 /** How long a started sign-in (OIDC cookie, SAML request) and a SAML handoff code live. */
@@ -48,7 +51,8 @@ export class CompanySsoAdminError extends Error {
 export interface Organizations {
   resolve(nameOrEmail: string | undefined): Promise<OrganizationRow>;
   membershipOf(email: string): Promise<OrganizationRow | undefined>;
-  addMember(organizationId: string, email: string, userId?: string | null): Promise<boolean>;
+  /** Adds a member; `via: 'sso'` records the just-in-time membership in the audit log. */
+  addMember(organizationId: string, email: string, userId: string | null, via: 'sso'): Promise<boolean>;
 }
 
 export interface CompanySsoDependencies {
@@ -58,7 +62,9 @@ export interface CompanySsoDependencies {
   limiter: RateLimiter;
   secrets: DataProtection;
   organizations: Organizations;
-  log: { warn(object: unknown, message: string): void };
+  log: { warn(object: unknown, message: string): void; error?(object: unknown, message: string): void };
+  /** Mails the domain proofs (the settings page's alternative to the TXT record). */
+  mailer?: Mailer;
   /** The sign-in pipeline (auth module): company SSO ends like every other way in. */
   signIn: { run<Input>(way: WayIn<Input>, input: Input, origin: RequestOrigin): Promise<SignInResult> };
   /** DNS TXT lookups (tests may pass their own; by default COMPANY_SSO_DNS_SERVER or the system's). */
@@ -66,8 +72,6 @@ export interface CompanySsoDependencies {
 }
 
 export type CompanySsoService = ReturnType<typeof createCompanySsoService>;
-
-const LOOPBACK_HTTP = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/;
 
 /** An SSO identifier as stored (lower-cased), or null when it does not have the form. */
 export function normalizeIdentifier(value: string | undefined): string | null {
@@ -157,7 +161,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       const again = await queries.findIdentity(organizationId, identity.subject);
       if (again?.userId !== user.id) throw new AppError('sso.account_unverified', { email }, { email });
     }
-    if (!membership) await deps.organizations.addMember(organizationId, email, user.id);
+    if (!membership) await deps.organizations.addMember(organizationId, email, user.id, 'sso');
     return user;
   }
 
@@ -187,12 +191,38 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     });
   }
 
+  /** The addresses to register at the IdP for this identifier. */
+  const registrationUrls = (identifier: string) => ({ oidcRedirectUris: [redirectUri('platform'), redirectUri('locker')], ...samlUrls(identifier) });
+
+  /**
+   * The organization whose SSO settings this person may see and change: the one they are a
+   * member of, as its owner or admin (or its creator, for organizations made before roles).
+   */
+  async function administeredBy(user: { id: string; email: string }): Promise<{ id: string; name: string }> {
+    const administered = await administeredOrganizations(deps.db, user.id, user.email);
+    const memberOf = await organizationOfMember(deps.db, user.email);
+    const organization = administered.find((item) => item.id === memberOf) ?? administered[0];
+    if (organization) return organization;
+    throw new AppError(memberOf ? 'organizations.forbidden' : 'organizations.not_member');
+  }
+
   return {
     samlUrls,
-    /** The addresses to register at the IdP for this identifier. */
-    registrationUrls(identifier: string) {
-      return { oidcRedirectUris: [redirectUri('platform'), redirectUri('locker')], ...samlUrls(identifier) };
-    },
+    registrationUrls,
+    administeredBy,
+    /** The settings screen's reads and changes, for an organization `administeredBy` answered. */
+    settings: companySsoSettings({
+      queries,
+      secrets,
+      clock,
+      txtLookup,
+      normalizeIdentifier,
+      registrationUrls,
+      tokens: createOneTimeTokens<typeof DOMAIN_PROOF_PURPOSE>({ db: deps.db, clock, limiter: deps.limiter }),
+      mailer: deps.mailer,
+      limiter: deps.limiter,
+      log: { error: (object, message) => (deps.log.error ?? deps.log.warn).call(deps.log, object, message) },
+    }),
 
     // ----- Operator configuration (npm run organizations -- sso ... / domain ...) -----
 
@@ -201,21 +231,18 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       const organization = await deps.organizations.resolve(input.organization);
       const identifier = normalizeIdentifier(input.identifier);
       if (!identifier) throw new CompanySsoAdminError('--identifier must be 1 to 63 letters, digits or dashes (not starting or ending with a dash)');
-      let issuer: URL;
-      try {
-        issuer = new URL(input.issuer?.trim() ?? '');
-      } catch {
-        throw new CompanySsoAdminError('--oidc-issuer must be an absolute https URL');
+      const issuer = checkIssuer(input.issuer);
+      if ('problem' in issuer) {
+        const problems = { invalid: 'an absolute https URL', scheme: 'an https URL (or http on localhost)', plain: 'a plain issuer URL' } as const;
+        throw new CompanySsoAdminError(`--oidc-issuer must be ${problems[issuer.problem]}`);
       }
-      if (issuer.protocol !== 'https:' && !LOOPBACK_HTTP.test(issuer.href)) throw new CompanySsoAdminError('--oidc-issuer must be an https URL (or http on localhost)');
-      if (issuer.username || issuer.password || issuer.search || issuer.hash) throw new CompanySsoAdminError('--oidc-issuer must be a plain issuer URL');
       const clientId = input.clientId?.trim() ?? '';
       if (!clientId || clientId.length > 255) throw new CompanySsoAdminError('--client-id is required');
       const clientSecret = input.clientSecret ?? '';
-      if (clientSecret.length < 8 || clientSecret.length > 1024) throw new CompanySsoAdminError('the client secret is required (8 to 1024 characters)');
+      if (clientSecret.length < CLIENT_SECRET_LENGTH.min || clientSecret.length > CLIENT_SECRET_LENGTH.max) throw new CompanySsoAdminError('the client secret is required (8 to 1024 characters)');
       const saved = await queries.upsertConnection(
         organization.id,
-        { identifier, kind: 'oidc', oidcIssuer: issuer.href.replace(/\/$/, ''), oidcClientId: clientId, oidcClientSecret: secrets.seal(clientSecret), samlEntityId: null, samlSsoUrl: null, samlCertificates: null },
+        { identifier, kind: 'oidc', oidcIssuer: issuer.issuer, oidcClientId: clientId, oidcClientSecret: secrets.seal(clientSecret), samlEntityId: null, samlSsoUrl: null, samlCertificates: null },
         clock.now(),
       );
       if (saved === 'identifier_taken') throw new CompanySsoAdminError(`the SSO identifier ${identifier} is taken`);
@@ -259,18 +286,12 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       const organization = await deps.organizations.resolve(input.organization);
       const domain = normalizeDomain(input.domain);
       if (!domain) throw new CompanySsoAdminError('the domain must be a DNS name such as example.com');
-      const claim = await queries.domain(organization.id, domain);
-      if (!claim) throw new CompanySsoAdminError(`${organization.name} has not claimed ${domain}: run domain add first`);
-      if (claim.verifiedAt) return { organization, domain: claim };
-      let records: string[];
-      try {
-        records = await txtLookup(domain);
-      } catch (error) {
-        throw new CompanySsoAdminError(`the DNS lookup of ${domain} failed (${(error as { code?: string }).code ?? 'error'}); try again later`);
-      }
-      if (!records.some((record) => record.trim() === `${TXT_PREFIX}${claim.dnsToken}`)) throw new CompanySsoAdminError(`no TXT record ${TXT_PREFIX}${claim.dnsToken} found on ${domain}`);
-      if (!(await queries.markVerified(organization.id, domain, 'dns', clock.now()))) throw new CompanySsoAdminError(`${domain} is verified by another organization`);
-      return { organization, domain: (await queries.domain(organization.id, domain))! };
+      const proof = await proveByDns(queries, txtLookup, clock, organization.id, domain);
+      if (proof.status === 'verified') return { organization, domain: proof.domain };
+      if (proof.status === 'not_claimed') throw new CompanySsoAdminError(`${organization.name} has not claimed ${domain}: run domain add first`);
+      if (proof.status === 'lookup_failed') throw new CompanySsoAdminError(`the DNS lookup of ${domain} failed (${proof.code}); try again later`);
+      if (proof.status === 'missing') throw new CompanySsoAdminError(`no TXT record ${TXT_PREFIX}${(await queries.domain(organization.id, domain))!.dnsToken} found on ${domain}`);
+      throw new CompanySsoAdminError(`${domain} is verified by another organization`);
     },
 
     async domains(input: { organization: string | undefined }) {

@@ -8,7 +8,7 @@ import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { openDatabase } from '../../db/client';
 import { migrate } from '../../db/migrate';
-import { passkeys, users } from '../../db/schema';
+import { organizationAuditEvents, passkeys, users } from '../../db/schema';
 import { limits } from '../../platform/rate-limit';
 import { createOrganizationService, deploymentUrl, OrganizationAdminError } from './service';
 import { eq } from 'drizzle-orm';
@@ -162,6 +162,9 @@ describe('organizations operator commands', () => {
     try {
       expect(run('create', 'Initech', '--admin', 'peter@initech.example')).toMatch(/^created organization Initech \(.+\), admin peter@initech.example/);
       expect(run('add-member', 'Initech', 'milton@initech.example')).toMatch(/added milton@initech.example to Initech/);
+      expect(run('role', 'Initech', 'milton@initech.example', 'admin')).toMatch(/milton@initech.example is now admin of Initech \(was member\)/);
+      expect(() => run('role', 'Initech', 'peter@initech.example', 'member')).toThrow(/last owner of Initech/);
+      expect(() => run('role', 'Initech', 'milton@initech.example', 'boss')).toThrow(/the role must be one of owner, admin, member/);
       expect(run('onpremise', 'peter@initech.example', '--base-api', 'https://api.initech.example', '--login-url', 'https://vault.initech.example/login', '--inactive', '--require-passwordless')).toMatch(
         /on-premise deployment of Initech: https:\/\/api.initech.example \(login https:\/\/vault.initech.example\/login\), not activated, passwordless required/,
       );
@@ -170,6 +173,12 @@ describe('organizations operator commands', () => {
       try {
         await migrate(database);
         const service = createOrganizationService({ db: database.db, clock: { now: () => new Date() } });
+        // The operator's membership changes are in the audit log, as the web's are (no actor: the operator).
+        const audited = await database.db.select().from(organizationAuditEvents).orderBy(organizationAuditEvents.id);
+        expect(audited.map((event) => [event.action, event.targetEmail, event.actorEmail, event.detail])).toEqual([
+          ['member_joined', 'milton@initech.example', null, { role: 'member', via: 'operator' }],
+          ['role_changed', 'milton@initech.example', null, { role: 'admin', previous_role: 'member', via: 'operator' }],
+        ]);
         expect(await service.onPremiseFor('milton@initech.example')).toEqual([
           { activated: false, base_api: 'https://api.initech.example', email: 'milton@initech.example', avatar: null, require_passwordless: true, set_up_passwordless: true, login_url: 'https://vault.initech.example/login' },
         ]);
@@ -179,5 +188,5 @@ describe('organizations operator commands', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 300_000);
 });

@@ -1,6 +1,7 @@
-import type { productEndpoints } from '@portal/contracts';
+import { organizationRoles, type OrganizationRole, type productEndpoints } from '@portal/contracts';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
+import { roleIn, updateRole, withOrganizationLocked, type MembershipChange, type MembershipChangeHook } from './members';
 import { organizationQueries, type DeploymentRow, type OrganizationRow } from './queries';
 
 export type OrganizationService = ReturnType<typeof createOrganizationService>;
@@ -57,9 +58,25 @@ function checkedEmail(value: string | undefined, what: string): string {
  * a business trial). Social login and company SSO will hang their settings on these rows; an
  * organization that runs its own (on-premise) server registers it here (issue 14).
  */
-export function createOrganizationService(deps: { db: Database; clock: Clock; accounts?: MemberAccounts }) {
+export function createOrganizationService(deps: {
+  db: Database;
+  clock: Clock;
+  accounts?: MemberAccounts;
+  /** Told of every member this service adds and every role it changes (app.ts and the CLI bind it to the audit log). */
+  onMembershipChanged?: MembershipChangeHook;
+  log?: { error(object: unknown, message: string): void };
+}) {
   const queries = organizationQueries(deps.db);
   const accounts = deps.accounts ?? noAccounts;
+
+  /** Reports a change to the hook; a failing hook is logged (no person, only the error's name) and the change stays. */
+  async function report(change: MembershipChange): Promise<void> {
+    try {
+      await deps.onMembershipChanged?.(change);
+    } catch (error) {
+      deps.log?.error({ action: change.action, error: (error as Error).name }, 'membership change not reported');
+    }
+  }
 
   /** An organization by its name, or by the email of its admin (or any member). */
   async function resolve(nameOrEmail: string | undefined): Promise<OrganizationRow> {
@@ -79,7 +96,15 @@ export function createOrganizationService(deps: { db: Database; clock: Clock; ac
   return {
     membershipOf: (email: string) => queries.membershipOf(email),
     create: (input: { name: string; adminEmail: string; adminUserId: string | null }) => queries.createWithAdmin(input, deps.clock.now()),
-    addMember: (organizationId: string, email: string, userId: string | null = null) => queries.addMember(organizationId, email, userId, deps.clock.now()),
+    /**
+     * Adds a member (role member) unless the email is in an organization already. `via` says who
+     * added it for the audit log: `sso` (just-in-time membership: the person is the actor).
+     */
+    async addMember(organizationId: string, email: string, userId: string | null = null, via?: 'sso'): Promise<boolean> {
+      const added = await queries.addMember(organizationId, email, userId, deps.clock.now());
+      if (added && via) await report({ organizationId, actorUserId: userId, action: 'member_joined', targetEmail: email.trim().toLowerCase(), detail: { role: 'member', via } });
+      return added;
+    },
     resolve,
 
     /** `organizations create <name> --admin <email>` */
@@ -100,7 +125,24 @@ export function createOrganizationService(deps: { db: Database; clock: Clock; ac
       const member = checkedEmail(email, 'the member');
       const account = await accounts.accountOf(member);
       if (!(await queries.addMember(organization.id, member, account?.userId ?? null, deps.clock.now()))) throw new OrganizationAdminError(`${member} is already in an organization`);
+      await report({ organizationId: organization.id, actorUserId: null, action: 'member_joined', targetEmail: member, detail: { role: 'member', via: 'operator' } });
       return { organization, email: member };
+    },
+
+    /** `organizations role <org> <email> <owner|admin|member>`: the last owner is never demoted (the same locked statement as the page's). */
+    async setRoleOf(nameOrEmail: string | undefined, email: string | undefined, role: string | undefined): Promise<{ organization: OrganizationRow; email: string; from: OrganizationRole; to: OrganizationRole }> {
+      const organization = await resolve(nameOrEmail);
+      const member = checkedEmail(email, 'the member');
+      if (!organizationRoles.includes(role as OrganizationRole)) throw new OrganizationAdminError(`the role must be one of ${organizationRoles.join(', ')}`);
+      const to = role as OrganizationRole;
+      const from = await withOrganizationLocked(deps.db, organization.id, async (tx) => {
+        const current = await roleIn(tx, organization.id, member);
+        if (!current) throw new OrganizationAdminError(`${member} is not a member of ${organization.name}`);
+        if (current !== to && !(await updateRole(tx, organization.id, member, to))) throw new OrganizationAdminError(`${member} is the last owner of ${organization.name}: make another member an owner first`);
+        return current;
+      });
+      if (from !== to) await report({ organizationId: organization.id, actorUserId: null, action: 'role_changed', targetEmail: member, detail: { from, to, via: 'operator' } });
+      return { organization, email: member, from, to };
     },
 
     /** `organizations onpremise <org> --base-api ... --login-url ...`: registers or updates the deployment. */

@@ -66,6 +66,8 @@ export const limits = {
   companySsoStartPerIp: { name: 'sso:start:ip', limit: 30, windowSeconds: 15 * 60 },
   /** SAML responses posted to an organization's ACS from one address. */
   companySsoAcsPerIp: { name: 'sso:acs:ip', limit: 30, windowSeconds: 15 * 60 },
+  /** Domain proofs mailed per organization (to admin@, hostmaster@... of its domains). */
+  companySsoProofMailsPerOrganization: { name: 'sso:proofmail:org', limit: 10, windowSeconds: 60 * 60 },
   /** Wrong guesses at one issued code (6 digits: 5 guesses give a 1 in 200,000 chance). */
   codeAttempts: { name: 'code:try', limit: 5, windowSeconds: 10 * 60 },
   /** Wrong device sign-in codes (RFC 8628 user codes) typed on one account. */

@@ -45,6 +45,7 @@ export function ShellNavigation({ onNavigate }: ShellNavigationProps) {
           ),
         )}
       {administers && link({ to: paths.organizationAuditLog, label: 'nav.auditLog' })}
+      {administers && link({ to: paths.organizationSso, label: 'nav.companySso' })}
     </nav>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { organizationEndpoints, type OrganizationRole } from '@portal/contracts';
+import { companySsoEndpoints, organizationEndpoints, type CompanySsoProviderRequest, type OrganizationRole } from '@portal/contracts';
 import { call } from '../../lib/api';
 import { organizationQueryKey } from '../../lib/organization';
 
@@ -20,4 +20,26 @@ export const acceptInvitation = (token: string) => call(organizationEndpoints.ac
 export function useOrganizationChange<A extends unknown[], R>(action: (...args: A) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({ mutationFn: (args: A) => action(...args), onSettled: () => client.invalidateQueries({ queryKey: organizationQueryKey }) });
+}
+
+// ----- Company SSO settings (owners and admins) -----
+
+export const ssoSettingsQueryKey = ['sso', 'me', 'organization', 'sso'] as const;
+/** The settings; a member's 403 and an outsider's 404 are the page's own message. */
+export const fetchSsoSettings = () => call(companySsoEndpoints.settings, undefined, { handle: [403, 404] });
+/** Field errors (400) and a taken identifier (409) show on the form; the reauth prompt comes from the API client. */
+export const setSsoProvider = (body: CompanySsoProviderRequest) => call(companySsoEndpoints.setProvider, { body }, { handle: [400, 409] });
+export const setRequireSso = (requireSso: boolean) => call(companySsoEndpoints.setRequireSso, { body: { require_sso: requireSso } }, { handle: [409] });
+export const addSsoDomain = (domain: string) => call(companySsoEndpoints.addDomain, { body: { domain } }, { handle: [400] });
+/** "Verify now": a missing record, a domain another organization verified and a failed lookup are shown on the row. */
+export const verifySsoDomain = (domain: string) => call(companySsoEndpoints.verifyDomain, { params: { domain } }, { handle: [400, 404, 409, 502] });
+/** The mailed proof: a refused address (400) or the limit (429) shows on the row. */
+export const mailSsoDomainProof = (domain: string, address: string) => call(companySsoEndpoints.mailDomainProof, { params: { domain }, body: { address } }, { handle: [400, 404, 409, 429] });
+export const confirmSsoDomainProof = (domain: string, code: string) => call(companySsoEndpoints.confirmDomainProof, { params: { domain }, body: { code } }, { handle: [400, 404, 409, 429] });
+export const removeSsoDomain = (domain: string) => call(companySsoEndpoints.removeDomain, { params: { domain } });
+
+/** A change on the SSO settings page, then the settings read again. */
+export function useSsoChange<A extends unknown[], R>(action: (...args: A) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (args: A) => action(...args), onSettled: () => client.invalidateQueries({ queryKey: ssoSettingsQueryKey }) });
 }

@@ -1,0 +1,195 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startDnsServer } from '../packages/server/test/dns-server';
+import { seriousViolations as axeViolations } from './support/axe';
+import { signIn } from './support/auth';
+import { codeIn, createActivatedAccount, poll, type Portal } from './support/mail';
+import { ROOT, startPortalServer, type PortalServer } from './support/server';
+import { readMail, startSmtpPeer, type SmtpPeer } from './support/smtp';
+
+/**
+ * The organization's company SSO settings screen (issue 14) in Chromium: an owner sets the
+ * identity provider (a bad issuer first), requires SSO and turns it off again, adds a domain,
+ * verifies it against a DNS server this spec starts (first before the record is published), and
+ * removes another; a plain member is refused. Screenshots of both brands and languages.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const SHOTS = process.env.SSO_SETTINGS_SHOTS_DIR ?? '/tmp/shots-orgsso';
+const PASSWORD = 'plum-orbit-cactus-917';
+const stamp = Date.now().toString(36);
+const owner = { email: `owner-${stamp}@acme.example`, password: PASSWORD, fullName: 'Olive Owner' };
+const member = { email: `member-${stamp}@acme.example`, password: PASSWORD, fullName: 'Max Member' };
+
+let peer: SmtpPeer;
+let server: PortalServer;
+let portal: Portal;
+let dataDir: string;
+let dns: Awaited<ReturnType<typeof startDnsServer>>;
+const records = new Map<string, string[]>();
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(240_000);
+  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-sso-settings-'));
+  dns = await startDnsServer(records);
+  const env = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db'), COMPANY_SSO_DNS_SERVER: dns.server };
+  const organizations = (...args: string[]) =>
+    execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
+  organizations('create', 'Acme', '--admin', owner.email);
+  organizations('add-member', 'Acme', member.email);
+  await mkdir(path.join(dataDir, 'mail'), { recursive: true });
+  peer = await startSmtpPeer(path.join(dataDir, 'mail'));
+  server = await startPortalServer({ env: { ...env, SMTP_URL: peer.url } });
+  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => readMail(peer.mailDir), to, options) };
+  for (const account of [owner, member]) await createActivatedAccount(request, portal, account);
+});
+
+test.afterAll(async () => {
+  await server?.close();
+  await peer?.close();
+  await dns?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.mouse.move(1, 790);
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  await page.waitForTimeout(400);
+  return axeViolations(page);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await mkdir(SHOTS, { recursive: true });
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+async function setLanguage(context: BrowserContext, language: 'en' | 'vi'): Promise<void> {
+  await context.addCookies([server.platformUrl, server.lockerUrl].map((url) => ({ name: 'lang', value: language, url })));
+}
+
+test('the owner sets the identity provider, requires SSO, and verifies a domain', async ({ page, context }) => {
+  test.slow();
+  await signIn(context, server.platformUrl, owner);
+  await page.goto(`${server.platformUrl}/`);
+  await page.getByRole('link', { name: 'Company SSO' }).click();
+  await expect(page).toHaveURL(/\/organization\/sso$/);
+  await expect(page.getByRole('heading', { name: 'Company SSO', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('sso-require')).toBeDisabled();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // A bad issuer: the field says why; nothing is saved.
+  const provider = page.getByTestId('sso-provider-form');
+  await provider.getByLabel('SSO identifier').fill('acme');
+  await provider.getByLabel('Issuer URL').fill('ftp://login.acme.example');
+  await provider.getByLabel('Client ID').fill('portal');
+  await provider.getByLabel('Client secret').fill('acme-client-secret-0123456789');
+  await provider.getByRole('button', { name: 'Save identity provider' }).click();
+  await expect(provider.getByText('Enter the issuer as an https URL without a query or fragment')).toBeVisible();
+  await provider.getByLabel('Issuer URL').fill('https://login.acme.example');
+  await provider.getByRole('button', { name: 'Save identity provider' }).click();
+  await expect(page.getByText('The identity provider was saved')).toBeVisible();
+  await expect(page.getByTestId('sso-registration')).toContainText(`${server.platformUrl}/sso/redirect`);
+  await expect(provider.getByText('A secret is stored and never shown.')).toBeVisible();
+  await expect(provider.getByLabel('Client secret')).toHaveValue('');
+  expect(await page.content()).not.toContain('acme-client-secret-0123456789');
+
+  // Bad metadata: a clear field error, never a server error.
+  await provider.getByLabel('SAML 2.0').check();
+  await provider.getByLabel('IdP metadata XML').fill('<EntityDescriptor');
+  await provider.getByRole('button', { name: 'Save identity provider' }).click();
+  await expect(provider.getByText(/The IdP metadata XML cannot be used/)).toBeVisible();
+  await provider.getByLabel('OpenID Connect').check();
+
+  await page.getByTestId('sso-require').click({ force: true });
+  await expect(page.getByText('Members must now sign in with company SSO')).toBeVisible();
+  await expect(page.getByTestId('sso-require')).toBeChecked();
+
+  // Domains: one verified after its record is published, one removed.
+  const domainForm = page.getByTestId('sso-domain-form');
+  await domainForm.getByLabel('Domain').fill('not a domain');
+  await domainForm.getByRole('button', { name: 'Add domain' }).click();
+  await expect(domainForm.getByText('Enter a domain such as example.com')).toBeVisible();
+  await domainForm.getByLabel('Domain').fill('acme.example');
+  await domainForm.getByRole('button', { name: 'Add domain' }).click();
+  const row = page.getByTestId('sso-domain').filter({ hasText: 'acme.example' });
+  await expect(row).toContainText('Not verified');
+  const record = (await row.getByTestId('sso-domain-record').textContent())!;
+  expect(record).toMatch(/^portal-verification=/);
+  await row.getByRole('button', { name: 'Verify acme.example now' }).click();
+  await expect(row.getByTestId('sso-domain-error')).toHaveText('The TXT record was not found on acme.example yet. DNS changes can take a while: try again later');
+  await domainForm.getByLabel('Domain').fill('legacy-acme.test');
+  await domainForm.getByRole('button', { name: 'Add domain' }).click();
+  await expect(page.getByTestId('sso-domain')).toHaveCount(2);
+  expect(await seriousViolations(page)).toEqual([]);
+  await shot(page, 'sso-settings-pending-platform-en');
+
+  records.set('acme.example', ['v=spf1 -all', record]);
+  await row.getByRole('button', { name: 'Verify acme.example now' }).click();
+  await expect(row).toContainText('Verified');
+  // The other proves itself by a code mailed to its hostmaster, through the real SMTP peer.
+  const legacy = page.getByTestId('sso-domain').filter({ hasText: 'legacy-acme.test' });
+  await legacy.getByLabel('Address at legacy-acme.test to mail the code to').selectOption('hostmaster@legacy-acme.test');
+  await legacy.getByRole('button', { name: 'Mail a code' }).click();
+  const code = codeIn(await portal.waitForMail('hostmaster@legacy-acme.test'));
+  await legacy.getByLabel('Code mailed to hostmaster@legacy-acme.test').fill(code === '000000' ? '111111' : '000000');
+  await legacy.getByRole('button', { name: 'Verify with code' }).click();
+  await expect(legacy.getByTestId('sso-mail-proof-error')).toHaveText('Verification code incorrect or expired');
+  expect(await seriousViolations(page)).toEqual([]);
+  await shot(page, 'sso-settings-mail-proof-platform-en');
+  await legacy.getByLabel('Code mailed to hostmaster@legacy-acme.test').fill(code);
+  await legacy.getByRole('button', { name: 'Verify with code' }).click();
+  await expect(legacy).toContainText('Verified');
+  await page.getByRole('button', { name: 'Remove legacy-acme.test' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByTestId('sso-domain')).toHaveCount(1);
+
+  // Off again, so the other brand and language can be shown with a password sign-in.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.getByTestId('sso-require').click({ force: true });
+  await expect(page.getByText('Members may sign in without company SSO again')).toBeVisible();
+  await expect(page.getByTestId('sso-require')).not.toBeChecked();
+  expect(await seriousViolations(page)).toEqual([]);
+  await shot(page, 'sso-settings-platform-en');
+});
+
+for (const [brand, language] of [
+  ['platform', 'vi'],
+  ['locker', 'en'],
+  ['locker', 'vi'],
+] as const) {
+  test(`the settings in the ${brand} brand, ${language}`, async ({ page, context }) => {
+    const base = brand === 'locker' ? server.lockerUrl : server.platformUrl;
+    await setLanguage(context, language);
+    // Signed in from the page itself: Chromium resolves *.localhost, Node's resolver may not.
+    await page.goto(`${base}/login`);
+    const status = await page.evaluate(async (account) => {
+      const response = await fetch('/v3/sso/auth', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account), credentials: 'include' });
+      return response.status;
+    }, { email: owner.email, password: owner.password });
+    expect(status).toBe(200);
+    await page.goto(`${base}/organization/sso`);
+    await expect(page.getByTestId('sso-domain')).toHaveCount(1);
+    await expect(page.getByTestId('sso-registration')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, `sso-settings-${brand}-${language}`);
+  });
+}
+
+test('a plain member sees neither the entry nor the settings', async ({ page, context }) => {
+  await signIn(context, server.platformUrl, member);
+  await page.goto(`${server.platformUrl}/`);
+  await expect(page.getByRole('link', { name: 'Organization' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Company SSO' })).toHaveCount(0);
+  await page.goto(`${server.platformUrl}/organization/sso`);
+  await expect(page.getByTestId('sso-settings-refused')).toHaveText('Only the owners and admins of an organization can see its SSO settings.');
+  expect(await seriousViolations(page)).toEqual([]);
+  await shot(page, 'sso-settings-member-platform-en');
+});
