@@ -10,3 +10,4 @@ export { walletAdmin, WalletAdminError } from './admin';
 export { createPayoutService, PAYOUT_DAY, PAYOUTS_ACCOUNT, type PayoutHooks, type PayoutService } from './payouts';
 export { installPayoutJob } from './payout-job';
 export { payoutRoutes, REWARDS_SERVICE_SCOPE } from './payout-routes';
+export { postBillingEntry, BILLING_CARDS_ACCOUNT, BILLING_REVENUE_ACCOUNT, type BillingEntry } from './billing-entries';
