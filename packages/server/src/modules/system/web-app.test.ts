@@ -117,7 +117,7 @@ describe('third-party sources in the page CSP', () => {
   it('allows Stripe.js (script, frames, API) only when Stripe is the payment processor', async () => {
     const plain = String((await page('/login')).headers['content-security-policy']);
     expect(plain).not.toContain('stripe.com');
-    const stripe = await startTestServer({ webDist: dist, env: { PAYMENTS_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_PUBLISHABLE_KEY: 'pk_test_local' } });
+    const stripe = await startTestServer({ webDist: dist, env: { PAYMENTS_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_PUBLISHABLE_KEY: 'pk_test_local', STRIPE_WEBHOOK_SECRET: 'whsec_local' } });
     const csp = String((await stripe.app.inject('/billing')).headers['content-security-policy']);
     expect(csp).toMatch(/script-src [^;]*https:\/\/js\.stripe\.com/);
     expect(csp).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);

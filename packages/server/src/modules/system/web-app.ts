@@ -29,7 +29,7 @@ function thirdPartySources(config: Config): ThirdPartySources {
     sources.frame.push('https://www.google.com', 'https://recaptcha.google.com');
     sources.connect.push('https://www.google.com/recaptcha/');
   }
-  if (config.PAYMENTS_PROCESSOR === 'stripe' && config.STRIPE_SECRET_KEY) {
+  if (config.PAYMENTS_PROCESSOR === 'stripe') {
     // Stripe.js and its Payment Element (billing's add-card form) as Stripe documents its CSP.
     sources.script.push('https://js.stripe.com');
     sources.frame.push('https://js.stripe.com', 'https://hooks.stripe.com');
