@@ -90,6 +90,13 @@ describe('cards', () => {
     expect((await call(session, 'DELETE', `/v3/sso/me/cards/${first.id}`)).json().code).toBe('billing.card_not_found');
   });
 
+  it("has no Stripe SetupIntent while the sandbox is the processor", async () => {
+    const session = await client.registeredUser('no-setup@example.com');
+    const setup = await call(session, 'POST', '/v3/sso/me/cards/setup');
+    expect(setup.statusCode).toBe(404);
+    expect(setup.json().code).toBe('not_found');
+  });
+
   it('refuses a declined card with the generic decline, and a token that is not one', async () => {
     const session = await client.registeredUser('declined@example.com');
     const declined = await addCard(session, SANDBOX_TEST_CARDS.declined);
