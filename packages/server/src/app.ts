@@ -10,7 +10,7 @@ import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import { accountRoutes, createAccountService, createDeletionService, installDeletionPurgeJob } from './modules/account';
 import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
-import { billingRoutes, createBillingService, installRenewalJob, licenseSecretOf } from './modules/billing';
+import { billingRoutes, createBillingService, installReceiptJob, installRenewalJob, licenseSecretOf } from './modules/billing';
 import {
   createChainWithdrawalService,
   createDepositService,
@@ -218,6 +218,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (config.SEED_DEMO) await billing.seedDemoPromoCodes();
   installAuthGuard(app, config, sessions, apiKeys, oauth.accessTokens);
   installRenewalJob(app, billing, config.BILLING_JOB_INTERVAL_SECONDS);
+  installReceiptJob(app, billing, config.BILLING_RECEIPT_INTERVAL_SECONDS);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   installOidcSweepJob(app, database.db);
   // Researcher rewards (posted by the bug-bounty platform's client) paid on the 10th.

@@ -189,6 +189,8 @@ const envSchema = z
     /** Tests only (refused in production): the date (YYYY-MM-DD) the payout job runs for, instead of today. */
     PAYOUT_TEST_DATE: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').optional(),
     BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(300),
+    /** How often this node sends receipts left over (a node that died before sending, a failed SMTP's retries); 0 turns it off here. */
+    BILLING_RECEIPT_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(60),
     /** Days after a failed renewal to try again, one entry per retry; after the last the subscription is cancelled. */
     BILLING_RETRY_DAYS: list.transform((values) => values.map(Number)).pipe(z.array(z.number().int().min(1).max(60))).default([1, 3, 7]),
     /** Key of AppSumo license codes (HMAC); unset: derived from the data key. */

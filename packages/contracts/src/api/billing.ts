@@ -63,6 +63,10 @@ export const billingConfigSchema = z.object({
 });
 
 /** POST /sso/me/cards: the processor's token and the billing address (spec section 3: cardholder, city, state, zip). */
+/** A Stripe SetupIntent's client secret: the Payment Element confirms the card with it (the card's number stays with Stripe). */
+export const cardSetupSchema = z.object({ client_secret: z.string() });
+export type CardSetup = z.infer<typeof cardSetupSchema>;
+
 export const addCardRequestSchema = z.object({
   token: z.string().trim().min(1).max(200),
   cardholder: text(100),

@@ -6,6 +6,7 @@ import {
   businessTrialResponseSchema,
   cardListSchema,
   cardSchema,
+  cardSetupSchema,
   cardTokenSchema,
   changeSubscriptionRequestSchema,
   orderListSchema,
@@ -88,6 +89,17 @@ export const addCard = endpoint({
   status: 201,
   response: cardSchema,
   errors: ['billing.card_declined', 'billing.insufficient_funds', 'billing.card_token_invalid', 'billing.processor_unavailable'],
+});
+
+export const cardSetup = endpoint({
+  method: 'POST',
+  path: '/sso/me/cards/setup',
+  tag,
+  auth: 'session',
+  summary: "With Stripe: a SetupIntent for the page's Payment Element to confirm the card with (its client secret); 404 with the sandbox",
+  status: 201,
+  response: cardSetupSchema,
+  errors: ['billing.processor_unavailable', 'not_found'],
 });
 
 export const setDefaultCard = endpoint({

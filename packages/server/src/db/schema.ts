@@ -521,6 +521,9 @@ export const orders = pgTable(
     periodStart: tz('period_start'),
     periodEnd: tz('period_end'),
     paidAt: tz('paid_at'),
+    /** A paid order given back (the processor's refund); the ledger holds the reverse entry. */
+    refundedAt: tz('refunded_at'),
+    refundRef: text('refund_ref'),
     createdAt: createdAt(),
   },
   (table) => [
@@ -529,6 +532,28 @@ export const orders = pgTable(
     index('orders_user_idx').on(table.userId, table.createdAt),
     index('orders_processor_ref_idx').on(table.processorRef),
   ],
+);
+
+/**
+ * Receipt mails still to send: one row per paid order, written in the order's own transaction
+ * (a crash cannot lose it), claimed by a worker on any node with a lease, retried with backoff.
+ */
+export const billingReceipts = pgTable(
+  'billing_receipts',
+  {
+    orderId: uuid('order_id')
+      .primaryKey()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: tz('next_attempt_at').notNull(),
+    claimedUntil: tz('claimed_until'),
+    claimId: uuid('claim_id'),
+    lastError: text('last_error'),
+    sentAt: tz('sent_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('billing_receipts_due_idx').on(table.nextAttemptAt).where(sql`status = 'pending'`)],
 );
 
 /** Promo codes: percent (basis points) or a fixed amount in one currency, per plan, expiring, limited. */

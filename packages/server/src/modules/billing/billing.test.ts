@@ -3,12 +3,11 @@ import { extractText } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
+import { billingNode } from '../../../test/billing';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { organizationMembers, orders, sandboxCards, sandboxCharges, subscriptions, users } from '../../db/schema';
-import { createMailer } from '../../platform/mail';
-import { createSandboxProcessor, SANDBOX_TEST_CARDS } from '../../platform/payments';
-import { createOrganizationService } from '../organizations';
-import { createBillingService, RENEWAL_LEASE_MS, type BillingService } from './service';
+import { SANDBOX_TEST_CARDS } from '../../platform/payments';
+import { RENEWAL_LEASE_MS, type BillingService } from './service';
 
 const DAY = 24 * 60 * 60 * 1000;
 const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
@@ -22,19 +21,7 @@ const key = () => `test-key-${++keySeq}-${Date.now()}`;
 beforeAll(async () => {
   server = await startTestServer({ clock, env: { BILLING_JOB_INTERVAL_SECONDS: '0', APPSUMO_LICENSE_SECRET: 'appsumo-test-secret-0123456789' } });
   client = identityClient(server.app, server.database);
-  const db = server.database.db;
-  node = (hooks = {}) =>
-    createBillingService({
-      config: server.config,
-      db,
-      clock,
-      mailer: createMailer({ from: 'test@localhost', database: server.database }),
-      log: { info: () => {}, error: () => {} },
-      processor: createSandboxProcessor(db, clock),
-      organizations: createOrganizationService({ db, clock }),
-      licenseSecret: 'appsumo-test-secret-0123456789',
-      ...hooks,
-    });
+  node = (hooks = {}) => billingNode(server, clock, hooks);
   await node().createPromoCode({ code: 'WELCOME10', percent: 10 });
   await node().createPromoCode({ code: 'OLD', percent: 50, expiresAt: new Date('2026-01-01T00:00:00Z') });
   await node().createPromoCode({ code: 'ONCE', amount: { minor: 500, currency: 'USD' }, maxRedemptions: 1 });
@@ -101,6 +88,13 @@ describe('cards', () => {
     const made = await call(session, 'PUT', `/v3/sso/me/cards/${second.id}/default`);
     expect(made.json()[0]).toMatchObject({ id: second.id, is_default: true });
     expect((await call(session, 'DELETE', `/v3/sso/me/cards/${first.id}`)).json().code).toBe('billing.card_not_found');
+  });
+
+  it("has no Stripe SetupIntent while the sandbox is the processor", async () => {
+    const session = await client.registeredUser('no-setup@example.com');
+    const setup = await call(session, 'POST', '/v3/sso/me/cards/setup');
+    expect(setup.statusCode).toBe(404);
+    expect(setup.json().code).toBe('not_found');
   });
 
   it('refuses a declined card with the generic decline, and a token that is not one', async () => {

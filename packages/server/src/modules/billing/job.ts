@@ -23,3 +23,22 @@ export function installRenewalJob(app: FastifyInstance, billing: BillingService,
     await job?.stop();
   });
 }
+
+/**
+ * The receipt run: every BILLING_RECEIPT_INTERVAL_SECONDS (0: not on this node), sends the
+ * receipts still pending (a node died before sending, or SMTP failed and the backoff is over).
+ * On close it also waits for the receipt this node may be sending right after a payment.
+ */
+export function installReceiptJob(app: FastifyInstance, billing: BillingService, intervalSeconds: number): void {
+  const intervalMs = intervalSeconds * 1000;
+  let job: PeriodicJob | undefined;
+  if (intervalMs > 0) {
+    app.addHook('onReady', async () => {
+      job = startPeriodicJob({ name: 'billing-receipts', intervalMs, initialDelayMs: Math.min(intervalMs, 5_000 + Math.floor(Math.random() * 10_000)), run: () => billing.runReceipts(), log: app.log });
+    });
+  }
+  app.addHook('onClose', async () => {
+    await job?.stop();
+    await billing.receiptsIdle();
+  });
+}

@@ -7,6 +7,9 @@ export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
 export type PromoCodeRow = typeof promoCodes.$inferSelect;
 
+/** A transaction of the app's database. */
+export type BillingTx = Parameters<Parameters<Database['transaction']>[0]>[0];
+
 const live = ne(subscriptions.status, 'canceled');
 
 export function billingQueries(db: Database) {
@@ -216,6 +219,38 @@ export function billingQueries(db: Database) {
     async order(userId: string, id: string): Promise<OrderRow | undefined> {
       const [row] = await db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, userId)));
       return row;
+    },
+    async orderById(id: string): Promise<OrderRow | undefined> {
+      const [row] = await db.select().from(orders).where(eq(orders.id, id));
+      return row;
+    },
+    /**
+     * Moves a pending order on (paid, completed, failed) in one transaction with what must go
+     * with it (`within`: the ledger entry, the receipt to send), so neither is lost to a crash
+     * between them. Undefined when the order was no longer pending (someone else settled it).
+     */
+    async settleOrder(id: string, changes: Partial<typeof orders.$inferInsert>, within: (tx: BillingTx, row: OrderRow) => Promise<void>): Promise<OrderRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(orders)
+          .set(changes)
+          .where(and(eq(orders.id, id), eq(orders.status, 'pending')))
+          .returning();
+        if (row) await within(tx, row);
+        return row;
+      });
+    },
+    /** Marks a paid order refunded once (with `within`: the ledger's reverse entry); undefined when it already was. */
+    async markRefunded(id: string, refundRef: string | null, now: Date, within: (tx: BillingTx, row: OrderRow) => Promise<void>): Promise<OrderRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(orders)
+          .set({ refundedAt: now, refundRef })
+          .where(and(eq(orders.id, id), eq(orders.status, 'paid'), isNull(orders.refundedAt)))
+          .returning();
+        if (row) await within(tx, row);
+        return row;
+      });
     },
     async orderByProcessorRef(ref: string): Promise<OrderRow | undefined> {
       const [row] = await db.select().from(orders).where(eq(orders.processorRef, ref));

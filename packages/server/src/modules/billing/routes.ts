@@ -17,6 +17,7 @@ export function billingRoutes(config: Config, billing: BillingService, stripe: S
 
     route(app, billingEndpoints.listCards, async (request) => billing.listCards(userId(request)));
     route(app, billingEndpoints.addCard, async (request) => billing.addCard(userId(request), request.body));
+    route(app, billingEndpoints.cardSetup, async (request) => billing.cardSetup(userId(request)));
     route(app, billingEndpoints.setDefaultCard, async (request) => billing.setDefaultCard(userId(request), request.params.id));
     route(app, billingEndpoints.removeCard, async (request) => billing.removeCard(userId(request), request.params.id));
 

@@ -36,10 +36,12 @@ import type { PaymentProcessor, StripeEvent } from '../../platform/payments';
 import type { RequestOrigin } from '../../platform/request-origin';
 import type { OrganizationService } from '../organizations';
 import { createUserService, type UserRow } from '../users';
+import { postBillingEntry } from '../wallet';
 import { renderInvoice } from './invoice';
 import { issueLicense, verifyLicense } from './licenses';
 import { billingCopy, billingMail } from './mail';
-import { billingQueries, type OrderRow, type PaymentMethodRow, type SubscriptionRow } from './queries';
+import { billingQueries, type BillingTx, type OrderRow, type PaymentMethodRow, type SubscriptionRow } from './queries';
+import { createReceiptWorker, enqueueReceipt } from './receipts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long a renewal run holds a claimed subscription before another run may take it over. */
@@ -66,6 +68,8 @@ export interface BillingDependencies {
   licenseSecret: string;
   /** false: no receipt mails (the renewal benchmark measures the job alone; a receipt's PDF costs ~0.35 s of CPU here). */
   receipts?: boolean;
+  /** false: a paid order's receipt waits for the receipt job instead of this node sending it right away (tests of the queue). */
+  sendReceiptsNow?: boolean;
   /** Test hook: runs after a renewal's charge, before the subscription moves on (where a crash hurts most). */
   afterRenewalCharge?: (subscriptionId: string) => Promise<void> | void;
 }
@@ -181,31 +185,57 @@ export function createBillingService(deps: BillingDependencies) {
   const q = billingQueries(db);
   const users = createUserService(db);
   const idempotency = createIdempotency(db, clock);
-  let receiptQueue: Promise<void> = Promise.resolve();
 
-  function mail(user: Pick<UserRow, 'email' | 'fullName' | 'language'>, brand: BrandId, build: (copy: ReturnType<typeof billingCopy>, lang: Language) => { title: string; lines: string[] }, attachments?: MailAttachment[]) {
+  function compose(user: Pick<UserRow, 'email' | 'fullName' | 'language'>, brand: BrandId, build: (copy: ReturnType<typeof billingCopy>, lang: Language) => { title: string; lines: string[] }, attachments?: MailAttachment[]) {
     const lang = languageOf(user);
     const notice = build(billingCopy(lang), lang);
     const rendered = billingMail({ ...notice, link: { label: lang === 'vi' ? 'Xem thanh toán' : 'View billing', url: `${originFor(config, brand)}${paths.billing}` }, lang, brand, name: user.fullName });
-    sendInBackground(deps.mailer, log, { to: user.email, ...rendered, ...(attachments ? { attachments } : {}) });
+    return { to: user.email, ...rendered, ...(attachments ? { attachments } : {}) };
   }
 
-  function sendReceipt(order: OrderRow, user: UserRow) {
-    if (deps.receipts === false) return;
+  function mail(...args: Parameters<typeof compose>) {
+    sendInBackground(deps.mailer, log, compose(...args));
+  }
+
+  /** Renders and sends one paid order's receipt (the receipt worker's job); throws when SMTP did not take it. */
+  async function deliverReceipt(orderId: string): Promise<void> {
+    const order = await q.orderById(orderId);
+    const user = order?.userId ? await users.findById(order.userId) : undefined;
+    // An order or account deleted since: nobody to send it to.
+    if (!order || !user) return;
     const brand = brandOfProduct(order.product);
     const lang = languageOf(user);
-    // One PDF at a time per node: a burst of renewals must not fill the event loop with rendering.
-    receiptQueue = receiptQueue
-      .then(() => renderInvoice(order, { name: user.fullName, email: user.email }, lang, brand))
-      .then((pdf) =>
-        mail(
-          user,
-          brand,
-          (copy) => copy.receipt({ plan: findPlan(order.plan)?.name ?? order.plan, total: formatMinor(order.total, currencyOf(order.currency), lang), number: order.number, card: order.paymentMethodLabel ?? '' }),
-          [{ filename: `invoice-${order.number}.pdf`, content: pdf, contentType: 'application/pdf' }],
-        ),
-      )
-      .catch((error: unknown) => log.error({ err: error, order: order.id }, 'receipt not sent'));
+    const pdf = await renderInvoice(order, { name: user.fullName, email: user.email }, lang, brand);
+    await deps.mailer.send(
+      compose(
+        user,
+        brand,
+        (copy) => copy.receipt({ plan: findPlan(order.plan)?.name ?? order.plan, total: formatMinor(order.total, currencyOf(order.currency), lang), number: order.number, card: order.paymentMethodLabel ?? '' }),
+        [{ filename: `invoice-${order.number}.pdf`, content: pdf, contentType: 'application/pdf' }],
+      ),
+    );
+  }
+
+  // One receipt (one invoice PDF) at a time per node: a burst of renewals must not fill the event loop with rendering.
+  const receipts = createReceiptWorker({ db, clock, log, send: deliverReceipt });
+
+  /**
+   * Settles a pending order, and in the same transaction posts a paid order's charge on the
+   * wallet's ledger (card → revenue, once per order) and queues its receipt; the receipt goes
+   * out after the commit (here, or from the receipt job on any node if this one dies first).
+   */
+  async function settleOrder(id: string, changes: Partial<OrderRow>): Promise<OrderRow | undefined> {
+    let queued = false;
+    const settled = await q.settleOrder(id, changes, async (tx: BillingTx, row) => {
+      if (row.status !== 'paid' && row.status !== 'completed') return;
+      if (row.total > 0) await postBillingEntry(tx, { kind: 'charge', orderId: row.id, orderNumber: row.number, currency: currencyOf(row.currency), amount: row.total });
+      if (deps.receipts !== false && row.userId) {
+        await enqueueReceipt(tx, row.id, clock.now());
+        queued = true;
+      }
+    });
+    if (queued && deps.sendReceiptsNow !== false) receipts.kick();
+    return settled;
   }
 
   function mailCanceled(subscription: SubscriptionRow, user: UserRow | undefined) {
@@ -312,9 +342,8 @@ export function createBillingService(deps: BillingDependencies) {
       throw fieldError('promo_code', 'billing.promo_invalid');
     }
     const settle = async (changes: Partial<OrderRow>): Promise<OrderRow> => {
-      const updated = await q.updateOrder(order.id, changes, ['pending']);
+      const updated = await settleOrder(order.id, changes);
       if (!updated) return (await q.order(user.id, order.id)) ?? order;
-      if (updated.status === 'paid' || updated.status === 'completed') sendReceipt(updated, user);
       if (updated.status === 'failed' && updated.promoCode) await q.releasePromo(updated.promoCode, user.id);
       return updated;
     };
@@ -331,6 +360,13 @@ export function createBillingService(deps: BillingDependencies) {
     if (result.status === 'succeeded') return settle({ status: 'paid', paidAt: clock.now(), processorRef: result.ref });
     if (result.status === 'pending') return (await q.updateOrder(order.id, { processorRef: result.ref }, ['pending'])) ?? order;
     return settle({ status: 'failed', failureCode: result.code, processorRef: result.ref });
+  }
+
+  /** Records a paid order as refunded once, with the ledger's reverse entry (revenue → card) in the same transaction. */
+  async function recordRefund(orderId: string, refundRef: string | null): Promise<OrderRow | undefined> {
+    return q.markRefunded(orderId, refundRef, clock.now(), async (tx, row) => {
+      await postBillingEntry(tx, { kind: 'refund', orderId: row.id, orderNumber: row.number, currency: currencyOf(row.currency), amount: row.total });
+    });
   }
 
   async function userOrThrow(userId: string): Promise<UserRow> {
@@ -439,6 +475,16 @@ export function createBillingService(deps: BillingDependencies) {
         input.make_default ?? false,
       );
       return cardDto(row);
+    },
+
+    /** With Stripe: a SetupIntent's client secret for the page's Payment Element (the customer made once); not_found with the sandbox. */
+    async cardSetup(userId: string): Promise<{ client_secret: string }> {
+      if (!processor.setupCard) throw new AppError('not_found');
+      const user = await userOrThrow(userId);
+      const customerRef = await q.customerRef(user.id, processor.kind);
+      const setup = await processor.setupCard({ userId: user.id, email: user.email, customerRef });
+      if (!customerRef) await q.saveCustomerRef(user.id, processor.kind, setup.customerRef);
+      return { client_secret: setup.clientSecret };
     },
 
     async setDefaultCard(userId: string, id: string): Promise<Card[]> {
@@ -623,6 +669,24 @@ export function createBillingService(deps: BillingDependencies) {
       return counts;
     },
 
+    // Receipts and refunds ------------------------------------------------------------------
+    /** The receipt job: sends the receipts due now (safe on several nodes at once). */
+    runReceipts: (options?: { batchSize?: number; maxBatches?: number }) => receipts.run(options),
+    /** Waits for this node's receipt run in progress (after a paid order), if any. */
+    receiptsIdle: () => receipts.idle(),
+
+    /**
+     * Refunds a paid order in full at the processor (once: the processor's idempotency key is
+     * the order's) and records it with its reverse ledger entry. Answers the order as it stands.
+     */
+    async refundOrder(orderId: string): Promise<Order> {
+      const order = await q.orderById(orderId);
+      if (!order || order.status !== 'paid' || !order.processorRef) throw new AppError('billing.order_not_found');
+      if (order.refundedAt) return orderDto(order);
+      const refund = await processor.refund({ chargeRef: order.processorRef, idempotencyKey: `refund-${order.idempotencyKey}` });
+      return orderDto((await recordRefund(order.id, refund.ref)) ?? (await q.orderById(order.id)) ?? order);
+    },
+
     // Business trial and licenses -----------------------------------------------------------
     async businessTrial(input: { company: string; full_name: string; email: string; phone?: string; members?: number; language?: Language }, origin: RequestOrigin) {
       const email = input.email;
@@ -740,9 +804,14 @@ export function createBillingService(deps: BillingDependencies) {
         const order = await q.orderByProcessorRef(object.id);
         if (!order || order.status !== 'pending') return true;
         const succeeded = event.type === 'payment_intent.succeeded';
-        const settled = await q.updateOrder(order.id, succeeded ? { status: 'paid', paidAt: clock.now() } : { status: 'failed', failureCode: 'card_declined' }, ['pending']);
-        const user = order.userId ? await users.findById(order.userId) : undefined;
-        if (settled && succeeded && user) sendReceipt(settled, user);
+        await settleOrder(order.id, succeeded ? { status: 'paid', paidAt: clock.now() } : { status: 'failed', failureCode: 'card_declined' });
+        return true;
+      }
+      if (event.type === 'charge.refunded') {
+        // A refund made at Stripe (its dashboard, or refundOrder): recorded once, in full refunds only.
+        const charge = event.data.object as { id: string; payment_intent?: string | null; refunded?: boolean; refunds?: { data?: { id: string }[] } };
+        const order = charge.payment_intent ? await q.orderByProcessorRef(charge.payment_intent) : undefined;
+        if (order && charge.refunded) await recordRefund(order.id, charge.refunds?.data?.[0]?.id ?? null);
         return true;
       }
       if (event.type === 'payment_method.detached') {

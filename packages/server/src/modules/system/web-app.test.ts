@@ -113,4 +113,15 @@ describe('third-party sources in the page CSP', () => {
     expect(csp).toMatch(/frame-src [^;]*https:\/\/chat\.example\.com/);
     await chat.close();
   });
+
+  it('allows Stripe.js (script, frames, API) only when Stripe is the payment processor', async () => {
+    const plain = String((await page('/login')).headers['content-security-policy']);
+    expect(plain).not.toContain('stripe.com');
+    const stripe = await startTestServer({ webDist: dist, env: { PAYMENTS_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_PUBLISHABLE_KEY: 'pk_test_local', STRIPE_WEBHOOK_SECRET: 'whsec_local' } });
+    const csp = String((await stripe.app.inject('/billing')).headers['content-security-policy']);
+    expect(csp).toMatch(/script-src [^;]*https:\/\/js\.stripe\.com/);
+    expect(csp).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);
+    expect(csp).toMatch(/connect-src [^;]*https:\/\/api\.stripe\.com/);
+    await stripe.close();
+  });
 });

@@ -19,7 +19,7 @@ function wantsPage(request: FastifyRequest): boolean {
   return !path.extname(request.url.split('?')[0] ?? '');
 }
 
-/** What the page's CSP must allow beyond our origin: the API hosts, reCAPTCHA when chosen, Chatwoot when configured. */
+/** What the page's CSP must allow beyond our origin: the API hosts, reCAPTCHA when chosen, Stripe.js when Stripe is the processor, Chatwoot when configured. */
 function thirdPartySources(config: Config): ThirdPartySources {
   const sources: ThirdPartySources = { script: [], frame: [], connect: [] };
   // The brands' API bases: the password-manager brand's pages call their own API host.
@@ -30,6 +30,12 @@ function thirdPartySources(config: Config): ThirdPartySources {
     sources.script.push('https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/');
     sources.frame.push('https://www.google.com', 'https://recaptcha.google.com');
     sources.connect.push('https://www.google.com/recaptcha/');
+  }
+  if (config.PAYMENTS_PROCESSOR === 'stripe') {
+    // Stripe.js and its Payment Element (billing's add-card form) as Stripe documents its CSP.
+    sources.script.push('https://js.stripe.com');
+    sources.frame.push('https://js.stripe.com', 'https://hooks.stripe.com');
+    sources.connect.push('https://api.stripe.com');
   }
   if (config.CHATWOOT_BASE_URL) {
     const chatwoot = new URL(config.CHATWOOT_BASE_URL).origin;

@@ -11,3 +11,4 @@ export { createPayoutService, PAYOUT_DAY, PAYOUTS_ACCOUNT, type PayoutHooks, typ
 export { installPayoutJob } from './payout-job';
 export { payoutRoutes, REWARDS_SERVICE_SCOPE } from './payout-routes';
 export { createPartnerTransferService, installPartnerJob, PARTNER_CLEARING_ACCOUNT, type PartnerTransferService } from './partner';
+export { postBillingEntry, BILLING_CARDS_ACCOUNT, BILLING_REVENUE_ACCOUNT, type BillingEntry } from './billing-entries';

@@ -43,7 +43,17 @@ export interface PaymentProcessor {
   /** Keeps a tokenized card for the customer (making the customer when `customerRef` is null), checking it can be charged. */
   saveCard(input: { userId: string; email: string; token: string; customerRef: string | null }): Promise<SaveCardResult>;
   removeCard(cardRef: string): Promise<void>;
+  /**
+   * Stripe only: a SetupIntent for the customer (made when `customerRef` is null) that the
+   * page's Payment Element confirms; its payment method then comes back to `saveCard`.
+   */
+  setupCard?(input: { userId: string; email: string; customerRef: string | null }): Promise<{ clientSecret: string; customerRef: string }>;
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /**
+   * Gives a succeeded charge back in full, once per idempotency key (a retry answers the first
+   * refund). Answers the refund's reference; throws AppError('billing.processor_unavailable') when unreachable.
+   */
+  refund(request: { chargeRef: string; idempotencyKey: string }): Promise<{ ref: string }>;
 }
 
 /** Card brands the portal accepts (spec section 9), by card-validator's / Stripe's names. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { billingEndpoints, type CardBrand, type ErrorCode } from '@portal/contracts';
 import cardValidator from 'card-validator';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../db/client';
 import { sandboxCards, sandboxCharges } from '../../db/schema';
@@ -93,6 +93,14 @@ export function createSandboxProcessor(db: Database, clock: Clock): PaymentProce
       if (!charge) throw new AppError('billing.processor_unavailable');
       if (charge.status === 'succeeded') return { status: 'succeeded', ref: charge.id };
       return { status: 'declined', ref: charge.id, code: charge.declineCode === 'insufficient_funds' ? 'insufficient_funds' : 'card_declined' };
+    },
+
+    /** A succeeded charge becomes refunded (once; asking again answers the same refund). */
+    async refund({ chargeRef }) {
+      const [charge] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.id, chargeRef));
+      if (!charge || (charge.status !== 'succeeded' && charge.status !== 'refunded')) throw new AppError('billing.processor_unavailable');
+      await db.update(sandboxCharges).set({ status: 'refunded' }).where(and(eq(sandboxCharges.id, chargeRef), eq(sandboxCharges.status, 'succeeded')));
+      return { ref: `re_${charge.id}` };
     },
   };
 }

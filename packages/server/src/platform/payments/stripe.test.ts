@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
-import { orders } from '../../db/schema';
+import { orders, walletEntries } from '../../db/schema';
 import { createStripeProcessor } from './stripe';
 
 /**
@@ -27,7 +27,12 @@ const cards: Record<string, { brand: string; last4: string; charge: 'succeeded' 
   pm_card_processing: { brand: 'mastercard', last4: '4444', charge: 'processing' },
   pm_card_chargeDeclinedInsufficientFunds: { brand: 'visa', last4: '9995', charge: 'insufficient_funds' },
   pm_card_unionpay: { brand: 'unionpay', last4: '0005', charge: 'succeeded' },
+  pm_card_setup: { brand: 'visa', last4: '1881', charge: 'succeeded' },
 };
+/** Payment methods already attached to a customer (as a SetupIntent confirmed by Stripe.js leaves them). */
+const owners = new Map<string, string>();
+/** The SetupIntents made, by id: their customer. */
+const setupIntents = new Map<string, string>();
 
 function fakeStripe() {
   const seen: Seen[] = [];
@@ -54,17 +59,35 @@ function fakeStripe() {
         return response.end(JSON.stringify(earlier.body));
       }
       let match: RegExpMatchArray | null;
+      const method = (id: string, customer: string | null) => ({
+        id,
+        object: 'payment_method',
+        type: 'card',
+        customer,
+        card: { brand: cards[id]!.brand, last4: cards[id]!.last4, exp_month: 12, exp_year: 2034 },
+      });
+      if (request.method === 'GET' && (match = path.match(/^\/v1\/payment_methods\/([\w]+)$/))) {
+        if (!cards[match[1]!]) return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such PaymentMethod: '${match[1]}'` } });
+        return send(200, method(match[1]!, owners.get(match[1]!) ?? null));
+      }
+      if (request.method === 'POST' && path === '/v1/setup_intents') {
+        const intent = id('seti');
+        setupIntents.set(intent, body.get('customer') ?? '');
+        return send(200, { id: intent, object: 'setup_intent', customer: body.get('customer'), usage: body.get('usage'), status: 'requires_payment_method', client_secret: `${intent}_secret_${ids}` });
+      }
+      if (request.method === 'POST' && path === '/v1/refunds') {
+        const intent = body.get('payment_intent');
+        if (!intent?.startsWith('pi_')) return send(400, { error: { type: 'invalid_request_error', message: 'No such payment_intent' } });
+        return send(200, { id: id('re'), object: 'refund', payment_intent: intent, status: 'succeeded' });
+      }
       if (request.method === 'POST' && path === '/v1/customers') return send(200, { id: id('cus'), object: 'customer', email: body.get('email') });
       if (request.method === 'POST' && (match = path.match(/^\/v1\/payment_methods\/([\w]+)\/(attach|detach)$/))) {
         const card = cards[match[1]!];
         if (!card) return send(400, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such PaymentMethod: '${match[1]}'` } });
-        return send(200, {
-          id: match[1],
-          object: 'payment_method',
-          type: 'card',
-          customer: match[2] === 'attach' ? body.get('customer') : null,
-          card: { brand: card.brand, last4: card.last4, exp_month: 12, exp_year: 2034 },
-        });
+        if (match[2] === 'attach' && owners.has(match[1]!)) {
+          return send(400, { error: { type: 'invalid_request_error', message: 'The payment method you provided has already been attached to a customer.' } });
+        }
+        return send(200, method(match[1]!, match[2] === 'attach' ? body.get('customer') : null));
       }
       if (request.method === 'POST' && path === '/v1/payment_intents') {
         const card = cards[body.get('payment_method') ?? ''];
@@ -131,6 +154,18 @@ describe('the Stripe adapter', () => {
     const down = createStripeProcessor({ secretKey: 'sk_test_local', publishableKey: null, webhookSecret: null, apiUrl: 'http://127.0.0.1:9' }, clock);
     await expect(down.charge(request)).rejects.toMatchObject({ code: 'billing.processor_unavailable' });
   });
+
+  it('refunds a payment intent in full with an idempotency key (a retry is the same refund)', async () => {
+    const stripe = adapter();
+    const first = await stripe.refund({ chargeRef: 'pi_77', idempotencyKey: 'refund-order-77' });
+    expect(await stripe.refund({ chargeRef: 'pi_77', idempotencyKey: 'refund-order-77' })).toEqual(first);
+    expect(first.ref).toMatch(/^re_/);
+    const refunds = seen.filter((request) => request.path === '/v1/refunds');
+    expect(refunds.map((request) => [request.idempotencyKey, request.body.get('payment_intent')])).toEqual([
+      ['refund-order-77', 'pi_77'],
+      ['refund-order-77', 'pi_77'],
+    ]);
+  });
 });
 
 describe('billing with Stripe as the processor', () => {
@@ -190,6 +225,50 @@ describe('billing with Stripe as the processor', () => {
     expect((await webhook(detached, sign(detached))).json()).toEqual({ received: true });
     expect((await call('GET', '/v3/sso/me/cards')).json()).toEqual([]);
     expect((await call('GET', '/v3/sso/me/subscriptions')).json()[0].status).toBe('canceled');
+  });
+
+  it("makes a SetupIntent for the Payment Element and saves the card it confirmed, with its billing address", async () => {
+    const setup = await call('POST', '/v3/sso/me/cards/setup');
+    expect(setup.statusCode).toBe(201);
+    const secret = setup.json().client_secret as string;
+    expect(secret).toMatch(/^seti_\d+_secret_/);
+    const made = seen.filter((request) => request.path === '/v1/setup_intents').at(-1)!;
+    expect(Object.fromEntries(made.body)).toMatchObject({ usage: 'off_session', 'allowed_payment_method_types[0]': 'card' });
+    const customer = made.body.get('customer')!;
+    expect(customer).toMatch(/^cus_/);
+    // The customer is made once: a second SetupIntent is for the same one.
+    await call('POST', '/v3/sso/me/cards/setup');
+    expect(seen.filter((request) => request.path === '/v1/setup_intents').at(-1)!.body.get('customer')).toBe(customer);
+
+    // Stripe.js confirms the SetupIntent in the page: the payment method is then the customer's.
+    owners.set('pm_card_setup', customer);
+    const attaches = seen.filter((request) => request.path.endsWith('/attach')).length;
+    const saved = await call('POST', '/v3/sso/me/cards', { token: 'pm_card_setup', cardholder: 'Payment Element', city: 'Da Nang', state: 'DN', zip: '550000' });
+    expect(saved.statusCode).toBe(201);
+    expect(saved.json()).toMatchObject({ brand: 'visa', last4: '1881', cardholder: 'Payment Element', city: 'Da Nang', state: 'DN', zip: '550000' });
+    expect(seen.filter((request) => request.path.endsWith('/attach')).length).toBe(attaches);
+    // Someone else's payment method is not taken over.
+    owners.set('pm_card_amex', 'cus_someone_else');
+    expect((await call('POST', '/v3/sso/me/cards', { token: 'pm_card_amex', cardholder: 'Someone Else', city: 'Hue', state: 'TTH', zip: '530000' })).json().details.fields.token.code).toBe('billing.card_token_invalid');
+    owners.delete('pm_card_amex');
+    await call('DELETE', `/v3/sso/me/cards/${saved.json().id}`);
+  });
+
+  it('records a refund made at Stripe once (signed charge.refunded), with the reverse entry on the ledger', async () => {
+    const card = await call('POST', '/v3/sso/me/cards', { token: 'pm_card_visa', cardholder: 'S Tripe', city: 'Hanoi', state: 'HN', zip: '100000' });
+    const started = await call('POST', '/v3/sso/me/subscriptions', { plan: 'vulnscan.standard', months: 1, currency: 'USD', idempotency_key: 'stripe-sub-refund' });
+    expect(started.json().order.status).toBe('paid');
+    const [row] = await server.database.db.select().from(orders).where(eq(orders.id, started.json().order.id));
+    const refunded = event('evt_refund_1', 'charge.refunded', { id: 'ch_1', object: 'charge', payment_intent: row!.processorRef, refunded: true, refunds: { data: [{ id: 're_dash_1' }] } });
+    expect((await webhook(refunded, sign(refunded))).json()).toEqual({ received: true });
+    const again = event('evt_refund_2', 'charge.refunded', { id: 'ch_1', object: 'charge', payment_intent: row!.processorRef, refunded: true, refunds: { data: [{ id: 're_dash_1' }] } });
+    expect((await webhook(again, sign(again))).json()).toEqual({ received: true });
+    const [after] = await server.database.db.select().from(orders).where(eq(orders.id, row!.id));
+    expect(after).toMatchObject({ refundRef: 're_dash_1' });
+    expect(after!.refundedAt).not.toBeNull();
+    const entries = await server.database.db.select().from(walletEntries).where(like(walletEntries.idempotencyKey, `billing:%:${row!.id}`));
+    expect(entries.map((entry) => entry.kind).sort()).toEqual(['billing_charge', 'billing_refund']);
+    await call('DELETE', `/v3/sso/me/cards/${card.json().id}`);
   });
 
   it('answers a Stripe decline with the card messages', async () => {

@@ -12,7 +12,7 @@ export interface StripeSettings {
 }
 
 /** The events the portal reads (register these on the webhook endpoint). */
-export const STRIPE_WEBHOOK_EVENTS = ['payment_intent.succeeded', 'payment_intent.payment_failed', 'payment_method.detached'] as const;
+export const STRIPE_WEBHOOK_EVENTS = ['payment_intent.succeeded', 'payment_intent.payment_failed', 'payment_method.detached', 'charge.refunded'] as const;
 /** Seconds a signed event stays acceptable (Stripe's own default). */
 export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
 
@@ -44,14 +44,32 @@ export function createStripeProcessor(settings: StripeSettings, clock: Clock): P
     ...(api ? { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol.replace(':', '') as 'http' | 'https' } : {}),
   });
 
+  const customerFor = async (userId: string, email: string) => (await stripe.customers.create({ email, metadata: { user_id: userId } }, { idempotencyKey: `customer-${userId}` })).id;
+
   return {
     kind: 'stripe',
     publishableKey: settings.publishableKey,
 
+    async setupCard({ userId, email, customerRef }) {
+      try {
+        const customer = customerRef ?? (await customerFor(userId, email));
+        const intent = await stripe.setupIntents.create({ customer, usage: 'off_session', allowed_payment_method_types: ['card'], metadata: { user_id: userId } });
+        if (!intent.client_secret) throw new AppError('billing.processor_unavailable', {}, { processor: 'stripe', type: 'no_client_secret' });
+        return { clientSecret: intent.client_secret, customerRef: customer };
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        return unavailable(error);
+      }
+    },
+
     async saveCard({ userId, email, token, customerRef }): Promise<SaveCardResult> {
       try {
-        const customer = customerRef ?? (await stripe.customers.create({ email, metadata: { user_id: userId } }, { idempotencyKey: `customer-${userId}` })).id;
-        const method = await stripe.paymentMethods.attach(token, { customer });
+        const customer = customerRef ?? (await customerFor(userId, email));
+        // A card confirmed through a SetupIntent is already the customer's; any other is attached now.
+        const existing = token.startsWith('pm_') ? await stripe.paymentMethods.retrieve(token) : null;
+        const owner = typeof existing?.customer === 'string' ? existing.customer : (existing?.customer?.id ?? null);
+        if (owner && owner !== customer) return { ok: false, code: 'token_invalid' };
+        const method = owner === customer && existing ? existing : await stripe.paymentMethods.attach(token, { customer });
         const brand = acceptedBrand(method.card?.brand);
         if (!method.card || !brand) {
           await stripe.paymentMethods.detach(method.id).catch(() => undefined);
@@ -100,6 +118,15 @@ export function createStripeProcessor(settings: StripeSettings, clock: Clock): P
           const intent = (error as { payment_intent?: { id?: string } }).payment_intent;
           return { status: 'declined', ref: intent?.id ?? null, code: decline };
         }
+        return unavailable(error);
+      }
+    },
+
+    async refund({ chargeRef, idempotencyKey }) {
+      try {
+        const refund = await stripe.refunds.create({ payment_intent: chargeRef }, { idempotencyKey });
+        return { ref: refund.id };
+      } catch (error) {
         return unavailable(error);
       }
     },

@@ -1,6 +1,6 @@
 import './styles';
-import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Checkbox, Group, Loader, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { Badge, Button, Group, Loader, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { cardBrandNames, type Card } from '@portal/contracts';
@@ -8,19 +8,36 @@ import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { ApiError, errorText, fieldErrors, fieldErrorText, notify } from '../../lib/api';
 import { addCard, billingKeys, removeCard, setDefaultCard, tokenizeCard, useBillingConfig, useCards } from './api';
+import { blankAddressFields, CardAddressFields, CardFormNotice, emptyAddress, type CardAddress } from './CardAddressFields';
 import { checkCard, type CardInput } from './card-checks';
 
-type AddressField = 'cardholder' | 'city' | 'state' | 'zip';
-type Values = CardInput & Record<AddressField, string> & { makeDefault: boolean };
-const empty: Values = { number: '', expiry: '', cvc: '', cardholder: '', city: '', state: '', zip: '', makeDefault: false };
+/** Stripe's Payment Element and Stripe.js: loaded only when Stripe is the processor and a card is being added. */
+const StripeCardForm = lazy(() => import('./StripeCardForm'));
+
+type Values = CardInput & CardAddress;
+const empty: Values = { number: '', expiry: '', cvc: '', ...emptyAddress };
 
 export const cardLabel = (card: Pick<Card, 'brand' | 'last4'>) => `${cardBrandNames[card.brand]} •••• ${card.last4}`;
 
-/** Adds a card: the number goes to the processor's tokenization, billing receives the token and the address. */
+/** Adds a card with the configured processor's form: Stripe's Payment Element, or the sandbox's fields. */
 function AddCardForm({ onDone }: { onDone(): void }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const config = useBillingConfig();
+  if (config.isPending) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (config.data?.processor === 'stripe' && config.data.publishable_key) {
+    return (
+      <Suspense fallback={<Loader size="sm" aria-label={t('common.loading')} />}>
+        <StripeCardForm publishableKey={config.data.publishable_key} onDone={onDone} />
+      </Suspense>
+    );
+  }
+  return <SandboxCardForm onDone={onDone} />;
+}
+
+/** The sandbox's form: the number goes to the sandbox's tokenization, billing receives the token and the address. */
+function SandboxCardForm({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
   const [values, setValues] = useState<Values>(empty);
   const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -33,7 +50,7 @@ function AddCardForm({ onDone }: { onDone(): void }) {
     const checked = checkCard(values);
     const next: Partial<Record<keyof Values, string>> = {};
     for (const [field, code] of Object.entries(checked.errors)) next[field as keyof Values] = t(`errors.${code}` as never);
-    for (const field of ['cardholder', 'city', 'state', 'zip'] as const) if (!values[field].trim()) next[field] = t('validation.blank' as never);
+    Object.assign(next, blankAddressFields(values, t('validation.blank' as never)));
     setErrors(next);
     if (!checked.card || Object.keys(next).length) return;
     setPending(true);
@@ -62,26 +79,13 @@ function AddCardForm({ onDone }: { onDone(): void }) {
   return (
     <form onSubmit={submit} noValidate data-testid="add-card-form">
       <Stack gap="sm">
-        <Text size="xs" c="dimmed">
-          {config.data?.processor === 'stripe' ? t('billing.cards.stripeNote') : t('billing.cards.sandboxNote')}
-        </Text>
-        {failure && (
-          <Alert color="red" role="alert" data-testid="card-failure">
-            {failure}
-          </Alert>
-        )}
+        <CardFormNotice note={t('billing.cards.sandboxNote')} failure={failure} />
         <TextInput label={t('billing.cards.number')} value={values.number} onChange={(e) => set('number')(e.currentTarget.value)} error={errors.number} autoComplete="cc-number" inputMode="numeric" />
         <SimpleGrid cols={2}>
           <TextInput label={t('billing.cards.expiry')} value={values.expiry} onChange={(e) => set('expiry')(e.currentTarget.value)} error={errors.expiry} autoComplete="cc-exp" placeholder="MM/YY" />
           <TextInput label={t('billing.cards.cvc')} value={values.cvc} onChange={(e) => set('cvc')(e.currentTarget.value)} error={errors.cvc} autoComplete="cc-csc" inputMode="numeric" />
         </SimpleGrid>
-        <TextInput label={t('billing.cards.cardholder')} value={values.cardholder} onChange={(e) => set('cardholder')(e.currentTarget.value)} error={errors.cardholder} autoComplete="cc-name" />
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <TextInput label={t('billing.cards.city')} value={values.city} onChange={(e) => set('city')(e.currentTarget.value)} error={errors.city} autoComplete="address-level2" />
-          <TextInput label={t('billing.cards.state')} value={values.state} onChange={(e) => set('state')(e.currentTarget.value)} error={errors.state} autoComplete="address-level1" />
-          <TextInput label={t('billing.cards.zip')} value={values.zip} onChange={(e) => set('zip')(e.currentTarget.value)} error={errors.zip} autoComplete="postal-code" />
-        </SimpleGrid>
-        <Checkbox label={t('billing.cards.makeDefault')} checked={values.makeDefault} onChange={(e) => set('makeDefault')(e.currentTarget.checked)} />
+        <CardAddressFields values={values} errors={errors} onChange={(field, value) => set(field)(value)} />
         <Group justify="flex-end">
           <Button type="submit" loading={pending} data-testid="save-card">
             {t('billing.cards.add')}

@@ -178,7 +178,7 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
         )}
         {quote?.trial_days ? <Text size="sm">{t('billing.checkout.trial', { days: quote.trial_days, date: trialEnd })}</Text> : null}
         {noCard && (
-          <Text size="sm" c="orange">
+          <Text size="sm" c="red.9">
             {t('billing.checkout.noCard')}
           </Text>
         )}

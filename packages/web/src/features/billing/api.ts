@@ -17,6 +17,8 @@ export const useOrders = () => useQuery({ queryKey: billingKeys.orders, queryFn:
 
 /** The sandbox processor's tokenization: the card number goes there, never to billing. */
 export const tokenizeCard = (body: EndpointInput<typeof billingEndpoints.sandboxToken>['body']) => call(billingEndpoints.sandboxToken, { body }, { handle: [400] });
+/** With Stripe: a SetupIntent's client secret for the Payment Element. */
+export const createCardSetup = () => call(billingEndpoints.cardSetup, {}, { handle: [404, 503] });
 export const addCard = (body: EndpointInput<typeof billingEndpoints.addCard>['body']) => call(billingEndpoints.addCard, { body }, { handle: [400, 402] });
 export const removeCard = (id: string) => call(billingEndpoints.removeCard, { params: { id } });
 export const setDefaultCard = (id: string) => call(billingEndpoints.setDefaultCard, { params: { id } });

@@ -1,0 +1,128 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
+import { expectNoSeriousViolations } from './support/axe';
+import { createActivatedAccount, poll, uniqueEmail, type Portal } from './support/mail';
+import { ROOT, startPortalServer, type PortalServer } from './support/server';
+
+/**
+ * Billing on the password manager's own brand (locker.localhost) in Chromium: add a card,
+ * start the Premium trial, see it Active; and the business trial refusing a member of an
+ * enterprise (7015). The enterprise is made with `npm run organizations` before the spec's
+ * own server starts, as an operator does.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const PASSWORD = 'Orchid-Lantern-Harbor-58';
+const OWNER = uniqueEmail('ent-owner');
+const MEMBER = uniqueEmail('ent-member');
+const SHOTS = '/tmp/shots-billing';
+
+let server: PortalServer;
+let peer: SmtpPeer;
+let portal: Portal;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-billing-locker-'));
+  const env = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db') };
+  const organizations = (...args: string[]) =>
+    execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
+  organizations('create', 'Enterprise Co', '--admin', OWNER);
+  organizations('add-member', OWNER, MEMBER);
+  peer = await startSmtpPeer();
+  server = await startPortalServer({ env: { ...env, SMTP_URL: peer.url } });
+  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
+  await mkdir(SHOTS, { recursive: true });
+});
+
+test.afterAll(async () => {
+  await server?.close();
+  await peer?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+
+test('locker brand: add a card, start the Premium trial, see it Active (both languages)', async ({ context, page }) => {
+  test.setTimeout(180_000);
+  const email = uniqueEmail('locker-billing');
+  // One database behind both brands: the account is made through the platform host (Node cannot resolve locker.localhost; Chromium can).
+  await createActivatedAccount(context.request, portal, { email, password: PASSWORD, fullName: 'Ada Lovelace' });
+  await context.addCookies([{ name: 'lang', value: 'en', url: portal.lockerUrl }]);
+  await page.goto(`${portal.lockerUrl}/login/explore`);
+  const status = await page.evaluate(
+    async (body) => (await fetch('/v3/sso/auth', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).status,
+    { email, password: PASSWORD },
+  );
+  expect(status).toBe(200);
+  await page.goto(`${portal.lockerUrl}/billing`);
+  await expect(page.getByRole('heading', { name: 'Billing', level: 1 })).toBeVisible();
+  expect(await page.locator('html').getAttribute('data-brand')).toBe('locker');
+
+  await page.getByTestId('add-card').click();
+  const form = page.getByTestId('add-card-form');
+  await form.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await form.getByLabel('Expiration (MM/YY)').fill('12/30');
+  await form.getByLabel('Security code').fill('123');
+  await form.getByLabel('Cardholder name').fill('Ada Lovelace');
+  await form.getByLabel('City').fill('Hanoi');
+  await form.getByLabel('State').fill('HN');
+  await form.getByLabel('ZIP code').fill('100000');
+  await expectNoSeriousViolations(page);
+  await page.getByTestId('save-card').click();
+  await expect(page.getByText('Card added')).toBeVisible();
+  await expect(page.getByTestId('card-row').first()).toContainText('Visa •••• 4242');
+
+  await page.getByTestId('checkout-plan').click();
+  await page.getByRole('option', { name: /Locker Password Manager Premium/ }).click();
+  await expect(page.getByTestId('checkout-due')).toHaveText('$0');
+  await page.getByTestId('checkout-pay').click();
+  await expect(page.getByText('Subscription updated')).toBeVisible();
+  const premium = page.getByTestId('subscription-row').filter({ hasText: 'Premium' });
+  await expect(premium.getByTestId('subscription-status')).toHaveText('Active');
+  await expect(premium).toContainText('Trial ends');
+  await expectNoSeriousViolations(page);
+  await shot(page, 'billing-locker-en');
+
+  await context.addCookies([{ name: 'lang', value: 'vi', url: portal.lockerUrl }]);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Thanh toán', level: 1 })).toBeVisible();
+  await expect(premium.getByTestId('subscription-status')).toHaveText('Đang hoạt động');
+  await expectNoSeriousViolations(page);
+  await shot(page, 'billing-locker-vi');
+});
+
+test("the business trial refuses a member of an enterprise (7015), in both brands' page and both languages", async ({ browser }) => {
+  for (const [origin, brand] of [
+    [portal.lockerUrl, 'locker'],
+    [portal.platformUrl, 'platform'],
+  ] as const) {
+    for (const language of ['en', 'vi'] as const) {
+      const visitor = await browser.newContext();
+      await visitor.addCookies([{ name: 'lang', value: language, url: origin }]);
+      const page = await visitor.newPage();
+      await page.goto(`${origin}/register/locker-enterprise-trial`);
+      await page.getByTestId('business-trial-submit').waitFor();
+      // The same form in either language: its fields by what they hold.
+      await page.locator('input[autocomplete=organization]').fill('Enterprise Co');
+      await page.locator('input[autocomplete=name]').fill('Mia Member');
+      await page.locator('input[autocomplete=email]').fill(MEMBER);
+      await page.getByTestId('business-trial-submit').click();
+      const error = page.getByTestId('business-trial-error');
+      if (language === 'en') await expect(error).toHaveText(`${MEMBER} is in an Enterprise, leave it or use another email`);
+      else await expect(error).toHaveText(`${MEMBER} đang thuộc một doanh nghiệp (Enterprise), hãy rời doanh nghiệp đó hoặc dùng email khác`);
+      await expectNoSeriousViolations(page);
+      await shot(page, `business-trial-7015-${brand}-${language}`);
+      await visitor.close();
+    }
+  }
+});
