@@ -30,7 +30,7 @@ async function firstScreenPage(headers: Record<string, string> = {}) {
 }
 
 describe.runIf(built)('the first screen of /login', () => {
-  it('is in the shell, with the page styles inline and every style and script under the nonce', async () => {
+  it('is in the shell, with the entry styles inline, the page chunk’s as links, and every style and script under the nonce', async () => {
     const response = await firstScreenPage();
     expect(response.statusCode).toBe(200);
     const body = response.body;
@@ -38,9 +38,17 @@ describe.runIf(built)('the first screen of /login', () => {
     expect(body).toContain('>Sign in</h1>');
     expect(body).toContain('name="username"');
     expect(body).toMatch(/<input readonly /);
-    // No style attributes (the CSP refuses them in markup) and no stylesheet request holding the paint.
+    // No style attributes (the CSP refuses them in markup). The entry's stylesheet is inline; the
+    // page chunk's small ones are links, which the live page's chunk loader then finds and does
+    // not fetch again.
     expect(body).not.toMatch(/<[^>]+\sstyle="/);
-    expect(body).not.toContain('rel="stylesheet"');
+    expect(body).not.toMatch(/<link rel="stylesheet"[^>]*href="\/assets\/index-/);
+    const pageLinks = [...body.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map((match) => match[1]!);
+    expect(pageLinks.length).toBeGreaterThan(0);
+    // Mantine's theme variables: only those the screen reads (not all ~25 KB of them).
+    expect(body).toContain('--mantine-font-family:');
+    expect(body).toContain('--mantine-radius-default:'); // read by the page chunk's linked stylesheet (its buttons)
+    expect(body).not.toContain('--mantine-color-grape-5:');
     // The app's entry is imported after the first paint, not by a <script src> the parser fetches at once.
     expect(body).not.toMatch(/<script[^>]*\ssrc=/);
     expect(body).toMatch(/requestAnimationFrame\([\s\S]*import\("\/assets\/index-[\w-]+\.js"\)/);

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { AUTH_COOKIE_NAME, entryParams, type Language, type RuntimeConfig } from '@portal/contracts';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { FirstScreen } from '../../platform/html-shell';
+import { pruneUnusedCssVariables } from './css-variables';
 
 /** What the web build's server-side bundle (`dist/.ssr/first-screen.js`, from packages/web/src/first-screen.tsx) exports. */
 interface FirstScreenModule {
@@ -48,18 +49,24 @@ const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>
 const ENTRY_STYLESHEET = /<link rel="stylesheet" crossorigin href="([^"]+)">\n?\s*/g;
 
 /**
- * The shell for pages that carry the first screen. The page paints from the HTML alone: the
- * entry's and the page's stylesheets are inlined (no request holds the first paint), and the
+ * The shell for pages that carry the first screen. The page paints from the HTML and the
+ * page chunk's small stylesheets: the entry's stylesheet is inlined, and the
  * app's scripts are asked for only after that paint (a module script waits a frame, then
  * preloads the page's chunks and imports the entry), so they do not share the slow link with
- * the first paint. Undefined when the template is not the build's shape.
+ * the first paint. Also every stylesheet's text the screen uses (what reads Mantine's
+ * variables). Undefined when the template is not the build's shape.
  */
-async function firstScreenTemplate(template: string, webDist: string): Promise<string | undefined> {
+async function firstScreenTemplate(template: string, webDist: string): Promise<{ shell: string; stylesheets: string } | undefined> {
   const entry = ENTRY_SCRIPT.exec(template);
   if (!entry) return undefined;
   const page = await pageFiles(webDist);
-  const stylesheets = [...[...template.matchAll(ENTRY_STYLESHEET)].map((match) => match[1]!), ...page.styles];
+  const stylesheets = [...template.matchAll(ENTRY_STYLESHEET)].map((match) => match[1]!);
   const css = await Promise.all(stylesheets.map((href) => readFile(path.join(webDist, href), 'utf8')));
+  // The page chunk's stylesheets stay links: the live page's chunk loader finds them there and
+  // does not fetch them again (inlined, they were sent twice). They are small and load in
+  // parallel with the document's own paint.
+  const pageLinks = page.styles.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`).join('\n    ');
+  const pageCss = await Promise.all(page.styles.map((href) => readFile(path.join(webDist, href), 'utf8')));
   if (css.some((text) => /<\/style/i.test(text))) return undefined;
   const loader = [
     '<script type="module">',
@@ -69,7 +76,8 @@ async function firstScreenTemplate(template: string, webDist: string): Promise<s
     '}));',
     '</script>',
   ].join('\n');
-  return template.replace(ENTRY_STYLESHEET, '').replace(entry[0], () => `<style>\n${css.join('\n')}\n</style>\n    ${loader}`);
+  const shell = template.replace(ENTRY_STYLESHEET, '').replace(entry[0], () => `<style>\n${css.join('\n')}\n</style>\n    ${pageLinks}\n    ${loader}`);
+  return { shell, stylesheets: [...css, ...pageCss].join('\n') };
 }
 
 /**
@@ -82,8 +90,9 @@ async function firstScreenTemplate(template: string, webDist: string): Promise<s
 export async function createFirstScreens(template: string | null, webDist: string, log: FastifyBaseLogger) {
   const bundle = path.join(webDist, '.ssr', 'first-screen.js');
   if (!template || !existsSync(bundle)) return { forRequest: () => undefined, warm: async () => undefined };
-  const shell = await firstScreenTemplate(template, webDist);
-  if (!shell) return { forRequest: () => undefined, warm: async () => undefined };
+  const shape = await firstScreenTemplate(template, webDist);
+  if (!shape) return { forRequest: () => undefined, warm: async () => undefined };
+  const { shell, stylesheets } = shape;
   let module: FirstScreenModule | undefined;
   let failed = false;
   const rendered = new Map<string, FirstScreen>();
@@ -104,7 +113,8 @@ export async function createFirstScreens(template: string | null, webDist: strin
     let screen = rendered.get(key);
     if (!screen) {
       try {
-        screen = { template: shell, body: module.renderFirstScreen(runtime, language) };
+        // The screen's stylesheets are what reads Mantine's variables (with the markup).
+        screen = { template: shell, body: pruneUnusedCssVariables(module.renderFirstScreen(runtime, language), stylesheets) };
       } catch (error) {
         failed = true;
         module = undefined;
