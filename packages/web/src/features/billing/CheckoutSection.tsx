@@ -19,7 +19,7 @@ import {
 import { Section } from '../../components/Section';
 import { ApiError, errorText, fieldErrors, fieldErrorText, notify } from '../../lib/api';
 import { billingKeys, changeSubscription, newIdempotencyKey, quote as fetchQuote, subscribe, useCards } from './api';
-import { useLanguage } from './shared';
+import { useLanguage } from '../../lib/use-language';
 
 const productNames: Record<string, string> = {
   pwdmanager: serviceCatalogue.pwdmanager.name,

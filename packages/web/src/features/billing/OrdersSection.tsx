@@ -1,11 +1,12 @@
 import './styles';
-import { Badge, Button, Loader, Table, Text } from '@mantine/core';
+import { Badge, Button, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMinor, type Order } from '@portal/contracts';
+import { DataTable } from '../../components/DataTable';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { downloadInvoice, useOrders } from './api';
-import { useLanguage } from './shared';
+import { useLanguage } from '../../lib/use-language';
 
 const statusColor: Record<Order['status'], string> = { paid: 'green', completed: 'green', unpaid: 'gray', failed: 'red', pending: 'yellow', rejected: 'red' };
 
@@ -23,71 +24,66 @@ export function OrdersSection() {
           {t('billing.orders.empty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="sm" data-testid="orders-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('billing.orders.number')}</Table.Th>
-                <Table.Th>{t('billing.orders.date')}</Table.Th>
-                <Table.Th>{t('billing.orders.plan')}</Table.Th>
-                <Table.Th>{t('billing.orders.total')}</Table.Th>
-                <Table.Th>{t('billing.orders.paymentMethod')}</Table.Th>
-                <Table.Th>{t('billing.orders.status')}</Table.Th>
-                <Table.Th>{t('billing.orders.invoice')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {orders.data.map((order) => (
-                <Table.Tr key={order.id} data-testid="order-row">
-                  <Table.Td>
-                    <Text size="sm" ff="monospace">
-                      {order.number}
+        <DataTable
+          rows={orders.data}
+          rowKey={(order) => order.id}
+          minWidth={760}
+          testId="orders-table"
+          rowTestId="order-row"
+          columns={[
+            {
+              header: t('billing.orders.number'),
+              cell: (order) => (
+                <Text size="sm" ff="monospace">
+                  {order.number}
+                </Text>
+              ),
+            },
+            { header: t('billing.orders.date'), cell: (order) => <Text size="sm">{formatDateTime(order.created_at, language)}</Text> },
+            {
+              header: t('billing.orders.plan'),
+              cell: (order) => (
+                <Text size="sm">
+                  {order.plan_name} · {order.months}
+                </Text>
+              ),
+            },
+            {
+              header: t('billing.orders.total'),
+              cell: (order) => (
+                <>
+                  <Text size="sm" fw={500}>
+                    {formatMinor(order.total, order.currency, language)}
+                  </Text>
+                  {order.discount > 0 && (
+                    <Text size="xs" c="dimmed">
+                      {t('billing.checkout.discount')}: −{formatMinor(order.discount, order.currency, language)}
+                      {order.promo_code ? ` (${order.promo_code})` : ''}
                     </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{formatDateTime(order.created_at, language)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">
-                      {order.plan_name} · {order.months}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {formatMinor(order.total, order.currency, language)}
-                    </Text>
-                    {order.discount > 0 && (
-                      <Text size="xs" c="dimmed">
-                        {t('billing.checkout.discount')}: −{formatMinor(order.discount, order.currency, language)}
-                        {order.promo_code ? ` (${order.promo_code})` : ''}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{order.payment_method ?? '—'}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={statusColor[order.status]} variant="light">
-                      {t(`billing.orders.statuses.${order.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {order.has_invoice && (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        data-testid="download-invoice"
-                        onClick={() => downloadInvoice(order).catch(() => notify('error', t('billing.orders.downloadFailed')))}
-                      >
-                        {t('billing.orders.download')}
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  )}
+                </>
+              ),
+            },
+            { header: t('billing.orders.paymentMethod'), cell: (order) => <Text size="sm">{order.payment_method ?? '—'}</Text> },
+            {
+              header: t('billing.orders.status'),
+              cell: (order) => (
+                <Badge color={statusColor[order.status]} variant="light">
+                  {t(`billing.orders.statuses.${order.status}`)}
+                </Badge>
+              ),
+            },
+            {
+              header: t('billing.orders.invoice'),
+              cell: (order) =>
+                order.has_invoice && (
+                  <Button size="xs" variant="subtle" data-testid="download-invoice" onClick={() => downloadInvoice(order).catch(() => notify('error', t('billing.orders.downloadFailed')))}>
+                    {t('billing.orders.download')}
+                  </Button>
+                ),
+            },
+          ]}
+        />
       )}
     </Section>
   );

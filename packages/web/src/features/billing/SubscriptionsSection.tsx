@@ -1,14 +1,15 @@
 import './styles';
 import { useState } from 'react';
-import { Badge, Button, Group, Loader, Table, Text } from '@mantine/core';
+import { Badge, Button, Loader, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMinor, type Subscription } from '@portal/contracts';
+import { DataTable } from '../../components/DataTable';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { notify } from '../../lib/api';
 import { billingKeys, cancelSubscription, resumeSubscription, useSubscriptions } from './api';
-import { useLanguage } from './shared';
+import { useLanguage } from '../../lib/use-language';
 
 const statusColor: Record<Subscription['status'], string> = { trialing: 'green', active: 'green', past_due: 'orange', canceled: 'gray' };
 
@@ -31,83 +32,91 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
           {t('billing.subscriptions.empty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="sm" data-testid="subscriptions-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('billing.subscriptions.plan')}</Table.Th>
-                <Table.Th>{t('billing.subscriptions.status')}</Table.Th>
-                <Table.Th>{t('billing.subscriptions.nextCharge')}</Table.Th>
-                <Table.Th>{t('billing.subscriptions.price')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {subscriptions.data.map((subscription) => (
-                <Table.Tr key={subscription.id} data-testid="subscription-row" data-plan={subscription.plan}>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {subscription.plan_name}
-                    </Text>
+        <DataTable
+          rows={subscriptions.data}
+          rowKey={(subscription) => subscription.id}
+          minWidth={640}
+          testId="subscriptions-table"
+          rowTestId="subscription-row"
+          rowProps={(subscription) => ({ 'data-plan': subscription.plan })}
+          columns={[
+            {
+              header: t('billing.subscriptions.plan'),
+              cell: (subscription) => (
+                <>
+                  <Text size="sm" fw={500}>
+                    {subscription.plan_name}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {subscription.lifetime ? t('billing.subscriptions.lifetime') : t('billing.subscriptions.months', { count: subscription.months })}
+                  </Text>
+                </>
+              ),
+            },
+            {
+              header: t('billing.subscriptions.status'),
+              cell: (subscription) => (
+                <>
+                  <Badge color={statusColor[subscription.status]} variant="light" data-testid="subscription-status">
+                    {t(`billing.subscriptions.statuses.${subscription.status}`)}
+                  </Badge>
+                  {subscription.status === 'trialing' && subscription.trial_ends_at && (
                     <Text size="xs" c="dimmed">
-                      {subscription.lifetime ? t('billing.subscriptions.lifetime') : t('billing.subscriptions.months', { count: subscription.months })}
+                      {t('billing.subscriptions.trialEnds', { date: date(subscription.trial_ends_at) })}
                     </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={statusColor[subscription.status]} variant="light" data-testid="subscription-status">
-                      {t(`billing.subscriptions.statuses.${subscription.status}`)}
-                    </Badge>
-                    {subscription.status === 'trialing' && subscription.trial_ends_at && (
-                      <Text size="xs" c="dimmed">
-                        {t('billing.subscriptions.trialEnds', { date: date(subscription.trial_ends_at) })}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">
-                      {subscription.next_charge_at
-                        ? date(subscription.next_charge_at)
-                        : subscription.cancel_at_period_end && subscription.status !== 'canceled'
-                          ? t('billing.subscriptions.endsOn', { date: date(subscription.current_period_end) })
-                          : '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{subscription.lifetime ? '—' : formatMinor(subscription.price, subscription.currency, language)}</Text>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {subscription.status !== 'canceled' && !subscription.lifetime && (
-                      <Group gap="xs" justify="flex-end">
-                        {subscription.status !== 'past_due' && !subscription.organization_id && (
-                          <Button size="xs" variant="light" onClick={() => onChange(subscription)}>
-                            {t('billing.subscriptions.change')}
-                          </Button>
-                        )}
-                        {subscription.cancel_at_period_end ? (
-                          <Button
-                            size="xs"
-                            variant="subtle"
-                            onClick={async () => {
-                              await resumeSubscription(subscription.id);
-                              notify('success', t('billing.subscriptions.resumed'));
-                              await refresh();
-                            }}
-                          >
-                            {t('billing.subscriptions.resume')}
-                          </Button>
-                        ) : (
-                          <Button size="xs" variant="subtle" color="red" onClick={() => setCanceling(subscription)}>
-                            {t('billing.subscriptions.cancel')}
-                          </Button>
-                        )}
-                      </Group>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  )}
+                </>
+              ),
+            },
+            {
+              header: t('billing.subscriptions.nextCharge'),
+              cell: (subscription) => (
+                <Text size="sm">
+                  {subscription.next_charge_at
+                    ? date(subscription.next_charge_at)
+                    : subscription.cancel_at_period_end && subscription.status !== 'canceled'
+                      ? t('billing.subscriptions.endsOn', { date: date(subscription.current_period_end) })
+                      : '—'}
+                </Text>
+              ),
+            },
+            {
+              header: t('billing.subscriptions.price'),
+              cell: (subscription) => <Text size="sm">{subscription.lifetime ? '—' : formatMinor(subscription.price, subscription.currency, language)}</Text>,
+            },
+          ]}
+          actions={{
+            label: t('billing.subscriptions.actions'),
+            cell: (subscription) =>
+              subscription.status !== 'canceled' &&
+              !subscription.lifetime && (
+                <>
+                  {subscription.status !== 'past_due' && !subscription.organization_id && (
+                    <Button size="xs" variant="light" onClick={() => onChange(subscription)}>
+                      {t('billing.subscriptions.change')}
+                    </Button>
+                  )}
+                  {subscription.cancel_at_period_end ? (
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      onClick={async () => {
+                        await resumeSubscription(subscription.id);
+                        notify('success', t('billing.subscriptions.resumed'));
+                        await refresh();
+                      }}
+                    >
+                      {t('billing.subscriptions.resume')}
+                    </Button>
+                  ) : (
+                    <Button size="xs" variant="subtle" color="red" onClick={() => setCanceling(subscription)}>
+                      {t('billing.subscriptions.cancel')}
+                    </Button>
+                  )}
+                </>
+              ),
+          }}
+        />
       )}
       <ConfirmDialog
         opened={canceling !== null}

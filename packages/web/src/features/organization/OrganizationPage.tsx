@@ -3,11 +3,9 @@ import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Loader.css';
-import '@mantine/core/styles/Table.css';
-import '@mantine/core/styles/VisuallyHidden.css';
 import '@mantine/core/styles/Combobox.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
@@ -23,6 +21,7 @@ import {
   type OrganizationRole,
 } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
+import { DataTable } from '../../components/DataTable';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { ApiError, errorText, fieldErrors, notify } from '../../lib/api';
@@ -70,69 +69,62 @@ export function OrganizationPage() {
       <PageHeader title={data.name} description={t('organization.description', { role: roleName(me) })} />
 
       <Section title={t('organization.members.title')} description={t('organization.members.description', { count: data.members.length })}>
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="sm" data-testid="organization-members">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('organization.members.member')}</Table.Th>
-                <Table.Th>{t('organization.members.role')}</Table.Th>
-                <Table.Th>{t('organization.members.joined')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('organization.members.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.members.map((member) => {
-                const self = member.email === data.email;
-                const choices = self ? [] : roleChoices(member);
-                return (
-                  <Table.Tr key={member.email} data-testid="organization-member">
-                    <Table.Td>
-                      <Stack gap={0}>
-                        <Text size="sm" fw={500}>
-                          {member.name ?? member.email}
-                          {self && ` ${t('organization.members.you')}`}
-                        </Text>
-                        {member.name && (
-                          <Text size="xs" c="dimmed">
-                            {member.email}
-                          </Text>
-                        )}
-                      </Stack>
-                    </Table.Td>
-                    <Table.Td>
-                      {choices.length > 1 ? (
-                        <NativeSelect
-                          size="xs"
-                          w={140}
-                          aria-label={t('organization.members.roleOf', { email: member.email })}
-                          value={member.role}
-                          data={choices.map((role) => ({ value: role, label: roleName(role) }))}
-                          onChange={(event) => setPending({ kind: 'role', member, role: event.currentTarget.value as OrganizationRole })}
-                        />
-                      ) : (
-                        <Badge variant="light" color={member.role === 'owner' ? 'grape' : member.role === 'admin' ? 'blue' : 'gray'} data-testid="member-role">
-                          {roleName(member.role)}
-                        </Badge>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{formatDate(member.joined_at, language)}</Text>
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      {!self && mayRemove(me, member.role) && (
-                        <Button variant="subtle" color="red" size="xs" onClick={() => setPending({ kind: 'remove', member })} aria-label={t('organization.members.removeNamed', { email: member.email })}>
-                          {t('organization.members.remove')}
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
+        <DataTable
+          rows={data.members}
+          rowKey={(member) => member.email}
+          minWidth={640}
+          testId="organization-members"
+          rowTestId="organization-member"
+          columns={[
+            {
+              header: t('organization.members.member'),
+              cell: (member) => (
+                <Stack gap={0}>
+                  <Text size="sm" fw={500}>
+                    {member.name ?? member.email}
+                    {member.email === data.email && ` ${t('organization.members.you')}`}
+                  </Text>
+                  {member.name && (
+                    <Text size="xs" c="dimmed">
+                      {member.email}
+                    </Text>
+                  )}
+                </Stack>
+              ),
+            },
+            {
+              header: t('organization.members.role'),
+              cell: (member) => {
+                const choices = member.email === data.email ? [] : roleChoices(member);
+                return choices.length > 1 ? (
+                  <NativeSelect
+                    size="xs"
+                    w={140}
+                    aria-label={t('organization.members.roleOf', { email: member.email })}
+                    value={member.role}
+                    data={choices.map((role) => ({ value: role, label: roleName(role) }))}
+                    onChange={(event) => setPending({ kind: 'role', member, role: event.currentTarget.value as OrganizationRole })}
+                  />
+                ) : (
+                  <Badge variant="light" color={member.role === 'owner' ? 'grape' : member.role === 'admin' ? 'blue' : 'gray'} data-testid="member-role">
+                    {roleName(member.role)}
+                  </Badge>
                 );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              },
+            },
+            { header: t('organization.members.joined'), cell: (member) => <Text size="sm">{formatDate(member.joined_at, language)}</Text> },
+          ]}
+          actions={{
+            label: t('organization.members.actions'),
+            cell: (member) =>
+              member.email !== data.email &&
+              mayRemove(me, member.role) && (
+                <Button variant="subtle" color="red" size="xs" onClick={() => setPending({ kind: 'remove', member })} aria-label={t('organization.members.removeNamed', { email: member.email })}>
+                  {t('organization.members.remove')}
+                </Button>
+              ),
+          }}
+        />
       </Section>
 
       {mayManageInvitations(me) && (
@@ -146,75 +138,64 @@ export function OrganizationPage() {
               {t('organization.invitations.empty')}
             </Text>
           ) : (
-            <Table.ScrollContainer minWidth={640}>
-              <Table verticalSpacing="sm" data-testid="organization-invitations">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('organization.invitations.email')}</Table.Th>
-                    <Table.Th>{t('organization.members.role')}</Table.Th>
-                    <Table.Th>{t('organization.invitations.expires')}</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>{t('organization.members.actions')}</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.invitations.map((invitation) => (
-                    <Table.Tr key={invitation.id} data-testid="organization-invitation">
-                      <Table.Td>
-                        <Text size="sm">{invitation.email}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{roleName(invitation.role)}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        {invitation.expired ? (
-                          <Badge color="red" variant="light" size="sm">
-                            {t('organization.invitations.expired')}
-                          </Badge>
-                        ) : (
-                          <Text size="sm">{formatDate(invitation.expires_at, language)}</Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        {mayInvite(me, invitation.role) && (
-                          <Group gap="xs" justify="flex-end" wrap="nowrap">
-                            <Button
-                              variant="subtle"
-                              size="xs"
-                              loading={resend.isPending && resend.variables?.[0] === invitation.id}
-                              aria-label={t('organization.invitations.resendNamed', { email: invitation.email })}
-                              onClick={() =>
-                                void resend.mutateAsync([invitation.id]).then(
-                                  () => notify('success', t('organization.invitations.resent', { email: invitation.email })),
-                                  () => undefined,
-                                )
-                              }
-                            >
-                              {t('organization.invitations.resend')}
-                            </Button>
-                            <Button
-                              variant="subtle"
-                              color="red"
-                              size="xs"
-                              aria-label={t('organization.invitations.revokeNamed', { email: invitation.email })}
-                              onClick={() =>
-                                void revoke.mutateAsync([invitation.id]).then(
-                                  () => notify('success', t('organization.invitations.revoked', { email: invitation.email })),
-                                  () => undefined,
-                                )
-                              }
-                            >
-                              {t('organization.invitations.revoke')}
-                            </Button>
-                          </Group>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable
+              rows={data.invitations}
+              rowKey={(invitation) => invitation.id}
+              minWidth={640}
+              testId="organization-invitations"
+              rowTestId="organization-invitation"
+              columns={[
+                { header: t('organization.invitations.email'), cell: (invitation) => <Text size="sm">{invitation.email}</Text> },
+                { header: t('organization.members.role'), cell: (invitation) => <Text size="sm">{roleName(invitation.role)}</Text> },
+                {
+                  header: t('organization.invitations.expires'),
+                  cell: (invitation) =>
+                    invitation.expired ? (
+                      <Badge color="red" variant="light" size="sm">
+                        {t('organization.invitations.expired')}
+                      </Badge>
+                    ) : (
+                      <Text size="sm">{formatDate(invitation.expires_at, language)}</Text>
+                    ),
+                },
+              ]}
+              actions={{
+                label: t('organization.members.actions'),
+                cell: (invitation) =>
+                  mayInvite(me, invitation.role) && (
+                    <>
+                      <Button
+                        variant="subtle"
+                        size="xs"
+                        loading={resend.isPending && resend.variables?.[0] === invitation.id}
+                        aria-label={t('organization.invitations.resendNamed', { email: invitation.email })}
+                        onClick={() =>
+                          void resend.mutateAsync([invitation.id]).then(
+                            () => notify('success', t('organization.invitations.resent', { email: invitation.email })),
+                            () => undefined,
+                          )
+                        }
+                      >
+                        {t('organization.invitations.resend')}
+                      </Button>
+                      <Button
+                        variant="subtle"
+                        color="red"
+                        size="xs"
+                        aria-label={t('organization.invitations.revokeNamed', { email: invitation.email })}
+                        onClick={() =>
+                          void revoke.mutateAsync([invitation.id]).then(
+                            () => notify('success', t('organization.invitations.revoked', { email: invitation.email })),
+                            () => undefined,
+                          )
+                        }
+                      >
+                        {t('organization.invitations.revoke')}
+                      </Button>
+                    </>
+                  ),
+              }}
+            />
           )}
         </Section>
       )}
