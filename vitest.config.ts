@@ -1,9 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Three projects: pure contracts, the server (real PGlite/PostgreSQL, Redis, SMTP peer),
 // and the web app's components under happy-dom.
 export default defineConfig({
   test: {
+    // One test process per core. Vitest's default (cores - 1) ran one at a time on the 2-core
+    // machines CI runs on, with the other core idle: the suite was mostly module loading, serial.
+    maxWorkers: availableParallelism(),
     projects: [
       { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'], environment: 'node' } },
       {
