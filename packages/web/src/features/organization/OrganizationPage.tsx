@@ -10,7 +10,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
   formatDate,
-  isLanguage,
   mayChangeRole,
   mayInvite,
   mayManageInvitations,
@@ -29,13 +28,14 @@ import { useMyOrganization } from '../../lib/organization';
 import { useForm } from '../../lib/use-form';
 import { email as emailRule } from '../../lib/validators';
 import { changeRole, invite, leaveOrganization, removeMember, resendInvitation, revokeInvitation, useOrganizationChange } from './api';
+import { useLanguage } from '../../lib/use-language';
 
 type Pending = { kind: 'remove'; member: OrganizationMember } | { kind: 'role'; member: OrganizationMember; role: OrganizationRole } | { kind: 'leave' } | null;
 
 /** /organization: the member's organization. Each action shows only to a role that may take it; the server checks again. */
 export function OrganizationPage() {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const { t } = useTranslation();
+  const language = useLanguage();
   const navigate = useNavigate();
   const organization = useMyOrganization();
   const [pending, setPending] = useState<Pending>(null);

@@ -14,7 +14,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Code, Group, Loader, NativeSelect, PasswordInput, Radio, Stack, Switch, Table, Text, Textarea, TextInput, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { domainProofAddresses, formatDate, isLanguage, type CompanySsoDomain, type CompanySsoSettings } from '@portal/contracts';
+import { domainProofAddresses, formatDate, type CompanySsoDomain, type CompanySsoSettings } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
@@ -22,6 +22,7 @@ import { ApiError, errorText, fieldErrors, fieldErrorText, notify } from '../../
 import { useForm } from '../../lib/use-form';
 import { required } from '../../lib/validators';
 import { addSsoDomain, confirmSsoDomainProof, fetchSsoSettings, mailSsoDomainProof, removeSsoDomain, setRequireSso, setSsoProvider, ssoSettingsQueryKey, useSsoChange, verifySsoDomain } from './api';
+import { useLanguage } from '../../lib/use-language';
 
 /**
  * /organization/sso: the organization's company SSO for its owners and admins: the SSO
@@ -252,8 +253,8 @@ function RequireSection({ settings }: { settings: CompanySsoSettings }) {
 
 /** The email domains: add one (its TXT record to publish), verify now, remove. */
 function DomainsSection({ domains, email }: { domains: CompanySsoDomain[]; email: string }) {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const { t } = useTranslation();
+  const language = useLanguage();
   // The add form starts afresh (no leftover message) after each domain added.
   const [formKey, setFormKey] = useState(0);
   const verify = useSsoChange(verifySsoDomain);
