@@ -4,13 +4,15 @@
  * start runs on a copy of it (e2e/support/server.ts), which skips PGlite's initdb and the
  * migrations: about 5 s of every start on a quiet machine, 20 s under load.
  */
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { openDatabase } from '../../packages/server/src/db/client';
 import { migrate } from '../../packages/server/src/db/migrate';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: make-pglite-template.ts <dir>');
 await rm(dir, { recursive: true, force: true });
+await mkdir(path.dirname(dir), { recursive: true }); // .cache/e2e does not exist in a fresh clone
 const database = await openDatabase({ dataDir: dir });
 await migrate(database);
 await database.close();
