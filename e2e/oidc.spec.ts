@@ -183,10 +183,7 @@ test('a desktop app signs in through its private scheme: consent, then /callback
 
 test('a product that asks for two factors (acr_values loa:2) gets the second step; a wrong code is refused', async ({ page }) => {
   await signIn(page.context(), portal.platformUrl, demo);
-  const request = page.context().request;
-  const { secret } = (await (await request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/setup`)).json()) as { secret: string };
-  const enabled = await request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await generate({ secret }) } });
-  expect(enabled.status(), await enabled.text()).toBe(200);
+  const secret = await turnOnTotp(page);
 
   // The portal session is one factor (its sign-in came before two-step was on): sign in again.
   await page.goto('http://127.0.0.1:5179/start?app=product&acr=urn%3Aportal%3Aloa%3A2');
