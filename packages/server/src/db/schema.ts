@@ -111,6 +111,8 @@ export const mailOutbox = pgTable('mail_outbox', {
   html: text('html').notNull(),
   sent: boolean('sent').notNull().default(false),
   createdAt: createdAt(),
+  /** Sending order: created_at ties within a millisecond on PGlite (0019_mail_outbox_order). */
+  seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
 });
 
 /** Single-use recovery codes for two-step verification, stored as hashes. */

@@ -37,7 +37,7 @@ export async function listOutbox(database: DatabaseHandle, options: { to?: strin
     .select(columns)
     .from(mailOutbox)
     .where(options.to ? sql`lower(${mailOutbox.to}) = ${options.to.trim().toLowerCase()}` : undefined)
-    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+    .orderBy(desc(mailOutbox.seq))
     .limit(limit);
   return rows;
 }
