@@ -1,6 +1,5 @@
-import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type BrowserContext } from '@playwright/test';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 import { seriousViolations } from './support/axe';
 import { snap } from './support/helpers';
@@ -11,7 +10,7 @@ import { ROOT, startPortalServer, type PortalServer } from './support/server';
  * Researcher payouts end to end (issue 16): the bug-bounty platform's back end gets a token by
  * client credentials and posts rewards through the real API (other callers refused); the
  * researcher sees them waiting on /wallet/payout, chooses the payout wallet (the password
- * dialog: the sign-in is older than this server's 30 s window); the payout job (every 2 s here,
+ * dialog: the sign-in is older than this server's 15 s window); the payout job (every 2 s here,
  * its date set to the next 10th by PAYOUT_TEST_DATE, a setting refused in production) pays
  * them: the balance, the statement line in the transactions and the mail show it. The public
  * profile shows the display name and the accepted programs count to a signed-out visitor.
@@ -21,8 +20,6 @@ import { ROOT, startPortalServer, type PortalServer } from './support/server';
 const PASSWORD = 'Orchid-Lantern-Harbor-58';
 const BUGBOUNTY_SECRET = 'bugbounty-secret-of-the-e2e-0123456789';
 const OTHER_SECRET = 'pwdmanager-secret-of-the-e2e-0123456789';
-/** Where the screenshots of the new screens are copied (both brands and languages). */
-const SHOTS = process.env.PAYOUT_SHOTS_DIR ?? '/tmp/shots-payouts';
 
 /** The next 10th (UTC) from now: rewards posted now are before its cutoff. */
 const now = new Date();
@@ -35,7 +32,7 @@ interface PayoutPortal {
   portal: Portal;
 }
 
-/** This spec's own server (the payout clients, the job every 2 s on the next 10th, a 30 s proof window) and SMTP peer, per worker. */
+/** This spec's own server (the payout clients, the job every 2 s on the next 10th, a 15 s proof window) and SMTP peer, per worker. */
 const test = base.extend<{ server: PortalServer; portal: Portal }, { payoutPortal: PayoutPortal }>({
   payoutPortal: [
     // eslint-disable-next-line no-empty-pattern
@@ -50,7 +47,7 @@ const test = base.extend<{ server: PortalServer; portal: Portal }, { payoutPorta
             OAUTH_CLIENT_SECRETS: `test-bugbounty=${BUGBOUNTY_SECRET},test-pwdmanager=${OTHER_SECRET}`,
             PAYOUT_JOB_INTERVAL_SECONDS: '2',
             PAYOUT_TEST_DATE: paydayText,
-            REAUTH_MAX_AGE_SECONDS: '30',
+            REAUTH_MAX_AGE_SECONDS: '15',
           },
         });
         const portal: Portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
@@ -67,12 +64,6 @@ const test = base.extend<{ server: PortalServer; portal: Portal }, { payoutPorta
   baseURL: async ({ payoutPortal }, use) => use(payoutPortal.server.platformUrl),
 });
 test.describe.configure({ mode: 'serial' });
-
-async function shot(page: Page, name: string) {
-  const file = await snap(page, name);
-  await mkdir(SHOTS, { recursive: true });
-  await copyFile(file, path.join(SHOTS, path.basename(file)));
-}
 
 /** A product back end's token by the client-credentials grant. */
 async function clientToken(request: APIRequestContext, origin: string, clientId: string, secret: string): Promise<string> {
@@ -129,10 +120,10 @@ test('a product posts rewards, the researcher chooses the payout wallet with the
   await expect(page.getByTestId('payout-pending')).toContainText('$200');
   await expect(page.getByTestId('payout-pending')).not.toContainText('beta-app');
   expect(await seriousViolations(page)).toEqual([]);
-  await shot(page, 'payouts-waiting-platform-en');
+  await snap(page, 'payouts-waiting-platform-en');
 
   // The sign-in grows older than the window: choosing the wallet asks for the password.
-  await page.waitForTimeout(31_000);
+  await page.waitForTimeout(16_000);
   await page.getByRole('radio', { name: 'USD wallet' }).check();
   await page.getByTestId('payout-method-save').click();
   const reauth = page.getByRole('dialog', { name: 'Confirm it is you' });
@@ -156,7 +147,7 @@ test('a product posts rewards, the researcher chooses the payout wallet with the
   // No conversion: the VND reward went to the VND wallet.
   await expect(page.getByTestId('payout-statement-VND')).toContainText('₫500,000');
   expect(await seriousViolations(page)).toEqual([]);
-  await shot(page, 'payouts-paid-platform-en');
+  await snap(page, 'payouts-paid-platform-en');
 
   await page.goto('/wallet');
   await expect(page.getByTestId('balance-USD')).toContainText('$250.50');
@@ -190,7 +181,7 @@ test('the public researcher profile: off by default, then the display name and a
   await expect(outside.getByTestId('researcher-programs')).toHaveText('2');
   await expect(outside.locator('body')).not.toContainText(researcher.email);
   expect(await seriousViolations(outside)).toEqual([]);
-  await shot(outside, 'researcher-profile-platform-en');
+  await snap(outside, 'researcher-profile-platform-en');
   await outside.goto('/researchers/nobody0such0person');
   await expect(outside.getByTestId('researcher-not-found')).toBeVisible();
   await visitor.close();
@@ -216,13 +207,13 @@ test('screenshots of the new screens in both brands and languages', async ({ bro
       expect(status).toBe(200);
       await page.goto('/wallet/payout');
       await expect(page.getByTestId('payout-statement-USD')).toBeVisible();
-      await shot(page, `payouts-${brand}-${language}`);
+      await snap(page, `payouts-${brand}-${language}`);
       const visitor = await browser.newContext({ baseURL: origin });
       await visitor.addCookies([{ name: 'lang', value: language, url: origin }]);
       const outside = await visitor.newPage();
       await outside.goto(`/researchers/${researcher.username}`);
       await expect(outside.getByTestId('researcher-programs')).toHaveText('2');
-      await shot(outside, `researcher-profile-${brand}-${language}`);
+      await snap(outside, `researcher-profile-${brand}-${language}`);
       await visitor.close();
       await context.close();
     }

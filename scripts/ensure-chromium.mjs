@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 /**
- * Makes sure /usr/bin/chromium exists, installing Debian's `chromium` package with apt-get
- * when it is missing (as root; another user gets the command to run). The end-to-end tests
- * (`npm test`'s chromium stage) and the bench's browser sections (`npm run bench`) use it.
+ * Makes sure Debian's Chromium is here, installing it with apt-get when it is missing (as
+ * root; another user gets the command to run): `chromium` (/usr/bin/chromium: Lighthouse in
+ * `npm run bench`, which measures the browser people use) and `chromium-headless-shell`
+ * (/usr/bin/chromium-headless-shell: the end-to-end tests and the bench's other browser
+ * sections; the old headless mode Playwright itself runs by default, lighter on the CPU, and it
+ * ignores a page's hand-off to a desktop app's private scheme where full Chromium hung).
  * Playwright's own browser download does not work here.
  *
- *   node scripts/ensure-chromium.mjs              exit 1 when Chromium is still missing
+ *   node scripts/ensure-chromium.mjs              exit 1 when a browser is still missing
  *   node scripts/ensure-chromium.mjs --optional   says so but exits 0 (`npm run bench`:
  *                                                 sections without a browser still run,
  *                                                 the browser ones then report FAIL)
@@ -18,30 +21,38 @@ import { fileURLToPath } from 'node:url';
 import { runCommand as run } from './run-command.mjs';
 
 export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const PACKAGES = [
+  { name: 'chromium', binary: CHROMIUM },
+  { name: 'chromium-headless-shell', binary: CHROMIUM_HEADLESS_SHELL },
+];
 
-/** Installs Chromium when missing; resolves with 0 when /usr/bin/chromium is there, else an exit code. */
+/** Installs what is missing; resolves with 0 when both browsers are there, else an exit code. */
 export async function ensureChromium() {
-  if (existsSync(CHROMIUM)) {
-    console.log(`${CHROMIUM} is installed`);
+  const missing = PACKAGES.filter((pkg) => !existsSync(pkg.binary));
+  if (missing.length === 0) {
+    console.log(`${CHROMIUM} and ${CHROMIUM_HEADLESS_SHELL} are installed`);
     return 0;
   }
+  const names = missing.map((pkg) => pkg.name).join(' ');
   if (process.getuid?.() !== 0) {
     console.log(
-      `${CHROMIUM} is missing and this user cannot install it.\n` +
-        `Install Debian's Chromium as root:  apt-get update && apt-get install -y chromium\n` +
+      `${missing.map((pkg) => pkg.binary).join(' and ')} missing, and this user cannot install them.\n` +
+        `Install Debian's packages as root:  apt-get update && apt-get install -y ${names}\n` +
         `(Playwright's own browser download does not work here; the tests use the system Chromium.)`,
     );
     return 1;
   }
-  console.log(`${CHROMIUM} is missing: installing Debian's chromium package`);
+  console.log(`installing Debian's ${names}`);
   const lockWait = ['-o', 'DPkg::Lock::Timeout=600'];
   const updated = await run('apt-get', [...lockWait, 'update']);
   if (updated !== 0) return updated;
-  const installed = await run('apt-get', [...lockWait, 'install', '-y', '--no-install-recommends', 'chromium'], {
+  const installed = await run('apt-get', [...lockWait, 'install', '-y', '--no-install-recommends', ...missing.map((pkg) => pkg.name)], {
     env: { DEBIAN_FRONTEND: 'noninteractive' },
   });
-  if (installed !== 0 || !existsSync(CHROMIUM)) {
-    console.log(`apt-get install chromium failed; ${CHROMIUM} is still missing`);
+  const still = missing.filter((pkg) => !existsSync(pkg.binary));
+  if (installed !== 0 || still.length) {
+    console.log(`apt-get install ${names} failed; still missing: ${still.map((pkg) => pkg.binary).join(', ') || '(none)'}`);
     return installed || 1;
   }
   return 0;

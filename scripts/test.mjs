@@ -3,8 +3,9 @@
  * `npm test`: every check this repository has, in order, failing fast.
  *
  *   install      npm ci when node_modules does not match package-lock.json
- *   chromium     /usr/bin/chromium, from Debian's packages when missing (as root;
- *                scripts/ensure-chromium.mjs, which `npm run bench` runs too)
+ *   chromium     /usr/bin/chromium and /usr/bin/chromium-headless-shell (the e2e browser),
+ *                from Debian's packages when missing (as root; scripts/ensure-chromium.mjs,
+ *                which `npm run bench` runs too)
  *   typecheck    tsc -p packages/contracts, packages/server, packages/web, tsconfig.json
  *   lint         eslint .
  *   build        the web app (vite build into packages/web/dist), when stale; before the
@@ -28,7 +29,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
+import { CHROMIUM_HEADLESS_SHELL, ensureChromium } from './ensure-chromium.mjs';
 import { ensureInstall, ROOT } from './ensure-install.mjs';
 import { runCommand } from './run-command.mjs';
 
@@ -131,7 +132,7 @@ const stages = [
   },
   {
     name: 'chromium',
-    title: `Chromium for the end-to-end tests (${CHROMIUM})`,
+    title: `Chromium for the end-to-end tests (${CHROMIUM_HEADLESS_SHELL})`,
     run: ensureChromium,
   },
   {

@@ -7,10 +7,17 @@ import type { BrowserContext, Cookie, Page } from '@playwright/test';
 const SCREENSHOTS = fileURLToPath(new URL('../screenshots', import.meta.url));
 
 /**
- * Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) so engineers can
- * look at every state the specs visit.
+ * Screenshots are for people to look at, and each costs a few hundred milliseconds of a busy
+ * CPU: CI (CI=true) skips them unless E2E_SCREENSHOTS=1; E2E_SCREENSHOTS=0 skips them anywhere.
  */
-export async function snap(page: Page, name: string): Promise<string> {
+const TAKE_SCREENSHOTS = process.env.E2E_SCREENSHOTS ? process.env.E2E_SCREENSHOTS === '1' : !process.env.CI;
+
+/**
+ * Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) so engineers can
+ * look at every state the specs visit. Returns the file, or null when screenshots are off.
+ */
+export async function snap(page: Page, name: string): Promise<string | null> {
+  if (!TAKE_SCREENSHOTS) return null;
   const file = path.join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, '-')}.png`);
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });

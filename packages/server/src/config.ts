@@ -83,7 +83,7 @@ const envSchema = z
     /** Live sessions each node keeps in memory (see modules/sessions/identity-cache.ts); others cost one query. */
     SESSION_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
     /** How recent a sign-in or re-authentication must be for a sensitive change (adding a passkey, an API key...). */
-    REAUTH_MAX_AGE_SECONDS: z.coerce.number().int().min(30).max(24 * 60 * 60).default(5 * 60),
+    REAUTH_MAX_AGE_SECONDS: z.coerce.number().int().min(5).max(24 * 60 * 60).default(5 * 60),
     SEED_DEMO: flag.optional(),
     CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha']).default('altcha'),
     ALTCHA_HMAC_KEY: z.string().min(16).optional(),
