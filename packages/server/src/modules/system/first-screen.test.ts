@@ -88,7 +88,8 @@ describe.runIf(built)('the first screen of /login', () => {
     }
   });
 
-  it('never serves the server-side bundle', async () => {
+  it('never serves the server-side bundle nor the build manifest', async () => {
     expect((await page('/.ssr/first-screen.js')).statusCode).toBe(404);
+    expect((await page('/.vite/manifest.json')).statusCode).toBe(404);
   });
 });

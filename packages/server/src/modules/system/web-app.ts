@@ -113,8 +113,9 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
     wildcard: true,
     // The build writes .br and .gz beside each text file (vite.config.ts): sent by Accept-Encoding, with Vary.
     preCompressed: true,
-    // The shell's template and the server-side bundle of the first screen are the server's, not pages' files.
-    allowedPath: (pathName) => pathName !== '/index.html' && !pathName.startsWith('/.ssr/'),
+    // The shell's template, the server-side bundle of the first screen and the build manifest
+    // (which the server reads to link the first screen's chunks) are the server's, not pages' files.
+    allowedPath: (pathName) => pathName !== '/index.html' && !pathName.startsWith('/.ssr/') && !pathName.startsWith('/.vite/'),
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
