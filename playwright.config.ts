@@ -21,7 +21,9 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
   workers: Math.max(1, Math.min(2, cpus().length)),
-  timeout: 30_000,
+  // Multi-step flows (sign-up, mail, sign-in, a page walk) pass 30 s when the 2 cores are busy
+  // with the server, two browsers and PostgreSQL: a timeout there was load, not a fault.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [
     ['list'],
