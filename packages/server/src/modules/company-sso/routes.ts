@@ -48,9 +48,9 @@ export function companySsoRoutes(config: Config, companySso: CompanySsoService):
       settings.mailProof(await organizationOf(request), me(request), request.params.domain, request.body.address, requestOrigin(request, config)),
     );
     route(app, companySsoEndpoints.confirmDomainProof, async (request) => settings.confirmProof(await organizationOf(request), me(request), request.params.domain, request.body.code));
-    route(app, companySsoEndpoints.addDomain, async (request) => settings.addDomain(await organizationOf(request), request.body.domain));
-    route(app, companySsoEndpoints.verifyDomain, async (request) => settings.verifyDomain(await organizationOf(request), request.params.domain));
-    route(app, companySsoEndpoints.removeDomain, async (request) => settings.removeDomain(await organizationOf(request), request.params.domain));
+    route(app, companySsoEndpoints.addDomain, async (request) => settings.addDomain(await organizationOf(request), me(request), request.body.domain));
+    route(app, companySsoEndpoints.verifyDomain, async (request) => settings.verifyDomain(await organizationOf(request), me(request), request.params.domain));
+    route(app, companySsoEndpoints.removeDomain, async (request) => settings.removeDomain(await organizationOf(request), me(request), request.params.domain));
 
     /**
      * The SAML Assertion Consumer Service: the IdP's page POSTs the response here (a form, from
