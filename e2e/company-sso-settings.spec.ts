@@ -1,14 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startDnsServer } from '../packages/server/test/dns-server';
 import { seriousViolations as axeViolations } from './support/axe';
 import { signIn } from './support/auth';
-import { codeIn, createActivatedAccount, poll, type Portal } from './support/mail';
-import { ROOT, startPortalServer, type PortalServer } from './support/server';
-import { readMail, startSmtpPeer, type SmtpPeer } from './support/smtp';
+import { codeIn, createActivatedAccount, type Portal } from './support/mail';
+import { startOrganizationPortal, type OrganizationPortal } from './support/organizations';
+import type { PortalServer } from './support/server';
 
 /**
  * The organization's company SSO settings screen (issue 14) in Chromium: an owner sets the
@@ -24,38 +22,23 @@ const stamp = Date.now().toString(36);
 const owner = { email: `owner-${stamp}@acme.example`, password: PASSWORD, fullName: 'Olive Owner' };
 const member = { email: `member-${stamp}@acme.example`, password: PASSWORD, fullName: 'Max Member' };
 
-let peer: SmtpPeer;
 let server: PortalServer;
 let portal: Portal;
-let dataDir: string;
+let organization: OrganizationPortal;
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
 const records = new Map<string, string[]>();
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(240_000);
-  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-sso-settings-'));
   dns = await startDnsServer(records);
-  const env = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db'), COMPANY_SSO_DNS_SERVER: dns.server };
-  const organizations = (...args: string[]) =>
-    execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    });
-  organizations('create', 'Acme', '--admin', owner.email);
-  organizations('add-member', 'Acme', member.email);
-  await mkdir(path.join(dataDir, 'mail'), { recursive: true });
-  peer = await startSmtpPeer(path.join(dataDir, 'mail'));
-  server = await startPortalServer({ env: { ...env, SMTP_URL: peer.url } });
-  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => readMail(peer.mailDir), to, options) };
+  organization = await startOrganizationPortal('sso-settings', { name: 'Acme', owner: owner.email, members: [member.email] }, { COMPANY_SSO_DNS_SERVER: dns.server });
+  ({ server, portal } = organization);
   for (const account of [owner, member]) await createActivatedAccount(request, portal, account);
 });
 
 test.afterAll(async () => {
-  await server?.close();
-  await peer?.close();
+  await organization?.close();
   await dns?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 async function seriousViolations(page: Page): Promise<string[]> {
