@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema } from './auth';
+import { emailSchema, messages } from './auth';
 import { invitationStatuses } from './organizations';
 import { languageSchema } from './resources';
 
@@ -28,7 +28,7 @@ export const moderatorParamsSchema = z.object({ website_id: websiteIdSchema, mod
 /** The product invites an email to moderate a website: the name or domain it shows, and the mail's language when the email has no account. */
 export const moderatorInviteRequestSchema = z.object({
   email: emailSchema,
-  website_name: z.string().trim().min(1, 'This field may not be blank.').max(200),
+  website_name: z.string().trim().min(1, messages.blank).max(200),
   language: languageSchema.optional(),
 });
 export type ModeratorInviteRequest = z.infer<typeof moderatorInviteRequestSchema>;
@@ -50,7 +50,7 @@ export const moderatorListSchema = z.object({ items: z.array(moderatorSchema) })
 
 /** A security-analysis notification of a website, for each of its accepted moderators. */
 export const websiteNotificationRequestSchema = z.object({
-  title: z.string().trim().min(1, 'This field may not be blank.').max(200),
+  title: z.string().trim().min(1, messages.blank).max(200),
   body: z.string().trim().max(2000).optional(),
   /** The product's own id of the analysis (idempotency is the product's: each call notifies). */
   report_id: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional(),
