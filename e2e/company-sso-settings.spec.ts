@@ -166,6 +166,28 @@ for (const [brand, language] of [
   });
 }
 
+test("the changes are in the organization's audit log, in words (en and vi)", async ({ page, context }) => {
+  await signIn(context, server.platformUrl, owner);
+  for (const [language, words] of [
+    ['en', ['SSO identity provider set', 'Require SSO changed', 'SSO domain added', 'SSO domain verified', 'SSO domain removed', 'Verified by DNS TXT record', 'Verified by mailed code', 'Domain: legacy-acme.test']],
+    ['vi', ['Đặt nhà cung cấp danh tính SSO', 'Đổi yêu cầu SSO', 'Thêm tên miền SSO', 'Xác minh tên miền SSO', 'Xóa tên miền SSO', 'Xác minh bằng bản ghi DNS TXT']],
+  ] as const) {
+    await setLanguage(context, language);
+    await page.goto(`${server.platformUrl}/organization/audit-log`);
+    const rows = page.getByTestId('audit-row');
+    await expect(rows.first()).toBeVisible();
+    // Require SSO on, then off again: two entries; the provider was set once (the SAML attempt was refused).
+    await expect(page.locator('[data-testid="audit-row"][data-action="sso_required_changed"]')).toHaveCount(2);
+    await expect(page.locator('[data-testid="audit-row"][data-action="sso_provider_set"]')).toHaveCount(1);
+    await expect(page.locator('[data-testid="audit-row"][data-action="sso_provider_changed"]')).toHaveCount(0);
+    const text = (await page.getByTestId('audit-row').allTextContents()).join('\n');
+    for (const word of words) expect(text, word).toContain(word);
+    expect(text).not.toContain('acme-client-secret-0123456789');
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, `sso-audit-log-platform-${language}`);
+  }
+});
+
 test('a plain member sees neither the entry nor the settings', async ({ page, context }) => {
   await signIn(context, server.platformUrl, member);
   await page.goto(`${server.platformUrl}/`);
