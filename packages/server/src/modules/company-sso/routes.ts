@@ -39,7 +39,8 @@ export function companySsoRoutes(config: Config, companySso: CompanySsoService):
     // The organization's SSO settings: owners and admins only (checked on every call); changing
     // the identity provider, require-SSO or a domain's proof asks for a recent proof of identity.
     const organizationOf = (request: FastifyRequest) => companySso.administeredBy(caller(request).user);
-    const me = (request: FastifyRequest) => caller(request).user;
+    // The admin and where from: the audit log's entry of each change names both.
+    const me = (request: FastifyRequest) => ({ ...caller(request).user, origin: requestOrigin(request, config) });
     const settings = companySso.settings;
     route(app, companySsoEndpoints.settings, async (request) => settings.view(await organizationOf(request), me(request)));
     route(app, companySsoEndpoints.setProvider, async (request) => settings.setProvider(await organizationOf(request), me(request), request.body), { bodyLimit: 600_000 });

@@ -226,7 +226,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       // Each change goes to the organization's audit log; a failed entry is logged, the change stays (as membership changes).
       onChanged: async (change) => {
         try {
-          await record({ db: deps.db, clock }, { organizationId: change.organizationId, action: change.action, actor: { userId: change.actor.id ?? null, email: change.actor.email }, detail: change.detail });
+          await record({ db: deps.db, clock }, { organizationId: change.organizationId, action: change.action, actor: { userId: change.actor.id ?? null, email: change.actor.email }, origin: change.actor.origin ?? null, detail: change.detail });
         } catch {
           (deps.log.error ?? deps.log.warn).call(deps.log, { audit: { action: change.action } }, 'organization audit event not recorded');
         }

@@ -301,5 +301,6 @@ describe('the audit log', () => {
       ['sso_domain_removed', owner.email, { domain: 'audited.test' }],
     ]);
     expect(log.body).not.toContain(SECRET);
+    expect(entries.every((entry) => (entry as unknown as { ip: string | null }).ip)).toBe(true);
   });
 });

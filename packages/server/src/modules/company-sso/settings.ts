@@ -76,8 +76,8 @@ export interface SettingsDependencies {
   onChanged?: (change: SsoSettingsChange) => Promise<void>;
 }
 
-/** The admin who changed a setting: the signed-in account. */
-export type SettingsActor = { id?: string; email: string };
+/** The admin who changed a setting: the signed-in account, and where from (for the audit log). */
+export type SettingsActor = { id?: string; email: string; origin?: { ip?: string | null; userAgent?: string | null } };
 
 /** One change of an organization's SSO settings, as its audit log records it. */
 export interface SsoSettingsChange {
