@@ -1,13 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { seriousViolations as axeViolations } from './support/axe';
 import { signIn } from './support/auth';
-import { createActivatedAccount, poll, type Portal } from './support/mail';
-import { ROOT, startPortalServer, type PortalServer } from './support/server';
-import { readMail, startSmtpPeer, type SmtpPeer } from './support/smtp';
+import { createActivatedAccount, type Portal } from './support/mail';
+import { startOrganizationPortal, type OrganizationPortal } from './support/organizations';
+import type { PortalServer } from './support/server';
 
 /**
  * The organization audit log (issue 14) in Chromium: an organization is made with `npm run
@@ -24,36 +22,18 @@ const admin = { email: `admin-${stamp}@acme.example`, password: PASSWORD, fullNa
 const member = { email: `member-${stamp}@acme.example`, password: PASSWORD, fullName: 'Max Member' };
 const plain = { email: `plain-${stamp}@acme.example`, password: PASSWORD, fullName: 'Pat Plain' };
 
-let peer: SmtpPeer;
 let server: PortalServer;
 let portal: Portal;
-let dataDir: string;
+let organization: OrganizationPortal;
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(240_000);
-  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-audit-'));
-  const env = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db') };
-  const organizations = (...args: string[]) =>
-    execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    });
-  organizations('create', 'Acme', '--admin', admin.email);
-  organizations('add-member', 'Acme', member.email);
-  organizations('add-member', 'Acme', plain.email);
-  await mkdir(path.join(dataDir, 'mail'), { recursive: true });
-  peer = await startSmtpPeer(path.join(dataDir, 'mail'));
-  server = await startPortalServer({ env: { ...env, SMTP_URL: peer.url } });
-  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => readMail(peer.mailDir), to, options) };
+  organization = await startOrganizationPortal('audit', { name: 'Acme', owner: admin.email, members: [member.email, plain.email] });
+  ({ server, portal } = organization);
   for (const account of [admin, member, plain]) await createActivatedAccount(request, portal, account);
 });
 
-test.afterAll(async () => {
-  await server?.close();
-  await peer?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => organization?.close());
 
 async function seriousViolations(page: Page): Promise<string[]> {
   // Entrance and active-state transitions (Mantine's, 150-200 ms) end first: axe reads the colours on screen.

@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 import { expectNoSeriousViolations } from './support/axe';
-import { createActivatedAccount, poll, uniqueEmail, type Portal } from './support/mail';
-import { ROOT, startPortalServer, type PortalServer } from './support/server';
+import { createActivatedAccount, uniqueEmail, type Portal } from './support/mail';
+import { startOrganizationPortal, type OrganizationPortal } from './support/organizations';
 
 /**
  * Billing on the password manager's own brand (locker.localhost) in Chromium: add a card,
@@ -21,34 +18,17 @@ const OWNER = uniqueEmail('ent-owner');
 const MEMBER = uniqueEmail('ent-member');
 const SHOTS = '/tmp/shots-billing';
 
-let server: PortalServer;
-let peer: SmtpPeer;
 let portal: Portal;
-let dataDir: string;
+let organization: OrganizationPortal;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-billing-locker-'));
-  const env = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db') };
-  const organizations = (...args: string[]) =>
-    execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    });
-  organizations('create', 'Enterprise Co', '--admin', OWNER);
-  organizations('add-member', OWNER, MEMBER);
-  peer = await startSmtpPeer();
-  server = await startPortalServer({ env: { ...env, SMTP_URL: peer.url } });
-  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
+  organization = await startOrganizationPortal('billing-locker', { name: 'Enterprise Co', owner: OWNER, members: [MEMBER] });
+  ({ portal } = organization);
   await mkdir(SHOTS, { recursive: true });
 });
 
-test.afterAll(async () => {
-  await server?.close();
-  await peer?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => organization?.close());
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 
@@ -102,6 +82,8 @@ test('locker brand: add a card, start the Premium trial, see it Active (both lan
 });
 
 test("the business trial refuses a member of an enterprise (7015), in both brands' page and both languages", async ({ browser }) => {
+  // Four fresh contexts, each solving a captcha: over 30 s on a loaded machine.
+  test.slow();
   for (const [origin, brand] of [
     [portal.lockerUrl, 'locker'],
     [portal.platformUrl, 'platform'],

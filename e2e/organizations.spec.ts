@@ -1,14 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 import { seriousViolations } from './support/axe';
 import { signIn } from './support/auth';
 import { snap } from './support/helpers';
-import { createActivatedAccount, linkIn, poll, uniqueEmail, type Portal } from './support/mail';
-import { ROOT, startPortalServer, type PortalServer } from './support/server';
+import { createActivatedAccount, linkIn, uniqueEmail, type Portal } from './support/mail';
+import { startOrganizationPortal, type OrganizationPortal } from './support/organizations';
 
 /**
  * Organizations (issue 14) in Chromium: the owner invites from /organization, a new person
@@ -23,30 +18,16 @@ const PASSWORD = 'Orchid-Lantern-Harbor-58';
 const OWNER = uniqueEmail('org-owner');
 const MEMBER = uniqueEmail('org-member');
 
-let server: PortalServer;
-let peer: SmtpPeer;
 let portal: Portal;
-let dataDir: string;
+let organization: OrganizationPortal;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-orgs-'));
-  const env = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db') };
-  execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', 'create', 'Acme Corp', '--admin', OWNER], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-  peer = await startSmtpPeer();
-  server = await startPortalServer({ env: { ...env, SMTP_URL: peer.url } });
-  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
+  organization = await startOrganizationPortal('orgs', { name: 'Acme Corp', owner: OWNER });
+  ({ portal } = organization);
 });
 
-test.afterAll(async () => {
-  await server?.close();
-  await peer?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => organization?.close());
 
 async function noSeriousViolations(page: Page, screen: string): Promise<void> {
   // Off any link the test clicked (a hovered link is not what axe is asked about), and past the entrance transitions.

@@ -14,9 +14,10 @@ import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
 import { organizationErrors } from './errors/organizations';
 import { companySsoErrors } from './errors/company-sso';
+import { moderatorErrors } from './errors/moderators';
 
 describe('error catalogues per module', () => {
-  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors, organizationErrors, auditErrors, payoutErrors, companySsoErrors];
+  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors, organizationErrors, auditErrors, payoutErrors, companySsoErrors, moderatorErrors];
 
   it('combines every module once: no code is declared by two modules', () => {
     const codes = modules.flatMap((module) => Object.keys(module));

@@ -11,6 +11,7 @@ import { commonErrors } from './errors/common';
 import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
 import { organizationErrors } from './errors/organizations';
+import { moderatorErrors } from './errors/moderators';
 import { socialErrors } from './errors/social';
 import { companySsoErrors } from './errors/company-sso';
 import type { ValidationCode } from './errors/validation';
@@ -36,6 +37,7 @@ export const errorCatalogue = {
   ...oauthErrors,
   ...socialErrors,
   ...organizationErrors,
+  ...moderatorErrors,
   ...auditErrors,
   ...companySsoErrors,
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -54,6 +54,8 @@ export const paths = {
   confirmationEducationEmail: '/confirmation/education-email/:token?',
   /** The result screen of an organization (or moderator) invitation for a person with an account. */
   confirmationInvitation: '/confirmation/invitation/:token?',
+  /** The spec's "moderator invitation activation" result screen: a website's moderator invitation, for a person with an account. */
+  confirmationModerator: '/confirmation/moderator/:token?',
 
   // Flows and system pages
   authenticate: '/authenticate',
@@ -99,6 +101,7 @@ export const appConfirmationPath = (token: string) => withToken('/confirmation/a
 export const educationEmailConfirmationPath = (token: string) => withToken('/confirmation/education-email', token);
 export const invitationConfirmationPath = (token: string) => withToken('/confirmation/invitation', token);
 export const invitationSignUpPath = (token: string) => withToken('/register', token);
+export const moderatorConfirmationPath = (token: string) => withToken('/confirmation/moderator', token);
 
 const pagePatterns = Object.values(paths).map(
   (pattern) =>

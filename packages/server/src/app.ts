@@ -32,6 +32,7 @@ import { createUserService, toUserDto } from './modules/users';
 import { auditRoutes, createAuditService, recordMembershipChange } from './modules/audit';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
+import { createModeratorService, moderatorRoutes } from './modules/moderators';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
 import { createOAuth, installOidcSweepJob, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
@@ -156,8 +157,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const onMembershipChanged = async (change: MembershipChange) =>
     recordMembershipChange({ db: database.db, clock }, change, change.actorUserId ? (await directory.findById(change.actorUserId))?.email : null);
   const membership = createMembershipService({ ...shared, onMembershipChanged });
-  // An account that signed up from an organization invitation joins once activated.
-  const auth = createAuthService({ ...shared, signIn, afterActivation: (user) => membership.joinOnActivation(user) });
+  // Website moderators invited by the products' back ends (client credentials, scope moderators).
+  const moderators = createModeratorService(shared);
+  // An account that signed up from an organization or moderator invitation joins (is accepted) once activated.
+  const auth = createAuthService({
+    ...shared,
+    signIn,
+    afterActivation: async (user) => {
+      await moderators.acceptOnActivation(user);
+      await membership.joinOnActivation(user);
+    },
+  });
   const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
   await mfa.protectLegacySecrets();
   const passkeys = createPasskeyService({ ...shared, auth, signIn, secondFactor });
@@ -255,6 +265,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(payoutRoutes(config, payouts, oauth.clientTokens, limiter));
       await v3.register(organizationRoutes(config, organizations, limiter));
       await v3.register(membershipRoutes(config, membership));
+      await v3.register(moderatorRoutes(config, moderators, oauth.clientTokens));
       await v3.register(auditRoutes(createAuditService({ db: database.db, clock }), clock));
       await v3.register(companySsoRoutes(config, companySso));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -18,6 +18,12 @@ export const auditActions = [
   'member_left',
   'role_changed',
   'invitation_revoked',
+  'sso_provider_set',
+  'sso_provider_changed',
+  'sso_required_changed',
+  'sso_domain_added',
+  'sso_domain_verified',
+  'sso_domain_removed',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -8,6 +8,7 @@ import * as billing from './billing';
 import * as wallet from './wallet';
 import * as captcha from './captcha';
 import * as mfa from './mfa';
+import * as moderators from './moderators';
 import * as notifications from './notifications';
 import * as oauth from './oauth';
 import * as organizations from './organizations';
@@ -26,7 +27,7 @@ import * as supportChat from './support-chat';
  * tooling. The web app imports the per-module namespaces from the package root instead, so a
  * page's bundle carries only the declarations it calls.
  */
-export const endpointModules = { account, apiKeys, audit, auth, avatar, billing, captcha, mfa, notifications, oauth, organizations, passkeys, payouts, products, resources, security, sessions, social, companySso, supportChat, wallet } as const;
+export const endpointModules = { account, apiKeys, audit, auth, avatar, billing, captcha, mfa, moderators, notifications, oauth, organizations, passkeys, payouts, products, resources, security, sessions, social, companySso, supportChat, wallet } as const;
 
 const isDeclaration = (value: unknown): value is EndpointDeclaration =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;

@@ -39,7 +39,8 @@ export function companySsoRoutes(config: Config, companySso: CompanySsoService):
     // The organization's SSO settings: owners and admins only (checked on every call); changing
     // the identity provider, require-SSO or a domain's proof asks for a recent proof of identity.
     const organizationOf = (request: FastifyRequest) => companySso.administeredBy(caller(request).user);
-    const me = (request: FastifyRequest) => caller(request).user;
+    // The admin and where from: the audit log's entry of each change names both.
+    const me = (request: FastifyRequest) => ({ ...caller(request).user, origin: requestOrigin(request, config) });
     const settings = companySso.settings;
     route(app, companySsoEndpoints.settings, async (request) => settings.view(await organizationOf(request), me(request)));
     route(app, companySsoEndpoints.setProvider, async (request) => settings.setProvider(await organizationOf(request), me(request), request.body), { bodyLimit: 600_000 });
@@ -48,9 +49,9 @@ export function companySsoRoutes(config: Config, companySso: CompanySsoService):
       settings.mailProof(await organizationOf(request), me(request), request.params.domain, request.body.address, requestOrigin(request, config)),
     );
     route(app, companySsoEndpoints.confirmDomainProof, async (request) => settings.confirmProof(await organizationOf(request), me(request), request.params.domain, request.body.code));
-    route(app, companySsoEndpoints.addDomain, async (request) => settings.addDomain(await organizationOf(request), request.body.domain));
-    route(app, companySsoEndpoints.verifyDomain, async (request) => settings.verifyDomain(await organizationOf(request), request.params.domain));
-    route(app, companySsoEndpoints.removeDomain, async (request) => settings.removeDomain(await organizationOf(request), request.params.domain));
+    route(app, companySsoEndpoints.addDomain, async (request) => settings.addDomain(await organizationOf(request), me(request), request.body.domain));
+    route(app, companySsoEndpoints.verifyDomain, async (request) => settings.verifyDomain(await organizationOf(request), me(request), request.params.domain));
+    route(app, companySsoEndpoints.removeDomain, async (request) => settings.removeDomain(await organizationOf(request), me(request), request.params.domain));
 
     /**
      * The SAML Assertion Consumer Service: the IdP's page POSTs the response here (a form, from

@@ -10,6 +10,7 @@ import type { DataProtection } from '../../platform/data-protection';
 import { AppError } from '../../platform/errors';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
+import { record } from '../audit';
 import type { WayIn } from '../auth';
 import { openIdRelyingParty, type AuthorizationSecrets } from '../federation';
 import { administeredOrganizations, organizationOfMember, type OrganizationRow } from '../organizations';
@@ -222,6 +223,14 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       mailer: deps.mailer,
       limiter: deps.limiter,
       log: { error: (object, message) => (deps.log.error ?? deps.log.warn).call(deps.log, object, message) },
+      // Each change goes to the organization's audit log; a failed entry is logged, the change stays (as membership changes).
+      onChanged: async (change) => {
+        try {
+          await record({ db: deps.db, clock }, { organizationId: change.organizationId, action: change.action, actor: { userId: change.actor.id ?? null, email: change.actor.email }, origin: change.actor.origin ?? null, detail: change.detail });
+        } catch {
+          (deps.log.error ?? deps.log.warn).call(deps.log, { audit: { action: change.action } }, 'organization audit event not recorded');
+        }
+      },
     }),
 
     // ----- Operator configuration (npm run organizations -- sso ... / domain ...) -----

@@ -270,3 +270,37 @@ describe('the mailed domain proof', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(3);
   });
 });
+
+describe('the audit log', () => {
+  it("records every change of the SSO settings in the organization's audit log, with who made it", async () => {
+    const { owner, admin } = await team('audited');
+    expect((await call(owner.token, 'PUT', '', oidc('audited-team'))).statusCode).toBe(200);
+    expect((await call(admin.token, 'PUT', '', { protocol: 'saml', identifier: 'audited-team', metadata_xml: saml.metadata })).statusCode).toBe(200);
+    expect((await call(owner.token, 'PUT', '/require', { require_sso: true })).statusCode).toBe(200);
+    // No change, no entry.
+    expect((await call(owner.token, 'PUT', '/require', { require_sso: true })).statusCode).toBe(200);
+    const added = await call(admin.token, 'POST', '/domains', { domain: 'audited.test' });
+    expect((await call(admin.token, 'POST', '/domains', { domain: 'audited.test' })).statusCode).toBe(201);
+    dnsRecords.set('audited.test', [added.json().txt_record]);
+    expect((await call(owner.token, 'POST', '/domains/audited.test/verify')).json().verified).toBe(true);
+    expect((await call(owner.token, 'POST', '/domains/audited.test/verify')).statusCode).toBe(200);
+    expect((await call(owner.token, 'DELETE', '/domains/audited.test')).statusCode).toBe(204);
+    // A refused change records nothing.
+    expect((await call(owner.token, 'PUT', '', oidc('-bad'))).statusCode).toBe(400);
+
+    const organizationId = (await call(owner.token, 'GET', '')).json().organization.id;
+    const log = await server.app.inject({ method: 'GET', url: `/v3/organizations/${organizationId}/audit-events?action=sso_provider_set,sso_provider_changed,sso_required_changed,sso_domain_added,sso_domain_verified,sso_domain_removed`, headers: { authorization: `Bearer ${owner.token}` } });
+    expect(log.statusCode).toBe(200);
+    const entries = (log.json().items as Array<{ action: string; actor_email: string; detail: Record<string, unknown> }>).reverse();
+    expect(entries.map((entry) => [entry.action, entry.actor_email, entry.detail])).toEqual([
+      ['sso_provider_set', owner.email, { protocol: 'oidc', identifier: 'audited-team' }],
+      ['sso_provider_changed', admin.email, { protocol: 'saml', identifier: 'audited-team', previous_protocol: 'oidc', previous_identifier: 'audited-team' }],
+      ['sso_required_changed', owner.email, { require_sso: true }],
+      ['sso_domain_added', admin.email, { domain: 'audited.test' }],
+      ['sso_domain_verified', owner.email, { domain: 'audited.test', method: 'dns' }],
+      ['sso_domain_removed', owner.email, { domain: 'audited.test' }],
+    ]);
+    expect(log.body).not.toContain(SECRET);
+    expect(entries.every((entry) => (entry as unknown as { ip: string | null }).ip)).toBe(true);
+  });
+});

@@ -1,4 +1,4 @@
-import { domainProofAddresses, DOMAIN_PROOF_VALID_MINUTES, type CompanySsoDomain, type CompanySsoProviderRequest, type CompanySsoSettings } from '@portal/contracts';
+import { domainProofAddresses, DOMAIN_PROOF_VALID_MINUTES, type AuditAction, type CompanySsoDomain, type CompanySsoProviderRequest, type CompanySsoSettings } from '@portal/contracts';
 import { sendInBackground, type Mailer } from '../../platform/mail';
 import type { OneTimeTokens } from '../../platform/one-time-tokens';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
@@ -72,6 +72,19 @@ export interface SettingsDependencies {
   mailer?: Mailer;
   limiter: RateLimiter;
   log: { error(object: unknown, message: string): void };
+  /** Every change of the settings, for the organization's audit log (bound in service.ts). Never throws. */
+  onChanged?: (change: SsoSettingsChange) => Promise<void>;
+}
+
+/** The admin who changed a setting: the signed-in account, and where from (for the audit log). */
+export type SettingsActor = { id?: string; email: string; origin?: { ip?: string | null; userAgent?: string | null } };
+
+/** One change of an organization's SSO settings, as its audit log records it. */
+export interface SsoSettingsChange {
+  organizationId: string;
+  actor: SettingsActor;
+  action: Extract<AuditAction, 'sso_provider_set' | 'sso_provider_changed' | 'sso_required_changed' | 'sso_domain_added' | 'sso_domain_verified' | 'sso_domain_removed'>;
+  detail: Record<string, string | boolean>;
 }
 
 type Organization = { id: string; name: string };
@@ -86,6 +99,8 @@ export const DOMAIN_PROOF_PURPOSE = 'sso_domain_proof';
  */
 export function companySsoSettings(deps: SettingsDependencies) {
   const { queries, secrets, clock } = deps;
+  const changed = async (organization: Organization, actor: SettingsActor, action: SsoSettingsChange['action'], detail: SsoSettingsChange['detail']) =>
+    deps.onChanged?.({ organizationId: organization.id, actor, action, detail });
   const domainOf = (value: string) => {
     const domain = normalizeDomain(value);
     if (!domain) throw fieldError('domain', 'sso.domain_invalid');
@@ -123,7 +138,7 @@ export function companySsoSettings(deps: SettingsDependencies) {
     view,
 
     /** The identifier and identity provider. An OpenID Connect secret left out keeps the stored one (write-only: never answered). */
-    async setProvider(organization: Organization, caller: { email: string }, input: CompanySsoProviderRequest): Promise<CompanySsoSettings> {
+    async setProvider(organization: Organization, caller: SettingsActor, input: CompanySsoProviderRequest): Promise<CompanySsoSettings> {
       const identifier = deps.normalizeIdentifier(input.identifier);
       if (!identifier) throw fieldError('identifier', 'sso.identifier_format');
       const current = await queries.connectionOf(organization.id);
@@ -151,24 +166,35 @@ export function companySsoSettings(deps: SettingsDependencies) {
       }
       const saved = await queries.upsertConnection(organization.id, settings, clock.now());
       if (saved === 'identifier_taken') throw new AppError('sso.identifier_taken', { identifier }, { identifier, fields: { identifier: new AppError('sso.identifier_taken', { identifier }).message } });
+      const detail: SsoSettingsChange['detail'] = { protocol: settings.kind, identifier };
+      if (current) Object.assign(detail, { previous_protocol: current.kind, previous_identifier: current.identifier });
+      await changed(organization, caller, current ? 'sso_provider_changed' : 'sso_provider_set', detail);
       return view(organization, caller);
     },
 
-    async setRequireSso(organization: Organization, caller: { email: string }, requireSso: boolean): Promise<CompanySsoSettings> {
+    async setRequireSso(organization: Organization, caller: SettingsActor, requireSso: boolean): Promise<CompanySsoSettings> {
+      const before = (await queries.connectionOf(organization.id))?.requireSso;
       if (!(await queries.setRequireSso(organization.id, requireSso, clock.now()))) throw new AppError('sso.not_configured');
+      if (before !== requireSso) await changed(organization, caller, 'sso_required_changed', { require_sso: requireSso });
       return view(organization, caller);
     },
 
     /** Claims a domain (the existing claim, token kept, when there is one): the TXT record to publish. */
-    async addDomain(organization: Organization, value: string): Promise<CompanySsoDomain> {
-      return toDomainDto(await queries.claimDomain(organization.id, domainOf(value), randomToken(24), clock.now()));
+    async addDomain(organization: Organization, caller: SettingsActor, value: string): Promise<CompanySsoDomain> {
+      const domain = domainOf(value);
+      const known = await queries.domain(organization.id, domain);
+      const claim = await queries.claimDomain(organization.id, domain, randomToken(24), clock.now());
+      if (!known) await changed(organization, caller, 'sso_domain_added', { domain });
+      return toDomainDto(claim);
     },
 
-    async verifyDomain(organization: Organization, value: string): Promise<CompanySsoDomain> {
+    async verifyDomain(organization: Organization, caller: SettingsActor, value: string): Promise<CompanySsoDomain> {
       const domain = domainOf(value);
+      const before = await queries.domain(organization.id, domain);
       const proof = await proveByDns(queries, deps.txtLookup, clock, organization.id, domain);
       switch (proof.status) {
         case 'verified':
+          if (!before?.verifiedAt) await changed(organization, caller, 'sso_domain_verified', { domain, method: 'dns' });
           return toDomainDto(proof.domain);
         case 'not_claimed':
           throw new AppError('sso.domain_not_found', { domain }, { domain });
@@ -206,12 +232,14 @@ export function companySsoSettings(deps: SettingsDependencies) {
       const payload = used?.payload as { organizationId?: string; domain?: string } | null | undefined;
       if (!used || payload?.organizationId !== organization.id || payload.domain !== domain) throw fieldError('code', 'auth.code_invalid');
       if (!(await queries.markVerified(organization.id, domain, 'mail', clock.now()))) throw new AppError('sso.domain_taken', { domain }, { domain });
+      await changed(organization, requester, 'sso_domain_verified', { domain, method: 'mail' });
       return toDomainDto((await queries.domain(organization.id, domain))!);
     },
 
-    async removeDomain(organization: Organization, value: string): Promise<void> {
+    async removeDomain(organization: Organization, caller: SettingsActor, value: string): Promise<void> {
       const domain = domainOf(value);
       if (!(await queries.removeDomain(organization.id, domain))) throw new AppError('sso.domain_not_found', { domain }, { domain });
+      await changed(organization, caller, 'sso_domain_removed', { domain });
     },
   };
 }

@@ -2,6 +2,7 @@
 export {
   accountInventory,
   createNotification,
+  createNotifications,
   createNotificationService,
   notifySecurityEvent,
   securityEventKinds,

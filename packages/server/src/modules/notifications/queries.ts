@@ -27,6 +27,13 @@ export function notificationQueries(db: Database) {
       return inserted!;
     },
 
+    /** One statement for many users (a fan-out); how many were stored. */
+    async insertMany(rows: Array<typeof notifications.$inferInsert>): Promise<number> {
+      if (rows.length === 0) return 0;
+      const inserted = await db.insert(notifications).values(rows).returning({ id: notifications.id });
+      return inserted.length;
+    },
+
     /** One page of a user's notifications, newest first, with the totals the list shows. */
     async page(userId: string, offset: number, limit: number) {
       const mine = eq(notifications.userId, userId);

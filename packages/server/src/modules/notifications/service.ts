@@ -63,17 +63,24 @@ export function toNotificationDto(row: NotificationRow): Notification {
 
 /** Stores a notification for a user (any product event: reports, programs, transactions...). */
 export async function createNotification(deps: Pick<NotifierDependencies, 'db' | 'clock'>, userId: string, input: NewNotification): Promise<Notification> {
-  const row = await notificationQueries(deps.db).insert({
-    id: randomUUID(),
-    userId,
-    type: input.type,
-    title: input.title,
-    body: input.body ?? '',
-    metadata: input.metadata ?? {},
-    target: input.target ?? 'other',
-    createdAt: deps.clock.now(),
-  });
-  return toNotificationDto(row);
+  return toNotificationDto(await notificationQueries(deps.db).insert(newRow(userId, input, deps.clock.now())));
+}
+
+const newRow = (userId: string, input: NewNotification, createdAt: Date) => ({
+  id: randomUUID(),
+  userId,
+  type: input.type,
+  title: input.title,
+  body: input.body ?? '',
+  metadata: input.metadata ?? {},
+  target: input.target ?? 'other',
+  createdAt,
+});
+
+/** Stores the same notification for each of several users in one statement (a website's moderators): how many were stored. */
+export async function createNotifications(deps: Pick<NotifierDependencies, 'db' | 'clock'>, userIds: readonly string[], input: NewNotification): Promise<number> {
+  const now = deps.clock.now();
+  return notificationQueries(deps.db).insertMany([...new Set(userIds)].map((userId) => newRow(userId, input, now)));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { endpointPath, oauthEndpoints } from '@portal/contracts';
+import { endpointPath, MODERATORS_SCOPE, oauthEndpoints } from '@portal/contracts';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { ClientMetadata } from 'oidc-provider';
 import { z } from 'zod';
@@ -35,6 +35,9 @@ const firstPartySchema = z.object({
 
 /** Grant types of a browser/back-end client: the code flow, refresh, and (with a secret) its own back end's tokens. */
 const CODE_FLOW = ['authorization_code', 'refresh_token'];
+
+/** The scopes a person grants an app (sign-in, profile, plan); products' back ends may add theirs (MODERATORS_SCOPE). */
+export const PERSON_SCOPES = ['openid', 'offline_access', 'email', 'profile', 'plan'] as const;
 const DEVICE_FLOW = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /** Extra metadata the provider keeps for our clients (declared in provider.ts's extraClientMetadata). */
@@ -76,6 +79,8 @@ export function firstPartyClients(config: Pick<Config, 'NODE_ENV' | 'OAUTH_CLIEN
       ...(backchannel ? { backchannel_logout_uri: backchannel, backchannel_logout_session_required: true } : {}),
       response_types: ['code'],
       grant_types: secret ? [...CODE_FLOW, 'client_credentials'] : CODE_FLOW,
+      // A product's back end (its secret) may ask its client-credentials token for the moderators API.
+      scope: (secret ? [...PERSON_SCOPES, MODERATORS_SCOPE] : PERSON_SCOPES).join(' '),
       ...(secret ? { client_secret: `sha256:${sha256(secret)}`, token_endpoint_auth_method: 'client_secret_basic' } : { token_endpoint_auth_method: 'none' }),
       first_party: true,
       service_scope: entry.inner_service ?? entry.service_scope,
@@ -88,6 +93,7 @@ export function firstPartyClients(config: Pick<Config, 'NODE_ENV' | 'OAUTH_CLIEN
         redirect_uris: entry.native.redirect_uris,
         response_types: ['code'],
         grant_types: [...CODE_FLOW, DEVICE_FLOW],
+        scope: PERSON_SCOPES.join(' '),
         token_endpoint_auth_method: 'none',
         first_party: true,
         service_scope: entry.service_scope,

@@ -43,6 +43,8 @@ export interface ProductClient {
   clientId: string;
   /** The first-party client's service scope (`bugbounty`...). */
   serviceScope: string;
+  /** The OAuth scopes the token was granted (`moderators`...). */
+  scopes: string[];
 }
 
 /**
@@ -64,7 +66,7 @@ export function productClientTokens(provider: Provider): ProductClientTokens {
       const client = await provider.Client.find(token.clientId);
       const metadata = client?.metadata() as PortalClientMetadata | undefined;
       if (!client || !metadata?.first_party || !metadata.service_scope) return null;
-      return { clientId: client.clientId, serviceScope: metadata.service_scope };
+      return { clientId: client.clientId, serviceScope: metadata.service_scope, scopes: token.scope ? token.scope.split(' ') : [] };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { and, desc, eq } from 'drizzle-orm';
+import { MODERATORS_SCOPE } from '@portal/contracts';
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
@@ -8,7 +9,7 @@ import { safeEqual, sha256 } from '../../platform/crypto';
 import type { DataProtection } from '../../platform/data-protection';
 import { createUserService } from '../users';
 import { createAdapterFactory } from './adapter';
-import { firstPartyClients, type PortalClientMetadata } from './clients';
+import { firstPartyClients, PERSON_SCOPES, type PortalClientMetadata } from './clients';
 import { loadSigningKeys } from './keys';
 import { simplePage } from './pages';
 
@@ -153,7 +154,8 @@ export async function createProvider(deps: ProviderDependencies): Promise<Provid
     },
     // How and when the person authenticated (acr, amr, auth_time) ride with `openid`: every ID token has them.
     claims: { sid: null, iss: null, openid: ['sub', 'acr', 'amr', 'auth_time'], email: ['email', 'email_verified'], profile: ['name', 'locale'], plan: ['plan'] },
-    scopes: ['openid', 'offline_access', 'email', 'profile', 'plan'],
+    // `moderators` is a product back end's (client credentials of a confidential first-party client: clients.ts).
+    scopes: [...PERSON_SCOPES, MODERATORS_SCOPE],
     acrValues: [ACR_SINGLE, ACR_MULTI],
     // ID tokens carry the claims their scopes grant (email, name, locale), not only sub.
     conformIdTokenClaims: false,

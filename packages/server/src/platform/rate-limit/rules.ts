@@ -57,7 +57,11 @@ export const limits = {
   invitationsPerOrganization: { name: 'org:invite', limit: 50, windowSeconds: 24 * 60 * 60 },
   /** ...and per inviting member, so one admin cannot mail-bomb inboxes. */
   invitationsPerInviter: { name: 'org:invite:user', limit: 20, windowSeconds: 60 * 60 },
-  /** Invitation links looked up or claimed for sign-up from one address (public, token-bearing). */
+  /** Moderator invitations mailed per product client (its back end's calls)... */
+  moderatorInvitationsPerProduct: { name: 'mod:invite:client', limit: 500, windowSeconds: 60 * 60 },
+  /** ...and per invited email, so no product can flood one inbox. */
+  moderatorInvitationsPerEmail: { name: 'mod:invite:email', limit: 10, windowSeconds: 24 * 60 * 60 },
+  /** Invitation links (organization and moderator) looked up or claimed for sign-up from one address (public, token-bearing). */
   invitationLinksPerIp: { name: 'org:link:ip', limit: 60, windowSeconds: 15 * 60 },
   /**
    * Company SSO starts from one address (POST /_auth/sso/start): each says whether an identifier

@@ -64,6 +64,35 @@ describe('AuditLogPage', () => {
     expect([sent.get('email'), sent.get('from'), sent.get('to'), sent.get('cursor')]).toEqual(['max@', '2026-11-05', '2026-11-01', null]);
   });
 
+  it('words the company SSO settings changes, in English and Vietnamese', async () => {
+    const sso = [
+      event(6, 'sso_provider_changed', { protocol: 'saml', identifier: 'acme', previous_protocol: 'oidc', previous_identifier: 'acme-old' }),
+      event(5, 'sso_required_changed', { require_sso: true }),
+      event(4, 'sso_domain_verified', { domain: 'acme.example', method: 'dns' }),
+    ];
+    const ssoServer: FakeServer = ({ path }) =>
+      path === '/organizations/administered' ? [200, { items: [{ id: ORG, name: 'Acme', role: 'admin' }] }] : path === `/organizations/${ORG}/audit-events` ? [200, { items: sso, next_cursor: null }] : [404];
+    await setUpAccountTest(ssoServer);
+    renderAccount(<AuditLogPage />);
+    const rows = await screen.findAllByTestId('audit-row');
+    expect(rows[0]!.textContent).toContain('SSO identity provider changed');
+    expect(rows[0]!.textContent).toContain('Protocol: SAML 2.0');
+    expect(rows[0]!.textContent).toContain('Previous protocol: OpenID Connect');
+    expect(rows[0]!.textContent).toContain('Previous SSO identifier: acme-old');
+    expect(rows[1]!.textContent).toContain('Require SSO changed');
+    expect(rows[1]!.textContent).toContain('SSO required for members');
+    expect(rows[2]!.textContent).toContain('SSO domain verified');
+    expect(rows[2]!.textContent).toContain('Domain: acme.example');
+    expect(rows[2]!.textContent).toContain('Verified by DNS TXT record');
+    cleanup();
+
+    await setUpAccountTest(ssoServer, 'vi');
+    renderAccount(<AuditLogPage />);
+    const vi = await screen.findAllByTestId('audit-row');
+    expect(vi[0]!.textContent).toContain('Đổi nhà cung cấp danh tính SSO');
+    expect(vi[2]!.textContent).toContain('Xác minh bằng bản ghi DNS TXT');
+  });
+
   it('shows the refusal to someone who administers nothing, in Vietnamese', async () => {
     await setUpAccountTest(({ path }) => (path === '/organizations/administered' ? [200, { items: [] }] : [404]), 'vi');
     renderAccount(<AuditLogPage />);

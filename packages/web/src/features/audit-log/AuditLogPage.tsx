@@ -39,6 +39,7 @@ function detailLines(event: AuditEvent, t: TFunction): string[] {
     if (value === null || value === '') continue;
     const text = String(value);
     if (key === 'method' && (event.action === 'sign_in' || event.action === 'sign_in_failed')) lines.push(t('auditLog.method', { method: t(`auditLog.methods.${text}`, { defaultValue: text }) }));
+    else if (key === 'method' && event.action === 'sso_domain_verified') lines.push(t('auditLog.ssoVerifiedBy', { method: t(`auditLog.ssoVerifiedMethods.${text}`, { defaultValue: text }) }));
     else if (key === 'method') lines.push(t('auditLog.twoStepMethod', { method: text }));
     else if (key === 'mfa') {
       if (value === true) lines.push(t('auditLog.withMfa'));
@@ -46,6 +47,12 @@ function detailLines(event: AuditEvent, t: TFunction): string[] {
     else if (key === 'name') lines.push(t('auditLog.passkey', { name: text }));
     else if (key === 'role') lines.push(t('auditLog.role', { role: text }));
     else if (key === 'previous_role') lines.push(t('auditLog.previousRole', { role: text }));
+    else if (key === 'protocol') lines.push(t('auditLog.ssoProtocol', { protocol: t(`auditLog.ssoProtocols.${text}`, { defaultValue: text }) }));
+    else if (key === 'previous_protocol') lines.push(t('auditLog.ssoPreviousProtocol', { protocol: t(`auditLog.ssoProtocols.${text}`, { defaultValue: text }) }));
+    else if (key === 'identifier') lines.push(t('auditLog.ssoIdentifier', { identifier: text }));
+    else if (key === 'previous_identifier') lines.push(t('auditLog.ssoPreviousIdentifier', { identifier: text }));
+    else if (key === 'require_sso') lines.push(t(value === true ? 'auditLog.ssoRequired' : 'auditLog.ssoNotRequired'));
+    else if (key === 'domain') lines.push(t('auditLog.ssoDomain', { domain: text }));
     else rest.push(`${key}: ${text}`);
   }
   return [...lines, ...rest];

@@ -1,4 +1,4 @@
-import { authEndpoints, billingEndpoints, organizationEndpoints, type EndpointInput, type SignUpRequest } from '@portal/contracts';
+import { authEndpoints, billingEndpoints, moderatorEndpoints, organizationEndpoints, type EndpointInput, type SignUpRequest } from '@portal/contracts';
 import { call } from '../../lib/api';
 
 /** The address the activation mail went to (the same answer for a known address). */
@@ -19,3 +19,9 @@ export const previewInvitation = (token: string) => call(organizationEndpoints.p
 
 /** Signing up from an invitation: the account joins the organization once activated. */
 export const claimInvitation = (token: string) => call(organizationEndpoints.claimForSignUp, { body: { token } }, { handle: [404, 409, 410, 429] });
+
+/** A website moderator invitation's link at /register/:id (tokens with MODERATOR_TOKEN_PREFIX). */
+export const previewModeratorInvitation = (token: string) => call(moderatorEndpoints.preview, { body: { token } }, { handle: 'all' });
+
+/** Signing up from a moderator invitation: the account is a moderator once activated. */
+export const claimModeratorInvitation = (token: string) => call(moderatorEndpoints.claimForSignUp, { body: { token } }, { handle: [404, 409, 410, 429] });

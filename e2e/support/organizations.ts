@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startSmtpPeer, type SmtpPeer } from '../../packages/server/test/smtp-peer';
+import { poll, type Portal } from './mail';
+import { ROOT, startPortalServer, type PortalServer } from './server';
+
+/** The organization a spec starts with: made by `npm run organizations` as an operator does, before its server opens the database. */
+export interface OrganizationSetup {
+  /** The organization's name. */
+  name: string;
+  /** Its first owner (`create <name> --admin <owner>`). */
+  owner: string;
+  /** Plain members (`add-member <name> <email>`). */
+  members?: string[];
+}
+
+/** A spec's own portal (own PGlite folder, own SMTP peer) with an organization in it. */
+export interface OrganizationPortal {
+  server: PortalServer;
+  portal: Portal;
+  peer: SmtpPeer;
+  close(): Promise<void>;
+}
+
+/**
+ * Makes the organization with the operator command in a fresh data folder (PGlite is opened by
+ * one process at a time, so before the server starts), then starts the spec's server on it with
+ * a real SMTP peer; `env` adds the spec's own settings (a DNS server...). The people sign up
+ * through the API themselves (createActivatedAccount): membership is by email.
+ */
+export async function startOrganizationPortal(label: string, organization: OrganizationSetup, env: Record<string, string> = {}): Promise<OrganizationPortal> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `portal-e2e-${label}-`));
+  const serverEnv = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db'), ...env };
+  const command = (...args: string[]) =>
+    execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...serverEnv, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
+  command('create', organization.name, '--admin', organization.owner);
+  for (const member of organization.members ?? []) command('add-member', organization.name, member);
+  const peer = await startSmtpPeer();
+  const server = await startPortalServer({ env: { ...serverEnv, SMTP_URL: peer.url } });
+  const portal: Portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
+  return {
+    server,
+    portal,
+    peer,
+    async close() {
+      await server.close();
+      await peer.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
