@@ -1,8 +1,8 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { seriousViolations as axeViolations } from './support/axe';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type BrowserContext } from '@playwright/test';
+import { settledViolations as seriousViolations } from './support/axe';
 import { signIn } from './support/auth';
+import { snap } from './support/helpers';
 import { createActivatedAccount, type Portal } from './support/mail';
 import { startOrganizationPortal, type OrganizationPortal } from './support/organizations';
 import type { PortalServer } from './support/server';
@@ -15,7 +15,6 @@ import type { PortalServer } from './support/server';
  */
 test.describe.configure({ mode: 'serial' });
 
-const SHOTS = process.env.AUDIT_SHOTS_DIR ?? '/tmp/shots-audit';
 const PASSWORD = 'plum-orbit-cactus-917';
 const stamp = Date.now().toString(36);
 const admin = { email: `admin-${stamp}@acme.example`, password: PASSWORD, fullName: 'Ada Admin' };
@@ -35,20 +34,7 @@ test.beforeAll(async ({ request }) => {
 
 test.afterAll(() => organization?.close());
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Entrance and active-state transitions (Mantine's, 150-200 ms) end first: axe reads the colours on screen.
-  // The pointer leaves what it clicked (a hovered link is not what is measured).
-  await page.mouse.move(1, 790);
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  await page.waitForTimeout(400);
-  return axeViolations(page);
-}
 
-async function shot(page: Page, name: string): Promise<void> {
-  await mkdir(SHOTS, { recursive: true });
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
-}
 
 async function setLanguage(context: BrowserContext, language: 'en' | 'vi'): Promise<void> {
   await context.addCookies([server.platformUrl, server.lockerUrl].map((url) => ({ name: 'lang', value: language, url })));
@@ -80,7 +66,7 @@ test('the admin opens the audit log from the side bar, filters it and exports th
   await expect(rows.filter({ hasText: 'Failed sign-in' })).toContainText('Reason: wrong password');
   await expect(rows.filter({ hasText: 'Failed sign-in' })).toContainText('127.0.0.1');
   expect(await seriousViolations(page)).toEqual([]);
-  await shot(page, 'audit-log-platform-en');
+  await snap(page, 'audit-log-platform-en');
 
   // Only failed sign-ins of the member.
   await page.getByTestId('audit-filter-actions').click();
@@ -105,12 +91,12 @@ test('the admin opens the audit log from the side bar, filters it and exports th
   await page.getByTestId('audit-filter-to').fill('2001-01-02');
   await page.getByTestId('audit-apply').click();
   await expect(page.getByTestId('audit-empty')).toBeVisible();
-  await shot(page, 'audit-log-empty-platform-en');
+  await snap(page, 'audit-log-empty-platform-en');
   // A reversed range: the server's refusal, under the field.
   await page.getByTestId('audit-filter-from').fill('2001-01-03');
   await page.getByTestId('audit-apply').click();
   await expect(page.getByTestId('audit-filter-error')).toContainText('The start date must be before the end date');
-  await shot(page, 'audit-log-bad-filter-platform-en');
+  await snap(page, 'audit-log-bad-filter-platform-en');
 });
 
 test('a plain member sees no menu entry and is refused at the URL and by the API', async ({ page, context }) => {
@@ -121,7 +107,7 @@ test('a plain member sees no menu entry and is refused at the URL and by the API
   await page.goto(`${server.platformUrl}/organization/audit-log`);
   await expect(page.getByTestId('audit-log-refused')).toContainText('Only an owner or admin of this organization can read its audit log');
   expect(await seriousViolations(page)).toEqual([]);
-  await shot(page, 'audit-log-refused-platform-en');
+  await snap(page, 'audit-log-refused-platform-en');
   const administered = await context.request.get(`${server.platformUrl}/v3/organizations/administered`);
   expect(await administered.json()).toEqual({ items: [] });
   const adminContext = await context.browser()!.newContext();
@@ -155,7 +141,7 @@ test('the page in both brands and both languages', async ({ browser }) => {
       await expect(page.getByRole('link', { name: language === 'vi' ? 'Nhật ký kiểm tra' : 'Audit log' })).toBeVisible();
       if (language === 'vi') await expect(page.getByTestId('audit-row').filter({ hasText: 'Đăng nhập thất bại' }).first()).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
-      await shot(page, `audit-log-${brand}-${language}`);
+      await snap(page, `audit-log-${brand}-${language}`);
       await context.close();
     }
   }

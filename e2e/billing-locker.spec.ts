@@ -1,7 +1,6 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
+import { snap } from './support/helpers';
 import { createActivatedAccount, uniqueEmail, type Portal } from './support/mail';
 import { startOrganizationPortal, type OrganizationPortal } from './support/organizations';
 
@@ -16,7 +15,6 @@ test.describe.configure({ mode: 'serial' });
 const PASSWORD = 'Orchid-Lantern-Harbor-58';
 const OWNER = uniqueEmail('ent-owner');
 const MEMBER = uniqueEmail('ent-member');
-const SHOTS = '/tmp/shots-billing';
 
 let portal: Portal;
 let organization: OrganizationPortal;
@@ -25,12 +23,9 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   organization = await startOrganizationPortal('billing-locker', { name: 'Enterprise Co', owner: OWNER, members: [MEMBER] });
   ({ portal } = organization);
-  await mkdir(SHOTS, { recursive: true });
 });
 
 test.afterAll(() => organization?.close());
-
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 
 test('locker brand: add a card, start the Premium trial, see it Active (both languages)', async ({ context, page }) => {
   test.setTimeout(180_000);
@@ -71,14 +66,14 @@ test('locker brand: add a card, start the Premium trial, see it Active (both lan
   await expect(premium.getByTestId('subscription-status')).toHaveText('Active');
   await expect(premium).toContainText('Trial ends');
   await expectNoSeriousViolations(page);
-  await shot(page, 'billing-locker-en');
+  await snap(page, 'billing-locker-en');
 
   await context.addCookies([{ name: 'lang', value: 'vi', url: portal.lockerUrl }]);
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Thanh toán', level: 1 })).toBeVisible();
   await expect(premium.getByTestId('subscription-status')).toHaveText('Đang hoạt động');
   await expectNoSeriousViolations(page);
-  await shot(page, 'billing-locker-vi');
+  await snap(page, 'billing-locker-vi');
 });
 
 test("the business trial refuses a member of an enterprise (7015), in both brands' page and both languages", async ({ browser }) => {
@@ -103,7 +98,7 @@ test("the business trial refuses a member of an enterprise (7015), in both brand
       if (language === 'en') await expect(error).toHaveText(`${MEMBER} is in an Enterprise, leave it or use another email`);
       else await expect(error).toHaveText(`${MEMBER} đang thuộc một doanh nghiệp (Enterprise), hãy rời doanh nghiệp đó hoặc dùng email khác`);
       await expectNoSeriousViolations(page);
-      await shot(page, `business-trial-7015-${brand}-${language}`);
+      await snap(page, `business-trial-7015-${brand}-${language}`);
       await visitor.close();
     }
   }

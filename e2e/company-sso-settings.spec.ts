@@ -1,9 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext } from '@playwright/test';
 import { startDnsServer } from '../packages/server/test/dns-server';
-import { seriousViolations as axeViolations } from './support/axe';
+import { settledViolations as seriousViolations } from './support/axe';
 import { signIn } from './support/auth';
+import { snap } from './support/helpers';
 import { codeIn, createActivatedAccount, type Portal } from './support/mail';
 import { startOrganizationPortal, type OrganizationPortal } from './support/organizations';
 import type { PortalServer } from './support/server';
@@ -16,7 +15,6 @@ import type { PortalServer } from './support/server';
  */
 test.describe.configure({ mode: 'serial' });
 
-const SHOTS = process.env.SSO_SETTINGS_SHOTS_DIR ?? '/tmp/shots-orgsso';
 const PASSWORD = 'plum-orbit-cactus-917';
 const stamp = Date.now().toString(36);
 const owner = { email: `owner-${stamp}@acme.example`, password: PASSWORD, fullName: 'Olive Owner' };
@@ -41,18 +39,7 @@ test.afterAll(async () => {
   await dns?.close();
 });
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.mouse.move(1, 790);
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  await page.waitForTimeout(400);
-  return axeViolations(page);
-}
 
-async function shot(page: Page, name: string): Promise<void> {
-  await mkdir(SHOTS, { recursive: true });
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
-}
 
 async function setLanguage(context: BrowserContext, language: 'en' | 'vi'): Promise<void> {
   await context.addCookies([server.platformUrl, server.lockerUrl].map((url) => ({ name: 'lang', value: language, url })));
@@ -112,7 +99,7 @@ test('the owner sets the identity provider, requires SSO, and verifies a domain'
   await domainForm.getByRole('button', { name: 'Add domain' }).click();
   await expect(page.getByTestId('sso-domain')).toHaveCount(2);
   expect(await seriousViolations(page)).toEqual([]);
-  await shot(page, 'sso-settings-pending-platform-en');
+  await snap(page, 'sso-settings-pending-platform-en');
 
   records.set('acme.example', ['v=spf1 -all', record]);
   await row.getByRole('button', { name: 'Verify acme.example now' }).click();
@@ -126,7 +113,7 @@ test('the owner sets the identity provider, requires SSO, and verifies a domain'
   await legacy.getByRole('button', { name: 'Verify with code' }).click();
   await expect(legacy.getByTestId('sso-mail-proof-error')).toHaveText('Verification code incorrect or expired');
   expect(await seriousViolations(page)).toEqual([]);
-  await shot(page, 'sso-settings-mail-proof-platform-en');
+  await snap(page, 'sso-settings-mail-proof-platform-en');
   await legacy.getByLabel('Code mailed to hostmaster@legacy-acme.test').fill(code);
   await legacy.getByRole('button', { name: 'Verify with code' }).click();
   await expect(legacy).toContainText('Verified');
@@ -140,7 +127,7 @@ test('the owner sets the identity provider, requires SSO, and verifies a domain'
   await expect(page.getByText('Members may sign in without company SSO again')).toBeVisible();
   await expect(page.getByTestId('sso-require')).not.toBeChecked();
   expect(await seriousViolations(page)).toEqual([]);
-  await shot(page, 'sso-settings-platform-en');
+  await snap(page, 'sso-settings-platform-en');
 });
 
 for (const [brand, language] of [
@@ -162,7 +149,7 @@ for (const [brand, language] of [
     await expect(page.getByTestId('sso-domain')).toHaveCount(1);
     await expect(page.getByTestId('sso-registration')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
-    await shot(page, `sso-settings-${brand}-${language}`);
+    await snap(page, `sso-settings-${brand}-${language}`);
   });
 }
 
@@ -184,7 +171,7 @@ test("the changes are in the organization's audit log, in words (en and vi)", as
     for (const word of words) expect(text, word).toContain(word);
     expect(text).not.toContain('acme-client-secret-0123456789');
     expect(await seriousViolations(page)).toEqual([]);
-    await shot(page, `sso-audit-log-platform-${language}`);
+    await snap(page, `sso-audit-log-platform-${language}`);
   }
 });
 
@@ -196,5 +183,5 @@ test('a plain member sees neither the entry nor the settings', async ({ page, co
   await page.goto(`${server.platformUrl}/organization/sso`);
   await expect(page.getByTestId('sso-settings-refused')).toHaveText('Only the owners and admins of an organization can see its SSO settings.');
   expect(await seriousViolations(page)).toEqual([]);
-  await shot(page, 'sso-settings-member-platform-en');
+  await snap(page, 'sso-settings-member-platform-en');
 });

@@ -17,3 +17,14 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
 export async function expectNoSeriousViolations(page: Page): Promise<void> {
   expect(await seriousViolations(page)).toEqual([]);
 }
+
+/**
+ * The same once the page has settled: the pointer moved off what it clicked (a hovered link is
+ * not what is measured), no busy region, and Mantine's entrance transitions over.
+ */
+export async function settledViolations(page: Page): Promise<string[]> {
+  await page.mouse.move(1, 790);
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  await page.waitForTimeout(400);
+  return seriousViolations(page);
+}
