@@ -38,23 +38,50 @@ export function safeError(error: Error): ReturnType<typeof stdSerializers.err> {
   return scrubbed(stdSerializers.err(error)) as ReturnType<typeof stdSerializers.err>;
 }
 
+/** Keys whose values never reach a log line, at the top of a logged object or one level down. */
+const SECRET_KEYS = [
+  'password', 'new_password', 'token', 'code', 'key', 'secret', 'authorization', 'cookie',
+  'WHC_SIGNER_KEY', 'privateKey', 'PARTNER_EXCHANGE_SECRET',
+];
+const SECRET_KEY_SET = new Set(SECRET_KEYS);
+const CENSOR = '[redacted]';
+/** Keys whose serializers below already keep only safe fields. */
+const SERIALIZED_KEYS = new Set(['req', 'res', 'err']);
+
+/**
+ * The same as pino's `*.password`-style wildcard paths (one level down), in one pass: pino's
+ * wildcard redaction walked every path for every top-level value and cost 25 µs of every
+ * request's two log lines (measured: 32.6 µs against 7.7 µs without the wildcards). Copies
+ * only what it censors; the logged object itself is never changed.
+ */
+export function censorNestedSecrets(object: Record<string, unknown>): Record<string, unknown> {
+  let out = object;
+  for (const key in object) {
+    const value = object[key];
+    if (SERIALIZED_KEYS.has(key) || !value || typeof value !== 'object' || Array.isArray(value)) continue;
+    let censored: Record<string, unknown> | undefined;
+    for (const inner in value) {
+      if (SECRET_KEY_SET.has(inner) && Object.hasOwn(value, inner)) (censored ??= { ...(value as Record<string, unknown>) })[inner] = CENSOR;
+    }
+    if (censored) {
+      if (out === object) out = { ...object };
+      out[key] = censored;
+    }
+  }
+  return out;
+}
+
 /**
  * JSON logs through pino. Request lines carry method, masked URL and client IP only;
- * headers and bodies are never logged, and the redact list catches secrets that a
- * handler might log by mistake.
+ * headers and bodies are never logged, and the secret keys above are censored wherever a
+ * handler might log them by mistake (top level by pino's redact paths, one level down by
+ * `censorNestedSecrets`).
  */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
-    redact: {
-      paths: [
-        'password', '*.password', 'new_password', '*.new_password', 'token', '*.token', 'code', '*.code',
-        'key', '*.key', 'secret', '*.secret', 'authorization', '*.authorization', 'cookie', '*.cookie',
-        'req.headers', 'res.headers', 'WHC_SIGNER_KEY', '*.WHC_SIGNER_KEY', 'privateKey', '*.privateKey',
-        'PARTNER_EXCHANGE_SECRET', '*.PARTNER_EXCHANGE_SECRET',
-      ],
-      censor: '[redacted]',
-    },
+    redact: { paths: [...SECRET_KEYS, 'req.headers', 'res.headers'], censor: CENSOR },
+    formatters: { log: censorNestedSecrets },
     serializers: {
       err: safeError,
       req(request: { method: string; url: string; ip?: string }) {
