@@ -1,11 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { cspViolations, pageErrors } from './support/helpers';
 import { createActivatedAccount, expect, test, uniqueEmail, type Portal } from './support/mail';
 
 /**
  * axe-core (WCAG 2.0/2.1/2.2 A and AA rules) on every screen, in both brands and both
- * languages, in Chromium: no serious or critical violation. Public screens signed out,
- * the account screens signed in. One test per brand and language walks every screen in one
+ * languages, in Chromium: no serious or critical violation, and no script error or CSP
+ * violation on the way. Public screens signed out, the account screens signed in. One test per brand and language walks every screen in one
  * page, so the whole sweep stays within a minute.
  */
 
@@ -16,6 +17,8 @@ const PUBLIC_SCREENS = [
   '/login/sso',
   '/login/explore',
   '/register',
+  '/register/premium',
+  '/register?SERVICE_SCOPE=secret',
   '/register/locker-enterprise-trial',
   '/register/verifying-email',
   '/o/authorize?client_id=unknown',
@@ -119,6 +122,8 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
     for (const language of ['en', 'vi'] as const) {
       test(`${brand}, ${language}: every public and signed-in screen has no serious or critical violation`, async ({ page, portal, playwright }) => {
         const base = origin(portal);
+        const errors = pageErrors(page);
+        const csp = cspViolations(page);
         // No slide advancing or fading in mid-audit (axe reads the colours on screen at that instant).
         await page.emulateMedia({ reducedMotion: 'reduce' });
         await page.context().addCookies([{ name: 'lang', value: language, url: base }]);
@@ -139,6 +144,8 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
         findings.push(...(await sweep(page, base, ACCOUNT_SCREENS)));
 
         expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+        expect(errors.map(String)).toEqual([]);
+        expect(csp).toEqual([]);
       });
     }
   }

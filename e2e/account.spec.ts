@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { snap } from './support/helpers';
+import { pageErrors, SCREENSHOTS_ONLY, screenshotsOn, snap } from './support/helpers';
 import { codeIn, createActivatedAccount, expect, linkIn, test, uniqueEmail, type Portal } from './support/mail';
 
 /**
@@ -92,12 +92,6 @@ function png(width: number, height: number, [r, g, b]: [number, number, number])
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
   const pixels = Buffer.concat(Array.from({ length: height }, () => row));
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
-}
-
-function pageErrors(page: Page): Error[] {
-  const errors: Error[] = [];
-  page.on('pageerror', (error) => errors.push(error));
-  return errors;
 }
 
 const toast = (page: Page, text: string | RegExp) => page.locator('.mantine-Notification-root').filter({ hasText: text });
@@ -474,6 +468,7 @@ test.describe('notifications', () => {
 });
 
 test.describe('screenshots', () => {
+  test.skip(!screenshotsOn, SCREENSHOTS_ONLY);
   const shared = sharedAccount('shots');
   const pagesToShoot = ['/', '/account', '/email', '/privacy', '/api-keys'] as const;
   for (const brand of ['platform', 'locker'] as const) {

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -11,7 +9,7 @@ import { startOidcIdp } from '../packages/server/test/fake-idps';
 import { samlIdp } from '../packages/server/test/saml-idp';
 import { expectNoSeriousViolations } from './support/axe';
 import { snap } from './support/helpers';
-import { freePort, ROOT, startPortalServer, type PortalServer } from './support/server';
+import { freePort, operatorCommand, startPortalServer, type PortalServer } from './support/server';
 
 /**
  * Company SSO (issue 14) in Chromium. Two organizations are configured the way an operator
@@ -65,14 +63,7 @@ test.beforeAll(async () => {
   const env = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db'), COMPANY_SSO_DNS_SERVER: dns.server, PLATFORM_ORIGIN: `http://localhost:${port}`, LOCKER_ORIGIN: `http://locker.localhost:${port}` };
   // Configured the way an operator does it (before the server opens the database); not
   // blocking this process, whose DNS server answers the verification.
-  const organizations = async (...args: string[]) =>
-    (
-      await promisify(execFile)(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
-        cwd: ROOT,
-        env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent', COMPANY_SSO_CLIENT_SECRET: CLIENT.clientSecret },
-        encoding: 'utf8',
-      })
-    ).stdout;
+  const organizations = (...args: string[]) => operatorCommand('organizations-admin', args, { ...env, COMPANY_SSO_CLIENT_SECRET: CLIENT.clientSecret });
   const verify = async (organization: string, domain: string) => {
     const record = /IN TXT "([^"]+)"/.exec(await organizations('domain', 'add', organization, domain))![1]!;
     records.set(domain, [record]);

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { demoAccount, signIn } from './support/auth';
 import { e2eEnv } from './support/env';
-import { chooseLanguage, cookieMap, rawGet, secondsLeft, snap } from './support/helpers';
+import { chooseLanguage, cookieMap, pageErrors, rawGet, secondsLeft, snap } from './support/helpers';
 
 /**
  * The foundation issue in a real browser: the brand chosen by the Host header before the
@@ -28,12 +28,6 @@ async function resolvedHref(page: Page, testId: string): Promise<string> {
   const href = await visibleTestId(page, testId).getAttribute('href');
   expect(href, `${testId} has an href`).toBeTruthy();
   return new URL(href!, page.url()).toString();
-}
-
-function pageErrors(page: Page): Error[] {
-  const errors: Error[] = [];
-  page.on('pageerror', (error) => errors.push(error));
-  return errors;
 }
 
 test.describe('brand by host', () => {

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { chooseLanguage, snap } from './support/helpers';
+import { chooseLanguage, cspViolations, pageErrors, SCREENSHOTS_ONLY, screenshotsOn, snap } from './support/helpers';
 import { codeIn, createActivatedAccount, expect, linkIn, test, uniqueEmail, type Portal } from './support/mail';
 
 /**
@@ -12,21 +12,6 @@ import { codeIn, createActivatedAccount, expect, linkIn, test, uniqueEmail, type
 
 const PASSWORD = 'Correct-Horse-42-battery';
 const NEW_PASSWORD = 'Staple-Lantern-77-orbit';
-
-function pageErrors(page: Page): Error[] {
-  const errors: Error[] = [];
-  page.on('pageerror', (error) => errors.push(error));
-  return errors;
-}
-
-/** Console messages about the Content-Security-Policy: the app must work under it. */
-function cspViolations(page: Page): string[] {
-  const found: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) found.push(message.text());
-  });
-  return found;
-}
 
 async function setLanguage(context: BrowserContext, portal: Portal, language: 'en' | 'vi'): Promise<void> {
   await context.addCookies(
@@ -406,6 +391,7 @@ test.describe('form messages in English and Vietnamese', () => {
 });
 
 test.describe('pages in both brands and languages', () => {
+  test.skip(!screenshotsOn, SCREENSHOTS_ONLY);
   const brands = [
     { name: 'platform', url: (portal: Portal) => portal.platformUrl },
     { name: 'locker', url: (portal: Portal) => portal.lockerUrl },

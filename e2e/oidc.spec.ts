@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ import { expectNoSeriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { createActivatedAccount, poll, uniqueEmail } from './support/mail';
 import { startTestProduct, type TestProduct } from './support/oidc-product';
-import { ROOT, startPortalServer, type PortalServer } from './support/server';
+import { operatorCommand, ROOT, startPortalServer, type PortalServer } from './support/server';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 
 /**
@@ -51,10 +50,10 @@ test.beforeAll(async () => {
   // An outside app with its logo, registered the way an operator does it (before the server opens the database).
   const logo = path.join(dataDir, 'logo.png');
   await writeFile(logo, await sharp({ create: { width: 96, height: 96, channels: 3, background: '#2b8a3e' } }).png().toBuffer());
-  const registered = execFileSync(
-    process.execPath,
-    ['--import', 'tsx', 'packages/server/src/oauth-admin.ts', 'clients', 'add', '--name', 'Outside App', '--redirect-uri', 'http://127.0.0.1:5179/callback', '--site', 'https://outside.example', '--logo', logo],
-    { cwd: ROOT, env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' }, encoding: 'utf8' },
+  const registered = await operatorCommand(
+    'oauth-admin',
+    ['clients', 'add', '--name', 'Outside App', '--redirect-uri', 'http://127.0.0.1:5179/callback', '--site', 'https://outside.example', '--logo', logo],
+    env,
   );
   const clientId = /client_id:\s+(\S+)/.exec(registered)![1]!;
   const clientSecret = /client_secret:\s+(\S+)/.exec(registered)![1]!;

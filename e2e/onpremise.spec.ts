@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT, startPortalServer, type PortalServer } from './support/server';
+import { operatorCommand, startPortalServer, type PortalServer } from './support/server';
 
 /**
  * On-premise discovery (issue 14) on the password manager's sign-in page, in Chromium: an
@@ -52,16 +51,11 @@ test.beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-onpremise-'));
   const env = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db') };
   // Registered the way an operator does it (before the server opens the database).
-  const organizations = (...args: string[]) =>
-    execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    });
-  organizations('create', 'Acme', '--admin', 'member@acme.example');
-  organizations('onpremise', 'Acme', '--base-api', 'https://api.acme.example', '--login-url', `${onPremUrl}/login`, '--require-passwordless');
-  organizations('create', 'Sleepy', '--admin', 'admin@sleepy.example');
-  organizations('onpremise', 'admin@sleepy.example', '--base-api', 'https://api.sleepy.example', '--login-url', `${onPremUrl}/login`, '--inactive');
+  const organizations = (...args: string[]) => operatorCommand('organizations-admin', args, env);
+  await organizations('create', 'Acme', '--admin', 'member@acme.example');
+  await organizations('onpremise', 'Acme', '--base-api', 'https://api.acme.example', '--login-url', `${onPremUrl}/login`, '--require-passwordless');
+  await organizations('create', 'Sleepy', '--admin', 'admin@sleepy.example');
+  await organizations('onpremise', 'admin@sleepy.example', '--base-api', 'https://api.sleepy.example', '--login-url', `${onPremUrl}/login`, '--inactive');
   portal = await startPortalServer({ env });
 });
 

@@ -1,6 +1,6 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { snap } from './support/helpers';
+import { SCREENSHOTS_ONLY, screenshotsOn, snap } from './support/helpers';
 import { codeIn, createActivatedAccount, expect, linkIn, test, uniqueEmail, type Portal } from './support/mail';
 
 /**
@@ -261,6 +261,7 @@ test('email-code sign-in through the SMTP peer', async ({ page, portal, request 
 });
 
 test('screenshots of the security pages in both brands and languages', async ({ page, portal, request }) => {
+  test.skip(!screenshotsOn, SCREENSHOTS_ONLY);
   test.setTimeout(300_000);
   const account = await newAccount(request, portal, 'shots');
   const pages = ['/security', '/security/password', '/security/two-step-verification', '/security/webauthn', '/security/device-activity'];

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { ensureWebBuilt } from '../../scripts/web-build.mjs';
-import { makePgliteTemplate, startPortalServer } from './server';
+import { makePgliteTemplate, ROOT, startPortalServer } from './server';
+import { bundleServer } from './server-bundle';
 import { startSmtpPeer, type SmtpPeer } from './smtp';
 
 /** The server prints the seeded demo account's one-time password on its first start. */
@@ -38,6 +39,13 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   makePgliteTemplate();
   console.log(`[e2e] migrated PGlite template in ${((Date.now() - templated) / 1000).toFixed(1)} s`);
 
+  // This run's servers and operator commands start from one bundle (a folder per run: runs may overlap).
+  const bundled = Date.now();
+  const bundleDir = path.join(ROOT, '.cache', 'e2e', `server-bundle-${process.pid}`);
+  await bundleServer(ROOT, bundleDir);
+  process.env.E2E_SERVER_BUNDLE = bundleDir;
+  console.log(`[e2e] bundled the server in ${((Date.now() - bundled) / 1000).toFixed(1)} s`);
+
   let smtp: SmtpPeer | null = null;
   let mailDir: string | null = null;
   const env: Record<string, string> = {};
@@ -50,6 +58,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const started = Date.now();
   const server = await startPortalServer({ env }).catch(async (error: unknown) => {
     await smtp?.close();
+    await rm(bundleDir, { recursive: true, force: true });
     throw error;
   });
   console.log(`[e2e] server ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${server.platformUrl} and ${server.lockerUrl} (log: ${path.relative(process.cwd(), server.logFile)})`);
@@ -71,5 +80,6 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     await server.close();
     await smtp?.close();
     if (mailDir) await rm(mailDir, { recursive: true, force: true });
+    await rm(bundleDir, { recursive: true, force: true });
   };
 }

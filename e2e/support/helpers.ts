@@ -10,18 +10,41 @@ const SCREENSHOTS = fileURLToPath(new URL('../screenshots', import.meta.url));
  * Screenshots are for people to look at, and each costs a few hundred milliseconds of a busy
  * CPU: CI (CI=true) skips them unless E2E_SCREENSHOTS=1; E2E_SCREENSHOTS=0 skips them anywhere.
  */
-const TAKE_SCREENSHOTS = process.env.E2E_SCREENSHOTS ? process.env.E2E_SCREENSHOTS === '1' : !process.env.CI;
+export const screenshotsOn = process.env.E2E_SCREENSHOTS ? process.env.E2E_SCREENSHOTS === '1' : !process.env.CI;
+
+/**
+ * Why a test that only walks pages for their screenshots is skipped without them: what it
+ * would check (each screen renders in both brands and languages, without script errors or
+ * CSP violations) the accessibility sweep checks on the same screens.
+ */
+export const SCREENSHOTS_ONLY = 'screenshots only (E2E_SCREENSHOTS=1): e2e/accessibility.spec.ts opens these screens in both brands and languages';
 
 /**
  * Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) so engineers can
  * look at every state the specs visit. Returns the file, or null when screenshots are off.
  */
 export async function snap(page: Page, name: string): Promise<string | null> {
-  if (!TAKE_SCREENSHOTS) return null;
+  if (!screenshotsOn) return null;
   const file = path.join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, '-')}.png`);
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   return file;
+}
+
+/** Uncaught errors of the page's scripts from now on (an array that fills as they happen). */
+export function pageErrors(page: Page): Error[] {
+  const errors: Error[] = [];
+  page.on('pageerror', (error) => errors.push(error));
+  return errors;
+}
+
+/** Console messages about the Content-Security-Policy from now on: the app must work under it. */
+export function cspViolations(page: Page): string[] {
+  const found: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) found.push(message.text());
+  });
+  return found;
 }
 
 export interface RawResponse {

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSmtpPeer, type SmtpPeer } from '../../packages/server/test/smtp-peer';
 import { poll, type Portal } from './mail';
-import { ROOT, startPortalServer, type PortalServer } from './server';
+import { operatorCommand, startPortalServer, type PortalServer } from './server';
 
 /** The organization a spec starts with: made by `npm run organizations` as an operator does, before its server opens the database. */
 export interface OrganizationSetup {
@@ -33,14 +32,9 @@ export interface OrganizationPortal {
 export async function startOrganizationPortal(label: string, organization: OrganizationSetup, env: Record<string, string> = {}): Promise<OrganizationPortal> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `portal-e2e-${label}-`));
   const serverEnv = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db'), ...env };
-  const command = (...args: string[]) =>
-    execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...serverEnv, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    });
-  command('create', organization.name, '--admin', organization.owner);
-  for (const member of organization.members ?? []) command('add-member', organization.name, member);
+  const command = (...args: string[]) => operatorCommand('organizations-admin', args, serverEnv);
+  await command('create', organization.name, '--admin', organization.owner);
+  for (const member of organization.members ?? []) await command('add-member', organization.name, member);
   const peer = await startSmtpPeer();
   const server = await startPortalServer({ env: { ...serverEnv, SMTP_URL: peer.url } });
   const portal: Portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };

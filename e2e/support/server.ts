@@ -1,13 +1,14 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { ServerEntry } from './server-bundle';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SERVER_ENTRY = path.join(ROOT, 'packages', 'server', 'src', 'main.ts');
 const WEB_DIST = path.join(ROOT, 'packages', 'web', 'dist');
 const LOG_DIR = path.join(ROOT, '.cache', 'e2e');
 /** A migrated PGlite data directory: servers start on a copy of it (see makePgliteTemplate). */
@@ -23,6 +24,37 @@ export function makePgliteTemplate(): void {
     stdio: 'inherit',
     env: { ...process.env, LOG_LEVEL: 'silent' },
   });
+}
+
+/**
+ * How to run one of the server's entry points (the server, an operator command) as a process:
+ * from the run's bundle when the global setup made one (E2E_SERVER_BUNDLE, see
+ * server-bundle.ts), else the source through tsx.
+ */
+export function serverCommand(entry: ServerEntry): string[] {
+  const bundle = process.env.E2E_SERVER_BUNDLE;
+  return bundle ? ['--enable-source-maps', path.join(bundle, `${entry}.mjs`)] : ['--import', 'tsx', path.join(ROOT, 'packages', 'server', 'src', `${entry}.ts`)];
+}
+
+/** A copy of the migrated template at `dataDir` when nothing is there yet (an operator command or a server then opens it without migrating from scratch). */
+export async function seedDataDir(dataDir: string): Promise<void> {
+  if (existsSync(PGLITE_TEMPLATE) && !existsSync(dataDir)) await cp(PGLITE_TEMPLATE, dataDir, { recursive: true });
+}
+
+/**
+ * Runs an operator command (`npm run organizations -- ...`, `npm run clients -- ...`) on the
+ * PGlite folder of `env.DATA_DIR` (a copy of the template the first time), as an operator does
+ * before the server opens the database; resolves with what it printed. Not blocking this
+ * process: a spec's own DNS server may have to answer it.
+ */
+export async function operatorCommand(entry: Exclude<ServerEntry, 'main'>, args: string[], env: Record<string, string> & { DATA_DIR: string }): Promise<string> {
+  await seedDataDir(env.DATA_DIR);
+  const { stdout } = await promisify(execFile)(process.execPath, [...serverCommand(entry), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+  return stdout;
 }
 
 /** The AppSumo license key of e2e servers. */
@@ -128,12 +160,12 @@ export async function startPortalServer(options: { env?: Record<string, string>;
     ...options.env,
   };
   // A database folder the spec has not made itself starts as a copy of the migrated template.
-  if (existsSync(PGLITE_TEMPLATE) && !existsSync(env.DATA_DIR!)) await cp(PGLITE_TEMPLATE, env.DATA_DIR!, { recursive: true });
+  await seedDataDir(env.DATA_DIR!);
   const inherited = { ...process.env };
   // The e2e server chooses its own storage; never a developer's or CI's database.
   for (const key of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'VAULT_URL', 'TEST_DB']) delete inherited[key];
 
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+  const child = spawn(process.execPath, serverCommand('main'), {
     cwd: ROOT,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
