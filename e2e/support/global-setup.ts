@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { ensureWebBuilt } from '../../scripts/web-build.mjs';
-import { makePgliteTemplate, ROOT, startPortalServer } from './server';
-import { bundleServer } from './server-bundle';
+import { bundleServer } from '../../packages/server/test/server-bundle';
+import { makePgliteTemplate, startPortalServer } from './server';
 import { startSmtpPeer, type SmtpPeer } from './smtp';
 
 /** The server prints the seeded demo account's one-time password on its first start. */
@@ -39,11 +39,9 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   makePgliteTemplate();
   console.log(`[e2e] migrated PGlite template in ${((Date.now() - templated) / 1000).toFixed(1)} s`);
 
-  // This run's servers and operator commands start from one bundle (a folder per run: runs may overlap).
+  // This run's servers and operator commands start from one bundle.
   const bundled = Date.now();
-  const bundleDir = path.join(ROOT, '.cache', 'e2e', `server-bundle-${process.pid}`);
-  await bundleServer(ROOT, bundleDir);
-  process.env.E2E_SERVER_BUNDLE = bundleDir;
+  const removeBundle = await bundleServer();
   console.log(`[e2e] bundled the server in ${((Date.now() - bundled) / 1000).toFixed(1)} s`);
 
   let smtp: SmtpPeer | null = null;
@@ -58,7 +56,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const started = Date.now();
   const server = await startPortalServer({ env }).catch(async (error: unknown) => {
     await smtp?.close();
-    await rm(bundleDir, { recursive: true, force: true });
+    await removeBundle();
     throw error;
   });
   console.log(`[e2e] server ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${server.platformUrl} and ${server.lockerUrl} (log: ${path.relative(process.cwd(), server.logFile)})`);
@@ -80,6 +78,6 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     await server.close();
     await smtp?.close();
     if (mailDir) await rm(mailDir, { recursive: true, force: true });
-    await rm(bundleDir, { recursive: true, force: true });
+    await removeBundle();
   };
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { ServerEntry } from './server-bundle';
+import { serverCommand, type ServerEntry } from '../../packages/server/test/server-bundle';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WEB_DIST = path.join(ROOT, 'packages', 'web', 'dist');
@@ -24,16 +24,6 @@ export function makePgliteTemplate(): void {
     stdio: 'inherit',
     env: { ...process.env, LOG_LEVEL: 'silent' },
   });
-}
-
-/**
- * How to run one of the server's entry points (the server, an operator command) as a process:
- * from the run's bundle when the global setup made one (E2E_SERVER_BUNDLE, see
- * server-bundle.ts), else the source through tsx.
- */
-export function serverCommand(entry: ServerEntry): string[] {
-  const bundle = process.env.E2E_SERVER_BUNDLE;
-  return bundle ? ['--enable-source-maps', path.join(bundle, `${entry}.mjs`)] : ['--import', 'tsx', path.join(ROOT, 'packages', 'server', 'src', `${entry}.ts`)];
 }
 
 /** A copy of the migrated template at `dataDir` when nothing is there yet (an operator command or a server then opens it without migrating from scratch). */

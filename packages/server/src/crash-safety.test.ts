@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { solveAltcha } from '../test/captcha';
 import { freshDatabase, testDatabaseKind } from '../test/db-target';
+import { serverCommand } from '../test/server-bundle';
 
 /**
  * Crash safety: the real server process (src/main.ts) under a write load (API keys created
@@ -37,7 +38,7 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
   const inherited = { ...process.env };
   for (const key of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'TEST_DB', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete inherited[key];
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(SERVER_DIR, 'src/main.ts')], {
+  const child = spawn(process.execPath, serverCommand('main'), {
     cwd: ROOT,
     env: {
       ...inherited,

@@ -4,13 +4,16 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { PGLITE_SNAPSHOT, SNAPSHOT_DIR, TEMPLATE_DATABASE } from './db-target';
+import { bundleServer } from './server-bundle';
 
 /**
  * Migrates once per run. PGlite: a migrated in-memory database dumped to a file that every
  * test file restores (~0.5 s instead of ~4 s). PostgreSQL: a migrated template database that
- * every test file clones.
+ * every test file clones. Also bundles the server's entry points for the tests that run them
+ * as processes (server-bundle.ts); the returned teardown removes the bundle.
  */
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
+  const removeBundle = await bundleServer();
   await mkdir(SNAPSHOT_DIR, { recursive: true });
   const pglite = await PGlite.create();
   await migrate(await openDatabase({ pglite }));
@@ -32,4 +35,5 @@ export default async function setup(): Promise<void> {
     await migrate(handle);
     await handle.close();
   }
+  return removeBundle;
 }

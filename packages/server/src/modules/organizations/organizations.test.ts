@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
+import { serverCommand } from '../../../test/server-bundle';
 import { openDatabase } from '../../db/client';
 import { migrate } from '../../db/migrate';
 import { organizationAuditEvents, passkeys, users } from '../../db/schema';
@@ -154,7 +155,7 @@ describe('organizations operator commands', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'portal-orgs-cli-'));
     const root = fileURLToPath(new URL('../../../../..', import.meta.url));
     const run = (...args: string[]) =>
-      execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/organizations-admin.ts', ...args], {
+      execFileSync(process.execPath, [...serverCommand('organizations-admin'), ...args], {
         cwd: root,
         env: { ...process.env, NODE_ENV: 'development', DATA_DIR: path.join(dir, 'db'), DATABASE_URL: '', LOG_LEVEL: 'silent' },
         encoding: 'utf8',
