@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/client';
 import { oauthClients, oidcModels } from '../../db/schema';
 
@@ -29,6 +29,23 @@ export function createAdapterFactory(db: Database) {
 
   const unpack = (row: { payload: Record<string, unknown>; consumedAt: Date | null } | undefined): AdapterPayload | undefined =>
     row ? ({ ...row.payload, ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}) } as AdapterPayload) : undefined;
+
+  /**
+   * What the provider does for a replayed code or refresh token (helpers/revoke.js): every
+   * token of its grant and the grant itself go. Without a grant, the one row goes.
+   */
+  async function revokeFamily(model: string, id: string): Promise<void> {
+    const [row] = await db
+      .select({ grantId: oidcModels.grantId })
+      .from(oidcModels)
+      .where(and(eq(oidcModels.model, model), eq(oidcModels.id, id)))
+      .limit(1);
+    if (!row?.grantId) {
+      await db.delete(oidcModels).where(and(eq(oidcModels.model, model), eq(oidcModels.id, id)));
+      return;
+    }
+    await db.delete(oidcModels).where(or(eq(oidcModels.grantId, row.grantId), and(eq(oidcModels.model, 'Grant'), eq(oidcModels.id, row.grantId))));
+  }
 
   class ClientAdapter implements Adapter {
     async upsert(): Promise<void> {
@@ -89,12 +106,21 @@ export function createAdapterFactory(db: Database) {
       return unpack(row);
     }
 
-    /** Marks a code or token used: one statement, so two concurrent redemptions cannot both see it fresh. */
+    /**
+     * Marks a code or token used, in one conditional statement: of two concurrent redemptions
+     * (both read it unused) exactly one wins. The loser is treated as a replay, as the provider
+     * treats a token presented again after use: its whole grant is revoked (so the winner's
+     * new tokens stop working too) and the request answers invalid_grant (a 400, never a 500).
+     */
     async consume(id: string): Promise<void> {
-      await db
+      const used = await db
         .update(oidcModels)
         .set({ consumedAt: sql`now()` })
-        .where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
+        .where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id), isNull(oidcModels.consumedAt)))
+        .returning({ id: oidcModels.id });
+      if (used.length > 0) return;
+      await revokeFamily(this.model, id);
+      throw new errors.InvalidGrant(`${this.model} already used`);
     }
 
     async destroy(id: string): Promise<void> {
