@@ -89,8 +89,10 @@ export async function startPortalProcess(
       await database.close();
     }
   }
+  // BENCH_SERVER_PROFILE_DIR=dir: the server writes a V8 CPU profile there when it stops (for finding where a figure goes).
+  const profile = process.env.BENCH_SERVER_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE_DIR}`] : [];
   const server = await startProcess(
-    ['--import', 'tsx', 'packages/server/src/main.ts'],
+    [...profile, '--import', 'tsx', 'packages/server/src/main.ts'],
     {
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
