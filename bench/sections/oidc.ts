@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { signIn } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import { startPortalProcess } from '../lib/server-process';
@@ -26,17 +27,8 @@ const form = (values: Record<string, string>) => ({
 
 const p99Of = (latencies: number[]) => Math.round([...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.99)] ?? 0);
 
-/** The demo account's session on the server process (the password is in its log, shown once). */
-async function demoSession(server: Awaited<ReturnType<typeof startPortalProcess>>): Promise<string> {
-  const response = await fetch(`${server.url}/v3/sso/auth`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'device-id': 'bench-oidc' },
-    body: JSON.stringify({ email: server.demo.email, password: server.demo.password }),
-  });
-  const { token } = (await response.json()) as { token?: string };
-  if (!token) throw new Error(`sign-in answered ${response.status}`);
-  return token;
-}
+/** The demo account's session on the server process (its password is in the server's log, shown once). */
+const demoSession = (server: Awaited<ReturnType<typeof startPortalProcess>>) => signIn(server, { ...server.demo, deviceId: 'bench-oidc' });
 
 /** One signed-in authorization: /o/authorize with the session cookie, through the provider's redirects, to a code, then tokens. */
 async function authorizationRoundTrip(origin: string, sessionToken: string): Promise<{ refresh_token: string; access_token: string }> {
