@@ -138,4 +138,19 @@ describe('the adapter', () => {
     expect((await database.db.select({ id: oidcModels.id }).from(oidcModels).where(eq(oidcModels.id, 'old')))).toEqual([]);
     expect(await codes.find('c2')).toBeTruthy();
   });
+
+  it("looks a token up under several models in one statement, and hands its grant to the next Grant.find once (never after the grant's deletion here)", async () => {
+    const adapterFor = createAdapterFactory(database.db);
+    const grants = adapterFor('Grant');
+    await grants.upsert('g-hand', { accountId: 'a', clientId: 'x', openid: { scope: 'openid' } }, 60);
+    await adapterFor('AccessToken').upsert('t-hand', { grantId: 'g-hand', accountId: 'a' }, 60);
+    const [access, credentials, refresh] = await Promise.all(['AccessToken', 'ClientCredentials', 'RefreshToken'].map((model) => adapterFor(model).find('t-hand')));
+    expect(access).toMatchObject({ grantId: 'g-hand' });
+    expect(credentials).toBeUndefined();
+    expect(refresh).toBeUndefined();
+    expect(await grants.find('g-hand')).toMatchObject({ openid: { scope: 'openid' } });
+    await adapterFor('AccessToken').find('t-hand');
+    await grants.destroy('g-hand');
+    expect(await grants.find('g-hand')).toBeUndefined();
+  });
 });
