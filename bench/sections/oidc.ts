@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { signIn } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
-import { startPortalProcess } from '../lib/server-process';
+import { processCpuMilliseconds, startPortalProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /** Keycloak's sizing guide: 120 refresh-token grants per second per vCPU. */
@@ -75,6 +75,8 @@ async function roundTrips(origin: string, session: string): Promise<{ rate: numb
 
 interface RefreshRound {
   rps: number;
+  /** CPU milliseconds the server process spent per grant in the round (from /proc: whatever share of the machine it got). */
+  cpuPerGrant: number;
   errors: number;
   p99: number;
   /** Where each chain stopped: the next round goes on from these. */
@@ -82,7 +84,8 @@ interface RefreshRound {
 }
 
 /** Each chain uses the refresh token the previous grant answered (rotation forbids reuse), over fetch's keep-alive connections. */
-async function refreshChains(origin: string, tokens: string[]): Promise<RefreshRound> {
+async function refreshChains(origin: string, pid: number, tokens: string[]): Promise<RefreshRound> {
+  const cpuBefore = processCpuMilliseconds(pid);
   const deadline = Date.now() + SECONDS * 1000;
   let done = 0;
   let errors = 0;
@@ -105,7 +108,7 @@ async function refreshChains(origin: string, tokens: string[]): Promise<RefreshR
       return current;
     }),
   );
-  return { rps: done / SECONDS, errors, p99: p99Of(latencies), tokens: last };
+  return { rps: done / SECONDS, cpuPerGrant: (processCpuMilliseconds(pid) - cpuBefore) / Math.max(1, done), errors, p99: p99Of(latencies), tokens: last };
 }
 
 /** Everything measured against one server process. */
@@ -115,12 +118,14 @@ async function measure(server: Awaited<ReturnType<typeof startPortalProcess>>) {
   const refresh: Array<RefreshRound & { load: string }> = [];
   let chainTokens = trips.refreshTokens;
   for (let round = 0; round < REFRESH_ROUNDS; round++) {
-    const result = await refreshChains(server.url, chainTokens);
+    const result = await refreshChains(server.url, server.pid, chainTokens);
     refresh.push({ ...result, load: await loadAverage() });
     chainTokens = result.tokens;
   }
   const access = (await authorizationRoundTrip(server.url, session)).access_token;
+  let cpuBefore = 0;
   const introspection = await load({
+    onStart: () => (cpuBefore = processCpuMilliseconds(server.pid)),
     url: `${server.url}/oidc/token/introspection`,
     connections: 10,
     seconds: SECONDS,
@@ -129,9 +134,10 @@ async function measure(server: Awaited<ReturnType<typeof startPortalProcess>>) {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     requests: [{ method: 'POST', path: '/oidc/token/introspection', body: new URLSearchParams({ token: access, client_id: CLIENT }).toString() }],
   });
+  const introspectionCpu = (processCpuMilliseconds(server.pid) - cpuBefore) / Math.max(1, introspection.ok);
   // The same server's cheapest route under the same load: the machine's speed right now, for ratios from this run.
   const healthz = await load({ url: `${server.url}/healthz`, connections: 10, seconds: SECONDS, warmupSeconds: 1 });
-  return { trips, refresh, introspection, healthz, load: await loadAverage() };
+  return { trips, refresh, introspection, introspectionCpu, healthz, load: await loadAverage() };
 }
 
 function rows(label: string, m: Awaited<ReturnType<typeof measure>>, cores: number): Row[] {
@@ -140,6 +146,7 @@ function rows(label: string, m: Awaited<ReturnType<typeof measure>>, cores: numb
   const perCore = best.rps / cores;
   const ratio = perCore / KEYCLOAK_REFRESH_PER_VCPU;
   const introspection: LoadResult = m.introspection;
+  const cpuPerGrant = m.refresh.reduce((sum, round) => sum + round.cpuPerGrant, 0) / m.refresh.length;
   return [
     { metric: `${label}: GET /healthz of the same server (baseline)`, value: `${perSecond(m.healthz.rps)}, p99 ${m.healthz.p99} ms`, status: clean(m.healthz) ? 'INFO' : 'FAIL', note: `${describeLoad(m.healthz)}; ${m.load}` },
     {
@@ -152,7 +159,7 @@ function rows(label: string, m: Awaited<ReturnType<typeof measure>>, cores: numb
       metric: `${label}: refresh-token grants (rotated)`,
       value: `${perSecond(best.rps, 'grants/s')}, p99 ${best.p99} ms`,
       status: errors === 0 ? 'INFO' : 'FAIL',
-      note: `best of ${m.refresh.length} rounds of ${SECONDS} s (${m.refresh.map((round) => `${round.rps.toFixed(0)}/s at ${round.load}`).join('; ')}); ${CHAINS} chains, each using the token the last grant answered; ${errors} errors`,
+      note: `best of ${m.refresh.length} rounds of ${SECONDS} s (${m.refresh.map((round) => `${round.rps.toFixed(0)}/s, ${round.cpuPerGrant.toFixed(2)} ms of server CPU per grant, at ${round.load}`).join('; ')}); ${CHAINS} chains, each using the token the last grant answered; ${errors} errors`,
     },
     {
       metric: `${label}: refresh grants per core / Keycloak's ${KEYCLOAK_REFRESH_PER_VCPU} per vCPU`,
@@ -162,10 +169,16 @@ function rows(label: string, m: Awaited<ReturnType<typeof measure>>, cores: numb
       note: `${perCore.toFixed(0)} grants/s per core, ${cores} cores (server process, bench clients and database share them)`,
     },
     {
+      metric: `${label}: refresh grants per CPU-second of the server process`,
+      value: perSecond(1000 / cpuPerGrant, 'grants/s'),
+      status: 'INFO',
+      note: `${cpuPerGrant.toFixed(2)} ms per grant (mean of the rounds): what one core would give the server process alone, whatever share of the machine it got; ${(1000 / cpuPerGrant / KEYCLOAK_REFRESH_PER_VCPU).toFixed(2)}x the anchor${label === 'PostgreSQL' ? '; the database backends not included' : '; PGlite included'}`,
+    },
+    {
       metric: `${label}: introspections (RFC 7662)`,
       value: `${perSecond(introspection.rps)}, p99 ${introspection.p99} ms`,
       status: clean(introspection) ? 'INFO' : 'FAIL',
-      note: `${describeLoad(introspection)}; ${(introspection.rps / m.healthz.rps).toFixed(3)} of /healthz`,
+      note: `${describeLoad(introspection)}; ${(introspection.rps / m.healthz.rps).toFixed(3)} of /healthz; ${m.introspectionCpu.toFixed(2)} ms of server CPU each`,
     },
   ];
 }
@@ -200,3 +213,4 @@ export const oidcThroughput: BenchSection = {
     return out;
   },
 };
+
