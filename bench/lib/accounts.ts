@@ -51,7 +51,7 @@ export async function seedAccounts(real: { database?: DatabaseHandle }, label: s
 }
 
 /** POST /v3/sso/auth as the web app does; returns the session token. */
-export async function signIn(real: RunningApp, account: BenchAccount): Promise<string> {
+export async function signIn(real: Pick<RunningApp, 'url'>, account: BenchAccount): Promise<string> {
   const response = await fetch(`${real.url}/v3/sso/auth`, {
     method: 'POST',
     headers: clientHeaders(account),

@@ -1,5 +1,6 @@
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { and, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/client';
 import { oauthClients, oidcModels } from '../../db/schema';
 
@@ -18,6 +19,141 @@ function columnsOf(model: string, id: string, payload: AdapterPayload) {
   };
 }
 
+type ModelRow = { payload: Record<string, unknown>; consumedAt: Date | null };
+
+const unpack = (row: ModelRow | undefined): AdapterPayload | undefined =>
+  row ? ({ ...row.payload, ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}) } as AdapterPayload) : undefined;
+
+/** Not expired: expired rows are invisible at once (the sweep deletes them later). */
+const liveRow = (expiresAt: PgColumn): SQL => or(isNull(expiresAt), gt(expiresAt, sql`now()`))!;
+
+/**
+ * The statements of a token grant, prepared once: drizzle builds a query's SQL on every call
+ * otherwise (a measurable share of a refresh grant's CPU), and PostgreSQL parses a named
+ * statement once per connection.
+ */
+function hotStatements(db: Database) {
+  const t = oidcModels;
+  const grant = alias(oidcModels, 'grant_row');
+  return {
+    /** The rows of `id` among `models`, each with its live grant's payload when it has one (the same snapshot). */
+    find: db
+      .select({ model: t.model, payload: t.payload, consumedAt: t.consumedAt, grantPayload: grant.payload })
+      .from(t)
+      .leftJoin(grant, and(eq(grant.model, 'Grant'), eq(grant.id, t.grantId), liveRow(grant.expiresAt)))
+      .where(and(sql`${t.model} = any(${sql.placeholder('models')})`, eq(t.id, sql.placeholder('id')), liveRow(t.expiresAt)))
+      .prepare('oidc_models_find'),
+    consume: db
+      .update(t)
+      .set({ consumedAt: sql`now()` })
+      .where(and(eq(t.model, sql.placeholder('model')), eq(t.id, sql.placeholder('id')), isNull(t.consumedAt)))
+      .returning({ id: t.id })
+      .prepare('oidc_models_consume'),
+    upsert: db
+      .insert(t)
+      .values({
+        model: sql.placeholder('model'),
+        id: sql.placeholder('id'),
+        payload: sql`${sql.placeholder('payload')}::jsonb`,
+        expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`,
+        grantId: sql.placeholder('grantId'),
+        userCode: sql.placeholder('userCode'),
+        uid: sql.placeholder('uid'),
+        accountId: sql.placeholder('accountId'),
+        clientId: sql.placeholder('clientId'),
+        sessionUid: sql.placeholder('sessionUid'),
+      })
+      .onConflictDoUpdate({
+        target: [t.model, t.id],
+        set: {
+          payload: sql`excluded.payload`,
+          expiresAt: sql`excluded.expires_at`,
+          grantId: sql`excluded.grant_id`,
+          userCode: sql`excluded.user_code`,
+          uid: sql`excluded.uid`,
+          accountId: sql`excluded.account_id`,
+          clientId: sql`excluded.client_id`,
+          sessionUid: sql`excluded.session_uid`,
+        },
+      })
+      .prepare('oidc_models_upsert'),
+  };
+}
+
+/**
+ * How long a grant read with its token waits for the provider's Grant.find of the same request
+ * (a few milliseconds apart, more under load). Short, because an entry whose request never got
+ * there could otherwise answer another request's Grant.find with what another node revoked.
+ */
+const HANDOFF_MS = 500;
+
+/**
+ * Grants read together with a token (one statement), handed to the Grant.find that the same
+ * request makes right after (refresh, code, introspection, userinfo), then forgotten: not a
+ * cache, each entry is used once. It reads the grant in the token's own snapshot, so it is
+ * never staler than reading it a moment later: a revocation landing between the two reads
+ * is indistinguishable from one landing just after, and the refresh and code grants then
+ * meet it at `consume` (the token's row is gone: the conditional UPDATE finds nothing and
+ * the request is refused). Another node's revocation deletes the token rows, which every
+ * request reads from the database, so nothing here can outlive it. A grant saved or deleted
+ * in this process drops its entry.
+ */
+function grantHandoff() {
+  const waiting = new Map<string, { payload: Record<string, unknown>; at: number }>();
+  return {
+    offer(grantId: string, payload: Record<string, unknown>) {
+      const now = Date.now();
+      if (waiting.size > 1000) for (const [id, entry] of waiting) if (now - entry.at > HANDOFF_MS) waiting.delete(id);
+      waiting.set(grantId, { payload, at: now });
+    },
+    take(grantId: string): Record<string, unknown> | undefined {
+      const entry = waiting.get(grantId);
+      waiting.delete(grantId);
+      return entry && Date.now() - entry.at <= HANDOFF_MS ? entry.payload : undefined;
+    },
+    forget: (grantId: string) => void waiting.delete(grantId),
+  };
+}
+
+type FindStatement = ReturnType<typeof hotStatements>['find'];
+
+/**
+ * Finds of the same id under several models in one tick become one statement: introspection
+ * and userinfo look an opaque token up as an access token, client-credentials token and
+ * refresh token at once (oidc-provider's token_find.js).
+ */
+function findBatcher(find: FindStatement, handoff: ReturnType<typeof grantHandoff>) {
+  type Waiter = { resolve: (row: ModelRow | undefined) => void; reject: (error: unknown) => void };
+  const pending = new Map<string, Map<string, Waiter[]>>();
+
+  async function flush(id: string) {
+    const byModel = pending.get(id)!;
+    pending.delete(id);
+    try {
+      const rows = await find.execute({ id, models: [...byModel.keys()] });
+      for (const [model, waiters] of byModel) {
+        const row = rows.find((candidate) => candidate.model === model);
+        const grantId = row?.payload.grantId;
+        if (row?.grantPayload && typeof grantId === 'string') handoff.offer(grantId, row.grantPayload);
+        for (const waiter of waiters) waiter.resolve(row);
+      }
+    } catch (error) {
+      for (const waiters of byModel.values()) for (const waiter of waiters) waiter.reject(error);
+    }
+  }
+
+  return (model: string, id: string): Promise<ModelRow | undefined> =>
+    new Promise((resolve, reject) => {
+      let byModel = pending.get(id);
+      if (!byModel) {
+        byModel = new Map();
+        pending.set(id, byModel);
+        queueMicrotask(() => void flush(id));
+      }
+      byModel.set(model, [...(byModel.get(model) ?? []), { resolve, reject }]);
+    });
+}
+
 /**
  * oidc-provider's storage on our database (PGlite or PostgreSQL, through drizzle): one table
  * of models keyed by (model, id). Expired rows are invisible at once and deleted hourly (sweep.ts).
@@ -25,10 +161,28 @@ function columnsOf(model: string, id: string, payload: AdapterPayload) {
  * are hashes: see `compareClientSecret` in provider.ts).
  */
 export function createAdapterFactory(db: Database) {
-  const live = (model: string) => and(eq(oidcModels.model, model), or(isNull(oidcModels.expiresAt), gt(oidcModels.expiresAt, sql`now()`)));
+  const live = (model: string) => and(eq(oidcModels.model, model), liveRow(oidcModels.expiresAt));
+  const statements = hotStatements(db);
+  const handoff = grantHandoff();
+  const findRow = findBatcher(statements.find, handoff);
 
-  const unpack = (row: { payload: Record<string, unknown>; consumedAt: Date | null } | undefined): AdapterPayload | undefined =>
-    row ? ({ ...row.payload, ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}) } as AdapterPayload) : undefined;
+  /**
+   * What the provider does for a replayed code or refresh token (helpers/revoke.js): every
+   * token of its grant and the grant itself go. Without a grant, the one row goes.
+   */
+  async function revokeFamily(model: string, id: string): Promise<void> {
+    const [row] = await db
+      .select({ grantId: oidcModels.grantId })
+      .from(oidcModels)
+      .where(and(eq(oidcModels.model, model), eq(oidcModels.id, id)))
+      .limit(1);
+    if (!row?.grantId) {
+      await db.delete(oidcModels).where(and(eq(oidcModels.model, model), eq(oidcModels.id, id)));
+      return;
+    }
+    handoff.forget(row.grantId);
+    await db.delete(oidcModels).where(or(eq(oidcModels.grantId, row.grantId), and(eq(oidcModels.model, 'Grant'), eq(oidcModels.id, row.grantId))));
+  }
 
   class ClientAdapter implements Adapter {
     async upsert(): Promise<void> {
@@ -54,21 +208,21 @@ export function createAdapterFactory(db: Database) {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-      const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
-      const columns = columnsOf(this.model, id, payload);
-      await db
-        .insert(oidcModels)
-        .values({ model: this.model, payload: payload as Record<string, unknown>, expiresAt, ...columns })
-        .onConflictDoUpdate({ target: [oidcModels.model, oidcModels.id], set: { payload: payload as Record<string, unknown>, expiresAt, ...columns } });
+      if (this.model === 'Grant') handoff.forget(id);
+      await statements.upsert.execute({
+        ...columnsOf(this.model, id, payload),
+        model: this.model,
+        payload: JSON.stringify(payload),
+        expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null,
+      });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      const [row] = await db
-        .select({ payload: oidcModels.payload, consumedAt: oidcModels.consumedAt })
-        .from(oidcModels)
-        .where(and(live(this.model), eq(oidcModels.id, id)))
-        .limit(1);
-      return unpack(row);
+      if (this.model === 'Grant') {
+        const handed = handoff.take(id);
+        if (handed) return handed as AdapterPayload;
+      }
+      return unpack(await findRow(this.model, id));
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
@@ -89,19 +243,26 @@ export function createAdapterFactory(db: Database) {
       return unpack(row);
     }
 
-    /** Marks a code or token used: one statement, so two concurrent redemptions cannot both see it fresh. */
+    /**
+     * Marks a code or token used, in one conditional statement: of two concurrent redemptions
+     * (both read it unused) exactly one wins. The loser is treated as a replay, as the provider
+     * treats a token presented again after use: its whole grant is revoked (so the winner's
+     * new tokens stop working too) and the request answers invalid_grant (a 400, never a 500).
+     */
     async consume(id: string): Promise<void> {
-      await db
-        .update(oidcModels)
-        .set({ consumedAt: sql`now()` })
-        .where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
+      const used = await statements.consume.execute({ model: this.model, id });
+      if (used.length > 0) return;
+      await revokeFamily(this.model, id);
+      throw new errors.InvalidGrant(`${this.model} already used`);
     }
 
     async destroy(id: string): Promise<void> {
+      if (this.model === 'Grant') handoff.forget(id);
       await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
+      handoff.forget(grantId);
       await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.grantId, grantId)));
     }
   }

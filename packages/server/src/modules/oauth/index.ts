@@ -8,6 +8,8 @@ import type { Database } from '../../db/client';
 import type { DataProtection } from '../../platform/data-protection';
 import type { RateLimiter } from '../../platform/rate-limit';
 import type { SessionService } from '../sessions';
+import { createUserService } from '../users';
+import { accountReader } from './accounts';
 import { createProvider, type PlanClaim } from './provider';
 import { productAccessTokens, productClientTokens } from './product-tokens';
 import { createOAuthService } from './service';
@@ -31,8 +33,12 @@ export async function createOAuth(deps: {
   /** The person's plan of a product, for the `plan` claim of the product's own clients (billing's, wired in app.ts). */
   productPlan?: (userId: string, product: string) => Promise<PlanClaim | undefined>;
 }) {
-  const provider = await createProvider(deps);
+  const accounts = accountReader(createUserService(deps.db).findById);
+  const provider = await createProvider({ ...deps, accounts });
   const service = createOAuthService({ db: deps.db, provider, limiter: deps.limiter, log: deps.log });
-  deps.sessions.onEnded((ended) => service.portalSessionsEnded(ended));
+  deps.sessions.onEnded(async (ended) => {
+    accounts.forget(ended.userId);
+    await service.portalSessionsEnded(ended);
+  });
   return { provider, service, accessTokens: productAccessTokens(provider, deps.db), clientTokens: productClientTokens(provider) };
 }

@@ -1,13 +1,15 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config';
 import type { DatabaseHandle } from '../../db/client';
+import type { UserRow } from '../users';
 import { oidcModels } from '../../db/schema';
 import { createDataProtection } from '../../platform/data-protection';
 import { sha256 } from '../../platform/crypto';
 import { ImageRejected } from '../../platform/square-image';
 import { TEST_DATA_KEY } from '../../../test/harness';
 import { freshDatabase } from '../../../test/db-target';
+import { accountReader, ACCOUNT_TTL_MS } from './accounts';
 import { createAdapterFactory } from './adapter';
 import { CLIENT_LOGO_SIZE, firstPartyClients, thirdPartyClients } from './clients';
 import { loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS } from './keys';
@@ -137,5 +139,46 @@ describe('the adapter', () => {
     expect(swept.models).toBeGreaterThanOrEqual(1);
     expect((await database.db.select({ id: oidcModels.id }).from(oidcModels).where(eq(oidcModels.id, 'old')))).toEqual([]);
     expect(await codes.find('c2')).toBeTruthy();
+  });
+
+  it("looks a token up under several models in one statement, and hands its grant to the next Grant.find once (never after the grant's deletion here)", async () => {
+    const adapterFor = createAdapterFactory(database.db);
+    const grants = adapterFor('Grant');
+    await grants.upsert('g-hand', { accountId: 'a', clientId: 'x', openid: { scope: 'openid' } }, 60);
+    await adapterFor('AccessToken').upsert('t-hand', { grantId: 'g-hand', accountId: 'a' }, 60);
+    const [access, credentials, refresh] = await Promise.all(['AccessToken', 'ClientCredentials', 'RefreshToken'].map((model) => adapterFor(model).find('t-hand')));
+    expect(access).toMatchObject({ grantId: 'g-hand' });
+    expect(credentials).toBeUndefined();
+    expect(refresh).toBeUndefined();
+    expect(await grants.find('g-hand')).toMatchObject({ openid: { scope: 'openid' } });
+    await adapterFor('AccessToken').find('t-hand');
+    await grants.destroy('g-hand');
+    expect(await grants.find('g-hand')).toBeUndefined();
+  });
+});
+
+describe('the account reader', () => {
+  it('reads a person once per short while, never keeps one who asked for deletion, and forgets on demand', async () => {
+    const rows = new Map<string, UserRow>([
+      ['alive', { id: 'alive', deletionRequestedAt: null, purgedAt: null } as UserRow],
+      ['leaving', { id: 'leaving', deletionRequestedAt: new Date(), purgedAt: null } as UserRow],
+    ]);
+    let reads = 0;
+    const accounts = accountReader(async (id) => (reads++, rows.get(id)));
+    expect(await accounts.read('alive')).toMatchObject({ id: 'alive' });
+    expect(await accounts.read('alive')).toMatchObject({ id: 'alive' });
+    expect(reads).toBe(1);
+    accounts.forget('alive');
+    await accounts.read('alive');
+    expect(reads).toBe(2);
+    expect(await accounts.read('leaving')).toBeUndefined();
+    expect(await accounts.read('nobody')).toBeUndefined();
+    vi.useFakeTimers({ now: Date.now() + ACCOUNT_TTL_MS + 1, toFake: ['Date'] });
+    try {
+      await accounts.read('alive');
+      expect(reads).toBe(5);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -197,6 +197,22 @@ describe('tokens', () => {
     expect((await oidc.tokenIntrospection(config, third.access_token)).active).toBe(false);
   });
 
+  it('lets exactly one of ten parallel refreshes with the same token win, and then revokes the family (the others are replays)', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const first = await codeFlow(config, browser);
+    // On PostgreSQL (a pool) the ten reads of the unused token really interleave; PGlite's one connection mostly serialises them.
+    const answers = await Promise.allSettled(Array.from({ length: 10 }, () => oidc.refreshTokenGrant(config, first.refresh_token!)));
+    const won = answers.filter((answer) => answer.status === 'fulfilled');
+    const lost = answers.filter((answer) => answer.status === 'rejected');
+    expect(won).toHaveLength(1);
+    for (const answer of lost) expect(answer.reason).toMatchObject({ error: 'invalid_grant' });
+    // The rule: a concurrent second use is a replay, so the winner's tokens go with the family.
+    const winner = won[0]!.value;
+    await expect(oidc.refreshTokenGrant(config, winner.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect((await oidc.tokenIntrospection(config, winner.access_token)).active).toBe(false);
+  });
+
   it('introspects and revokes tokens (RFC 7662, RFC 7009)', async () => {
     const config = await discover('test-product', PRODUCT_SECRET);
     const { browser } = await signedInBrowser();

@@ -7,7 +7,7 @@ import type { Database } from '../../db/client';
 import { oidcModels, oidcSessionLinks } from '../../db/schema';
 import { safeEqual, sha256 } from '../../platform/crypto';
 import type { DataProtection } from '../../platform/data-protection';
-import { createUserService } from '../users';
+import type { AccountReader } from './accounts';
 import { createAdapterFactory } from './adapter';
 import { firstPartyClients, PERSON_SCOPES, type PortalClientMetadata } from './clients';
 import { loadSigningKeys } from './keys';
@@ -77,6 +77,8 @@ export interface ProviderDependencies {
   db: Database;
   secrets: DataProtection;
   log: { warn(object: unknown, message: string): void; error(object: unknown, message: string): void };
+  /** The person behind a token (index.ts: shared with the end of portal sessions, which forgets them). */
+  accounts: AccountReader;
   /**
    * The person's plan of a product (billing's, handed over by app.ts): the `plan` claim of the
    * product's own (first-party) clients, in userinfo and the ID token when `plan` is asked.
@@ -105,7 +107,6 @@ const DAY = 24 * 60 * 60;
  */
 export async function createProvider(deps: ProviderDependencies): Promise<Provider> {
   const { config, db, secrets } = deps;
-  const users = createUserService(db);
 
   const policy = interactionPolicy.base();
   // One session: the provider's login holds only while the portal session it came from does
@@ -135,8 +136,8 @@ export async function createProvider(deps: ProviderDependencies): Promise<Provid
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
     async findAccount(ctx, sub) {
-      const user = await users.findById(sub);
-      if (!user || user.deletionRequestedAt || user.purgedAt) return undefined;
+      const user = await deps.accounts.read(sub);
+      if (!user) return undefined;
       const client = ctx.oidc?.client?.metadata() as PortalClientMetadata | undefined;
       // Only a product's own clients learn its plan; outside apps never get the claim.
       const product = client?.first_party ? client.service_scope : undefined;
