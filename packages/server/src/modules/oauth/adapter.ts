@@ -3,6 +3,7 @@ import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/client';
 import { oauthClients, oidcModels } from '../../db/schema';
+import { PERSON_SCOPES } from './clients';
 
 /** Payloads are the provider's own JSON; these columns beside it are what lookups need. */
 function columnsOf(model: string, id: string, payload: AdapterPayload) {
@@ -191,7 +192,9 @@ export function createAdapterFactory(db: Database) {
     async find(id: string): Promise<AdapterPayload | undefined> {
       const [row] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, id)).limit(1);
       if (!row) return undefined;
-      return { ...row.metadata, client_id: row.clientId, ...(row.secretHash ? { client_secret: `sha256:${row.secretHash}` } : {}) } as AdapterPayload;
+      // An outside app asks a person for their scopes only: the products' own back-end scopes
+      // (MODERATORS_SCOPE) are refused as invalid_scope, whatever its stored metadata says.
+      return { ...row.metadata, scope: PERSON_SCOPES.join(' '), client_id: row.clientId, ...(row.secretHash ? { client_secret: `sha256:${row.secretHash}` } : {}) } as AdapterPayload;
     }
     async findByUserCode(): Promise<undefined> {
       return undefined;

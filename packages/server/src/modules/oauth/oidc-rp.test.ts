@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { MODERATORS_SCOPE } from '@portal/contracts';
 import * as oidc from 'openid-client';
 import { generate } from 'otplib';
 import sharp from 'sharp';
@@ -448,6 +449,18 @@ describe('RFC 9700 (OAuth 2.0 Security BCP) negatives', () => {
     const verifier = oidc.randomPKCECodeVerifier();
     return { verifier, challenge: await oidc.calculatePKCECodeChallenge(verifier) };
   };
+
+  it("refuses an outside app asking for a product back end's scope (invalid_scope at its redirect URI, no consent page)", async () => {
+    const registered = await thirdPartyClients(server.database.db).add({ name: 'Scope Grabber', redirectUris: [CALLBACK] });
+    const { browser } = await signedInBrowser();
+    const { challenge } = await pkce();
+    const { url } = await rawAuthorize(browser, {
+      client_id: registered.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: `openid ${MODERATORS_SCOPE}`, state: 's', code_challenge: challenge, code_challenge_method: 'S256',
+    });
+    expect(`${url.origin}${url.pathname}`).toBe(CALLBACK);
+    expect(url.searchParams.get('error')).toBe('invalid_scope');
+    expect(url.searchParams.get('code')).toBeNull();
+  });
 
   it('shows an error page and never redirects for a redirect URI not registered, or only a prefix of one', async () => {
     const { browser } = await signedInBrowser();
