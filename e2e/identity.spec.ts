@@ -359,6 +359,9 @@ test.describe('form messages in English and Vietnamese', () => {
             };
       await setLanguage(context, portal, language);
       await page.goto('/register');
+      // The form's lazy parts (the captcha widget, the language's texts) settle first: a click
+      // while they swap in was once lost under CI load, and no message showed.
+      await page.waitForLoadState('networkidle');
       await page.getByRole('button', { name: text.submit }).click();
       for (const message of [text.blank, text.emailRequired, text.passwordRequired, text.terms]) await expect(page.getByText(message)).toBeVisible();
       await snap(page, `identity-register-required-${language}`);
