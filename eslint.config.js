@@ -43,7 +43,7 @@ const boundaries = {
 import { webBoundaries } from './packages/web/eslint.boundaries.js';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules', '**/dist', 'data', 'test-results', 'playwright-report', 'packages/server/src/db/migrations'] },
+  { ignores: ['**/node_modules', '**/dist', 'data', 'test-results', 'playwright-report', '.cache', 'packages/server/src/db/migrations'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
