@@ -7,9 +7,13 @@ import { expect, type Page } from '@playwright/test';
  * mode: no blank page opened per audit to merge frame results), violations only.
  */
 export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  // Colours are read at one instant: with reduced motion a slide of the brand panel is not
+  // caught mid-fade (a fading caption once failed contrast under CI load). Restored after.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   let builder = new AxeBuilder({ page });
   if (include) builder = builder.include(include);
   const result = await builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).options({ resultTypes: ['violations'] }).setLegacyMode(true).analyze();
+  await page.emulateMedia({ reducedMotion: null });
   return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`);
 }
 
