@@ -1,12 +1,11 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { serverCommand, type ServerEntry } from '../../packages/server/test/server-bundle';
+import { runOperatorCommand, serverCommand, type ServerEntry } from '../../packages/server/test/server-bundle';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WEB_DIST = path.join(ROOT, 'packages', 'web', 'dist');
@@ -27,24 +26,17 @@ export function makePgliteTemplate(): void {
 }
 
 /** A copy of the migrated template at `dataDir` when nothing is there yet (an operator command or a server then opens it without migrating from scratch). */
-export async function seedDataDir(dataDir: string): Promise<void> {
+async function seedDataDir(dataDir: string): Promise<void> {
   if (existsSync(PGLITE_TEMPLATE) && !existsSync(dataDir)) await cp(PGLITE_TEMPLATE, dataDir, { recursive: true });
 }
 
 /**
- * Runs an operator command (`npm run organizations -- ...`, `npm run clients -- ...`) on the
- * PGlite folder of `env.DATA_DIR` (a copy of the template the first time), as an operator does
- * before the server opens the database; resolves with what it printed. Not blocking this
- * process: a spec's own DNS server may have to answer it.
+ * An operator command on the PGlite folder of `env.DATA_DIR`, a copy of the migrated template
+ * the first time (runOperatorCommand), as an operator runs it before the server opens the database.
  */
 export async function operatorCommand(entry: Exclude<ServerEntry, 'main'>, args: string[], env: Record<string, string> & { DATA_DIR: string }): Promise<string> {
   await seedDataDir(env.DATA_DIR);
-  const { stdout } = await promisify(execFile)(process.execPath, [...serverCommand(entry), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-  return stdout;
+  return runOperatorCommand(entry, args, env);
 }
 
 /** The AppSumo license key of e2e servers. */

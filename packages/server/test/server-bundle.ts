@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -71,4 +73,19 @@ export async function bundleServer(): Promise<() => Promise<void>> {
 export function serverCommand(entry: ServerEntry): string[] {
   const bundle = process.env.SERVER_BUNDLE_DIR;
   return bundle ? ['--enable-source-maps', path.join(bundle, `${entry}.mjs`)] : ['--import', 'tsx', path.join(ROOT, 'packages', 'server', 'src', `${entry}.ts`)];
+}
+
+/**
+ * Runs an operator command (`npm run organizations -- ...`, `npm run clients -- ...`) to its
+ * end against the database `env` names (DATA_DIR, never the caller's DATABASE_URL); resolves
+ * with what it printed, rejects with what it wrote to stderr. Not blocking this process: a
+ * test's own DNS server may have to answer it.
+ */
+export async function runOperatorCommand(entry: Exclude<ServerEntry, 'main'>, args: string[], env: Record<string, string>): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [...serverCommand(entry), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+  return stdout;
 }

@@ -1,12 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
-import { serverCommand } from '../../../test/server-bundle';
+import { runOperatorCommand } from '../../../test/server-bundle';
 import { openDatabase } from '../../db/client';
 import { migrate } from '../../db/migrate';
 import { organizationAuditEvents, passkeys, users } from '../../db/schema';
@@ -153,23 +151,17 @@ describe('organizations operator commands', () => {
 
   it('runs as npm run organizations against the configured database', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'portal-orgs-cli-'));
-    const root = fileURLToPath(new URL('../../../../..', import.meta.url));
-    const run = (...args: string[]) =>
-      execFileSync(process.execPath, [...serverCommand('organizations-admin'), ...args], {
-        cwd: root,
-        env: { ...process.env, NODE_ENV: 'development', DATA_DIR: path.join(dir, 'db'), DATABASE_URL: '', LOG_LEVEL: 'silent' },
-        encoding: 'utf8',
-      });
+    const run = (...args: string[]) => runOperatorCommand('organizations-admin', args, { NODE_ENV: 'development', DATA_DIR: path.join(dir, 'db') });
     try {
-      expect(run('create', 'Initech', '--admin', 'peter@initech.example')).toMatch(/^created organization Initech \(.+\), admin peter@initech.example/);
-      expect(run('add-member', 'Initech', 'milton@initech.example')).toMatch(/added milton@initech.example to Initech/);
-      expect(run('role', 'Initech', 'milton@initech.example', 'admin')).toMatch(/milton@initech.example is now admin of Initech \(was member\)/);
-      expect(() => run('role', 'Initech', 'peter@initech.example', 'member')).toThrow(/last owner of Initech/);
-      expect(() => run('role', 'Initech', 'milton@initech.example', 'boss')).toThrow(/the role must be one of owner, admin, member/);
-      expect(run('onpremise', 'peter@initech.example', '--base-api', 'https://api.initech.example', '--login-url', 'https://vault.initech.example/login', '--inactive', '--require-passwordless')).toMatch(
+      expect(await run('create', 'Initech', '--admin', 'peter@initech.example')).toMatch(/^created organization Initech \(.+\), admin peter@initech.example/);
+      expect(await run('add-member', 'Initech', 'milton@initech.example')).toMatch(/added milton@initech.example to Initech/);
+      expect(await run('role', 'Initech', 'milton@initech.example', 'admin')).toMatch(/milton@initech.example is now admin of Initech \(was member\)/);
+      await expect(run('role', 'Initech', 'peter@initech.example', 'member')).rejects.toThrow(/last owner of Initech/);
+      await expect(run('role', 'Initech', 'milton@initech.example', 'boss')).rejects.toThrow(/the role must be one of owner, admin, member/);
+      expect(await run('onpremise', 'peter@initech.example', '--base-api', 'https://api.initech.example', '--login-url', 'https://vault.initech.example/login', '--inactive', '--require-passwordless')).toMatch(
         /on-premise deployment of Initech: https:\/\/api.initech.example \(login https:\/\/vault.initech.example\/login\), not activated, passwordless required/,
       );
-      expect(() => run('onpremise', 'Initech', '--base-api', 'http://api.initech.example', '--login-url', 'https://x.example')).toThrow(/--base-api must be an https URL/);
+      await expect(run('onpremise', 'Initech', '--base-api', 'http://api.initech.example', '--login-url', 'https://x.example')).rejects.toThrow(/--base-api must be an https URL/);
       const database = await openDatabase({ dataDir: path.join(dir, 'db') });
       try {
         await migrate(database);
