@@ -151,7 +151,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const whcDeposits = createWhcDepositService({ db: database.db, clock, config, log: app.log });
   installDepositFollower(app, createWhcDepositFollower({ db: database.db, clock, config, log: app.log }), config.WHC_CHAIN_POLL_SECONDS);
   // A member of an organization that requires company SSO signs in only through its IdP (bound late: company SSO needs the pipeline).
-  const signIn = createSignIn({ ...shared, secondFactor, ssoRequired: (user) => companySso.requiredFor(user) });
+  const signIn = createSignIn({ ...shared, secondFactor, membershipOf: (user) => companySso.membershipOf(user) });
   // Organization roles and invitations; every membership and role change goes to the organization's audit log.
   const directory = createUserService(database.db);
   const onMembershipChanged = async (change: MembershipChange) =>

@@ -111,8 +111,8 @@ function safeError(error: unknown): { name: string; code?: string } {
 
 /**
  * Records a security event of a person in the audit log of the organization their email
- * belongs to; for anyone in no organization this costs one indexed lookup and writes nothing.
- * Never throws: what it reports has happened (a sign-in, a new passkey) and goes on without
+ * belongs to; for anyone in no organization this costs one indexed lookup and writes nothing
+ * (none when the caller already knows: `known`, null for no organization). Never throws: what it reports has happened (a sign-in, a new passkey) and goes on without
  * its entry, which is logged as missing (with the action only, never the person or a secret).
  */
 export async function recordMemberEvent(
@@ -121,9 +121,10 @@ export async function recordMemberEvent(
   action: MemberEventAction,
   origin: AuditEntry['origin'],
   detail: AuditDetail = {},
+  known?: { organizationId: string } | null,
 ): Promise<void> {
   try {
-    const organizationId = await organizationOfMember(deps.db, member.email);
+    const organizationId = known === undefined ? await organizationOfMember(deps.db, member.email) : known?.organizationId;
     if (!organizationId) return;
     const person = { userId: member.id ?? null, email: member.email };
     await record(deps, { organizationId, action, actor: person, target: person, origin, detail });

@@ -70,6 +70,8 @@ interface SignInAttempt {
   authTime: Date;
   events: SecurityEvent[];
   session?: { token: string; row: SessionRow; history: SessionHistory };
+  /** The person's organization, once the company SSO step asked (null: none); the audit step reuses it. */
+  organization?: { id: string } | null;
 }
 
 /** A shared step: returns nothing to go on, an answer to stop the sign-in there, or throws. */
@@ -83,8 +85,11 @@ export interface SignInDependencies {
   sessions: SessionService;
   secondFactor: Pick<SecondFactorService, 'challenge'>;
   log: { error(object: unknown, message: string): void };
-  /** Whether the account's organization requires company SSO (modules/company-sso, bound in app.ts): only its IdP then signs the member in. */
-  ssoRequired?: (user: UserRow) => Promise<boolean>;
+  /**
+   * The account's organization and whether it requires company SSO (modules/company-sso, bound
+   * in app.ts): only its IdP then signs the member in. One lookup serves that step and the audit log.
+   */
+  membershipOf?: (user: UserRow) => Promise<{ organizationId: string; ssoRequired: boolean } | undefined>;
 }
 
 export type SignInPipeline = ReturnType<typeof createSignInPipeline>;
@@ -107,6 +112,7 @@ export const withMfa = (amr: AuthMethod[]): AuthMethod[] => (amr.includes('mfa')
  *   7 session        a new session
  *   8 activity       what this sign-in means for the owner: a device never seen before
  *   9 security mail  a notification and a mail for each of those events
+ *  10 audit          the organization's audit log (when the person is in one) records the sign-in
  *     [interaction]  the OIDC provider finishes its login interaction here, with the session,
  *                    `amr` and `auth_time` the result carries
  *
@@ -124,10 +130,13 @@ export function createSignInPipeline(deps: SignInDependencies) {
     ],
     [
       'company sso',
-      async ({ user, amr }) => {
+      async (attempt) => {
+        if (!deps.membershipOf) return;
+        const membership = await deps.membershipOf(attempt.user);
+        attempt.organization = membership ? { id: membership.organizationId } : null;
         // Only the organization's IdP signs its members in: a password, a mailed code, a passkey
         // or a social account would outlive their removal at the IdP.
-        if (!amr.includes('sso') && (await deps.ssoRequired?.(user))) throw new AppError('sso.required', {}, { sso_url: '/login/sso' });
+        if (membership?.ssoRequired && !attempt.amr.includes('sso')) throw new AppError('sso.required', {}, { sso_url: '/login/sso' });
       },
     ],
     [
@@ -161,6 +170,12 @@ export function createSignInPipeline(deps: SignInDependencies) {
         for (const event of events) await notifySecurityEvent(deps, user.id, event.kind, { brand: origin.brand, detail: event.detail });
       },
     ],
+    [
+      'audit',
+      async ({ user, origin, amr, organization }) => {
+        await recordMemberEvent(deps, user, 'sign_in', origin, { method: methodOf(amr), mfa: amr.includes('mfa') }, organization && { organizationId: organization.id });
+      },
+    ],
   ];
 
   /** Runs the shared steps from `from` on; a session, or the answer of the step that stopped it. */
@@ -190,11 +205,7 @@ export function createSignInPipeline(deps: SignInDependencies) {
       }
       throw error;
     }
-    const result = await finish(proven, origin);
-    if ('token' in result) {
-      await recordMemberEvent(deps, result.user, 'sign_in', origin, { method: methodOf(result.amr), mfa: result.amr.includes('mfa') });
-    }
-    return result;
+    return finish(proven, origin);
   }
 
   /** For ways in that come back past the second step: they always end in a session. */
@@ -207,4 +218,4 @@ export function createSignInPipeline(deps: SignInDependencies) {
   return { run, runToSession };
 }
 
-export type StepName = 'activated' | 'company sso' | 'second step' | 'deletion' | 'session' | 'activity' | 'security mail';
+export type StepName = 'activated' | 'company sso' | 'second step' | 'deletion' | 'session' | 'activity' | 'security mail' | 'audit';

@@ -9,7 +9,25 @@ export type ConnectionSettings = Omit<typeof companySsoConnections.$inferInsert,
 /** A unique index refused the row. */
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
 
+/** What a sign-in needs of the person's organization: which one (for its audit log) and whether only its IdP may sign them in. */
+export interface SignInMembership {
+  organizationId: string;
+  ssoRequired: boolean;
+}
+
 export function companySsoQueries(db: Database) {
+  // Prepared on first use: every sign-in asks it.
+  let membership: ReturnType<typeof prepareMembership> | undefined;
+  function prepareMembership() {
+    return db
+      .select({ organizationId: organizationMembers.organizationId, ssoRequired: sql<boolean>`coalesce(${companySsoConnections.requireSso}, false)` })
+      .from(organizationMembers)
+      .leftJoin(companySsoConnections, eq(companySsoConnections.organizationId, organizationMembers.organizationId))
+      .where(eq(organizationMembers.email, sql.placeholder('email')))
+      .limit(1)
+      .prepare('sign_in_membership');
+  }
+
   return {
     async connectionOf(organizationId: string): Promise<ConnectionRow | undefined> {
       const [row] = await db.select().from(companySsoConnections).where(eq(companySsoConnections.organizationId, organizationId)).limit(1);
@@ -52,15 +70,14 @@ export function companySsoQueries(db: Database) {
       return rows.length > 0;
     },
 
-    /** Whether the organization this email is a member of requires SSO (and has a connection to use). */
-    async ssoRequiredForEmail(email: string): Promise<boolean> {
-      const [row] = await db
-        .select({ requireSso: companySsoConnections.requireSso })
-        .from(organizationMembers)
-        .innerJoin(companySsoConnections, eq(companySsoConnections.organizationId, organizationMembers.organizationId))
-        .where(eq(organizationMembers.email, email.toLowerCase()))
-        .limit(1);
-      return row?.requireSso ?? false;
+    /**
+     * The organization this email is a member of and whether it requires SSO, in one prepared
+     * statement on the unique index of organization_members.email: every sign-in asks it once,
+     * and the organization's audit log takes the organization from the same answer.
+     */
+    async membershipOf(email: string): Promise<SignInMembership | undefined> {
+      const [row] = await (membership ??= prepareMembership()).execute({ email: email.trim().toLowerCase() });
+      return row && { organizationId: row.organizationId, ssoRequired: row.ssoRequired === true };
     },
 
     async domainsOf(organizationId: string): Promise<DomainRow[]> {

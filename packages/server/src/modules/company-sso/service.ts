@@ -310,8 +310,8 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
 
     // ----- Signing in -----
 
-    /** Whether a password or email code may not sign this account in (its organization requires SSO). */
-    requiredFor: (user: UserRow) => queries.ssoRequiredForEmail(user.email),
+    /** The account's organization, and whether it requires SSO (then a password or email code may not sign it in). */
+    membershipOf: (user: UserRow) => queries.membershipOf(user.email),
 
     /**
      * /login/sso: the identifier (or an email of a verified domain) → the IdP's URL. Counted per
