@@ -42,4 +42,10 @@ describe('the log line', () => {
     const line = loggedLine({ req: { method: 'GET', url: '/reset-pwd/abc?code=1', ip: '10.0.0.1', headers: { cookie: secret } } });
     expect(JSON.parse(line).req).toEqual({ method: 'GET', url: '/reset-pwd/[redacted]?code=%5Bredacted%5D', ip: '10.0.0.1' });
   });
+
+  it('keeps a response line to its status', () => {
+    const line = loggedLine({ res: { statusCode: 200, headers: { 'set-cookie': `auth_token=${secret}` }, getHeaders: () => ({ 'set-cookie': secret }) } });
+    expect(line).not.toContain(secret);
+    expect(JSON.parse(line).res).toEqual({ statusCode: 200 });
+  });
 });

@@ -7,6 +7,8 @@ const SECRET_PATH = /^(\/(?:confirmation(?:\/app|\/education-email)?|reset-pwd|r
 
 /** A URL with secret parts masked, for logs. */
 export function redactUrl(raw: string): string {
+  // Most URLs (every API call) have no query and no link token: nothing to copy.
+  if (!raw.includes('?') && !SECRET_PATH.test(raw)) return raw;
   const [path = '', query] = raw.split('?', 2);
   const maskedPath = path.replace(SECRET_PATH, '$1[redacted]');
   if (!query) return maskedPath;
@@ -80,7 +82,10 @@ export function censorNestedSecrets(object: Record<string, unknown>): Record<str
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
-    redact: { paths: [...SECRET_KEYS, 'req.headers', 'res.headers'], censor: CENSOR },
+    // Not req.headers or res.headers: the serializers below build those lines from scratch, so
+    // headers never reach them, and redacting paths under req and res made pino copy both on
+    // every request's two lines.
+    redact: { paths: SECRET_KEYS, censor: CENSOR },
     formatters: { log: censorNestedSecrets },
     serializers: {
       err: safeError,
