@@ -38,16 +38,30 @@ describe('IdentityCache', () => {
     expect(cache.get('ann-phone')).toBeDefined();
   });
 
-  it('forgets the least recently used session when full', () => {
-    const cache = new IdentityCache({ maxEntries: 2 });
+  it('forgets the least recently used session when full (used: read a second or more after it last moved)', () => {
+    let now = 0;
+    const cache = new IdentityCache({ maxEntries: 2, now: () => now });
     cache.store('one', identity('u1'), cache.generation);
     cache.store('two', identity('u2'), cache.generation);
+    now = 1000;
     cache.get('one');
     cache.store('three', identity('u3'), cache.generation);
     expect(cache.get('two')).toBeUndefined();
     expect(cache.get('one')).toBeDefined();
     expect(cache.get('three')).toBeDefined();
     expect(cache.size).toBe(2);
+  });
+
+  it('does not reorder on reads within a second of the last move', () => {
+    let now = 0;
+    const cache = new IdentityCache({ maxEntries: 2, now: () => now });
+    cache.store('one', identity('u1'), cache.generation);
+    cache.store('two', identity('u2'), cache.generation);
+    now = 999;
+    expect(cache.get('one')).toBeDefined();
+    cache.store('three', identity('u3'), cache.generation);
+    expect(cache.get('one')).toBeUndefined();
+    expect(cache.get('two')).toBeDefined();
   });
 
   it("keeps one copy of a user's row for all their sessions, and takes the newest after an eviction", () => {

@@ -16,7 +16,16 @@ export interface IdentityCacheOptions {
 
 interface Entry extends CachedIdentity {
   storedAt: number;
+  /** When it last moved to the most recently used end. */
+  usedAt: number;
 }
+
+/**
+ * How often a read moves its entry to the most recently used end. A Map keeps insertion order,
+ * so that move is a delete and a set: once a second is recent enough for eviction, and spares
+ * the hottest call (GET /v3/sso/me) two map writes of a 64-character key on every request.
+ */
+const RECENCY_RESOLUTION_MS = 1000;
 
 /** A user's cached sessions share one copy of the user's row. */
 interface UserSessions {
@@ -66,13 +75,17 @@ export class IdentityCache {
   get(tokenHash: string): CachedIdentity | undefined {
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;
-    if (this.now() - entry.storedAt > this.ttlMs) {
+    const now = this.now();
+    if (now - entry.storedAt > this.ttlMs) {
       this.remove(tokenHash, entry.user.id);
       return undefined;
     }
     // Most recently used last, so the first key is the one to drop when full.
-    this.entries.delete(tokenHash);
-    this.entries.set(tokenHash, entry);
+    if (now - entry.usedAt >= RECENCY_RESOLUTION_MS) {
+      entry.usedAt = now;
+      this.entries.delete(tokenHash);
+      this.entries.set(tokenHash, entry);
+    }
     return entry;
   }
 
@@ -89,7 +102,8 @@ export class IdentityCache {
     let sessions = this.byUser.get(found.user.id);
     if (!sessions) this.byUser.set(found.user.id, (sessions = { user: found.user, tokens: new Set() }));
     sessions.tokens.add(tokenHash);
-    this.entries.set(tokenHash, { session: found.session, user: sessions.user, storedAt: this.now() });
+    const now = this.now();
+    this.entries.set(tokenHash, { session: found.session, user: sessions.user, storedAt: now, usedAt: now });
   }
 
   /** Drops every session of a user: their account or one of their sessions changed. */
