@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import * as oidc from 'openid-client';
 import { buildApp, type AppDependencies } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { DatabaseHandle } from '../src/db/client';
@@ -75,4 +76,36 @@ export async function startTestServer(
       if (ownsDatabase) await database.close();
     },
   };
+}
+
+/**
+ * A listening server that is the OpenID provider of the products' back ends in `clientsFile`
+ * (confidential ones with their `secrets`, by client id). Its issuer is the platform origin,
+ * so it listens where it says it is: on a port chosen before it starts.
+ */
+export async function startProviderTestServer(options: {
+  clientsFile: string;
+  secrets: Record<string, string>;
+  env?: Record<string, string>;
+  clock?: AppDependencies['clock'];
+}): Promise<TestServer> {
+  const port = await freePort();
+  const secrets = Object.entries(options.secrets).map(([clientId, secret]) => `${clientId}=${secret}`).join(',');
+  return startTestServer({
+    listen: true,
+    port,
+    clock: options.clock,
+    env: { PORT: String(port), PLATFORM_ORIGIN: `http://127.0.0.1:${port}`, OAUTH_CLIENTS_FILE: options.clientsFile, OAUTH_CLIENT_SECRETS: secrets, ...options.env },
+  });
+}
+
+/** openid-client configured for a confidential client of `server` (discovery over real HTTP). */
+export function confidentialClient(server: TestServer, clientId: string, secret: string): Promise<oidc.Configuration> {
+  return oidc.discovery(new URL(server.url), clientId, {}, oidc.ClientSecretBasic(secret), { execute: [oidc.allowInsecureRequests] });
+}
+
+/** A product back end's access token by the client-credentials grant, through openid-client as a real client. */
+export async function clientCredentialsToken(server: TestServer, clientId: string, secret: string, scope?: string): Promise<string> {
+  const tokens = await oidc.clientCredentialsGrant(await confidentialClient(server, clientId, secret), scope ? { scope } : {});
+  return tokens.access_token;
 }

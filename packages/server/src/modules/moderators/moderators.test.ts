@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
-import { freePort, startTestServer, type TestServer } from '../../../test/harness';
+import { clientCredentialsToken, startProviderTestServer, type TestServer } from '../../../test/harness';
 import { listOutbox } from '../../platform/mail';
 
 /**
@@ -27,24 +26,11 @@ let locker: string;
 let people = 0;
 let websites = 0;
 
-/** A product back end's access token by the client-credentials grant, through openid-client as a real client. */
-async function clientToken(clientId: string, secret: string, scope?: string): Promise<string> {
-  const config = await oidc.discovery(new URL(server.url), clientId, {}, oidc.ClientSecretBasic(secret), { execute: [oidc.allowInsecureRequests] });
-  const tokens = await oidc.clientCredentialsGrant(config, scope ? { scope } : {});
-  return tokens.access_token;
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  server = await startTestServer({
-    listen: true,
-    port,
-    clock,
-    env: { PORT: String(port), PLATFORM_ORIGIN: `http://127.0.0.1:${port}`, OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-vulnscan=${VULNSCAN_SECRET},test-locker=${LOCKER_SECRET}` },
-  });
+  server = await startProviderTestServer({ clientsFile: CLIENTS_FILE, secrets: { 'test-vulnscan': VULNSCAN_SECRET, 'test-locker': LOCKER_SECRET }, clock });
   identity = identityClient(server.app, server.database);
-  vulnscan = await clientToken('test-vulnscan', VULNSCAN_SECRET, 'moderators');
-  locker = await clientToken('test-locker', LOCKER_SECRET, 'moderators');
+  vulnscan = await clientCredentialsToken(server, 'test-vulnscan', VULNSCAN_SECRET, 'moderators');
+  locker = await clientCredentialsToken(server, 'test-locker', LOCKER_SECRET, 'moderators');
 });
 afterAll(() => server.close());
 
@@ -83,11 +69,11 @@ describe("the product's token", () => {
     expect((await invite(website, 'a@example.com', 'not-a-token')).statusCode).toBe(401);
     const someone = await person();
     expect((await invite(website, 'a@example.com', someone.token)).statusCode).toBe(401);
-    const withoutScope = await clientToken('test-vulnscan', VULNSCAN_SECRET);
+    const withoutScope = await clientCredentialsToken(server, 'test-vulnscan', VULNSCAN_SECRET);
     const refused = await invite(website, 'a@example.com', withoutScope);
     expect([refused.statusCode, refused.json().code]).toEqual([403, 'forbidden']);
     // A public client has no client-credentials grant at all.
-    await expect(clientToken('test-public', '', 'moderators')).rejects.toThrow();
+    await expect(clientCredentialsToken(server, 'test-public', '', 'moderators')).rejects.toThrow();
   });
 
   it('answers bad input as a 400 naming the field, never a 500', async () => {

@@ -6,7 +6,7 @@ import { generate } from 'otplib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
-import { freePort, startTestServer, type TestServer } from '../../../test/harness';
+import { startProviderTestServer, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
 import { thirdPartyClients } from './clients';
 
@@ -87,13 +87,12 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => backchannel.listen(5179, '127.0.0.1', resolve));
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = await startTestServer({
-    listen: true,
-    port,
-    env: { PORT: String(port), PLATFORM_ORIGIN: origin, TRUST_PROXY: '1', OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}`, CHATWOOT_HMAC_SECRET: 'chatwoot-secret-of-the-tests' },
+  server = await startProviderTestServer({
+    clientsFile: CLIENTS_FILE,
+    secrets: { 'test-product': PRODUCT_SECRET },
+    env: { TRUST_PROXY: '1', CHATWOOT_HMAC_SECRET: 'chatwoot-secret-of-the-tests' },
   });
+  origin = server.url;
   identity = identityClient(server.app, server.database);
 });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
 import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
-import { freePort, startTestServer, type TestServer } from '../../../test/harness';
+import { clientCredentialsToken, confidentialClient, startProviderTestServer, type TestServer } from '../../../test/harness';
 import { loadConfig } from '../../config';
 import { createMailer, listOutbox } from '../../platform/mail';
 import { rows } from './ledger';
@@ -24,29 +24,16 @@ let bugbounty: string;
 let people = 0;
 
 beforeAll(async () => {
-  // The provider's issuer is the platform origin: the server listens where it says it is.
-  const port = await freePort();
-  server = await startTestServer({
-    listen: true,
-    port,
+  server = await startProviderTestServer({
+    clientsFile: CLIENTS_FILE,
+    secrets: { 'test-bugbounty': BUGBOUNTY_SECRET, 'test-pwdmanager': OTHER_SECRET },
+    env: { PAYOUT_JOB_INTERVAL_SECONDS: '0' },
     clock,
-    env: { PORT: String(port), PLATFORM_ORIGIN: `http://127.0.0.1:${port}`, OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-bugbounty=${BUGBOUNTY_SECRET},test-pwdmanager=${OTHER_SECRET}`, PAYOUT_JOB_INTERVAL_SECONDS: '0' },
   });
   identity = identityClient(server.app, server.database);
-  bugbounty = await clientToken('test-bugbounty', BUGBOUNTY_SECRET);
+  bugbounty = await clientCredentialsToken(server, 'test-bugbounty', BUGBOUNTY_SECRET);
 });
 afterAll(() => server.close());
-
-/** A product back end's access token by the client-credentials grant (real HTTP to the provider). */
-async function clientToken(clientId: string, secret: string): Promise<string> {
-  const response = await fetch(`${server.url}/oidc/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 /** A signed-in researcher with a username. */
 async function researcher(): Promise<{ email: string; token: string; id: string; username: string }> {
@@ -61,7 +48,7 @@ async function researcher(): Promise<{ email: string; token: string; id: string;
 
 /** A person's own access token issued to the bug-bounty client (the code flow with PKCE, signed in on a browser): not the product's. */
 async function personAccessToken(sessionToken: string): Promise<string> {
-  const config = await oidc.discovery(new URL(server.url), 'test-bugbounty', {}, oidc.ClientSecretBasic(BUGBOUNTY_SECRET), { execute: [oidc.allowInsecureRequests] });
+  const config = await confidentialClient(server, 'test-bugbounty', BUGBOUNTY_SECRET);
   const browser = new TestBrowser(server.url);
   browser.setCookie('auth_token', sessionToken);
   const verifier = oidc.randomPKCECodeVerifier();
@@ -176,7 +163,7 @@ describe('rewards posted by the bug-bounty product', () => {
     expect((await postReward(body, personToken)).statusCode).toBe(401);
     expect((await postReward(body, 'not-a-token')).statusCode).toBe(401);
     expect((await postReward(body, 'x'.repeat(600))).statusCode).toBe(401);
-    const other = await clientToken('test-pwdmanager', OTHER_SECRET);
+    const other = await clientCredentialsToken(server, 'test-pwdmanager', OTHER_SECRET);
     const refused = await postReward(body, other);
     expect(refused.statusCode).toBe(403);
     expect((await inject('GET', `/v3/bugbounty_platform/rewards/${body.reward_id}`, other)).statusCode).toBe(403);
