@@ -112,7 +112,8 @@ function safeError(error: unknown): { name: string; code?: string } {
 /**
  * Records a security event of a person in the audit log of the organization their email
  * belongs to; for anyone in no organization this costs one indexed lookup and writes nothing
- * (none when the caller already knows: `known`, null for no organization). Never throws: what it reports has happened (a sign-in, a new passkey) and goes on without
+ * (no lookup when the caller already knows: `known`, null for no organization). Never throws:
+ * what it reports has happened (a sign-in, a new passkey) and goes on without
  * its entry, which is logged as missing (with the action only, never the person or a secret).
  */
 export async function recordMemberEvent(

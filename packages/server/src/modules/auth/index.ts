@@ -2,7 +2,7 @@
 export { createAuthService, type AuthService, type NewAccount } from './service';
 export { createRecoveryService, type RecoveryService } from './recovery';
 export { createSignIn, type SignIn } from './sign-in';
-export { withMfa, type Proven, type StepName, type WayIn } from './pipeline';
+export { withMfa, type Proven, type SignInMembership, type StepName, type WayIn } from './pipeline';
 export { authRoutes } from './routes';
 export { activationMail, passwordChangedMail, resetPasswordMail, signupExistingMail } from './mail';
 export { registrationBrowser } from './registration-browser';

@@ -30,6 +30,12 @@ export interface WayIn<Input> {
 }
 
 /** How a sign-in went, as an organization's audit log says it. */
+/** The person's organization as a sign-in needs it (modules/company-sso answers it): which one, for its audit log, and whether only its IdP may sign them in. */
+export interface SignInMembership {
+  organizationId: string;
+  ssoRequired: boolean;
+}
+
 export type SignInMethod = 'password' | 'email_code' | 'second_step' | 'passkey' | 'social' | 'sso' | 'restore';
 
 /** The first factor of a signed-in session, by its amr. */
@@ -71,7 +77,7 @@ interface SignInAttempt {
   events: SecurityEvent[];
   session?: { token: string; row: SessionRow; history: SessionHistory };
   /** The person's organization, once the company SSO step asked (null: none); the audit step reuses it. */
-  organization?: { id: string } | null;
+  membership?: SignInMembership | null;
 }
 
 /** A shared step: returns nothing to go on, an answer to stop the sign-in there, or throws. */
@@ -89,7 +95,7 @@ export interface SignInDependencies {
    * The account's organization and whether it requires company SSO (modules/company-sso, bound
    * in app.ts): only its IdP then signs the member in. One lookup serves that step and the audit log.
    */
-  membershipOf?: (user: UserRow) => Promise<{ organizationId: string; ssoRequired: boolean } | undefined>;
+  membershipOf?: (user: UserRow) => Promise<SignInMembership | undefined>;
 }
 
 export type SignInPipeline = ReturnType<typeof createSignInPipeline>;
@@ -132,8 +138,7 @@ export function createSignInPipeline(deps: SignInDependencies) {
       'company sso',
       async (attempt) => {
         if (!deps.membershipOf) return;
-        const membership = await deps.membershipOf(attempt.user);
-        attempt.organization = membership ? { id: membership.organizationId } : null;
+        const membership = (attempt.membership = (await deps.membershipOf(attempt.user)) ?? null);
         // Only the organization's IdP signs its members in: a password, a mailed code, a passkey
         // or a social account would outlive their removal at the IdP.
         if (membership?.ssoRequired && !attempt.amr.includes('sso')) throw new AppError('sso.required', {}, { sso_url: '/login/sso' });
@@ -172,8 +177,8 @@ export function createSignInPipeline(deps: SignInDependencies) {
     ],
     [
       'audit',
-      async ({ user, origin, amr, organization }) => {
-        await recordMemberEvent(deps, user, 'sign_in', origin, { method: methodOf(amr), mfa: amr.includes('mfa') }, organization && { organizationId: organization.id });
+      async ({ user, origin, amr, membership }) => {
+        await recordMemberEvent(deps, user, 'sign_in', origin, { method: methodOf(amr), mfa: amr.includes('mfa') }, membership);
       },
     ],
   ];

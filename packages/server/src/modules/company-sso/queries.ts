@@ -1,5 +1,6 @@
 import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import type { SignInMembership } from '../auth';
 import { companySsoConnections, companySsoDomains, companySsoIdentities, companySsoRequests, organizationMembers } from '../../db/schema';
 
 export type ConnectionRow = typeof companySsoConnections.$inferSelect;
@@ -8,12 +9,6 @@ export type ConnectionSettings = Omit<typeof companySsoConnections.$inferInsert,
 
 /** A unique index refused the row. */
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
-
-/** What a sign-in needs of the person's organization: which one (for its audit log) and whether only its IdP may sign them in. */
-export interface SignInMembership {
-  organizationId: string;
-  ssoRequired: boolean;
-}
 
 export function companySsoQueries(db: Database) {
   // Prepared on first use: every sign-in asks it.

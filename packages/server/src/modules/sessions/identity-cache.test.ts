@@ -38,13 +38,18 @@ describe('IdentityCache', () => {
     expect(cache.get('ann-phone')).toBeDefined();
   });
 
-  it('forgets the least recently used session when full (used: read a second or more after it last moved)', () => {
+  /** A cache holding two sessions, 'one' then 'two', stored at time 0; `read` reads 'one' at `ms`. */
+  function fullCache() {
     let now = 0;
     const cache = new IdentityCache({ maxEntries: 2, now: () => now });
     cache.store('one', identity('u1'), cache.generation);
     cache.store('two', identity('u2'), cache.generation);
-    now = 1000;
-    cache.get('one');
+    return { cache, read: (ms: number) => ((now = ms), cache.get('one')) };
+  }
+
+  it('forgets the least recently used session when full (used: read a second or more after it last moved)', () => {
+    const { cache, read } = fullCache();
+    read(1000);
     cache.store('three', identity('u3'), cache.generation);
     expect(cache.get('two')).toBeUndefined();
     expect(cache.get('one')).toBeDefined();
@@ -53,12 +58,8 @@ describe('IdentityCache', () => {
   });
 
   it('does not reorder on reads within a second of the last move', () => {
-    let now = 0;
-    const cache = new IdentityCache({ maxEntries: 2, now: () => now });
-    cache.store('one', identity('u1'), cache.generation);
-    cache.store('two', identity('u2'), cache.generation);
-    now = 999;
-    expect(cache.get('one')).toBeDefined();
+    const { cache, read } = fullCache();
+    expect(read(999)).toBeDefined();
     cache.store('three', identity('u3'), cache.generation);
     expect(cache.get('one')).toBeUndefined();
     expect(cache.get('two')).toBeDefined();
