@@ -34,7 +34,7 @@ import { authRoutes, createAuthService, createRecoveryService, createSignIn } fr
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createModeratorService, moderatorRoutes } from './modules/moderators';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
-import { createOAuth, installOidcSweepJob, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
+import { createOAuth, installOidcSweepJob, installSigningKeyReloadJob, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
 import { createFederationService, federationRoutes, socialFormPostRoute } from './modules/federation';
 import { companySsoRoutes, createCompanySsoService, SAML_ACS_PREFIX } from './modules/company-sso';
@@ -191,6 +191,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     secrets,
     sessions,
     limiter,
+    clock,
     log: app.log,
     productPlan: async (userId, product) => {
       const plan = await billing.productPlan(userId, product);
@@ -231,6 +232,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installReceiptJob(app, billing, config.BILLING_RECEIPT_INTERVAL_SECONDS);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   installOidcSweepJob(app, database.db);
+  installSigningKeyReloadJob(app, oauth.provider, config.OIDC_KEYS_RELOAD_SECONDS);
   // Researcher rewards (posted by the bug-bounty platform's client) paid on the 10th.
   const payouts = createPayoutService({ ...shared, hooks: deps.payoutHooks });
   const payoutTestDate = config.PAYOUT_TEST_DATE;
@@ -242,7 +244,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(healthRoutes(database));
   if (config.DEV_OUTBOX) await app.register(outboxRoutes(database));
-  await app.register(oauthProviderRoutes(config, sessions, oauth.provider));
+  await app.register(oauthProviderRoutes(config, sessions, oauth.provider.current));
   await app.register(socialFormPostRoute);
   await app.register(
     async (v3) => {

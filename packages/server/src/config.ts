@@ -113,6 +113,12 @@ const envSchema = z
     // The OpenID Connect provider (modules/oauth).
     /** The products' client file (first-party clients); unset: the checked-in modules/oauth/first-party-clients.json. */
     OAUTH_CLIENTS_FILE: z.string().min(1).optional(),
+    /**
+     * How often this node reads the provider's signing keys again (a rotation, a dropped key).
+     * At most 120: a rotated key is published 300 s before it signs (oauth/keys.ts), and every
+     * node must list it by then.
+     */
+    OIDC_KEYS_RELOAD_SECONDS: z.coerce.number().int().min(1).max(120).default(60),
     /** Secrets of the first-party confidential clients, `client_id=secret` comma-separated (32+ characters each). */
     OAUTH_CLIENT_SECRETS: z
       .string()

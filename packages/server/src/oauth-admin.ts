@@ -9,8 +9,11 @@
  *   npm run clients -- rotate <client_id>      a new secret (printed once); the old one stops working
  *   npm run clients -- list
  *   npm run clients -- remove <client_id>      the app, its consents and its tokens
- *   npm run signing-keys -- rotate             a new signing key (nodes use it from their next start);
- *                                              the old one stays published for a day
+ *   npm run signing-keys -- rotate [--now]     a new signing key: every node publishes it at its next key
+ *                                              reload (OIDC_KEYS_RELOAD_SECONDS) and signs with it from
+ *                                              5 minutes on (--now: from each node's next reload, for a
+ *                                              leaked key); the old one stays published for a day after that
+ *   npm run signing-keys -- drop <kid>         removes a key at once (a leaked one, after rotate --now)
  *   npm run signing-keys -- list
  */
 import { readFile } from 'node:fs/promises';
@@ -20,7 +23,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { oidcKeys, oidcModels } from './db/schema';
-import { rotateSigningKey, thirdPartyClients } from './modules/oauth';
+import { dropSigningKey, rotateSigningKey, thirdPartyClients } from './modules/oauth';
 import { createDataProtection, loadDataKey } from './platform/data-protection';
 
 async function main(): Promise<number> {
@@ -84,20 +87,30 @@ async function main(): Promise<number> {
       }
     }
     if (group === 'keys') {
-      if (command === 'rotate') {
+      if (command === 'rotate' && (rest.length === 0 || (rest.length === 1 && rest[0] === '--now'))) {
         const secrets = createDataProtection(loadDataKey(config));
-        const rotated = await rotateSigningKey(db, secrets);
-        console.log(`new signing key ${rotated.kid}; ${rotated.retired} retired (published for a day), ${rotated.dropped} dropped. Restart the nodes to sign with it.`);
+        const rotated = await rotateSigningKey(db, secrets, { immediately: rest[0] === '--now' });
+        console.log(
+          `new signing key ${rotated.kid}: published by every node at its next key reload (OIDC_KEYS_RELOAD_SECONDS), signing from ${rotated.activatesAt.toISOString()}; ` +
+            `${rotated.retired} retired then (published for a day more), ${rotated.dropped} dropped.`,
+        );
+        return 0;
+      }
+      if (command === 'drop' && rest.length === 1) {
+        if (!(await dropSigningKey(db, rest[0]!))) return fail(`no signing key ${rest[0]}`);
+        console.log(`dropped ${rest[0]}: every node stops publishing it at its next key reload (a node left without a key makes a new one)`);
         return 0;
       }
       if (command === 'list') {
-        for (const key of await db.select({ kid: oidcKeys.kid, alg: oidcKeys.alg, createdAt: oidcKeys.createdAt, retiredAt: oidcKeys.retiredAt }).from(oidcKeys)) {
-          console.log([key.kid, key.alg, key.createdAt.toISOString(), key.retiredAt ? `retired ${key.retiredAt.toISOString()}` : 'current'].join('\t'));
+        const now = new Date();
+        for (const key of await db.select().from(oidcKeys).orderBy(oidcKeys.activatesAt)) {
+          const state = key.activatesAt > now ? `signs from ${key.activatesAt.toISOString()}` : key.retiredAt && key.retiredAt <= now ? `retired ${key.retiredAt.toISOString()}` : 'signing';
+          console.log([key.kid, key.alg, key.createdAt.toISOString(), state].join('\t'));
         }
         return 0;
       }
     }
-    return fail('usage: npm run clients -- add|logo|rotate|list|remove ...  |  npm run signing-keys -- rotate|list (see packages/server/src/oauth-admin.ts)');
+    return fail('usage: npm run clients -- add|logo|rotate|list|remove ...  |  npm run signing-keys -- rotate [--now]|drop <kid>|list (see packages/server/src/oauth-admin.ts)');
   } finally {
     await database.close();
   }

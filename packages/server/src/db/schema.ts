@@ -281,14 +281,17 @@ export const oidcSessionLinks = pgTable(
 );
 
 /**
- * The provider's signing keys: generated once, private key sealed with the data key. A retired
- * key stays published (JWKS) until the tokens it signed have expired, then is dropped.
+ * The provider's signing keys: generated once, private key sealed with the data key. A key is
+ * published from its creation and signs from `activates_at` (a rotated key reaches every
+ * node's JWKS first); the one it replaces is retired then and stays published until the
+ * tokens it signed have expired, then is dropped.
  */
 export const oidcKeys = pgTable('oidc_keys', {
   kid: text('kid').primaryKey(),
   alg: text('alg').notNull(),
   sealedJwk: text('sealed_jwk').notNull(),
   createdAt: createdAt(),
+  activatesAt: timestamp('activates_at', { withTimezone: true }).notNull().defaultNow(),
   retiredAt: timestamp('retired_at', { withTimezone: true }),
 });
 

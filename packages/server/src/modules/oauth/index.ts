@@ -5,17 +5,21 @@
  */
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
+import type { Clock } from '../../platform/clock';
 import type { DataProtection } from '../../platform/data-protection';
 import type { RateLimiter } from '../../platform/rate-limit';
 import type { SessionService } from '../sessions';
 import { createUserService } from '../users';
 import { accountReader } from './accounts';
+import { providerWithKeys } from './current-provider';
+import { loadSigningKeys } from './keys';
 import { createProvider, type PlanClaim } from './provider';
 import { productAccessTokens, productClientTokens } from './product-tokens';
 import { createOAuthService } from './service';
 
 export { firstPartyClients, thirdPartyClients, type ThirdPartyClients, type ThirdPartyInput } from './clients';
-export { dropSigningKey, loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS } from './keys';
+export { installSigningKeyReloadJob, type CurrentProvider } from './current-provider';
+export { dropSigningKey, KEY_PUBLISH_AHEAD_SECONDS, loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS } from './keys';
 export { oauthProviderRoutes, oauthRoutes } from './routes';
 export { OIDC_ROUTES, type PlanClaim } from './provider';
 export { installOidcSweepJob, sweepExpired } from './sweep';
@@ -29,16 +33,21 @@ export async function createOAuth(deps: {
   secrets: DataProtection;
   sessions: SessionService;
   limiter: RateLimiter;
+  /** The time the signing keys are chosen at (tests move it past a rotated key's activation). */
+  clock: Clock;
   log: { warn(object: unknown, message: string): void; error(object: unknown, message: string): void };
   /** The person's plan of a product, for the `plan` claim of the product's own clients (billing's, wired in app.ts). */
   productPlan?: (userId: string, product: string) => Promise<PlanClaim | undefined>;
 }) {
   const accounts = accountReader(createUserService(deps.db).findById);
-  const provider = await createProvider({ ...deps, accounts });
-  const service = createOAuthService({ db: deps.db, provider, limiter: deps.limiter, log: deps.log });
+  const provider = await providerWithKeys(
+    () => loadSigningKeys(deps.db, deps.secrets, deps.clock.now()),
+    (keys) => createProvider({ ...deps, accounts }, keys),
+  );
+  const service = createOAuthService({ db: deps.db, provider: provider.current, limiter: deps.limiter, log: deps.log });
   deps.sessions.onEnded(async (ended) => {
     accounts.forget(ended.userId);
     await service.portalSessionsEnded(ended);
   });
-  return { provider, service, accessTokens: productAccessTokens(provider, deps.db), clientTokens: productClientTokens(provider) };
+  return { provider, service, accessTokens: productAccessTokens(provider.current, deps.db), clientTokens: productClientTokens(provider.current) };
 }

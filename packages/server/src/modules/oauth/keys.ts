@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq, isNull, lt, and, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, ne } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Database } from '../../db/client';
 import { oidcKeys } from '../../db/schema';
@@ -8,46 +8,90 @@ import type { DataProtection } from '../../platform/data-protection';
 /** How long a retired key stays published: longer than any token it signed lives (ID and access tokens: 1 hour). */
 export const RETIRED_KEY_GRACE_SECONDS = 24 * 60 * 60;
 
+/**
+ * How long after a rotation the new key starts signing. Until then it is only published: every
+ * node reads its keys again at least every 2 minutes (OIDC_KEYS_RELOAD_SECONDS), so all of them
+ * list it in their JWKS before any signs with it, and a product that fetched the JWKS from any
+ * node can verify its tokens.
+ */
+export const KEY_PUBLISH_AHEAD_SECONDS = 5 * 60;
+
 const ALG = 'RS256';
 
-async function newKey(db: Database, secrets: DataProtection): Promise<void> {
+/** A row of the keys table, as choosing the published keys needs it. */
+export interface StoredKey {
+  kid: string;
+  createdAt: Date;
+  activatesAt: Date;
+  retiredAt: Date | null;
+}
+
+const newestFirst = (a: StoredKey, b: StoredKey) => b.activatesAt.getTime() - a.activatesAt.getTime() || b.createdAt.getTime() - a.createdAt.getTime();
+
+/**
+ * The keys published at `now`, the signing key first (oidc-provider signs with the first key
+ * of an algorithm). The newest key already active signs (if none is yet, the earliest one
+ * due); keys not yet active are published ahead, retired ones until RETIRED_KEY_GRACE_SECONDS
+ * after their retirement. Every node computes the same answer from the same rows.
+ */
+export function publishedKeys<K extends StoredKey>(rows: readonly K[], now: Date): K[] {
+  const at = now.getTime();
+  const graceEnds = (row: StoredKey) => (row.retiredAt ? row.retiredAt.getTime() + RETIRED_KEY_GRACE_SECONDS * 1000 : Infinity);
+  const published = rows.filter((row) => graceEnds(row) > at).sort(newestFirst);
+  const active = published.filter((row) => row.activatesAt.getTime() <= at);
+  const signer = active[0] ?? published.at(-1);
+  return signer ? [signer, ...published.filter((row) => row !== signer)] : [];
+}
+
+async function newKey(db: Database, secrets: DataProtection, activatesAt: Date): Promise<string> {
   const { privateKey } = await generateKeyPair(ALG, { modulusLength: 2048, extractable: true });
   const jwk = await exportJWK(privateKey);
   const kid = randomUUID();
-  await db.insert(oidcKeys).values({ kid, alg: ALG, sealedJwk: secrets.seal(JSON.stringify({ ...jwk, kid, alg: ALG, use: 'sig' })) });
+  await db.insert(oidcKeys).values({ kid, alg: ALG, activatesAt, sealedJwk: secrets.seal(JSON.stringify({ ...jwk, kid, alg: ALG, use: 'sig' })) });
+  return kid;
 }
 
 /**
- * The provider's signing keys, kept in the database so every node and every restart signs
- * with the same one: generated on first start (two nodes starting at once may both generate
- * one; both are published and the newest signs). Private keys are sealed with the data key.
- * The current key comes first: oidc-provider signs with the first key of an algorithm.
+ * The provider's signing keys at `now`, kept in the database so every node and every restart
+ * signs with the same one: generated on first start (two nodes starting at once may both
+ * generate one; both are published and the newer signs). Private keys are sealed with the data
+ * key and opened only here.
  */
-export async function loadSigningKeys(db: Database, secrets: DataProtection): Promise<JWK[]> {
-  let rows = await db.select().from(oidcKeys).orderBy(asc(oidcKeys.createdAt));
+export async function loadSigningKeys(db: Database, secrets: DataProtection, now = new Date()): Promise<JWK[]> {
+  let rows = await db.select().from(oidcKeys);
   if (!rows.some((row) => !row.retiredAt)) {
-    await newKey(db, secrets);
-    rows = await db.select().from(oidcKeys).orderBy(asc(oidcKeys.createdAt));
+    await newKey(db, secrets, now);
+    rows = await db.select().from(oidcKeys);
   }
-  const current = rows.filter((row) => !row.retiredAt).reverse();
-  const retired = rows.filter((row) => row.retiredAt);
-  return [...current, ...retired].map((row) => JSON.parse(secrets.open(row.sealedJwk)) as JWK);
+  return publishedKeys(rows, now).map((row) => JSON.parse(secrets.open(row.sealedJwk)) as JWK);
 }
 
 /**
- * Rotation: a new key signs from the next start of each node on; the old ones are retired but
- * stay published until RETIRED_KEY_GRACE_SECONDS have passed (then dropped), so tokens they
- * signed still verify.
+ * Rotation: a new key, published at once and signing KEY_PUBLISH_AHEAD_SECONDS later (at
+ * `now` with `immediately`, for a key that leaked: each node then signs with it from its
+ * next reload). The current keys retire when it starts signing and stay published for
+ * RETIRED_KEY_GRACE_SECONDS more, so tokens they signed still verify; keys retired longer
+ * ago than that are dropped.
  */
-export async function rotateSigningKey(db: Database, secrets: DataProtection, now = new Date()): Promise<{ kid: string; retired: number; dropped: number }> {
+export async function rotateSigningKey(
+  db: Database,
+  secrets: DataProtection,
+  options: { now?: Date; immediately?: boolean } = {},
+): Promise<{ kid: string; activatesAt: Date; retired: number; dropped: number }> {
+  const now = options.now ?? new Date();
+  const activatesAt = options.immediately ? now : new Date(now.getTime() + KEY_PUBLISH_AHEAD_SECONDS * 1000);
   const dropped = await db
     .delete(oidcKeys)
     .where(and(isNotNull(oidcKeys.retiredAt), lt(oidcKeys.retiredAt, new Date(now.getTime() - RETIRED_KEY_GRACE_SECONDS * 1000))))
     .returning({ kid: oidcKeys.kid });
-  const retired = await db.update(oidcKeys).set({ retiredAt: now }).where(isNull(oidcKeys.retiredAt)).returning({ kid: oidcKeys.kid });
-  await newKey(db, secrets);
-  const [fresh] = await db.select({ kid: oidcKeys.kid }).from(oidcKeys).where(isNull(oidcKeys.retiredAt)).limit(1);
-  return { kid: fresh!.kid, retired: retired.length, dropped: dropped.length };
+  // The new key first: a node reloading in between must never find no current key (it would make one of its own).
+  const kid = await newKey(db, secrets, activatesAt);
+  const retired = await db
+    .update(oidcKeys)
+    .set({ retiredAt: activatesAt })
+    .where(and(isNull(oidcKeys.retiredAt), ne(oidcKeys.kid, kid)))
+    .returning({ kid: oidcKeys.kid });
+  return { kid, activatesAt, retired: retired.length, dropped: dropped.length };
 }
 
 /** Removes one key by id (an operator's emergency: a leaked key). */

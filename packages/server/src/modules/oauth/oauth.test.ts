@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config';
@@ -8,11 +11,12 @@ import { createDataProtection } from '../../platform/data-protection';
 import { sha256 } from '../../platform/crypto';
 import { ImageRejected } from '../../platform/square-image';
 import { TEST_DATA_KEY } from '../../../test/harness';
+import { runOperatorCommand } from '../../../test/server-bundle';
 import { freshDatabase } from '../../../test/db-target';
 import { accountReader, ACCOUNT_TTL_MS } from './accounts';
 import { createAdapterFactory } from './adapter';
 import { CLIENT_LOGO_SIZE, firstPartyClients, thirdPartyClients } from './clients';
-import { loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS } from './keys';
+import { dropSigningKey, KEY_PUBLISH_AHEAD_SECONDS, loadSigningKeys, publishedKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS, type StoredKey } from './keys';
 import { sweepExpired } from './sweep';
 
 let database: DatabaseHandle;
@@ -26,24 +30,93 @@ afterAll(async () => {
 });
 
 describe('signing keys', () => {
-  it('are generated once, kept sealed in the database, and a rotation keeps the old key published until its grace ends', async () => {
-    const first = await loadSigningKeys(database.db, secrets);
+  const kids = (keys: Array<{ kid?: string }>) => keys.map((key) => key.kid);
+  const seconds = (from: Date, n: number) => new Date(from.getTime() + n * 1000);
+
+  it('are generated once, kept sealed in the database, and a rotation publishes the new key before it signs', async () => {
+    const t0 = new Date();
+    const first = await loadSigningKeys(database.db, secrets, t0);
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
     expect(first[0]!.d).toBeTruthy();
-    expect((await loadSigningKeys(database.db, secrets))[0]!.kid).toBe(first[0]!.kid);
+    expect(kids(await loadSigningKeys(database.db, secrets, t0))).toEqual(kids(first));
     const { oidcKeys } = await import('../../db/schema');
     const [stored] = await database.db.select().from(oidcKeys);
     expect(stored!.sealedJwk).not.toContain(first[0]!.d as string);
 
-    const rotated = await rotateSigningKey(database.db, secrets);
-    const after = await loadSigningKeys(database.db, secrets);
-    expect(after.map((key) => key.kid)).toEqual([rotated.kid, first[0]!.kid]);
+    const rotated = await rotateSigningKey(database.db, secrets, { now: t0 });
+    expect(rotated.activatesAt).toEqual(seconds(t0, KEY_PUBLISH_AHEAD_SECONDS));
+    // Published at once, the old key still signing (first) until the new one's activation.
+    expect(kids(await loadSigningKeys(database.db, secrets, seconds(t0, KEY_PUBLISH_AHEAD_SECONDS - 1)))).toEqual([first[0]!.kid, rotated.kid]);
+    const active = seconds(t0, KEY_PUBLISH_AHEAD_SECONDS);
+    expect(kids(await loadSigningKeys(database.db, secrets, active))).toEqual([rotated.kid, first[0]!.kid]);
+    // The retired key stays published for its grace after the new key's activation, then not.
+    expect(kids(await loadSigningKeys(database.db, secrets, seconds(active, RETIRED_KEY_GRACE_SECONDS - 1)))).toEqual([rotated.kid, first[0]!.kid]);
+    expect(kids(await loadSigningKeys(database.db, secrets, seconds(active, RETIRED_KEY_GRACE_SECONDS + 1)))).toEqual([rotated.kid]);
 
-    const later = new Date(Date.now() + (RETIRED_KEY_GRACE_SECONDS + 60) * 1000);
-    const again = await rotateSigningKey(database.db, secrets, later);
+    // The next rotation drops keys past their grace from the table; --now signs at once.
+    const again = await rotateSigningKey(database.db, secrets, { now: seconds(active, RETIRED_KEY_GRACE_SECONDS + 60), immediately: true });
     expect(again.dropped).toBe(1);
-    expect((await loadSigningKeys(database.db, secrets)).map((key) => key.kid)).toEqual([again.kid, rotated.kid]);
+    expect(kids(await loadSigningKeys(database.db, secrets, again.activatesAt))).toEqual([again.kid, rotated.kid]);
+
+    // Dropping the last key a node could sign with: the next load makes a new one.
+    expect(await dropSigningKey(database.db, again.kid)).toBe(true);
+    expect(await dropSigningKey(database.db, again.kid)).toBe(false);
+    const later = seconds(again.activatesAt, 1);
+    const fresh = await loadSigningKeys(database.db, secrets, later);
+    expect(fresh).toHaveLength(2);
+    expect(kids(fresh)).not.toContain(again.kid);
+    expect(fresh[1]!.kid).toBe(rotated.kid);
+  });
+
+  it('never leave a reloading node without a current key during a rotation (it would make one of its own)', async () => {
+    const { oidcKeys } = await import('../../db/schema');
+    const count = async () => (await database.db.select().from(oidcKeys)).length;
+    await loadSigningKeys(database.db, secrets);
+    const before = await count();
+    let rotating = true;
+    const rotation = rotateSigningKey(database.db, secrets).finally(() => (rotating = false));
+    // Nodes reload throughout the rotation (making the new key pair alone takes tens of milliseconds).
+    // (setImmediate between them: PGlite answers within microtasks, which would starve the key generation's callback.)
+    const reloads = (async () => {
+      while (rotating) {
+        await loadSigningKeys(database.db, secrets);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await Promise.all([rotation, reloads]);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('rotate and list as npm run signing-keys against the configured database', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'portal-keys-cli-'));
+    const run = (...args: string[]) => runOperatorCommand('oauth-admin', ['keys', ...args], { NODE_ENV: 'development', DATA_DIR: path.join(dir, 'db'), DATA_ENCRYPTION_KEY: TEST_DATA_KEY });
+    try {
+      const rotated = await run('rotate');
+      const kid = /^new signing key (\S+): published by every node at its next key reload/.exec(rotated)?.[1];
+      expect(kid).toBeTruthy();
+      expect(await run('list')).toMatch(new RegExp(`^${kid}\tRS256\t\\S+\tsigns from \\S+Z$`, 'm'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('choose the newest active key to sign, publish the pending and the retired in grace, and sign early only when no key is active yet', () => {
+    const t = new Date('2026-01-01T00:00:00Z');
+    const key = (kid: string, activates: number, retired?: number): StoredKey => ({
+      kid,
+      createdAt: seconds(t, activates - KEY_PUBLISH_AHEAD_SECONDS),
+      activatesAt: seconds(t, activates),
+      retiredAt: retired === undefined ? null : seconds(t, retired),
+    });
+    const old = key('old', -10_000, 0);
+    const current = key('current', 0);
+    const next = key('next', 300);
+    expect(kids(publishedKeys([old, current, next], t))).toEqual(['current', 'next', 'old']);
+    expect(kids(publishedKeys([old, current, next], seconds(t, 300)))).toEqual(['next', 'current', 'old']);
+    expect(kids(publishedKeys([old, current], seconds(t, RETIRED_KEY_GRACE_SECONDS)))).toEqual(['current']);
+    expect(kids(publishedKeys([key('later', 600), key('soon', 300)], t))).toEqual(['soon', 'later']);
+    expect(publishedKeys([], t)).toEqual([]);
   });
 });
 

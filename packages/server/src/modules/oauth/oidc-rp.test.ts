@@ -1,14 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { MODERATORS_SCOPE } from '@portal/contracts';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { generate } from 'otplib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
-import { startProviderTestServer, type TestServer } from '../../../test/harness';
+import { createDataProtection } from '../../platform/data-protection';
+import { startProviderTestServer, startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
 import { thirdPartyClients } from './clients';
+import { KEY_PUBLISH_AHEAD_SECONDS, rotateSigningKey } from './keys';
 
 /**
  * A certified relying party (openid-client) against the real server: discovery, the code flow
@@ -27,6 +30,9 @@ let identity: ReturnType<typeof identityClient>;
 let backchannel: Server;
 const logoutTokens: string[] = [];
 let users = 0;
+/** The servers' time runs this far ahead of the machine's (the key rotation tests move it past a key's activation). */
+let clockAhead = 0;
+const clock = { now: () => new Date(Date.now() + clockAhead) };
 
 const insecure = { execute: [oidc.allowInsecureRequests] };
 
@@ -90,7 +96,9 @@ beforeAll(async () => {
   server = await startProviderTestServer({
     clientsFile: CLIENTS_FILE,
     secrets: { 'test-product': PRODUCT_SECRET },
-    env: { TRUST_PROXY: '1', CHATWOOT_HMAC_SECRET: 'chatwoot-secret-of-the-tests' },
+    // Keys read again every second: the rotation tests wait for it, as an operator waits a minute.
+    env: { TRUST_PROXY: '1', CHATWOOT_HMAC_SECRET: 'chatwoot-secret-of-the-tests', OIDC_KEYS_RELOAD_SECONDS: '1' },
+    clock,
   });
   origin = server.url;
   identity = identityClient(server.app, server.database);
@@ -688,5 +696,50 @@ describe("the products' view of the user (access tokens on /v3/{product}_platfor
     expect((await pmUser('locker', machine.access_token)).status).toBe(401);
     expect((await pmUser('locker', 'x'.repeat(600))).status).toBe(401);
     expect((await pmUser('locker', 'not-a-token')).status).toBe(401);
+  });
+});
+
+describe('signing key rotation, live on every node', () => {
+  it('publishes a rotated key on both nodes before either signs with it, signs with it from its activation, and keeps the old key published', async () => {
+    // A second node of the same deployment: same database, same origin, its own key reloads.
+    const second = await startTestServer({
+      database: server.database,
+      clock,
+      env: { PLATFORM_ORIGIN: origin, OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}`, OIDC_KEYS_RELOAD_SECONDS: '1' },
+    });
+    try {
+      const config = await discover('test-product', PRODUCT_SECRET);
+      const { browser } = await signedInBrowser();
+      const kidOfNewIdToken = async () => decodeProtectedHeader((await codeFlow(config, browser)).id_token!).kid;
+      const published = async () => ({
+        first: ((await json(fetch(`${origin}/oidc/jwks`))).keys as Array<{ kid: string; d?: string }>).map((key) => key.kid),
+        second: ((await second.app.inject({ url: '/oidc/jwks' })).json().keys as Array<{ kid: string }>).map((key) => key.kid),
+      });
+      const before = await kidOfNewIdToken();
+      expect((await published()).first).toEqual([before]);
+
+      const rotated = await rotateSigningKey(server.database.db, createDataProtection(Buffer.from(TEST_DATA_KEY, 'hex')), { now: clock.now() });
+      // Both nodes publish the new key at their next reload, and still sign with the old one.
+      await expect.poll(published, { timeout: 5000 }).toEqual({ first: [before, rotated.kid], second: [before, rotated.kid] });
+      expect(await kidOfNewIdToken()).toBe(before);
+
+      // Past its activation, tokens are signed with the new key; the old one stays published.
+      clockAhead = (KEY_PUBLISH_AHEAD_SECONDS + 1) * 1000;
+      await expect.poll(kidOfNewIdToken, { timeout: 5000 }).toBe(rotated.kid);
+      await expect.poll(published, { timeout: 5000 }).toEqual({ first: [rotated.kid, before], second: [rotated.kid, before] });
+      // A product verifies the new token with the JWKS, as any node serves it.
+      const idToken = (await codeFlow(config, browser)).id_token!;
+      const { payload } = await jwtVerify(idToken, createRemoteJWKSet(new URL(`${origin}/oidc/jwks`)), { issuer: origin, audience: 'test-product' });
+      expect(payload.sub).toBeTruthy();
+    } finally {
+      clockAhead = 0;
+      await second.close();
+    }
+  });
+
+  it('never publishes a private key', async () => {
+    for (const key of (await json(fetch(`${origin}/oidc/jwks`))).keys as Array<Record<string, unknown>>) {
+      expect(Object.keys(key).filter((name) => ['d', 'p', 'q', 'dp', 'dq', 'qi'].includes(name))).toEqual([]);
+    }
   });
 });

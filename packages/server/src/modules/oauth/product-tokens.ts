@@ -1,9 +1,9 @@
 import { serviceCatalogue, type InnerService, type ServiceScope } from '@portal/contracts';
-import type Provider from 'oidc-provider';
 import type { Database } from '../../db/client';
 import type { AccessTokenAuthenticator } from '../sessions';
 import { createUserService } from '../users';
 import type { PortalClientMetadata } from './clients';
+import type { CurrentProvider } from './current-provider';
 
 /**
  * Whether a client's service scope belongs to the product a `/{product}_platform/...` path
@@ -22,13 +22,13 @@ export function serviceBelongsTo(serviceScope: string | undefined, product: stri
  * be until it expired. The audience is the product the token was issued to: its client's
  * service scope; a token of another product, or of an outside app, is refused.
  */
-export function productAccessTokens(provider: Provider, db: Database): AccessTokenAuthenticator {
+export function productAccessTokens(provider: CurrentProvider, db: Database): AccessTokenAuthenticator {
   const users = createUserService(db);
   return {
     async authenticate(value, product) {
-      const token = await provider.AccessToken.find(value);
+      const token = await provider().AccessToken.find(value);
       if (!token?.accountId || !token.clientId) return null;
-      const [client, grant] = await Promise.all([provider.Client.find(token.clientId), token.grantId ? provider.Grant.find(token.grantId) : undefined]);
+      const [client, grant] = await Promise.all([provider().Client.find(token.clientId), token.grantId ? provider().Grant.find(token.grantId) : undefined]);
       if (!client || !grant || grant.accountId !== token.accountId) return null;
       const metadata = client.metadata() as PortalClientMetadata;
       if (!metadata.first_party || !serviceBelongsTo(metadata.service_scope, product)) return null;
@@ -57,13 +57,13 @@ export interface ProductClientTokens {
   authenticate(token: string): Promise<ProductClient | null>;
 }
 
-export function productClientTokens(provider: Provider): ProductClientTokens {
+export function productClientTokens(provider: CurrentProvider): ProductClientTokens {
   return {
     async authenticate(value) {
       if (!value || value.length > 512) return null;
-      const token = await provider.ClientCredentials.find(value);
+      const token = await provider().ClientCredentials.find(value);
       if (!token?.clientId || token.isExpired) return null;
-      const client = await provider.Client.find(token.clientId);
+      const client = await provider().Client.find(token.clientId);
       const metadata = client?.metadata() as PortalClientMetadata | undefined;
       if (!client || !metadata?.first_party || !metadata.service_scope) return null;
       return { clientId: client.clientId, serviceScope: metadata.service_scope, scopes: token.scope ? token.scope.split(' ') : [] };

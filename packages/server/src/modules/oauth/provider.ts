@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { and, desc, eq } from 'drizzle-orm';
 import { MODERATORS_SCOPE } from '@portal/contracts';
+import type { JWK } from 'jose';
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
@@ -10,7 +11,6 @@ import type { DataProtection } from '../../platform/data-protection';
 import type { AccountReader } from './accounts';
 import { createAdapterFactory } from './adapter';
 import { firstPartyClients, PERSON_SCOPES, type PortalClientMetadata } from './clients';
-import { loadSigningKeys } from './keys';
 import { simplePage } from './pages';
 
 /** The portal session a provider request came with (read by the Fastify route that hands the request over). */
@@ -104,8 +104,9 @@ const DAY = 24 * 60 * 60;
  * refresh tokens rotated on every use (a replayed one revokes its grant: the whole family),
  * client credentials, revocation, introspection, userinfo, RP-initiated and back-channel
  * logout, the `iss` response parameter, the device flow. Its login is the portal session.
+ * `keys` are the published signing keys, the one that signs first (keys.ts).
  */
-export async function createProvider(deps: ProviderDependencies): Promise<Provider> {
+export async function createProvider(deps: ProviderDependencies, keys: JWK[]): Promise<Provider> {
   const { config, db, secrets } = deps;
 
   const policy = interactionPolicy.base();
@@ -129,7 +130,7 @@ export async function createProvider(deps: ProviderDependencies): Promise<Provid
   const configuration: Configuration = {
     adapter: createAdapterFactory(db),
     clients: firstPartyClients(config),
-    jwks: { keys: await loadSigningKeys(db, secrets) },
+    jwks: { keys },
     cookies: {
       keys: [secrets.keyedHash('oidc-provider cookie key')],
       long: { signed: true, httpOnly: true, sameSite: 'lax' },

@@ -9,6 +9,7 @@ import { sendVersionedImage } from '../../platform/http/versioned-image';
 import { SQUARE_IMAGE_CONTENT_TYPE } from '../../platform/square-image';
 import { caller, sessionCookieClearings, sessionCookieName, type SessionService } from '../sessions';
 import { simplePage } from './pages';
+import type { CurrentProvider } from './current-provider';
 import { ACR_MULTI, acrFor, INTERACTION_PATH, multiFactorRequired, OIDC_ROUTES, portalIdentities, type PortalIdentity } from './provider';
 import type { Approver, OAuthService } from './service';
 
@@ -56,8 +57,10 @@ function handAppRedirectsToCallbackApp(response: ServerResponse): void {
  * parsed) and write the raw response themselves; the security headers set so far go with it.
  * Also the interaction route, where the portal session becomes the provider's login.
  */
-export function oauthProviderRoutes(config: Config, sessions: SessionService, provider: Provider): FastifyPluginAsync {
-  const callback = provider.callback();
+export function oauthProviderRoutes(config: Config, sessions: SessionService, provider: CurrentProvider): FastifyPluginAsync {
+  // The provider's Koa handler, made once per provider (a change of signing keys makes a new provider).
+  let handler: { of: Provider; callback: ReturnType<Provider['callback']> } | undefined;
+  const callbackOf = (current: Provider) => (handler?.of === current ? handler : (handler = { of: current, callback: current.callback() })).callback;
 
   async function handOver(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     portalIdentities.set(request.raw, await readPortal(request, config, sessions));
@@ -65,7 +68,7 @@ export function oauthProviderRoutes(config: Config, sessions: SessionService, pr
     reply.hijack();
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     handAppRedirectsToCallbackApp(reply.raw);
-    await callback(request.raw, reply.raw);
+    await callbackOf(provider())(request.raw, reply.raw);
   }
 
   return async (app) => {
@@ -95,7 +98,7 @@ export function oauthProviderRoutes(config: Config, sessions: SessionService, pr
      */
     app.get(`${INTERACTION_PATH}/:uid`, { schema: { hide: true } }, async (request, reply) => {
       const { uid } = request.params as { uid: string };
-      const interaction = /^[\w-]{10,64}$/.test(uid) ? await provider.Interaction.find(uid) : undefined;
+      const interaction = /^[\w-]{10,64}$/.test(uid) ? await provider().Interaction.find(uid) : undefined;
       if (!interaction) return sendPage(reply, 400, 'This sign-in request has expired', 'Go back to the app and start again.');
       reply.header('cache-control', 'no-store');
       const portal = await readPortal(request, config, sessions);

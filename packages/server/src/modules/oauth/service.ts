@@ -7,6 +7,7 @@ import { oidcModels, oidcSessionLinks } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { SessionsEnded } from '../sessions';
+import type { CurrentProvider } from './current-provider';
 import { clientLogoPath, thirdPartyClients, type PortalClientMetadata } from './clients';
 import { acrFor } from './provider';
 
@@ -46,19 +47,19 @@ const TOKEN_MODELS = ['AccessToken', 'RefreshToken', 'AuthorizationCode', 'Devic
  */
 export function createOAuthService(deps: {
   db: Database;
-  provider: Provider;
+  provider: CurrentProvider;
   limiter: RateLimiter;
   log: { warn(object: unknown, message: string): void };
 }) {
   const { db, provider, limiter } = deps;
 
   async function waitingInteraction(uid: string, userId: string) {
-    const interaction = await provider.Interaction.find(uid);
+    const interaction = await provider().Interaction.find(uid);
     // Only the person the provider is asking about may answer: the login result names them.
     if (!interaction || interaction.prompt.name !== 'consent' || interaction.result) throw new AppError('oauth.request_expired');
     const accountId = interaction.session?.accountId ?? interaction.lastSubmission?.login?.accountId;
     if (accountId !== userId) throw new AppError('oauth.request_expired');
-    const client = await provider.Client.find(String(interaction.params.client_id));
+    const client = await provider().Client.find(String(interaction.params.client_id));
     if (!client) throw new AppError('oauth.request_expired');
     return { interaction, client };
   }
@@ -66,7 +67,7 @@ export function createOAuthService(deps: {
   async function sendBackchannelLogout(accountId: string, authorizations: Record<string, { sid?: string }>): Promise<void> {
     await Promise.all(
       Object.entries(authorizations).map(async ([clientId, { sid }]) => {
-        const client = await provider.Client.find(clientId);
+        const client = await provider().Client.find(clientId);
         if (!client?.backchannelLogoutUri) return;
         await (client as unknown as { backchannelLogout(sub: string, sid: string): Promise<void> }).backchannelLogout(accountId, sid ?? '').catch((error: unknown) => deps.log.warn({ err: error, client: clientId }, 'back-channel logout failed'));
       }),
@@ -96,8 +97,8 @@ export function createOAuthService(deps: {
         interaction.result = { error: 'access_denied', error_description: 'The person denied the request' };
       } else {
         const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
-        const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
-        const grant = existing ?? new provider.Grant({ accountId: approver.userId, clientId: client.clientId });
+        const existing = interaction.grantId ? await provider().Grant.find(interaction.grantId) : undefined;
+        const grant = existing ?? new (provider().Grant)({ accountId: approver.userId, clientId: client.clientId });
         if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
         if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
         const grantId = await grant.save();
@@ -117,7 +118,7 @@ export function createOAuthService(deps: {
       const apps = new Map<string, ConnectedApp>();
       for (const row of rows) {
         if (!row.clientId || apps.has(row.clientId)) continue;
-        const client = await provider.Client.find(row.clientId);
+        const client = await provider().Client.find(row.clientId);
         if (!client) continue;
         const app = appOf(client);
         if (app.first_party) continue;
@@ -157,8 +158,8 @@ export function createOAuthService(deps: {
       const key = rateKey(limits.deviceCodeFailuresPerAccount, approver.userId);
       rateLimited(await limiter.status(key, limits.deviceCodeFailuresPerAccount));
       const normalized = userCode.toUpperCase().replace(/\W/g, '');
-      const code = await provider.DeviceCode.findByUserCode(normalized);
-      const client = code && !code.isExpired && !code.accountId && !code.error ? await provider.Client.find(code.clientId ?? '') : undefined;
+      const code = await provider().DeviceCode.findByUserCode(normalized);
+      const client = code && !code.isExpired && !code.accountId && !code.error ? await provider().Client.find(code.clientId ?? '') : undefined;
       if (!code || !client) {
         await limiter.consume(key, limits.deviceCodeFailuresPerAccount);
         throw new AppError('1002');
@@ -179,7 +180,7 @@ export function createOAuthService(deps: {
         return { approved: false };
       }
       const scope = String(code.params?.scope ?? 'openid');
-      const grant = new provider.Grant({ accountId: approver.userId, clientId: client.clientId });
+      const grant = new (provider().Grant)({ accountId: approver.userId, clientId: client.clientId });
       grant.addOIDCScope(scope);
       const grantId = await grant.save();
       Object.assign(code, {
