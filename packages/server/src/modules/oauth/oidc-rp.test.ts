@@ -383,6 +383,25 @@ describe('a password reset', () => {
   }, 30_000);
 });
 
+describe('an account deletion', () => {
+  it("ends the person's provider sessions and tokens when the deletion is requested", async () => {
+    const product = await discover('test-product', PRODUCT_SECRET);
+    const { browser, token } = await signedInBrowser();
+    const tokens = await codeFlow(product, browser);
+    const requested = await fetch(`${origin}/v3/sso/me/deletion`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: PASSWORD, confirmation: 'DELETE' }),
+    });
+    expect(requested.status).toBeLessThan(300);
+    await expect(oidc.refreshTokenGrant(product, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect((await oidc.tokenIntrospection(product, tokens.access_token)).active).toBe(false);
+    // The browser's provider session went with it: the product's next request asks the person to sign in.
+    const { callback } = await authorize(product, browser, { prompt: 'none' });
+    expect(callback.searchParams.get('error')).toBe('login_required');
+  }, 30_000);
+});
+
 describe('an outside app with consent', () => {
   it('asks once (Allow), remembers, lists it in Connected apps, and Revoke ends its tokens; Deny sends access_denied', async () => {
     const logo = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#2b8a3e' } }).png().toBuffer();
