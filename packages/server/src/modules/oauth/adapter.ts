@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
-import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/client';
 import { oauthClients, oidcModels } from '../../db/schema';
 import { PERSON_SCOPES } from './clients';
@@ -78,6 +78,31 @@ function hotStatements(db: Database) {
         },
       })
       .prepare('oidc_models_upsert'),
+    /** Several rows in one statement (a request's writes: pendingWrites). */
+    upsertRows: db
+      .insert(t)
+      .select(
+        // The table's columns in its order (drizzle inserts into all of them), consumed_at empty.
+        sql`select model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at, null::timestamptz
+            from unnest(${sql.placeholder('model')}::text[], ${sql.placeholder('id')}::text[], ${sql.placeholder('payload')}::jsonb[], ${sql.placeholder('grantId')}::text[],
+                        ${sql.placeholder('userCode')}::text[], ${sql.placeholder('uid')}::text[], ${sql.placeholder('accountId')}::text[], ${sql.placeholder('clientId')}::text[],
+                        ${sql.placeholder('sessionUid')}::text[], ${sql.placeholder('expiresAt')}::timestamptz[])
+              as rows(model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at)`,
+      )
+      .onConflictDoUpdate({
+        target: [t.model, t.id],
+        set: {
+          payload: sql`excluded.payload`,
+          expiresAt: sql`excluded.expires_at`,
+          grantId: sql`excluded.grant_id`,
+          userCode: sql`excluded.user_code`,
+          uid: sql`excluded.uid`,
+          accountId: sql`excluded.account_id`,
+          clientId: sql`excluded.client_id`,
+          sessionUid: sql`excluded.session_uid`,
+        },
+      })
+      .prepare('oidc_models_upsert_rows'),
   };
 }
 
@@ -117,6 +142,59 @@ function grantHandoff() {
 }
 
 type FindStatement = ReturnType<typeof hotStatements>['find'];
+
+/** One row of the models table as the upsert statements take it. */
+type ModelWrite = ReturnType<typeof columnsOf> & { model: string; payload: string; expiresAt: string | null };
+
+/**
+ * A provider request's writes, held until the request ends (or reads) and then made in one
+ * statement: a refresh grant saves the rotated refresh token and its access token in one
+ * round trip instead of two, a code grant its access and refresh tokens. The response leaves
+ * only after that (provider.ts flushes before Koa answers), so a client never holds a token
+ * that is not stored; a read in the same request writes first, so it sees its own writes.
+ * Outside a provider request (the portal's own routes) a write goes at once.
+ */
+function requestWrites(statements: ReturnType<typeof hotStatements>, currentRequest: () => object | undefined) {
+  const held = new WeakMap<object, Map<string, ModelWrite>>();
+
+  async function write(rows: ModelWrite[]): Promise<void> {
+    if (rows.length === 1) {
+      await statements.upsert.execute(rows[0]!);
+      return;
+    }
+    const column = (key: keyof ModelWrite) => rows.map((row) => row[key]);
+    await statements.upsertRows.execute({
+      model: column('model'),
+      id: column('id'),
+      payload: column('payload'),
+      grantId: column('grantId'),
+      userCode: column('userCode'),
+      uid: column('uid'),
+      accountId: column('accountId'),
+      clientId: column('clientId'),
+      sessionUid: column('sessionUid'),
+      expiresAt: column('expiresAt'),
+    });
+  }
+
+  return {
+    async add(row: ModelWrite): Promise<void> {
+      const request = currentRequest();
+      if (!request) return write([row]);
+      let rows = held.get(request);
+      if (!rows) held.set(request, (rows = new Map()));
+      // A second save of the same row replaces the first, as two upserts one after the other would.
+      rows.set(`${row.model}:${row.id}`, row);
+    },
+    /** Writes what `request` holds (by default the provider request this runs in). */
+    async flush(request = currentRequest()): Promise<void> {
+      const rows = request && held.get(request);
+      if (!rows) return;
+      held.delete(request);
+      await write([...rows.values()]);
+    },
+  };
+}
 
 /**
  * Finds of the same id under several models in one tick become one statement: introspection
@@ -161,11 +239,13 @@ function findBatcher(find: FindStatement, handoff: ReturnType<typeof grantHandof
  * The `Client` model reads the outside apps registered by `npm run clients` (their secrets
  * are hashes: see `compareClientSecret` in provider.ts).
  */
-export function createAdapterFactory(db: Database) {
+export function createAdapterFactory(db: Database, options: { currentRequest?: () => object | undefined } = {}) {
   const live = (model: string) => and(eq(oidcModels.model, model), liveRow(oidcModels.expiresAt));
   const statements = hotStatements(db);
   const handoff = grantHandoff();
   const findRow = findBatcher(statements.find, handoff);
+  // The provider request a model call runs in: oidc-provider keeps it (AsyncLocalStorage) as Provider.ctx.
+  const writes = requestWrites(statements, options.currentRequest ?? (() => Provider.ctx));
 
   /**
    * What the provider does for a replayed code or refresh token (helpers/revoke.js): every
@@ -212,7 +292,7 @@ export function createAdapterFactory(db: Database) {
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       if (this.model === 'Grant') handoff.forget(id);
-      await statements.upsert.execute({
+      await writes.add({
         ...columnsOf(this.model, id, payload),
         model: this.model,
         payload: JSON.stringify(payload),
@@ -221,6 +301,7 @@ export function createAdapterFactory(db: Database) {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
+      await writes.flush();
       if (this.model === 'Grant') {
         const handed = handoff.take(id);
         if (handed) return handed as AdapterPayload;
@@ -229,6 +310,7 @@ export function createAdapterFactory(db: Database) {
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      await writes.flush();
       const [row] = await db
         .select({ payload: oidcModels.payload, consumedAt: oidcModels.consumedAt })
         .from(oidcModels)
@@ -238,6 +320,7 @@ export function createAdapterFactory(db: Database) {
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      await writes.flush();
       const [row] = await db
         .select({ payload: oidcModels.payload, consumedAt: oidcModels.consumedAt })
         .from(oidcModels)
@@ -253,6 +336,7 @@ export function createAdapterFactory(db: Database) {
      * new tokens stop working too) and the request answers invalid_grant (a 400, never a 500).
      */
     async consume(id: string): Promise<void> {
+      await writes.flush();
       const used = await statements.consume.execute({ model: this.model, id });
       if (used.length > 0) return;
       await revokeFamily(this.model, id);
@@ -260,15 +344,21 @@ export function createAdapterFactory(db: Database) {
     }
 
     async destroy(id: string): Promise<void> {
+      await writes.flush();
       if (this.model === 'Grant') handoff.forget(id);
       await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
+      await writes.flush();
       handoff.forget(grantId);
       await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.grantId, grantId)));
     }
   }
 
-  return (model: string): Adapter => (model === 'Client' ? new ClientAdapter() : new ModelAdapter(model));
+  return {
+    adapterFor: (model: string): Adapter => (model === 'Client' ? new ClientAdapter() : new ModelAdapter(model)),
+    /** Makes the writes a provider request held (its end: before the response leaves). */
+    flushRequest: (request: object) => writes.flush(request),
+  };
 }

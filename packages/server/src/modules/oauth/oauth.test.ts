@@ -147,7 +147,7 @@ describe('clients', () => {
   it('registers outside apps with a hashed secret, rotates it, lists and removes them', async () => {
     const registry = thirdPartyClients(database.db);
     const added = await registry.add({ name: 'Outside', redirectUris: ['https://outside.example/cb'] });
-    const adapter = createAdapterFactory(database.db)('Client');
+    const adapter = createAdapterFactory(database.db).adapterFor('Client');
     const stored = await adapter.find(added.clientId);
     expect(stored).toMatchObject({ client_id: added.clientId, client_secret: `sha256:${sha256(added.clientSecret!)}`, first_party: false });
     expect(JSON.stringify(stored)).not.toContain(added.clientSecret);
@@ -164,7 +164,7 @@ describe('clients', () => {
 
   it("keeps an outside app's logo as our own 128 px WebP, versioned in its metadata, and refuses what is not an image", async () => {
     const registry = thirdPartyClients(database.db);
-    const adapter = createAdapterFactory(database.db)('Client');
+    const adapter = createAdapterFactory(database.db).adapterFor('Client');
     const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#1864ab' } }).png().toBuffer();
     const added = await registry.add({ name: 'With Logo', redirectUris: ['https://logo.example/cb'] }, png);
     expect(await adapter.find(added.clientId)).toMatchObject({ portal_logo: 1 });
@@ -188,7 +188,7 @@ describe('clients', () => {
 
 describe('the adapter', () => {
   it('stores models with their lookups, hides expired ones, consumes, and revokes by grant', async () => {
-    const adapterFor = createAdapterFactory(database.db);
+    const { adapterFor } = createAdapterFactory(database.db);
     const codes = adapterFor('AuthorizationCode');
     await codes.upsert('c1', { grantId: 'g1', accountId: 'a', clientId: 'x', sessionUid: 's1' }, 60);
     await codes.upsert('c2', { grantId: 'g2' }, 60);
@@ -214,8 +214,42 @@ describe('the adapter', () => {
     expect(await codes.find('c2')).toBeTruthy();
   });
 
+  it("holds a provider request's writes until it ends (a second save of a row replaces the first), and a read in the request writes first", async () => {
+    const request = {};
+    let current: object | undefined = request;
+    const storage = createAdapterFactory(database.db, { currentRequest: () => current });
+    const refresh = storage.adapterFor('RefreshToken');
+    const access = storage.adapterFor('AccessToken');
+    await refresh.upsert('rt-held', { grantId: 'g-held', accountId: 'a' }, 60);
+    await access.upsert('at-held', { grantId: 'g-held', accountId: 'a' }, 60);
+    await refresh.upsert('rt-held', { grantId: 'g-held', accountId: 'a', scope: 'openid' }, 60);
+    // Outside the request nothing is stored yet.
+    current = undefined;
+    expect(await refresh.find('rt-held')).toBeUndefined();
+    expect(await access.find('at-held')).toBeUndefined();
+    await storage.flushRequest(request);
+    expect(await refresh.find('rt-held')).toMatchObject({ scope: 'openid' });
+    expect(await access.find('at-held')).toMatchObject({ grantId: 'g-held' });
+    await storage.flushRequest(request); // nothing left: no second write
+
+    // Inside the request, its own reads see its writes (they are made first).
+    current = request;
+    await access.upsert('at-held-2', { grantId: 'g-held', accountId: 'a' }, 60);
+    expect(await access.find('at-held-2')).toMatchObject({ grantId: 'g-held' });
+    await refresh.upsert('rt-held-2', { grantId: 'g-held', accountId: 'a' }, 60);
+    await refresh.consume('rt-held-2');
+    current = undefined;
+    expect((await refresh.find('rt-held-2'))!.consumed).toBeTruthy();
+    // Revoking by grant sees every row the request wrote.
+    current = request;
+    await access.upsert('at-held-3', { grantId: 'g-held', accountId: 'a' }, 60);
+    await access.revokeByGrantId('g-held');
+    current = undefined;
+    expect(await access.find('at-held-3')).toBeUndefined();
+  });
+
   it("looks a token up under several models in one statement, and hands its grant to the next Grant.find once (never after the grant's deletion here)", async () => {
-    const adapterFor = createAdapterFactory(database.db);
+    const { adapterFor } = createAdapterFactory(database.db);
     const grants = adapterFor('Grant');
     await grants.upsert('g-hand', { accountId: 'a', clientId: 'x', openid: { scope: 'openid' } }, 60);
     await adapterFor('AccessToken').upsert('t-hand', { grantId: 'g-hand', accountId: 'a' }, 60);

@@ -109,6 +109,7 @@ const DAY = 24 * 60 * 60;
 export async function createProvider(deps: ProviderDependencies, keys: JWK[]): Promise<Provider> {
   const { config, db, secrets } = deps;
 
+  const storage = createAdapterFactory(db);
   const policy = interactionPolicy.base();
   // One session: the provider's login holds only while the portal session it came from does
   // (signed out, revoked, or another person signed in on this browser: ask again).
@@ -128,7 +129,7 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
   );
 
   const configuration: Configuration = {
-    adapter: createAdapterFactory(db),
+    adapter: storage.adapterFor,
     clients: firstPartyClients(config),
     jwks: { keys },
     cookies: {
@@ -306,7 +307,16 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
   // The provider session stands on a portal session: remember which, so ending the portal
   // session ends the provider session and the tokens that came from it.
   provider.use(async (ctx: KoaContextWithOIDC, next) => {
-    await next();
+    try {
+      await next();
+    } finally {
+      // The request's held writes (adapter.ts), before Koa sends the response this middleware is inside of.
+      // A failure answers 500 with no tokens: nothing reaches a client that is not stored.
+      await storage.flushRequest(ctx).catch((error: unknown) => {
+        deps.log.error({ err: error, route: ctx.oidc?.route }, 'oidc provider storage failed');
+        throw error;
+      });
+    }
     const route = ctx.oidc?.route;
     const portal = portalIdentities.get(ctx.req);
     if (!portal) return;
