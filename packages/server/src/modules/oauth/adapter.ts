@@ -50,36 +50,8 @@ function hotStatements(db: Database) {
       .where(and(eq(t.model, sql.placeholder('model')), eq(t.id, sql.placeholder('id')), isNull(t.consumedAt)))
       .returning({ id: t.id })
       .prepare('oidc_models_consume'),
+    /** Saves rows, one or several in one statement (a provider request's writes: requestWrites). */
     upsert: db
-      .insert(t)
-      .values({
-        model: sql.placeholder('model'),
-        id: sql.placeholder('id'),
-        payload: sql`${sql.placeholder('payload')}::jsonb`,
-        expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`,
-        grantId: sql.placeholder('grantId'),
-        userCode: sql.placeholder('userCode'),
-        uid: sql.placeholder('uid'),
-        accountId: sql.placeholder('accountId'),
-        clientId: sql.placeholder('clientId'),
-        sessionUid: sql.placeholder('sessionUid'),
-      })
-      .onConflictDoUpdate({
-        target: [t.model, t.id],
-        set: {
-          payload: sql`excluded.payload`,
-          expiresAt: sql`excluded.expires_at`,
-          grantId: sql`excluded.grant_id`,
-          userCode: sql`excluded.user_code`,
-          uid: sql`excluded.uid`,
-          accountId: sql`excluded.account_id`,
-          clientId: sql`excluded.client_id`,
-          sessionUid: sql`excluded.session_uid`,
-        },
-      })
-      .prepare('oidc_models_upsert'),
-    /** Several rows in one statement (a request's writes: pendingWrites). */
-    upsertRows: db
       .insert(t)
       .select(
         // The table's columns in its order (drizzle inserts into all of them), consumed_at empty.
@@ -102,7 +74,7 @@ function hotStatements(db: Database) {
           sessionUid: sql`excluded.session_uid`,
         },
       })
-      .prepare('oidc_models_upsert_rows'),
+      .prepare('oidc_models_upsert'),
   };
 }
 
@@ -158,12 +130,8 @@ function requestWrites(statements: ReturnType<typeof hotStatements>, currentRequ
   const held = new WeakMap<object, Map<string, ModelWrite>>();
 
   async function write(rows: ModelWrite[]): Promise<void> {
-    if (rows.length === 1) {
-      await statements.upsert.execute(rows[0]!);
-      return;
-    }
     const column = (key: keyof ModelWrite) => rows.map((row) => row[key]);
-    await statements.upsertRows.execute({
+    await statements.upsert.execute({
       model: column('model'),
       id: column('id'),
       payload: column('payload'),
