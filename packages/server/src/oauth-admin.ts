@@ -9,7 +9,7 @@
  *   npm run clients -- rotate <client_id>      a new secret (printed once); the old one stops working
  *   npm run clients -- list
  *   npm run clients -- remove <client_id>      the app, its consents and its tokens
- *   npm run signing-keys -- rotate [--now]     a new signing key: every node publishes it at its next key
+ *   npm run signing-keys -- rotate [--now]     new signing keys (RS256, ES256): every node publishes them at its next key
  *                                              reload (OIDC_KEYS_RELOAD_SECONDS) and signs with it from
  *                                              5 minutes on (--now: from each node's next reload, for a
  *                                              leaked key); the old one stays published for a day after that
@@ -23,7 +23,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { oidcKeys, oidcModels } from './db/schema';
-import { dropSigningKey, rotateSigningKey, thirdPartyClients } from './modules/oauth';
+import { dropSigningKey, rotateSigningKey, SIGNING_ALGS, thirdPartyClients } from './modules/oauth';
 import { createDataProtection, loadDataKey } from './platform/data-protection';
 
 async function main(): Promise<number> {
@@ -91,7 +91,7 @@ async function main(): Promise<number> {
         const secrets = createDataProtection(loadDataKey(config));
         const rotated = await rotateSigningKey(db, secrets, { immediately: rest[0] === '--now' });
         console.log(
-          `new signing key ${rotated.kid}: published by every node at its next key reload (OIDC_KEYS_RELOAD_SECONDS), signing from ${rotated.activatesAt.toISOString()}; ` +
+          `new signing keys ${rotated.kids.map((kid, i) => `${kid} (${SIGNING_ALGS[i]})`).join(', ')}: published by every node at its next key reload (OIDC_KEYS_RELOAD_SECONDS), signing from ${rotated.activatesAt.toISOString()}; ` +
             `${rotated.retired} retired then (published for a day more), ${rotated.dropped} dropped.`,
         );
         return 0;

@@ -33,6 +33,13 @@ const firstPartySchema = z.object({
   ),
 });
 
+/**
+ * The family's products verify ES256 ID tokens (and back-channel logout tokens): a third of
+ * RS256's signing cost on every code and refresh grant (keys.ts). Outside apps keep RS256,
+ * the algorithm every OpenID Connect library must verify.
+ */
+const FIRST_PARTY_ID_TOKEN_ALG = 'ES256';
+
 /** Grant types of a browser/back-end client: the code flow, refresh, and (with a secret) its own back end's tokens. */
 const CODE_FLOW = ['authorization_code', 'refresh_token'];
 
@@ -84,6 +91,7 @@ export function firstPartyClients(config: Pick<Config, 'NODE_ENV' | 'OAUTH_CLIEN
       ...(secret ? { client_secret: `sha256:${sha256(secret)}`, token_endpoint_auth_method: 'client_secret_basic' } : { token_endpoint_auth_method: 'none' }),
       first_party: true,
       service_scope: entry.inner_service ?? entry.service_scope,
+      id_token_signed_response_alg: FIRST_PARTY_ID_TOKEN_ALG,
     });
     if (entry.native) {
       clients.push({
@@ -97,6 +105,7 @@ export function firstPartyClients(config: Pick<Config, 'NODE_ENV' | 'OAUTH_CLIEN
         token_endpoint_auth_method: 'none',
         first_party: true,
         service_scope: entry.service_scope,
+        id_token_signed_response_alg: FIRST_PARTY_ID_TOKEN_ALG,
       });
     }
   }

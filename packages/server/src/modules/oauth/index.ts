@@ -19,7 +19,7 @@ import { createOAuthService } from './service';
 
 export { firstPartyClients, thirdPartyClients, type ThirdPartyClients, type ThirdPartyInput } from './clients';
 export { installSigningKeyReloadJob, type CurrentProvider } from './current-provider';
-export { dropSigningKey, KEY_PUBLISH_AHEAD_SECONDS, loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS } from './keys';
+export { dropSigningKey, KEY_PUBLISH_AHEAD_SECONDS, loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS, SIGNING_ALGS } from './keys';
 export { oauthProviderRoutes, oauthRoutes } from './routes';
 export { OIDC_ROUTES, type PlanClaim } from './provider';
 export { installOidcSweepJob, sweepExpired } from './sweep';

@@ -33,40 +33,43 @@ describe('signing keys', () => {
   const kids = (keys: Array<{ kid?: string }>) => keys.map((key) => key.kid);
   const seconds = (from: Date, n: number) => new Date(from.getTime() + n * 1000);
 
-  it('are generated once, kept sealed in the database, and a rotation publishes the new key before it signs', async () => {
+  it('are generated once per algorithm, kept sealed in the database, and a rotation publishes the new keys before they sign', async () => {
     const t0 = new Date();
     const first = await loadSigningKeys(database.db, secrets, t0);
-    expect(first).toHaveLength(1);
-    expect(first[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
-    expect(first[0]!.d).toBeTruthy();
+    expect(first.map((key) => [key.kty, key.alg, key.use])).toEqual([
+      ['RSA', 'RS256', 'sig'],
+      ['EC', 'ES256', 'sig'],
+    ]);
+    expect(first.every((key) => key.d)).toBe(true);
     expect(kids(await loadSigningKeys(database.db, secrets, t0))).toEqual(kids(first));
     const { oidcKeys } = await import('../../db/schema');
-    const [stored] = await database.db.select().from(oidcKeys);
-    expect(stored!.sealedJwk).not.toContain(first[0]!.d as string);
+    for (const stored of await database.db.select().from(oidcKeys)) for (const key of first) expect(stored.sealedJwk).not.toContain(key.d as string);
 
     const rotated = await rotateSigningKey(database.db, secrets, { now: t0 });
     expect(rotated.activatesAt).toEqual(seconds(t0, KEY_PUBLISH_AHEAD_SECONDS));
-    // Published at once, the old key still signing (first) until the new one's activation.
-    expect(kids(await loadSigningKeys(database.db, secrets, seconds(t0, KEY_PUBLISH_AHEAD_SECONDS - 1)))).toEqual([first[0]!.kid, rotated.kid]);
+    expect(rotated.retired).toBe(2);
+    // Published at once, the old keys still signing (first of their algorithm) until the new ones' activation.
+    expect(kids(await loadSigningKeys(database.db, secrets, seconds(t0, KEY_PUBLISH_AHEAD_SECONDS - 1)))).toEqual([...kids(first), ...rotated.kids]);
     const active = seconds(t0, KEY_PUBLISH_AHEAD_SECONDS);
-    expect(kids(await loadSigningKeys(database.db, secrets, active))).toEqual([rotated.kid, first[0]!.kid]);
-    // The retired key stays published for its grace after the new key's activation, then not.
-    expect(kids(await loadSigningKeys(database.db, secrets, seconds(active, RETIRED_KEY_GRACE_SECONDS - 1)))).toEqual([rotated.kid, first[0]!.kid]);
-    expect(kids(await loadSigningKeys(database.db, secrets, seconds(active, RETIRED_KEY_GRACE_SECONDS + 1)))).toEqual([rotated.kid]);
+    expect(kids(await loadSigningKeys(database.db, secrets, active))).toEqual([...rotated.kids, ...kids(first)]);
+    // The retired keys stay published for their grace after the new keys' activation, then not.
+    expect(kids(await loadSigningKeys(database.db, secrets, seconds(active, RETIRED_KEY_GRACE_SECONDS - 1)))).toEqual([...rotated.kids, ...kids(first)]);
+    expect(kids(await loadSigningKeys(database.db, secrets, seconds(active, RETIRED_KEY_GRACE_SECONDS + 1)))).toEqual(rotated.kids);
 
     // The next rotation drops keys past their grace from the table; --now signs at once.
     const again = await rotateSigningKey(database.db, secrets, { now: seconds(active, RETIRED_KEY_GRACE_SECONDS + 60), immediately: true });
-    expect(again.dropped).toBe(1);
-    expect(kids(await loadSigningKeys(database.db, secrets, again.activatesAt))).toEqual([again.kid, rotated.kid]);
+    expect(again.dropped).toBe(2);
+    expect(kids(await loadSigningKeys(database.db, secrets, again.activatesAt))).toEqual([...again.kids, ...rotated.kids]);
 
-    // Dropping the last key a node could sign with: the next load makes a new one.
-    expect(await dropSigningKey(database.db, again.kid)).toBe(true);
-    expect(await dropSigningKey(database.db, again.kid)).toBe(false);
-    const later = seconds(again.activatesAt, 1);
-    const fresh = await loadSigningKeys(database.db, secrets, later);
-    expect(fresh).toHaveLength(2);
-    expect(kids(fresh)).not.toContain(again.kid);
-    expect(fresh[1]!.kid).toBe(rotated.kid);
+    // Dropping the last key a node could sign with of one algorithm: the next load makes a new one for it.
+    const [againRsa, againEc] = again.kids;
+    expect(await dropSigningKey(database.db, againRsa!)).toBe(true);
+    expect(await dropSigningKey(database.db, againRsa!)).toBe(false);
+    const fresh = await loadSigningKeys(database.db, secrets, seconds(again.activatesAt, 1));
+    expect(fresh.map((key) => key.alg)).toEqual(['RS256', 'ES256', 'RS256', 'ES256']);
+    expect(kids(fresh)).not.toContain(againRsa);
+    expect(kids(fresh)[1]).toBe(againEc);
+    expect(kids(fresh).slice(2)).toEqual(rotated.kids);
   });
 
   it('never leave a reloading node without a current key during a rotation (it would make one of its own)', async () => {
@@ -85,7 +88,7 @@ describe('signing keys', () => {
       }
     })();
     await Promise.all([rotation, reloads]);
-    expect(await count()).toBe(before + 1);
+    expect(await count()).toBe(before + 2);
   });
 
   it('rotate and list as npm run signing-keys against the configured database', async () => {
@@ -93,9 +96,11 @@ describe('signing keys', () => {
     const run = (...args: string[]) => runOperatorCommand('oauth-admin', ['keys', ...args], { NODE_ENV: 'development', DATA_DIR: path.join(dir, 'db'), DATA_ENCRYPTION_KEY: TEST_DATA_KEY });
     try {
       const rotated = await run('rotate');
-      const kid = /^new signing key (\S+): published by every node at its next key reload/.exec(rotated)?.[1];
-      expect(kid).toBeTruthy();
-      expect(await run('list')).toMatch(new RegExp(`^${kid}\tRS256\t\\S+\tsigns from \\S+Z$`, 'm'));
+      const [, rsa, ec] = /^new signing keys (\S+) \(RS256\), (\S+) \(ES256\): published by every node at its next key reload/.exec(rotated) ?? [];
+      expect(rsa && ec).toBeTruthy();
+      const listed = await run('list');
+      expect(listed).toMatch(new RegExp(`^${rsa}\tRS256\t\\S+\tsigns from \\S+Z$`, 'm'));
+      expect(listed).toMatch(new RegExp(`^${ec}\tES256\t\\S+\tsigns from \\S+Z$`, 'm'));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -103,8 +108,9 @@ describe('signing keys', () => {
 
   it('choose the newest active key to sign, publish the pending and the retired in grace, and sign early only when no key is active yet', () => {
     const t = new Date('2026-01-01T00:00:00Z');
-    const key = (kid: string, activates: number, retired?: number): StoredKey => ({
+    const key = (kid: string, activates: number, retired?: number, alg = 'RS256'): StoredKey => ({
       kid,
+      alg,
       createdAt: seconds(t, activates - KEY_PUBLISH_AHEAD_SECONDS),
       activatesAt: seconds(t, activates),
       retiredAt: retired === undefined ? null : seconds(t, retired),
@@ -117,6 +123,11 @@ describe('signing keys', () => {
     expect(kids(publishedKeys([old, current], seconds(t, RETIRED_KEY_GRACE_SECONDS)))).toEqual(['current']);
     expect(kids(publishedKeys([key('later', 600), key('soon', 300)], t))).toEqual(['soon', 'later']);
     expect(publishedKeys([], t)).toEqual([]);
+    // One signer per algorithm, each first: oidc-provider signs with the first key of the algorithm asked for.
+    const ec = key('ec', 0, undefined, 'ES256');
+    const ecNext = key('ec-next', 300, undefined, 'ES256');
+    expect(kids(publishedKeys([old, current, next, ec, ecNext], t))).toEqual(['current', 'ec', 'next', 'old', 'ec-next']);
+    expect(kids(publishedKeys([old, current, next, ec, ecNext], seconds(t, 300)))).toEqual(['next', 'ec-next', 'current', 'old', 'ec']);
   });
 });
 

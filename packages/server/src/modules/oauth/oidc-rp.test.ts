@@ -430,6 +430,8 @@ describe('an outside app with consent', () => {
     const { url: callback } = await browser.walk(decision.redirect_to);
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: first.verifier, expectedState: first.state, expectedNonce: first.nonce });
     expect(tokens.claims()!.sub).toBeTruthy();
+    // An outside app's ID token is RS256, the algorithm every OpenID Connect library verifies (the products' are ES256).
+    expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('RS256');
 
     // Remembered: the next authorization goes straight through.
     const again = await authorize(config, browser);
@@ -719,7 +721,7 @@ describe("the products' view of the user (access tokens on /v3/{product}_platfor
 });
 
 describe('signing key rotation, live on every node', () => {
-  it('publishes a rotated key on both nodes before either signs with it, signs with it from its activation, and keeps the old key published', async () => {
+  it('publishes rotated keys on both nodes before either signs with them, signs with them from their activation, and keeps the old keys published', async () => {
     // A second node of the same deployment: same database, same origin, its own key reloads.
     const second = await startTestServer({
       database: server.database,
@@ -735,19 +737,22 @@ describe('signing key rotation, live on every node', () => {
         second: ((await second.app.inject({ url: '/oidc/jwks' })).json().keys as Array<{ kid: string }>).map((key) => key.kid),
       });
       const before = await kidOfNewIdToken();
-      expect((await published()).first).toEqual([before]);
+      const initial = (await published()).first;
+      expect(initial).toHaveLength(2); // RS256 for outside apps, ES256 (this product's) second
+      expect(initial[1]).toBe(before);
 
       const rotated = await rotateSigningKey(server.database.db, createDataProtection(Buffer.from(TEST_DATA_KEY, 'hex')), { now: clock.now() });
-      // Both nodes publish the new key at their next reload, and still sign with the old one.
-      await expect.poll(published, { timeout: 5000 }).toEqual({ first: [before, rotated.kid], second: [before, rotated.kid] });
+      // Both nodes publish the new keys at their next reload, and still sign with the old ones.
+      await expect.poll(published, { timeout: 5000 }).toEqual({ first: [...initial, ...rotated.kids], second: [...initial, ...rotated.kids] });
       expect(await kidOfNewIdToken()).toBe(before);
 
-      // Past its activation, tokens are signed with the new key; the old one stays published.
+      // Past their activation, tokens are signed with the new keys; the old ones stay published.
       clockAhead = (KEY_PUBLISH_AHEAD_SECONDS + 1) * 1000;
-      await expect.poll(kidOfNewIdToken, { timeout: 5000 }).toBe(rotated.kid);
-      await expect.poll(published, { timeout: 5000 }).toEqual({ first: [rotated.kid, before], second: [rotated.kid, before] });
+      await expect.poll(kidOfNewIdToken, { timeout: 5000 }).toBe(rotated.kids[1]);
+      await expect.poll(published, { timeout: 5000 }).toEqual({ first: [...rotated.kids, ...initial], second: [...rotated.kids, ...initial] });
       // A product verifies the new token with the JWKS, as any node serves it.
       const idToken = (await codeFlow(config, browser)).id_token!;
+      expect(decodeProtectedHeader(idToken).alg).toBe('ES256');
       const { payload } = await jwtVerify(idToken, createRemoteJWKSet(new URL(`${origin}/oidc/jwks`)), { issuer: origin, audience: 'test-product' });
       expect(payload.sub).toBeTruthy();
     } finally {
