@@ -78,12 +78,50 @@ async function audit(page: Page, screen: string): Promise<Finding[]> {
     }));
 }
 
+/** How long a screen must stay still (no request in flight, no DOM change) before it is audited. */
+const STILL_MS = 150;
+
 /**
- * Opens a screen and waits until its page has painted (lazy chunks and text loaded, no
- * spinner). After the first, screens open the way a link does (history + popstate, which
- * the router follows): no reload of the app for each.
+ * Watches the page for what makes a screen unfinished: requests in flight (lazy chunks, data)
+ * and changes to the DOM (a response rendering, a route swapping in). The DOM is watched from
+ * before the app's first script, on every document the page loads.
  */
-async function open(page: Page, url: string): Promise<void> {
+async function watchActivity(page: Page): Promise<() => Promise<number>> {
+  let inFlight = 0;
+  let lastRequest = Date.now();
+  const started = () => {
+    inFlight += 1;
+    lastRequest = Date.now();
+  };
+  const ended = () => {
+    inFlight -= 1;
+    lastRequest = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  await page.addInitScript(() => {
+    const state = window as unknown as { e2eLastDomChange: number };
+    state.e2eLastDomChange = performance.now();
+    new MutationObserver(() => (state.e2eLastDomChange = performance.now())).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  // Milliseconds the page has been still, 0 while a request is in flight.
+  return async () => {
+    if (inFlight > 0) return 0;
+    const domStill = await page.evaluate(() => performance.now() - (window as unknown as { e2eLastDomChange: number }).e2eLastDomChange);
+    return Math.min(domStill, Date.now() - lastRequest);
+  };
+}
+
+/**
+ * Opens a screen and waits until it is finished: its code and data loaded and rendered, then
+ * still for STILL_MS, with no busy region. (`networkidle` fires once per document: after a
+ * history navigation it waited for nothing, and a fixed 250 ms pause stood in for the data.)
+ * Motion is reduced (test.use below, and the theme's respectReducedMotion), so nothing is
+ * mid-fade when axe reads colours. After the first, screens open the way a link does
+ * (history + popstate, which the router follows): no reload of the app for each.
+ */
+async function open(page: Page, url: string, stillFor: () => Promise<number>): Promise<void> {
   const target = new URL(url);
   const current = page.url() ? new URL(page.url()) : null;
   if (current?.origin === target.origin) {
@@ -94,17 +132,17 @@ async function open(page: Page, url: string): Promise<void> {
   } else {
     await page.goto(url);
   }
-  await page.waitForLoadState('networkidle');
+  await expect.poll(stillFor, { message: `${url} settles`, intervals: [50] }).toBeGreaterThanOrEqual(STILL_MS);
   await expect(page.locator('#root')).not.toBeEmpty();
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  // Entrance transitions (Mantine's, 150-200 ms) must end: axe reads the colours on screen.
-  await page.waitForTimeout(250);
 }
 
-async function sweep(page: Page, origin: string, screens: string[]): Promise<Finding[]> {
+async function sweep(page: Page, origin: string, screens: string[], stillFor: () => Promise<number>, options: { signedIn?: boolean } = {}): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const screen of screens) {
-    await open(page, `${origin}${screen}`);
+    await open(page, `${origin}${screen}`, stillFor);
+    // A signed-in screen is audited as itself, not as the sign-in page a lost session sends it to.
+    if (options.signedIn) expect(new URL(page.url()).pathname, `${screen} stays signed in`).toBe(new URL(screen, origin).pathname);
     findings.push(...(await audit(page, screen)));
   }
   return findings;
@@ -117,6 +155,8 @@ const brands = [
 
 test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
   test.describe.configure({ timeout: 180_000 });
+  // No slide advancing and no transition mid-audit (axe reads the colours on screen at that instant).
+  test.use({ reducedMotion: 'reduce' });
 
   for (const { brand, origin } of brands) {
     for (const language of ['en', 'vi'] as const) {
@@ -124,24 +164,25 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
         const base = origin(portal);
         const errors = pageErrors(page);
         const csp = cspViolations(page);
-        // No slide advancing or fading in mid-audit (axe reads the colours on screen at that instant).
-        await page.emulateMedia({ reducedMotion: 'reduce' });
+        const stillFor = await watchActivity(page);
         await page.context().addCookies([{ name: 'lang', value: language, url: base }]);
-        const findings = await sweep(page, base, PUBLIC_SCREENS);
+        const findings = await sweep(page, base, PUBLIC_SCREENS, stillFor);
 
         // An account of this brand, signed in from the page (Node cannot resolve locker.localhost; Chromium can).
         const request = await playwright.request.newContext();
         const account = { email: uniqueEmail(`a11y-${brand}-${language}`), password: PASSWORD, fullName: 'Ada Lovelace' };
         await createActivatedAccount(request, portal, account);
         await request.dispose();
-        await open(page, `${base}/login/explore`);
+        await open(page, `${base}/login/explore`, stillFor);
         const status = await page.evaluate(
           async ({ email, password }) =>
             (await fetch('/v3/sso/auth', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) })).status,
           account,
         );
         expect(status).toBe(200);
-        findings.push(...(await sweep(page, base, ACCOUNT_SCREENS)));
+        // The app learns of the new session when it loads: the first account screen is a page load.
+        await page.goto('about:blank');
+        findings.push(...(await sweep(page, base, ACCOUNT_SCREENS, stillFor, { signedIn: true })));
 
         expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
         expect(errors.map(String)).toEqual([]);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { ensureWebBuilt } from '../../scripts/web-build.mjs';
 import { bundleServer } from '../../packages/server/test/server-bundle';
-import { makePgliteTemplate, startPortalServer } from './server';
+import { copyWebBuild, makePgliteTemplate, startPortalServer } from './server';
 import { startSmtpPeer, type SmtpPeer } from './smtp';
 
 /** The server prints the seeded demo account's one-time password on its first start. */
@@ -53,10 +53,15 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     env.SMTP_URL = smtp.url;
   }
 
+  // One copy that every server of this run serves (startPortalServer).
+  const webDist = await copyWebBuild();
+  process.env.E2E_WEB_DIST = webDist;
+
   const started = Date.now();
   const server = await startPortalServer({ env }).catch(async (error: unknown) => {
     await smtp?.close();
     await removeBundle();
+    await rm(webDist, { recursive: true, force: true });
     throw error;
   });
   console.log(`[e2e] server ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${server.platformUrl} and ${server.lockerUrl} (log: ${path.relative(process.cwd(), server.logFile)})`);
@@ -79,5 +84,6 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     await smtp?.close();
     if (mailDir) await rm(mailDir, { recursive: true, force: true });
     await removeBundle();
+    await rm(webDist, { recursive: true, force: true });
   };
 }

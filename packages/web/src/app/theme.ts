@@ -42,4 +42,7 @@ export const theme = createTheme({
   headings: { fontFamily: systemFonts },
   defaultRadius: 'md',
   variantColorResolver,
+  // People who ask their system for less motion get Mantine's transitions (menus, dialogs,
+  // toasts, a switch's colour) at once; e2e/accessibility.spec.ts relies on it to read final colours.
+  respectReducedMotion: true,
 });

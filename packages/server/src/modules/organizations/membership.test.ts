@@ -102,8 +102,10 @@ describe('roles', () => {
       ['member', 'remove', 'admin', 'member', false],
       ['member', 'invite', 'member', 'member', false],
     ];
+    // One team for every case: no case changes its owner, admin or member (only each case's own
+    // target), and 17 teams of four accounts were most of the test's time.
+    const members = await team('matrix');
     for (const [index, [actorRole, action, targetRole, to, allowed]] of cases.entries()) {
-      const members = await team(`matrix${index}`);
       const actor = members[actorRole];
       // A second member of the target's role, so the actor never acts on itself.
       const target = await person(`matrix${index}-target`);
