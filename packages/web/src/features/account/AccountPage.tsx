@@ -72,8 +72,7 @@ function PreferencesSection() {
           <Alert variant="light" color="blue" title={t('account.preferences.vnd')} data-testid="vietnamese-only">
             <Stack gap={6} align="flex-start">
               <Text size="sm">{t('account.preferences.vndBody')}</Text>
-              {/* blue.9: the primary blue (blue.8) is 4.1:1 on the light alert's tint, under AA's 4.5:1. */}
-              <Anchor component={Link} to={paths.walletVnd} size="sm" fw={500} c="blue.9">
+              <Anchor component={Link} to={paths.walletVnd} size="sm" fw={500}>
                 {t('account.preferences.vndAction')}
               </Anchor>
             </Stack>
