@@ -51,7 +51,7 @@ import { installCrossSiteGuard } from './platform/cross-site';
 import { createDataProtection, loadDataKey } from './platform/data-protection';
 import { installDeviceId } from './platform/device-id';
 import { installErrorHandling } from './platform/errors';
-import { loggerOptions } from './platform/logger';
+import { loggerOptions, OneLinePerRequest } from './platform/logger';
 import { createMailer, outboxRoutes, type Mailer } from './platform/mail';
 import { createPaymentProcessor, sandboxRoutes } from './platform/payments';
 import { installMetrics } from './platform/metrics';
@@ -84,6 +84,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const { config, database } = deps;
   const app = Fastify({
     logger: deps.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    logController: new OneLinePerRequest(),
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,

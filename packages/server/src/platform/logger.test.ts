@@ -1,6 +1,8 @@
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loggedLine } from '../../test/logs';
-import { redactUrl } from './logger';
+import { loggerOptions, OneLinePerRequest, redactUrl } from './logger';
 
 describe('redactUrl', () => {
   it('masks tokens in link paths', () => {
@@ -47,5 +49,33 @@ describe('the log line', () => {
     const line = loggedLine({ res: { statusCode: 200, headers: { 'set-cookie': `auth_token=${secret}` }, getHeaders: () => ({ 'set-cookie': secret }) } });
     expect(line).not.toContain(secret);
     expect(JSON.parse(line).res).toEqual({ statusCode: 200 });
+  });
+});
+
+describe('the request log', () => {
+  it('writes one line per request when it is answered, also for a reply the handler writes itself (the provider)', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>));
+        done();
+      },
+    });
+    const app = Fastify({ logger: { ...(loggerOptions('info') as object), stream }, logController: new OneLinePerRequest() });
+    app.get('/reset-pwd/:token', async () => ({ ok: true }));
+    app.post('/oidc/token', async (_request, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
+    });
+    await app.inject({ url: '/reset-pwd/abc?code=1', headers: { cookie: 'auth_token=secret' } });
+    await app.inject({ method: 'POST', url: '/oidc/token' });
+    await app.close();
+    const requests = lines.filter((line) => line.req || line.res);
+    expect(requests.map((line) => [line.msg, line.req, line.res])).toEqual([
+      ['request completed', { method: 'GET', url: '/reset-pwd/[redacted]?code=%5Bredacted%5D', ip: '127.0.0.1' }, { statusCode: 200 }],
+      ['request completed', { method: 'POST', url: '/oidc/token', ip: '127.0.0.1' }, { statusCode: 400 }],
+    ]);
+    expect(requests.every((line) => typeof line.responseTime === 'number' && typeof line.reqId === 'string')).toBe(true);
+    expect(JSON.stringify(lines)).not.toContain('secret');
   });
 });

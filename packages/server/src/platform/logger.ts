@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { stdSerializers } from 'pino';
 
 /** Query keys and path segments that carry secrets and never reach a log line. */
@@ -97,4 +97,20 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
       },
     },
   };
+}
+
+/**
+ * One line per request, written when it is answered: method, masked URL, address, status and
+ * time (and the error, for one that errored). Fastify's own writes two ("incoming request",
+ * then "request completed"), each a serialization and a write to the log. Requests the
+ * provider answers itself (a hijacked reply) are logged the same way.
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }
