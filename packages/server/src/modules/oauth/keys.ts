@@ -9,10 +9,10 @@ import type { DataProtection } from '../../platform/data-protection';
 export const RETIRED_KEY_GRACE_SECONDS = 24 * 60 * 60;
 
 /**
- * How long after a rotation the new key starts signing. Until then it is only published: every
- * node reads its keys again at least every 2 minutes (OIDC_KEYS_RELOAD_SECONDS), so all of them
- * list it in their JWKS before any signs with it, and a product that fetched the JWKS from any
- * node can verify its tokens.
+ * How long after a rotation the new keys start signing. Until then they are only published:
+ * every node reads its keys again at least every 2 minutes (OIDC_KEYS_RELOAD_SECONDS), so all
+ * of them list the new keys in their JWKS before any signs with them, and a product that
+ * fetched the JWKS from any node can verify its tokens.
  */
 export const KEY_PUBLISH_AHEAD_SECONDS = 5 * 60;
 
@@ -37,11 +37,11 @@ export interface StoredKey {
 const newestFirst = (a: StoredKey, b: StoredKey) => b.activatesAt.getTime() - a.activatesAt.getTime() || b.createdAt.getTime() - a.createdAt.getTime();
 
 /**
- * The keys published at `now`, each algorithm's signing key first (oidc-provider signs with
- * the first key of an algorithm), algorithms in SIGNING_ALGS' order. Per algorithm, the newest key already active signs (if none
- * is yet, the earliest one due); keys not yet active are published ahead, retired ones until
- * RETIRED_KEY_GRACE_SECONDS after their retirement. Every node computes the same answer from
- * the same rows.
+ * The keys published at `now`: each algorithm's signing key first, in SIGNING_ALGS' order
+ * (oidc-provider signs with the first key of an algorithm), then the others. Per algorithm,
+ * the newest key already active signs (if none is yet, the earliest one due); keys not yet
+ * active are published ahead, retired ones until RETIRED_KEY_GRACE_SECONDS after their
+ * retirement. Every node computes the same answer from the same rows.
  */
 export function publishedKeys<K extends StoredKey>(rows: readonly K[], now: Date): K[] {
   const at = now.getTime();
