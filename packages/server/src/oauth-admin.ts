@@ -9,10 +9,11 @@
  *   npm run clients -- rotate <client_id>      a new secret (printed once); the old one stops working
  *   npm run clients -- list
  *   npm run clients -- remove <client_id>      the app, its consents and its tokens
- *   npm run signing-keys -- rotate [--now]     new signing keys (RS256, ES256): every node publishes them at its next key
- *                                              reload (OIDC_KEYS_RELOAD_SECONDS) and signs with it from
- *                                              5 minutes on (--now: from each node's next reload, for a
- *                                              leaked key); the old one stays published for a day after that
+ *   npm run signing-keys -- rotate [--now]     new signing keys (RS256, ES256): every node publishes them
+ *                                              at its next key reload (OIDC_KEYS_RELOAD_SECONDS) and signs
+ *                                              with them from 5 minutes on (--now: from each node's next
+ *                                              reload, for a leaked key); the old ones stay published for a
+ *                                              day after that
  *   npm run signing-keys -- drop <kid>         removes a key at once (a leaked one, after rotate --now)
  *   npm run signing-keys -- list
  */

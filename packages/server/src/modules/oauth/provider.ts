@@ -104,7 +104,7 @@ const DAY = 24 * 60 * 60;
  * refresh tokens rotated on every use (a replayed one revokes its grant: the whole family),
  * client credentials, revocation, introspection, userinfo, RP-initiated and back-channel
  * logout, the `iss` response parameter, the device flow. Its login is the portal session.
- * `keys` are the published signing keys, the one that signs first (keys.ts).
+ * `keys` are the published signing keys, each algorithm's signing key first (keys.ts).
  */
 export async function createProvider(deps: ProviderDependencies, keys: JWK[]): Promise<Provider> {
   const { config, db, secrets } = deps;
