@@ -432,6 +432,7 @@ describe('an outside app with consent', () => {
     expect(tokens.claims()!.sub).toBeTruthy();
     // An outside app's ID token is RS256, the algorithm every OpenID Connect library verifies (the products' are ES256).
     expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('RS256');
+    await jwtVerify(tokens.id_token!, createRemoteJWKSet(new URL(`${origin}/oidc/jwks`)), { issuer: origin, audience: registered.clientId });
 
     // Remembered: the next authorization goes straight through.
     const again = await authorize(config, browser);
