@@ -34,7 +34,7 @@ const firstPartySchema = z.object({
 });
 
 /**
- * The family's products verify ES256 ID tokens (and back-channel logout tokens): a third of
+ * The family's products verify ES256 ID tokens (and back-channel logout tokens): a tenth of
  * RS256's signing cost on every code and refresh grant (keys.ts). Outside apps keep RS256,
  * the algorithm every OpenID Connect library must verify.
  */
