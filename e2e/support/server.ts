@@ -40,8 +40,8 @@ async function seedDataDir(dataDir: string): Promise<void> {
  * the work tree during the run empties dist, and the pages would lose their assets). The global
  * setup makes it once and publishes it as E2E_WEB_DIST; the caller removes it.
  */
-export async function copyWebBuild(): Promise<string> {
-  const copy = await mkdtemp(path.join(tmpdir(), 'portal-e2e-web-'));
+export async function copyWebBuild(into?: string): Promise<string> {
+  const copy = into ?? (await mkdtemp(path.join(tmpdir(), 'portal-e2e-web-')));
   await cp(WEB_DIST, copy, { recursive: true }).catch(() => undefined); // not built: pages answer 503
   return copy;
 }
@@ -121,11 +121,7 @@ function pruneOldLogs(): void {
 export async function startPortalServer(options: { env?: Record<string, string>; timeoutMs?: number; port?: number } = {}): Promise<PortalServer> {
   const port = options.port ?? (await freePort());
   const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-'));
-  let webDist = options.env?.WEB_DIST ?? process.env.E2E_WEB_DIST;
-  if (!webDist) {
-    webDist = path.join(dataDir, 'web-dist');
-    await cp(WEB_DIST, webDist, { recursive: true }).catch(() => undefined); // not built: pages answer 503
-  }
+  const webDist = options.env?.WEB_DIST ?? process.env.E2E_WEB_DIST ?? (await copyWebBuild(path.join(dataDir, 'web-dist')));
   mkdirSync(LOG_DIR, { recursive: true });
   pruneOldLogs();
   const logFile = path.join(LOG_DIR, `server-${port}.log`);

@@ -29,13 +29,13 @@ export interface WayIn<Input> {
   claimedEmail?(input: Input): string | undefined;
 }
 
-/** How a sign-in went, as an organization's audit log says it. */
 /** The person's organization as a sign-in needs it (modules/company-sso answers it): which one, for its audit log, and whether only its IdP may sign them in. */
 export interface SignInMembership {
   organizationId: string;
   ssoRequired: boolean;
 }
 
+/** How a sign-in went, as an organization's audit log says it. */
 export type SignInMethod = 'password' | 'email_code' | 'second_step' | 'passkey' | 'social' | 'sso' | 'restore';
 
 /** The first factor of a signed-in session, by its amr. */

@@ -26,9 +26,10 @@ export function productAccessTokens(provider: CurrentProvider, db: Database): Ac
   const users = createUserService(db);
   return {
     async authenticate(value, product) {
-      const token = await provider().AccessToken.find(value);
+      const { AccessToken, Client, Grant } = provider();
+      const token = await AccessToken.find(value);
       if (!token?.accountId || !token.clientId) return null;
-      const [client, grant] = await Promise.all([provider().Client.find(token.clientId), token.grantId ? provider().Grant.find(token.grantId) : undefined]);
+      const [client, grant] = await Promise.all([Client.find(token.clientId), token.grantId ? Grant.find(token.grantId) : undefined]);
       if (!client || !grant || grant.accountId !== token.accountId) return null;
       const metadata = client.metadata() as PortalClientMetadata;
       if (!metadata.first_party || !serviceBelongsTo(metadata.service_scope, product)) return null;
@@ -61,9 +62,10 @@ export function productClientTokens(provider: CurrentProvider): ProductClientTok
   return {
     async authenticate(value) {
       if (!value || value.length > 512) return null;
-      const token = await provider().ClientCredentials.find(value);
+      const { ClientCredentials, Client } = provider();
+      const token = await ClientCredentials.find(value);
       if (!token?.clientId || token.isExpired) return null;
-      const client = await provider().Client.find(token.clientId);
+      const client = await Client.find(token.clientId);
       const metadata = client?.metadata() as PortalClientMetadata | undefined;
       if (!client || !metadata?.first_party || !metadata.service_scope) return null;
       return { clientId: client.clientId, serviceScope: metadata.service_scope, scopes: token.scope ? token.scope.split(' ') : [] };

@@ -54,12 +54,13 @@ export function createOAuthService(deps: {
   const { db, provider, limiter } = deps;
 
   async function waitingInteraction(uid: string, userId: string) {
-    const interaction = await provider().Interaction.find(uid);
+    const { Interaction, Client } = provider();
+    const interaction = await Interaction.find(uid);
     // Only the person the provider is asking about may answer: the login result names them.
     if (!interaction || interaction.prompt.name !== 'consent' || interaction.result) throw new AppError('oauth.request_expired');
     const accountId = interaction.session?.accountId ?? interaction.lastSubmission?.login?.accountId;
     if (accountId !== userId) throw new AppError('oauth.request_expired');
-    const client = await provider().Client.find(String(interaction.params.client_id));
+    const client = await Client.find(String(interaction.params.client_id));
     if (!client) throw new AppError('oauth.request_expired');
     return { interaction, client };
   }
@@ -97,8 +98,9 @@ export function createOAuthService(deps: {
         interaction.result = { error: 'access_denied', error_description: 'The person denied the request' };
       } else {
         const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
-        const existing = interaction.grantId ? await provider().Grant.find(interaction.grantId) : undefined;
-        const grant = existing ?? new (provider().Grant)({ accountId: approver.userId, clientId: client.clientId });
+        const { Grant } = provider();
+        const existing = interaction.grantId ? await Grant.find(interaction.grantId) : undefined;
+        const grant = existing ?? new Grant({ accountId: approver.userId, clientId: client.clientId });
         if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
         if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
         const grantId = await grant.save();
@@ -158,8 +160,9 @@ export function createOAuthService(deps: {
       const key = rateKey(limits.deviceCodeFailuresPerAccount, approver.userId);
       rateLimited(await limiter.status(key, limits.deviceCodeFailuresPerAccount));
       const normalized = userCode.toUpperCase().replace(/\W/g, '');
-      const code = await provider().DeviceCode.findByUserCode(normalized);
-      const client = code && !code.isExpired && !code.accountId && !code.error ? await provider().Client.find(code.clientId ?? '') : undefined;
+      const { DeviceCode, Client } = provider();
+      const code = await DeviceCode.findByUserCode(normalized);
+      const client = code && !code.isExpired && !code.accountId && !code.error ? await Client.find(code.clientId ?? '') : undefined;
       if (!code || !client) {
         await limiter.consume(key, limits.deviceCodeFailuresPerAccount);
         throw new AppError('1002');
@@ -180,7 +183,8 @@ export function createOAuthService(deps: {
         return { approved: false };
       }
       const scope = String(code.params?.scope ?? 'openid');
-      const grant = new (provider().Grant)({ accountId: approver.userId, clientId: client.clientId });
+      const { Grant } = provider();
+      const grant = new Grant({ accountId: approver.userId, clientId: client.clientId });
       grant.addOIDCScope(scope);
       const grantId = await grant.save();
       Object.assign(code, {
