@@ -150,7 +150,7 @@ export function processCpuMilliseconds(pid: number): number {
 /**
  * CPU time (user + system) of process `pid`'s main thread so far, in milliseconds, from
  * /proc (Linux): the thread whose id is the process's. JavaScript, and PGlite's queries, run
- * there; argon2 runs in libuv's pool, so the rest of the process's CPU is mostly hashing.
+ * there; argon2 runs on threads of its own (argon2-threads.ts), so the rest of the process's CPU is mostly hashing.
  */
 export function mainThreadCpuMilliseconds(pid: number): number {
   return ticksToMilliseconds(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));

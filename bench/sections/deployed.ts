@@ -30,7 +30,7 @@ interface SignInRound {
   rps: number;
   /** Sign-ins per CPU-second the server process spent in the window. */
   perServerCpuSecond: number;
-  /** CPU milliseconds of the server's main thread per sign-in (JavaScript, and PGlite's queries; argon2 runs in libuv's pool). */
+  /** CPU milliseconds of the server's main thread per sign-in (JavaScript, and PGlite's queries; argon2 runs on threads of its own). */
   mainThreadMsPerSignIn: number;
   result: LoadResult;
 }
@@ -94,7 +94,7 @@ function signInRows(w: SignInWorkload): Row[] {
       value: ratio.toFixed(2),
       target: `≥ ${SIGN_IN_TARGET}`,
       status: ratio >= SIGN_IN_TARGET ? 'PASS' : 'FAIL',
-      note: `median of ${w.rounds.length} rounds, each against the raw round before it: ${listed(wall)}; per CPU-second of the server process against the bench's for raw verifies ${listed(cpu)} (median ${median(cpu).toFixed(2)}${w.label.includes('PGlite') ? ', PGlite queries included' : ', PostgreSQL backends not included'}); the server's main thread ${median(w.rounds.map((round) => round.mainThreadMsPerSignIn)).toFixed(1)} ms of CPU per sign-in (median; argon2 runs in libuv's pool)`,
+      note: `median of ${w.rounds.length} rounds, each against the raw round before it: ${listed(wall)}; per CPU-second of the server process against the bench's for raw verifies ${listed(cpu)} (median ${median(cpu).toFixed(2)}${w.label.includes('PGlite') ? ', PGlite queries included' : ', PostgreSQL backends not included'}); the server's main thread ${median(w.rounds.map((round) => round.mainThreadMsPerSignIn)).toFixed(1)} ms of CPU per sign-in (median; argon2 runs on threads of its own)`,
     },
   ];
 }

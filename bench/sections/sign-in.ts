@@ -159,7 +159,7 @@ export const signInThroughput: BenchSection = {
         metric: '  the same, one per core',
         value: perSecond(perCore[0]!.rps, 'verify/s'),
         status: 'INFO',
-        note: `${perCore[0]!.perCpuSecond.toFixed(1)} per CPU-s: how the server hashes (passwords.ts queues argon2 to one per core); for reference, not the baseline`,
+        note: `${perCore[0]!.perCpuSecond.toFixed(1)} per CPU-s: how the server hashes (argon2-threads.ts: one thread per core); for reference, not the baseline`,
       },
       ...targets.flatMap(targetRows),
       ...(onPostgres ? [] : [{ metric: 'sign-ins on PostgreSQL', value: 'n/a', status: 'INFO' as const, note: 'no PostgreSQL answered (BENCH_DATABASE_URL, TEST_DATABASE_URL or 127.0.0.1:5432): the target applies to PGlite instead' }]),

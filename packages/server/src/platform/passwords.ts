@@ -1,7 +1,5 @@
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
-import { hash, verify } from '@node-rs/argon2';
-import pLimit from 'p-limit';
+import { createArgon2Threads } from './argon2-threads';
 
 /** @node-rs/argon2's Algorithm.Argon2id (a const enum, which isolated modules cannot import). */
 const ARGON2ID = 2;
@@ -9,21 +7,16 @@ const ARGON2ID = 2;
 /** OWASP's argon2id profile: m=19456 KiB, t=2, p=1. */
 export const ARGON2_PARAMS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-/**
- * At most one argon2 computation per core. Each takes 19 MiB and a core for ~10 ms: more at
- * once only fight over caches (measured: ~12% more CPU per hash at 2 per core, for no more
- * hashes per second), and they would hold every thread of libuv's pool that file reads and
- * DNS also need. The rest wait their turn in order.
- */
-const argon2Slots = pLimit(availableParallelism());
+/** argon2 runs on threads of its own, one per core (argon2-threads.ts says why). */
+const argon2 = createArgon2Threads();
 
 export function hashPassword(password: string): Promise<string> {
-  return argon2Slots(() => hash(password, ARGON2_PARAMS));
+  return argon2.hash(password, ARGON2_PARAMS);
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await argon2Slots(() => verify(passwordHash, password));
+    return await argon2.verify(passwordHash, password);
   } catch {
     return false;
   }

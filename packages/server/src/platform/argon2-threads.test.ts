@@ -1,0 +1,35 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { createArgon2Threads } from './argon2-threads';
+
+const LIGHT = { algorithm: 2, memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
+describe('argon2 threads', () => {
+  it('answers every job right when more are sent at once than there are threads', async () => {
+    const argon2 = createArgon2Threads(2);
+    const passwords = Array.from({ length: 10 }, (_, i) => `password-${i}`);
+    const hashes = await Promise.all(passwords.map((password) => argon2.hash(password, LIGHT)));
+    expect(hashes.every((hash) => hash.startsWith('$argon2id$v=19$m=1024,t=1,p=1$'))).toBe(true);
+    // Each hash against its own password and its neighbour's, all in flight together.
+    const checks = await Promise.all(passwords.flatMap((password, i) => [argon2.verify(hashes[i]!, password), argon2.verify(hashes[(i + 1) % 10]!, password)]));
+    expect(checks).toEqual(passwords.flatMap(() => [true, false]));
+  });
+
+  it('refuses a hash it cannot read with an error, and goes on working', async () => {
+    const argon2 = createArgon2Threads(1);
+    await expect(argon2.verify('not-a-hash', 'x')).rejects.toThrow();
+    expect(await argon2.verify(await argon2.hash('still here', LIGHT), 'still here')).toBe(true);
+  });
+
+  it('keeps a process alive while it works, and lets it end once idle', async () => {
+    // A script whose only pending work is a hash: unref'd threads would end it before the
+    // answer, threads left ref'd would keep it from ever ending.
+    const module = fileURLToPath(new URL('./argon2-threads.ts', import.meta.url));
+    const script = `import { createArgon2Threads } from ${JSON.stringify(module)};
+      createArgon2Threads(1).hash('alive', ${JSON.stringify(LIGHT)}).then((hash) => console.log(hash.slice(0, 9)));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 });
+    expect(stdout.trim()).toBe('$argon2id');
+  });
+});
