@@ -1,5 +1,6 @@
 import { PGlite, types, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { createStatementCache } from './pglite-statements';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { listenOnPostgres, type ChannelHandlers, type ChannelSubscription, type ListenOptions } from './listen';
@@ -59,7 +60,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string; pg
     };
   }
   const client = options.pglite ?? (await PGlite.create(options.dataDir));
-  const db = drizzlePglite(withParsersSetOnce(client), { schema });
+  const db = drizzlePglite(drizzleClient(client), { schema });
   return {
     db,
     kind: 'pglite',
@@ -80,22 +81,29 @@ const asText = (value: string) => value;
 type Queryable = Pick<Transaction, 'query'>;
 
 /**
- * drizzle passes the same `parsers` option with every query, and PGlite merges it into its
- * ~300 type parsers on every call: ~0.1 ms a query, more than a small query itself costs
- * (measured in bench/). The same parsers set once on the instance give the same rows, so the
- * client drizzle gets drops the option from each query and from each query of a transaction.
+ * The PGlite client drizzle gets:
+ * - drizzle passes the same `parsers` option with every query, and PGlite merges it into its
+ *   ~300 type parsers on every call: ~0.1 ms a query, more than a small query itself costs
+ *   (measured in bench/). The same parsers are set once on the instance instead (the same rows),
+ *   and the option is dropped from each query and from each query of a transaction.
+ * - each query text runs as a named statement once it has been seen (pglite-statements.ts).
  */
-function withParsersSetOnce(client: PGlite): PGlite {
+function drizzleClient(client: PGlite): PGlite {
   for (const type of DRIZZLE_TEXT_TYPES) client.parsers[type] = asText;
-  const withoutParsers = <T extends Queryable>(target: T): T['query'] =>
-    ((query: string, params?: unknown[], options?: QueryOptions) =>
-      target.query(query, params, options?.parsers ? { ...options, parsers: undefined } : options)) as T['query'];
+  const statements = createStatementCache(client);
+  const withoutParsers = (options?: QueryOptions) => (options?.parsers ? { ...options, parsers: undefined } : options);
+  const cachedQuery = <T extends Queryable>(target: T, inTransaction: boolean): T['query'] => {
+    const plain = target.query.bind(target) as Queryable['query'];
+    return ((query: string, params?: unknown[], options?: QueryOptions) =>
+      // A closed transaction's own query says so.
+      inTransaction && (target as unknown as Transaction).closed ? plain(query, params, options) : statements.run(plain, query, params, withoutParsers(options), inTransaction)) as T['query'];
+  };
   return new Proxy(client, {
     get(target, key) {
-      if (key === 'query') return withoutParsers(target);
+      if (key === 'query') return cachedQuery(target, false);
       if (key === 'transaction') {
         return <R>(callback: (tx: Transaction) => Promise<R>) =>
-          target.transaction((tx) => callback(new Proxy(tx, { get: (inner, innerKey) => (innerKey === 'query' ? withoutParsers(inner) : Reflect.get(inner, innerKey)) })));
+          target.transaction((tx) => callback(new Proxy(tx, { get: (inner, innerKey) => (innerKey === 'query' ? cachedQuery(inner, true) : Reflect.get(inner, innerKey)) })));
       }
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === 'function' ? value.bind(target) : value;
