@@ -164,3 +164,33 @@ function ticksToMilliseconds(stat: string): number {
 
 /** USER_HZ, 100 on every Linux Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The whole machine's CPU so far, in milliseconds, from /proc/stat's first line (Linux): busy, and idle (iowait included). */
+export function machineCpuMilliseconds(): { busy: number; idle: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1, 9).map(Number) as number[];
+  const ms = (ticks: number) => (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  return { busy: ms(user! + nice! + system! + irq! + softirq! + steal!), idle: ms(idle! + iowait!) };
+}
+
+/**
+ * CPU time of the PostgreSQL backends serving database `databaseUrl` so far, in milliseconds
+ * (pg_stat_activity's pids, read from /proc: the database must run on this machine, as root
+ * or as its user). The connection asking is left out.
+ */
+export async function postgresBackendsCpuMilliseconds(databaseUrl: string): Promise<number> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    return rows.reduce((total, { pid }) => {
+      try {
+        return total + processCpuMilliseconds(pid);
+      } catch {
+        return total; // gone since, or not readable
+      }
+    }, 0);
+  } finally {
+    await client.end();
+  }
+}
