@@ -1,8 +1,8 @@
 import { PGlite, types, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { createStatementCache } from './pglite-statements';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { createStatementCache } from './pglite-statements';
 import { listenOnPostgres, type ChannelHandlers, type ChannelSubscription, type ListenOptions } from './listen';
 import * as schema from './schema';
 
@@ -98,9 +98,11 @@ function drizzleClient(client: PGlite): PGlite {
       // A closed transaction's own query says so.
       inTransaction && (target as unknown as Transaction).closed ? plain(query, params, options) : statements.run(plain, query, params, withoutParsers(options), inTransaction)) as T['query'];
   };
+  // Built once: drizzle reads `query` on every statement.
+  const query = cachedQuery(client, false);
   return new Proxy(client, {
     get(target, key) {
-      if (key === 'query') return cachedQuery(target, false);
+      if (key === 'query') return query;
       if (key === 'transaction') {
         return <R>(callback: (tx: Transaction) => Promise<R>) =>
           target.transaction((tx) => callback(new Proxy(tx, { get: (inner, innerKey) => (innerKey === 'query' ? cachedQuery(inner, true) : Reflect.get(inner, innerKey)) })));
