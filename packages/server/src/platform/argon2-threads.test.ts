@@ -23,6 +23,21 @@ describe('argon2 threads', () => {
     expect(await argon2.verify(await argon2.hash('still here', LIGHT), 'still here')).toBe(true);
   });
 
+  it('fails the jobs of a thread that stopped, and starts a new one for the next job', async () => {
+    const argon2 = createArgon2Threads(2);
+    // Slow enough (~64 MiB, 8 passes) to be in flight when the threads end.
+    const slow = { ...LIGHT, memoryCost: 65_536, timeCost: 8 };
+    const inFlight = Promise.allSettled([argon2.hash('one', slow), argon2.hash('two', slow), argon2.hash('three', slow)]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await argon2.terminate();
+    const outcomes = await inFlight;
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const outcome of outcomes) expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/argon2 thread stopped/);
+    const hashes = await Promise.all([argon2.hash('after', LIGHT), argon2.hash('after too', LIGHT)]);
+    expect(await argon2.verify(hashes[0]!, 'after')).toBe(true);
+    expect(await argon2.verify(hashes[1]!, 'after too')).toBe(true);
+  });
+
   it('keeps a process alive while it works, and lets it end once idle', async () => {
     // A script whose only pending work is a hash: unref'd threads would end it before the
     // answer, threads left ref'd would keep it from ever ending.

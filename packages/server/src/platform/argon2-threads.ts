@@ -91,5 +91,12 @@ export function createArgon2Threads(count = availableParallelism()) {
   return {
     hash: (password: string, options: object) => run<string>({ op: 'hash', password, options }),
     verify: (hash: string, password: string) => run<boolean>({ op: 'verify', hash, password }),
+    /**
+     * Ends every thread now, the way a crash would: their jobs in flight reject, and the next
+     * job starts a new thread.
+     */
+    async terminate(): Promise<void> {
+      await Promise.all([...threads].map((thread) => thread.worker.terminate()));
+    },
   };
 }
