@@ -265,6 +265,8 @@ describe('fuzzing every /v3 route from the OpenAPI document', () => {
           headers['content-type'] = sample.payload.contentType;
           payload = sample.payload.text;
         }
+        // Mail goes out after the answer (sendInBackground): the last request's must have landed before the digest, and this one's before the next.
+        await server.mailer.settled();
         const before = await digest();
         const response = await server.app.inject({
           method: operation.method as 'GET',
@@ -288,6 +290,7 @@ describe('fuzzing every /v3 route from the OpenAPI document', () => {
           body = response.body;
         }
         if (!errorBodySchema.safeParse(body).success) failures.push(`${response.statusCode} not in the error shape for ${label}: ${response.body.slice(0, 200)}`);
+        await server.mailer.settled();
         const after = await digest();
         const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
         if (changed.length) failures.push(`${response.statusCode} changed ${changed.join(', ')} for ${label}`);

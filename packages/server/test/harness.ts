@@ -5,6 +5,7 @@ import * as oidc from 'openid-client';
 import { buildApp, type AppDependencies } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { DatabaseHandle } from '../src/db/client';
+import { createMailer, type Mailer } from '../src/platform/mail';
 import { freshDatabase } from './db-target';
 
 /** The key of secrets at rest in tests (never the generated file under ./data). */
@@ -30,6 +31,8 @@ export interface TestServer {
   app: FastifyInstance;
   config: Config;
   database: DatabaseHandle;
+  /** The app's mailer: `settled()` waits for the mail its requests send in the background. */
+  mailer: Mailer;
   /** Base URL when started with `listen: true`. */
   url: string;
   close(): Promise<void>;
@@ -57,7 +60,9 @@ export async function startTestServer(
   });
   const ownsDatabase = !options.database;
   const database = options.database ?? (await freshDatabase());
-  const app = await buildApp({ config, database, webDist: options.webDist ?? WEB_DIST, logger: false, clock: options.clock });
+  // Made here, as app.ts would, so a test can wait for the mail its requests send after answering.
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, database });
+  const app = await buildApp({ config, database, mailer, webDist: options.webDist ?? WEB_DIST, logger: false, clock: options.clock });
   let url = '';
   if (options.listen) {
     await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
@@ -70,9 +75,11 @@ export async function startTestServer(
     app,
     config,
     database,
+    mailer,
     url,
     close: async () => {
       await app.close();
+      await mailer.close();
       if (ownsDatabase) await database.close();
     },
   };

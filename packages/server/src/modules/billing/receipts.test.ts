@@ -65,7 +65,7 @@ describe('the receipt queue', () => {
     expect(await pending()).toBe(1);
 
     // A worker that claims the receipt and never finishes (the process died mid-send).
-    const stuck: Mailer = { mode: 'smtp', send: () => new Promise(() => {}), close: async () => {} };
+    const stuck: Mailer = { mode: 'smtp', send: () => new Promise(() => {}), settled: async () => {}, close: async () => {} };
     void node(stuck).runReceipts();
     await expect.poll(async () => (await server.database.db.select().from(billingReceipts))[0]?.claimId ?? null).not.toBeNull();
 

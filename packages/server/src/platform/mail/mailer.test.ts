@@ -60,6 +60,20 @@ describe('SMTP mailer against a real SMTP peer', () => {
     expect(mail.html).toContain('Đặt lại mật khẩu');
   });
 
+  it('tells when the mail sent in the background has gone, and closes only after it', async () => {
+    const sent: string[] = [];
+    const own = createMailer({ smtpUrl: peer.url, from: 'x@example.com', database });
+    const send = (to: string) => void own.send({ to, subject: 's', text: 't', html: '<p>t</p>' }).then(() => sent.push(to));
+    send('first@example.com');
+    send('second@example.com');
+    await own.settled();
+    expect(sent.sort()).toEqual(['first@example.com', 'second@example.com']);
+    // A send still in flight when the mailer closes is finished first, not cut off.
+    send('last@example.com');
+    await own.close();
+    expect(sent).toContain('last@example.com');
+  });
+
   it('fails the send when the relay is unreachable', async () => {
     const dead = await startSmtpPeer();
     const url = dead.url;

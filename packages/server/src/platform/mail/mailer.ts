@@ -9,8 +9,13 @@ export interface Mailer {
   /** 'smtp' delivers; 'outbox' only stores and logs (development). */
   readonly mode: 'smtp' | 'outbox';
   send(message: MailMessage): Promise<void>;
+  /** Resolves once every send started before the call has ended (sent, stored or failed). */
+  settled(): Promise<void>;
+  /** Waits for the sends in flight, then closes: a mail sent in the background as a request ended is not lost to a shutdown. */
   close(): Promise<void>;
 }
+
+type Transport = Omit<Mailer, 'settled'>;
 
 /** The slice of a pino / Fastify logger the mailer uses. */
 export interface MailLogger {
@@ -38,10 +43,37 @@ export interface MailerOptions {
  * link ever reaches a log, and it exists only in development with no SMTP server configured.
  */
 export function createMailer(options: MailerOptions): Mailer {
-  return options.smtpUrl ? smtpMailer(options.smtpUrl, options.from) : outboxMailer(options.database, options.logger, options.logBodies ?? false);
+  return trackingSends(options.smtpUrl ? smtpMailer(options.smtpUrl, options.from) : outboxMailer(options.database, options.logger, options.logBodies ?? false));
 }
 
-function smtpMailer(smtpUrl: string, from: string): Mailer {
+/**
+ * Keeps the sends in flight: most mail goes out in the background (`sendInBackground`), after
+ * the answer, so without this a shutdown closed the database or the SMTP connection under a
+ * mail still being stored or sent, and nothing could tell when a request's mail had landed.
+ */
+function trackingSends(transport: Transport): Mailer {
+  const inFlight = new Set<Promise<void>>();
+  const settled = async () => {
+    await Promise.allSettled([...inFlight]);
+  };
+  return {
+    mode: transport.mode,
+    send(message) {
+      const sending = transport.send(message);
+      inFlight.add(sending);
+      const forget = () => void inFlight.delete(sending);
+      sending.then(forget, forget);
+      return sending;
+    },
+    settled,
+    async close() {
+      await settled();
+      await transport.close();
+    },
+  };
+}
+
+function smtpMailer(smtpUrl: string, from: string): Transport {
   // Shorter timeouts than nodemailer's defaults (2 min to connect): a request that sends mail
   // should fail in seconds when the relay is down, not hang. Values in the URL still win.
   const transport = nodemailer.createTransport(
@@ -59,7 +91,7 @@ function smtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-function outboxMailer(database: DatabaseHandle, logger: MailLogger | undefined, logBodies: boolean): Mailer {
+function outboxMailer(database: DatabaseHandle, logger: MailLogger | undefined, logBodies: boolean): Transport {
   return {
     mode: 'outbox',
     async send(message) {
