@@ -84,7 +84,7 @@ export const renewals: BenchSection = {
       config,
       db: database.db,
       clock: systemClock,
-      mailer: { mode: 'outbox', send: async () => {}, close: async () => {} },
+      mailer: { mode: 'outbox', send: async () => {}, settled: async () => {}, close: async () => {} },
       log: { info: () => {}, error: (fields: unknown, message: string) => void (errorsSeen++ < 3 && console.error(message, fields)) },
       processor: createSandboxProcessor(database.db, systemClock),
       organizations: createOrganizationService({ db: database.db, clock: systemClock }),
