@@ -105,7 +105,11 @@ function drizzleClient(client: PGlite): PGlite {
       if (key === 'query') return query;
       if (key === 'transaction') {
         return <R>(callback: (tx: Transaction) => Promise<R>) =>
-          target.transaction((tx) => callback(new Proxy(tx, { get: (inner, innerKey) => (innerKey === 'query' ? cachedQuery(inner, true) : Reflect.get(inner, innerKey)) })));
+          target.transaction((tx) => {
+            // Once per transaction, like `query` above.
+            const txQuery = cachedQuery(tx, true);
+            return callback(new Proxy(tx, { get: (inner, innerKey) => (innerKey === 'query' ? txQuery : Reflect.get(inner, innerKey)) }));
+          });
       }
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === 'function' ? value.bind(target) : value;
