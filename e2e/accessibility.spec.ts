@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { axeViolations, isSerious } from './support/axe';
 import { cspViolations, pageErrors } from './support/helpers';
 import { createActivatedAccount, expect, test, uniqueEmail, type Portal } from './support/mail';
 
@@ -61,15 +61,8 @@ interface Finding {
 
 /** Serious and critical violations on the page as it stands. */
 async function audit(page: Page, screen: string): Promise<Finding[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    // Only the violations' details: a third of the time of a full report.
-    .options({ resultTypes: ['violations'] })
-    // One run in the page (no iframes to cross), instead of a blank page opened per audit to merge frame results.
-    .setLegacyMode(true)
-    .analyze();
-  return result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return (await axeViolations(page))
+    .filter(isSerious)
     .map((violation) => ({
       screen,
       rule: violation.id,

@@ -87,6 +87,11 @@ const envSchema = z
     SEED_DEMO: flag.optional(),
     CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha']).default('altcha'),
     ALTCHA_HMAC_KEY: z.string().min(16).optional(),
+    /**
+     * PBKDF2 iterations per ALTCHA attempt; unset, the verifier's 1,000 (ALTCHA_DEFAULTS), a
+     * solve of ~50 ms on a Node core. The tests, which solve hundreds, take 1.
+     */
+    ALTCHA_COST: z.coerce.number().int().min(1).max(100_000).optional(),
     RECAPTCHA_SITE_KEY: z.string().optional(),
     RECAPTCHA_SECRET: z.string().optional(),
     RECAPTCHA_VERSION: z.enum(['standard', 'enterprise']).optional(),

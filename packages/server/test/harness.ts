@@ -52,6 +52,9 @@ export async function startTestServer(
     DATA_ENCRYPTION_KEY: TEST_DATA_KEY,
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
+    // Every sign-up solves a captcha: at the production cost (~70 ms each, hundreds of them) that
+    // was an eighth of the server suite's time. The captcha's own tests keep the default cost.
+    ALTCHA_COST: '1',
     // Limits and sessions shared through Redis when the run has one (CI sets REDIS_URL).
     ...(process.env.REDIS_URL && !options.env?.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     // Each test server counts in its own keyspace, so runs never see each other's counters.

@@ -3,7 +3,8 @@ import type { Challenge } from 'altcha-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { solveAltcha } from '../../../test/captcha';
 import { createRateLimiter } from '../rate-limit';
-import { createAltchaVerifier } from './altcha';
+import { loadConfig } from '../../config';
+import { ALTCHA_DEFAULTS, createAltchaVerifier } from './altcha';
 import { createCaptchaVerifier } from './index';
 
 const HMAC_KEY = 'a-test-hmac-key-of-enough-length';
@@ -17,6 +18,7 @@ describe('ALTCHA verifier', () => {
     const challenge = (await verifier.challenge()) as Challenge;
     expect(challenge.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(challenge.parameters.algorithm).toBe('PBKDF2/SHA-256');
+    expect(challenge.parameters.cost).toBe(ALTCHA_DEFAULTS.cost);
     const expiresIn = challenge.parameters.expiresAt! - Date.now() / 1000;
     expect(expiresIn).toBeGreaterThan(590);
     expect(expiresIn).toBeLessThanOrEqual(600);
@@ -63,6 +65,16 @@ describe('ALTCHA verifier', () => {
     for (const answer of [undefined, '', 'not-base64!', encode({}), encode({ challenge: 1, solution: 2 }), 'x'.repeat(10_000)]) {
       expect(await verifier.verify(answer, '127.0.0.1')).toBe(false);
     }
+  });
+
+  it('takes its cost from ALTCHA_COST: 1,000 iterations when unset, the tests 1', async () => {
+    const standard = createCaptchaVerifier(loadConfig({ NODE_ENV: 'test' }));
+    expect(((await standard.challenge()) as Challenge).parameters.cost).toBe(1000);
+    expect(() => loadConfig({ NODE_ENV: 'test', ALTCHA_COST: '0' })).toThrow(/ALTCHA_COST/);
+    const cheap = createCaptchaVerifier(loadConfig({ NODE_ENV: 'test', ALTCHA_COST: '1' }));
+    const challenge = (await cheap.challenge()) as Challenge;
+    expect(challenge.parameters.cost).toBe(1);
+    expect(await cheap.verify(await solveAltcha(challenge), '127.0.0.1')).toBe(true);
   });
 
   it('makes its own key in development, so challenges of another process do not verify', async () => {

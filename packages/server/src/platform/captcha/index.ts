@@ -14,7 +14,7 @@ export type { CaptchaLogger, CaptchaVerifier } from './types';
 export type CaptchaConfig = Pick<
   Config,
   'CAPTCHA_PROVIDER' | 'ALTCHA_HMAC_KEY' | 'RECAPTCHA_SITE_KEY' | 'RECAPTCHA_SECRET' | 'RECAPTCHA_VERSION'
-> & { RECAPTCHA_PROJECT_ID?: string; RECAPTCHA_MIN_SCORE?: number } & Partial<Pick<Config, 'PLATFORM_HOSTS' | 'LOCKER_HOSTS' | 'PLATFORM_ORIGIN' | 'LOCKER_ORIGIN'>>;
+> & { RECAPTCHA_PROJECT_ID?: string; RECAPTCHA_MIN_SCORE?: number } & Partial<Pick<Config, 'ALTCHA_COST' | 'PLATFORM_HOSTS' | 'LOCKER_HOSTS' | 'PLATFORM_ORIGIN' | 'LOCKER_ORIGIN'>>;
 
 /** The hosts our pages are served on, which a reCAPTCHA answer must name. */
 function pageHostnames(config: CaptchaConfig): string[] | undefined {
@@ -44,7 +44,7 @@ export function createCaptchaVerifier(config: CaptchaConfig, deps: CaptchaDepend
       logger: deps.logger,
     });
   }
-  return createAltchaVerifier({ hmacKey: config.ALTCHA_HMAC_KEY, replayStore: deps.replayStore });
+  return createAltchaVerifier({ hmacKey: config.ALTCHA_HMAC_KEY, cost: config.ALTCHA_COST, replayStore: deps.replayStore });
 }
 
 /** A solved captcha or the 400 that asks for one (`captcha_required` tells the page to show it). */
