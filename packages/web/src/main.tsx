@@ -6,7 +6,7 @@ import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/AppProviders';
 import { prefetchToasts, showToast } from './app/toasts';
 import { prefetchBusyLoader } from './components/BusyGate';
-import { createAppRouter } from './app/router';
+import { createAppRouter, guardsSendAway } from './app/router';
 import { configureApi } from './lib/api';
 import { setCookieDomain } from './lib/cookies';
 import { markVisited } from './lib/visit';
@@ -63,7 +63,7 @@ async function start(): Promise<void> {
   if (firstScreen) startTransition(() => root.render(app));
   else root.render(app);
   // On the first interaction: the toast and busy-loader code, and from then on the link prefetch.
-  const startLinkPrefetch = () => void import('./lib/link-prefetch').then(({ startLinkPrefetch }) => startLinkPrefetch(router), () => undefined);
+  const startLinkPrefetch = () => void import('./lib/link-prefetch').then(({ startLinkPrefetch }) => startLinkPrefetch(router, guardsSendAway), () => undefined);
   prefetchToasts(prefetchBusyLoader, startLinkPrefetch);
 }
 

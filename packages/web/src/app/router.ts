@@ -1,6 +1,8 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { currentUser as sessionUser, type SessionUser } from '../lib/session';
+import { currentUser as sessionUser, peekSessionUser, type SessionUser } from '../lib/session';
+import { authGuardSendsAway } from './guards/auth-guard';
 import { createGuardLoader } from './guards/guard-loader';
+import { routeMeta } from './guards/route-meta';
 import type { Guard } from './guards/middleware';
 import { createRoutes } from './routes';
 
@@ -22,3 +24,13 @@ export function createAppRouter() {
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;
+
+/** Whether the guards would send this visitor away from a page, by the session as known now (link prefetch skips it). */
+export function guardsSendAway(matched: RouteObject[], url: URL): boolean {
+  const user = peekSessionUser();
+  return authGuardSendsAway(
+    matched.map((route) => routeMeta(route.handle)),
+    url,
+    user === undefined ? undefined : user !== null,
+  );
+}

@@ -33,6 +33,17 @@ describe('link prefetch', () => {
     });
   });
 
+  it('leaves out the pages that would send the visitor elsewhere', async () => {
+    const { routes, forgot, account } = table();
+    document.body.innerHTML = '<a href="/forgot">a</a><a href="/account">b</a>';
+    const sendsAway = vi.fn((matched: RouteObject[], url: URL) => url.pathname === '/account' && matched[0]?.path === '/account');
+    expect(prefetchLinkedRoutes(routes, document, sendsAway)).toBe(1);
+    await Promise.resolve();
+    expect(forgot).toHaveBeenCalledTimes(1);
+    expect(account).not.toHaveBeenCalled();
+    expect(sendsAway).toHaveBeenCalledTimes(2);
+  });
+
   it(`waits for the browser to be idle, at most ${LINK_PREFETCH_IDLE_MS} ms, after each page change`, async () => {
     vi.useFakeTimers();
     const { routes, account } = table();

@@ -17,8 +17,15 @@ function whenIdle(run: () => void): void {
 
 const fetched = new Set<RouteObject['lazy']>();
 
-/** Fetches the code of every lazy route that the in-app links on the page lead to (each once). */
-export function prefetchLinkedRoutes(routes: RouteObject[], root: ParentNode = document): number {
+/** Whether a link's page would send this visitor elsewhere (its matched routes, outermost first). */
+export type SendsAway = (matched: RouteObject[], url: URL) => boolean;
+
+/**
+ * Fetches the code of every lazy route that the in-app links on the page lead to (each once),
+ * but for pages that would send the visitor elsewhere (`sendsAway`): the sign-in page's logo
+ * links home, whose shell and pages are most of the app, which a signed-out visitor cannot open.
+ */
+export function prefetchLinkedRoutes(routes: RouteObject[], root: ParentNode = document, sendsAway: SendsAway = () => false): number {
   let started = 0;
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
     let url: URL;
@@ -28,7 +35,9 @@ export function prefetchLinkedRoutes(routes: RouteObject[], root: ParentNode = d
       continue;
     }
     if (url.origin !== location.origin) continue;
-    for (const match of matchRoutes(routes, url.pathname) ?? []) {
+    const matches = matchRoutes(routes, url.pathname) ?? [];
+    if (sendsAway(matches.map((match) => match.route), url)) continue;
+    for (const match of matches) {
       const lazy = match.route.lazy;
       if (typeof lazy !== 'function' || fetched.has(lazy)) continue;
       fetched.add(lazy);
@@ -48,8 +57,8 @@ export function prefetchLinkedRoutes(routes: RouteObject[], root: ParentNode = d
  * to have their code fetched, so following a link does not wait for a chunk. main.tsx starts
  * it on the visitor's first interaction, so a first visit nobody touches fetches nothing more.
  */
-export function startLinkPrefetch(router: PrefetchRouter): () => void {
-  const run = () => whenIdle(() => prefetchLinkedRoutes(router.routes));
+export function startLinkPrefetch(router: PrefetchRouter, sendsAway?: SendsAway): () => void {
+  const run = () => whenIdle(() => prefetchLinkedRoutes(router.routes, document, sendsAway));
   run();
   return router.subscribe(run);
 }

@@ -4,6 +4,9 @@ import { RouteErrorPage } from '../errors/RouteErrorPage';
 import { ada, locationOf, renderAt } from '../../test/render';
 import { createGuardLoader } from './guard-loader';
 import { middlewareNames, runMiddleware } from './middleware';
+import { matchRoutes } from 'react-router';
+import { createAppRoutes, guardsSendAway } from '../router';
+import { setSessionUser } from '../../lib/session';
 
 describe('runMiddleware', () => {
   const context = (middleware: string[]) => ({
@@ -122,6 +125,24 @@ describe('route guards', () => {
     expect(await screen.findByText('Unknown middleware nope')).toBeTruthy();
     expect(screen.getByTestId('error-status').textContent).toBe('500');
     expect(screen.queryByText('broken page')).toBeNull();
+  });
+});
+
+describe('guardsSendAway (what link prefetch skips)', () => {
+  const routes = createAppRoutes();
+  const sendsAway = (path: string) => {
+    const url = new URL(path, 'https://portal.test');
+    return guardsSendAway((matchRoutes(routes, url.pathname) ?? []).map((match) => match.route), url);
+  };
+
+  it('follows the auth guard by the session known now, and says nothing while it is unknown', () => {
+    setSessionUser(undefined);
+    expect(['/', '/account', '/login', '/register'].map(sendsAway)).toEqual([false, false, false, false]);
+    setSessionUser(null);
+    expect(['/', '/account', '/login', '/register', '/forgot'].map(sendsAway)).toEqual([true, true, false, false, false]);
+    setSessionUser(ada);
+    expect(['/', '/account', '/login', '/register', '/login/explore', '/login?prompt=login&next=/account'].map(sendsAway)).toEqual([false, false, true, true, false, false]);
+    setSessionUser(undefined);
   });
 });
 
