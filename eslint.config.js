@@ -74,6 +74,14 @@ export default tseslint.config(
     },
   },
   {
+    // The server is type-checked with the e2e and bench code (tsconfig.json), whose DOM types
+    // would let a browser global through unnoticed: the server has none.
+    files: ['packages/server/src/**/*.ts', 'packages/server/test/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', ...['window', 'document', 'localStorage', 'sessionStorage', 'HTMLElement', 'Element', 'location'].map((name) => ({ name, message: 'the server runs on Node: no browser globals' }))],
+    },
+  },
+  {
     // Production code only: a platform test may render a module's real mail, and tests use the utilities.
     files: ['packages/server/src/**/*.ts'],
     ignores: TESTS,
