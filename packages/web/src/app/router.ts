@@ -25,7 +25,10 @@ export function createAppRouter() {
 
 export type AppRouter = ReturnType<typeof createAppRouter>;
 
-/** Whether the guards would send this visitor away from a page, by the session as known now (link prefetch skips it). */
+/**
+ * Whether the auth guard (the one guard that depends on who is visiting) would send this
+ * visitor away from a page, by the session as known now: link prefetch skips such pages.
+ */
 export function guardsSendAway(matched: RouteObject[], url: URL): boolean {
   const user = peekSessionUser();
   return authGuardSendsAway(

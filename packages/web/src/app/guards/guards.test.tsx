@@ -1,12 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { matchRoutes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RouteErrorPage } from '../errors/RouteErrorPage';
+import { createAppRoutes, guardsSendAway } from '../router';
+import { setSessionUser } from '../../lib/session';
 import { ada, locationOf, renderAt } from '../../test/render';
 import { createGuardLoader } from './guard-loader';
 import { middlewareNames, runMiddleware } from './middleware';
-import { matchRoutes } from 'react-router';
-import { createAppRoutes, guardsSendAway } from '../router';
-import { setSessionUser } from '../../lib/session';
 
 describe('runMiddleware', () => {
   const context = (middleware: string[]) => ({
@@ -135,6 +135,9 @@ describe('guardsSendAway (what link prefetch skips)', () => {
     return guardsSendAway((matchRoutes(routes, url.pathname) ?? []).map((match) => match.route), url);
   };
 
+  // The kept session is module state: forgotten after the test, whatever it asserted.
+  afterEach(() => setSessionUser(undefined));
+
   it('follows the auth guard by the session known now, and says nothing while it is unknown', () => {
     setSessionUser(undefined);
     expect(['/', '/account', '/login', '/register'].map(sendsAway)).toEqual([false, false, false, false]);
@@ -142,7 +145,6 @@ describe('guardsSendAway (what link prefetch skips)', () => {
     expect(['/', '/account', '/login', '/register', '/forgot'].map(sendsAway)).toEqual([true, true, false, false, false]);
     setSessionUser(ada);
     expect(['/', '/account', '/login', '/register', '/login/explore', '/login?prompt=login&next=/account'].map(sendsAway)).toEqual([false, false, true, true, false, false]);
-    setSessionUser(undefined);
   });
 });
 
