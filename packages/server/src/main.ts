@@ -5,6 +5,7 @@ import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { seedDemoAccount } from './modules/users';
 import { systemClock } from './platform/clock';
+import { DataKeyMismatch } from './platform/data-protection';
 import { applyLimitOverrides } from './platform/rate-limit/rules';
 
 /** Process entry: config -> database -> app -> listen, and a clean shutdown on SIGINT/SIGTERM. */
@@ -52,4 +53,11 @@ async function main(): Promise<void> {
   app.log.info(`portal on ${config.PLATFORM_ORIGIN} (platform) and ${config.LOCKER_ORIGIN} (locker); database: ${database.kind}`);
 }
 
-void main();
+main().catch((error: unknown) => {
+  // A cause the operator can fix gets one clear line, not a stack trace from deep inside the start.
+  if (error instanceof DataKeyMismatch) {
+    console.error(`cannot start: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+});

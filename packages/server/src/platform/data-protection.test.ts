@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '../../test/harness';
 import { identityClient } from '../../test/identity';
 import { loadConfig } from '../config';
 import { recoveryCodes, users } from '../db/schema';
-import { createDataProtection, DATA_KEY_FILE, loadDataKey, parseDataKey } from './data-protection';
+import { createDataProtection, DATA_KEY_FILE, DataKeyMismatch, loadDataKey, parseDataKey } from './data-protection';
 import { sha256 } from './crypto';
 import { safeError } from './logger';
 
@@ -26,9 +26,10 @@ describe('data protection', () => {
     expect(protect.seal('JBSWY3DPEHPK3PXP')).not.toBe(sealed);
     expect(protect.open(sealed)).toBe('JBSWY3DPEHPK3PXP');
     expect(protect.open('JBSWY3DPEHPK3PXP')).toBe('JBSWY3DPEHPK3PXP');
-    expect(() => createDataProtection(Buffer.alloc(32, 8)).open(sealed)).toThrow();
+    expect(() => createDataProtection(Buffer.alloc(32, 8)).open(sealed)).toThrow(DataKeyMismatch);
     const tampered = `${sealed.slice(0, -2)}${sealed.endsWith('A') ? 'B' : 'A'}A`;
-    expect(() => protect.open(tampered)).toThrow();
+    expect(() => protect.open(tampered)).toThrow(DataKeyMismatch);
+    expect(() => protect.open('v1::')).toThrow(DataKeyMismatch);
   });
 
   it('hashes with the key: the same value hashes apart under another key', () => {

@@ -23,6 +23,17 @@ const KEYED = 'k1:';
 /** Where the embedded default keeps its generated key, inside DATA_DIR. */
 export const DATA_KEY_FILE = 'data-encryption.key';
 
+/**
+ * A sealed value this key does not open: it was sealed under another data key (a changed
+ * DATA_ENCRYPTION_KEY, or a key file lost or replaced), or altered since.
+ */
+export class DataKeyMismatch extends Error {
+  constructor() {
+    super(`secrets stored in the database do not open with this data key: they were sealed under another DATA_ENCRYPTION_KEY (or DATA_DIR/${DATA_KEY_FILE}), or altered. Start with the key this database was written with.`);
+    this.name = 'DataKeyMismatch';
+  }
+}
+
 /** Reads a key written as 64 hex digits or as base64 of 32 bytes. */
 export function parseDataKey(text: string): Buffer | null {
   const trimmed = text.trim();
@@ -46,9 +57,14 @@ export function createDataProtection(key: Buffer): DataProtection {
       if (!stored.startsWith(SEALED)) return stored;
       const [iv = '', body = ''] = stored.slice(SEALED.length).split(':');
       const bytes = Buffer.from(body, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', encryptionKey, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-      return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', encryptionKey, Buffer.from(iv, 'base64url'));
+        decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+        return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
+      } catch {
+        // GCM's own words ("Unsupported state or unable to authenticate data") name no cause an operator can act on.
+        throw new DataKeyMismatch();
+      }
     },
     isSealed: (stored) => stored.startsWith(SEALED),
     keyedHash: (value) => `${KEYED}${createHmac('sha256', hashKey).update(value).digest('hex')}`,
