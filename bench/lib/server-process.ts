@@ -142,6 +142,12 @@ export async function startHelloWorldProcess(): Promise<ServerProcess> {
   return startProcess(['-e', script], { NODE_ENV: 'production', PORT: String(port), NODE_PATH: path.join(ROOT, 'node_modules') }, '/healthz');
 }
 
+/** bare-sign-in-server.ts in its own process: HTTP, argon2 on the portal's threads, a log line and a token, nothing else. */
+export async function startBareSignInProcess(password: string): Promise<ServerProcess> {
+  const port = await freePort();
+  return startProcess(['--import', 'tsx', path.join(ROOT, 'bench', 'lib', 'bare-sign-in-server.ts')], { NODE_ENV: 'production', PORT: String(port), BARE_SIGN_IN_PASSWORD: password }, '/healthz');
+}
+
 /** CPU time (user + system) process `pid` has used so far, in milliseconds, from /proc (Linux). */
 export function processCpuMilliseconds(pid: number): number {
   return ticksToMilliseconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));

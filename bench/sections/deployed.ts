@@ -6,6 +6,7 @@ import {
   mainThreadCpuMilliseconds,
   postgresBackendsCpuMilliseconds,
   processCpuMilliseconds,
+  startBareSignInProcess,
   startHelloWorldProcess,
   startPortalProcess,
   type ServerProcess,
@@ -34,6 +35,8 @@ interface SignInWorkload {
   databaseUrl?: string;
   requests: SignInRequests;
   rounds: SignInRound[];
+  /** The bare sign-in server: a reference the portal's workloads are read against, with no target of its own. */
+  ceiling?: true;
 }
 
 interface SignInRound {
@@ -137,6 +140,22 @@ function signInRows(w: SignInWorkload): Row[] {
   const best = w.rounds.reduce((a, b) => (b.rps > a.rps ? b : a)).result;
   const ratio = median(wall);
   const listed = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
+  if (w.ceiling) {
+    return [
+      {
+        metric: `sign-ins, ${w.label}`,
+        value: perSecond(median(w.rounds.map((round) => round.rps)), 'sign-in/s'),
+        status: clean(best) && failures === 0 ? 'INFO' : 'FAIL',
+        note: `${describeLoad(best)}; bench/lib/bare-sign-in-server.ts: a bare Fastify logging each request at info, the password checked on the portal's argon2 threads, a new token in a cookie; no database, hooks, limits or validation`,
+      },
+      {
+        metric: '  ratio to raw verify, per second (the ceiling)',
+        value: ratio.toFixed(2),
+        status: 'INFO',
+        note: `what any sign-in over HTTP keeps of raw verifications on this machine: the portal's ratios above are read against it (rounds ${listed(wall)}); its main thread ${median(w.rounds.map((round) => round.mainThreadMsPerSignIn)).toFixed(1)} ms of CPU per sign-in (median); the machine's time per sign-in (medians, ms): ${describeMachine(w)}`,
+      },
+    ];
+  }
   return [
     {
       metric: `sign-ins as deployed, ${w.label}`,
@@ -176,8 +195,16 @@ async function signInsAsDeployed(context: BenchContext, pglite: ServerProcess, p
   const postgres = databaseUrl
     ? await startPortalProcess({ databaseUrl, seed: async (database) => void (postgresAccounts = await seedAccounts({ database }, 'deployed-pg', SIGN_IN_ACCOUNTS)) })
     : undefined;
+  const bare = await startBareSignInProcess(password);
   try {
-    const all = [...workloads('PGlite', pglite, pgliteAccounts), ...(postgres ? workloads('PostgreSQL', postgres, postgresAccounts, databaseUrl) : [])];
+    const ceiling: SignInWorkload = {
+      label: 'bare Fastify + argon2 threads, no database',
+      server: bare,
+      requests: pgliteAccounts.map((account) => signInRequest({ ...account, password })),
+      rounds: [],
+      ceiling: true,
+    };
+    const all = [...workloads('PGlite', pglite, pgliteAccounts), ...(postgres ? workloads('PostgreSQL', postgres, postgresAccounts, databaseUrl) : []), ceiling];
     const rawRound = () => verifyLoops(verify as Verify, rawHash, password, CONCURRENCY, SIGN_IN_SECONDS);
     await verifyLoops(verify as Verify, rawHash, password, CONCURRENCY, WARMUP_SECONDS);
     // Raw and server rounds alternate, and each server round is taken against the mean of the
@@ -213,6 +240,7 @@ async function signInsAsDeployed(context: BenchContext, pglite: ServerProcess, p
     ];
   } finally {
     await postgres?.stop();
+    await bare.stop();
   }
 }
 
