@@ -73,7 +73,9 @@ export const sessions = pgTable(
     /** How the person authenticated for this session (RFC 8176 values), for the OIDC provider's `amr`. */
     amr: text('amr').array(),
   },
-  (table) => [uniqueIndex('sessions_token_hash_key').on(table.tokenHash), index('sessions_user_idx').on(table.userId)],
+  // By user and device: a sign-in's "seen this device before?" is one probe however long the
+  // person's history (migration 0022); lookups by user alone use its first column.
+  (table) => [uniqueIndex('sessions_token_hash_key').on(table.tokenHash), index('sessions_user_device_idx').on(table.userId, table.deviceId)],
 );
 
 /**
