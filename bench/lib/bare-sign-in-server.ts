@@ -5,9 +5,9 @@
  * the portal stores it) in a cookie and the body. No database, hooks, limits or validation: what
  * it keeps of raw verifications is the ceiling of any sign-in over HTTP on this machine.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { createArgon2Threads } from '../../packages/server/src/platform/argon2-threads';
+import { randomToken, sha256 } from '../../packages/server/src/platform/crypto';
 import { ARGON2_PARAMS } from '../../packages/server/src/platform/passwords';
 
 const argon2 = createArgon2Threads();
@@ -18,8 +18,9 @@ app.get('/healthz', async () => ({ status: 'ok' }));
 app.post('/v3/sso/auth', async (request, reply) => {
   const { password } = request.body as { password?: unknown };
   if (typeof password !== 'string' || !(await argon2.verify(hash, password))) return reply.code(401).send({ error: 'wrong password' });
-  const token = randomBytes(32).toString('base64url');
-  createHash('sha256').update(token).digest('hex');
+  // The token and the hash the portal would store of it (sessions/service.ts), made the same way.
+  const token = randomToken();
+  sha256(token);
   reply.header('set-cookie', `session=${token}; Path=/; HttpOnly; Secure; SameSite=Lax`);
   return { token };
 });

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { solveAltcha } from '../test/captcha';
 import { freshDatabase, testDatabaseKind } from '../test/db-target';
-import { serverCommand } from '../test/server-bundle';
+import { serverCommand, serverProcessEnv } from '../test/server-bundle';
 
 /**
  * Crash safety: the real server process (src/main.ts) under a write load (API keys created
@@ -35,13 +35,10 @@ function freePort(): Promise<number> {
 
 async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   const port = await freePort();
-  const inherited = { ...process.env };
-  for (const key of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'TEST_DB', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete inherited[key];
   let output = '';
   const child = spawn(process.execPath, serverCommand('main'), {
     cwd: ROOT,
-    env: {
-      ...inherited,
+    env: serverProcessEnv({
       NODE_ENV: 'development',
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -51,7 +48,7 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
       WEB_DIST: path.join(tmpdir(), 'no-web-dist'),
       DELETION_JOB_INTERVAL_SECONDS: '0',
       ...env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

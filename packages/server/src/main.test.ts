@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { serverCommand } from '../test/server-bundle';
+import { serverCommand, serverProcessEnv } from '../test/server-bundle';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { loadSigningKeys } from './modules/oauth';
@@ -28,12 +28,10 @@ describe('the server process (src/main.ts) at start', () => {
         await database.close();
       }
 
-      const inherited = { ...process.env };
-      for (const key of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'TEST_DB', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete inherited[key];
       const start = promisify(execFile)(process.execPath, serverCommand('main'), {
         cwd: ROOT,
         // Another key: the process must stop before it listens (port 0 would be any free one if it did not).
-        env: { ...inherited, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), SEED_DEMO: 'false', LOG_LEVEL: 'warn' },
+        env: serverProcessEnv({ NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), SEED_DEMO: 'false', LOG_LEVEL: 'warn' }),
         encoding: 'utf8',
         timeout: 60_000,
       });
@@ -50,5 +48,21 @@ describe('the server process (src/main.ts) at start', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }, 90_000);
+
+  it('refuses a setting it cannot read, listing the problem without a stack trace', async () => {
+    const failure = await promisify(execFile)(process.execPath, serverCommand('main'), {
+      cwd: ROOT,
+      env: serverProcessEnv({ NODE_ENV: 'development', PORT: 'not-a-port', LOG_LEVEL: 'warn' }),
+      encoding: 'utf8',
+      timeout: 60_000,
+    }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain('Invalid configuration:');
+    expect(failure?.stderr).toContain('PORT');
+    expect(failure?.stderr).not.toMatch(/\n\s+at /);
   }, 90_000);
 });

@@ -10,16 +10,7 @@ import { applyLimitOverrides } from './platform/rate-limit/rules';
 
 /** Process entry: config -> database -> app -> listen, and a clean shutdown on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfig();
   applyLimitOverrides(config.RATE_LIMITS);
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, listen: { keepaliveMs: config.LISTEN_KEEPALIVE_MS } });
   await migrate(database);
@@ -54,9 +45,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // A cause the operator can fix gets one clear line, not a stack trace from deep inside the start.
-  if (error instanceof DataKeyMismatch) {
-    console.error(`cannot start: ${error.message}`);
+  // A cause the operator can fix is said in plain words, not as a stack trace from deep inside the start.
+  if (error instanceof ConfigError || error instanceof DataKeyMismatch) {
+    console.error(error instanceof ConfigError ? error.message : `cannot start: ${error.message}`);
     process.exit(1);
   }
   throw error;

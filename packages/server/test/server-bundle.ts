@@ -76,6 +76,16 @@ export function serverCommand(entry: ServerEntry): string[] {
 }
 
 /**
+ * The environment of a server process a test starts: this process's, less what belongs to the
+ * test run itself (its database, Redis and SMTP, and vitest's own markers), plus `env`.
+ */
+export function serverProcessEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = { ...process.env };
+  for (const key of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'TEST_DB', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete inherited[key];
+  return { ...inherited, ...env };
+}
+
+/**
  * Runs an operator command (`npm run organizations -- ...`, `npm run clients -- ...`) to its
  * end against the database `env` names (DATA_DIR, never the caller's DATABASE_URL); resolves
  * with what it printed, rejects with what it wrote to stderr. Not blocking this process: a
