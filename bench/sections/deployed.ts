@@ -181,8 +181,8 @@ function signInRows(w: SignInWorkload): Row[] {
 
 /** The main thread's CPU per sign-in and its parts (medians): user time that grows beside argon2 is contention, not system calls. */
 function describeMainThread(w: SignInWorkload): string {
-  const of = (pick: (times: ThreadTimes) => number) => median(w.rounds.map((round) => pick(round.mainThread)));
-  return `${of((times) => times.userMs + times.systemMs).toFixed(1)} ms of CPU per sign-in (medians: user ${of((times) => times.userMs).toFixed(1)}, system ${of((times) => times.systemMs).toFixed(1)}; preempted ${of((times) => times.preemptions).toFixed(1)} times)`;
+  const of = (pick: (times: ThreadTimes) => number) => median(w.rounds.map((round) => pick(round.mainThread))).toFixed(1);
+  return `${of((times) => times.userMs + times.systemMs)} ms of CPU per sign-in (medians: user ${of((times) => times.userMs)}, system ${of((times) => times.systemMs)}; preempted ${of((times) => times.preemptions)} times)`;
 }
 
 function describeMachine(w: SignInWorkload): string {
