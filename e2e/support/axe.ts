@@ -44,6 +44,12 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
   // Colours are read at one instant: with reduced motion a slide of the brand panel is not
   // caught mid-fade (a fading caption once failed contrast under CI load). Restored after.
   await page.emulateMedia({ reducedMotion: 'reduce' });
+  // A transition already running goes on under reduced motion (a toast fading in once failed
+  // contrast at half opacity): wait for those that end, spinners aside, 2 s at most.
+  await page.evaluate(async () => {
+    const ending = document.getAnimations().filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Infinity));
+    await Promise.race([Promise.all(ending.map((animation) => animation.finished.catch(() => undefined))), new Promise((resolve) => setTimeout(resolve, 2000))]);
+  });
   const violations = await axeViolations(page, include);
   await page.emulateMedia({ reducedMotion: null });
   return violations.filter(isSerious).map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`);
