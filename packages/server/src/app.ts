@@ -40,7 +40,7 @@ import { createFederationService, federationRoutes, socialFormPostRoute } from '
 import { companySsoRoutes, createCompanySsoService, SAML_ACS_PREFIX } from './modules/company-sso';
 import { resourcesRoutes } from './modules/resources';
 import { createSecurityService, securityRoutes } from './modules/security';
-import { createSessionService, followIdentityChanges, IdentityCache, installAuthGuard, installReadYourWrites, sessionRoutes } from './modules/sessions';
+import { createSessionService, followIdentityChanges, IdentityCache, installAuthGuard, installReadYourWrites, installSessionRetentionJob, sessionRoutes } from './modules/sessions';
 import { supportChatRoutes } from './modules/support-chat';
 import { healthRoutes, installWebApp } from './modules/system';
 import { captchaRoutes, createCaptchaVerifier, type CaptchaVerifier } from './platform/captcha';
@@ -233,6 +233,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installReceiptJob(app, billing, config.BILLING_RECEIPT_INTERVAL_SECONDS);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
   installOidcSweepJob(app, database.db);
+  installSessionRetentionJob(app, { db: database.db, clock, retention: { retentionDays: config.SESSION_RETENTION_DAYS, idleTimeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS } });
   installSigningKeyReloadJob(app, oauth.provider, config.OIDC_KEYS_RELOAD_SECONDS);
   // Researcher rewards (posted by the bug-bounty platform's client) paid on the 10th.
   const payouts = createPayoutService({ ...shared, hooks: deps.payoutHooks });

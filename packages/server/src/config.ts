@@ -80,6 +80,8 @@ const envSchema = z
     RATE_LIMITS: limitOverrides.default({}),
     /** A session unused for this long is refused (beside its 30-day lifetime). */
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 60 * 60).default(7 * 24 * 60 * 60),
+    /** How long a session that ended is kept (its IP, location, browser) before it is deleted; each device's newest stays. 0 keeps all. */
+    SESSION_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
     /** Live sessions each node keeps in memory (see modules/sessions/identity-cache.ts); others cost one query. */
     SESSION_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
     /** How recent a sign-in or re-authentication must be for a sensitive change (adding a passkey, an API key...). */

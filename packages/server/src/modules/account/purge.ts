@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
-import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+import { installPeriodicJob } from '../../platform/jobs';
 import { purgeQueries } from './purge-queries';
 
 /**
@@ -31,18 +31,10 @@ export async function runDeletionPurge(db: Database, clock: Clock, options: { ma
  */
 export function installDeletionPurgeJob(app: FastifyInstance, deps: { config: Config; db: Database; clock: Clock }): void {
   const intervalMs = deps.config.DELETION_JOB_INTERVAL_SECONDS * 1000;
-  if (intervalMs <= 0) return;
-  let job: PeriodicJob | undefined;
-  app.addHook('onReady', async () => {
-    job = startPeriodicJob({
-      name: 'deletion-purge',
-      intervalMs,
-      initialDelayMs: Math.min(intervalMs, 30_000 + Math.floor(Math.random() * 30_000)),
-      run: () => runDeletionPurge(deps.db, deps.clock),
-      log: app.log,
-    });
-  });
-  app.addHook('onClose', async () => {
-    await job?.stop();
+  installPeriodicJob(app, {
+    name: 'deletion-purge',
+    intervalMs,
+    initialDelayMs: Math.min(intervalMs, 30_000 + Math.floor(Math.random() * 30_000)),
+    run: () => runDeletionPurge(deps.db, deps.clock),
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+import { installPeriodicJob, startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
 import type { BillingService } from './service';
 
 /**
@@ -8,19 +8,11 @@ import type { BillingService } from './service';
  */
 export function installRenewalJob(app: FastifyInstance, billing: BillingService, intervalSeconds: number): void {
   const intervalMs = intervalSeconds * 1000;
-  if (intervalMs <= 0) return;
-  let job: PeriodicJob | undefined;
-  app.addHook('onReady', async () => {
-    job = startPeriodicJob({
-      name: 'billing-renewals',
-      intervalMs,
-      initialDelayMs: Math.min(intervalMs, 30_000 + Math.floor(Math.random() * 30_000)),
-      run: () => billing.runRenewals(),
-      log: app.log,
-    });
-  });
-  app.addHook('onClose', async () => {
-    await job?.stop();
+  installPeriodicJob(app, {
+    name: 'billing-renewals',
+    intervalMs,
+    initialDelayMs: Math.min(intervalMs, 30_000 + Math.floor(Math.random() * 30_000)),
+    run: () => billing.runRenewals(),
   });
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
 import type Provider from 'oidc-provider';
-import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+import { installPeriodicJob } from '../../platform/jobs';
 
 /** The provider of the moment: callers take it for each use, since a change of keys replaces it. */
 export type CurrentProvider = () => Provider;
@@ -40,11 +40,5 @@ export async function providerWithKeys(load: () => Promise<JWK[]>, build: (keys:
 
 /** Every node reads the signing keys every `intervalSeconds` (a job of its own: nodes need not agree). */
 export function installSigningKeyReloadJob(app: FastifyInstance, provider: ProviderWithKeys, intervalSeconds: number): void {
-  let job: PeriodicJob | undefined;
-  app.addHook('onReady', async () => {
-    job = startPeriodicJob({ name: 'oidc-signing-keys', intervalMs: intervalSeconds * 1000, run: () => provider.reload(), log: app.log });
-  });
-  app.addHook('onClose', async () => {
-    await job?.stop();
-  });
+  installPeriodicJob(app, { name: 'oidc-signing-keys', intervalMs: intervalSeconds * 1000, run: () => provider.reload() });
 }

@@ -2,7 +2,7 @@ import { and, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
 import { oidcModels, oidcSessionLinks } from '../../db/schema';
-import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+import { installPeriodicJob } from '../../platform/jobs';
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -26,17 +26,10 @@ export async function sweepExpired(db: Database): Promise<{ models: number; link
 
 /** Every node sweeps hourly (the statements are idempotent, so nodes need not agree who). */
 export function installOidcSweepJob(app: FastifyInstance, db: Database): void {
-  let job: PeriodicJob | undefined;
-  app.addHook('onReady', async () => {
-    job = startPeriodicJob({
-      name: 'oidc-sweep',
-      intervalMs: SWEEP_INTERVAL_MS,
-      initialDelayMs: 60_000 + Math.floor(Math.random() * 60_000),
-      run: () => sweepExpired(db),
-      log: app.log,
-    });
-  });
-  app.addHook('onClose', async () => {
-    await job?.stop();
+  installPeriodicJob(app, {
+    name: 'oidc-sweep',
+    intervalMs: SWEEP_INTERVAL_MS,
+    initialDelayMs: 60_000 + Math.floor(Math.random() * 60_000),
+    run: () => sweepExpired(db),
   });
 }

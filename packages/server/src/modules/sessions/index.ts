@@ -6,5 +6,6 @@ export { clearSessionCookies, cookieIsSecure, sessionCookieClearings, sessionCoo
 export { describeClient, type ClientInfo } from './client-info';
 export { followIdentityChanges, installReadYourWrites } from './change-feed';
 export { IdentityCache } from './identity-cache';
+export { deleteEndedSessions, installSessionRetentionJob, type SessionRetention } from './retention';
 export { sessionRoutes } from './routes';
 export type { AuthMethod, SignedIn, SignInResult } from './signed-in';

@@ -17,7 +17,7 @@ describe('the session insert, for a person with a long history', () => {
     database = await freshDatabase();
     const now = new Date();
     await database.db.insert(users).values({ id: userId, email: `history-${randomBytes(4).toString('hex')}@example.com`, fullName: 'Long History', createdAt: now, updatedAt: now });
-    // Sessions stay for the device history: thousands for one person is what an automated client leaves in months.
+    // Sessions stay for the device history (ended ones for SESSION_RETENTION_DAYS): thousands for one person is what an automated client leaves in months.
     const rows = Array.from({ length: HISTORY }, (_, i) => ({
       id: randomUUID(),
       userId,

@@ -5,7 +5,7 @@ import { erc20Abi, getAddress } from 'viem';
 import type { Database } from '../../db/client';
 import { walletEntries } from '../../db/schema';
 import type { Clock } from '../../platform/clock';
-import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+import { installPeriodicJob } from '../../platform/jobs';
 import { post, rows, type Tx } from './ledger';
 import { DEPOSIT_CURSOR, depositChain, ensureCursor, toLedgerUnits, type WhcDepositConfig, type WhcDepositLogger } from './whc-deposits';
 
@@ -180,12 +180,6 @@ export type WhcDepositFollower = ReturnType<typeof createWhcDepositFollower>;
 /** The follower's job: every WHC_CHAIN_POLL_SECONDS (0: not on this node), safe on several nodes (the cursor is claimed per poll). */
 export function installDepositFollower(app: FastifyInstance, follower: WhcDepositFollower, intervalSeconds: number): void {
   const intervalMs = intervalSeconds * 1000;
-  if (intervalMs <= 0 || !follower.enabled) return;
-  let job: PeriodicJob | undefined;
-  app.addHook('onReady', async () => {
-    job = startPeriodicJob({ name: 'wallet-whc-deposits', intervalMs, initialDelayMs: Math.min(intervalMs, 5_000), run: () => follower.follow(), log: app.log });
-  });
-  app.addHook('onClose', async () => {
-    await job?.stop();
-  });
+  if (!follower.enabled) return;
+  installPeriodicJob(app, { name: 'wallet-whc-deposits', intervalMs, initialDelayMs: Math.min(intervalMs, 5_000), run: () => follower.follow() });
 }

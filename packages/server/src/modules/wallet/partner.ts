@@ -6,7 +6,7 @@ import type { Database } from '../../db/client';
 import { walletPartnerTransfers } from '../../db/schema';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
-import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+import { installPeriodicJob } from '../../platform/jobs';
 import { bankSignatureValid as signatureValid, signBankNotification as signBody } from './deposits';
 import { reverseEntry, rows } from './ledger';
 import type { TransferRequest, WalletService } from './service';
@@ -246,12 +246,6 @@ export type PartnerTransferService = ReturnType<typeof createPartnerTransferServ
 
 /** Every PARTNER_EXCHANGE_RETRY_SECONDS (0: not on this node) sends again the transfers the partner has not acknowledged. */
 export function installPartnerJob(app: FastifyInstance, partner: PartnerTransferService, intervalSeconds: number): void {
-  if (intervalSeconds <= 0 || !partner.enabled) return;
-  let job: PeriodicJob | undefined;
-  app.addHook('onReady', async () => {
-    job = startPeriodicJob({ name: 'wallet-partner', intervalMs: intervalSeconds * 1000, run: () => partner.sendPending(), log: app.log });
-  });
-  app.addHook('onClose', async () => {
-    await job?.stop();
-  });
+  if (!partner.enabled) return;
+  installPeriodicJob(app, { name: 'wallet-partner', intervalMs: intervalSeconds * 1000, run: () => partner.sendPending() });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { startPeriodicJob, type PeriodicJob } from '../../platform/jobs';
+import { installPeriodicJob } from '../../platform/jobs';
 import type { PayoutService } from './payouts';
 
 /**
@@ -10,20 +10,12 @@ import type { PayoutService } from './payouts';
  */
 export function installPayoutJob(app: FastifyInstance, payouts: PayoutService, intervalSeconds: number, today?: () => Date): void {
   const intervalMs = intervalSeconds * 1000;
-  if (intervalMs <= 0) return;
-  let job: PeriodicJob | undefined;
-  app.addHook('onReady', async () => {
-    job = startPeriodicJob({
-      name: 'wallet-payouts',
-      intervalMs,
-      initialDelayMs: Math.min(intervalMs, 5_000),
-      run: async () => {
-        await payouts.run(today?.());
-      },
-      log: app.log,
-    });
-  });
-  app.addHook('onClose', async () => {
-    await job?.stop();
+  installPeriodicJob(app, {
+    name: 'wallet-payouts',
+    intervalMs,
+    initialDelayMs: Math.min(intervalMs, 5_000),
+    run: async () => {
+      await payouts.run(today?.());
+    },
   });
 }

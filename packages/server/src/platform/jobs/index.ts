@@ -1,2 +1,2 @@
 /** Periodic jobs: the runner; the jobs themselves live with the modules they serve (account: the deletion purge). */
-export { startPeriodicJob, type JobLogger, type PeriodicJob } from './runner';
+export { installPeriodicJob, startPeriodicJob, type JobLogger, type JobOptions, type PeriodicJob } from './runner';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startPeriodicJob } from './runner';
+import { installPeriodicJob, startPeriodicJob } from './runner';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,5 +50,55 @@ describe('startPeriodicJob', () => {
     await Promise.all([job.runNow(), job.runNow(), job.runNow()]);
     await job.stop();
     expect(most).toBe(1);
+  });
+});
+
+describe('installPeriodicJob', () => {
+  /** An app's hooks, run when the test says the app is ready or closing. */
+  function host() {
+    const hooks: Record<string, Array<() => Promise<void>>> = { onReady: [], onClose: [] };
+    const { log } = recorder();
+    return {
+      log,
+      hooks,
+      addHook: (name: 'onReady' | 'onClose', hook: () => Promise<void>) => hooks[name]!.push(hook),
+      fire: async (name: 'onReady' | 'onClose') => {
+        for (const hook of hooks[name]!) await hook();
+      },
+    };
+  }
+
+  it('starts when the app is ready and stops, its run awaited, when the app closes', async () => {
+    const app = host();
+    let runs = 0;
+    let running = false;
+    installPeriodicJob(app, {
+      name: 'lifetime',
+      intervalMs: 10,
+      initialDelayMs: 0,
+      run: async () => {
+        running = true;
+        runs += 1;
+        await sleep(15);
+        running = false;
+      },
+    });
+    await sleep(40);
+    expect(runs).toBe(0);
+    await app.fire('onReady');
+    await sleep(60);
+    await app.fire('onClose');
+    expect(running).toBe(false);
+    const stoppedAt = runs;
+    expect(stoppedAt).toBeGreaterThanOrEqual(2);
+    await sleep(40);
+    expect(runs).toBe(stoppedAt);
+  });
+
+  it('installs nothing when the interval is 0 (the job is off on this node)', () => {
+    const app = host();
+    installPeriodicJob(app, { name: 'off', intervalMs: 0, run: async () => undefined });
+    expect(app.hooks.onReady).toHaveLength(0);
+    expect(app.hooks.onClose).toHaveLength(0);
   });
 });
