@@ -48,6 +48,12 @@ export const restoreRequestSchema = z.object({ restore_token: z.string().min(1).
 export const apiKeyScopes = ['me:read', 'me:write', 'notifications:read', 'notifications:write'] as const;
 export type ApiKeyScope = (typeof apiKeyScopes)[number];
 export const API_KEY_PREFIX = 'pk_';
+/**
+ * An API key's whole shape: the prefix and 43 characters (32 random bytes, base64url). Only
+ * this shape is taken for a key: session and access tokens are 43 random base64url characters
+ * too, and one in 262,144 of them starts with the prefix by chance.
+ */
+export const API_KEY_PATTERN = /^pk_[A-Za-z0-9_-]{43}$/;
 /** POST /sso/me/api-keys → the key, shown this once. */
 export const createApiKeyRequestSchema = z.object({
   name: z.string().trim().min(1, messages.blank).max(60),

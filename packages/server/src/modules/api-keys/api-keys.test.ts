@@ -1,6 +1,7 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys } from '../../db/schema';
+import { apiKeys, sessions, users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
 import { sha256 } from '../../platform/crypto';
 import { identityClient } from '../../../test/identity';
@@ -118,6 +119,21 @@ describe('API keys', () => {
     for (const key of [`pk_${'A'.repeat(43)}`, 'pk_short', `pk_${'x'.repeat(600)}`]) {
       expect((await call(key, 'GET', '/v3/sso/me')).statusCode).toBe(401);
     }
+  });
+
+  it('takes a token for a key only by its whole shape: a session token that starts with the prefix is a session', async () => {
+    // One session token in 262,144 starts with "pk_" by chance (43 random base64url characters):
+    // taken for a key by its prefix, its owner was refused everywhere (401, and 403 on session-only routes).
+    const [owner] = await server.database.db.select().from(users).where(eq(users.email, 'keys@example.com'));
+    const token = `pk_${randomBytes(30).toString('base64url')}`;
+    expect(token).toHaveLength(43);
+    const now = clock.now();
+    await server.database.db.insert(sessions).values({ id: randomUUID(), userId: owner!.id, tokenHash: sha256(token), createdAt: now, lastActiveAt: now, expiresAt: new Date(now.getTime() + 86_400_000) });
+
+    expect((await call(token, 'GET', '/v3/sso/me')).json()).toMatchObject({ email: 'keys@example.com' });
+    expect((await call(token, 'GET', '/v3/sso/me/api-keys')).statusCode).toBe(200);
+    const byCookie = await server.app.inject({ method: 'GET', url: '/v3/sso/me', cookies: { auth_token: token } });
+    expect(byCookie.statusCode).toBe(200);
   });
 
   it('validates the request with the contract words', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { API_KEY_PREFIX, apiKeyScopes, type ApiKeyScope } from '@portal/contracts';
+import { API_KEY_PATTERN, API_KEY_PREFIX, apiKeyScopes, type ApiKeyScope } from '@portal/contracts';
 import { z } from 'zod';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { fieldError } from '../../platform/errors';
@@ -15,7 +15,6 @@ export const API_KEY_VISIBLE_CHARS = 8;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Live keys one user may hold: plenty for real use, and a bound on what a stolen session can mint. */
 export const MAX_API_KEYS_PER_USER = 50;
-const KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
 const scopeList = z.array(z.enum(apiKeyScopes));
 
 export type ApiKeyService = ReturnType<typeof createApiKeyService>;
@@ -49,7 +48,7 @@ export function createApiKeyService(deps: NotifierDependencies) {
 
   const authenticator: ApiKeyAuthenticator = {
     async authenticate(key: string): Promise<ApiKeyAuthentication | null> {
-      if (!KEY_PATTERN.test(key)) return null;
+      if (!API_KEY_PATTERN.test(key)) return null;
       const found = await queries.findByHash(sha256(key));
       const now = clock.now();
       if (!found || found.key.revokedAt || (found.key.expiresAt && found.key.expiresAt <= now)) return null;

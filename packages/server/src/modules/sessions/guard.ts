@@ -1,4 +1,4 @@
-import { API_KEY_PREFIX, type ApiKeyScope } from '@portal/contracts';
+import { API_KEY_PATTERN, type ApiKeyScope } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { installEndpointGuards } from '../../platform/http/route';
@@ -92,9 +92,10 @@ export function presentedToken(request: FastifyRequest, config: Config): string 
   return bearer(request) ?? (request.cookies[sessionCookieName(request, config)] || undefined);
 }
 
-/** Whether a request presents an API key (a bearer token with the key prefix). */
+/** Whether a request presents an API key: a bearer token of a key's whole shape, not its prefix alone (API_KEY_PATTERN says why). */
 export function presentsApiKey(request: FastifyRequest): boolean {
-  return bearer(request)?.startsWith(API_KEY_PREFIX) ?? false;
+  const token = bearer(request);
+  return token !== undefined && API_KEY_PATTERN.test(token);
 }
 
 /** Accounts scheduled for deletion (or already purged) have no live credentials. */
@@ -143,7 +144,7 @@ export function installAuthGuard(
 
   const resolveSession = (request: FastifyRequest): Authentication | null | Promise<Authentication | null> => {
     const token = presentedToken(request, config);
-    if (!token || token.length > 512 || token.startsWith(API_KEY_PREFIX)) return null;
+    if (!token || token.length > 512 || API_KEY_PATTERN.test(token)) return null;
     // Reads may be answered from memory; anything that may change the account reads the database.
     const found = sessions.authenticate(token, !READ_METHODS.has(request.method));
     return found instanceof Promise ? found.then((live) => accepted(live, token)) : accepted(found, token);
