@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
 import type { DatabaseHandle } from '../../packages/server/src/db/client';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -74,7 +75,7 @@ async function startProcess(args: string[], env: Record<string, string>, ready: 
  * opened here and closed before the server starts (PGlite allows one process at a time).
  */
 export async function startPortalProcess(
-  options: { databaseUrl?: string; env?: Record<string, string>; seed?: (database: DatabaseHandle) => Promise<void> } = {},
+  options: { databaseUrl?: string; env?: Record<string, string>; seed?: (database: DatabaseHandle) => Promise<void>; nodeArgs?: string[] } = {},
 ): Promise<ServerProcess & { demo: { email: string; password: string } }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-data-'));
@@ -92,7 +93,7 @@ export async function startPortalProcess(
   // BENCH_SERVER_PROFILE_DIR=dir: the server writes a V8 CPU profile there when it stops (for finding where a figure goes).
   const profile = process.env.BENCH_SERVER_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE_DIR}`] : [];
   const server = await startProcess(
-    [...profile, '--import', 'tsx', 'packages/server/src/main.ts'],
+    [...profile, ...(options.nodeArgs ?? []), '--import', 'tsx', 'packages/server/src/main.ts'],
     {
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
@@ -217,3 +218,34 @@ export async function postgresBackendsCpuMilliseconds(databaseUrl: string): Prom
     await client.end();
   }
 }
+
+/**
+ * A full garbage collection in a server started with `nodeArgs: ['--inspect=127.0.0.1:0']`,
+ * through its inspector (HeapProfiler.collectGarbage, twice: the second frees what the first's
+ * finalizers released), then the heap it keeps: V8 otherwise gives memory back at a moment of
+ * its own, and an RSS reading then moves by ±60 MB.
+ */
+export async function collectGarbage(server: Pick<ServerProcess, 'log'>): Promise<{ heapUsedBytes: number }> {
+  const address = /ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/.exec(server.log())?.[0];
+  if (!address) throw new Error('the server has no inspector (start it with --inspect=127.0.0.1:0)');
+  const socket = new WebSocket(address);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  const call = (id: number, method: string) => {
+    const answered = new Promise<{ result?: { usedSize?: number } }>((resolve) =>
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as { id?: number; result?: { usedSize?: number } };
+        if (message.id === id) resolve(message);
+      }),
+    );
+    socket.send(JSON.stringify({ id, method }));
+    return answered;
+  };
+  try {
+    await call(1, 'HeapProfiler.collectGarbage');
+    await call(2, 'HeapProfiler.collectGarbage');
+    return { heapUsedBytes: (await call(3, 'Runtime.getHeapUsage')).result?.usedSize ?? Number.NaN };
+  } finally {
+    socket.close();
+  }
+}
+
