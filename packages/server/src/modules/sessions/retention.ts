@@ -27,7 +27,8 @@ export interface SessionRetention {
  * is the history behind each device's last session, never the device itself.
  *
  * Idempotent and safe on several nodes at once; a scan of the table per batch, an hour apart
- * (no index of its own: one more index would cost every sign-in's insert).
+ * (no index of its own: one more index would cost every sign-in's insert). The deletes reach
+ * the other nodes' identity caches through the sessions trigger, once per person per batch.
  */
 export async function deleteEndedSessions(db: Database, clock: Clock, retention: SessionRetention, options: { maxRows?: number } = {}): Promise<number> {
   if (retention.retentionDays <= 0) return 0;
