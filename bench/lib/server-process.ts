@@ -230,20 +230,24 @@ export async function collectGarbage(server: Pick<ServerProcess, 'log'>): Promis
   if (!address) throw new Error('the server has no inspector (start it with --inspect=127.0.0.1:0)');
   const socket = new WebSocket(address);
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const call = (id: number, method: string) => {
-    const answered = new Promise<{ result?: { usedSize?: number } }>((resolve) =>
-      socket.on('message', (data) => {
-        const message = JSON.parse(String(data)) as { id?: number; result?: { usedSize?: number } };
-        if (message.id === id) resolve(message);
-      }),
-    );
-    socket.send(JSON.stringify({ id, method }));
-    return answered;
-  };
+  // One listener answers each call by its id (the inspector may also send events).
+  type Answer = { id?: number; result?: { usedSize?: number } };
+  const waiting = new Map<number, (answer: Answer) => void>();
+  socket.on('message', (data) => {
+    const answer = JSON.parse(String(data)) as Answer;
+    if (answer.id !== undefined) waiting.get(answer.id)?.(answer);
+  });
+  let nextId = 0;
+  const call = (method: string) =>
+    new Promise<Answer>((resolve) => {
+      const id = ++nextId;
+      waiting.set(id, resolve);
+      socket.send(JSON.stringify({ id, method }));
+    });
   try {
-    await call(1, 'HeapProfiler.collectGarbage');
-    await call(2, 'HeapProfiler.collectGarbage');
-    return { heapUsedBytes: (await call(3, 'Runtime.getHeapUsage')).result?.usedSize ?? Number.NaN };
+    await call('HeapProfiler.collectGarbage');
+    await call('HeapProfiler.collectGarbage');
+    return { heapUsedBytes: (await call('Runtime.getHeapUsage')).result?.usedSize ?? Number.NaN };
   } finally {
     socket.close();
   }

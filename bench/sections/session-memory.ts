@@ -39,8 +39,8 @@ function rssOf(pid: number): number {
  * info) on a PostgreSQL database of its own. The rows are written straight into that database
  * (the columns a sign-up and a sign-in write), then each token is used once on GET /v3/sso/me,
  * so the server holds it as it would an active user's. Prints the server process's RSS growth
- * (read from /proc after a full GC through an inspector on 127.0.0.1: without it the reading moved by ±60 MB with V8's moment to give memory back) and the /v3/sso/me rate
- * before and after. Needs PostgreSQL (the seeding writes from this process).
+ * and heap growth, each read after a full GC (`memoryAfterGc`), and the /v3/sso/me rate before
+ * and after. Needs PostgreSQL (the seeding writes from this process).
  */
 export const sessionMemory: BenchSection = {
   name: 'memory',
