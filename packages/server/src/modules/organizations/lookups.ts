@@ -1,5 +1,5 @@
 import { auditReaderRoles } from '@portal/contracts';
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { organizationMembers, organizations } from '../../db/schema';
 
@@ -19,25 +19,17 @@ export async function organizationOfMember(db: Database, email: string): Promise
 }
 
 /**
- * The organizations this person administers: an owner or admin member (by email or account),
- * or, for organizations made before roles, the organization's own admin (admin_user_id or
- * admin_email) when no membership row of theirs says otherwise.
+ * The organizations this person administers: those where a current membership row of theirs
+ * (by email or account) says owner or admin. The organization's creator columns (admin_email,
+ * admin_user_id) only say who made it: a creator removed or demoted administers nothing.
  */
 export async function administeredOrganizations(db: Database, userId: string, email: string): Promise<Array<{ id: string; name: string; role: 'owner' | 'admin' }>> {
   const address = email.trim().toLowerCase();
   const rows = await db
-    .select({ id: organizations.id, name: organizations.name, role: organizationMembers.role, adminUserId: organizations.adminUserId, adminEmail: organizations.adminEmail })
+    .selectDistinctOn([organizations.name, organizations.id], { id: organizations.id, name: organizations.name, role: organizationMembers.role })
     .from(organizations)
-    .leftJoin(
-      organizationMembers,
-      and(eq(organizationMembers.organizationId, organizations.id), or(eq(organizationMembers.email, address), eq(organizationMembers.userId, userId))),
-    )
-    .where(or(inArray(organizationMembers.role, [...auditReaderRoles]), eq(organizations.adminUserId, userId), eq(sql`lower(${organizations.adminEmail})`, address)))
+    .innerJoin(organizationMembers, eq(organizationMembers.organizationId, organizations.id))
+    .where(and(or(eq(organizationMembers.email, address), eq(organizationMembers.userId, userId)), inArray(organizationMembers.role, [...auditReaderRoles])))
     .orderBy(organizations.name, organizations.id);
-  const found = new Map<string, { id: string; name: string; role: 'owner' | 'admin' }>();
-  for (const row of rows) {
-    const role = row.role === 'owner' || row.role === 'admin' ? row.role : row.role === null ? 'admin' : null;
-    if (role && !found.has(row.id)) found.set(row.id, { id: row.id, name: row.name, role });
-  }
-  return [...found.values()];
+  return rows.map((row) => ({ id: row.id, name: row.name, role: row.role === 'owner' ? 'owner' : 'admin' }));
 }
