@@ -372,3 +372,39 @@ describe('CSV cells', () => {
     expect(csvRecord(['a', 'b,c', null])).toBe('a,"b,c",\r\n');
   });
 });
+
+describe('hostile cells in the CSV export', () => {
+  /** What a spreadsheet runs as a formula: = + - @ (or their full-width forms), TAB or CR first, also behind spaces, line breaks and quotes. */
+  const RUNS_AS_FORMULA = /^[\s"']*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/;
+
+  it('neutralises every cell a spreadsheet would run, whoever wrote it (a member’s user agent, stored emails and details)', async () => {
+    const shop = acme;
+    // A member signs in from a browser that names itself with a formula: the sign-in entry keeps it.
+    const agents = ['"=HYPERLINK(""http://evil.example"",""open"")', '\uFF1D1+2', '"@SUM(1+1)*cmd|\' /C calc\'!A0'];
+    for (const agent of agents) {
+      const response = await server.app.inject({ method: 'POST', url: '/v3/sso/auth', payload: { email: 'worker@acme.example', password: PASSWORD }, remoteAddress: nextAddress(), headers: { 'user-agent': agent } });
+      expect(response.statusCode).toBe(200);
+    }
+    // Stored values a header cannot carry (leading spaces and line breaks).
+    const hostile = [' =1+2', '\n+cmd|calc', '  -2+3', '\t=x', '\r@x', "'=already text"];
+    await server.database.db.insert(organizationAuditEvents).values(
+      hostile.map((value, index) => ({ organizationId: shop, occurredAt: new Date(Date.UTC(2026, 4, 1, 0, 0, index)), action: 'sign_in' as const, actorEmail: value, targetEmail: value, userAgent: value, detail: {} })),
+    );
+    const sawAll = await eventually(
+      async () => (await events(shop)).filter((row) => row.userAgent && agents.includes(row.userAgent)).length,
+      (count) => count === agents.length,
+    );
+    expect(sawAll).toBe(agents.length);
+
+    const { parse } = await import('csv-parse/sync');
+    const response = await exportCsv(shop, tokens['boss@acme.example']!);
+    expect(response.statusCode).toBe(200);
+    const rows = parse(response.body, { relax_column_count: false }) as string[][];
+    // Every record whole: a line break inside a cell never starts a new row.
+    expect(rows.every((row) => row.length === 9)).toBe(true);
+    const cells = rows.slice(1).flat();
+    for (const value of [...agents, ...hostile.slice(0, -1)]) expect(cells).toContain(`'${value}`);
+    expect(cells).toContain("'=already text");
+    expect(cells.filter((cell) => RUNS_AS_FORMULA.test(cell) && !cell.startsWith("'"))).toEqual([]);
+  });
+});
