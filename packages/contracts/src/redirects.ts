@@ -31,3 +31,16 @@ export function isPrivateUseRedirect(target: string): boolean {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target)?.[1]?.toLowerCase();
   return scheme !== undefined && scheme.includes('.');
 }
+
+/**
+ * Whether `target` is an answer to one of `registered` (an app's redirect URIs): the URI
+ * itself with the provider's parameters after it, as the provider builds it. /callback-app
+ * hands the browser only to such a target, never to another scheme someone put in a link.
+ */
+export function isRegisteredAppRedirect(target: string, registered: readonly string[]): boolean {
+  return registered.some((uri) => {
+    if (!isPrivateUseRedirect(uri) || !target.startsWith(uri)) return false;
+    const rest = target.slice(uri.length);
+    return rest === '' || rest.startsWith('#') || rest.startsWith(uri.includes('?') ? '&' : '?');
+  });
+}

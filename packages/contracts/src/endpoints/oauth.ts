@@ -88,6 +88,17 @@ export const appLogo = endpoint({
   errors: ['not_found'],
 });
 
+export const appRedirects = endpoint({
+  method: 'GET',
+  path: '/oauth/clients/{client_id}/app-redirects',
+  tag,
+  auth: 'public',
+  summary: "An app's registered private-scheme redirect URIs: the only addresses /callback-app hands a sign-in answer to for it",
+  params: z.object({ client_id: z.string().max(128) }),
+  response: z.object({ redirect_uris: z.array(z.string()) }),
+  errors: ['not_found'],
+});
+
 const userCode = z.string().trim().min(4).max(32);
 
 export const deviceRequest = endpoint({
@@ -106,8 +117,10 @@ export const deviceDecision = endpoint({
   path: '/oauth/device/decision',
   tag,
   auth: 'session',
-  summary: 'Approve or refuse the app behind a device sign-in code',
+  summary: 'Approve or refuse the app behind a device sign-in code; needs a sign-in of the last few minutes',
   body: z.object({ user_code: userCode, allow: z.boolean() }),
   response: z.object({ approved: z.boolean() }),
   errors: ['1002'],
+  // A code typed on another device can be a phisher's: the person proves it is them before an app gets their account.
+  recentAuth: true,
 });

@@ -207,7 +207,14 @@ function findBatcher(find: FindStatement, handoff: ReturnType<typeof grantHandof
  * The `Client` model reads the outside apps registered by `npm run clients` (their secrets
  * are hashes: see `compareClientSecret` in provider.ts).
  */
-export function createAdapterFactory(db: Database, options: { currentRequest?: () => object | undefined } = {}) {
+export function createAdapterFactory(
+  db: Database,
+  options: {
+    currentRequest?: () => object | undefined;
+    /** The provider session a revocation request ends the tokens of (token-policies.ts), when it is one. */
+    revocationSignIn?: () => string | undefined;
+  } = {},
+) {
   const live = (model: string) => and(eq(oidcModels.model, model), liveRow(oidcModels.expiresAt));
   const statements = hotStatements(db);
   const handoff = grantHandoff();
@@ -320,7 +327,11 @@ export function createAdapterFactory(db: Database, options: { currentRequest?: (
     async revokeByGrantId(grantId: string): Promise<void> {
       await writes.flush();
       handoff.forget(grantId);
-      await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.grantId, grantId)));
+      // An app's revocation ends its tokens of one sign-in; the grant's others (other browsers) stay.
+      const signIn = options.revocationSignIn?.();
+      await db
+        .delete(oidcModels)
+        .where(and(eq(oidcModels.model, this.model), eq(oidcModels.grantId, grantId), signIn ? eq(oidcModels.sessionUid, signIn) : undefined));
     }
   }
 

@@ -239,6 +239,75 @@ describe('tokens', () => {
     expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
   });
 
+  it("answers introspection of a token only to its own client or its product's back end; another app learns nothing", async () => {
+    const product = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const tokens = await codeFlow(product, browser);
+    // An outside app with a secret of its own (a confidential client) asks about the product's tokens.
+    const registered = await thirdPartyClients(server.database.db).add({ name: 'Curious App', redirectUris: [CALLBACK] });
+    const outside = await discover(registered.clientId, registered.clientSecret);
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      const answer = await oidc.tokenIntrospection(outside, token);
+      expect(answer).toEqual({ active: false });
+    }
+    // Another product's token is not this product's back end's business either; its own desktop app's is.
+    const other = await codeFlow(await discover('test-other'), browser, 'http://127.0.0.1:5179/other/callback');
+    expect(await oidc.tokenIntrospection(product, other.access_token)).toEqual({ active: false });
+    const desktop = await discover('test-desktop');
+    const device = await oidc.initiateDeviceAuthorization(desktop, { scope: 'openid' });
+    const { token } = await signedInBrowser();
+    const approved = await fetch(`${origin}/v3/oauth/device/decision`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ user_code: device.user_code, allow: true }),
+    });
+    expect(approved.status).toBe(200);
+    const desktopTokens = await pollApproved(desktop, device);
+    expect(await oidc.tokenIntrospection(product, desktopTokens.access_token)).toMatchObject({ active: true, client_id: 'test-desktop' });
+    // The token's own client still sees it.
+    expect(await oidc.tokenIntrospection(product, tokens.access_token)).toMatchObject({ active: true, client_id: 'test-product' });
+  }, 30_000);
+
+  it("ends an app's tokens of one sign-in when it revokes its refresh token; the person's other browsers and their consent stay", async () => {
+    const registered = await thirdPartyClients(server.database.db).add({ name: 'Two Browser App', redirectUris: [CALLBACK] });
+    const app = await discover(registered.clientId, registered.clientSecret);
+    const { browser, email, token } = await signedInBrowser();
+    const allow = async (authorized: Authorized, bearer: string, walker: TestBrowser) => {
+      const uid = authorized.callback.searchParams.get('interaction')!;
+      const decision = await json(fetch(`${origin}/v3/oauth/interactions/${uid}/consent`, { method: 'POST', body: JSON.stringify({ allow: true }), headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' } }));
+      const { url } = await walker.walk(decision.redirect_to);
+      return oidc.authorizationCodeGrant(app, url, { pkceCodeVerifier: authorized.verifier, expectedState: authorized.state, expectedNonce: authorized.nonce });
+    };
+    const laptop = await allow(await authorize(app, browser), token, browser);
+    // The same person on a second browser: the consent is remembered, no question.
+    const phoneToken = (await identity.signIn(email, PASSWORD)).json().token as string;
+    const phoneBrowser = new TestBrowser(origin);
+    phoneBrowser.setCookie('auth_token', phoneToken);
+    const phoneSignIn = await authorize(app, phoneBrowser);
+    expect(phoneSignIn.callback.href.startsWith(CALLBACK)).toBe(true);
+    const phone = await oidc.authorizationCodeGrant(app, phoneSignIn.callback, { pkceCodeVerifier: phoneSignIn.verifier, expectedState: phoneSignIn.state, expectedNonce: phoneSignIn.nonce });
+
+    // The app signs the person out on the laptop (RFC 7009, as mod_auth_openidc does at logout).
+    await oidc.tokenRevocation(app, laptop.refresh_token!);
+    await expect(oidc.refreshTokenGrant(app, laptop.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect((await oidc.tokenIntrospection(app, laptop.access_token)).active).toBe(false);
+    // The phone is still signed in to the app.
+    expect((await oidc.tokenIntrospection(app, phone.access_token)).active).toBe(true);
+    const refreshed = await oidc.refreshTokenGrant(app, phone.refresh_token!);
+    expect(refreshed.access_token).toBeTruthy();
+    // The consent stays: listed in Connected apps, and the laptop's next sign-in is not asked again.
+    const apps = (await json(fetch(`${origin}/v3/sso/me/connected-apps`, { headers: { authorization: `Bearer ${token}` } }))).apps;
+    expect(apps).toEqual([expect.objectContaining({ client_id: registered.clientId })]);
+    const again = await authorize(app, browser);
+    expect(again.callback.href.startsWith(CALLBACK)).toBe(true);
+
+    // Revoking the phone's access token ends the phone's sign-in only as well.
+    const laptopAgain = await oidc.authorizationCodeGrant(app, again.callback, { pkceCodeVerifier: again.verifier, expectedState: again.state, expectedNonce: again.nonce });
+    await oidc.tokenRevocation(app, refreshed.access_token);
+    await expect(oidc.refreshTokenGrant(app, refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect((await oidc.refreshTokenGrant(app, laptopAgain.refresh_token!)).access_token).toBeTruthy();
+  });
+
   it("gives a product's back end its own token by client credentials", async () => {
     const config = await discover('test-product', PRODUCT_SECRET);
     const tokens = await oidc.clientCredentialsGrant(config, {});
@@ -262,8 +331,15 @@ describe('tokens', () => {
     expect(callbackApp.origin).toBe(origin);
     expect(callbackApp.pathname, callbackApp.href).toBe('/callback-app');
     expect(callbackApp.search).toBe('');
-    const handedTo = new URL(new URLSearchParams(callbackApp.hash.slice(1)).get('to')!);
+    const fragment = new URLSearchParams(callbackApp.hash.slice(1));
+    const handedTo = new URL(fragment.get('to')!);
     expect(`${handedTo.protocol}${handedTo.pathname}`).toBe('net.example.desktop:/callback');
+    // The page opens the target only as one of that app's registered private-scheme redirect URIs.
+    expect(fragment.get('client_id')).toBe('test-desktop');
+    expect(await json(fetch(`${origin}/v3/oauth/clients/test-desktop/app-redirects`))).toEqual({ redirect_uris: ['net.example.desktop:/callback'] });
+    expect(await json(fetch(`${origin}/v3/oauth/clients/test-product/app-redirects`))).toEqual({ redirect_uris: [] });
+    const unknown = await fetch(`${origin}/v3/oauth/clients/app_nobody/app-redirects`);
+    expect([unknown.status, (await json(unknown)).code]).toEqual([404, 'not_found']);
     expect(handedTo.searchParams.get('state')).toBe(signedIn.state);
     const tokens = await oidc.authorizationCodeGrant(desktop, handedTo, { pkceCodeVerifier: signedIn.verifier, expectedState: signedIn.state, expectedNonce: signedIn.nonce });
     expect(tokens.claims()!.sub).toBeTruthy();
@@ -306,6 +382,9 @@ describe('logout', () => {
     const question = await browser.request(url.href);
     const html = await question.text();
     expect(question.status).toBe(200);
+    // The browser follows the confirm form's 303 to the app only if the page's form-action names the app's origin.
+    const formAction = /form-action ([^;]+)/.exec(question.headers.get('content-security-policy') ?? '')?.[1]?.split(' ');
+    expect(formAction).toEqual(["'self'", 'http://127.0.0.1:5179']);
     const xsrf = html.match(/name="xsrf" value="([^"]+)"/)![1]!;
     const action = html.match(/action="([^"]+)"/)![1]!;
     const { url: landed } = await browser.walk(action, {

@@ -13,6 +13,8 @@ import type { AccountReader } from './accounts';
 import { createAdapterFactory } from './adapter';
 import { firstPartyClients, PERSON_SCOPES, type PortalClientMetadata } from './clients';
 import { simplePage } from './pages';
+import { logoutFormTargets } from './logout-targets';
+import { introspectionAllowed, revokesGrant, signInOfRevocation } from './token-policies';
 
 /** The portal session a provider request came with (read by the Fastify route that hands the request over). */
 export interface PortalIdentity {
@@ -149,7 +151,7 @@ class LocalSigningKey extends ExternalSigningKey {
 export async function createProvider(deps: ProviderDependencies, keys: JWK[]): Promise<Provider> {
   const { config, db, secrets } = deps;
 
-  const storage = createAdapterFactory(db);
+  const storage = createAdapterFactory(db, { revocationSignIn: () => signInOfRevocation(Provider.ctx) });
   const policy = interactionPolicy.base();
   // One session: the provider's login holds only while the portal session it came from does
   // (signed out, revoked, or another person signed in on this browser: ask again).
@@ -219,7 +221,7 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
       devInteractions: { enabled: false },
       externalSigningSupport: { enabled: true, ack: 'experimental-01' },
       clientCredentials: { enabled: true },
-      introspection: { enabled: true },
+      introspection: { enabled: true, allowedPolicy: introspectionAllowed },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
@@ -230,6 +232,7 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
             'Sign out?',
             'Do you want to sign out of your account on this browser?',
             `${form}<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button><button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+            { formTargets: logoutFormTargets(ctx) },
           );
           ctx.set('content-security-policy', page.csp);
           ctx.type = 'html';
@@ -280,6 +283,8 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
       }
       return grant;
     },
+    // An app's revocation of one sign-in's token keeps the person's consent (token-policies.ts).
+    revokeGrantPolicy: revokesGrant,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // Every refresh answers a new refresh token; the used one is consumed, and presenting it
     // again revokes the grant with everything issued from it (oidc-provider's reuse detection).

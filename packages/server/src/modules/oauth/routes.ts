@@ -1,7 +1,7 @@
 import { isPrivateUseRedirect, loginPathFor, oauthEndpoints, paths } from '@portal/contracts';
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type Provider from 'oidc-provider';
+import Provider from 'oidc-provider';
 import type { Config } from '../../config';
 import { AppError } from '../../platform/errors';
 import { route } from '../../platform/http/route';
@@ -40,13 +40,17 @@ function sendPage(reply: FastifyReply, status: number, title: string, message: s
  * An answer to a desktop app's private-scheme redirect URI goes through `/callback-app`, which
  * hands it to the app and keeps an "Open the desktop app" link in case the browser does not
  * (a bare redirect to an unknown scheme leaves the person on a blank page). In the fragment,
- * so the code never reaches a server log; the page checks the scheme again.
+ * so the code never reaches a server log, with the app's client_id: the page opens the target
+ * only when it is one of that app's registered redirect URIs (appRedirects), since anyone can
+ * link to /callback-app with a scheme of their choosing.
  */
 function handAppRedirectsToCallbackApp(response: ServerResponse): void {
   const setHeader = response.setHeader.bind(response);
   response.setHeader = (name, value) => {
     if (name.toLowerCase() === 'location' && typeof value === 'string' && isPrivateUseRedirect(value)) {
-      return setHeader(name, `${paths.callbackApp}#${new URLSearchParams({ to: value }).toString()}`);
+      // The provider redirects inside its request, whose context names the app.
+      const clientId = Provider.ctx?.oidc?.client?.clientId ?? '';
+      return setHeader(name, `${paths.callbackApp}#${new URLSearchParams({ to: value, client_id: clientId }).toString()}`);
     }
     return setHeader(name, value);
   };
@@ -164,6 +168,7 @@ export function oauthRoutes(oauth: OAuthService): FastifyPluginAsync {
       if (!logo) throw new AppError('not_found');
       return sendVersionedImage(request, reply, { ...logo, contentType: SQUARE_IMAGE_CONTENT_TYPE, etag: `"${logo.version}"` });
     });
+    route(app, oauthEndpoints.appRedirects, async (request) => oauth.appRedirects(request.params.client_id));
     route(app, oauthEndpoints.deviceRequest, async (request) => oauth.deviceRequest(request.body.user_code, approverOf(request)));
     route(app, oauthEndpoints.deviceDecision, async (request) => oauth.deviceDecision(request.body.user_code, approverOf(request), request.body.allow));
   };

@@ -1,4 +1,4 @@
-import type { oauthEndpoints } from '@portal/contracts';
+import { isPrivateUseRedirect, type oauthEndpoints } from '@portal/contracts';
 import type { z } from 'zod';
 import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
@@ -78,6 +78,14 @@ export function createOAuthService(deps: {
   const outsideApps = thirdPartyClients(db);
 
   return {
+    /** An app's private-scheme redirect URIs (sign-in and post-logout): where /callback-app may hand the browser for it. */
+    async appRedirects(clientId: string): Promise<{ redirect_uris: string[] }> {
+      const client = await provider().Client.find(clientId);
+      if (!client) throw new AppError('not_found');
+      const registered = [...(client.redirectUris ?? []), ...(client.postLogoutRedirectUris ?? [])];
+      return { redirect_uris: registered.filter(isPrivateUseRedirect) };
+    },
+
     /** An outside app's logo as stored, for the logo route. */
     appLogo: (clientId: string) => outsideApps.logo(clientId),
 
