@@ -14,10 +14,11 @@ import { notificationErrors } from './errors/notifications';
 import { oauthErrors } from './errors/oauth';
 import { organizationErrors } from './errors/organizations';
 import { companySsoErrors } from './errors/company-sso';
+import { egressErrors } from './errors/egress';
 import { moderatorErrors } from './errors/moderators';
 
 describe('error catalogues per module', () => {
-  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors, organizationErrors, auditErrors, payoutErrors, companySsoErrors, moderatorErrors];
+  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors, organizationErrors, auditErrors, payoutErrors, companySsoErrors, moderatorErrors, egressErrors];
 
   it('combines every module once: no code is declared by two modules', () => {
     const codes = modules.flatMap((module) => Object.keys(module));

@@ -14,6 +14,7 @@ import { organizationErrors } from './errors/organizations';
 import { moderatorErrors } from './errors/moderators';
 import { socialErrors } from './errors/social';
 import { companySsoErrors } from './errors/company-sso';
+import { egressErrors } from './errors/egress';
 import type { ValidationCode } from './errors/validation';
 
 export { validationCodeOf, type ValidationCode } from './errors/validation';
@@ -40,6 +41,7 @@ export const errorCatalogue = {
   ...moderatorErrors,
   ...auditErrors,
   ...companySsoErrors,
+  ...egressErrors,
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -210,6 +210,8 @@ const envSchema = z
     APPSUMO_LICENSE_SECRET: z.string().min(16).optional(),
     /** DNS server(s) company SSO asks for domain verification TXT records (`host` or `host:port`, comma-separated); unset: the system's. */
     COMPANY_SSO_DNS_SERVER: list.default([]),
+    /** Requests to URLs that someone sets may reach loopback (and plain http there): default outside production only; refused in production. */
+    EGRESS_ALLOW_LOOPBACK: flag.optional(),
   })
   .transform((env) => {
     const port = env.PORT;
@@ -224,6 +226,7 @@ const envSchema = z
       // No vault runs beside the portal by default: the password-manager brand's own home, not a 404.
       VAULT_URL: env.VAULT_URL ?? `${lockerOrigin}/`,
       SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+      EGRESS_ALLOW_LOOPBACK: env.EGRESS_ALLOW_LOOPBACK ?? env.NODE_ENV !== 'production',
       // Mail kept in the database and readable by anyone who reaches the port: only for a
       // developer's own machine.
       DEV_OUTBOX: env.NODE_ENV !== 'production' && !env.SMTP_URL && LOOPBACK_HOSTS.has(env.HOST),
@@ -254,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('ALTCHA_HMAC_KEY: required in production');
   }
   if (config.NODE_ENV === 'production' && config.PAYOUT_TEST_DATE) problems.push('PAYOUT_TEST_DATE: for tests only, refused in production');
+  if (config.NODE_ENV === 'production' && config.EGRESS_ALLOW_LOOPBACK) problems.push('EGRESS_ALLOW_LOOPBACK: refused in production (outgoing requests never reach loopback there)');
   if (config.NODE_ENV === 'production' && config.DATABASE_URL && !config.DATA_ENCRYPTION_KEY) {
     problems.push('DATA_ENCRYPTION_KEY: required with DATABASE_URL in production (every node must share it; generate one with `openssl rand -hex 32`)');
   }
