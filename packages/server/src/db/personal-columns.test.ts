@@ -112,7 +112,7 @@ async function seedVictim() {
   const subscriptionId = randomUUID();
   await db.insert(schema.subscriptions).values({ id: subscriptionId, userId, product: 'locker', plan: 'premium', months: 1, currency: 'USD', price: 1000, status: 'active', paymentMethodId, currentPeriodStart: clock.now() });
   const order = { cardholder: 'VICTIM PERSON', city: 'Victim City', state: 'HN', zip: '100000', country: 'VN' };
-  await db.insert(schema.orders).values({ id: randomUUID(), number: 'INV-VICTIM-1', userId, subscriptionId, product: 'locker', plan: 'premium', months: 1, currency: 'USD', price: 1000, discount: 0, subtotal: 1000, credit: 0, total: 1000, status: 'paid', kind: 'subscribe', paymentMethodId, paymentMethodLabel: 'Visa 4242 (Victim)', billingAddress: order, idempotencyKey: 'victim-order', paidAt: clock.now() });
+  await db.insert(schema.orders).values({ id: randomUUID(), number: 'INV-VICTIM-1', userId, subscriptionId, product: 'locker', plan: 'premium', months: 1, currency: 'USD', price: 1000, discount: 0, subtotal: 1000, credit: 0, total: 1000, status: 'paid', kind: 'subscribe', paymentMethodId, paymentMethodLabel: 'Visa 4242 (Victim)', billingAddress: order, idempotencyKey: 'victim-order', paidAt: clock.now(), createdAt: clock.now() });
   await db.insert(schema.trialUsages).values({ person: `email:${EMAIL}`, product: 'locker' });
   await db.insert(schema.idempotencyKeys).values({ scope: `subscribe:${userId}`, key: 'k1', requestHash: 'h', state: 'done', response: { billing_address: order } });
 
@@ -146,7 +146,7 @@ describe('the deletion purge', () => {
     expect(subscription!.status).toBe('canceled');
     const [organization] = await db.select().from(schema.organizations).where(eq(schema.organizations.id, victim.organizationId));
     expect(organization).toMatchObject({ adminEmail: `deleted-${victim.userId}@deleted.invalid`, adminUserId: null });
-    const audit = await db.select().from(schema.organizationAuditEvents).where(eq(schema.organizationAuditEvents.organizationId, victim.organizationId));
+    const audit = await db.select().from(schema.organizationAuditEvents).where(eq(schema.organizationAuditEvents.organizationId, victim.organizationId)).orderBy(schema.organizationAuditEvents.id);
     expect(audit.map((event) => [event.action, event.actorEmail ?? event.targetEmail, event.ip])).toEqual([
       ['sign_in', `deleted-${victim.userId}@deleted.invalid`, null],
       ['member_invited', `deleted-${victim.userId}@deleted.invalid`, '198.51.100.1'],

@@ -1,14 +1,13 @@
 import { and, asc, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { apiKeys, avatars, notifications, oneTimeTokens, passkeys, recoveryCodes, sessions, users, webauthnChallenges } from '../../db/schema';
+import { users } from '../../db/schema';
+import { purgedEmail, purgeRelatedRows } from './purge-related';
 
-/** The address a purged account keeps: unique, and undeliverable by definition (RFC 6761 `.invalid`). */
-export const purgedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
 export const PURGED_NAME = 'Deleted user';
 
 /**
- * Queries of the deletion purge. It spans every table that holds personal data; the account
- * module owns deletion, so the purge lives here.
+ * Queries of the deletion purge. It spans every table that holds personal data (as
+ * db/personal-columns.ts lists them); the account module owns deletion, so the purge lives here.
  */
 export function purgeQueries(db: Database) {
   return {
@@ -21,7 +20,7 @@ export function purgeQueries(db: Database) {
     async purgeOne(now: Date): Promise<string | null> {
       return db.transaction(async (tx) => {
         const [due] = await tx
-          .select({ id: users.id })
+          .select({ id: users.id, email: users.email })
           .from(users)
           .where(and(isNull(users.purgedAt), isNotNull(users.deletionDueAt), lte(users.deletionDueAt, now)))
           .orderBy(asc(users.deletionDueAt))
@@ -29,14 +28,7 @@ export function purgeQueries(db: Database) {
           .for('update', { skipLocked: true });
         if (!due) return null;
         const id = due.id;
-        await tx.delete(sessions).where(eq(sessions.userId, id));
-        await tx.delete(passkeys).where(eq(passkeys.userId, id));
-        await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, id));
-        await tx.delete(apiKeys).where(eq(apiKeys.userId, id));
-        await tx.delete(notifications).where(eq(notifications.userId, id));
-        await tx.delete(avatars).where(eq(avatars.userId, id));
-        await tx.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, id));
-        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, id));
+        await purgeRelatedRows(tx, due, now);
         await tx
           .update(users)
           .set({

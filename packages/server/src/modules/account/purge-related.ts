@@ -1,0 +1,104 @@
+import { and, eq, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client';
+import {
+  apiKeys,
+  avatars,
+  billingCustomers,
+  companySsoIdentities,
+  companySsoRequests,
+  idempotencyKeys,
+  mailOutbox,
+  notifications,
+  oidcModels,
+  oneTimeTokens,
+  orders,
+  organizationAuditEvents,
+  organizationInvitations,
+  organizationMembers,
+  organizations,
+  passkeys,
+  paymentMethods,
+  recoveryCodes,
+  researcherSettings,
+  sessions,
+  socialIdentities,
+  socialSignups,
+  subscriptions,
+  trialUsages,
+  users,
+  walletEntries,
+  walletKnownAddresses,
+  walletPartnerTransfers,
+  webauthnChallenges,
+  websiteModerators,
+} from '../../db/schema';
+import { ACCOUNTING_RETENTION_YEARS } from '../../db/personal-columns';
+
+export type PurgeTransaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** The address a purged account keeps: unique, and undeliverable by definition (RFC 6761 `.invalid`). */
+export const purgedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
+
+/** Emails are stored lower-cased, but rows written from outside (invitations, identity providers) may not be. */
+const sameEmail = (column: PgColumn, email: string): SQL => sql`lower(${column}) = ${email}`;
+
+/**
+ * Everything of one account outside its own row, as db/personal-columns.ts lists it: the
+ * account's rows are deleted, the rows that record something for others (organizations, their
+ * audit log, invoices, the ledger) lose the person's name, addresses, IP, browser and notes.
+ * Runs inside the purge's transaction, before the account row is emptied (it matches by the
+ * account's email too).
+ */
+export async function purgeRelatedRows(tx: PurgeTransaction, account: { id: string; email: string }, now: Date): Promise<void> {
+  const { id } = account;
+  const email = account.email.toLowerCase();
+  const anonymous = purgedEmail(id);
+
+  // Sessions go with their proofs and provider-session links (cascade).
+  for (const table of [sessions, passkeys, webauthnChallenges, apiKeys, notifications, avatars, oneTimeTokens, recoveryCodes, socialIdentities, companySsoIdentities, billingCustomers, researcherSettings, walletKnownAddresses]) {
+    await tx.delete(table).where(eq(table.userId, id));
+  }
+  await tx.delete(oidcModels).where(eq(oidcModels.accountId, id));
+  await tx.delete(websiteModerators).where(or(eq(websiteModerators.userId, id), sameEmail(websiteModerators.email, email)));
+  await tx.delete(organizationMembers).where(or(eq(organizationMembers.userId, id), sameEmail(organizationMembers.email, email)));
+  await tx.delete(organizationInvitations).where(sameEmail(organizationInvitations.email, email));
+  await tx.update(organizationInvitations).set({ invitedBy: null }).where(eq(organizationInvitations.invitedBy, id));
+  await tx.delete(socialSignups).where(or(sameEmail(socialSignups.email, email), sameEmail(socialSignups.providerEmail, email)));
+  await tx.delete(companySsoRequests).where(sameEmail(companySsoRequests.email, email));
+  await tx.delete(mailOutbox).where(sameEmail(mailOutbox.to, email));
+  await tx.delete(trialUsages).where(eq(trialUsages.person, `email:${email}`));
+  // Billing and the wallet scope their keys `<action>:<user id>`; a stored answer may hold an address.
+  await tx.delete(idempotencyKeys).where(sql`${idempotencyKeys.scope} like ${`%:${id}`}`);
+
+  // Nothing is charged for a deleted account; its cards go (orders and subscriptions keep no link).
+  await tx.update(subscriptions).set({ status: 'canceled', canceledAt: now, nextAttemptAt: null, updatedAt: now }).where(and(eq(subscriptions.userId, id), ne(subscriptions.status, 'canceled')));
+  await tx.update(orders).set({ paymentMethodLabel: null }).where(eq(orders.userId, id));
+  await tx.delete(paymentMethods).where(eq(paymentMethods.userId, id));
+
+  await tx.update(organizations).set({ adminEmail: anonymous, adminUserId: null }).where(or(eq(organizations.adminUserId, id), sameEmail(organizations.adminEmail, email)));
+  // The audit log's trigger allows exactly these changes (migration 0025).
+  await tx.update(organizationAuditEvents).set({ actorEmail: anonymous }).where(or(eq(organizationAuditEvents.actorUserId, id), sameEmail(organizationAuditEvents.actorEmail, email)));
+  await tx.update(organizationAuditEvents).set({ targetEmail: anonymous }).where(or(eq(organizationAuditEvents.targetUserId, id), sameEmail(organizationAuditEvents.targetEmail, email)));
+  await tx.update(organizationAuditEvents).set({ ip: null, userAgent: null }).where(eq(organizationAuditEvents.actorUserId, id));
+
+  // The person's own words on money movements; where the money went stays with the books.
+  await tx.update(walletEntries).set({ note: null }).where(eq(walletEntries.initiatedBy, id));
+  await tx.update(walletPartnerTransfers).set({ note: null }).where(eq(walletPartnerTransfers.userId, id));
+}
+
+/**
+ * Clears the billing name and address of purged accounts' invoices once accounting law no
+ * longer requires them: ACCOUNTING_RETENTION_YEARS after the end of the year of the invoice.
+ * Resolves to how many invoices it cleared.
+ */
+export async function expireInvoiceBillingAddresses(db: Database, now: Date): Promise<number> {
+  const firstKeptYear = new Date(Date.UTC(now.getUTCFullYear() - ACCOUNTING_RETENTION_YEARS, 0, 1));
+  const purged = db.select({ id: users.id }).from(users).where(sql`${users.purgedAt} is not null`);
+  const cleared = await db
+    .update(orders)
+    .set({ billingAddress: null })
+    .where(and(lt(orders.createdAt, firstKeptYear), inArray(orders.userId, purged), sql`${orders.billingAddress} is not null`))
+    .returning({ id: orders.id });
+  return cleared.length;
+}
