@@ -47,7 +47,9 @@ export const transfer = endpoint({
   path: '/sso/me/wallet/{currency}/transfers',
   tag,
   auth: 'session',
-  summary: 'Transfer to another account of this portal by email or username (instant, applied once per idempotency key); WHC needs two-step on and a current code',
+  recentAuth: true,
+  summary:
+    'Transfer to another account of this portal by email or username (instant, applied once per idempotency key); needs a recent proof of identity; WHC needs two-step on and a current code',
   params: currencyParams,
   body: walletTransferRequestSchema,
   status: 201,
@@ -72,8 +74,9 @@ export const createWithdrawal = endpoint({
   path: '/sso/me/wallet/WHC/withdrawals',
   tag,
   auth: 'session',
+  recentAuth: true,
   summary:
-    'Send WHC to a BEP20 address (EIP-55 checksum checked): two-step on, a current code every time, the password for a first withdrawal to an address; debited at once, pending until the token transfer is confirmed on chain (completed) or reverted (failed, the amount returned); applied once per idempotency key',
+    'Send WHC to a BEP20 address (EIP-55 checksum checked): a recent proof of identity, two-step on, a current code every time, the password for a first withdrawal to an address; debited at once, pending until the token transfer is confirmed on chain (completed) or reverted (failed, the amount returned); applied once per idempotency key',
   body: chainWithdrawalRequestSchema,
   status: 201,
   response: chainWithdrawalSchema,
@@ -171,8 +174,9 @@ export const createPartnerTransfer = endpoint({
   path: '/sso/me/wallet/{currency}/partner-transfers',
   tag,
   auth: 'session',
+  recentAuth: true,
   summary:
-    'Transfer to a partner exchange wallet by the recipient\'s email, phone or username there: debited at once, pending until the partner\'s signed callback says completed or rejected (the amount and the daily allowance returned); applied once per idempotency key; WHC needs two-step on and a current code',
+    'Transfer to a partner exchange wallet by the recipient\'s email, phone or username there (a recent proof of identity needed): debited at once, pending until the partner\'s signed callback says completed or rejected (the amount and the daily allowance returned); applied once per idempotency key; WHC needs two-step on and a current code',
   params: currencyParams,
   body: partnerTransferRequestSchema,
   status: 201,
