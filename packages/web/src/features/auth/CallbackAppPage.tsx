@@ -3,38 +3,49 @@ import { useEffect, useState } from 'react';
 import { Alert, Stack } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { isPrivateUseRedirect } from '@portal/contracts';
+import { isPrivateUseRedirect, isRegisteredAppRedirect, oauthEndpoints } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
+import { call } from '../../lib/api';
 import { setBusy } from '../../lib/app-state';
 import { BackToLogin } from './BackToLogin';
 
-/** The app's address from the fragment (`#to=`), when it is a native app's private scheme. */
-export function appTargetOf(hash: string): string | null {
-  const target = new URLSearchParams(hash.replace(/^#/, '')).get('to');
-  return target && isPrivateUseRedirect(target) ? target : null;
+/** The app's address from the fragment (`#to=`), when it is a native app's private scheme, and the app it is for (`client_id`). */
+export function appTargetOf(hash: string): { target: string; clientId: string } | null {
+  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
+  const target = fragment.get('to');
+  const clientId = fragment.get('client_id');
+  return target && clientId && isPrivateUseRedirect(target) ? { target, clientId } : null;
 }
 
 /**
  * /callback-app: where the provider sends an answer meant for a desktop app's private-scheme
- * redirect URI (sign-ins of any kind, social ones included). The page hands it to the app and
- * keeps the busy loader's "Open the desktop app" link in case the browser does not follow;
- * the address bar forgets the code at once. Anything but a private scheme is refused here.
+ * redirect URI. The page hands it to the app and keeps the busy loader's "Open the desktop
+ * app" link in case the browser does not follow; the address bar forgets the code at once.
+ * Anyone can link here, so the target is opened only when it is one of the named app's
+ * registered redirect URIs (the server's list); any other scheme or app is refused.
  */
 export function CallbackAppPage({ go = (url: string) => location.assign(url) }: { go?: (url: string) => void }) {
   const { t } = useTranslation();
   const { hash, pathname } = useLocation();
-  const [target] = useState(() => appTargetOf(hash));
+  const [handOff] = useState(() => appTargetOf(hash));
+  const [refused, setRefused] = useState(handOff === null);
 
   useEffect(() => {
-    if (!target) return;
+    if (!handOff) return;
     history.replaceState(history.state, '', pathname);
-    setBusy(true, { pendingDesktopApp: target });
-    go(target);
+    call(oauthEndpoints.appRedirects, { params: { client_id: handOff.clientId } }, { handle: 'all' }).then(
+      ({ redirect_uris }) => {
+        if (!isRegisteredAppRedirect(handOff.target, redirect_uris)) return setRefused(true);
+        setBusy(true, { pendingDesktopApp: handOff.target });
+        go(handOff.target);
+      },
+      () => setRefused(true),
+    );
     // Once: the code in the fragment is single use.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  if (target) return <PageHeader title={t('auth.callbackApp.title')} description={t('auth.callbackApp.description')} />;
+  if (!refused) return <PageHeader title={t('auth.callbackApp.title')} description={t('auth.callbackApp.description')} />;
   return (
     <Stack gap="md">
       <PageHeader title={t('auth.callbackApp.title')} description={t('auth.callbackApp.description')} />
