@@ -16,6 +16,14 @@ function agentFor(policy: EgressPolicy): Agent {
   return agent;
 }
 
+/** The guard's refusal when fetch wrapped it ("fetch failed", caused by the lookup's error). */
+function refusalIn(error: unknown): EgressRefused | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof EgressRefused) return current;
+  }
+  return undefined;
+}
+
 /** Statuses whose response has no body (the Response constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -57,6 +65,8 @@ export async function egressFetch(url: string | URL, init: RequestInit = {}, pol
     signal: AbortSignal.any(signals),
     redirect: 'manual',
     dispatcher: agentFor(policy),
+  }).catch((error: unknown) => {
+    throw refusalIn(error) ?? error;
   });
   return capped(response, policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, target.host);
 }
