@@ -6,6 +6,7 @@ import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { oauthEndpoints } from '@portal/contracts';
+import { ReauthDialog } from '../../components/dialogs/ReauthDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, call, errorText } from '../../lib/api';
 
@@ -13,8 +14,10 @@ type OAuthApp = oauthEndpoints.OAuthApp;
 
 /**
  * /login/quick-app: a desktop or mobile app's sign-in by the device flow (RFC 8628). The app
- * shows a code and this address (`?user_code=` prefills it); the signed-in person enters or
- * confirms the code, sees which app asks for what, and approves or refuses it.
+ * shows a code and this address (`?user_code=` prefills it, never submits it); the signed-in
+ * person enters or confirms the code, sees which app asks for what and the code to compare
+ * with the device, and approves or refuses it; approving needs a sign-in of the last few
+ * minutes (the server answers `auth.reauth_required`, and the dialog asks).
  */
 export function LoginQuickAppPage() {
   const { t } = useTranslation();
@@ -52,6 +55,8 @@ export function LoginQuickAppPage() {
 
   return (
     <Stack gap="md">
+      {/* Approving needs a recent sign-in (the code may be a phisher's): this page is outside the shell that asks. */}
+      <ReauthDialog />
       <PageHeader title={t('auth.loginQuickApp.title')} description={t('auth.loginQuickApp.description')} />
       {failure && (
         <Alert color="red" variant="light" data-testid="quick-app-error">
@@ -65,9 +70,10 @@ export function LoginQuickAppPage() {
       ) : request ? (
         <Stack gap="sm">
           <Text fw={500}>{t('auth.loginQuickApp.confirm', { app: request.app.name })}</Text>
-          <Text size="sm" c="dimmed">
+          <Text size="xl" fw={700} ff="monospace" data-testid="quick-app-user-code">
             {request.user_code}
           </Text>
+          <Text size="sm">{t('auth.loginQuickApp.compare')}</Text>
           <Stack component="ul" gap={4} m={0} pl="md">
             {request.scopes.map((scope) => (
               <Text component="li" size="sm" key={scope}>{oauthEndpoints.wordedScopes.has(scope) ? t(`auth.oauthAuthorize.scopes.${scope as 'openid'}`) : scope}</Text>
