@@ -4,13 +4,14 @@ import '@mantine/core/styles/Skeleton.css';
 import '@mantine/core/styles/Switch.css';
 import { useState } from 'react';
 import { Button, Group, Skeleton, Stack, Switch } from '@mantine/core';
+import { ACCOUNT_DELETION_WINDOW_DAYS } from '@portal/contracts';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, errorText, notify } from '../../lib/api';
 import { downloadJson, fetchExport, usePrivacy, useSavePrivacy, type PrivacySettings } from './api';
 
-/** /privacy: marketing mail and usage data, a copy of one's data, and the outside apps (OAuth consents). */
+/** /privacy: marketing mail and usage data, a copy of one's data, what deletion keeps, and the outside apps (OAuth consents). */
 export function PrivacyPage() {
   const { t } = useTranslation();
   return (
@@ -18,6 +19,7 @@ export function PrivacyPage() {
       <PageHeader title={t('privacy.title')} description={t('privacy.description')} />
       <SettingsSection />
       <ExportSection />
+      <Section title={t('privacy.retention.title')} description={t('privacy.retention.description', { days: ACCOUNT_DELETION_WINDOW_DAYS })} />
       <Section title={t('privacy.apps.title')} description={t('privacy.apps.description')} />
     </Stack>
   );
