@@ -365,7 +365,7 @@ test.describe('account deletion', () => {
     const account = await newAccount(request, portal, 'delete');
     await signIn(context, portal.platformUrl, account);
     await page.goto('/account');
-    await expect(page.getByText('Your account can be restored within 14 days; personal data is deleted within 30 days.').first()).toBeVisible();
+    await expect(page.getByText('Your account can be restored within 14 days; after that its personal data is deleted.', { exact: false }).first()).toBeVisible();
 
     await page.getByTestId('delete-account').click();
     const dialog = page.getByRole('dialog');

@@ -36,8 +36,8 @@ export const privacySettingsSchema = z.object({ marketing_emails: z.boolean(), u
  * Deletion. POST /sso/me/deletion → {deletion_due_at}: signs out everywhere and schedules the
  * purge. Signing in before it is due answers 403 account.deletion_pending with details
  * {deletion_due_at, restore_token}; POST /sso/auth/restore {restore_token} cancels the deletion
- * and answers {token}. The English text says personal data is deleted "within 30 days", the
- * Vietnamese "within 14 days": the job deletes it at 14 days, which keeps both true.
+ * and answers {token}. Both languages say personal data is deleted once the window
+ * (ACCOUNT_DELETION_WINDOW_DAYS) has passed, which is when the purge job runs.
  */
 export const DELETION_CONFIRMATION_WORD = 'DELETE';
 export const deletionRequestSchema = z.object({ ...secondFactor, confirmation: z.string().trim().min(1, messages.blank) });
