@@ -51,7 +51,7 @@ import { installCrossSiteGuard } from './platform/cross-site';
 import { createDataProtection, loadDataKey } from './platform/data-protection';
 import { installDeviceId } from './platform/device-id';
 import { installErrorHandling } from './platform/errors';
-import { loggerOptions, OneLinePerRequest } from './platform/logger';
+import { loggerOptions, OneLinePerRequest, type DestinationStream } from './platform/logger';
 import { createMailer, outboxRoutes, type Mailer } from './platform/mail';
 import { createPaymentProcessor, sandboxRoutes } from './platform/payments';
 import { installMetrics } from './platform/metrics';
@@ -66,6 +66,8 @@ export interface AppDependencies {
   webDist: string;
   /** Override the logger (tests pass false). */
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests that read them). */
+  logStream?: DestinationStream;
   /** Tests move time with a manual clock. */
   clock?: Clock;
   mailer?: Mailer;
@@ -83,7 +85,7 @@ export interface AppDependencies {
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
-    logger: deps.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    logger: deps.logger === false ? false : loggerOptions(config.LOG_LEVEL, deps.logStream),
     logController: new OneLinePerRequest(),
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,

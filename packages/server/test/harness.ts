@@ -43,7 +43,16 @@ export interface TestServer {
  * Pass `database` to start a second node on the same database.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; listen?: boolean; port?: number; database?: DatabaseHandle; clock?: AppDependencies['clock']; webDist?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    listen?: boolean;
+    port?: number;
+    database?: DatabaseHandle;
+    clock?: AppDependencies['clock'];
+    webDist?: string;
+    /** The app logs here (at LOG_LEVEL, silent unless env sets it) instead of not at all. */
+    logStream?: AppDependencies['logStream'];
+  } = {},
 ): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -65,7 +74,7 @@ export async function startTestServer(
   const database = options.database ?? (await freshDatabase());
   // Made here, as app.ts would, so a test can wait for the mail its requests send after answering.
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, database });
-  const app = await buildApp({ config, database, mailer, webDist: options.webDist ?? WEB_DIST, logger: false, clock: options.clock });
+  const app = await buildApp({ config, database, mailer, webDist: options.webDist ?? WEB_DIST, clock: options.clock, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   let url = '';
   if (options.listen) {
     await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });

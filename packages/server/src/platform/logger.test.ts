@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loggedLine } from '../../test/logs';
-import { loggerOptions, OneLinePerRequest, redactUrl } from './logger';
+import { loggerOptions, OneLinePerRequest } from './logger';
+import { redactUrl } from './redact-url';
 
 describe('redactUrl', () => {
   it('masks tokens in link paths', () => {
@@ -15,6 +16,18 @@ describe('redactUrl', () => {
   });
   it('leaves plain paths alone', () => {
     expect(redactUrl('/v3/sso/me')).toBe('/v3/sso/me');
+  });
+  it('rebuilds a matched route’s path from its pattern, keeping only parameters that name things', () => {
+    expect(redactUrl('/v3/oauth/interactions/uid-123/consent?x=1', { pattern: '/v3/oauth/interactions/:uid/consent', params: { uid: 'uid-123' } })).toBe('/v3/oauth/interactions/[redacted]/consent?x=1');
+    expect(redactUrl('/v3/locker_platform/pm/users/me', { pattern: '/v3/:product(^[a-z]+)_platform/pm/users/me', params: { product: 'locker' } })).toBe('/v3/locker_platform/pm/users/me');
+    expect(redactUrl('/v3/sso/me/cards/c1', { pattern: '/v3/sso/me/cards/:id', params: { id: 'c1' } })).toBe('/v3/sso/me/cards/c1');
+  });
+  it('masks page link tokens by the web’s route table, and what follows them', () => {
+    expect(redactUrl('/confirmation/invitation/abc', { pattern: '/*' })).toBe('/confirmation/invitation/[redacted]');
+    expect(redactUrl('/register/abc/x')).toBe('/register/[redacted]/[redacted]');
+    expect(redactUrl('/register/locker-enterprise-trial')).toBe('/register/locker-enterprise-trial');
+    expect(redactUrl('/researchers/ada')).toBe('/researchers/ada');
+    expect(redactUrl('/sso/redirect?handoff=h&lang=vi')).toBe('/sso/redirect?handoff=%5Bredacted%5D&lang=vi');
   });
 });
 

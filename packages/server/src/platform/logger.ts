@@ -1,21 +1,8 @@
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { stdSerializers } from 'pino';
+import { stdSerializers, type DestinationStream } from 'pino';
+import { redactUrl } from './redact-url';
 
-/** Query keys and path segments that carry secrets and never reach a log line. */
-const SECRET_QUERY_KEYS = /^(token|code|key|password|secret|otp|state|code_verifier|client_secret|id_token_hint|access_token)$/i;
-const SECRET_PATH = /^(\/(?:confirmation(?:\/app|\/education-email)?|reset-pwd|register)\/)[^/?#]+/;
-
-/** A URL with secret parts masked, for logs. */
-export function redactUrl(raw: string): string {
-  // Most URLs (every API call) have no query and no link token: nothing to copy.
-  if (!raw.includes('?') && !SECRET_PATH.test(raw)) return raw;
-  const [path = '', query] = raw.split('?', 2);
-  const maskedPath = path.replace(SECRET_PATH, '$1[redacted]');
-  if (!query) return maskedPath;
-  const params = new URLSearchParams(query);
-  for (const key of [...params.keys()]) if (SECRET_QUERY_KEYS.test(key)) params.set(key, '[redacted]');
-  return `${maskedPath}?${params.toString()}`;
-}
+export type { DestinationStream };
 
 /** Database error fields that carry the values of a statement (an email, a hash, a code). */
 const VALUE_FIELDS = new Set(['params', 'parameters', 'detail', 'where']);
@@ -74,14 +61,15 @@ export function censorNestedSecrets(object: Record<string, unknown>): Record<str
 }
 
 /**
- * JSON logs through pino. Request lines carry method, masked URL and client IP only;
+ * JSON logs through pino. Request lines carry method, masked URL (redact-url.ts) and client IP only;
  * headers and bodies are never logged, and the secret keys above are censored wherever a
  * handler might log them by mistake (top level by pino's redact paths, one level down by
  * `censorNestedSecrets`).
  */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(stream ? { stream } : {}),
     // Not req.headers or res.headers: the serializers below build those lines from scratch, so
     // headers never reach them, and redacting paths under req and res made pino copy both on
     // every request's two lines.
@@ -89,8 +77,9 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
     formatters: { log: censorNestedSecrets },
     serializers: {
       err: safeError,
-      req(request: { method: string; url: string; ip?: string }) {
-        return { method: request.method, url: redactUrl(request.url), ip: request.ip };
+      // The URL as the matched route declares it: parameters that only name things kept, the rest masked.
+      req(request: { method: string; url: string; ip?: string; params?: unknown; routeOptions?: { url?: string } }) {
+        return { method: request.method, url: redactUrl(request.url, { pattern: request.routeOptions?.url, params: request.params }), ip: request.ip };
       },
       res(reply: { statusCode: number }) {
         return { statusCode: reply.statusCode };
