@@ -153,6 +153,8 @@ describe('the deletion purge', () => {
     ]);
     // The audit log stays append-only for everything else.
     await expect(db.execute(sql`update organization_audit_events set action = 'x'`)).rejects.toThrow();
+    await expect(db.execute(sql`update organization_audit_events set target_email = 'someone@example.com'`)).rejects.toThrow();
+    await expect(db.execute(sql`update organization_audit_events set ip = '192.0.2.1'`)).rejects.toThrow();
 
     // Ten years after the end of the invoice's year, its billing name and address go too.
     clock.set(new Date('2040-12-31T23:00:00Z'));

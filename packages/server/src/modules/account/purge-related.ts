@@ -77,10 +77,20 @@ export async function purgeRelatedRows(tx: PurgeTransaction, account: { id: stri
   await tx.delete(paymentMethods).where(eq(paymentMethods.userId, id));
 
   await tx.update(organizations).set({ adminEmail: anonymous, adminUserId: null }).where(or(eq(organizations.adminUserId, id), sameEmail(organizations.adminEmail, email)));
-  // The audit log's trigger allows exactly these changes (migration 0025).
-  await tx.update(organizationAuditEvents).set({ actorEmail: anonymous }).where(or(eq(organizationAuditEvents.actorUserId, id), sameEmail(organizationAuditEvents.actorEmail, email)));
-  await tx.update(organizationAuditEvents).set({ targetEmail: anonymous }).where(or(eq(organizationAuditEvents.targetUserId, id), sameEmail(organizationAuditEvents.targetEmail, email)));
-  await tx.update(organizationAuditEvents).set({ ip: null, userAgent: null }).where(eq(organizationAuditEvents.actorUserId, id));
+  // The audit log's trigger allows exactly these changes (migration 0025). One statement, so two
+  // purges naming each other (one the actor, the other the target) lock each row only once.
+  const events = organizationAuditEvents;
+  const asActor = or(eq(events.actorUserId, id), sameEmail(events.actorEmail, email))!;
+  const asTarget = or(eq(events.targetUserId, id), sameEmail(events.targetEmail, email))!;
+  await tx
+    .update(events)
+    .set({
+      actorEmail: sql`case when ${asActor} then ${anonymous} else ${events.actorEmail} end`,
+      targetEmail: sql`case when ${asTarget} then ${anonymous} else ${events.targetEmail} end`,
+      ip: sql`case when ${events.actorUserId} = ${id} then null else ${events.ip} end`,
+      userAgent: sql`case when ${events.actorUserId} = ${id} then null else ${events.userAgent} end`,
+    })
+    .where(or(asActor, asTarget));
 
   // The person's own words on money movements; where the money went stays with the books.
   await tx.update(walletEntries).set({ note: null }).where(eq(walletEntries.initiatedBy, id));
