@@ -50,13 +50,15 @@ test.beforeAll(async () => {
   onPremUrl = `http://127.0.0.1:${(onPrem.address() as AddressInfo).port}`;
   dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-onpremise-'));
   const env = { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db') };
+  // The login client's origin is one a sign-in may return to: the only kind the result is posted to.
+  const serverEnv = { ...env, ALLOWED_REDIRECT_ORIGINS: onPremUrl };
   // Registered the way an operator does it (before the server opens the database).
   const organizations = (...args: string[]) => operatorCommand('organizations-admin', args, env);
   await organizations('create', 'Acme', '--admin', 'member@acme.example');
   await organizations('onpremise', 'Acme', '--base-api', 'https://api.acme.example', '--login-url', `${onPremUrl}/login`, '--require-passwordless');
   await organizations('create', 'Sleepy', '--admin', 'admin@sleepy.example');
   await organizations('onpremise', 'admin@sleepy.example', '--base-api', 'https://api.sleepy.example', '--login-url', `${onPremUrl}/login`, '--inactive');
-  portal = await startPortalServer({ env });
+  portal = await startPortalServer({ env: serverEnv });
 });
 
 test.afterAll(async () => {
@@ -77,14 +79,21 @@ test('a member of an organization with an on-premise server is sent to its login
   await expect(page.getByTestId('email')).toHaveText('member@acme.example');
 });
 
-test('the window that opened the sign-in receives the result', async ({ page }) => {
-  await page.goto(`${onPremUrl}/client?target=${encodeURIComponent(`${portal.lockerUrl}/login`)}`);
+/** The login client's page, which opens `target` in a new window, and that window. */
+async function openFromClient(page: Page, target: string): Promise<Page> {
+  await page.goto(`${onPremUrl}/client?target=${encodeURIComponent(target)}`);
   const popupEvent = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Open sign-in' }).click();
-  const popup = await popupEvent;
+  return popupEvent;
+}
+
+const received = (page: Page) => page.evaluate(() => (window as unknown as { received: unknown[] }).received);
+
+test('the window that opened the sign-in and named its origin receives the result there', async ({ page }) => {
+  const popup = await openFromClient(page, `${portal.lockerUrl}/login?origin=${encodeURIComponent(onPremUrl)}`);
   await continueWith(popup, 'member@acme.example');
   await expect(popup).toHaveURL(`${onPremUrl}/login?email=member%40acme.example`);
-  await expect.poll(() => page.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([
+  await expect.poll(() => received(page)).toEqual([
     {
       type: 'onpremise',
       result: {
@@ -98,6 +107,17 @@ test('the window that opened the sign-in receives the result', async ({ page }) 
       },
     },
   ]);
+});
+
+test('an opener that names no origin, or another one, receives nothing; the sign-in still goes on', async ({ page }) => {
+  for (const query of ['', `?origin=${encodeURIComponent('http://127.0.0.1:1')}`]) {
+    const popup = await openFromClient(page, `${portal.lockerUrl}/login${query}`);
+    await continueWith(popup, 'member@acme.example');
+    await expect(popup).toHaveURL(`${onPremUrl}/login?email=member%40acme.example`);
+    // The client's page would have the message by the time the on-premise page has loaded.
+    expect(await received(page)).toEqual([]);
+    await popup.close();
+  }
 });
 
 test('an inactive deployment says not activated and stays on the page', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { configureApi, type ToastKind } from './api';
 import { i18n, initI18n } from './i18n';
-import { discoverOnPremise, ON_PREMISE_STORAGE_KEY, onPremiseLoginUrl } from './onpremise';
+import { discoverOnPremise, ON_PREMISE_STORAGE_KEY, onPremiseLoginUrl, onPremiseOpenerOrigin } from './onpremise';
 
 type Answer = { status: number; body?: unknown } | Error;
 let answer: Answer;
@@ -54,7 +54,8 @@ describe('on-premise discovery on the sign-in page', () => {
     answer = { status: 200, body: [result] };
     const gone: string[] = [];
     const messages: unknown[] = [];
-    const outcome = await discoverOnPremise('Member@acme.example', 'en', { go: (url) => gone.push(url), opener: { postMessage: (message: unknown) => messages.push(message) } as Pick<Window, 'postMessage'> });
+    const opener = { postMessage: (message: unknown) => messages.push(message) } as Pick<Window, 'postMessage'>;
+    const outcome = await discoverOnPremise('Member@acme.example', 'en', { go: (url) => gone.push(url), opener, openerOrigin: 'https://client.example' });
     const url = 'https://vault.acme.example/login?from=portal&email=member%40acme.example';
     expect(outcome).toEqual({ kind: 'redirect', result, url });
     expect(gone).toEqual([url]);
@@ -81,5 +82,46 @@ describe('on-premise discovery on the sign-in page', () => {
     }
     expect(toasts).toEqual([]);
     expect(navigations).toEqual([]);
+  });
+});
+
+describe('the window that opened the sign-in', () => {
+  const allowed = ['https://locker.example', 'https://client.example'];
+  const here = 'https://id.example';
+
+  /** An opener that records where each message was addressed. */
+  function recordingOpener() {
+    const sent: Array<{ message: unknown; targetOrigin: string }> = [];
+    const opener = {
+      postMessage: (message: unknown, target?: string | WindowPostMessageOptions) => sent.push({ message, targetOrigin: typeof target === 'string' ? target : (target?.targetOrigin ?? '/') }),
+    } as Pick<Window, 'postMessage'>;
+    return { opener, sent };
+  }
+
+  it('receives the result at the origin it named, never at any origin (*)', async () => {
+    answer = { status: 200, body: [result] };
+    const { opener, sent } = recordingOpener();
+    const openerOrigin = onPremiseOpenerOrigin(`?origin=${encodeURIComponent('https://client.example/app/')}`, allowed, here);
+    await discoverOnPremise('member@acme.example', 'en', { go: () => undefined, opener, openerOrigin });
+    expect(sent).toEqual([{ message: { type: 'onpremise', result }, targetOrigin: 'https://client.example' }]);
+  });
+
+  it('gets nothing when it named no origin, or one that is not a product’s: the sign-in still goes on', async () => {
+    for (const search of ['', '?origin=', '?origin=https%3A%2F%2Fevil.example', '?origin=https%3A%2F%2Fclient.example.evil.example', '?origin=%2F%2Fevil.example', '?origin=javascript%3Aalert(1)', '?origin=*', '?origin=%2Flogin']) {
+      answer = { status: 200, body: [result] };
+      const { opener, sent } = recordingOpener();
+      const gone: string[] = [];
+      const outcome = await discoverOnPremise('member@acme.example', 'en', { go: (url) => gone.push(url), opener, openerOrigin: onPremiseOpenerOrigin(search, allowed, here) });
+      expect(sent, search).toEqual([]);
+      expect(outcome.kind).toBe('redirect');
+      expect(gone).toHaveLength(1);
+    }
+  });
+
+  it('takes the named origin only when it is this site or an allowed one', () => {
+    expect(onPremiseOpenerOrigin('?origin=https%3A%2F%2Flocker.example', allowed, here)).toBe('https://locker.example');
+    expect(onPremiseOpenerOrigin(`?origin=${encodeURIComponent(here)}`, allowed, here)).toBe(here);
+    expect(onPremiseOpenerOrigin('?origin=http%3A%2F%2Flocker.example', allowed, here)).toBeNull();
+    expect(onPremiseOpenerOrigin('?origin=https%3A%2F%2Fuser%40locker.example', allowed, here)).toBeNull();
   });
 });

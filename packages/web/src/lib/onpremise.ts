@@ -1,4 +1,4 @@
-import { productEndpoints, type FieldError } from '@portal/contracts';
+import { productEndpoints, safeRedirect, type FieldError } from '@portal/contracts';
 import { ApiError, call, fieldErrors } from './api';
 
 type OnPremiseResult = productEndpoints.OnPremiseResult;
@@ -26,6 +26,22 @@ export function onPremiseLoginUrl(result: Pick<OnPremiseResult, 'login_url' | 'e
   return url.toString();
 }
 
+/** The query parameter by which the window that opens the sign-in names its own origin. */
+export const OPENER_ORIGIN_PARAM = 'origin';
+
+/**
+ * The origin the discovery result may be posted to: the one `?origin=` names, when it is this
+ * site or one a sign-in may return to (RuntimeConfig.allowedRedirectOrigins: the products'
+ * configured origins). Anything else is null, and the result stays in this window: an opener
+ * never named, or named wrongly, is never sent an organization's server and email.
+ */
+export function onPremiseOpenerOrigin(search: string, allowedOrigins: readonly string[], currentOrigin: string): string | null {
+  const named = new URLSearchParams(search).get(OPENER_ORIGIN_PARAM);
+  const safe = safeRedirect(named, allowedOrigins, currentOrigin);
+  if (!safe || safe.startsWith('/')) return null;
+  return new URL(safe).origin;
+}
+
 /** The result for this email (the one of its organization), else the first. */
 function matching(results: OnPremiseResult[], email: string): OnPremiseResult | undefined {
   const lower = email.trim().toLowerCase();
@@ -35,14 +51,14 @@ function matching(results: OnPremiseResult[], email: string): OnPremiseResult | 
 /**
  * Asks POST /{product}_platform/pm/users/onpremise/prelogin about an email and acts on the
  * answer: an activated deployment's result is stored in this tab, the window that opened the
- * page (a browser extension or login client) receives `{ type: 'onpremise', result }`, and
- * the browser goes to the deployment's login page. Discovery never blocks the sign-in here:
+ * page (a login client) receives `{ type: 'onpremise', result }` at `openerOrigin` only (never
+ * '*': see onPremiseOpenerOrigin), and the browser goes to the deployment's login page. Discovery never blocks the sign-in here:
  * a failure other than a refused email goes on as "none".
  */
 export async function discoverOnPremise(
   email: string,
   language: string,
-  options: { product?: string; go?: (url: string) => void; opener?: Pick<Window, 'postMessage'> | null } = {},
+  options: { product?: string; go?: (url: string) => void; opener?: Pick<Window, 'postMessage'> | null; openerOrigin?: string | null } = {},
 ): Promise<OnPremiseOutcome> {
   let results: OnPremiseResult[];
   try {
@@ -62,7 +78,7 @@ export async function discoverOnPremise(
   }
   const opener = options.opener === undefined ? (window.opener as Window | null) : options.opener;
   try {
-    opener?.postMessage({ type: 'onpremise', result }, '*');
+    if (options.openerOrigin) opener?.postMessage({ type: 'onpremise', result }, options.openerOrigin);
   } catch {
     // an opener that went away
   }

@@ -107,10 +107,13 @@ describe('POST /v3/{product}_platform/pm/users/onpremise/prelogin', () => {
 });
 
 describe('the locker sign-in page', () => {
-  it('keeps its opener (COOP unsafe-none) so a login client receives the result; other pages stay isolated', async () => {
+  it('keeps its opener (COOP unsafe-none) for a login client that names an allowed origin, which receives the result; other pages and openers stay isolated', async () => {
     const coop = async (url: string, host: string) => (await server.app.inject({ url, headers: { host } })).headers['cross-origin-opener-policy'];
-    expect(await coop('/login', 'locker.localhost')).toBe('unsafe-none');
-    expect(await coop('/login?scope=pwdmanager', 'locker.localhost')).toBe('unsafe-none');
+    const named = (origin: string) => `origin=${encodeURIComponent(origin)}`;
+    expect(await coop(`/login?${named(server.config.LOCKER_ORIGIN)}`, 'locker.localhost')).toBe('unsafe-none');
+    expect(await coop(`/login?scope=pwdmanager&${named(server.config.PLATFORM_ORIGIN)}`, 'locker.localhost')).toBe('unsafe-none');
+    expect(await coop('/login', 'locker.localhost')).toBe('same-origin');
+    expect(await coop(`/login?${named('https://evil.example')}`, 'locker.localhost')).toBe('same-origin');
     expect(await coop('/login/password', 'locker.localhost')).toBe('same-origin');
     expect(await coop('/login', 'localhost')).toBe('same-origin');
   });

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import { brands, isPagePath, languages } from '@portal/contracts';
+import { brands, isPagePath, languages, safeRedirect } from '@portal/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
-import { brandForHost, runtimeConfigFor } from '../../platform/brand';
+import { allowedRedirectOrigins, brandForHost, runtimeConfigFor } from '../../platform/brand';
 import { languageFor } from '../../platform/geo';
 import { PAGE_HEADERS } from '../../platform/security-headers';
 import { loadShellTemplate, newNonce, pageCsp, renderShell, type ThirdPartySources } from '../../platform/html-shell';
@@ -17,6 +17,19 @@ function wantsPage(request: FastifyRequest): boolean {
   if (request.url.startsWith(API_PREFIX) || request.url === '/v3') return false;
   // Missing files (a stale /assets/x.js) must 404, not get the HTML shell.
   return !path.extname(request.url.split('?')[0] ?? '');
+}
+
+/**
+ * Whether the page keeps its opener: only the password manager's first sign-in step, opened by
+ * a login client that names its own origin in `?origin=` among those a sign-in may return to
+ * (the one page and origin the on-premise discovery result is posted to: lib/onpremise in the
+ * web app). Every other page, and this one opened by anyone else, stays isolated.
+ */
+function keepsOpener(request: FastifyRequest, brandId: string, openerOrigins: readonly string[], ownOrigin: string): boolean {
+  const [pathname, query = ''] = request.url.split('?', 2);
+  if (brandId !== 'locker' || pathname !== '/login') return false;
+  const named = safeRedirect(new URLSearchParams(query).get('origin'), openerOrigins, ownOrigin);
+  return named !== null && !named.startsWith('/');
 }
 
 /** What the page's CSP must allow beyond our origin: the API hosts, reCAPTCHA when chosen, Stripe.js when Stripe is the processor, Chatwoot when configured. */
@@ -76,6 +89,7 @@ function compressed(request: FastifyRequest, reply: FastifyReply, html: string):
 export async function installWebApp(app: FastifyInstance, config: Config, webDist: string): Promise<void> {
   const template = await loadShellTemplate(webDist);
   const thirdParty = thirdPartySources(config);
+  const openerOrigins = allowedRedirectOrigins(config);
   // The sign-in page's markup, painted before the app's JavaScript arrives (first-screen.ts).
   const firstScreens = await createFirstScreens(template, webDist, app.log);
   // In production rendered once the server is up, off its start-up path (until then /login goes
@@ -97,10 +111,9 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
     return reply
       .status(status)
       .headers(PAGE_HEADERS)
-      // The password manager's first sign-in step is opened by its browser extension and login
-      // clients, which receive the on-premise discovery result by postMessage (issue 14): that
-      // one document keeps its opener. Every other page stays isolated.
-      .header('cross-origin-opener-policy', brand.id === 'locker' && request.url.split('?')[0] === '/login' ? 'unsafe-none' : PAGE_HEADERS['cross-origin-opener-policy'])
+      // The password manager's first sign-in step, opened by a login client that named an allowed
+      // origin, posts it the on-premise discovery result: that one document keeps its opener.
+      .header('cross-origin-opener-policy', keepsOpener(request, brand.id, openerOrigins, config.LOCKER_ORIGIN) ? 'unsafe-none' : PAGE_HEADERS['cross-origin-opener-policy'])
       .header('content-security-policy', pageCsp(nonce, thirdParty))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')

@@ -67,8 +67,9 @@ export function LoginPage() {
       setDiscovering(true);
       let outcome: OnPremiseOutcome = { kind: 'none' };
       try {
-        const { discoverOnPremise } = await import('../../lib/onpremise');
-        outcome = await discoverOnPremise(value, i18n.language);
+        const { discoverOnPremise, onPremiseOpenerOrigin } = await import('../../lib/onpremise');
+        // The opener (a login client) hears the result only at the product origin it named in `?origin=`.
+        outcome = await discoverOnPremise(value, i18n.language, { openerOrigin: onPremiseOpenerOrigin(search, allowedRedirectOrigins, location.origin) });
       } catch {
         // the discovery code did not load: sign-in goes on here
       }
