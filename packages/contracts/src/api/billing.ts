@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { billingCurrencies } from '../billing/money';
 import { billingPeriods, billingProducts, planIds } from '../billing/plans';
-import { emailSchema, fullNameSchema, messages, profileMessages } from './auth';
+import { captchaField, emailSchema, fullNameSchema, messages, profileMessages } from './auth';
 import { languageSchema } from './resources';
 
 /**
@@ -192,7 +192,13 @@ export const changeSubscriptionRequestSchema = z.object({
 });
 export const subscriptionResultSchema = z.object({ subscription: subscriptionSchema, order: orderSchema.nullable() });
 
-/** Business trial (/register/locker-enterprise-trial): the company and its admin. */
+/** The most seats a business trial starts with: a bigger company asks sales, not a public form. */
+export const BUSINESS_TRIAL_MAX_MEMBERS = 50;
+
+/**
+ * Business trial (/register/locker-enterprise-trial): the company, started by the signed-in
+ * admin for their own account (`email` must be the account's), behind the captcha.
+ */
 export const businessTrialRequestSchema = z.object({
   company: z
     .string({ error: messages.blank })
@@ -203,8 +209,9 @@ export const businessTrialRequestSchema = z.object({
   full_name: fullNameSchema,
   email: emailSchema,
   phone: z.string().trim().max(20).regex(/^\d*$/, profileMessages.phone).optional(),
-  members: z.number().int().min(1).max(10_000).optional(),
+  members: z.number().int().min(1).max(BUSINESS_TRIAL_MAX_MEMBERS).optional(),
   language: languageSchema.optional(),
+  captcha: captchaField,
 });
 export const businessTrialResponseSchema = z.object({ email: z.string(), organization_id: z.string(), trial_ends_at: z.string() });
 

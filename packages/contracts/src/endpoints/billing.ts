@@ -225,12 +225,14 @@ export const businessTrial = endpoint({
   method: 'POST',
   path: '/billing/business-trial',
   tag,
-  auth: 'public',
-  summary: "Start a company's 14-day trial of the password manager for business (7013 trial already applied, 7014 a plan exists, 7015 in an Enterprise)",
+  // Signed in: a trial makes its admin the owner of a company billed after 14 days, so nobody starts one for someone else's email.
+  auth: 'session',
+  summary:
+    "Start the signed-in person's company's 14-day trial of the password manager for business, for their own email, behind the captcha (7013 trial already applied, 7014 a plan exists, 7015 in an Enterprise)",
   body: businessTrialRequestSchema,
   status: 201,
   response: businessTrialResponseSchema,
-  errors: ['7013', '7014', '7015'],
+  errors: ['7013', '7014', '7015', 'billing.trial_email_mismatch', 'auth.not_activated', 'auth.captcha_required', 'auth.captcha_invalid', 'rate_limited'],
 });
 
 export const redeemLicense = endpoint({

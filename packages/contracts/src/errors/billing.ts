@@ -34,4 +34,5 @@ export const billingErrors = {
   'billing.idempotency_conflict': { status: 409, message: 'This request is already being processed or its key was used for another request' },
   'billing.processor_unavailable': { status: 503, message: 'The payment processor is not available, try again later' },
   'billing.webhook_invalid': { status: 400, message: 'Invalid webhook' },
+  'billing.trial_email_mismatch': { status: 403, message: 'Start the business trial with the email of the account you are signed in with' },
 } as const;

@@ -180,6 +180,8 @@ export const personalColumns: Record<string, Record<string, ColumnHandling>> = {
   },
   // `email:<address>` for a business admin's trial; a user id otherwise.
   trial_usages: { person: deleteRow, product: no, created_at: no },
+  // Who is starting a subscription of a product right now (a lease): ids only.
+  subscription_starts: { user_id: no, product: no, generation: no, claimed_until: no },
   // The invoice: number, date and amounts stay (user_id points at the emptied account row).
   orders: {
     id: no,

@@ -497,6 +497,23 @@ export const trialUsages = pgTable(
   (table) => [uniqueIndex('trial_usages_person_product_key').on(table.person, table.product)],
 );
 
+/**
+ * One subscription start at a time per person and product (migration 0024): claimed with a lease
+ * before the charge; `generation` names the start's charge and moves on when a start finishes.
+ */
+export const subscriptionStarts = pgTable(
+  'subscription_starts',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    product: text('product').notNull(),
+    generation: integer('generation').notNull().default(0),
+    claimedUntil: tz('claimed_until'),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.product] })],
+);
+
 /** Every charge (spec section 3's order fields), paid through its idempotency key. */
 export const orders = pgTable(
   'orders',

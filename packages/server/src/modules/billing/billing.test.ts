@@ -5,7 +5,7 @@ import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
 import { billingNode } from '../../../test/billing';
 import { startTestServer, type TestServer } from '../../../test/harness';
-import { organizationMembers, orders, sandboxCards, sandboxCharges, subscriptions, users } from '../../db/schema';
+import { orders, sandboxCards, sandboxCharges, subscriptions, users } from '../../db/schema';
 import { SANDBOX_TEST_CARDS } from '../../platform/payments';
 import { RENEWAL_LEASE_MS, type BillingService } from './service';
 
@@ -339,36 +339,7 @@ describe('the renewal job', () => {
   });
 });
 
-describe('the business trial and AppSumo licenses', () => {
-  const trial = (email: string) =>
-    server.app.inject({ method: 'POST', url: '/v3/billing/business-trial', payload: { company: 'Acme Corp', full_name: 'Ada Admin', email, members: 5 } });
-
-  it('starts a company trial once (7013), refuses an email with a plan (7014) or in an enterprise (7015)', async () => {
-    const first = await trial('boss@acme.test');
-    expect(first.statusCode).toBe(201);
-    expect(first.json()).toMatchObject({ email: 'boss@acme.test' });
-    await client.mailTo('boss@acme.test', /The 14-day business trial of Acme Corp is active/);
-    const applied = await trial('boss@acme.test');
-    expect(applied.statusCode).toBe(400);
-    expect(applied.json()).toMatchObject({ code: '7013', message: 'The trial plan was applied for boss@acme.test' });
-
-    // A member of that enterprise cannot start a trial of their own.
-    const [admin] = await server.database.db.select().from(organizationMembers).where(eq(organizationMembers.email, 'boss@acme.test'));
-    await server.database.db.insert(organizationMembers).values({ organizationId: admin!.organizationId, email: 'dev@acme.test', role: 'member' });
-    const member = await trial('dev@acme.test');
-    expect(member.json()).toMatchObject({ code: '7015', message: 'dev@acme.test is in an Enterprise, leave it or use another email' });
-
-    const session = await client.registeredUser('planned@example.com');
-    await addCard(session);
-    await call(session, 'POST', '/v3/sso/me/subscriptions', { plan: 'pwdmanager.premium', months: 1, currency: 'USD', idempotency_key: key() });
-    const planned = await trial('planned@example.com');
-    expect(planned.json()).toMatchObject({
-      code: '7014',
-      message: 'A Locker account for this email exists. Cancel the current plan or use another email to register the business plan',
-    });
-    expect((await trial('not an email')).statusCode).toBe(400);
-  });
-
+describe('AppSumo licenses', () => {
   it('grants an AppSumo license once; a forged or expired code is refused with the spec text', async () => {
     const session = await client.registeredUser('sumo@example.com');
     const code = node().issueLicense('pwdmanager.lifetime', new Date(clock.now().getTime() + 30 * DAY));

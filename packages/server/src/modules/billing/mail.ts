@@ -55,7 +55,7 @@ const en = {
   }),
   businessTrial: (v: Pick<CopyVars, 'company' | 'email' | 'date'>): BillingNotice => ({
     title: 'Your business trial has started',
-    lines: [`The 14-day business trial of ${v.company} is active until ${v.date}.`, `Sign in or create your account with ${v.email} to manage your organization.`],
+    lines: [`The 14-day business trial of ${v.company} is active until ${v.date}.`, `You are its owner: manage your organization from your account ${v.email}.`],
   }),
   cardLabel: (brand: string, last4: string) => `${brand} ending in ${last4}`,
 };
@@ -75,7 +75,7 @@ const vi: typeof en = {
   }),
   businessTrial: (v) => ({
     title: 'Bản dùng thử doanh nghiệp đã bắt đầu',
-    lines: [`Bản dùng thử doanh nghiệp 14 ngày của ${v.company} có hiệu lực đến ${v.date}.`, `Đăng nhập hoặc tạo tài khoản với ${v.email} để quản lý tổ chức của bạn.`],
+    lines: [`Bản dùng thử doanh nghiệp 14 ngày của ${v.company} có hiệu lực đến ${v.date}.`, `Bạn là chủ sở hữu: hãy quản lý tổ chức từ tài khoản ${v.email} của bạn.`],
   }),
   cardLabel: (brand, last4) => `${brand} đuôi ${last4}`,
 };

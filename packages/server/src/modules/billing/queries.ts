@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lte, ne, or, sql, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { billingCustomers, licenseRedemptions, orders, paymentMethods, promoCodes, promoRedemptions, stripeEvents, subscriptions, trialUsages } from '../../db/schema';
+import { billingCustomers, licenseRedemptions, orders, paymentMethods, promoCodes, promoRedemptions, stripeEvents, subscriptionStarts, subscriptions, trialUsages } from '../../db/schema';
 
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -13,6 +13,8 @@ export type BillingTx = Parameters<Parameters<Database['transaction']>[0]>[0];
 const live = ne(subscriptions.status, 'canceled');
 
 export function billingQueries(db: Database) {
+  /** Runs `work` in the caller's transaction when there is one (a Stripe event's), else in its own. */
+  const inTransaction = <T>(outer: BillingTx | undefined, work: (tx: BillingTx) => Promise<T>): Promise<T> => (outer ? work(outer) : db.transaction(work));
   return {
     // Customers -------------------------------------------------------------------------------
     async customerRef(userId: string, processor: string): Promise<string | null> {
@@ -78,8 +80,8 @@ export function billingQueries(db: Database) {
      * the default) are cancelled, and when it was the default the most recently added remaining
      * card becomes the default. Answers the cancelled subscriptions and the new default.
      */
-    async removeCard(userId: string, id: string, now: Date): Promise<{ removed: PaymentMethodRow; canceled: SubscriptionRow[]; newDefault: string | null } | null> {
-      return db.transaction(async (tx) => {
+    async removeCard(userId: string, id: string, now: Date, outer?: BillingTx): Promise<{ removed: PaymentMethodRow; canceled: SubscriptionRow[]; newDefault: string | null } | null> {
+      return inTransaction(outer, async (tx) => {
         const [card] = await tx
           .select()
           .from(paymentMethods)
@@ -164,6 +166,35 @@ export function billingQueries(db: Database) {
     },
 
     /**
+     * Claims the person's start of a product until `until`, in one statement: the row is made,
+     * or taken over when its lease lapsed (its holder died). Answers the start's generation, or
+     * null while another start of the same person and product runs.
+     */
+    async claimStart(userId: string, product: string, now: Date, until: Date): Promise<number | null> {
+      const rows = await db
+        .insert(subscriptionStarts)
+        .values({ userId, product, claimedUntil: until })
+        .onConflictDoUpdate({
+          target: [subscriptionStarts.userId, subscriptionStarts.product],
+          set: { claimedUntil: until },
+          setWhere: or(isNull(subscriptionStarts.claimedUntil), lt(subscriptionStarts.claimedUntil, now)),
+        })
+        .returning({ generation: subscriptionStarts.generation });
+      return rows[0]?.generation ?? null;
+    },
+    /**
+     * Ends a claimed start. `finished`: it answered (a subscription, a decline, a refusal), so the
+     * next start charges under a new generation; otherwise (an unexpected failure, the charge's
+     * fate unknown) the next start reuses this generation's charge key.
+     */
+    async releaseStart(userId: string, product: string, generation: number, finished: boolean): Promise<void> {
+      await db
+        .update(subscriptionStarts)
+        .set({ claimedUntil: null, generation: finished ? generation + 1 : generation })
+        .where(and(eq(subscriptionStarts.userId, userId), eq(subscriptionStarts.product, product), eq(subscriptionStarts.generation, generation)));
+    },
+
+    /**
      * The renewal job's claim: up to `limit` due subscriptions nobody holds, each marked with
      * this run's claim id until `until`, in one statement (FOR UPDATE SKIP LOCKED: several nodes
      * running at once take disjoint rows). A claim whose holder died lapses at `until`.
@@ -229,8 +260,8 @@ export function billingQueries(db: Database) {
      * with it (`within`: the ledger entry, the receipt to send), so neither is lost to a crash
      * between them. Undefined when the order was no longer pending (someone else settled it).
      */
-    async settleOrder(id: string, changes: Partial<typeof orders.$inferInsert>, within: (tx: BillingTx, row: OrderRow) => Promise<void>): Promise<OrderRow | undefined> {
-      return db.transaction(async (tx) => {
+    async settleOrder(id: string, changes: Partial<typeof orders.$inferInsert>, within: (tx: BillingTx, row: OrderRow) => Promise<void>, outer?: BillingTx): Promise<OrderRow | undefined> {
+      return inTransaction(outer, async (tx) => {
         const [row] = await tx
           .update(orders)
           .set(changes)
@@ -241,8 +272,8 @@ export function billingQueries(db: Database) {
       });
     },
     /** Marks a paid order refunded once (with `within`: the ledger's reverse entry); undefined when it already was. */
-    async markRefunded(id: string, refundRef: string | null, now: Date, within: (tx: BillingTx, row: OrderRow) => Promise<void>): Promise<OrderRow | undefined> {
-      return db.transaction(async (tx) => {
+    async markRefunded(id: string, refundRef: string | null, now: Date, within: (tx: BillingTx, row: OrderRow) => Promise<void>, outer?: BillingTx): Promise<OrderRow | undefined> {
+      return inTransaction(outer, async (tx) => {
         const [row] = await tx
           .update(orders)
           .set({ refundedAt: now, refundRef })
@@ -252,8 +283,8 @@ export function billingQueries(db: Database) {
         return row;
       });
     },
-    async orderByProcessorRef(ref: string): Promise<OrderRow | undefined> {
-      const [row] = await db.select().from(orders).where(eq(orders.processorRef, ref));
+    async orderByProcessorRef(ref: string, outer?: BillingTx): Promise<OrderRow | undefined> {
+      const [row] = await (outer ?? db).select().from(orders).where(eq(orders.processorRef, ref));
       return row;
     },
     /** What was paid for the subscription's current period (for proration). */
@@ -307,13 +338,21 @@ export function billingQueries(db: Database) {
       return rows.length > 0;
     },
 
-    /** Records a Stripe event; false when it was seen before (a replay). */
-    async firstSeenEvent(id: string, type: string): Promise<boolean> {
-      const rows = await db.insert(stripeEvents).values({ id, type }).onConflictDoNothing().returning({ id: stripeEvents.id });
-      return rows.length > 0;
+    /**
+     * Records a Stripe event and applies its effect in one transaction: false when it was seen
+     * before (a replay; a second delivery at once waits for the first's commit). An effect that
+     * fails rolls the record back with it, so Stripe's retry applies it later.
+     */
+    async applyEventOnce(id: string, type: string, effect: (tx: BillingTx) => Promise<void>): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const rows = await tx.insert(stripeEvents).values({ id, type }).onConflictDoNothing().returning({ id: stripeEvents.id });
+        if (rows.length === 0) return false;
+        await effect(tx);
+        return true;
+      });
     },
-    async cardByProcessorRef(ref: string): Promise<PaymentMethodRow | undefined> {
-      const [row] = await db.select().from(paymentMethods).where(and(eq(paymentMethods.processorRef, ref), isNull(paymentMethods.removedAt)));
+    async cardByProcessorRef(ref: string, outer?: BillingTx): Promise<PaymentMethodRow | undefined> {
+      const [row] = await (outer ?? db).select().from(paymentMethods).where(and(eq(paymentMethods.processorRef, ref), isNull(paymentMethods.removedAt)));
       return row;
     },
 

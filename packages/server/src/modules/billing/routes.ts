@@ -34,7 +34,7 @@ export function billingRoutes(config: Config, billing: BillingService, stripe: S
       return reply.type('application/pdf').header('content-disposition', `attachment; filename="${filename}"`).header('cache-control', 'private, no-store').send(pdf);
     });
 
-    route(app, billingEndpoints.businessTrial, async (request) => billing.businessTrial(request.body, requestOrigin(request, config)));
+    route(app, billingEndpoints.businessTrial, async (request) => billing.businessTrial(userId(request), request.body, requestOrigin(request, config)));
     route(app, billingEndpoints.redeemLicense, async (request) => billing.redeemLicense(userId(request), request.body.token));
 
     await app.register(async (raw: FastifyInstance) => {

@@ -29,10 +29,12 @@ import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
 import { sha256 } from '../../platform/crypto';
+import { requireCaptcha, type CaptchaVerifier } from '../../platform/captcha';
 import { AppError, fieldError } from '../../platform/errors';
 import { createIdempotency } from '../../platform/idempotency';
 import { sendInBackground, type MailAttachment, type Mailer } from '../../platform/mail';
 import type { PaymentProcessor, StripeEvent } from '../../platform/payments';
+import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import type { OrganizationService } from '../organizations';
 import { createUserService, type UserRow } from '../users';
@@ -46,6 +48,8 @@ import { createReceiptWorker, enqueueReceipt } from './receipts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long a renewal run holds a claimed subscription before another run may take it over. */
 export const RENEWAL_LEASE_MS = 5 * 60 * 1000;
+/** How long a subscription start holds the person's claim on the product before another may take it over (its node died). */
+const START_LEASE_MS = 60 * 1000;
 /** A charge the processor still works on is looked at again after this long. */
 const PENDING_RECHECK_MS = 60 * 60 * 1000;
 /** The business plan's trial is its own product for "once per person and product". */
@@ -64,6 +68,9 @@ export interface BillingDependencies {
   log: BillingLogger;
   processor: PaymentProcessor;
   organizations: OrganizationService;
+  /** The business trial's limits and captcha (a node without them, as the tests' job nodes, serves no business trial). */
+  limiter?: RateLimiter;
+  captcha?: CaptchaVerifier;
   /** Key of AppSumo license codes. */
   licenseSecret: string;
   /** false: no receipt mails (the renewal benchmark measures the job alone; a receipt's PDF costs ~0.35 s of CPU here). */
@@ -224,7 +231,7 @@ export function createBillingService(deps: BillingDependencies) {
    * wallet's ledger (card → revenue, once per order) and queues its receipt; the receipt goes
    * out after the commit (here, or from the receipt job on any node if this one dies first).
    */
-  async function settleOrder(id: string, changes: Partial<OrderRow>): Promise<OrderRow | undefined> {
+  async function settleOrder(id: string, changes: Partial<OrderRow>, outer?: BillingTx): Promise<OrderRow | undefined> {
     let queued = false;
     const settled = await q.settleOrder(id, changes, async (tx: BillingTx, row) => {
       if (row.status !== 'paid' && row.status !== 'completed') return;
@@ -233,8 +240,9 @@ export function createBillingService(deps: BillingDependencies) {
         await enqueueReceipt(tx, row.id, clock.now());
         queued = true;
       }
-    });
-    if (queued && deps.sendReceiptsNow !== false) receipts.kick();
+    }, outer);
+    // Inside a caller's transaction the receipt is not committed yet: the caller kicks after its commit.
+    if (queued && !outer && deps.sendReceiptsNow !== false) receipts.kick();
     return settled;
   }
 
@@ -363,10 +371,39 @@ export function createBillingService(deps: BillingDependencies) {
   }
 
   /** Records a paid order as refunded once, with the ledger's reverse entry (revenue → card) in the same transaction. */
-  async function recordRefund(orderId: string, refundRef: string | null): Promise<OrderRow | undefined> {
-    return q.markRefunded(orderId, refundRef, clock.now(), async (tx, row) => {
-      await postBillingEntry(tx, { kind: 'refund', orderId: row.id, orderNumber: row.number, currency: currencyOf(row.currency), amount: row.total });
-    });
+  async function recordRefund(orderId: string, refundRef: string | null, outer?: BillingTx): Promise<OrderRow | undefined> {
+    return q.markRefunded(
+      orderId,
+      refundRef,
+      clock.now(),
+      async (tx, row) => {
+        await postBillingEntry(tx, { kind: 'refund', orderId: row.id, orderNumber: row.number, currency: currencyOf(row.currency), amount: row.total });
+      },
+      outer,
+    );
+  }
+
+  /**
+   * Runs a subscription start while holding the person's claim on the product (one statement
+   * decides; another start at the same time is refused), so two requests with different
+   * idempotency keys cannot both find no subscription and both charge.
+   */
+  async function oneStartAtATime<T>(userId: string, product: string, start: (generation: number) => Promise<T>): Promise<T> {
+    const now = clock.now();
+    const generation = await q.claimStart(userId, product, now, new Date(now.getTime() + START_LEASE_MS));
+    if (generation === null) throw new AppError('billing.idempotency_conflict');
+    let finished = false;
+    try {
+      const result = await start(generation);
+      finished = true;
+      return result;
+    } catch (error) {
+      // A refusal or decline is an answer; anything else leaves the charge's fate unknown.
+      finished = error instanceof AppError;
+      throw error;
+    } finally {
+      await q.releaseStart(userId, product, generation, finished);
+    }
   }
 
   async function userOrThrow(userId: string): Promise<UserRow> {
@@ -526,7 +563,10 @@ export function createBillingService(deps: BillingDependencies) {
 
     /** Starts a subscription: a trial where the plan has one and the person never had one for the product, else the first charge. */
     async subscribe(userId: string, input: { plan: string; months: number; currency: BillingCurrency; seats?: number; promo_code?: string; card_id?: string; idempotency_key: string }) {
-      return idempotency.run(`subscribe:${userId}`, input.idempotency_key, input, async () => {
+      const product = findPlan(input.plan)?.product;
+      if (!product) throw fieldError('plan', 'billing.plan_unavailable');
+      // Claimed before the key is used: a start refused because another runs is not its key's answer.
+      return oneStartAtATime(userId, product, (generation) => idempotency.run(`subscribe:${userId}`, input.idempotency_key, input, async () => {
         const user = await userOrThrow(userId);
         const seats = input.seats ?? 1;
         const { plan, price } = planAndPrice(input.plan, input.months, input.currency, seats);
@@ -553,7 +593,8 @@ export function createBillingService(deps: BillingDependencies) {
           kind: 'new',
           promoCode: promo?.code ?? null,
           card,
-          key: `subscribe:${user.id}:${input.idempotency_key}`,
+          // The start's charge, whatever the request's key: a start taken over after a crash charges under the same key.
+          key: `subscribe:${user.id}:${plan.product}:${generation}`,
           periodStart: now,
           periodEnd,
         });
@@ -562,7 +603,7 @@ export function createBillingService(deps: BillingDependencies) {
         if (!subscription) throw new AppError('billing.already_subscribed');
         const linked = (await q.updateOrder(order.id, { subscriptionId: subscription.id })) ?? order;
         return { subscription: subscriptionDto(subscription), order: orderDto(linked) };
-      });
+      }));
     },
 
     /** Changes plan or period: the unused part of the period is credited, the new period starts now (a trial ends with it). */
@@ -688,19 +729,33 @@ export function createBillingService(deps: BillingDependencies) {
     },
 
     // Business trial and licenses -----------------------------------------------------------
-    async businessTrial(input: { company: string; full_name: string; email: string; phone?: string; members?: number; language?: Language }, origin: RequestOrigin) {
-      const email = input.email;
+    /**
+     * Starts the signed-in person's company trial: only for their own activated account (the
+     * email asked for must be theirs), counted per account and address, behind the captcha. The
+     * person becomes the organization's owner and the trial's subscription is theirs.
+     */
+    async businessTrial(
+      userId: string,
+      input: { company: string; full_name: string; email: string; phone?: string; members?: number; language?: Language; captcha?: string },
+      origin: RequestOrigin,
+    ) {
+      if (!deps.limiter || !deps.captcha) throw new AppError('not_found');
+      const { businessTrialsPerAccount: perAccount, businessTrialsPerIp: perIp } = limits;
+      rateLimited(await deps.limiter.consume(rateKey(perIp, origin.limitAddress), perIp));
+      rateLimited(await deps.limiter.consume(rateKey(perAccount, userId), perAccount));
+      await requireCaptcha(deps.captcha, input.captcha, origin.ip);
+      const user = await userOrThrow(userId);
+      if (!user.activatedAt) throw new AppError('auth.not_activated');
+      if (input.email.trim().toLowerCase() !== user.email.toLowerCase()) throw new AppError('billing.trial_email_mismatch');
+      const email = user.email;
       // The same trial asked again says so (7013) before the enterprise it made (7015).
-      const user = await users.findByIdentifier(email);
-      if ((await q.hadTrial(`email:${email}`, BUSINESS_TRIAL_PRODUCT)) || (user && (await q.hadTrial(user.id, BUSINESS_TRIAL_PRODUCT)))) throw new AppError('7013', { email }, { email });
+      if ((await q.hadTrial(`email:${email}`, BUSINESS_TRIAL_PRODUCT)) || (await q.hadTrial(user.id, BUSINESS_TRIAL_PRODUCT))) throw new AppError('7013', { email }, { email });
       if (await deps.organizations.membershipOf(email)) throw new AppError('7015', { email }, { email });
-      if (user) {
-        const live = await q.liveSubscription(user.id, 'pwdmanager');
-        if (live) throw new AppError('7014', { email }, { email });
-      }
-      if (!(await q.useTrial(`email:${email}`, BUSINESS_TRIAL_PRODUCT))) throw new AppError('7013', { email }, { email });
-      if (user) await q.useTrial(user.id, BUSINESS_TRIAL_PRODUCT);
-      const organization = await deps.organizations.create({ name: input.company, adminEmail: email, adminUserId: user?.id ?? null });
+      if (await q.liveSubscription(user.id, 'pwdmanager')) throw new AppError('7014', { email }, { email });
+      // The trial is claimed in one statement: two requests at once start one.
+      if (!(await q.useTrial(user.id, BUSINESS_TRIAL_PRODUCT))) throw new AppError('7013', { email }, { email });
+      await q.useTrial(`email:${email}`, BUSINESS_TRIAL_PRODUCT);
+      const organization = await deps.organizations.create({ name: input.company, adminEmail: email, adminUserId: user.id });
       if (!organization) throw new AppError('7015', { email }, { email });
       const lang = input.language ?? origin.lang;
       const currency: BillingCurrency = lang === 'vi' ? 'VND' : 'USD';
@@ -710,7 +765,7 @@ export function createBillingService(deps: BillingDependencies) {
       const trialEnd = new Date(now.getTime() + plan.trialDays * DAY_MS);
       await q.insertSubscription({
         id: randomUUID(),
-        userId: user?.id ?? null,
+        userId: user.id,
         organizationId: organization.id,
         product: plan.product,
         plan: plan.id,
@@ -726,8 +781,7 @@ export function createBillingService(deps: BillingDependencies) {
         createdAt: now,
         updatedAt: now,
       });
-      const person = { email, fullName: input.full_name, language: lang };
-      mail(person, 'locker', (copy) => copy.businessTrial({ company: input.company, email, date: formatDate(trialEnd, lang, { timeZone: 'UTC' }) }));
+      mail(user, 'locker', (copy) => copy.businessTrial({ company: input.company, email, date: formatDate(trialEnd, lang, { timeZone: 'UTC' }) }));
       return { email, organization_id: organization.id, trial_ends_at: trialEnd.toISOString() };
     },
 
@@ -795,30 +849,46 @@ export function createBillingService(deps: BillingDependencies) {
       return { plan: live.plan, tier: findPlan(live.plan)?.tier ?? live.plan, status: live.status as SubscriptionStatus, period_end: iso(live.currentPeriodEnd), trial_ends_at: iso(live.trialEndsAt) };
     },
 
-    /** Applies a verified Stripe event once: a settled payment intent settles its order; a detached card is removed. */
+    /**
+     * Applies a verified Stripe event once, recorded in the same transaction as its effect: a
+     * settled payment intent settles its order; a refund made at Stripe is recorded; a detached
+     * card is removed. Mails and receipts go after the commit.
+     */
     async handleStripeEvent(event: StripeEvent): Promise<boolean> {
-      if (!(await q.firstSeenEvent(event.id, event.type))) return false;
-      const object = event.data.object as { id?: string };
-      if (!object.id) return true;
-      if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
-        const order = await q.orderByProcessorRef(object.id);
-        if (!order || order.status !== 'pending') return true;
-        const succeeded = event.type === 'payment_intent.succeeded';
-        await settleOrder(order.id, succeeded ? { status: 'paid', paidAt: clock.now() } : { status: 'failed', failureCode: 'card_declined' });
-        return true;
-      }
-      if (event.type === 'charge.refunded') {
-        // A refund made at Stripe (its dashboard, or refundOrder): recorded once, in full refunds only.
-        const charge = event.data.object as { id: string; payment_intent?: string | null; refunded?: boolean; refunds?: { data?: { id: string }[] } };
-        const order = charge.payment_intent ? await q.orderByProcessorRef(charge.payment_intent) : undefined;
-        if (order && charge.refunded) await recordRefund(order.id, charge.refunds?.data?.[0]?.id ?? null);
-        return true;
-      }
-      if (event.type === 'payment_method.detached') {
-        const card = await q.cardByProcessorRef(object.id);
-        if (card) await this.removeCard(card.userId, card.id);
-      }
-      return true;
+      const afterCommit: (() => void)[] = [];
+      const applied = await q.applyEventOnce(event.id, event.type, async (tx) => {
+        const object = event.data.object as { id?: string };
+        if (!object.id) return;
+        if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
+          const order = await q.orderByProcessorRef(object.id, tx);
+          if (!order || order.status !== 'pending') return;
+          const succeeded = event.type === 'payment_intent.succeeded';
+          await settleOrder(order.id, succeeded ? { status: 'paid', paidAt: clock.now() } : { status: 'failed', failureCode: 'card_declined' }, tx);
+          if (succeeded && deps.sendReceiptsNow !== false) afterCommit.push(() => receipts.kick());
+          return;
+        }
+        if (event.type === 'charge.refunded') {
+          // A refund made at Stripe (its dashboard, or refundOrder): recorded once, in full refunds only.
+          const charge = event.data.object as { id: string; payment_intent?: string | null; refunded?: boolean; refunds?: { data?: { id: string }[] } };
+          const order = charge.payment_intent ? await q.orderByProcessorRef(charge.payment_intent, tx) : undefined;
+          if (order && charge.refunded) await recordRefund(order.id, charge.refunds?.data?.[0]?.id ?? null, tx);
+          return;
+        }
+        if (event.type === 'payment_method.detached') {
+          // Stripe already detached it: the card and what it pays end here, without asking Stripe again.
+          const card = await q.cardByProcessorRef(object.id, tx);
+          const removed = card ? await q.removeCard(card.userId, card.id, clock.now(), tx) : null;
+          if (card && removed?.canceled.length) {
+            afterCommit.push(() => {
+              void users.findById(card.userId).then((user) => {
+                for (const subscription of removed.canceled) mailCanceled(subscription, user);
+              });
+            });
+          }
+        }
+      });
+      for (const run of afterCommit) run();
+      return applied;
     },
 
     /** Demo promo codes for development (SEED_DEMO). */

@@ -83,6 +83,10 @@ export const limits = {
   cardTokensPerIp: { name: 'card:token:ip', limit: 50, windowSeconds: 60 * 60 },
   /** ...and per signed-in account, from any address. */
   cardTokensPerAccount: { name: 'card:token', limit: 10, windowSeconds: 60 * 60 },
+  /** Business trials asked for by one signed-in account (each answers whether the company's trial can start)... */
+  businessTrialsPerAccount: { name: 'trial:business', limit: 5, windowSeconds: 60 * 60 },
+  /** ...and from one address across accounts. */
+  businessTrialsPerIp: { name: 'trial:business:ip', limit: 20, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, NamedRule>;
 
 /** Failed sign-ins (or recovery emails) on one account after which the next attempt must carry a captcha. */
