@@ -11,17 +11,30 @@ import { createWalletService, type WalletService } from './service';
 
 const SECRET = 'partner-exchange-secret-for-tests-0123456789';
 
+type PartnerStatus = 'pending' | 'completed' | 'rejected';
+
 /**
  * A partner exchange as its API documents it: `POST /transfers` signed with `x-portal-signature`
- * (checked here, as the partner checks it), each `transfer_id` applied once; it refuses an
- * unknown recipient at once (404) and answers 503 while `down`. Its callbacks are signed with
- * the shared secret and posted to the portal's listening server.
+ * (checked here, as the partner checks it), each `transfer_id` applied once (a resend of a known
+ * id answers 409); `GET /transfers/<id>` says what became of an id (404: never received). It
+ * refuses an unknown recipient ("nobody-here", "closed-account") and remembers the refusal, pays
+ * the recipients in `paysAtOnce` at once, loses its answer to the first request of the
+ * recipients in `losesAnswerTo` (the transfer applied, the connection dropped), and answers 503
+ * while `down`. Its callbacks are signed with the shared secret and posted to the portal's
+ * listening server.
  */
 class PartnerExchange {
   readonly received = new Map<string, Record<string, unknown>>();
+  readonly statuses = new Map<string, { status: PartnerStatus; reason?: string }>();
+  readonly losesAnswerTo = new Set<string>();
+  readonly paysAtOnce = new Set<string>();
   deliveries = 0;
+  conflicts = 0;
+  statusQuestions = 0;
   forged = 0;
   down = false;
+  /** The partner's clock ahead of the real one (for the portal's later clocks). */
+  skewMs = 0;
   private server!: Server;
   url = '';
 
@@ -32,17 +45,39 @@ class PartnerExchange {
       request.on('end', () => {
         const raw = Buffer.concat(chunks);
         const answer = (status: number, body: object) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        const signed = (bytes: Buffer) => bankSignatureValid(SECRET, bytes, request.headers['x-portal-signature'] as string | undefined, new Date(Date.now() + this.skewMs));
+        const asked = /^\/transfers\/([0-9a-f-]{36})$/.exec(request.url ?? '');
+        if (request.method === 'GET' && asked) {
+          if (!signed(Buffer.from(asked[1]!))) {
+            this.forged += 1;
+            return answer(401, { reason: 'bad signature' });
+          }
+          this.statusQuestions += 1;
+          const known = this.statuses.get(asked[1]!);
+          return known ? answer(200, { ...known, reference: `PX-${asked[1]!.slice(0, 8)}` }) : answer(404, { reason: 'unknown transfer' });
+        }
         if (request.method !== 'POST' || request.url !== '/transfers') return answer(404, { reason: 'no such endpoint' });
-        if (!bankSignatureValid(SECRET, raw, request.headers['x-portal-signature'] as string | undefined, new Date())) {
+        if (!signed(raw)) {
           this.forged += 1;
           return answer(401, { reason: 'bad signature' });
         }
         this.deliveries += 1;
         if (this.down) return answer(503, { reason: 'maintenance' });
         const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-        if (body.recipient === 'nobody-here') return answer(404, { reason: 'No such account' });
-        if (!this.received.has(body.transfer_id as string)) this.received.set(body.transfer_id as string, body);
-        return answer(202, { reference: `PX-${(body.transfer_id as string).slice(0, 8)}` });
+        const id = body.transfer_id as string;
+        const recipient = body.recipient as string;
+        if (this.statuses.has(id)) {
+          this.conflicts += 1;
+          return answer(409, { reason: 'duplicate transfer_id' });
+        }
+        const refused = recipient === 'nobody-here' || recipient === 'closed-account';
+        if (refused) this.statuses.set(id, { status: 'rejected', reason: 'No such account' });
+        else {
+          this.received.set(id, body);
+          this.statuses.set(id, { status: this.paysAtOnce.has(recipient) ? 'completed' : 'pending' });
+        }
+        if (this.losesAnswerTo.delete(recipient)) return response.destroy();
+        return refused ? answer(404, { reason: 'No such account' }) : answer(202, { reference: `PX-${id.slice(0, 8)}` });
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -90,6 +125,9 @@ async function person(usd = 0): Promise<{ token: string; id: string; email: stri
   return { token, id, email };
 }
 
+/** The job as another node runs it, `aheadMs` later than now (the request's own send is left alone for 30 s). */
+const jobLater = (aheadMs: number) =>
+  createPartnerTransferService({ db: server.database.db, clock: { now: () => new Date(Date.now() + aheadMs) }, config: server.config, log: { info() {}, warn() {} }, wallet });
 const call = (token: string, method: 'GET' | 'POST', url: string, payload?: object) => server.app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}` } });
 const send = (token: string, body: Record<string, unknown>, currency = 'USD') =>
   call(token, 'POST', `/v3/sso/me/wallet/${currency}/partner-transfers`, { idempotency_key: crypto.randomUUID(), ...body });
@@ -202,7 +240,10 @@ describe('transfers to a partner exchange wallet', () => {
   it('applies a key once: a retry and 10 parallel requests make one transfer, sent to the partner once', async () => {
     const alice = await person(5_000);
     const key = crypto.randomUUID();
+    const deliveries = partner.deliveries;
     const answers = await Promise.all(Array.from({ length: 10 }, () => send(alice.token, { to: 'bob', amount: '5', idempotency_key: key })));
+    // One sender claims it: no duplicate for the partner to answer 409 to (which once refunded a transfer the partner had).
+    expect(partner.deliveries - deliveries).toBe(1);
     expect(answers.every((answer) => answer.statusCode === 201)).toBe(true);
     expect(new Set(answers.map((answer) => answer.json().id)).size).toBe(1);
     expect(await usd(alice.token)).toBe('4500');
@@ -227,8 +268,8 @@ describe('transfers to a partner exchange wallet', () => {
     expect(await usd(alice.token)).toBe('4000');
     expect(partner.received.has(waiting.id)).toBe(false);
     partner.down = false;
-    // The job (a later clock: the request's own attempt is left alone for 10 s) delivers it once.
-    const later = createPartnerTransferService({ db: server.database.db, clock: { now: () => new Date(Date.now() + 11_000) }, config: server.config, log: { info() {}, warn() {} }, wallet });
+    // The job (a later clock: the request's own attempt is left alone for 30 s) delivers it once.
+    const later = jobLater(31_000);
     expect(await later.sendPending()).toBeGreaterThanOrEqual(1);
     expect(partner.received.get(waiting.id)).toMatchObject({ amount_minor: '1000', recipient: 'bob' });
     expect(await later.sendPending()).toBe(0);
@@ -271,4 +312,88 @@ describe('transfers to a partner exchange wallet', () => {
       await off.close();
     }
   }, 60_000);
+});
+
+describe('an unclear answer from the partner, reconciled by the transfer id', () => {
+  const transferRow = async (id: string) =>
+    (await rows<{ status: string; sent_at: string | null; attempts: number; refund_entry_id: string | null }>(server.database.db, sql`select status, sent_at, attempts, refund_entry_id from wallet_partner_transfers where id = ${id}`))[0]!;
+
+  it('a first answer lost and a 409 to the resend: debited once, delivered by the status asked by id, never refunded', async () => {
+    const alice = await person(5_000);
+    partner.losesAnswerTo.add('lucky-recipient');
+    partner.paysAtOnce.add('lucky-recipient');
+    const sent = await send(alice.token, { to: 'lucky-recipient', amount: '10' });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const transfer = sent.json();
+    // The partner applied it; its answer never came: pending, not known to be sent.
+    expect(transfer.status).toBe('pending');
+    expect(partner.received.has(transfer.id)).toBe(true);
+    expect(await usd(alice.token)).toBe('4000');
+
+    const conflicts = partner.conflicts;
+    await jobLater(31_000).sendPending();
+    expect(partner.conflicts).toBe(conflicts + 1);
+    expect(await transferRow(transfer.id)).toMatchObject({ status: 'completed', refund_entry_id: null });
+    expect(await usd(alice.token)).toBe('4000');
+    expect(await refunds(transfer.id)).toBe(0);
+    expect((await call(alice.token, 'GET', '/v3/sso/me/wallet/USD/transactions')).json().items[0]).toMatchObject({ direction: 'out', amount: '1000', status: 'completed' });
+    // Nothing more to do for it: no resend, no refund, whatever the jobs and the partner's late callback.
+    const deliveries = partner.deliveries;
+    await Promise.all([jobLater(31_000).sendPending(), jobLater(31_000).sendPending()]);
+    const late = partner.callback(transfer.id, 'rejected');
+    expect(await (await deliver(late.body, late.header)).json()).toEqual({ applied: false, status: 'completed' });
+    expect([...partner.received.keys()].filter((id) => id === transfer.id)).toHaveLength(1);
+    expect(partner.deliveries).toBe(deliveries);
+    expect(await usd(alice.token)).toBe('4000');
+    await ledgerHolds();
+  });
+
+  it('a 409 to the resend of a transfer the partner still holds: accepted and pending until its callback, not refunded', async () => {
+    const alice = await person(5_000);
+    partner.losesAnswerTo.add('patient-recipient');
+    const transfer = (await send(alice.token, { to: 'patient-recipient', amount: '10' })).json();
+    expect(await transferRow(transfer.id)).toMatchObject({ status: 'pending', sent_at: null });
+    await jobLater(31_000).sendPending();
+    const row = await transferRow(transfer.id);
+    expect(row.status).toBe('pending');
+    expect(row.sent_at).not.toBeNull();
+    expect(await usd(alice.token)).toBe('4000');
+    const callback = partner.callback(transfer.id, 'completed');
+    expect(await (await deliver(callback.body, callback.header)).json()).toEqual({ applied: true, status: 'completed' });
+    expect(await refunds(transfer.id)).toBe(0);
+    await ledgerHolds();
+  });
+
+  it('a definitive rejection refunds exactly once, with two reconcile jobs at once', async () => {
+    const alice = await person(5_000);
+    // One refused after a lost answer (the resend answered 409, the status says rejected) ...
+    partner.losesAnswerTo.add('closed-account');
+    const lost = (await send(alice.token, { to: 'closed-account', amount: '10' })).json();
+    expect(lost.status).toBe('pending');
+    // ... one accepted, then rejected by the partner whose callback never came (asked by id after 15 minutes).
+    const quiet = (await send(alice.token, { to: 'quiet-recipient', amount: '20' })).json();
+    expect(quiet.status).toBe('pending');
+    partner.statuses.set(quiet.id, { status: 'rejected', reason: 'Account closed' });
+    expect(await usd(alice.token)).toBe('2000');
+
+    await Promise.all([jobLater(31_000).sendPending(), jobLater(31_000).sendPending()]);
+    expect(await transferRow(lost.id)).toMatchObject({ status: 'rejected' });
+    expect(await refunds(lost.id)).toBe(1);
+    expect(await usd(alice.token)).toBe('3000');
+
+    partner.skewMs = 16 * 60_000;
+    try {
+      await Promise.all([jobLater(16 * 60_000).sendPending(), jobLater(16 * 60_000).sendPending()]);
+    } finally {
+      partner.skewMs = 0;
+    }
+    expect(await transferRow(quiet.id)).toMatchObject({ status: 'rejected' });
+    expect(await refunds(quiet.id)).toBe(1);
+    expect(await refunds(lost.id)).toBe(1);
+    expect(await usd(alice.token)).toBe('5000');
+    const items = (await call(alice.token, 'GET', '/v3/sso/me/wallet/USD/transactions')).json().items as { direction: string; note: string | null }[];
+    expect(items.filter((item) => item.direction === 'in' && item.note?.startsWith('Returned'))).toHaveLength(2);
+    expect(partner.forged).toBe(0);
+    await ledgerHolds();
+  });
 });

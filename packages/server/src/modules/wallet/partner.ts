@@ -7,22 +7,24 @@ import { walletPartnerTransfers } from '../../db/schema';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { installPeriodicJob } from '../../platform/jobs';
-import { bankSignatureValid as signatureValid, signBankNotification as signBody } from './deposits';
+import { egressPolicyFor } from '../../platform/egress';
+import { bankSignatureValid as signatureValid } from './deposits';
 import { reverseEntry, rows } from './ledger';
+import { createPartnerClient, type PartnerAnswer } from './partner-client';
 import type { TransferRequest, WalletService } from './service';
 
 /** The system account a partner transfer's amount waits in until the partner settles it (reconciled with the partner's statements). */
 export const PARTNER_CLEARING_ACCOUNT = 'partner_clearing';
-/** How long one request to the partner may take. */
-const PARTNER_TIMEOUT_MS = 10_000;
-/** A transfer the request itself is delivering is left to it this long before the job sends it again. */
-const RESEND_AFTER_MS = 10_000;
+/** A transfer the request itself is delivering (a send and a status question, 10 s each at most) is left to it this long before the job sends it again. */
+const RESEND_AFTER_MS = 30_000;
+/** A transfer the partner accepted without its callback in this long is asked about by its id. */
+const STATUS_AFTER_MS = 15 * 60_000;
 const RESEND_BATCH = 50;
 
 /** A recipient at the partner: an email, a phone number (digits, optionally +, spaces, dots or dashes) or a username. */
 const RECIPIENT_PATTERNS = [/^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/, /^\+?\d[\d .-]{6,18}\d$/, /^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/];
 
-type PartnerConfig = Pick<Config, 'PARTNER_EXCHANGE_URL' | 'PARTNER_EXCHANGE_SECRET'>;
+type PartnerConfig = Pick<Config, 'PARTNER_EXCHANGE_URL' | 'PARTNER_EXCHANGE_SECRET' | 'EGRESS_ALLOW_LOOPBACK'>;
 
 /** What the partner adapter writes to the log: never the secret, a signature or a request body. */
 export interface PartnerLogger {
@@ -34,22 +36,22 @@ export type PartnerNotificationResult = { applied: boolean; status: PartnerTrans
 
 type Row = typeof walletPartnerTransfers.$inferSelect;
 
-const shortError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 300);
-
 /**
- * Transfers to a partner exchange wallet (issue 16), by the recipient's email, phone or username
- * there. The request moves the money at once, in one transaction (the rules of every transfer
- * out, `WalletService.send`): a pending entry from the person to the system's
- * `partner_clearing` account and a `wallet_partner_transfers` row. The adapter then posts it to
- * the partner (`<PARTNER_EXCHANGE_URL>/transfers`, signed with `x-portal-signature` as the bank
- * signs its notifications; the partner applies a `transfer_id` once, so sending again after a
- * lost answer is safe); the partner's signed callback completes it, or rejects it: the row turns
+ * Transfers to a partner exchange wallet, by the recipient's email, phone or username there. The
+ * request moves the money at once, in one transaction (the rules of every transfer out,
+ * `WalletService.send`): a pending entry from the person to the system's `partner_clearing`
+ * account and a `wallet_partner_transfers` row. The adapter then sends it to the partner
+ * (`partner-client.ts`; the partner applies a `transfer_id` once, so sending again after a lost
+ * answer is safe). An unclear answer is reconciled by the transfer's id (sent again, or asked
+ * about by its id); the money goes back only on the partner's definitive "not delivered" (a
+ * refusal of the first send, a status or a signed callback saying rejected): the row turns
  * rejected (`... WHERE status = 'pending'`, under a row lock) and a reversing entry returns the
- * amount and the day's allowance, exactly once however many callbacks arrive.
+ * amount and the day's allowance, exactly once however many callbacks and jobs arrive at once.
  */
 export function createPartnerTransferService(deps: { db: Database; clock: Clock; config: PartnerConfig; log: PartnerLogger; wallet: WalletService }) {
   const { db, clock, config, log, wallet } = deps;
   const partner = config.PARTNER_EXCHANGE_URL && config.PARTNER_EXCHANGE_SECRET ? { url: config.PARTNER_EXCHANGE_URL.replace(/\/+$/, ''), secret: config.PARTNER_EXCHANGE_SECRET } : null;
+  const client = partner ? createPartnerClient({ ...partner, clock, egress: egressPolicyFor(config) }) : null;
 
   const view = (row: Row): PartnerTransfer => ({
     id: row.id,
@@ -106,44 +108,62 @@ export function createPartnerTransferService(deps: { db: Database; clock: Clock;
     });
   }
 
+  /** Records what the partner said of a transfer; money moves back only on `refused`. */
+  async function settle(row: Row, answer: PartnerAnswer): Promise<void> {
+    const now = clock.now().toISOString();
+    switch (answer.kind) {
+      case 'accepted':
+        await db.execute(sql`update wallet_partner_transfers set sent_at = coalesce(sent_at, ${now}), last_error = null, updated_at = ${now},
+          partner_reference = coalesce(partner_reference, ${answer.reference}) where id = ${row.id}`);
+        log.info({ transfer: row.id }, 'partner transfer accepted: pending until the partner confirms');
+        return;
+      case 'delivered':
+        await db.execute(sql`update wallet_partner_transfers set sent_at = coalesce(sent_at, ${now}), last_error = null, updated_at = ${now} where id = ${row.id}`);
+        if (await complete(row.id, answer.reference)) log.info({ transfer: row.id }, 'partner transfer delivered, as the partner answered when asked by its id');
+        return;
+      case 'refused':
+        await db.execute(sql`update wallet_partner_transfers set last_error = 'refused by the partner', updated_at = ${now} where id = ${row.id}`);
+        if (await reject(row.id, answer.reason)) log.warn({ transfer: row.id }, 'partner transfer refused by the partner: rejected, amount returned');
+        return;
+      case 'unknown':
+        // The partner never received the id: sent again (with the same id) by the job.
+        await db.execute(sql`update wallet_partner_transfers set sent_at = null, last_error = 'unknown to the partner', updated_at = ${now} where id = ${row.id} and status = 'pending'`);
+        log.warn({ transfer: row.id }, 'partner transfer unknown to the partner: sent again on the next run');
+        return;
+      case 'unclear':
+        await db.execute(sql`update wallet_partner_transfers set last_error = ${answer.detail}, updated_at = ${now} where id = ${row.id}`);
+        log.warn({ transfer: row.id, error: answer.detail }, 'partner transfer outcome unclear: asked again by its id on the next run');
+    }
+  }
+
   /**
-   * Posts one transfer to the partner. 2xx: accepted (pending until its callback). 4xx other than
-   * 408 and 429: refused at once (rejected, refunded). Anything else, or no answer: kept unsent,
-   * the job sends it again.
+   * Sends one transfer to the partner (again, after a lost answer: the partner applies an id
+   * once). An answer that says nothing of the transfer (a 409 for a duplicate id, a 4xx to a
+   * resend) is reconciled by asking the partner for the transfer by its id.
    */
   async function deliver(row: Row): Promise<void> {
-    const { url, secret } = partner!;
-    const body = JSON.stringify({ transfer_id: row.id, recipient: row.recipient, currency: row.currency, amount_minor: String(row.amountMinor), note: row.note, created_at: row.createdAt.toISOString() });
-    const attempt = sql`attempts = attempts + 1, updated_at = ${clock.now().toISOString()}`;
-    let status: number;
-    let answer: { reference?: unknown; reason?: unknown } = {};
-    try {
-      const response = await fetch(`${url}/transfers`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-portal-signature': signBody(secret, body, clock.now()) },
-        body,
-        signal: AbortSignal.timeout(PARTNER_TIMEOUT_MS),
-      });
-      status = response.status;
-      answer = ((await response.json().catch(() => ({}))) ?? {}) as typeof answer;
-    } catch (error) {
-      await db.execute(sql`update wallet_partner_transfers set ${attempt}, last_error = ${shortError(error)} where id = ${row.id}`);
-      log.warn({ transfer: row.id, error: shortError(error) }, 'partner transfer not delivered: sent again on the next run');
-      return;
-    }
-    const reference = typeof answer.reference === 'string' && /^[\x21-\x7e]{1,100}$/.test(answer.reference) ? answer.reference : null;
-    if (status >= 200 && status < 300) {
-      await db.execute(sql`update wallet_partner_transfers set ${attempt}, sent_at = coalesce(sent_at, ${clock.now().toISOString()}), last_error = null,
-        partner_reference = coalesce(partner_reference, ${reference}) where id = ${row.id}`);
-      log.info({ transfer: row.id }, 'partner transfer accepted: pending until the partner confirms');
-    } else if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
-      const reason = typeof answer.reason === 'string' ? answer.reason.slice(0, 200) : null;
-      await db.execute(sql`update wallet_partner_transfers set ${attempt}, last_error = ${`HTTP ${status}`} where id = ${row.id}`);
-      if (await reject(row.id, reason)) log.warn({ transfer: row.id, status }, 'partner transfer refused by the partner: rejected, amount returned');
-    } else {
-      await db.execute(sql`update wallet_partner_transfers set ${attempt}, last_error = ${`HTTP ${status}`} where id = ${row.id}`);
-      log.warn({ transfer: row.id, status }, 'partner transfer not accepted yet: sent again on the next run');
-    }
+    // Claimed by its attempt count, so one sender at a time (parallel retries of the request, jobs
+    // on several nodes) sends it; counted before the request, so a send cut short (a timeout, a
+    // crash) makes the next one a resend, never a first send.
+    const [claimed] = await rows<{ attempts: number }>(
+      db,
+      sql`update wallet_partner_transfers set attempts = attempts + 1, updated_at = ${clock.now().toISOString()}
+        where id = ${row.id} and status = 'pending' and sent_at is null and attempts = ${row.attempts} returning attempts`,
+    );
+    if (!claimed) return;
+    const request = { transfer_id: row.id, recipient: row.recipient, currency: row.currency, amount_minor: String(row.amountMinor), note: row.note, created_at: row.createdAt.toISOString() };
+    let answer = await client!.send(request, Number(claimed.attempts) === 1);
+    if (answer.kind === 'unclear' && answer.askStatus) answer = await client!.status(row.id);
+    await settle(row, answer);
+  }
+
+  /** Asks the partner about a transfer it accepted whose callback has not come. */
+  async function check(row: Row): Promise<void> {
+    const [claimed] = await rows<{ id: string }>(
+      db,
+      sql`update wallet_partner_transfers set updated_at = ${clock.now().toISOString()} where id = ${row.id} and status = 'pending' and sent_at is not null returning id`,
+    );
+    if (claimed) await settle(row, await client!.status(row.id));
   }
 
   return {
@@ -182,7 +202,8 @@ export function createPartnerTransferService(deps: { db: Database; clock: Clock;
       let [row] = await db.select().from(walletPartnerTransfers).where(eq(walletPartnerTransfers.entryId, entryId));
       // The key was used for another kind of transfer (to an account here).
       if (!row) throw new AppError('wallet.idempotency_conflict');
-      if (row.status === 'pending' && !row.sentAt) {
+      // Sent by the first request; a retry sends it again only once the job would (a send may still be in flight).
+      if (row.status === 'pending' && !row.sentAt && (row.attempts === 0 || row.updatedAt.getTime() < clock.now().getTime() - RESEND_AFTER_MS)) {
         await deliver(row);
         [row] = await db.select().from(walletPartnerTransfers).where(eq(walletPartnerTransfers.id, row.id));
       }
@@ -227,17 +248,29 @@ export function createPartnerTransferService(deps: { db: Database; clock: Clock;
       return { applied, status: row.status as PartnerTransferStatus };
     },
 
-    /** One run of the job: sends again the transfers the partner has not acknowledged. */
+    /**
+     * One run of the job: sends again (same id) the transfers the partner has not acknowledged,
+     * and asks the partner about those it accepted whose callback has not come in STATUS_AFTER_MS.
+     */
     async sendPending(): Promise<number> {
       if (!partner) return 0;
+      const now = clock.now().getTime();
+      const pending = eq(walletPartnerTransfers.status, 'pending');
       const waiting = await db
         .select()
         .from(walletPartnerTransfers)
-        .where(and(eq(walletPartnerTransfers.status, 'pending'), sql`${walletPartnerTransfers.sentAt} is null`, lt(walletPartnerTransfers.updatedAt, new Date(clock.now().getTime() - RESEND_AFTER_MS))))
+        .where(and(pending, sql`${walletPartnerTransfers.sentAt} is null`, lt(walletPartnerTransfers.updatedAt, new Date(now - RESEND_AFTER_MS))))
         .orderBy(walletPartnerTransfers.createdAt)
         .limit(RESEND_BATCH);
       for (const row of waiting) await deliver(row);
-      return waiting.length;
+      const unsettled = await db
+        .select()
+        .from(walletPartnerTransfers)
+        .where(and(pending, sql`${walletPartnerTransfers.sentAt} is not null`, lt(walletPartnerTransfers.updatedAt, new Date(now - STATUS_AFTER_MS))))
+        .orderBy(walletPartnerTransfers.updatedAt)
+        .limit(RESEND_BATCH);
+      for (const row of unsettled) await check(row);
+      return waiting.length + unsettled.length;
     },
   };
 }
