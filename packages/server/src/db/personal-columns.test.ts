@@ -9,7 +9,7 @@ import { runDeletionPurge } from '../modules/account';
 import { personalColumns } from './personal-columns';
 import * as schema from './schema';
 
-const tables = Object.values(schema).filter((value): value is PgTable => value instanceof PgTable);
+const tables: PgTable[] = (Object.values(schema) as unknown[]).filter((value): value is PgTable => value instanceof PgTable);
 const isPersonal = (handling: unknown) => handling !== 'no' && !(typeof handling === 'object' && handling && 'kept' in handling);
 
 describe('the list of personal columns', () => {
