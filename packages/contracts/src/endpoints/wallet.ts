@@ -176,7 +176,7 @@ export const createPartnerTransfer = endpoint({
   auth: 'session',
   recentAuth: true,
   summary:
-    'Transfer to a partner exchange wallet by the recipient\'s email, phone or username there (a recent proof of identity needed): debited at once, pending until the partner\'s signed callback says completed or rejected (the amount and the daily allowance returned); applied once per idempotency key; WHC needs two-step on and a current code',
+    'Transfer to a partner exchange wallet by the recipient\'s email, phone or username there (a recent proof of identity needed): debited at once, pending until the partner\'s signed callback (or its answer when asked by the transfer id) says completed or rejected (the amount and the daily allowance returned, only then); applied once per idempotency key; WHC needs two-step on and a current code',
   params: currencyParams,
   body: partnerTransferRequestSchema,
   status: 201,
