@@ -7,6 +7,7 @@ import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
 import { randomToken, safeEqual, sha256 } from '../../platform/crypto';
 import type { DataProtection } from '../../platform/data-protection';
+import { egressFetch, egressPolicyFor, type EgressPolicy } from '../../platform/egress';
 import { AppError } from '../../platform/errors';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
@@ -18,7 +19,7 @@ import type { SignInResult } from '../sessions';
 import { createUserService, type UserRow } from '../users';
 import { dnsTxtLookup, normalizeDomain, TXT_PREFIX, type TxtLookup } from './domains';
 import { companySsoQueries, type ConnectionRow } from './queries';
-import { checkIssuer, CLIENT_SECRET_LENGTH, companySsoSettings, DOMAIN_PROOF_PURPOSE, proveByDns } from './settings';
+import { checkIssuer, CLIENT_SECRET_LENGTH, companySsoSettings, DOMAIN_PROOF_PURPOSE, issuerAddressRefused, proveByDns } from './settings';
 import { createOneTimeTokens } from '../../platform/one-time-tokens';
 import type { Mailer } from '../../platform/mail';
 import { createSamlServiceProvider, parseIdpMetadata, SamlRefusal, type SamlIdentity } from './saml';
@@ -70,6 +71,8 @@ export interface CompanySsoDependencies {
   signIn: { run<Input>(way: WayIn<Input>, input: Input, origin: RequestOrigin): Promise<SignInResult> };
   /** DNS TXT lookups (tests may pass their own; by default COMPANY_SSO_DNS_SERVER or the system's). */
   txtLookup?: TxtLookup;
+  /** The rule for requests to the issuers organizations set; by default the configuration's (egressPolicyFor). */
+  egress?: EgressPolicy;
 }
 
 export type CompanySsoService = ReturnType<typeof createCompanySsoService>;
@@ -93,6 +96,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
   const queries = companySsoQueries(deps.db);
   const users = createUserService(deps.db);
   const txtLookup = deps.txtLookup ?? dnsTxtLookup(config.COMPANY_SSO_DNS_SERVER);
+  const egress = deps.egress ?? egressPolicyFor(config);
 
   const redirectUri = (brand: RequestOrigin['brand']) => `${originFor(config, brand)}/sso/redirect`;
   /** SAML's service-provider addresses of an identifier: the IdP posts to the platform origin's ACS. */
@@ -108,7 +112,14 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     const cached = parties.get(connection.organizationId);
     if (cached?.version === version) return cached.party;
     const party = openIdRelyingParty(
-      { label: `sso:${connection.identifier}`, issuer: connection.oidcIssuer!, clientId: connection.oidcClientId!, clientSecret: secrets.open(connection.oidcClientSecret!) },
+      {
+        label: `sso:${connection.identifier}`,
+        issuer: connection.oidcIssuer!,
+        clientId: connection.oidcClientId!,
+        clientSecret: secrets.open(connection.oidcClientSecret!),
+        // An anonymous start makes the server fetch the issuer: only through the egress guard (no SSRF).
+        fetch: (url, options) => egressFetch(url, options, egress),
+      },
       deps.log,
     );
     parties.set(connection.organizationId, { version, party });
@@ -217,6 +228,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       secrets,
       clock,
       txtLookup,
+      egress,
       normalizeIdentifier,
       registrationUrls,
       tokens: createOneTimeTokens<typeof DOMAIN_PROOF_PURPOSE>({ db: deps.db, clock, limiter: deps.limiter }),
@@ -240,11 +252,12 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       const organization = await deps.organizations.resolve(input.organization);
       const identifier = normalizeIdentifier(input.identifier);
       if (!identifier) throw new CompanySsoAdminError('--identifier must be 1 to 63 letters, digits or dashes (not starting or ending with a dash)');
-      const issuer = checkIssuer(input.issuer);
+      const issuer = checkIssuer(input.issuer, egress);
       if ('problem' in issuer) {
-        const problems = { invalid: 'an absolute https URL', scheme: 'an https URL (or http on localhost)', plain: 'a plain issuer URL' } as const;
+        const problems = { invalid: 'an absolute https URL', scheme: 'an https URL (http only on loopback, outside production)', plain: 'a plain issuer URL' } as const;
         throw new CompanySsoAdminError(`--oidc-issuer must be ${problems[issuer.problem]}`);
       }
+      if (await issuerAddressRefused(issuer.issuer, egress)) throw new CompanySsoAdminError('--oidc-issuer must be a public address (not loopback in production, private, link-local or cloud metadata)');
       const clientId = input.clientId?.trim() ?? '';
       if (!clientId || clientId.length > 255) throw new CompanySsoAdminError('--client-id is required');
       const clientSecret = input.clientSecret ?? '';

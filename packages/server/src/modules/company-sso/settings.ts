@@ -7,6 +7,7 @@ import { domainProofMail } from './mail';
 import type { Clock } from '../../platform/clock';
 import { randomToken } from '../../platform/crypto';
 import type { DataProtection } from '../../platform/data-protection';
+import { checkEgressTarget, checkEgressUrl, egressFieldError, type EgressPolicy } from '../../platform/egress';
 import { AppError, fieldError } from '../../platform/errors';
 import { normalizeDomain, TXT_PREFIX, type TxtLookup } from './domains';
 import type { CompanySsoQueries, DomainRow } from './queries';
@@ -15,19 +16,27 @@ import { parseIdpMetadata } from './saml';
 /** An SSO identifier as stored (lower-cased), or null when it does not have the form. */
 export type IdentifierCheck = (value: string | undefined) => string | null;
 
-const LOOPBACK_HTTP = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/;
-
-/** The issuer as stored (no trailing slash), or why it cannot be one: not a URL, not https (http only on loopback), not plain. */
-export function checkIssuer(raw: string | undefined): { issuer: string } | { problem: 'invalid' | 'scheme' | 'plain' } {
+/**
+ * The issuer as stored (no trailing slash), or why it cannot be one: not a URL, not https (http
+ * only to loopback where the egress policy allows it: never in production), not plain. Its
+ * addresses are checked apart (issuerAddressRefused), after resolution.
+ */
+export function checkIssuer(raw: string | undefined, egress: EgressPolicy): { issuer: string } | { problem: 'invalid' | 'scheme' | 'plain' } {
   let issuer: URL;
   try {
     issuer = new URL(raw?.trim() ?? '');
   } catch {
     return { problem: 'invalid' };
   }
-  if (issuer.protocol !== 'https:' && !LOOPBACK_HTTP.test(issuer.href)) return { problem: 'scheme' };
+  const problem = checkEgressUrl(issuer, egress);
+  if (problem === 'invalid' || problem === 'scheme') return { problem };
   if (issuer.username || issuer.password || issuer.search || issuer.hash) return { problem: 'plain' };
   return { issuer: issuer.href.replace(/\/$/, '') };
+}
+
+/** Whether the issuer's host is (or resolves now to) an address the egress guard refuses: loopback in production, private, link-local, metadata. */
+export async function issuerAddressRefused(issuer: string, egress: EgressPolicy): Promise<boolean> {
+  return (await checkEgressTarget(issuer, egress)) === 'address';
 }
 
 export const CLIENT_SECRET_LENGTH = { min: 8, max: 1024 } as const;
@@ -64,6 +73,8 @@ export interface SettingsDependencies {
   secrets: DataProtection;
   clock: Clock;
   txtLookup: TxtLookup;
+  /** The rule for URLs the server will request (the OIDC issuer). */
+  egress: EgressPolicy;
   normalizeIdentifier: IdentifierCheck;
   registrationUrls(identifier: string): { oidcRedirectUris: string[]; entityId: string; acsUrl: string };
   /** The mailed domain proof: codes (hashed, expiring, 5 guesses), the mailer and its limit. */
@@ -144,8 +155,9 @@ export function companySsoSettings(deps: SettingsDependencies) {
       const current = await queries.connectionOf(organization.id);
       let settings;
       if (input.protocol === 'oidc') {
-        const issuer = checkIssuer(input.issuer);
+        const issuer = checkIssuer(input.issuer, deps.egress);
         if ('problem' in issuer) throw fieldError('issuer', 'sso.issuer_invalid');
+        if (await issuerAddressRefused(issuer.issuer, deps.egress)) throw egressFieldError('issuer', 'address');
         const clientId = input.client_id.trim();
         if (!clientId || clientId.length > 255) throw fieldError('client_id', 'sso.client_id_required');
         let sealed: string;

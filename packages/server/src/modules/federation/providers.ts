@@ -102,7 +102,7 @@ function oauth2Provider(settings: Extract<SocialProviderSettings, { kind: 'oauth
  * state, nonce and PKCE, and the code exchange whose ID token openid-client checks (issuer,
  * audience, nonce, signature). Social providers and company SSO (modules/company-sso) use it.
  */
-export function openIdRelyingParty(settings: { label: string; issuer: string; clientId: string; clientSecret: string }, log: ProviderLog) {
+export function openIdRelyingParty(settings: { label: string; issuer: string; clientId: string; clientSecret: string; fetch?: oidc.CustomFetch }, log: ProviderLog) {
   let discovered: Promise<oidc.Configuration> | undefined;
   const configuration = () => {
     discovered ??= oidc
@@ -110,6 +110,8 @@ export function openIdRelyingParty(settings: { label: string; issuer: string; cl
         // Plain http only for a provider on this machine (tests, a local IdP).
         execute: /^http:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(settings.issuer) ? [oidc.allowInsecureRequests] : [],
         timeout: 10,
+        // An issuer someone set (company SSO) is fetched through the egress guard: discovery, keys and tokens.
+        ...(settings.fetch ? { [oidc.customFetch]: settings.fetch } : {}),
       })
       .catch((error: unknown) => {
         discovered = undefined;
