@@ -68,19 +68,22 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
               handle: preventToUser,
               children: [
                 { index: true, ...withPageText, ...lazyPage(() => import('../features/register/RegisterPage'), 'RegisterPage') },
-                {
-                  path: paths.registerLockerEnterpriseTrial,
-                  ...withPageText,
-                  ...lazyPage(() => import('../features/register/LockerEnterpriseTrialPage'), 'LockerEnterpriseTrialPage'),
-                },
-                {
-                  path: paths.registerLockerEnterpriseTrialSuccess,
-                  ...withPageText,
-                  ...lazyPage(() => import('../features/register/LockerEnterpriseTrialSuccessPage'), 'LockerEnterpriseTrialSuccessPage'),
-                },
                 { path: paths.registerVerifyingEmail, ...withPageText, ...lazyPage(() => import('../features/register/VerifyingEmailPage'), 'VerifyingEmailPage') },
                 { path: paths.registerWithId, ...withPageText, ...lazyPage(() => import('../features/register/RegisterWithIdPage'), 'RegisterWithIdPage') },
               ],
+            },
+            // The business trial makes its starter the owner of a company billed after the trial: signed in only (others sign in and come back).
+            {
+              path: paths.registerLockerEnterpriseTrial,
+              handle: requiresUser,
+              ...withPageText,
+              ...lazyPage(() => import('../features/register/LockerEnterpriseTrialPage'), 'LockerEnterpriseTrialPage'),
+            },
+            {
+              path: paths.registerLockerEnterpriseTrialSuccess,
+              handle: requiresUser,
+              ...withPageText,
+              ...lazyPage(() => import('../features/register/LockerEnterpriseTrialSuccessPage'), 'LockerEnterpriseTrialSuccessPage'),
             },
             { path: paths.createUser, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/register/CreateUserPage'), 'CreateUserPage') },
             { path: paths.forgot, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/recovery/ForgotPage'), 'ForgotPage') },

@@ -6,7 +6,7 @@ import { paths } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { stateValue } from '../../lib/flow-storage';
 
-/** /register/locker-enterprise-trial/success: after a business trial has started. */
+/** /register/locker-enterprise-trial/success: after the signed-in person started their business trial (they own its organization). */
 export function LockerEnterpriseTrialSuccessPage() {
   const { t } = useTranslation();
   const email = stateValue(useLocation().state, 'email');
@@ -14,8 +14,8 @@ export function LockerEnterpriseTrialSuccessPage() {
     <Stack gap="md">
       <PageHeader title={t('register.lockerEnterpriseTrialSuccess.title')} description={t('register.lockerEnterpriseTrialSuccess.description')} />
       {email && <Text data-testid="business-trial-started">{t('register.lockerEnterpriseTrialSuccess.started', { email })}</Text>}
-      <Button component={Link} to={paths.login}>
-        {t('register.lockerEnterpriseTrialSuccess.signIn')}
+      <Button component={Link} to={paths.organization}>
+        {t('register.lockerEnterpriseTrialSuccess.setUp')}
       </Button>
     </Stack>
   );
