@@ -24,6 +24,8 @@ export const paths = {
   organizationAuditLog: '/organization/audit-log',
   /** The organization's company SSO: identity provider, require-SSO, verified domains (owners and admins). */
   organizationSso: '/organization/sso',
+  /** Confirm linking the signed-in account to the organization's identity provider that named its email. */
+  organizationSsoLink: '/organization/sso/link',
   security: '/security',
   securityDeviceActivity: '/security/device-activity',
   securityPassword: '/security/password',

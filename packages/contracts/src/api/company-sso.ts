@@ -68,16 +68,21 @@ export const companySsoRequireRequestSchema = z.object({ require_sso: z.boolean(
 export const companySsoDomainRequestSchema = z.object({ domain: z.string().max(300) });
 export const companySsoDomainParamsSchema = z.object({ domain: z.string().min(1).max(300) });
 
-/** The mailboxes a domain proof may be mailed to: the domain's usual admin addresses, and the caller's own when it is at that domain. */
-export const DOMAIN_PROOF_MAILBOXES = ['admin', 'hostmaster', 'postmaster', 'webmaster'] as const;
-export function domainProofAddresses(domain: string, ownEmail: string): string[] {
-  const addresses: string[] = DOMAIN_PROOF_MAILBOXES.map((mailbox) => `${mailbox}@${domain}`);
-  const own = ownEmail.trim().toLowerCase();
-  if (own.endsWith(`@${domain}`) && !addresses.includes(own)) addresses.push(own);
-  return addresses;
+/**
+ * The mailboxes a domain proof may be mailed to: the domain's role addresses, as certificate
+ * authorities use them. Never the requester's own address, whatever its domain: anyone may
+ * have a mailbox at a domain without controlling it.
+ */
+export const DOMAIN_PROOF_MAILBOXES = ['admin', 'administrator', 'hostmaster', 'postmaster', 'webmaster'] as const;
+export function domainProofAddresses(domain: string): string[] {
+  return DOMAIN_PROOF_MAILBOXES.map((mailbox) => `${mailbox}@${domain}`);
 }
 /** Minutes a mailed domain proof code stays valid. */
 export const DOMAIN_PROOF_VALID_MINUTES = 30;
 export const companySsoProofMailRequestSchema = z.object({ address: z.string().max(320) });
 export const companySsoProofMailResponseSchema = z.object({ address: z.string(), expires_at: z.string() });
 export const companySsoProofCodeRequestSchema = z.object({ code: z.string().max(32) });
+
+/** A company SSO link waiting for the account's owner to confirm it (kept in this browser, sealed). */
+export const companySsoPendingLinkSchema = z.object({ organization_name: z.string(), email: z.string() });
+export type CompanySsoPendingLink = z.infer<typeof companySsoPendingLinkSchema>;

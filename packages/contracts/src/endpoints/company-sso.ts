@@ -5,6 +5,7 @@ import {
   companySsoDomainRequestSchema,
   companySsoDomainSchema,
   companySsoFinishRequestSchema,
+  companySsoPendingLinkSchema,
   companySsoProofCodeRequestSchema,
   companySsoProofMailRequestSchema,
   companySsoProofMailResponseSchema,
@@ -47,6 +48,8 @@ export const finish = endpoint({
     'sso.domain_not_verified',
     'sso.account_unverified',
     'sso.member_elsewhere',
+    'sso.link_required',
+    'sso.not_member',
     'account.deletion_pending',
     'rate_limited',
   ],
@@ -148,4 +151,29 @@ export const removeDomain = endpoint({
   params: companySsoDomainParamsSchema,
   response: null,
   errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found'],
+});
+
+// ----- Linking an existing account: its owner signs in their own way, then confirms -----
+
+const linkErrors = ['sso.link_invalid', 'sso.link_other_account'] as const;
+
+export const pendingLink = endpoint({
+  method: 'GET',
+  path: '/sso/me/organization/sso/link',
+  tag,
+  auth: 'session',
+  summary: "The company SSO link this browser holds (an organization's identity provider named the signed-in account's email): whose and for which organization",
+  response: companySsoPendingLinkSchema,
+  errors: [...linkErrors],
+});
+
+export const confirmLink = endpoint({
+  method: 'POST',
+  path: '/sso/me/organization/sso/link',
+  tag,
+  auth: 'session',
+  recentAuth: true,
+  summary: "Link the signed-in account to the organization's identity provider and join the organization: only its owner, signed in their own way, confirms this",
+  response: companySsoPendingLinkSchema,
+  errors: [...linkErrors, 'sso.domain_not_verified', 'sso.member_elsewhere'],
 });

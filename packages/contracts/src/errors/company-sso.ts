@@ -9,6 +9,10 @@ export const companySsoErrors = {
   'sso.domain_not_verified': { status: 403, message: 'Your organization has not verified the domain of {email}, so it cannot sign in with SSO. Ask your administrator' },
   'sso.account_unverified': { status: 403, message: 'An account for {email} exists but its email is not verified. Activate it or sign in to it first' },
   'sso.member_elsewhere': { status: 403, message: '{email} is in another Enterprise' },
+  'sso.link_required': { status: 409, message: 'An account for {email} exists already. Sign in to it your usual way, then confirm linking it to {organization} single sign-on' },
+  'sso.not_member': { status: 403, message: 'You are not a member of this organization (any more), so its single sign-on cannot sign you in' },
+  'sso.link_invalid': { status: 400, message: 'There is no single sign-on link to confirm in this browser, or it expired. Sign in with your company SSO again' },
+  'sso.link_other_account': { status: 403, message: 'The identity provider named {email}: sign in to that account to link it' },
   // The organization's SSO settings (owners and admins).
   'sso.identifier_format': { status: 400, message: 'Use 1 to 63 letters, digits or dashes, not starting or ending with a dash' },
   'sso.identifier_taken': { status: 409, message: 'The SSO identifier {identifier} is taken' },
@@ -21,7 +25,9 @@ export const companySsoErrors = {
   'sso.domain_not_found': { status: 404, message: 'Your organization has not added {domain}' },
   'sso.domain_record_missing': { status: 409, message: 'The TXT record was not found on {domain} yet. DNS changes can take a while: try again later' },
   'sso.domain_taken': { status: 409, message: '{domain} is verified by another organization' },
-  'sso.proof_address_invalid': { status: 400, message: 'Choose admin@, hostmaster@, postmaster@ or webmaster@ of the domain, or your own address there' },
+  'sso.domain_free_mail': { status: 400, message: '{domain} is a free email domain: an organization can claim only a domain of its own' },
+  'sso.domain_public_suffix': { status: 400, message: '{domain} is a public suffix that many owners share: claim your organization\'s own domain, such as example.com' },
+  'sso.proof_address_invalid': { status: 400, message: 'Choose admin@, administrator@, hostmaster@, postmaster@ or webmaster@ of the domain' },
   'sso.domain_verified_already': { status: 409, message: '{domain} is verified already' },
   'sso.dns_unavailable': { status: 502, message: 'The DNS lookup of {domain} failed. Please try again later' },
 } as const;

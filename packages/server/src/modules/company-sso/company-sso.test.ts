@@ -8,7 +8,7 @@ import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/h
 import { identityClient } from '../../../test/identity';
 import { samlIdp } from '../../../test/saml-idp';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
-import { companySsoConnections, companySsoIdentities, organizationAuditEvents, organizationMembers, users } from '../../db/schema';
+import { companySsoConnections, companySsoDomains, companySsoIdentities, organizationAuditEvents, organizationMembers, users } from '../../db/schema';
 import { createDataProtection, parseDataKey } from '../../platform/data-protection';
 import { limits } from '../../platform/rate-limit';
 import { createRateLimiter } from '../../platform/rate-limit';
@@ -230,9 +230,9 @@ describe('OpenID Connect company SSO', () => {
     expect(again.statusCode, again.body).toBe(200);
     expect((await me(again.json().token)).json().email).toBe('new.person@acme.test');
     expect(await userByEmail('renamed@acme.test')).toBeUndefined();
-    // The organization's audit log names the way in.
+    // The organization's audit log names the way in (the first sign-in came before the membership, which follows a finished sign-in).
     const audited = await server.database.db.select().from(organizationAuditEvents).where(eq(organizationAuditEvents.targetUserId, user!.id));
-    expect(audited.filter((event) => event.action === 'sign_in').map((event) => event.detail.method)).toEqual(['sso', 'sso']);
+    expect(audited.filter((event) => event.action === 'sign_in').map((event) => event.detail.method)).toEqual(['sso']);
     // The just-in-time membership too, with the person as its actor.
     const joined = await server.database.db.select().from(organizationAuditEvents).where(eq(organizationAuditEvents.targetEmail, 'new.person@acme.test'));
     expect(joined.filter((event) => event.action === 'member_joined').map((event) => [event.actorEmail, event.detail])).toEqual([['new.person@acme.test', { role: 'member', via: 'sso' }]]);
@@ -249,7 +249,7 @@ describe('OpenID Connect company SSO', () => {
     expect(noEmail.json().code).toBe('sso.email_missing');
   });
 
-  it('links an existing account only when its email is proven (no takeover of an unactivated account)', async () => {
+  it('never links, signs in or adds an existing account that is not a member: its owner signs in and confirms', async () => {
     // Someone registered the address but never proved the mailbox: the IdP cannot take it over.
     await client.signUp('squatted@acme.test', PASSWORD);
     const refused = await oidcSignIn({ sub: 'acme-squat', email: 'squatted@acme.test', name: 'Real Owner' });
@@ -260,13 +260,71 @@ describe('OpenID Connect company SSO', () => {
     expect(await server.database.db.select().from(companySsoIdentities).where(eq(companySsoIdentities.subject, 'acme-squat'))).toEqual([]);
     expect(await memberRow('squatted@acme.test')).toBeUndefined();
 
-    // An active account of the domain is the same person: linked and made a member.
-    await client.registeredUser('active@acme.test', PASSWORD);
+    // An active account at the proved domain that never joined: the IdP's word is not enough.
+    const victimToken = await client.registeredUser('active@acme.test', PASSWORD);
+    const refusedLink = await oidcSignIn({ sub: 'acme-active', email: 'active@acme.test', name: 'Active' });
+    expect(refusedLink.statusCode, refusedLink.body).toBe(409);
+    expect(refusedLink.json()).toMatchObject({ code: 'sso.link_required', details: { email: 'active@acme.test', organization: 'Acme' } });
+    expect(refusedLink.json().token).toBeUndefined();
+    expect(refusedLink.cookies.find((cookie) => cookie.name === 'auth_token')).toBeUndefined();
+    expect(await server.database.db.select().from(companySsoIdentities).where(eq(companySsoIdentities.subject, 'acme-active'))).toEqual([]);
+    expect(await memberRow('active@acme.test')).toBeUndefined();
+    // The pending link stays in that browser only (sealed, never in the answer).
+    const pending = refusedLink.cookies.find((cookie) => cookie.name === 'portal_sso_link');
+    expect(pending?.httpOnly).toBe(true);
+    expect(refusedLink.body).not.toContain(pending!.value);
+
+    const link = (token: string, method: 'GET' | 'POST', cookie?: string) =>
+      server.app.inject({ method, url: '/v3/sso/me/organization/sso/link', headers: { authorization: `Bearer ${token}` }, cookies: cookie ? { portal_sso_link: cookie } : {} });
+    // Another account (the attacker's) cannot confirm it, nor can a browser without it.
+    const otherToken = await client.registeredUser('other-person@acme.test', PASSWORD);
+    expect((await link(otherToken, 'POST', pending!.value)).json().code).toBe('sso.link_other_account');
+    expect((await link(victimToken, 'POST')).json().code).toBe('sso.link_invalid');
+    expect(await memberRow('active@acme.test')).toBeUndefined();
+    // The owner, signed in their own way, sees whose IdP it is and confirms: linked and a member.
+    expect((await link(victimToken, 'GET', pending!.value)).json()).toEqual({ organization_name: 'Acme', email: 'active@acme.test' });
+    const confirmed = await link(victimToken, 'POST', pending!.value);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.cookies.find((cookie) => cookie.name === 'portal_sso_link')?.value).toBe('');
+    const active = await userByEmail('active@acme.test');
+    expect(await memberRow('active@acme.test')).toMatchObject({ organizationId: (await organizations.resolve('Acme')).id, userId: active!.id, role: 'member' });
+    // From now on the IdP signs them in by subject.
     const linked = await oidcSignIn({ sub: 'acme-active', email: 'active@acme.test', name: 'Active' });
     expect(linked.statusCode, linked.body).toBe(200);
-    const active = await userByEmail('active@acme.test');
-    expect((await me(linked.json().token)).json().id ?? active!.id).toBe(active!.id);
-    expect(await memberRow('active@acme.test')).toMatchObject({ organizationId: (await organizations.resolve('Acme')).id });
+    expect((await me(linked.json().token)).json().email).toBe('active@acme.test');
+  });
+
+  it("signs a linked identity in only while the person is a member: removal or leaving ends it at once", async () => {
+    const first = await oidcSignIn({ sub: 'acme-leaver', email: 'leaver@acme.test', name: 'Leaver' });
+    expect(first.statusCode, first.body).toBe(200);
+    const left = await server.app.inject({ method: 'POST', url: '/v3/sso/me/organization/leave', headers: { authorization: `Bearer ${first.json().token}` } });
+    expect(left.statusCode, left.body).toBe(204);
+    expect(await memberRow('leaver@acme.test')).toBeUndefined();
+    const refused = await oidcSignIn({ sub: 'acme-leaver', email: 'leaver@acme.test', name: 'Leaver' });
+    expect([refused.statusCode, refused.json().code]).toEqual([403, 'sso.not_member']);
+    expect(refused.json().token).toBeUndefined();
+    // Now in another organization that requires SSO: Acme's IdP does not satisfy it either.
+    await organizations.addMemberTo('Globex', 'leaver@acme.test');
+    await admin.setRequireSso({ organization: 'Globex', requireSso: true });
+    try {
+      expect((await oidcSignIn({ sub: 'acme-leaver', email: 'leaver@acme.test', name: 'Leaver' })).json().code).toBe('sso.not_member');
+    } finally {
+      await admin.setRequireSso({ organization: 'Globex', requireSso: false });
+    }
+  });
+
+  it('takes over nobody through a free-mail domain, even one marked verified before such claims were refused', async () => {
+    const victimToken = await client.registeredUser('victim@gmail.com', PASSWORD);
+    await organizations.createNamed({ name: 'Freeloader', adminEmail: 'attacker@gmail.com' });
+    await admin.configureOidc({ organization: 'Freeloader', identifier: 'freeloader', issuer: idp.issuer, clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret });
+    expect(await refusal(admin.addDomain({ organization: 'Freeloader', domain: 'gmail.com' }))).toMatch(/cannot be claimed/);
+    const freeloader = await organizations.resolve('Freeloader');
+    await server.database.db.insert(companySsoDomains).values({ organizationId: freeloader.id, domain: 'gmail.com', dnsToken: 'old-claim', createdAt: new Date(), verifiedAt: new Date(), verifiedBy: 'mail' });
+    const refused = await oidcSignIn({ sub: 'freeloader-victim', email: 'victim@gmail.com', name: 'Victim' }, { identifier: 'freeloader' });
+    expect([refused.statusCode, refused.json().code]).toEqual([403, 'sso.domain_not_verified']);
+    expect(await memberRow('victim@gmail.com')).toBeUndefined();
+    expect(await server.database.db.select().from(companySsoIdentities).where(eq(companySsoIdentities.subject, 'freeloader-victim'))).toEqual([]);
+    expect((await me(victimToken)).json().email).toBe('victim@gmail.com');
   });
 
   it('refuses a member of another organization', async () => {
@@ -285,6 +343,7 @@ describe('OpenID Connect company SSO', () => {
 
   it('goes through the one pipeline: two-step on answers the second step', async () => {
     const token = await client.registeredUser('twostep@acme.test', PASSWORD);
+    await organizations.addMemberTo('Acme', 'twostep@acme.test');
     const setup = await client.post('/v3/sso/me/2fa/totp/setup', {}, { authorization: `Bearer ${token}` });
     const secret = setup.json().secret as string;
     expect((await client.post('/v3/sso/me/2fa/totp/enable', { code: await generate({ secret }) }, { authorization: `Bearer ${token}` })).statusCode).toBe(200);
@@ -349,7 +408,10 @@ describe('SAML company SSO', () => {
     expect(url.startsWith(`${saml.ssoUrl}?SAMLRequest=`)).toBe(true);
     const request = saml.readRequest(url);
     expect(request).toMatchObject({ acsUrl, issuer: audience });
-    return request;
+    // The browser that started it: only it takes the handoff code.
+    const cookie = started.cookies.find((item) => item.name === 'portal_sso');
+    expect(cookie?.httpOnly).toBe(true);
+    return { ...request, cookie: cookie!.value };
   }
   const post = (SAMLResponse: string, identifier = 'globex') =>
     server.app.inject({
@@ -359,7 +421,8 @@ describe('SAML company SSO', () => {
       payload: new URLSearchParams({ SAMLResponse, RelayState: '' }).toString(),
       remoteAddress: nextAddress(),
     });
-  const finishHandoff = (handoff: string) => server.app.inject({ method: 'POST', url: '/v3/_auth/sso/finish', payload: { handoff }, remoteAddress: nextAddress() });
+  const finishHandoff = (handoff: string, cookie?: string) =>
+    server.app.inject({ method: 'POST', url: '/v3/_auth/sso/finish', payload: { handoff }, cookies: cookie ? { portal_sso: cookie } : {}, remoteAddress: nextAddress() });
   const redirected = (response: { statusCode: number; headers: Record<string, unknown> }) => {
     expect(response.statusCode).toBe(303);
     return new URL(String(response.headers.location));
@@ -373,13 +436,31 @@ describe('SAML company SSO', () => {
     expect([...target.searchParams.keys()]).toEqual(['handoff']);
     expect(target.href).not.toContain(response.slice(0, 40));
     const handoff = target.searchParams.get('handoff')!;
-    const signedIn = await finishHandoff(handoff);
+    const signedIn = await finishHandoff(handoff, request.cookie);
     expect(signedIn.statusCode, signedIn.body).toBe(200);
     expect((await me(signedIn.json().token)).json().email).toBe('wanda@globex.test');
     expect(await memberRow('wanda@globex.test')).toMatchObject({ organizationId: (await organizations.resolve('Globex')).id });
     // The code is spent.
-    expect((await finishHandoff(handoff)).json().code).toBe('sso.state_invalid');
-    expect((await finishHandoff('made-up')).json().code).toBe('sso.state_invalid');
+    expect((await finishHandoff(handoff, request.cookie)).json().code).toBe('sso.state_invalid');
+    expect((await finishHandoff('made-up', request.cookie)).json().code).toBe('sso.state_invalid');
+  });
+
+  it('hands the sign-in only to the browser that started it: a code redeemed elsewhere is refused and stays unused', async () => {
+    const victim = await samlStart();
+    const target = redirected(await post(saml.response({ requestId: victim.id, acsUrl, audience, nameId: 'globex-bound', email: 'bound@globex.test', name: 'Bound' })));
+    const handoff = target.searchParams.get('handoff')!;
+    // A browser with no started sign-in, or one that started its own, cannot take it.
+    const noCookie = await finishHandoff(handoff);
+    expect([noCookie.statusCode, noCookie.json().code]).toEqual([400, 'sso.state_invalid']);
+    expect(noCookie.json().token).toBeUndefined();
+    const attacker = await samlStart();
+    expect((await finishHandoff(handoff, attacker.cookie)).json().code).toBe('sso.state_invalid');
+    expect((await finishHandoff(handoff, 'v1:garbage:garbage')).json().code).toBe('sso.state_invalid');
+    expect(await userByEmail('bound@globex.test')).toBeUndefined();
+    // The browser that started it still can.
+    const signedIn = await finishHandoff(handoff, victim.cookie);
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect((await me(signedIn.json().token)).json().email).toBe('bound@globex.test');
   });
 
   it('refuses a replayed response', async () => {

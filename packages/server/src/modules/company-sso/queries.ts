@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { SignInMembership } from '../auth';
 import { companySsoConnections, companySsoDomains, companySsoIdentities, companySsoRequests, organizationMembers } from '../../db/schema';
@@ -122,6 +122,16 @@ export function companySsoQueries(db: Database) {
       return Boolean(row);
     },
 
+    /** Whether the account is a member of this organization now (its row by account or by email). */
+    async isMember(organizationId: string, userId: string, email: string): Promise<boolean> {
+      const [row] = await db
+        .select({ email: organizationMembers.email })
+        .from(organizationMembers)
+        .where(and(eq(organizationMembers.organizationId, organizationId), or(eq(organizationMembers.userId, userId), eq(organizationMembers.email, email.trim().toLowerCase()))))
+        .limit(1);
+      return Boolean(row);
+    },
+
     async findIdentity(organizationId: string, subject: string) {
       const [row] = await db.select().from(companySsoIdentities).where(and(eq(companySsoIdentities.organizationId, organizationId), eq(companySsoIdentities.subject, subject))).limit(1);
       return row;
@@ -162,12 +172,12 @@ export function companySsoQueries(db: Database) {
       return row;
     },
 
-    /** Takes the handoff code once (one statement): the identity the ACS accepted. */
-    async takeHandoff(handoffHash: string, now: Date) {
+    /** Takes the handoff code of the request this browser started once (one statement): the identity the ACS accepted. */
+    async takeHandoff(handoffHash: string, requestId: string, now: Date) {
       const [row] = await db
         .update(companySsoRequests)
         .set({ handoffUsedAt: now })
-        .where(and(eq(companySsoRequests.handoffHash, handoffHash), isNull(companySsoRequests.handoffUsedAt), gt(companySsoRequests.handoffExpiresAt, now)))
+        .where(and(eq(companySsoRequests.id, requestId), eq(companySsoRequests.handoffHash, handoffHash), isNull(companySsoRequests.handoffUsedAt), gt(companySsoRequests.handoffExpiresAt, now)))
         .returning();
       return row;
     },

@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import { route } from '../../platform/http/route';
 import { requestOrigin } from '../../platform/request-origin';
 import { caller, cookieIsSecure, setSessionCookies } from '../sessions';
-import { SSO_STATE_COOKIE, SSO_STATE_MAX_AGE, type CompanySsoService } from './service';
+import { LinkRequired, SSO_LINK_COOKIE, SSO_LINK_MAX_AGE, SSO_STATE_COOKIE, SSO_STATE_MAX_AGE, type CompanySsoService } from './service';
 
 /** The SAML ACS's path prefix: exempt from the cross-site guard (the IdP's page posts it), like the social form_post callback. */
 export const SAML_ACS_PREFIX = '/v3/_auth/sso/saml/';
@@ -25,8 +25,15 @@ export function companySsoRoutes(config: Config, companySso: CompanySsoService):
       companySsoEndpoints.finish,
       async (request, reply) => {
         // One use: whatever the answer, the started sign-in is over.
-        if (!('handoff' in request.body)) reply.clearCookie(SSO_STATE_COOKIE, stateCookie(request));
-        const result = await companySso.finish(request.body, request.cookies[SSO_STATE_COOKIE], requestOrigin(request, config));
+        reply.clearCookie(SSO_STATE_COOKIE, stateCookie(request));
+        let result;
+        try {
+          result = await companySso.finish(request.body, request.cookies[SSO_STATE_COOKIE], requestOrigin(request, config));
+        } catch (error) {
+          // An existing account the IdP may not link: the link waits in this browser for its owner to confirm.
+          if (error instanceof LinkRequired) reply.setCookie(SSO_LINK_COOKIE, error.sealed, { ...stateCookie(request), maxAge: SSO_LINK_MAX_AGE });
+          throw error;
+        }
         if ('token' in result) {
           setSessionCookies(reply, request, config, result.token, result.user.fullName);
           return { token: result.token };
@@ -35,6 +42,14 @@ export function companySsoRoutes(config: Config, companySso: CompanySsoService):
       },
       { config: { waitsForIdentityChanges: false } },
     );
+
+    // Linking an existing account: its owner, signed in their own way, sees the link and confirms it.
+    route(app, companySsoEndpoints.pendingLink, async (request) => companySso.pendingLink(caller(request).user, request.cookies[SSO_LINK_COOKIE]));
+    route(app, companySsoEndpoints.confirmLink, async (request, reply) => {
+      const linked = await companySso.confirmLink(caller(request).user, request.cookies[SSO_LINK_COOKIE]);
+      reply.clearCookie(SSO_LINK_COOKIE, stateCookie(request));
+      return linked;
+    });
 
     // The organization's SSO settings: owners and admins only (checked on every call); changing
     // the identity provider, require-SSO or a domain's proof asks for a recent proof of identity.

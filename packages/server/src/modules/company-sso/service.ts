@@ -19,6 +19,7 @@ import type { SignInResult } from '../sessions';
 import { createUserService, type UserRow } from '../users';
 import { dnsTxtLookup, normalizeDomain, TXT_PREFIX, type TxtLookup } from './domains';
 import { companySsoQueries, type ConnectionRow } from './queries';
+import { claimRefusal } from './claimable';
 import { checkIssuer, CLIENT_SECRET_LENGTH, companySsoSettings, DOMAIN_PROOF_PURPOSE, issuerAddressRefused, proveByDns } from './settings';
 import { createOneTimeTokens } from '../../platform/one-time-tokens';
 import type { Mailer } from '../../platform/mail';
@@ -37,6 +38,41 @@ interface StartedSignIn extends AuthorizationSecrets {
   expiresAt: number;
 }
 
+/** A started SAML sign-in, sealed in the same cookie: its handoff code is taken only in this browser. */
+interface StartedSamlSignIn {
+  samlRequestId: string;
+  expiresAt: number;
+}
+
+/** How long a link an existing account's owner must confirm waits in their browser. */
+const PENDING_LINK_TTL_SECONDS = 15 * 60;
+/** The cookie that keeps that link (sealed) until its owner has signed in and confirms it. */
+export const SSO_LINK_COOKIE = 'portal_sso_link';
+export const SSO_LINK_MAX_AGE = PENDING_LINK_TTL_SECONDS;
+
+interface PendingLink {
+  organizationId: string;
+  organizationName: string;
+  subject: string;
+  email: string;
+  expiresAt: number;
+}
+
+/**
+ * The identity provider named the email of an existing account that is not the organization's
+ * member: nothing is linked or joined. `sealed` (the pending link) goes to this browser's cookie
+ * only, never in the answer; the account's owner signs in their own way and confirms.
+ */
+export class LinkRequired extends AppError {
+  constructor(
+    readonly sealed: string,
+    email: string,
+    organization: string,
+  ) {
+    super('sso.link_required', { email, organization }, { email, organization });
+  }
+}
+
 /** Who the organization's identity provider says signed in. */
 interface AssertedIdentity {
   subject: string;
@@ -53,6 +89,8 @@ export class CompanySsoAdminError extends Error {
 export interface Organizations {
   resolve(nameOrEmail: string | undefined): Promise<OrganizationRow>;
   membershipOf(email: string): Promise<OrganizationRow | undefined>;
+  /** The organization's name (for the link page), or undefined when it is gone. */
+  nameOf(organizationId: string): Promise<string | undefined>;
   /** Adds a member; `via: 'sso'` records the just-in-time membership in the audit log. */
   addMember(organizationId: string, email: string, userId: string | null, via: 'sso'): Promise<boolean>;
 }
@@ -86,10 +124,11 @@ export function normalizeIdentifier(value: string | undefined): string | null {
 /**
  * Company SSO: an organization's identity provider (OpenID Connect or SAML 2.0), found by the
  * organization's SSO identifier or an email of a domain it verified. A returning member is
- * signed in by the IdP's subject; anyone else is linked by email only when this organization
- * verified the email's domain (its IdP speaks for that domain, and no other): an existing
- * account whose email is proven is linked and made a member; a new person gets an active
- * account and membership just in time. Every sign-in ends in the one pipeline.
+ * signed in by the IdP's subject while still a member; anyone else by email only when this
+ * organization verified the email's domain (its IdP speaks for that domain, and no other): a
+ * member's existing account is linked; a new person gets an active account, and membership once
+ * signed in; any other existing account is left alone until its owner signs in and confirms the
+ * link. Every sign-in ends in the one pipeline.
  */
 export function createCompanySsoService(deps: CompanySsoDependencies) {
   const { config, clock, secrets } = deps;
@@ -137,58 +176,89 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     },
   };
 
-  /** The account an asserted identity signs in: by subject, else by an email of a domain this organization verified. */
-  async function accountFor(connection: ConnectionRow, identity: AssertedIdentity): Promise<UserRow> {
+  /** The email an IdP names, lower-cased, when its organization proved the domain (and may claim it at all). */
+  async function vouchedEmail(organizationId: string, asserted: string | null): Promise<string> {
+    const email = asserted?.trim().toLowerCase();
+    if (!email || !email.includes('@')) throw new AppError('sso.email_missing');
+    const domain = email.slice(email.lastIndexOf('@') + 1);
+    // The IdP speaks only for the domains its organization proved it controls (never a free-mail domain or a public suffix, even one proved before they were refused).
+    if (claimRefusal(domain) || !(await queries.verifiedBy(organizationId, domain))) throw new AppError('sso.domain_not_verified', { email }, { email });
+    const membership = await deps.organizations.membershipOf(email);
+    if (membership && membership.id !== organizationId) throw new AppError('sso.member_elsewhere', { email }, { email });
+    return email;
+  }
+
+  /** Links the IdP's subject to the account; a subject linked to another account meanwhile is refused. */
+  async function linkSubject(organizationId: string, subject: string, user: UserRow, email: string): Promise<void> {
+    const now = clock.now();
+    if (await queries.link({ organizationId, subject, userId: user.id, email, linkedAt: now, lastUsedAt: now })) return;
+    const again = await queries.findIdentity(organizationId, subject);
+    if (again?.userId !== user.id) throw new AppError('sso.account_unverified', { email }, { email });
+  }
+
+  /**
+   * The account an asserted identity signs in, and whether it is new (made just in time: it joins
+   * once signed in). By subject only while the person is still a member of this organization; else
+   * by an email of a domain this organization verified: a member's existing account is linked, a
+   * new person gets an account; an existing account of anyone else is never signed in, linked or
+   * joined by the IdP (its owner signs in their own way and confirms: LinkRequired).
+   */
+  async function accountFor(connection: ConnectionRow, identity: AssertedIdentity): Promise<{ user: UserRow; provisioned: boolean }> {
     const now = clock.now();
     const organizationId = connection.organizationId;
     const linked = await queries.findIdentity(organizationId, identity.subject);
     if (linked) {
       const user = await users.findById(linked.userId);
       if (!user || user.purgedAt) throw new AppError('1002');
+      // Removed or left: the organization's IdP no longer speaks for them, from that moment.
+      if (!(await queries.isMember(organizationId, user.id, user.email))) throw new AppError('sso.not_member');
       await queries.touch(organizationId, identity.subject, now);
-      return user;
+      return { user, provisioned: false };
     }
-    const email = identity.email?.trim().toLowerCase();
-    if (!email || !email.includes('@')) throw new AppError('sso.email_missing');
-    const domain = email.slice(email.lastIndexOf('@') + 1);
-    // The IdP speaks only for the domains its organization proved it controls.
-    if (!(await queries.verifiedBy(organizationId, domain))) throw new AppError('sso.domain_not_verified', { email }, { email });
-    const membership = await deps.organizations.membershipOf(email);
-    if (membership && membership.id !== organizationId) throw new AppError('sso.member_elsewhere', { email }, { email });
-
-    let user = await users.findByEmail(email);
-    if (user) {
+    const email = await vouchedEmail(organizationId, identity.email);
+    const existing = await users.findByEmail(email);
+    if (existing) {
       // Nobody proved this mailbox: a stranger may have registered the address first.
-      if (!user.activatedAt || user.purgedAt) throw new AppError('sso.account_unverified', { email }, { email });
-    } else {
-      const id = randomUUID();
-      const name = identity.name.trim().slice(0, 100) || email.split('@')[0]!;
-      const language = 'en';
-      if (await users.insert({ id, email, fullName: name, passwordHash: null, language, customerLanguage: language, createdAt: now, updatedAt: now })) await users.activate(id, now);
-      user = await users.findByEmail(email);
-      if (!user?.activatedAt) throw new AppError('sso.account_unverified', { email }, { email });
+      if (!existing.activatedAt || existing.purgedAt) throw new AppError('sso.account_unverified', { email }, { email });
+      if (!(await queries.isMember(organizationId, existing.id, existing.email))) {
+        const organizationName = (await deps.organizations.nameOf(organizationId)) ?? '';
+        const pending: PendingLink = { organizationId, organizationName, subject: identity.subject, email, expiresAt: now.getTime() + PENDING_LINK_TTL_SECONDS * 1000 };
+        throw new LinkRequired(secrets.seal(JSON.stringify(pending)), email, organizationName);
+      }
+      await linkSubject(organizationId, identity.subject, existing, email);
+      return { user: existing, provisioned: false };
     }
-    if (!(await queries.link({ organizationId, subject: identity.subject, userId: user.id, email, linkedAt: now, lastUsedAt: now }))) {
-      // Linked meanwhile (a parallel sign-in): only the same subject for the same account goes on.
-      const again = await queries.findIdentity(organizationId, identity.subject);
-      if (again?.userId !== user.id) throw new AppError('sso.account_unverified', { email }, { email });
-    }
-    if (!membership) await deps.organizations.addMember(organizationId, email, user.id, 'sso');
-    return user;
+    const id = randomUUID();
+    const name = identity.name.trim().slice(0, 100) || email.split('@')[0]!;
+    const language = 'en';
+    if (await users.insert({ id, email, fullName: name, passwordHash: null, language, customerLanguage: language, createdAt: now, updatedAt: now })) await users.activate(id, now);
+    const user = await users.findByEmail(email);
+    // Made by a parallel sign-in or sign-up meanwhile: not ours to provision.
+    if (user?.id !== id || !user.activatedAt) throw new AppError('sso.account_unverified', { email }, { email });
+    await linkSubject(organizationId, identity.subject, user, email);
+    return { user, provisioned: true };
   }
 
   async function signInAs(connection: ConnectionRow, identity: AssertedIdentity, origin: RequestOrigin): Promise<SignInResult> {
-    return deps.signIn.run(ssoWay, { user: await accountFor(connection, identity) }, origin);
+    const { user, provisioned } = await accountFor(connection, identity);
+    const result = await deps.signIn.run(ssoWay, { user }, origin);
+    // Membership only once the whole sign-in succeeded (a session answered).
+    if (provisioned && 'token' in result) await deps.organizations.addMember(connection.organizationId, user.email, user.id, 'sso');
+    return result;
+  }
+
+  function openSealed<T extends { expiresAt: number }>(sealed: string | undefined): T | undefined {
+    try {
+      const value = sealed && secrets.isSealed(sealed) ? (JSON.parse(secrets.open(sealed)) as T) : undefined;
+      return value && value.expiresAt >= clock.now().getTime() ? value : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   function readStarted(sealed: string | undefined, state: string): StartedSignIn {
-    let started: StartedSignIn | undefined;
-    try {
-      started = sealed && secrets.isSealed(sealed) ? (JSON.parse(secrets.open(sealed)) as StartedSignIn) : undefined;
-    } catch {
-      started = undefined;
-    }
-    if (!started || !safeEqual(started.state, state) || started.expiresAt < clock.now().getTime()) throw new AppError('sso.state_invalid');
+    const started = openSealed<StartedSignIn>(sealed);
+    if (!started?.state || !safeEqual(started.state, state)) throw new AppError('sso.state_invalid');
     return started;
   }
 
@@ -218,10 +288,38 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     throw new AppError(memberOf ? 'organizations.forbidden' : 'organizations.not_member');
   }
 
+  /** The link this browser holds, for the signed-in account it names (anyone else's is refused). */
+  function pendingLinkFor(user: { email: string }, sealed: string | undefined): PendingLink {
+    const pending = openSealed<PendingLink>(sealed);
+    if (!pending?.subject) throw new AppError('sso.link_invalid');
+    if (pending.email !== user.email.trim().toLowerCase()) throw new AppError('sso.link_other_account', { email: pending.email }, { email: pending.email });
+    return pending;
+  }
+
   return {
     samlUrls,
     registrationUrls,
     administeredBy,
+
+    /** What the link page shows: the organization whose IdP named this account's email. */
+    pendingLink(user: { email: string }, sealed: string | undefined) {
+      const pending = pendingLinkFor(user, sealed);
+      return { organization_name: pending.organizationName, email: pending.email };
+    },
+
+    /**
+     * The account's owner, signed in their own way (recently), confirms the link: the IdP's
+     * subject is linked to their account and they join the organization. The organization's
+     * claim on the domain and the one-organization rule are checked again now.
+     */
+    async confirmLink(user: UserRow, sealed: string | undefined) {
+      const pending = pendingLinkFor(user, sealed);
+      if (!(await queries.connectionOf(pending.organizationId))) throw new AppError('sso.link_invalid');
+      const email = await vouchedEmail(pending.organizationId, pending.email);
+      await linkSubject(pending.organizationId, pending.subject, user, email);
+      if (!(await queries.isMember(pending.organizationId, user.id, user.email))) await deps.organizations.addMember(pending.organizationId, email, user.id, 'sso');
+      return { organization_name: pending.organizationName, email };
+    },
     /** The settings screen's reads and changes, for an organization `administeredBy` answered. */
     settings: companySsoSettings({
       queries,
@@ -299,6 +397,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       const organization = await deps.organizations.resolve(input.organization);
       const domain = normalizeDomain(input.domain);
       if (!domain) throw new CompanySsoAdminError('the domain must be a DNS name such as example.com');
+      if (claimRefusal(domain)) throw new CompanySsoAdminError(`${domain} cannot be claimed: it is a public suffix or a free-mail domain`);
       const row = await queries.claimDomain(organization.id, domain, randomToken(24), clock.now());
       return { organization, domain: row, record: `${TXT_PREFIX}${row.dnsToken}` };
     },
@@ -308,6 +407,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       const organization = await deps.organizations.resolve(input.organization);
       const domain = normalizeDomain(input.domain);
       if (!domain) throw new CompanySsoAdminError('the domain must be a DNS name such as example.com');
+      if (claimRefusal(domain)) throw new CompanySsoAdminError(`${domain} cannot be claimed: it is a public suffix or a free-mail domain`);
       const proof = await proveByDns(queries, txtLookup, clock, organization.id, domain);
       if (proof.status === 'verified') return { organization, domain: proof.domain };
       if (proof.status === 'not_claimed') throw new CompanySsoAdminError(`${organization.name} has not claimed ${domain}: run domain add first`);
@@ -329,7 +429,8 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     /**
      * /login/sso: the identifier (or an email of a verified domain) → the IdP's URL. Counted per
      * address whatever the answer, in one atomic step. OpenID Connect binds state, nonce and PKCE
-     * to the browser in a sealed cookie; SAML stores the AuthnRequest's id for its InResponseTo.
+     * to the browser in a sealed cookie; SAML stores the AuthnRequest's id for its InResponseTo and
+     * seals it in the same cookie, so only this browser takes the handoff code.
      */
     async start(input: { identifier: string }, origin: RequestOrigin): Promise<{ url: string; protocol: 'oidc' | 'saml'; cookie?: string }> {
       rateLimited(await deps.limiter.consume(rateKey(limits.companySsoStartPerIp, origin.limitAddress), limits.companySsoStartPerIp));
@@ -347,7 +448,8 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       if (connection.kind === 'saml') {
         const id = `_${randomToken(20)}`;
         await queries.insertRequest({ id, organizationId: connection.organizationId, brand: origin.brand, expiresAt: new Date(expiresAt) });
-        return { url: await samlProvider(connection).authorizeUrl(id), protocol: 'saml' };
+        const samlStarted: StartedSamlSignIn = { samlRequestId: id, expiresAt };
+        return { url: await samlProvider(connection).authorizeUrl(id), protocol: 'saml', cookie: secrets.seal(JSON.stringify(samlStarted)) };
       }
       const started: StartedSignIn = { organizationId: connection.organizationId, state: generateState(), codeVerifier: generateCodeVerifier(), nonce: randomToken(16), expiresAt };
       try {
@@ -361,7 +463,10 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     /** /sso/redirect: an OpenID Connect code (with the sealed cookie) or a SAML handoff code. */
     async finish(input: CompanySsoFinishRequest, sealed: string | undefined, origin: RequestOrigin): Promise<SignInResult> {
       if ('handoff' in input) {
-        const answered = await queries.takeHandoff(sha256(input.handoff), clock.now());
+        // Only the browser that started this SAML sign-in takes its code (a code sent elsewhere stays unused).
+        const started = openSealed<StartedSamlSignIn>(sealed);
+        if (!started?.samlRequestId) throw new AppError('sso.state_invalid');
+        const answered = await queries.takeHandoff(sha256(input.handoff), started.samlRequestId, clock.now());
         if (!answered?.subject) throw new AppError('sso.state_invalid');
         const connection = await queries.connectionOf(answered.organizationId);
         if (!connection) throw new AppError('sso.state_invalid');

@@ -199,6 +199,28 @@ describe('domains', () => {
     expect((await call(other.owner.token, 'POST', '/domains/domains.test/verify')).json().verified).toBe(true);
   });
 
+  it('refuses free-mail domains and public suffixes with a field error, whatever the proof offered', async () => {
+    const { owner } = await team('free');
+    for (const [domain, code] of [
+      ['gmail.com', 'sso.domain_free_mail'],
+      ['Mail.Yahoo.com', 'sso.domain_free_mail'],
+      ['outlook.com', 'sso.domain_free_mail'],
+      ['co.uk', 'sso.domain_public_suffix'],
+      ['github.io', 'sso.domain_public_suffix'],
+      ['com', 'sso.domain_invalid'],
+    ] as const) {
+      const refused = await call(owner.token, 'POST', '/domains', { domain });
+      expect([refused.statusCode, ...fieldOf(refused.json())], domain).toEqual([400, ['domain', code]]);
+    }
+    expect((await call(owner.token, 'POST', '/domains', { domain: 'gmail.com' })).json().details.fields.domain.message).toMatch(/gmail\.com is a free email domain/);
+    // Nor proved by mail to the attacker's own mailbox there, or by DNS.
+    expect(fieldOf((await call(owner.token, 'POST', '/domains/gmail.com/mail-proof', { address: 'free-attacker@gmail.com' })).json())).toEqual([['domain', 'sso.domain_free_mail']]);
+    expect(fieldOf((await call(owner.token, 'POST', '/domains/gmail.com/verify')).json())).toEqual([['domain', 'sso.domain_free_mail']]);
+    expect((await call(owner.token, 'GET', '')).json().domains).toEqual([]);
+    // A company's own domain under a public suffix is fine.
+    expect((await call(owner.token, 'POST', '/domains', { domain: 'free-team.co.uk' })).statusCode).toBe(201);
+  });
+
   it('verifying a domain needs a recent proof of identity', async () => {
     const { owner } = await team('domains-stale');
     await call(owner.token, 'POST', '/domains', { domain: 'stale.test' });
@@ -213,7 +235,7 @@ describe('the mailed domain proof', () => {
     return /\b(\d{6})\b/.exec(mail.text)![1]!;
   };
 
-  it("mails a code to an admin address of the domain (or the requester's own there); the code verifies it once", async () => {
+  it('mails a code to a role mailbox of the domain; the code verifies it once', async () => {
     const { owner, admin } = await team('mailed');
     await call(owner.token, 'POST', '/domains', { domain: 'mailed.test' });
     for (const address of ['ceo@mailed.test', 'admin@elsewhere.test', owner.email]) {
@@ -237,12 +259,15 @@ describe('the mailed domain proof', () => {
     expect((await call(admin.token, 'POST', '/domains/mailed.test/mail-proof/confirm', { code })).json().code).toBe('sso.domain_verified_already');
   });
 
-  it("offers the requester's own address when it is at the domain", async () => {
+  it("never mails the proof to the requester's own address, even at the domain; administrator@ is a role mailbox too", async () => {
     const { owner } = await team('own');
     await call(owner.token, 'POST', '/domains', { domain: 'settings.test' });
     const before = peer.messages.length;
-    expect((await call(owner.token, 'POST', '/domains/settings.test/mail-proof', { address: owner.email })).statusCode).toBe(200);
-    const code = await proofCode(owner.email, before);
+    const refused = await call(owner.token, 'POST', '/domains/settings.test/mail-proof', { address: owner.email });
+    expect(fieldOf(refused.json())).toEqual([['address', 'sso.proof_address_invalid']]);
+    expect((await call(owner.token, 'POST', '/domains/settings.test/mail-proof', { address: 'administrator@settings.test' })).statusCode).toBe(200);
+    const code = await proofCode('administrator@settings.test', before);
+    expect(peer.messages.slice(before).some((received) => received.to.includes(owner.email))).toBe(false);
     const verified = await call(owner.token, 'POST', '/domains/settings.test/mail-proof/confirm', { code });
     expect(verified.json().verified_by).toBe('mail');
   });

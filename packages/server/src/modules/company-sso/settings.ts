@@ -9,6 +9,7 @@ import { randomToken } from '../../platform/crypto';
 import type { DataProtection } from '../../platform/data-protection';
 import { checkEgressTarget, checkEgressUrl, egressFieldError, type EgressPolicy } from '../../platform/egress';
 import { AppError, fieldError } from '../../platform/errors';
+import { claimRefusal } from './claimable';
 import { normalizeDomain, TXT_PREFIX, type TxtLookup } from './domains';
 import type { CompanySsoQueries, DomainRow } from './queries';
 import { parseIdpMetadata } from './saml';
@@ -117,6 +118,13 @@ export function companySsoSettings(deps: SettingsDependencies) {
     if (!domain) throw fieldError('domain', 'sso.domain_invalid');
     return domain;
   };
+  /** A domain an organization may claim and prove (removing an old claim takes any). */
+  const claimableDomainOf = (value: string) => {
+    const domain = domainOf(value);
+    const refusal = claimRefusal(domain);
+    if (refusal) throw fieldError('domain', refusal, { domain });
+    return domain;
+  };
 
   /** The organization's claim of a domain not verified yet. */
   async function pendingClaim(organization: Organization, domain: string) {
@@ -193,7 +201,7 @@ export function companySsoSettings(deps: SettingsDependencies) {
 
     /** Claims a domain (the existing claim, token kept, when there is one): the TXT record to publish. */
     async addDomain(organization: Organization, caller: SettingsActor, value: string): Promise<CompanySsoDomain> {
-      const domain = domainOf(value);
+      const domain = claimableDomainOf(value);
       const known = await queries.domain(organization.id, domain);
       const claim = await queries.claimDomain(organization.id, domain, randomToken(24), clock.now());
       if (!known) await changed(organization, caller, 'sso_domain_added', { domain });
@@ -201,7 +209,7 @@ export function companySsoSettings(deps: SettingsDependencies) {
     },
 
     async verifyDomain(organization: Organization, caller: SettingsActor, value: string): Promise<CompanySsoDomain> {
-      const domain = domainOf(value);
+      const domain = claimableDomainOf(value);
       const before = await queries.domain(organization.id, domain);
       const proof = await proveByDns(queries, deps.txtLookup, clock, organization.id, domain);
       switch (proof.status) {
@@ -220,14 +228,15 @@ export function companySsoSettings(deps: SettingsDependencies) {
     },
 
     /**
-     * The mailed proof, the alternative to the TXT record: a one-time code to one of the domain's
-     * admin addresses (or the requester's own there). Counted per organization in one atomic step.
+     * The mailed proof, the alternative to the TXT record: a one-time code to the role mailbox of
+     * the domain the requester picks (admin@, administrator@, hostmaster@, postmaster@,
+     * webmaster@), never the requester's own. Counted per organization in one atomic step.
      */
     async mailProof(organization: Organization, requester: Requester, value: string, address: string, origin: RequestOrigin): Promise<{ address: string; expires_at: string }> {
       if (!deps.mailer) throw new Error('no mailer here');
-      const domain = domainOf(value);
+      const domain = claimableDomainOf(value);
       const to = address.trim().toLowerCase();
-      if (!domainProofAddresses(domain, requester.email).includes(to)) throw fieldError('address', 'sso.proof_address_invalid');
+      if (!domainProofAddresses(domain).includes(to)) throw fieldError('address', 'sso.proof_address_invalid');
       await pendingClaim(organization, domain);
       rateLimited(await deps.limiter.consume(rateKey(limits.companySsoProofMailsPerOrganization, organization.id), limits.companySsoProofMailsPerOrganization));
       const code = await deps.tokens.issueCode(requester.id, DOMAIN_PROOF_PURPOSE, DOMAIN_PROOF_VALID_MINUTES * 60, { organizationId: organization.id, domain, address: to });
@@ -238,7 +247,7 @@ export function companySsoSettings(deps: SettingsDependencies) {
 
     /** The mailed code: single use, expiring, 5 guesses (each taken in one statement); verifies the domain it was mailed for. */
     async confirmProof(organization: Organization, requester: Requester, value: string, code: string): Promise<CompanySsoDomain> {
-      const domain = domainOf(value);
+      const domain = claimableDomainOf(value);
       await pendingClaim(organization, domain);
       const used = await deps.tokens.useCode(requester.id, DOMAIN_PROOF_PURPOSE, code.trim());
       const payload = used?.payload as { organizationId?: string; domain?: string } | null | undefined;

@@ -26,6 +26,11 @@ export function organizationQueries(db: Database) {
       return row?.organization;
     },
 
+    async byId(id: string): Promise<OrganizationRow | undefined> {
+      const [row] = await db.select().from(organizations).where(eq(organizations.id, id)).limit(1);
+      return row;
+    },
+
     /** Organizations of this name (case-insensitive; names are not unique). */
     async findByName(name: string): Promise<OrganizationRow[]> {
       return db

@@ -95,6 +95,7 @@ export function createOrganizationService(deps: {
 
   return {
     membershipOf: (email: string) => queries.membershipOf(email),
+    nameOf: async (organizationId: string) => (await queries.byId(organizationId))?.name,
     create: (input: { name: string; adminEmail: string; adminUserId: string | null }) => queries.createWithAdmin(input, deps.clock.now()),
     /**
      * Adds a member (role member) unless the email is in an organization already. `via` says who

@@ -59,7 +59,7 @@ export function SsoSettingsPage() {
       <ProviderSection settings={data} />
       {data.registration && <RegistrationSection settings={data} />}
       <RequireSection settings={data} />
-      <DomainsSection domains={data.domains} email={data.email} />
+      <DomainsSection domains={data.domains} />
     </Stack>
   );
 }
@@ -252,7 +252,7 @@ function RequireSection({ settings }: { settings: CompanySsoSettings }) {
 }
 
 /** The email domains: add one (its TXT record to publish), verify now, remove. */
-function DomainsSection({ domains, email }: { domains: CompanySsoDomain[]; email: string }) {
+function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
   const { t } = useTranslation();
   const language = useLanguage();
   // The add form starts afresh (no leftover message) after each domain added.
@@ -333,7 +333,7 @@ function DomainsSection({ domains, email }: { domains: CompanySsoDomain[]; email
                             {rowFailure.text}
                           </Text>
                         )}
-                        <MailProof domain={row.domain} email={email} />
+                        <MailProof domain={row.domain} />
                       </Stack>
                     )}
                   </Table.Td>
@@ -419,10 +419,10 @@ function AddDomainForm({ onAdded }: { onAdded(): void }) {
   );
 }
 
-/** The alternative to the TXT record: a code mailed to an admin address of the domain, entered here. */
-function MailProof({ domain, email }: { domain: string; email: string }) {
+/** The alternative to the TXT record: a code mailed to a role mailbox of the domain (never the admin's own), entered here. */
+function MailProof({ domain }: { domain: string }) {
   const { t } = useTranslation();
-  const addresses = domainProofAddresses(domain, email);
+  const addresses = domainProofAddresses(domain);
   const [address, setAddress] = useState(addresses[0]!);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
