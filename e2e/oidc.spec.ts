@@ -145,6 +145,64 @@ test('signing out of the portal reaches the product by back-channel logout', asy
   await expect(page.getByTestId('refresh')).toHaveText('Refresh failed: invalid_grant');
 });
 
+test("RP-initiated logout: after 'Yes, sign me out' the browser lands on the app's own page (another origin)", async ({ page }) => {
+  await signIn(page.context(), portal.platformUrl, demo);
+  await page.goto('http://127.0.0.1:5179/start?app=product&device=logout');
+  await expect(page.getByTestId('signed-in')).toBeVisible();
+  await page.goto('http://127.0.0.1:5179/logout?app=product&device=logout');
+  await expect(page.getByRole('heading', { name: 'Sign out?' })).toBeVisible();
+  expect(new URL(page.url()).origin).toBe(portal.platformUrl);
+  await snap(page, 'oidc-logout-question');
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  // The confirm form's 303 leads to the app's registered post-logout URI, which the page's CSP lets the browser follow.
+  await expect(page).toHaveURL('http://127.0.0.1:5179/');
+  await expect(page.getByTestId('product-home')).toBeVisible();
+  const me = await page.context().request.get(`${portal.platformUrl}/v3/sso/me`);
+  expect(me.status()).toBe(401);
+});
+
+test("an app's revocation at sign-out ends its sign-in on that browser only: the other browser keeps it, and the consent stays", async ({ browser }) => {
+  const laptop = await browser.newContext();
+  const phone = await browser.newContext();
+  try {
+    await signIn(laptop, portal.platformUrl, demo);
+    await signIn(phone, portal.platformUrl, demo);
+    const onLaptop = await laptop.newPage();
+    await onLaptop.goto('http://127.0.0.1:5179/start?app=outside&device=laptop');
+    // Asked once (an earlier test revoked the app and denied it).
+    await onLaptop.getByTestId('consent-allow').click();
+    await expect(onLaptop.getByTestId('signed-in')).toHaveText(`Signed in to outside as ${demo.email}`);
+    const onPhone = await phone.newPage();
+    await onPhone.goto('http://127.0.0.1:5179/start?app=outside&device=phone');
+    await expect(onPhone.getByTestId('signed-in')).toHaveText(`Signed in to outside as ${demo.email}`);
+
+    // The app signs the person out on the laptop and revokes that refresh token.
+    await onLaptop.goto('http://127.0.0.1:5179/revoke?app=outside&device=laptop');
+    await expect(onLaptop.getByTestId('revoke')).toHaveText('Revoked');
+    await onLaptop.goto('http://127.0.0.1:5179/refresh?app=outside&device=laptop');
+    await expect(onLaptop.getByTestId('refresh')).toHaveText('Refresh failed: invalid_grant');
+    // The phone is still signed in to the app.
+    await onPhone.goto('http://127.0.0.1:5179/refresh?app=outside&device=phone');
+    await expect(onPhone.getByTestId('refresh')).toHaveText('Refreshed');
+    // The consent stays: the laptop's next sign-in to the app asks nothing.
+    await onLaptop.goto('http://127.0.0.1:5179/start?app=outside&device=laptop');
+    await expect(onLaptop.getByTestId('signed-in')).toHaveText(`Signed in to outside as ${demo.email}`);
+  } finally {
+    await laptop.close();
+    await phone.close();
+  }
+});
+
+test('/callback-app refuses a private scheme that is not registered for the app it names', async ({ page }) => {
+  let opened = false;
+  page.on('request', (request) => void (opened ||= request.url().startsWith('com.evil.app:')));
+  const target = encodeURIComponent('com.evil.app:/callback?code=c0de');
+  await page.goto(`${portal.platformUrl}/callback-app#to=${target}&client_id=test-desktop`);
+  await expect(page.getByTestId('callback-app-error')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Open the desktop app' })).toHaveCount(0);
+  expect(opened).toBe(false);
+});
+
 // Last: it turns two-step on for the demo account, which the tests above sign in without.
 test('a desktop app signs in through its private scheme: consent, then /callback-app hands the code to the app', async ({ page }) => {
   await signIn(page.context(), portal.platformUrl, demo);
