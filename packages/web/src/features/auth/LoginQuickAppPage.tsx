@@ -9,6 +9,7 @@ import { oauthEndpoints } from '@portal/contracts';
 import { ReauthDialog } from '../../components/dialogs/ReauthDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, call, errorText } from '../../lib/api';
+import { loadAccountCatalogue } from '../../lib/i18n';
 
 type OAuthApp = oauthEndpoints.OAuthApp;
 
@@ -49,6 +50,8 @@ export function LoginQuickAppPage() {
 
   const decide = (allow: boolean) =>
     run(async () => {
+      // The re-authentication dialog's words are in the account catalogue, which this page does not load otherwise.
+      await loadAccountCatalogue().catch(() => undefined);
       const { approved } = await call(oauthEndpoints.deviceDecision, { body: { user_code: request!.user_code, allow } }, { handle: [400] });
       setOutcome(approved ? 'approved' : 'refused');
     });
