@@ -39,7 +39,7 @@ const pageParamRoutes = Object.values(paths)
   })
   // The longest fixed part first: /confirmation/app/x is the app's confirmation, not /confirmation/:token.
   .sort((a, b) => b.fixed.length - a.fixed.length);
-const staticPages = new Set(Object.values(paths).filter((pattern) => !pattern.includes(':')));
+const staticPages: ReadonlySet<string> = new Set(Object.values(paths).filter((pattern) => !pattern.includes(':')));
 
 /**
  * A page path with its link tokens masked: the segments after a parameterised page's fixed
