@@ -134,6 +134,7 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { path: paths.apiKeys, ...lazyPage(() => import('../features/api-keys/ApiKeysPage'), 'ApiKeysPage') },
             { path: paths.organizationAuditLog, ...lazyPage(() => import('../features/audit-log/AuditLogPage'), 'AuditLogPage') },
             { path: paths.organizationSso, ...lazyPage(() => import('../features/organization/SsoSettingsPage'), 'SsoSettingsPage') },
+            { path: paths.organizationSsoLink, ...lazyPage(() => import('../features/organization/SsoLinkPage'), 'SsoLinkPage') },
             { path: paths.email, ...lazyPage(() => import('../features/email/EmailPage'), 'EmailPage') },
             { path: paths.privacy, ...lazyPage(() => import('../features/privacy/PrivacyPage'), 'PrivacyPage') },
             { path: paths.billing, ...lazyPage(() => import('../features/billing/BillingPage'), 'BillingPage') },

@@ -30,7 +30,7 @@ const finish = oncePerToken(async (query: string) => {
   const iss = params.get('iss');
   const body = handoff ? { handoff } : code && state ? { code, state, ...(iss ? { iss } : {}) } : null;
   if (!body) return { refused: 'sso.state_invalid' };
-  return { answer: await call<typeof companySsoEndpoints.finish>(companySsoEndpoints.finish, { body }, { handle: [400, 403, 429, 502] }) };
+  return { answer: await call<typeof companySsoEndpoints.finish>(companySsoEndpoints.finish, { body }, { handle: [400, 403, 409, 429, 502] }) };
 });
 
 /**
@@ -45,6 +45,8 @@ export function SsoRedirectPage() {
   const { search } = useLocation();
   const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // An existing account the IdP may not link on its own: its owner signs in and confirms on the link page.
+  const [linkWaiting, setLinkWaiting] = useState(false);
   const restore = useRestoreOffer();
   const target = () => signInTarget(recalledSocialSearch(), allowedRedirectOrigins);
 
@@ -59,6 +61,7 @@ export function SsoRedirectPage() {
       })
       .catch((error: unknown) => {
         if (cancelled || restore.offer(error)) return;
+        setLinkWaiting(error instanceof ApiError && error.code === 'sso.link_required');
         setFailure(error instanceof ApiError ? errorText(error) : t('errors.something_went_wrong'));
       });
     return () => {
@@ -84,6 +87,11 @@ export function SsoRedirectPage() {
           <Alert color="red" variant="light" role="alert" data-testid="sso-error">
             {failure}
           </Alert>
+          {linkWaiting && (
+            <Anchor component={Link} to={paths.organizationSsoLink} size="sm" data-testid="sso-link-account">
+              {t('auth.ssoRedirect.linkAccount')}
+            </Anchor>
+          )}
           <Anchor component={Link} to={paths.loginSso} size="sm">
             {t('auth.ssoRedirect.tryAgain')}
           </Anchor>

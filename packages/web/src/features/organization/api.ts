@@ -38,6 +38,12 @@ export const mailSsoDomainProof = (domain: string, address: string) => call(comp
 export const confirmSsoDomainProof = (domain: string, code: string) => call(companySsoEndpoints.confirmDomainProof, { params: { domain }, body: { code } }, { handle: [400, 404, 409, 429] });
 export const removeSsoDomain = (domain: string) => call(companySsoEndpoints.removeDomain, { params: { domain } });
 
+/** The company SSO link this browser holds for the signed-in account; none, or another account's, is the page's message. */
+export const pendingSsoLinkQueryKey = ['sso', 'me', 'organization', 'sso', 'link'] as const;
+export const fetchPendingSsoLink = () => call(companySsoEndpoints.pendingLink, undefined, { handle: [400, 403] });
+/** Confirming: a refusal (expired, another account's, the domain no longer verified, another organization) is shown on the page. */
+export const confirmSsoLink = () => call(companySsoEndpoints.confirmLink, undefined, { handle: [400, 403] });
+
 /** A change on the SSO settings page, then the settings read again. */
 export function useSsoChange<A extends unknown[], R>(action: (...args: A) => Promise<R>) {
   const client = useQueryClient();

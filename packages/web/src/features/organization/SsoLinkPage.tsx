@@ -1,0 +1,79 @@
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Loader.css';
+import { useState } from 'react';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { paths } from '@portal/contracts';
+import { PageHeader } from '../../components/PageHeader';
+import { ApiError, errorText, notify } from '../../lib/api';
+import { confirmSsoLink, fetchPendingSsoLink, pendingSsoLinkQueryKey, useOrganizationChange } from './api';
+
+/**
+ * /organization/sso/link: an organization's identity provider named the email of this existing
+ * account, and the server linked nothing. Its owner, signed in their own way, reads whose
+ * provider it is and confirms (the account then signs in with it and joins the organization),
+ * or leaves it.
+ */
+export function SsoLinkPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const pending = useQuery({ queryKey: pendingSsoLinkQueryKey, queryFn: fetchPendingSsoLink, retry: false });
+  const confirm = useOrganizationChange(confirmSsoLink);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  if (pending.isPending) {
+    return (
+      <Group justify="center" py="xl">
+        <Loader size="sm" aria-label={t('common.loading')} />
+      </Group>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('organization.ssoLink.title')} />
+      {pending.data ? (
+        <Stack gap="md" data-testid="sso-link">
+          <Text>{t('organization.ssoLink.question', { organization: pending.data.organization_name, email: pending.data.email })}</Text>
+          <Text size="sm" c="dimmed">
+            {t('organization.ssoLink.consequence', { organization: pending.data.organization_name })}
+          </Text>
+          {failure && (
+            <Alert color="red" variant="light" role="alert">
+              {failure}
+            </Alert>
+          )}
+          <Group>
+            <Button
+              loading={confirm.isPending}
+              onClick={() => {
+                setFailure(null);
+                confirm.mutateAsync([]).then(
+                  (linked) => {
+                    notify('success', t('organization.ssoLink.linked', { organization: linked.organization_name }));
+                    void navigate(paths.organization);
+                  },
+                  (error: unknown) => {
+                    if (!(error instanceof ApiError)) throw error;
+                    setFailure(errorText(error));
+                  },
+                );
+              }}
+            >
+              {t('organization.ssoLink.confirm')}
+            </Button>
+            <Button variant="default" onClick={() => void navigate(paths.home)}>
+              {t('organization.ssoLink.cancel')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Alert color="gray" variant="light" data-testid="sso-link-none">
+          {pending.error instanceof ApiError ? errorText(pending.error) : t('errors.something_went_wrong')}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
