@@ -18,3 +18,17 @@ export function logoutFormTargets(ctx: KoaContextWithOIDC): string[] {
     return [];
   }
 }
+
+/**
+ * The policy of the sign-out answer to a browser that has no provider session: oidc-provider
+ * answers a form that posts itself by an inline script (no question: nobody to sign out), and
+ * adds that script's hash to `script-src` only when the policy has the directive. Set before
+ * the provider answers; `'strict-dynamic'` alone allows nothing until the hash joins it.
+ */
+export const SELF_POSTING_LOGOUT_CSP = "default-src 'none'; script-src 'strict-dynamic'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** `csp` with `targets` added to its form-action directive (the self-posting sign-out form's redirect, after the provider checked it). */
+export function withFormTargets(csp: string, targets: readonly string[]): string {
+  if (targets.length === 0) return csp;
+  return csp.replace(/(^|;\s*)form-action ([^;]*)/, (_whole, start: string, sources: string) => `${start}form-action ${sources} ${targets.join(' ')}`);
+}

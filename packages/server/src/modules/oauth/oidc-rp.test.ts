@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { MODERATORS_SCOPE } from '@portal/contracts';
@@ -398,6 +399,32 @@ describe('logout', () => {
     expect(me.status).toBe(401);
     await expect.poll(() => logoutTokens.length).toBeGreaterThan(before);
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('RP-initiated logout from a browser already signed out posts itself on to the app: its script and the app are allowed by the CSP', async () => {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const { browser } = await signedInBrowser();
+    const tokens = await codeFlow(config, browser);
+    const url = oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:5179/' });
+    // Another browser (no provider session): no question, the provider's form posts itself by an inline script.
+    const elsewhere = new TestBrowser(origin);
+    const answer = await elsewhere.request(url.href);
+    const html = await answer.text();
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const csp = answer.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain(`script-src 'strict-dynamic' 'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+    expect(/form-action ([^;]+)/.exec(csp)?.[1]?.split(' ')).toEqual(["'self'", 'http://127.0.0.1:5179']);
+    const xsrf = html.match(/name="xsrf" value="([^"]+)"/)![1]!;
+    const action = html.match(/action="([^"]+)"/)![1]!;
+    const { url: landed } = await elsewhere.walk(action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+    });
+    expect(landed.href).toBe('http://127.0.0.1:5179/');
+    // Without a post-logout URI the form stays on our own origin.
+    const plain = await new TestBrowser(origin).request(oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token! }).href);
+    expect(/form-action ([^;]+)/.exec(plain.headers.get('content-security-policy') ?? '')?.[1]).toBe("'self'");
   });
 
   it("signing out of the portal ends the provider session, its tokens, and tells the products", async () => {

@@ -13,7 +13,7 @@ import type { AccountReader } from './accounts';
 import { createAdapterFactory } from './adapter';
 import { firstPartyClients, PERSON_SCOPES, type PortalClientMetadata } from './clients';
 import { simplePage } from './pages';
-import { logoutFormTargets } from './logout-targets';
+import { logoutFormTargets, SELF_POSTING_LOGOUT_CSP, withFormTargets } from './logout-targets';
 import { introspectionAllowed, revokesGrant, signInOfRevocation } from './token-policies';
 
 /** The portal session a provider request came with (read by the Fastify route that hands the request over). */
@@ -353,6 +353,7 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
   // The provider session stands on a portal session: remember which, so ending the portal
   // session ends the provider session and the tokens that came from it.
   provider.use(async (ctx: KoaContextWithOIDC, next) => {
+    if (ctx.path === OIDC_ROUTES.end_session) ctx.set('content-security-policy', SELF_POSTING_LOGOUT_CSP);
     try {
       await next();
     } finally {
@@ -364,6 +365,10 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
       });
     }
     const route = ctx.oidc?.route;
+    // Signed out already: the provider's self-posting form goes on to the app's checked post-logout URI.
+    if (route === 'end_session' && !ctx.oidc.session?.accountId) {
+      ctx.set('content-security-policy', withFormTargets(ctx.response.get('content-security-policy'), logoutFormTargets(ctx)));
+    }
     const portal = portalIdentities.get(ctx.req);
     if (!portal) return;
     if ((route === 'resume' || route === 'authorization') && ctx.oidc.session?.accountId === portal.userId && ctx.oidc.session.uid) {
