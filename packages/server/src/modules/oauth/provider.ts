@@ -9,6 +9,7 @@ import type { Database } from '../../db/client';
 import { oidcModels, oidcSessionLinks } from '../../db/schema';
 import { safeEqual, sha256 } from '../../platform/crypto';
 import type { DataProtection } from '../../platform/data-protection';
+import { egressFetch, egressPolicyFor } from '../../platform/egress';
 import type { AccountReader } from './accounts';
 import { createAdapterFactory } from './adapter';
 import { firstPartyClients, PERSON_SCOPES, type PortalClientMetadata } from './clients';
@@ -150,6 +151,7 @@ class LocalSigningKey extends ExternalSigningKey {
  */
 export async function createProvider(deps: ProviderDependencies, keys: JWK[]): Promise<Provider> {
   const { config, db, secrets } = deps;
+  const egress = egressPolicyFor(config);
 
   const storage = createAdapterFactory(db, { revocationSignIn: () => signInOfRevocation(Provider.ctx) });
   const policy = interactionPolicy.base();
@@ -306,14 +308,11 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
     clientBasedCORS(_ctx, origin, client) {
       return client.redirectUris?.some((uri) => uri.startsWith('http') && new URL(uri).origin === origin) ?? false;
     },
-    // Outgoing calls (back-channel logout) refuse private and loopback addresses (SSRF); outside
-    // production, products on this machine (http://127.0.0.1:port, localhost) are reachable.
+    // Outgoing calls to URLs clients registered (back-channel logout, jwks_uri, sector_identifier_uri,
+    // request_uri) go through the egress guard: https to public addresses only, checked at connection
+    // time (no SSRF, no DNS rebinding); outside production, products on this machine are reachable.
     fetch(url, options) {
-      const host = new URL(url instanceof Request ? url.url : url).hostname;
-      if (config.NODE_ENV !== 'production' && (host === '127.0.0.1' || host === 'localhost' || host === '[::1]')) {
-        delete (options as { dispatcher?: unknown }).dispatcher;
-      }
-      return globalThis.fetch(url, options);
+      return egressFetch(url instanceof Request ? url.url : url, options, egress);
     },
     async renderError(ctx, out) {
       const page = simplePage(
