@@ -26,6 +26,7 @@ import { migrate } from './db/migrate';
 import { oidcKeys, oidcModels } from './db/schema';
 import { dropSigningKey, rotateSigningKey, SIGNING_ALGS, thirdPartyClients } from './modules/oauth';
 import { createDataProtection, loadDataKey } from './platform/data-protection';
+import { egressFetch, egressPolicyFor, type EgressPolicy } from './platform/egress';
 
 async function main(): Promise<number> {
   const [group, command, ...rest] = process.argv.slice(2);
@@ -35,7 +36,8 @@ async function main(): Promise<number> {
     await migrate(database);
     const db = database.db;
     if (group === 'clients') {
-      const clients = thirdPartyClients(db);
+      const egress = egressPolicyFor(config);
+      const clients = thirdPartyClients(db, egress);
       if (command === 'add') {
         const { values } = parseArgs({
           args: rest,
@@ -58,13 +60,13 @@ async function main(): Promise<number> {
           postLogoutRedirectUris: values['post-logout-uri'] ?? [],
           backchannelLogoutUri: values['backchannel-logout-uri'],
           deviceFlow: values['device-flow'],
-        }, values.logo ? await readImage(values.logo) : undefined);
+        }, values.logo ? await readImage(values.logo, egress) : undefined);
         console.log(`client_id:     ${registered.clientId}`);
         if (registered.clientSecret) console.log(`client_secret: ${registered.clientSecret}\n(shown once: only its hash is stored)`);
         return 0;
       }
       if (command === 'logo' && rest[0] && rest[1]) {
-        if (!(await clients.setLogo(rest[0], await readImage(rest[1])))) return fail(`no client ${rest[0]}`);
+        if (!(await clients.setLogo(rest[0], await readImage(rest[1], egress)))) return fail(`no client ${rest[0]}`);
         console.log(`logo of ${rest[0]} replaced`);
         return 0;
       }
@@ -117,10 +119,13 @@ async function main(): Promise<number> {
   }
 }
 
-/** A logo's bytes: a local file, or an https URL the operator names (fetched from this machine, once). */
-async function readImage(source: string): Promise<Buffer> {
+/**
+ * A logo's bytes: a local file, or an https URL the operator names, fetched once through the
+ * egress guard (public addresses only, no redirects, 5 MB at most).
+ */
+async function readImage(source: string, egress: EgressPolicy): Promise<Buffer> {
   if (!source.startsWith('https://')) return readFile(source);
-  const response = await fetch(source, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
+  const response = await egressFetch(source, {}, { ...egress, maxResponseBytes: 5 * 1024 * 1024 });
   if (!response.ok) throw new Error(`${source} answered ${response.status}`);
   return Buffer.from(await response.arrayBuffer());
 }

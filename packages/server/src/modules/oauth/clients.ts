@@ -8,6 +8,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { oauthClientLogos, oauthClients } from '../../db/schema';
 import { randomToken, sha256 } from '../../platform/crypto';
+import { checkEgressTarget, type EgressPolicy } from '../../platform/egress';
 import { squareWebp } from '../../platform/square-image';
 
 export const FIRST_PARTY_FILE = fileURLToPath(new URL('./first-party-clients.json', import.meta.url));
@@ -131,15 +132,24 @@ export interface RegisteredClient {
   clientSecret?: string;
 }
 
+/** A URL the server would request refused by the egress guard (an outside app's back-channel logout URI). */
+export class OutsideAppUrlRefused extends Error {
+  override readonly name = 'OutsideAppUrlRefused';
+}
+
 /**
  * Outside apps (third-party clients): stored in `oauth_clients`, secret hashed, read by the
- * provider through the adapter's Client model. They need the person's consent.
+ * provider through the adapter's Client model. They need the person's consent. `egress`: the
+ * rule for the URLs the server will request (by default the production one).
  */
-export function thirdPartyClients(db: Database) {
+export function thirdPartyClients(db: Database, egress: EgressPolicy = { allowLoopback: false }) {
   return {
     /** `logo`: a PNG, JPEG or WebP file's bytes (made into our own square WebP; refused as ImageRejected). */
     async add(raw: ThirdPartyInput, logo?: Buffer): Promise<RegisteredClient> {
       const input = thirdPartyInput.parse(raw);
+      // The provider posts logout tokens there: refused now if it is not https or not a public address.
+      const refused = input.backchannelLogoutUri && (await checkEgressTarget(input.backchannelLogoutUri, egress));
+      if (refused) throw new OutsideAppUrlRefused(`backchannelLogoutUri: use a public https URL (refused: ${refused})`);
       const logoImage = logo ? await squareWebp(logo, CLIENT_LOGO_SIZE) : undefined;
       const clientId = `app_${randomToken(12)}`;
       const secret = input.public ? undefined : randomToken(32);
