@@ -19,7 +19,6 @@ const PUBLIC_SCREENS = [
   '/register',
   '/register/premium',
   '/register?SERVICE_SCOPE=secret',
-  '/register/locker-enterprise-trial',
   '/register/verifying-email',
   '/o/authorize?client_id=unknown',
   '/create-user',
@@ -39,6 +38,8 @@ const ACCOUNT_SCREENS = [
   '/billing',
   '/email',
   '/login/quick-app',
+  // The business trial's form is for the signed-in person.
+  '/register/locker-enterprise-trial',
   '/privacy',
   '/wallet',
   '/wallet/vnd',

@@ -6,8 +6,8 @@ import { startOrganizationPortal, type OrganizationPortal } from './support/orga
 
 /**
  * Billing on the password manager's own brand (locker.localhost) in Chromium: add a card,
- * start the Premium trial, see it Active; and the business trial refusing a member of an
- * enterprise (7015). The enterprise is made with `npm run organizations` before the spec's
+ * start the Premium trial, see it Active; and the business trial refusing a signed-in member
+ * of an enterprise (7015). The enterprise is made with `npm run organizations` before the spec's
  * own server starts, as an operator does.
  */
 test.describe.configure({ mode: 'serial' });
@@ -79,6 +79,10 @@ test('locker brand: add a card, start the Premium trial, see it Active (both lan
 test("the business trial refuses a member of an enterprise (7015), in both brands' page and both languages", async ({ browser }) => {
   // Four fresh contexts, each solving a captcha: over 30 s on a loaded machine.
   test.slow();
+  // The trial is the signed-in person's own: the member has an account and is signed in.
+  const account = await browser.newContext();
+  await createActivatedAccount(account.request, portal, { email: MEMBER, password: PASSWORD, fullName: 'Mia Member' });
+  await account.close();
   for (const [origin, brand] of [
     [portal.lockerUrl, 'locker'],
     [portal.platformUrl, 'platform'],
@@ -87,12 +91,18 @@ test("the business trial refuses a member of an enterprise (7015), in both brand
       const visitor = await browser.newContext();
       await visitor.addCookies([{ name: 'lang', value: language, url: origin }]);
       const page = await visitor.newPage();
+      await page.goto(`${origin}/login/explore`);
+      const status = await page.evaluate(
+        async (body) => (await fetch('/v3/sso/auth', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).status,
+        { email: MEMBER, password: PASSWORD },
+      );
+      expect(status).toBe(200);
       await page.goto(`${origin}/register/locker-enterprise-trial`);
       await page.getByTestId('business-trial-submit').waitFor();
-      // The same form in either language: its fields by what they hold.
+      // The same form in either language: its fields by what they hold; the email is the account's.
+      await expect(page.locator('input[autocomplete=email]')).toHaveValue(MEMBER);
       await page.locator('input[autocomplete=organization]').fill('Enterprise Co');
       await page.locator('input[autocomplete=name]').fill('Mia Member');
-      await page.locator('input[autocomplete=email]').fill(MEMBER);
       await page.getByTestId('business-trial-submit').click();
       const error = page.getByTestId('business-trial-error');
       if (language === 'en') await expect(error).toHaveText(`${MEMBER} is in an Enterprise, leave it or use another email`);

@@ -11,7 +11,7 @@ import { E2E_APPSUMO_LICENSE_SECRET } from './support/server';
  * add a card (each card message first, then a decline), start a trial and see Active,
  * upgrade with a promo code, download the invoice and read its text, a declined charge,
  * remove the default card and then the last one (its subscription cancelled); the business
- * trial's 7014 and 7013; an AppSumo code twice.
+ * trial (signed in only) with 7014 and 7013; an AppSumo code twice.
  */
 
 const PASSWORD = 'Orchid-Lantern-Harbor-58';
@@ -133,24 +133,31 @@ test('cards, a trial, an upgrade with a promo code, the invoice, a decline, card
   await page.getByTestId('checkout-pay').click();
   await expect(page.getByTestId('checkout-failure')).toHaveText('Your card was declined.');
 
-  // The business trial: an email with a plan is refused (7014); a new one starts, then 7013.
+  // The business trial is the signed-in person's own: a signed-out visitor is sent to sign in and back.
   const visitor = await browser.newContext();
   const trialPage = await visitor.newPage();
-  const startTrial = async (trialEmail: string) => {
-    await trialPage.goto(`${portal.platformUrl}/register/locker-enterprise-trial`);
-    await trialPage.getByLabel('Company name').fill('Acme Corp');
-    await trialPage.getByLabel('Your full name').fill('Ada Admin');
-    await trialPage.getByLabel('Work email').fill(trialEmail);
-    await trialPage.getByTestId('business-trial-submit').click();
+  await trialPage.goto(`${portal.platformUrl}/register/locker-enterprise-trial`);
+  await expect(trialPage).toHaveURL(/\/login\?next=%2Fregister%2Flocker-enterprise-trial/);
+  const startTrial = async (on: Page, trialEmail: string) => {
+    await on.goto(`${portal.platformUrl}/register/locker-enterprise-trial`);
+    // The account's email, not one to type.
+    await expect(on.getByLabel('Work email')).toHaveValue(trialEmail);
+    await on.getByLabel('Company name').fill('Acme Corp');
+    await on.getByLabel('Your full name').fill('Ada Admin');
+    await on.getByTestId('business-trial-submit').click();
   };
-  await startTrial(email);
-  await expect(trialPage.getByTestId('business-trial-error')).toHaveText(
+  // An account with a plan of the password manager is refused (7014).
+  await startTrial(page, email);
+  await expect(page.getByTestId('business-trial-error')).toHaveText(
     'A Locker account for this email exists. Cancel the current plan or use another email to register the business plan',
   );
+  // A new account starts it once (it owns the organization), then 7013.
   const company = uniqueEmail('company');
-  await startTrial(company);
+  await createActivatedAccount(visitor.request, portal, { email: company, password: PASSWORD, fullName: 'Ada Admin' });
+  await signIn(visitor, portal.platformUrl, company);
+  await startTrial(trialPage, company);
   await expect(trialPage.getByTestId('business-trial-started')).toContainText(company);
-  await startTrial(company);
+  await startTrial(trialPage, company);
   await expect(trialPage.getByTestId('business-trial-error')).toHaveText(`The trial plan was applied for ${company}`);
   await visitor.close();
 
