@@ -161,6 +161,22 @@ test("RP-initiated logout: after 'Yes, sign me out' the browser lands on the app
   expect(me.status()).toBe(401);
 });
 
+test('RP-initiated logout from a browser with no portal session goes straight back to the app', async ({ page, browser }) => {
+  await signIn(page.context(), portal.platformUrl, demo);
+  await page.goto('http://127.0.0.1:5179/start?app=product&device=elsewhere');
+  await expect(page.getByTestId('signed-in')).toBeVisible();
+  // Another browser, signed out: the provider's page posts itself (no question) and the browser follows to the app.
+  const other = await browser.newContext();
+  try {
+    const elsewhere = await other.newPage();
+    await elsewhere.goto('http://127.0.0.1:5179/logout?app=product&device=elsewhere');
+    await expect(elsewhere).toHaveURL('http://127.0.0.1:5179/');
+    await expect(elsewhere.getByTestId('product-home')).toBeVisible();
+  } finally {
+    await other.close();
+  }
+});
+
 test("an app's revocation at sign-out ends its sign-in on that browser only: the other browser keeps it, and the consent stays", async ({ browser }) => {
   const laptop = await browser.newContext();
   const phone = await browser.newContext();
