@@ -6,6 +6,7 @@ import { manualClock } from '../../test/clock';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { identityClient } from '../../test/identity';
 import { runDeletionPurge } from '../modules/account';
+import { openDatabase } from './client';
 import { personalColumns } from './personal-columns';
 import * as schema from './schema';
 
@@ -163,5 +164,32 @@ describe('the deletion purge', () => {
     clock.set(new Date('2041-01-01T00:00:01Z'));
     await runDeletionPurge(db, clock);
     expect((await db.select().from(schema.orders).where(eq(schema.orders.number, 'INV-VICTIM-1')))[0]).toMatchObject({ billingAddress: null, number: 'INV-VICTIM-1', total: 1000 });
+  });
+
+  it('purges two accounts that name each other in an audit log at once (two connections on PostgreSQL)', async () => {
+    const db = server.database.db;
+    const due = new Date(clock.now().getTime() - DAY);
+    const [first, second] = [randomUUID(), randomUUID()];
+    const people = [first, second].map((id, index) => ({ id, email: `pair-${index}@example.com`, fullName: 'Pair', deletionRequestedAt: due, deletionDueAt: due }));
+    await db.insert(schema.users).values(people);
+    const organizationId = randomUUID();
+    // Each is the actor of one event and the target of the other: purges that locked these rows in
+    // two statements each could wait on one another.
+    await db.insert(schema.organizationAuditEvents).values([
+      { organizationId, action: 'member_removed', actorUserId: first, actorEmail: people[0]!.email, targetUserId: second, targetEmail: people[1]!.email, ip: '192.0.2.1' },
+      { organizationId, action: 'member_removed', actorUserId: second, actorEmail: people[1]!.email, targetUserId: first, targetEmail: people[0]!.email, ip: '192.0.2.2' },
+    ]);
+    const other = server.database.url ? await openDatabase({ url: server.database.url }) : server.database;
+    try {
+      const counts = await Promise.all([runDeletionPurge(db, clock, { maxAccounts: 1 }), runDeletionPurge(other.db, clock, { maxAccounts: 1 })]);
+      expect(counts.reduce((sum, count) => sum + count, 0)).toBe(2);
+    } finally {
+      if (other !== server.database) await other.close();
+    }
+    const events = await db.select().from(schema.organizationAuditEvents).where(eq(schema.organizationAuditEvents.organizationId, organizationId)).orderBy(schema.organizationAuditEvents.id);
+    expect(events.map((event) => [event.actorEmail, event.targetEmail, event.ip])).toEqual([
+      [`deleted-${first}@deleted.invalid`, `deleted-${second}@deleted.invalid`, null],
+      [`deleted-${second}@deleted.invalid`, `deleted-${first}@deleted.invalid`, null],
+    ]);
   });
 });
