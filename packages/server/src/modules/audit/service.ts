@@ -212,6 +212,7 @@ export type AuditService = ReturnType<typeof createAuditService>;
 export function createAuditService(deps: AuditDependencies) {
   const queries = auditQueries(deps.db);
 
+  /** An owner or admin by a current membership row, asked on every read (the organization's creator columns give nothing). */
   async function requireAdmin(caller: { id: string; email: string }, organizationId: string): Promise<void> {
     const administered = await administeredOrganizations(deps.db, caller.id, caller.email);
     if (!administered.some((organization) => organization.id === organizationId)) throw new AppError('audit.not_admin');

@@ -55,5 +55,6 @@ describe(`migration ${TAG}`, () => {
       // One organization per email: the first organization keeps it.
       [org(1), 'solo@one.example', 'owner'],
     ]);
-  });
+    // Every migration from nothing on PGlite: slow on a busy machine.
+  }, 180_000);
 });
