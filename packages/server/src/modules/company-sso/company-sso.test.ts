@@ -238,6 +238,16 @@ describe('OpenID Connect company SSO', () => {
     expect(joined.filter((event) => event.action === 'member_joined').map((event) => [event.actorEmail, event.detail])).toEqual([['new.person@acme.test', { role: 'member', via: 'sso' }]]);
   });
 
+  it('provisions one account, link and membership when the same new person signs in from several tabs at once', async () => {
+    const answers = await Promise.all(Array.from({ length: 3 }, () => oidcSignIn({ sub: 'acme-tabs', email: 'tabs@acme.test', name: 'Tabs' })));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses).toContain(200);
+    for (const answer of answers) if (answer.statusCode !== 200) expect(answer.json().code).toBe('sso.account_unverified');
+    expect(await server.database.db.select().from(users).where(eq(users.email, 'tabs@acme.test'))).toHaveLength(1);
+    expect(await server.database.db.select().from(companySsoIdentities).where(eq(companySsoIdentities.subject, 'acme-tabs'))).toHaveLength(1);
+    expect(await memberRow('tabs@acme.test')).toMatchObject({ role: 'member' });
+  });
+
   it('refuses an email of a domain this organization did not verify, creating nothing', async () => {
     for (const email of ['someone@gmail.test', 'peter2@initech.test', 'x@globex.test']) {
       const refused = await oidcSignIn({ sub: `acme-foreign-${email}`, email, name: 'Foreign' });
@@ -283,11 +293,16 @@ describe('OpenID Connect company SSO', () => {
     expect(await memberRow('active@acme.test')).toBeUndefined();
     // The owner, signed in their own way, sees whose IdP it is and confirms: linked and a member.
     expect((await link(victimToken, 'GET', pending!.value)).json()).toEqual({ organization_name: 'Acme', email: 'active@acme.test' });
-    const confirmed = await link(victimToken, 'POST', pending!.value);
-    expect(confirmed.statusCode, confirmed.body).toBe(200);
-    expect(confirmed.cookies.find((cookie) => cookie.name === 'portal_sso_link')?.value).toBe('');
+    // Confirmed in two tabs at once: one link, one membership, one audit entry.
+    const [confirmed, twice] = await Promise.all([link(victimToken, 'POST', pending!.value), link(victimToken, 'POST', pending!.value)]);
+    expect([confirmed!.statusCode, twice!.statusCode], confirmed!.body).toEqual([200, 200]);
+    expect(confirmed!.json()).toEqual({ organization_name: 'Acme', email: 'active@acme.test' });
+    expect(confirmed!.cookies.find((cookie) => cookie.name === 'portal_sso_link')?.value).toBe('');
     const active = await userByEmail('active@acme.test');
     expect(await memberRow('active@acme.test')).toMatchObject({ organizationId: (await organizations.resolve('Acme')).id, userId: active!.id, role: 'member' });
+    expect(await server.database.db.select().from(companySsoIdentities).where(eq(companySsoIdentities.subject, 'acme-active'))).toHaveLength(1);
+    const joined = await server.database.db.select().from(organizationAuditEvents).where(eq(organizationAuditEvents.targetEmail, 'active@acme.test'));
+    expect(joined.filter((event) => event.action === 'member_joined')).toHaveLength(1);
     // From now on the IdP signs them in by subject.
     const linked = await oidcSignIn({ sub: 'acme-active', email: 'active@acme.test', name: 'Active' });
     expect(linked.statusCode, linked.body).toBe(200);

@@ -233,8 +233,12 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     const language = 'en';
     if (await users.insert({ id, email, fullName: name, passwordHash: null, language, customerLanguage: language, createdAt: now, updatedAt: now })) await users.activate(id, now);
     const user = await users.findByEmail(email);
-    // Made by a parallel sign-in or sign-up meanwhile: not ours to provision.
-    if (user?.id !== id || !user.activatedAt) throw new AppError('sso.account_unverified', { email }, { email });
+    if (!user?.activatedAt) throw new AppError('sso.account_unverified', { email }, { email });
+    if (user.id !== id) {
+      // Made meanwhile: by a parallel sign-in of this same subject (a second tab) it is theirs; by anyone else, not ours to provision.
+      if ((await queries.findIdentity(organizationId, identity.subject))?.userId !== user.id) throw new AppError('sso.account_unverified', { email }, { email });
+      return { user, provisioned: true };
+    }
     await linkSubject(organizationId, identity.subject, user, email);
     return { user, provisioned: true };
   }
