@@ -49,13 +49,16 @@ function capped(response: Awaited<ReturnType<typeof undiciFetch>>, limit: number
   return new Response((response.body as unknown as ReadableStream<Uint8Array>).pipeThrough(counter), init);
 }
 
+/** What fetch takes, loosely typed so callers' own options (openid-client's, oidc-provider's) fit; `redirect` is always 'manual'. */
+export type EgressRequestInit = Omit<RequestInit, 'body' | 'redirect' | 'headers'> & { body?: unknown; redirect?: string; headers?: HeadersInit | Record<string, string> };
+
 /**
  * fetch for a URL that an admin, a client or a person set: the URL's form and scheme checked,
  * every address the name resolves to checked at connection time (and connected to as checked),
  * redirects not followed (a 3xx is answered as is), the whole exchange limited in time and the
  * answer in size. A refusal throws EgressRefused (nothing was sent).
  */
-export async function egressFetch(url: string | URL, init: RequestInit = {}, policy: EgressPolicy): Promise<Response> {
+export async function egressFetch(url: string | URL, init: EgressRequestInit = {}, policy: EgressPolicy): Promise<Response> {
   const target = new URL(url);
   const problem = checkEgressUrl(target, policy);
   if (problem) throw new EgressRefused(problem, `requests to ${target.protocol}//${target.host} are refused (${problem})`);
