@@ -162,7 +162,7 @@ test('cards, a trial, an upgrade with a promo code, the invoice, a decline, card
   await visitor.close();
 
   // Removing the default card makes the most recent other card the default; removing the last one cancels what it pays.
-  await page.reload();
+  await page.goto(`${portal.platformUrl}/billing`);
   await page.getByTestId('card-row').filter({ hasText: '0341' }).getByRole('button', { name: /Remove/ }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByTestId('card-row')).toHaveCount(1);
