@@ -5,8 +5,10 @@ import { startSmtpPeer, type SmtpPeer } from '../../../test/smtp-peer';
 import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
 import { createDataProtection, parseDataKey } from '../../platform/data-protection';
+import { createRateLimiter } from '../../platform/rate-limit';
 import { createOrganizationService } from '../organizations';
 import { companySsoQueries } from './queries';
+import { CompanySsoAdminError, createCompanySsoService } from './service';
 
 /**
  * Server-side request forgery through a company's identity provider, under the production rule
@@ -106,6 +108,29 @@ describe('a company OIDC issuer under the production rule', () => {
       const started = await server.app.inject({ method: 'POST', url: '/v3/_auth/sso/start', payload: { identifier } });
       expect([identifier, started.statusCode, started.json().code]).toEqual([identifier, 502, 'sso.idp_unavailable']);
     }
+    expect(internal).toMatchObject({ connections: 0, requests: 0 });
+  });
+
+  it('the operator command refuses such an issuer too, saying why', async () => {
+    await organizations.createNamed({ name: 'Operated', adminEmail: 'boss@operated.test' });
+    const admin = createCompanySsoService({
+      config: server.config,
+      db: server.database.db,
+      clock: { now: () => new Date() },
+      limiter: createRateLimiter(),
+      secrets: createDataProtection(parseDataKey(TEST_DATA_KEY)!),
+      organizations,
+      log: { warn: () => undefined },
+      signIn: { run: () => Promise.reject(new Error('not here')) },
+    });
+    const refusal = (issuer: string) =>
+      admin.configureOidc({ organization: 'Operated', identifier: 'operated', issuer, clientId: 'portal', clientSecret: 'a-long-enough-secret' }).then(
+        () => 'accepted',
+        (error: unknown) => (error instanceof CompanySsoAdminError ? error.message : `other: ${String(error)}`),
+      );
+    expect(await refusal(`http://127.0.0.1:${internal.port}`)).toMatch(/--oidc-issuer must be an https URL/);
+    expect(await refusal(`https://localhost:${internal.port}`)).toMatch(/--oidc-issuer must be a public address/);
+    expect(await refusal('https://169.254.169.254')).toMatch(/--oidc-issuer must be a public address/);
     expect(internal).toMatchObject({ connections: 0, requests: 0 });
   });
 });
