@@ -29,6 +29,8 @@ const DAY = 24 * 60 * 60 * 1000;
 const EMAIL = 'victim@example.com';
 /** Every personal value the fixture writes carries one of these (or the account's or session's id). */
 const MARKER = /victim|203\.0\.113\.77/i;
+/** Where the account's money went and came from: kept with the books for 10 years, then cleared. */
+const COUNTERPARTY = '0x00000000000000000000000000000000000000aa';
 const clock = manualClock(new Date('2030-03-10T08:00:00Z'));
 let server: TestServer;
 
@@ -118,8 +120,11 @@ async function seedVictim() {
   await db.insert(schema.idempotencyKeys).values({ scope: `subscribe:${userId}`, key: 'k1', requestHash: 'h', state: 'done', response: { billing_address: order } });
 
   const entryId = randomUUID();
-  await db.insert(schema.walletEntries).values({ id: entryId, kind: 'transfer', currency: 'WHC', status: 'completed', initiatedBy: userId, destination: '0x00000000000000000000000000000000000000aa', note: 'Rent for Victim' });
-  await db.insert(schema.walletPartnerTransfers).values({ entryId, userId, currency: 'WHC', recipient: 'partner-account-1', amountMinor: 5, note: 'Victim savings', status: 'completed', allowanceDay: '2030-03-10' });
+  const made = clock.now();
+  await db.insert(schema.walletEntries).values({ id: entryId, kind: 'transfer', currency: 'WHC', status: 'completed', initiatedBy: userId, destination: COUNTERPARTY, note: 'Rent for Victim', createdAt: made });
+  await db.insert(schema.walletPartnerTransfers).values({ entryId, userId, currency: 'WHC', recipient: 'partner-account-1', amountMinor: 5, note: 'Victim savings', status: 'completed', allowanceDay: '2030-03-10', createdAt: made });
+  await db.insert(schema.walletChainWithdrawals).values({ entryId, userId, address: COUNTERPARTY, amountMinor: 5, status: 'completed', createdAt: made });
+  await db.insert(schema.walletWhcDeposits).values({ txHash: '0x01', logIndex: 0, blockNumber: 1, blockHash: '0x02', userId, address: '0x00000000000000000000000000000000000000bb', fromAddress: COUNTERPARTY, amountToken: '5', amountMinor: 5, status: 'completed', entryId, createdAt: made });
   await db.insert(schema.walletKnownAddresses).values({ userId, address: '0x00000000000000000000000000000000000000aa' });
   await db.insert(schema.researcherSettings).values({ userId, payoutCurrency: 'WHC', profilePublic: true });
   return { token, userId, sessionId, organizationId };
@@ -161,9 +166,14 @@ describe('the deletion purge', () => {
     clock.set(new Date('2040-12-31T23:00:00Z'));
     await runDeletionPurge(db, clock);
     expect((await db.select().from(schema.orders).where(eq(schema.orders.number, 'INV-VICTIM-1')))[0]!.billingAddress).not.toBeNull();
+    expect(JSON.stringify(await rowsOf('wallet_whc_deposits'))).toContain(COUNTERPARTY);
     clock.set(new Date('2041-01-01T00:00:01Z'));
     await runDeletionPurge(db, clock);
     expect((await db.select().from(schema.orders).where(eq(schema.orders.number, 'INV-VICTIM-1')))[0]).toMatchObject({ billingAddress: null, number: 'INV-VICTIM-1', total: 1000 });
+    const records = await Promise.all(['wallet_entries', 'wallet_partner_transfers', 'wallet_chain_withdrawals', 'wallet_whc_deposits'].map(rowsOf));
+    expect(records.map((rows) => rows.length)).toEqual([1, 1, 1, 1]);
+    expect(JSON.stringify(records)).not.toContain(COUNTERPARTY.slice(2));
+    expect(JSON.stringify(records)).not.toContain('partner-account-1');
   });
 
   it('purges two accounts that name each other in an audit log at once (two connections on PostgreSQL)', async () => {

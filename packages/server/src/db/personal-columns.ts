@@ -18,9 +18,10 @@ export const ACCOUNTING_RETENTION_YEARS = 10;
 
 // Vietnam's Law on Accounting (2015) art. 41 and Decree 174/2016 art. 12: accounting documents,
 // invoices among them, are kept at least 10 years; Decree 123/2020 art. 10 puts the buyer's name
-// and address on the invoice. After that the purge clears the billing name and address too.
+// and address on the invoice. After that the purge clears the billing name and address, and the
+// counterparties of money movements, too (modules/account/purge-retention.ts).
 const invoice = { kept: `printed on the invoice; kept ${ACCOUNTING_RETENTION_YEARS} years after the end of its year (accounting law), then cleared` };
-const moneyRecord = { kept: `record of money moved (accounting law): kept ${ACCOUNTING_RETENTION_YEARS} years` };
+const moneyRecord = { kept: `record of money moved (accounting law): kept ${ACCOUNTING_RETENTION_YEARS} years after the end of its year, then cleared` };
 
 const no = 'no' as const;
 const deleteRow = 'deleteRow' as const;
@@ -260,7 +261,7 @@ export const personalColumns: Record<string, Record<string, ColumnHandling>> = {
     address: moneyRecord,
     amount_minor: no,
     tx_hash: no,
-    raw_tx: moneyRecord,
+    raw_tx: { kept: 'the signed transaction as published on the public chain (found there by tx_hash anyway); kept with the ledger' },
     signer: no,
     nonce: no,
     status: no,

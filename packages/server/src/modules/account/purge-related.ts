@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
 import {
@@ -26,14 +26,12 @@ import {
   socialSignups,
   subscriptions,
   trialUsages,
-  users,
   walletEntries,
   walletKnownAddresses,
   walletPartnerTransfers,
   webauthnChallenges,
   websiteModerators,
 } from '../../db/schema';
-import { ACCOUNTING_RETENTION_YEARS } from '../../db/personal-columns';
 
 export type PurgeTransaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -95,20 +93,4 @@ export async function purgeRelatedRows(tx: PurgeTransaction, account: { id: stri
   // The person's own words on money movements; where the money went stays with the books.
   await tx.update(walletEntries).set({ note: null }).where(eq(walletEntries.initiatedBy, id));
   await tx.update(walletPartnerTransfers).set({ note: null }).where(eq(walletPartnerTransfers.userId, id));
-}
-
-/**
- * Clears the billing name and address of purged accounts' invoices once accounting law no
- * longer requires them: ACCOUNTING_RETENTION_YEARS after the end of the year of the invoice.
- * Resolves to how many invoices it cleared.
- */
-export async function expireInvoiceBillingAddresses(db: Database, now: Date): Promise<number> {
-  const firstKeptYear = new Date(Date.UTC(now.getUTCFullYear() - ACCOUNTING_RETENTION_YEARS, 0, 1));
-  const purged = db.select({ id: users.id }).from(users).where(sql`${users.purgedAt} is not null`);
-  const cleared = await db
-    .update(orders)
-    .set({ billingAddress: null })
-    .where(and(lt(orders.createdAt, firstKeptYear), inArray(orders.userId, purged), sql`${orders.billingAddress} is not null`))
-    .returning({ id: orders.id });
-  return cleared.length;
 }

@@ -4,16 +4,16 @@ import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { installPeriodicJob } from '../../platform/jobs';
 import { purgeQueries } from './purge-queries';
-import { expireInvoiceBillingAddresses } from './purge-related';
+import { expireAccountingRecords } from './purge-retention';
 
 /**
  * Empties every account whose deletion date has passed, as db/personal-columns.ts lists it:
  * its sessions, keys, identities, cards, memberships and the like are deleted; organizations,
  * their audit log and the ledger keep their rows without the person's address, IP, browser or
  * notes; the user row keeps only its id and dates (email `deleted-<id>@deleted.invalid`, name
- * 'Deleted user', no password, profile or second factor) and gets `purgedAt`. Invoices keep
- * their billing name and address until accounting law lets them go, then this clears them
- * too. One transaction per account; safe to run on several nodes at once, and idempotent.
+ * 'Deleted user', no password, profile or second factor) and gets `purgedAt`. Invoices and
+ * money movements keep their billing name and address or counterparty until accounting law
+ * lets them go, then this clears them too. One transaction per account; safe to run on several nodes at once, and idempotent.
  * Resolves to how many accounts it purged.
  */
 export async function runDeletionPurge(db: Database, clock: Clock, options: { maxAccounts?: number } = {}): Promise<number> {
@@ -25,7 +25,7 @@ export async function runDeletionPurge(db: Database, clock: Clock, options: { ma
     if (!id) break;
     purged += 1;
   }
-  await expireInvoiceBillingAddresses(db, clock.now());
+  await expireAccountingRecords(db, clock.now());
   return purged;
 }
 
