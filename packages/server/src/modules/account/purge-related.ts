@@ -66,7 +66,7 @@ export async function purgeRelatedRows(tx: PurgeTransaction, account: { id: stri
   await tx.delete(companySsoRequests).where(sameEmail(companySsoRequests.email, email));
   await tx.delete(mailOutbox).where(sameEmail(mailOutbox.to, email));
   await tx.delete(trialUsages).where(eq(trialUsages.person, `email:${email}`));
-  // Billing and the wallet scope their keys `<action>:<user id>`; a stored answer may hold an address.
+  // Idempotency keys are scoped `<action>:<user id>` (billing); a stored answer may hold an address.
   await tx.delete(idempotencyKeys).where(sql`${idempotencyKeys.scope} like ${`%:${id}`}`);
 
   // Nothing is charged for a deleted account; its cards go (orders and subscriptions keep no link).
