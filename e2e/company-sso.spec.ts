@@ -7,8 +7,10 @@ import { expect, test } from '@playwright/test';
 import { startDnsServer } from '../packages/server/test/dns-server';
 import { startOidcIdp } from '../packages/server/test/fake-idps';
 import { samlIdp } from '../packages/server/test/saml-idp';
+import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 import { expectNoSeriousViolations } from './support/axe';
 import { snap } from './support/helpers';
+import { createActivatedAccount, poll } from './support/mail';
 import { freePort, operatorCommand, startPortalServer, type PortalServer } from './support/server';
 
 /**
@@ -26,6 +28,7 @@ let dataDir: string;
 let oidcIdp: Awaited<ReturnType<typeof startOidcIdp>>;
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
 let samlServer: Server;
+let peer: SmtpPeer;
 let demo: { email: string; password: string };
 const records = new Map<string, string[]>();
 
@@ -82,14 +85,15 @@ test.beforeAll(async () => {
   const samlOutput = await organizations('sso', 'Globex', '--identifier', 'globex', '--saml-metadata', metadataFile);
   expect(samlOutput).toContain(`ACS URL to register: http://localhost:${port}/v3/_auth/sso/saml/globex/acs`);
   await verify('Globex', 'globex.test');
-  portal = await startPortalServer({ env: { DATA_DIR: env.DATA_DIR, COMPANY_SSO_DNS_SERVER: dns.server }, port });
+  peer = await startSmtpPeer();
+  portal = await startPortalServer({ env: { DATA_DIR: env.DATA_DIR, COMPANY_SSO_DNS_SERVER: dns.server, SMTP_URL: peer.url }, port });
   const match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(readFileSync(portal.logFile, 'utf8'));
   demo = { email: match![1]!, password: match![2]! };
 });
 
 test.afterAll(async () => {
   await portal?.close();
-  await Promise.all([oidcIdp?.close(), dns?.close(), new Promise((resolve) => (samlServer ? samlServer.close(resolve) : resolve(undefined)))]);
+  await Promise.all([oidcIdp?.close(), dns?.close(), peer?.close(), new Promise((resolve) => (samlServer ? samlServer.close(resolve) : resolve(undefined)))]);
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -143,6 +147,36 @@ test("refuses a member's password sign-in when the organization requires SSO, an
   await page.getByTestId('use-sso').click();
   await expect(page).toHaveURL(/\/login\/sso$/);
   await expect(page.getByLabel('SSO identifier or work email')).toHaveValue(demo.email);
+});
+
+test('links an existing account at the domain only after its owner signs in and confirms', async ({ page, request }) => {
+  const owner = { email: 'erin@acme.test', password: 'plum-orbit-cactus-917', fullName: 'Erin Existing' };
+  await createActivatedAccount(request, { platformUrl: portal.platformUrl, lockerUrl: portal.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) }, owner);
+  oidcIdp.signInAs({ sub: 'acme-erin', email: owner.email, name: 'Erin at Acme' });
+  await page.goto(`${portal.platformUrl}/login/sso`);
+  await page.getByLabel('SSO identifier or work email').fill('acme');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // The IdP's word signs nobody in to an existing account.
+  await expect(page.getByTestId('sso-error')).toHaveText('An account for erin@acme.test exists already. Sign in to it your usual way, then confirm linking it to Acme single sign-on');
+  expect((await page.context().request.get(`${portal.platformUrl}/v3/sso/me`)).status()).toBe(401);
+  await page.getByTestId('sso-link-account').click();
+  await page.getByLabel('Email or username').fill(owner.email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(owner.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/organization\/sso\/link$/);
+  await expect(page.getByTestId('sso-link')).toContainText('The identity provider of Acme signed in as erin@acme.test');
+  await expectNoSeriousViolations(page);
+  await snap(page, 'sso-link-platform-en');
+  await page.getByRole('button', { name: 'Link and join' }).click();
+  await expect(page).toHaveURL(/\/organization$/);
+  // Linked: the IdP signs the owner in from now on (Acme requires SSO of its members).
+  await page.context().clearCookies();
+  await page.goto(`${portal.platformUrl}/login/sso`);
+  await page.getByLabel('SSO identifier or work email').fill('acme');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(`${portal.platformUrl}/`);
+  expect(await (await page.context().request.get(`${portal.platformUrl}/v3/sso/me`)).json()).toMatchObject({ email: 'erin@acme.test' });
 });
 
 test('screenshots of /login/sso in both brands and languages', async ({ page, context }) => {
