@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, BrowserContext } from '@playwright/test';
+import { generate } from 'otplib';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 import { seriousViolations } from './support/axe';
 import { snap } from './support/helpers';
@@ -131,4 +132,34 @@ test('a transfer on an older sign-in asks for the password, then goes through; c
   await expect(page.getByTestId('wallet-balance')).toHaveText('₫350,000');
   expect(received.at(-1)).toMatchObject({ recipient: 'ada@exchange.example', currency: 'VND', amount_minor: '50000' });
   expect(received.length).toBe(before + 1);
+});
+
+test('a WHC transfer on an older sign-in: the code, then the password, then the transfer meets its own rules', async ({ context, page }) => {
+  test.setTimeout(120_000);
+  const ada = uniqueEmail('reauth-whc-ada');
+  const bob = uniqueEmail('reauth-whc-bob');
+  await createActivatedAccount(context.request, own, { email: bob, password: PASSWORD, fullName: 'Bob Builder' });
+  await createActivatedAccount(context.request, own, { email: ada, password: PASSWORD, fullName: 'Ada Lovelace' });
+  await signIn(context, server.platformUrl, ada);
+  // Two-step on while the sign-in is fresh (turning it on is itself a sensitive change).
+  const { secret } = (await (await context.request.post(`${server.platformUrl}/v3/sso/me/2fa/totp/setup`)).json()) as { secret: string };
+  const now = Math.floor(Date.now() / 1000);
+  expect((await context.request.post(`${server.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await generate({ secret, epoch: now - 30 }) } })).status()).toBe(200);
+
+  await page.goto(`${server.platformUrl}/wallet/whc`);
+  await page.waitForTimeout((PROOF_SECONDS + 1) * 1000);
+  const form = page.getByTestId('transfer-form');
+  await form.getByLabel('Recipient').fill(bob);
+  await form.getByLabel('Amount').fill('1');
+  await form.getByTestId('transfer-submit').click();
+  const codeDialog = page.getByTestId('two-factor-dialog');
+  await codeDialog.getByRole('textbox').first().fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) }));
+  const reauth = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(reauth).toBeVisible();
+  await reauth.getByLabel('Password').fill(PASSWORD);
+  await reauth.getByRole('button', { name: 'Confirm' }).click();
+  await expect(reauth).toBeHidden();
+  // Proved: the same request is sent again with its code, which was not spent by the refusal; the balance (nothing deposited) is what stops it.
+  await expect(codeDialog.getByText('Your balance is too low for this transfer')).toBeVisible();
+  await snap(page, 'wallet-reauth-whc-en');
 });

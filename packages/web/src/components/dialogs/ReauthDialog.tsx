@@ -1,6 +1,6 @@
 import './styles';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, getDefaultZIndex, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { mfaEndpoints, paths, securityEndpoints } from '@portal/contracts';
 import { ApiError, call, setReauthPrompt } from '../../lib/api';
@@ -123,7 +123,8 @@ export function ReauthDialog() {
   };
 
   return (
-    <Modal opened={opened} onClose={() => close(false)} title={t('reauth.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    // Above the dialog whose request asked for it (a transfer's code dialog, say), opened after this one mounted.
+    <Modal opened={opened} onClose={() => close(false)} title={t('reauth.title')} centered zIndex={getDefaultZIndex('modal') + 1} closeButtonProps={{ 'aria-label': t('common.close') }}>
       {proof === 'passkey' ? (
         <Stack gap="md">
           <Text size="sm">{t('reauth.bodyPasskey')}</Text>
