@@ -29,6 +29,8 @@ export const consentRequestSchema = z.object({
 export type ConsentRequest = z.infer<typeof consentRequestSchema>;
 
 const uidParams = z.object({ uid: z.string().regex(/^[\w-]{10,64}$/) });
+/** A client id as the provider issues them (a product's name, `app_` and base64url): anything else is a 400, never a database error. */
+const clientIdParams = z.object({ client_id: z.string().regex(/^[\w-]{1,128}$/) });
 
 export const consentRequest = endpoint({
   method: 'GET',
@@ -71,7 +73,7 @@ export const revokeConnectedApp = endpoint({
   tag,
   auth: 'session',
   summary: "Revoke an app's access: its grant and every token issued from it",
-  params: z.object({ client_id: z.string().max(128) }),
+  params: clientIdParams,
   response: null,
   errors: ['oauth.app_not_found'],
 });
@@ -82,7 +84,7 @@ export const appLogo = endpoint({
   tag,
   auth: 'public',
   summary: "An outside app's logo (a WebP made from the operator's file); `?v=` makes the answer cacheable forever",
-  params: z.object({ client_id: z.string().max(128) }),
+  params: clientIdParams,
   query: z.object({ v: z.string().max(20).optional() }),
   response: 'binary',
   errors: ['not_found'],
@@ -94,7 +96,7 @@ export const appRedirects = endpoint({
   tag,
   auth: 'public',
   summary: "An app's registered private-scheme redirect URIs: the only addresses /callback-app hands a sign-in answer to for it",
-  params: z.object({ client_id: z.string().max(128) }),
+  params: clientIdParams,
   response: z.object({ redirect_uris: z.array(z.string()) }),
   errors: ['not_found'],
 });

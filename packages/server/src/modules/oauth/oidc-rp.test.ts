@@ -341,6 +341,13 @@ describe('tokens', () => {
     expect(await json(fetch(`${origin}/v3/oauth/clients/test-product/app-redirects`))).toEqual({ redirect_uris: [] });
     const unknown = await fetch(`${origin}/v3/oauth/clients/app_nobody/app-redirects`);
     expect([unknown.status, (await json(unknown)).code]).toEqual([404, 'not_found']);
+    // A client id the provider never issues is refused as input, never looked up (a NUL byte was a database error: 500).
+    for (const path of ['/v3/oauth/clients/app%00x/app-redirects', '/v3/oauth/clients/a%20b/logo']) {
+      const refused = await fetch(`${origin}${path}`);
+      expect([refused.status, (await json(refused)).code], path).toEqual([400, 'validation_error']);
+    }
+    const revoked = await fetch(`${origin}/v3/sso/me/connected-apps/%00`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    expect([revoked.status, (await json(revoked)).code]).toEqual([400, 'validation_error']);
     expect(handedTo.searchParams.get('state')).toBe(signedIn.state);
     const tokens = await oidc.authorizationCodeGrant(desktop, handedTo, { pkceCodeVerifier: signedIn.verifier, expectedState: signedIn.state, expectedNonce: signedIn.nonce });
     expect(tokens.claims()!.sub).toBeTruthy();
