@@ -26,6 +26,9 @@ const chargesOf = async (userId: string) => {
 const liveSubscriptions = (userId: string) =>
   server.database.db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), ne(subscriptions.status, 'canceled')));
 
+const change = (session: string, id: string, key: string) =>
+  server.app.inject({ method: 'POST', url: `/v3/sso/me/subscriptions/${id}/change`, headers: { authorization: `Bearer ${session}` }, payload: { plan: 'vulnscan.standard', months: 12, idempotency_key: key } });
+
 describe('two subscribe requests at once with different idempotency keys', () => {
   it('end in one subscription and one charge', async () => {
     const { id, session } = await personWithCard(server, client, 'twice@example.com');
@@ -51,5 +54,15 @@ describe('two subscribe requests at once with different idempotency keys', () =>
     expect(live).toHaveLength(1);
     expect(live[0]!.status).toBe('trialing');
     expect(await chargesOf(id)).toEqual(before);
+  });
+
+  it('two changes of one subscription at once with different keys charge once', async () => {
+    const { id, session } = await personWithCard(server, client, 'change-twice@example.com');
+    const started = await subscribe(session, 'vulnscan.standard', 'change-start-1');
+    expect(started.statusCode).toBe(201);
+    const before = await chargesOf(id);
+    const answers = await Promise.all(['change-key-a1', 'change-key-b2'].map((key) => change(session, started.json().subscription.id, key)));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    expect((await chargesOf(id)).charges - before.charges).toBe(1);
   });
 });

@@ -384,9 +384,9 @@ export function createBillingService(deps: BillingDependencies) {
   }
 
   /**
-   * Runs a subscription start while holding the person's claim on the product (one statement
-   * decides; another start at the same time is refused), so two requests with different
-   * idempotency keys cannot both find no subscription and both charge.
+   * Runs a subscription start (or change) while holding the person's claim on the product (one
+   * statement decides; another at the same time is refused), so two requests with different
+   * idempotency keys cannot both find no subscription (or the old plan) and both charge.
    */
   async function oneStartAtATime<T>(userId: string, product: string, start: (generation: number) => Promise<T>): Promise<T> {
     const now = clock.now();
@@ -599,7 +599,11 @@ export function createBillingService(deps: BillingDependencies) {
           periodEnd,
         });
         if (order.status === 'failed') throw declineError(order.failureCode);
-        const subscription = await q.insertSubscription({ ...base, status: order.status === 'pending' ? 'past_due' : 'active', currentPeriodStart: now, currentPeriodEnd: periodEnd, nextAttemptAt: periodEnd });
+        // What the order paid for: the same as asked, except after a start taken over from a node that died (its order stands).
+        const paidFor = { plan: order.plan, months: order.months, seats: order.seats, currency: order.currency, price: order.price, paymentMethodId: order.paymentMethodId ?? card.id };
+        const start = order.periodStart ?? now;
+        const end = order.periodEnd ?? periodEnd;
+        const subscription = await q.insertSubscription({ ...base, ...paidFor, status: order.status === 'pending' ? 'past_due' : 'active', currentPeriodStart: start, currentPeriodEnd: end, nextAttemptAt: end });
         if (!subscription) throw new AppError('billing.already_subscribed');
         const linked = (await q.updateOrder(order.id, { subscriptionId: subscription.id })) ?? order;
         return { subscription: subscriptionDto(subscription), order: orderDto(linked) };
@@ -608,7 +612,10 @@ export function createBillingService(deps: BillingDependencies) {
 
     /** Changes plan or period: the unused part of the period is credited, the new period starts now (a trial ends with it). */
     async change(userId: string, id: string, input: { plan: string; months: number; promo_code?: string; idempotency_key: string }) {
-      return idempotency.run(`change:${userId}`, input.idempotency_key, { id, ...input }, async () => {
+      const current = await q.subscription(userId, id);
+      if (!current) throw new AppError('billing.subscription_not_found');
+      // One purchase of the product at a time: two changes at once with different keys do not both charge.
+      return oneStartAtATime(userId, current.product, () => idempotency.run(`change:${userId}`, input.idempotency_key, { id, ...input }, async () => {
         const user = await userOrThrow(userId);
         const subscription = await q.subscription(user.id, id);
         if (!subscription) throw new AppError('billing.subscription_not_found');
@@ -644,7 +651,7 @@ export function createBillingService(deps: BillingDependencies) {
         );
         if (!changed) throw new AppError('billing.subscription_not_changeable');
         return { subscription: subscriptionDto(changed), order: orderDto(order) };
-      });
+      }));
     },
 
     /** Cancels at the end of the period (a trial ends without a charge); a past-due subscription ends now. */
