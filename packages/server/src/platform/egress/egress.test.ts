@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { Resolver } from 'node:dns/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from '../../../test/dns-server';
 import { addressAllowed, checkEgressTarget, checkEgressUrl, egressFetch, EgressRefused, type EgressPolicy, type Resolve } from '.';
@@ -175,6 +178,19 @@ describe('egressFetch', () => {
     const outcome = await refusal(egressFetch(`http://127.0.0.1:${target.port}/slow`, {}, { allowLoopback: true, timeoutMs: 300 }));
     expect(outcome).toMatch(/^other: .*(TimeoutError|aborted)/i);
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("leaves Node's own fetch working: the undici package never takes over its global dispatcher", async () => {
+    // A fresh process, as the server: the guard loaded and used first, then Node's fetch posts with a
+    // content-length header (as arctic does), which the undici package's Agent refuses.
+    const script = [
+      `const guard = await import(${JSON.stringify(fileURLToPath(new URL('./index.ts', import.meta.url)))});`,
+      `await guard.egressFetch('http://127.0.0.1:${target.port}/', {}, { allowLoopback: true });`,
+      `const response = await fetch('http://127.0.0.1:${target.port}/', { method: 'POST', body: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '3' } });`,
+      'console.log(response.status);',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 });
+    expect(stdout.trim()).toBe('200');
   });
 
   it('does not follow redirects', async () => {

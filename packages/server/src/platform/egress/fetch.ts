@@ -1,12 +1,26 @@
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent, fetch as UndiciFetch } from 'undici';
 import { guardedLookup } from './lookup';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type EgressPolicy } from './policy';
 import { EgressRefused } from './refusal';
 import { checkEgressUrl } from './url';
 
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+/**
+ * The undici package, loaded at the first request: when it loads before Node's own fetch has
+ * installed its process-wide dispatcher, it installs its own Agent there, and Node's fetch (a
+ * different undici inside Node) then fails every request ("fetch failed"). Reading `Response`
+ * first loads Node's undici, which installs its dispatcher (oidc-provider does the same). A
+ * static import would not do: a bundle hoists it above everything else.
+ */
+function loadUndici(): Promise<Undici> {
+  void globalThis.Response;
+  return (undici ??= import('undici'));
+}
+
 /** One connection pool per policy, its every connection through the guarded lookup. */
 const agents = new WeakMap<EgressPolicy, Agent>();
-function agentFor(policy: EgressPolicy): Agent {
+function agentFor(policy: EgressPolicy, { Agent }: Undici): Agent {
   let agent = agents.get(policy);
   if (!agent) {
     const timeout = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -28,7 +42,7 @@ function refusalIn(error: unknown): EgressRefused | undefined {
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /** The response with a body that errors once it passes `limit` bytes (announced or counted). */
-function capped(response: Awaited<ReturnType<typeof undiciFetch>>, limit: number, host: string): Response {
+function capped(response: Awaited<ReturnType<typeof UndiciFetch>>, limit: number, host: string): Response {
   const tooLarge = () => new EgressRefused('too_large', `the answer of ${host} is larger than ${limit} bytes`);
   const init = { status: response.status, statusText: response.statusText, headers: new Headers([...response.headers]) };
   if (!response.body || NULL_BODY.has(response.status)) return new Response(null, init);
@@ -63,13 +77,16 @@ export async function egressFetch(url: string | URL, init: EgressRequestInit = {
   const problem = checkEgressUrl(target, policy);
   if (problem) throw new EgressRefused(problem, `requests to ${target.protocol}//${target.host} are refused (${problem})`);
   const signals = [AbortSignal.timeout(policy.timeoutMs ?? DEFAULT_TIMEOUT_MS), ...(init.signal ? [init.signal] : [])];
-  const response = await undiciFetch(target, {
-    ...(init as Parameters<typeof undiciFetch>[1]),
-    signal: AbortSignal.any(signals),
-    redirect: 'manual',
-    dispatcher: agentFor(policy),
-  }).catch((error: unknown) => {
-    throw refusalIn(error) ?? error;
-  });
+  const library = await loadUndici();
+  const response = await library
+    .fetch(target, {
+      ...(init as Parameters<typeof UndiciFetch>[1]),
+      signal: AbortSignal.any(signals),
+      redirect: 'manual',
+      dispatcher: agentFor(policy, library),
+    })
+    .catch((error: unknown) => {
+      throw refusalIn(error) ?? error;
+    });
   return capped(response, policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, target.host);
 }
