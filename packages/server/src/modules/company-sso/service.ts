@@ -64,12 +64,11 @@ interface PendingLink {
  * only, never in the answer; the account's owner signs in their own way and confirms.
  */
 export class LinkRequired extends AppError {
-  constructor(
-    readonly sealed: string,
-    email: string,
-    organization: string,
-  ) {
+  declare readonly sealed: string;
+  constructor(sealed: string, email: string, organization: string) {
     super('sso.link_required', { email, organization }, { email, organization });
+    // Not enumerable: an error logged or serialised anywhere never carries the pending link.
+    Object.defineProperty(this, 'sealed', { value: sealed, enumerable: false });
   }
 }
 
