@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ApiKeyScope } from './api/account';
 import { errorCatalogue, type ErrorCode } from './errors';
+import type { AdminScope, OperatorRole } from './operators';
 
 /**
  * An endpoint of `/v3`, declared once: the server registers it from this declaration
@@ -20,7 +21,23 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * `{ scope }`: a session, or an API key with that scope. With `productToken`, also an OpenID
  * Connect access token issued to the product the path's `{product}` names (its audience).
  */
-export type EndpointAuth = 'public' | 'optional' | 'session' | { readonly scope: ApiKeyScope; readonly productToken?: true };
+export type EndpointAuth = 'public' | 'optional' | 'session' | { readonly scope: ApiKeyScope; readonly productToken?: true } | OperatorAuth;
+
+/**
+ * An admin endpoint (`/admin/...`): an operator holding one of `operator` (an `owner` may do
+ * everything), with two-step verification on, and either a session that proved a factor a few
+ * minutes ago at most or an operator API key holding `adminScope`. Enforced centrally
+ * (platform/http); a changing one takes a `reason` in its body and is written to the
+ * operator audit log.
+ */
+export interface OperatorAuth {
+  readonly operator: readonly OperatorRole[];
+  readonly adminScope: AdminScope;
+}
+
+export function isOperatorAuth(auth: EndpointAuth): auth is OperatorAuth {
+  return typeof auth === 'object' && 'operator' in auth;
+}
 
 export interface EndpointDeclaration {
   readonly method: HttpMethod;
@@ -86,6 +103,10 @@ export function endpointErrorStatuses(declaration: EndpointDeclaration): Map<num
   if (declaration.params || declaration.query || declaration.body) codes.add('validation_error');
   if (declaration.auth !== 'public' && declaration.auth !== 'optional') codes.add('unauthorized').add('forbidden');
   if (declaration.recentAuth) codes.add('auth.reauth_required');
+  if (isOperatorAuth(declaration.auth)) {
+    codes.add('admin.forbidden').add('admin.two_factor_required').add('admin.scope_missing').add('auth.reauth_required');
+    if (declaration.method !== 'GET') codes.add('admin.reason_required');
+  }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const { status } = errorCatalogue[code];

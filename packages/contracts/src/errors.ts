@@ -15,6 +15,7 @@ import { moderatorErrors } from './errors/moderators';
 import { socialErrors } from './errors/social';
 import { companySsoErrors } from './errors/company-sso';
 import { egressErrors } from './errors/egress';
+import { adminErrors } from './errors/admin';
 import type { ValidationCode } from './errors/validation';
 
 export { validationCodeOf, type ValidationCode } from './errors/validation';
@@ -42,6 +43,7 @@ export const errorCatalogue = {
   ...auditErrors,
   ...companySsoErrors,
   ...egressErrors,
+  ...adminErrors,
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
