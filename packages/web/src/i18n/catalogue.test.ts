@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { errorCatalogue, serviceCatalogue } from '@portal/contracts';
 import accountEn from './account.en.json';
 import accountVi from './account.vi.json';
+import adminEn from './admin.en.json';
+import adminVi from './admin.vi.json';
 import en from './en.json';
 import errorsEn from './errors.en.json';
 import errorsVi from './errors.vi.json';
@@ -31,6 +33,7 @@ describe.each([
   ['pages', pagesEn, pagesVi],
   ['errors', errorsEn, errorsVi],
   ['account', accountEn, accountVi],
+  ['admin', adminEn, adminVi],
 ])('the %s catalogue', (_part, english, vietnamese) => {
   it('has the same keys and placeholders in Vietnamese as in English', () => {
     const reference = texts(english);
@@ -67,7 +70,7 @@ const allVi = merged(vi, pagesVi, errorsVi, accountVi);
 describe('the parts', () => {
   it('never hold the same text twice (a later part would silently replace an earlier one)', () => {
     const seen = new Map<string, string>();
-    for (const [name, part] of Object.entries({ public: en, pages: pagesEn, errors: errorsEn, account: accountEn })) {
+    for (const [name, part] of Object.entries({ public: en, pages: pagesEn, errors: errorsEn, account: accountEn, admin: adminEn })) {
       for (const path of texts(part).keys()) {
         expect(seen.get(path), `${path} is in ${seen.get(path)} and ${name}`).toBeUndefined();
         seen.set(path, name);

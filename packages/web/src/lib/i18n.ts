@@ -41,6 +41,11 @@ const catalogueParts = {
     en: () => import('../i18n/security.en.json'),
     vi: () => import('../i18n/security.vi.json'),
   },
+  /** The operators' console (/admin): its shell, menu and every area's page. */
+  admin: {
+    en: () => import('../i18n/admin.en.json'),
+    vi: () => import('../i18n/admin.vi.json'),
+  },
 } satisfies Record<string, Record<Language, CatalogueLoader>>;
 
 type CataloguePart = keyof typeof catalogueParts;
@@ -92,6 +97,9 @@ export const loadPagesCatalogue = () => needParts('pages', 'errors');
 
 /** The signed-in shell's text, with the error codes'. */
 export const loadAccountCatalogue = () => needParts('account', 'security', 'errors');
+
+/** The operators' console, with what its re-authentication dialog and error messages say. */
+export const loadAdminCatalogue = () => needParts('admin', 'account', 'security', 'errors');
 
 /** Passkey and email-code sign-in (their pieces on the public pages load it when they mount). */
 export const loadSecurityCatalogue = () => needParts('security', 'errors');
