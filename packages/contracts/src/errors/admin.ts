@@ -20,4 +20,11 @@ export const adminErrors = {
   'admin.order_already_refunded': { status: 409, message: 'This order was refunded already' },
   'admin.payout_nothing_due': { status: 409, message: 'This researcher has no approved rewards waiting in this currency' },
   'admin.payout_method_missing': { status: 409, message: 'This researcher has not chosen a payout method: their rewards wait until they do' },
+  // Apps and signing keys in the console.
+  'admin.app_first_party': { status: 409, message: 'This is a first-party app: its settings come from its file, not from the console' },
+  'admin.app_public': { status: 409, message: 'This app is public (a single-page or native app): it has no secret to rotate' },
+  'admin.app_settings_invalid': { status: 400, message: 'These settings are not valid for an app: {detail}' },
+  'admin.logo_invalid': { status: 400, message: 'The logo must be a PNG, JPEG or WebP image of at most 5 MB' },
+  'admin.logo_unreachable': { status: 400, message: 'The logo could not be fetched from this address' },
+  'admin.key_signing': { status: 409, message: 'This key signs tokens now: rotate now first, then drop it' },
 } as const;
