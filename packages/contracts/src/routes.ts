@@ -70,6 +70,11 @@ export const paths = {
   serverError: '/server-error',
   /** A researcher's public profile (display name, accepted programs), when they turned it on. */
   researcher: '/researchers/:username',
+
+  // The operators' console (operators only: everyone else sees the not-found page)
+  admin: '/admin',
+  /** A console page and what it shows: /admin/people, /admin/people/<id>, /admin/wallet/accounts/<id>. */
+  adminPage: '/admin/:section/:item?/:detail?',
 } as const;
 
 export type PathName = keyof typeof paths;
