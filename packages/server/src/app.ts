@@ -34,6 +34,7 @@ import { authRoutes, createAuthService, createRecoveryService, createSignIn } fr
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createModeratorService, moderatorRoutes } from './modules/moderators';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
+import { createOperatorService, grantConfiguredOwners, installOperatorAccess, operatorAdminRoutes } from './modules/operators';
 import { createOAuth, installOidcSweepJob, installSigningKeyReloadJob, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
 import { createFederationService, federationRoutes, socialFormPostRoute } from './modules/federation';
@@ -231,6 +232,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   if (config.SEED_DEMO) await billing.seedDemoPromoCodes();
   installAuthGuard(app, config, sessions, apiKeys, oauth.accessTokens);
+  // Operators: every admin endpoint is guarded and its changes recorded by this module.
+  const operators = createOperatorService({ db: database.db, clock, findUserByEmail: (email) => directory.findByEmail(email) });
+  installOperatorAccess(app, config, sessions, operators);
+  await grantConfiguredOwners(operators, config.OPERATOR_EMAILS, app.log);
   installRenewalJob(app, billing, config.BILLING_JOB_INTERVAL_SECONDS);
   installReceiptJob(app, billing, config.BILLING_RECEIPT_INTERVAL_SECONDS);
   installDeletionPurgeJob(app, { config, db: database.db, clock });
@@ -273,6 +278,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(membershipRoutes(config, membership));
       await v3.register(moderatorRoutes(config, moderators, oauth.clientTokens));
       await v3.register(auditRoutes(createAuditService({ db: database.db, clock }), clock));
+      await v3.register(operatorAdminRoutes(operators, clock));
       await v3.register(companySsoRoutes(config, companySso));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -84,6 +84,8 @@ const envSchema = z
     SESSION_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
     /** Live sessions each node keeps in memory (see modules/sessions/identity-cache.ts); others cost one query. */
     SESSION_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+    /** Accounts that hold the operator role `owner` after each start (comma-separated; each must exist and be activated): how the first operator is made. */
+    OPERATOR_EMAILS: list.pipe(z.array(z.email().transform((email) => email.toLowerCase()))).default([]),
     /** How recent a sign-in or re-authentication must be for a sensitive change (adding a passkey, an API key...). */
     REAUTH_MAX_AGE_SECONDS: z.coerce.number().int().min(5).max(24 * 60 * 60).default(5 * 60),
     SEED_DEMO: flag.optional(),

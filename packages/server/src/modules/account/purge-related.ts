@@ -14,6 +14,9 @@ import {
   oneTimeTokens,
   orders,
   organizationAuditEvents,
+  operatorApiKeys,
+  operatorAuditEvents,
+  operatorRoles,
   organizationInvitations,
   organizationMembers,
   organizations,
@@ -54,7 +57,7 @@ export async function purgeRelatedRows(tx: PurgeTransaction, account: { id: stri
   const anonymous = purgedEmail(id);
 
   // Sessions go with their proofs and provider-session links (cascade).
-  for (const table of [sessions, passkeys, webauthnChallenges, apiKeys, notifications, avatars, oneTimeTokens, recoveryCodes, socialIdentities, companySsoIdentities, billingCustomers, researcherSettings, walletKnownAddresses]) {
+  for (const table of [sessions, passkeys, webauthnChallenges, apiKeys, notifications, avatars, oneTimeTokens, recoveryCodes, socialIdentities, companySsoIdentities, billingCustomers, researcherSettings, walletKnownAddresses, operatorRoles, operatorApiKeys]) {
     await tx.delete(table).where(eq(table.userId, id));
   }
   await tx.delete(oidcModels).where(eq(oidcModels.accountId, id));
@@ -89,6 +92,14 @@ export async function purgeRelatedRows(tx: PurgeTransaction, account: { id: stri
       userAgent: sql`case when ${events.actorUserId} = ${id} then null else ${events.userAgent} end`,
     })
     .where(or(asActor, asTarget));
+
+  // The operator audit log's trigger allows exactly these changes (migration 0028): what an
+  // operator did stays, their address, IP and browser go.
+  const operatorEvents = operatorAuditEvents;
+  await tx
+    .update(operatorEvents)
+    .set({ actorEmail: anonymous, ip: null, userAgent: null })
+    .where(eq(operatorEvents.actorUserId, id));
 
   // The person's own words on money movements; where the money went stays with the books.
   await tx.update(walletEntries).set({ note: null }).where(eq(walletEntries.initiatedBy, id));

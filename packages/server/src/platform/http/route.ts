@@ -1,5 +1,9 @@
 import {
+  ADMIN_REASON_MAX,
+  ADMIN_REASON_MIN,
   endpointErrorStatuses,
+  isOperatorAuth,
+  type OperatorAuth,
   errorBodySchema,
   type EndpointBody,
   type EndpointDeclaration,
@@ -9,6 +13,7 @@ import {
 } from '@portal/contracts';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { z } from 'zod';
+import { AppError } from '../errors';
 
 type Done = (error?: Error) => void;
 export type PreHandler = (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
@@ -28,14 +33,52 @@ export interface EndpointGuards {
   product: PreHandler;
 }
 
+/**
+ * The admin endpoints' side, given by the operators module: platform code knows that an
+ * operator endpoint is guarded and its changes recorded, not what an operator is.
+ */
+export interface OperatorGuard {
+  /** Resolves the operator (session or operator API key) and refuses per the route's `config.operator`. */
+  check: PreHandler;
+  /** After a changing admin call succeeded, before its answer leaves: writes the operator audit log. */
+  recordChange(request: FastifyRequest, declaration: EndpointDeclaration): Promise<void>;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     endpointGuards: EndpointGuards;
+    operatorGuard: OperatorGuard | null;
+  }
+  interface FastifyContextConfig {
+    /** The roles and admin scope of an admin endpoint (its declaration's `auth`). */
+    operator?: OperatorAuth;
   }
 }
 
 export function installEndpointGuards(app: FastifyInstance, guards: EndpointGuards): void {
   app.decorate('endpointGuards', guards);
+}
+
+/** Installed once before admin routes register (an admin route without it fails to register). */
+export function installOperatorGuard(app: FastifyInstance, guard: OperatorGuard): void {
+  app.decorate('operatorGuard', guard);
+}
+
+/** A call that changes something: it must give a reason, and is recorded. */
+const changes = (declaration: EndpointDeclaration): boolean => declaration.method !== 'GET';
+
+/** A changing admin call without a usable reason: refused before anything runs. */
+const requireReason: PreHandler = (request, _reply, done) => {
+  const reason = (request.body as { reason?: unknown } | undefined)?.reason;
+  const length = typeof reason === 'string' ? reason.trim().length : 0;
+  done(length >= ADMIN_REASON_MIN && length <= ADMIN_REASON_MAX ? undefined : new AppError('admin.reason_required'));
+};
+
+/** Every changing admin endpoint takes `reason` in its body: checked when it registers, not hoped for. */
+function assertTakesReason(declaration: EndpointDeclaration): void {
+  const body = declaration.body;
+  const shape = body && body !== 'multipart' && body instanceof z.ZodObject ? (body.shape as Record<string, unknown>) : undefined;
+  if (!shape || !('reason' in shape)) throw new Error(`${declaration.method} ${declaration.path}: a changing admin endpoint must take a reason in its body`);
 }
 
 export type EndpointRequest<E extends EndpointDeclaration> = FastifyRequest<{
@@ -84,6 +127,7 @@ function guardOf(app: FastifyInstance, declaration: EndpointDeclaration): PreHan
   if (auth === 'public') return undefined;
   if (auth === 'optional') return app.endpointGuards.optional;
   if (auth === 'session') return app.endpointGuards.session;
+  if (isOperatorAuth(auth)) return undefined;
   return auth.productToken ? app.endpointGuards.product : app.endpointGuards.scoped;
 }
 
@@ -93,19 +137,27 @@ function guardOf(app: FastifyInstance, declaration: EndpointDeclaration): PreHan
  */
 export function route<E extends EndpointDeclaration>(app: FastifyInstance, declaration: E, handler: EndpointHandler<E>, options: RouteOptions = {}): void {
   const guard = guardOf(app, declaration);
+  const operator = isOperatorAuth(declaration.auth) ? declaration.auth : undefined;
+  if (operator && changes(declaration)) assertTakesReason(declaration);
+  if (operator && !app.operatorGuard) throw new Error(`${declaration.path}: admin endpoints need the operators module's guard (installOperatorGuard)`);
+  // An admin endpoint refuses a caller before its input is read: nobody but an operator learns what it takes.
+  const preValidation = operator ? [app.operatorGuard!.check, ...(changes(declaration) ? [requireReason] : [])] : [];
   const recent = declaration.recentAuth ? app.endpointGuards.recent : undefined;
   const preHandler = [guard, recent, options.preHandler].filter((step): step is PreHandler => step !== undefined);
-  const scope = typeof declaration.auth === 'object' ? { scope: declaration.auth.scope } : {};
+  const scope = operator ? { operator } : typeof declaration.auth === 'object' && 'scope' in declaration.auth ? { scope: declaration.auth.scope } : {};
   const status = declaration.status ?? (declaration.response === null ? 204 : 200);
   app.route({
     method: declaration.method,
     url: fastifyPath(declaration),
     schema: schemaOf(declaration),
     config: { ...options.config, ...scope } as FastifyContextConfig,
+    ...(preValidation.length ? { preValidation } : {}),
     ...(preHandler.length ? { preHandler } : {}),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     handler: async (request, reply) => {
       const answer = await handler(request as EndpointRequest<E>, reply);
+      // In the same request as the change: an admin change whose record fails answers an error.
+      if (operator && changes(declaration)) await app.operatorGuard!.recordChange(request, declaration);
       if (answer === reply || reply.sent) return reply;
       return reply.status(status).send(declaration.response === null ? null : answer);
     },

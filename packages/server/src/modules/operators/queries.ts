@@ -1,0 +1,153 @@
+import { and, desc, eq, gte, ilike, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { OperatorRole } from '@portal/contracts';
+import type { Database } from '../../db/client';
+import { operatorApiKeys, operatorAuditEvents, operatorRoles, users } from '../../db/schema';
+
+export type OperatorApiKeyRow = typeof operatorApiKeys.$inferSelect;
+export type OperatorAuditRow = typeof operatorAuditEvents.$inferSelect;
+export type NewOperatorAuditRow = typeof operatorAuditEvents.$inferInsert;
+
+/** Where an account stands as an operator, read fresh from the database on every admin call. */
+export interface OperatorStanding {
+  roles: OperatorRole[];
+  twoFactor: boolean;
+  /** Activated and not scheduled for deletion or purged. */
+  usable: boolean;
+}
+
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+  target?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** `%` and `_` typed by an operator are matched as themselves. */
+const contains = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+export function operatorQueries(db: Database) {
+  return {
+    /** The account's roles and second factor in one read (no cache: a removed role stops at once, on every node). */
+    async standingOf(userId: string): Promise<OperatorStanding | undefined> {
+      const rows = await db
+        .select({ role: operatorRoles.role, twoFactorMethod: users.twoFactorMethod, activatedAt: users.activatedAt, deletionRequestedAt: users.deletionRequestedAt, purgedAt: users.purgedAt })
+        .from(users)
+        .leftJoin(operatorRoles, eq(operatorRoles.userId, users.id))
+        .where(eq(users.id, userId));
+      const first = rows[0];
+      if (!first) return undefined;
+      return {
+        roles: rows.flatMap((row) => (row.role ? [row.role as OperatorRole] : [])),
+        twoFactor: first.twoFactorMethod !== null,
+        usable: first.activatedAt !== null && !first.deletionRequestedAt && !first.purgedAt,
+      };
+    },
+
+    /** Adds a role; false when the account held it already. */
+    async grant(userId: string, role: OperatorRole, now: Date): Promise<boolean> {
+      const rows = await db.insert(operatorRoles).values({ userId, role, grantedAt: now }).onConflictDoNothing().returning({ userId: operatorRoles.userId });
+      return rows.length > 0;
+    },
+
+    /**
+     * Removes a role. The last owner's is refused: the owners' rows are locked first, so two
+     * owners removing each other at once cannot both succeed.
+     */
+    async revoke(userId: string, role: OperatorRole): Promise<'revoked' | 'not_found' | 'last_owner'> {
+      return db.transaction(async (tx) => {
+        if (role === 'owner') {
+          const owners = await tx.select({ userId: operatorRoles.userId }).from(operatorRoles).where(eq(operatorRoles.role, 'owner')).for('update');
+          if (owners.some((owner) => owner.userId === userId) && owners.length <= 1) return 'last_owner';
+        }
+        const rows = await tx
+          .delete(operatorRoles)
+          .where(and(eq(operatorRoles.userId, userId), eq(operatorRoles.role, role)))
+          .returning({ userId: operatorRoles.userId });
+        return rows.length > 0 ? 'revoked' : 'not_found';
+      });
+    },
+
+    async anyOperator(): Promise<boolean> {
+      const [row] = await db.select({ userId: operatorRoles.userId }).from(operatorRoles).limit(1);
+      return row !== undefined;
+    },
+
+    /** Every operator with their roles, by email. */
+    async listOperators() {
+      return db
+        .select({ userId: users.id, email: users.email, fullName: users.fullName, role: operatorRoles.role, grantedAt: operatorRoles.grantedAt })
+        .from(operatorRoles)
+        .innerJoin(users, eq(users.id, operatorRoles.userId))
+        .orderBy(users.email, operatorRoles.role);
+    },
+
+    async insertKey(row: typeof operatorApiKeys.$inferInsert): Promise<OperatorApiKeyRow> {
+      const [inserted] = await db.insert(operatorApiKeys).values(row).returning();
+      return inserted!;
+    },
+
+    async liveKeysOf(userId: string): Promise<OperatorApiKeyRow[]> {
+      return db
+        .select()
+        .from(operatorApiKeys)
+        .where(and(eq(operatorApiKeys.userId, userId), isNull(operatorApiKeys.revokedAt)))
+        .orderBy(desc(operatorApiKeys.createdAt));
+    },
+
+    async revokeKey(userId: string, id: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(operatorApiKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(operatorApiKeys.id, id), eq(operatorApiKeys.userId, userId), isNull(operatorApiKeys.revokedAt)))
+        .returning({ id: operatorApiKeys.id });
+      return rows.length > 0;
+    },
+
+    /** Revokes every key of an account (it lost its last role). */
+    async revokeAllKeys(userId: string, now: Date): Promise<void> {
+      await db.update(operatorApiKeys).set({ revokedAt: now }).where(and(eq(operatorApiKeys.userId, userId), isNull(operatorApiKeys.revokedAt)));
+    },
+
+    async keyByHash(keyHash: string) {
+      const [row] = await db
+        .select({ key: operatorApiKeys, user: users })
+        .from(operatorApiKeys)
+        .innerJoin(users, eq(users.id, operatorApiKeys.userId))
+        .where(eq(operatorApiKeys.keyHash, keyHash))
+        .limit(1);
+      return row;
+    },
+
+    async touchKey(id: string, now: Date, since: Date): Promise<void> {
+      await db
+        .update(operatorApiKeys)
+        .set({ lastUsedAt: now })
+        .where(and(eq(operatorApiKeys.id, id), or(isNull(operatorApiKeys.lastUsedAt), lt(operatorApiKeys.lastUsedAt, since))));
+    },
+
+    async record(row: NewOperatorAuditRow): Promise<void> {
+      await db.insert(operatorAuditEvents).values(row);
+    },
+
+    /** Newest first, `limit` entries older than the entry `before` (keyset paging by id). */
+    async audit(filter: AuditFilter, limit: number, before?: number): Promise<OperatorAuditRow[]> {
+      const events = operatorAuditEvents;
+      const conditions: SQL[] = [];
+      if (filter.actor) conditions.push(ilike(events.actorEmail, contains(filter.actor)));
+      if (filter.action) conditions.push(ilike(events.action, contains(filter.action)));
+      if (filter.target) conditions.push(sql`exists (select 1 from jsonb_each_text(${events.target}) as t(key, value) where t.value = ${filter.target})`);
+      if (filter.from) conditions.push(gte(events.occurredAt, filter.from));
+      if (filter.to) conditions.push(lte(events.occurredAt, filter.to));
+      if (before !== undefined) conditions.push(lt(events.id, before));
+      return db
+        .select()
+        .from(events)
+        .where(conditions.length ? and(...conditions) : undefined)
+        .orderBy(desc(events.id))
+        .limit(limit);
+    },
+  };
+}
+
+export type OperatorQueries = ReturnType<typeof operatorQueries>;
