@@ -1,6 +1,6 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { passkeys, users } from '../../db/schema';
+import { organizationMembers, passkeys, users } from '../../db/schema';
 
 /** A row of the users table: the one declaration every module uses. */
 export type UserRow = typeof users.$inferSelect;
@@ -95,19 +95,34 @@ export function userQueries(db: Database) {
       return row;
     },
 
-    /** Sets the primary email; undefined when another account took the address meanwhile. */
+    /**
+     * Sets the primary email; undefined when another account took the address meanwhile, or when
+     * the address is another organization membership's. The account's membership row moves to
+     * the new address in the same transaction: members are kept by email, so a row left under
+     * the old address would give its role to whoever registers that address next.
+     */
     async changeEmail(id: string, email: string, now: Date): Promise<UserRow | undefined> {
-      const [row] = await db
-        .update(users)
-        .set({ email, updatedAt: now })
-        .where(and(eq(users.id, id), sql`not exists (select 1 from ${users} as other where other.email = ${email} and other.id <> ${id})`))
-        .returning()
+      return db
+        .transaction(async (tx) => {
+          const [before] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id)).for('update');
+          const [row] = await tx
+            .update(users)
+            .set({ email, updatedAt: now })
+            .where(and(eq(users.id, id), sql`not exists (select 1 from ${users} as other where other.email = ${email} and other.id <> ${id})`))
+            .returning();
+          if (row && before) {
+            await tx
+              .update(organizationMembers)
+              .set({ email, userId: id })
+              .where(or(eq(organizationMembers.userId, id), and(isNull(organizationMembers.userId), eq(organizationMembers.email, before.email))));
+          }
+          return row;
+        })
         .catch((error: unknown) => {
-          // The unique index decides a race the check above could not see.
-          if ((error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') return [];
+          // The unique indexes decide: the address taken by another account meanwhile, or already a membership's.
+          if ((error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') return undefined;
           throw error;
         });
-      return row;
     },
   };
 }
