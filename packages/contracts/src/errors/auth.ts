@@ -2,6 +2,7 @@
 export const authErrors = {
   'auth.invalid_credentials': { status: 400, message: 'Email or password not valid' },
   'auth.not_activated': { status: 403, message: 'Your account is not activated. Please check your email' },
+  'auth.account_locked': { status: 403, message: 'This account is locked. Please contact support' },
   'auth.account_not_found': { status: 404, message: 'No account for this email or username' },
   'auth.captcha_required': { status: 400, message: 'Please complete the captcha' },
   'auth.captcha_invalid': { status: 400, message: 'Captcha verification failed' },

@@ -59,6 +59,16 @@ export function createDeletionService(deps: AccountDependencies & { account: Acc
   const { clock, sessions, account } = deps;
   const queries = accountQueries(deps.db);
 
+  /** Schedules the purge 14 days out, signs out every session and tells the owner; undefined when scheduled already. */
+  async function schedule(user: UserRow, origin: RequestOrigin): Promise<Date | undefined> {
+    const now = clock.now();
+    const due = new Date(now.getTime() + ACCOUNT_DELETION_WINDOW_DAYS * DAY_MS);
+    if (!(await queries.scheduleDeletion(user.id, now, due))) return undefined;
+    await sessions.revokeAll(user.id);
+    await notifySecurityEvent(deps, user.id, 'deletion_requested', { brand: origin.brand, detail: dayOf(due) });
+    return due;
+  }
+
   return {
     /** Schedules the purge 14 days out, signs out every session and tells the owner. */
     async request(user: UserRow, input: { password: string; confirmation: string } & FactorProof, origin: RequestOrigin): Promise<{ deletion_due_at: string }> {
@@ -66,14 +76,16 @@ export function createDeletionService(deps: AccountDependencies & { account: Acc
         throw new AppError('account.confirmation_mismatch', { word: DELETION_CONFIRMATION_WORD }, { fields: { confirmation: `Type ${DELETION_CONFIRMATION_WORD} to confirm` } });
       }
       await account.confirmIdentity(user, input);
-      const now = clock.now();
-      const due = new Date(now.getTime() + ACCOUNT_DELETION_WINDOW_DAYS * DAY_MS);
-      const scheduled = await queries.scheduleDeletion(user.id, now, due);
-      if (!scheduled) throw new AppError('unauthorized');
-      await sessions.revokeAll(user.id);
-      await notifySecurityEvent(deps, user.id, 'deletion_requested', { brand: origin.brand, detail: dayOf(due) });
+      const due = await schedule(user, origin);
+      if (!due) throw new AppError('unauthorized');
       return { deletion_due_at: due.toISOString() };
     },
+
+    /**
+     * An operator starts the deletion (the console, with a reason in the operator audit log):
+     * the same window, sign-out and mail as the owner's own request. False when one was scheduled.
+     */
+    scheduleByOperator: async (user: UserRow, origin: RequestOrigin): Promise<boolean> => (await schedule(user, origin)) !== undefined,
 
     /** Cancels a scheduled deletion with the restore token of a sign-in, and signs in: the sign-in pipeline's restore way in. */
     restore: (restoreToken: string, origin: RequestOrigin): Promise<SignedIn> => deps.restoreSignIn(restoreToken, origin),

@@ -189,6 +189,16 @@ export function createAuthService(deps: AuthDependencies) {
      * hash of its registration cookie), and none at all elsewhere: whoever signed up with
      * someone else's address keeps nothing once the owner follows the link.
      */
+    /**
+     * An operator mails a new activation link (the console). It keeps none of the account's
+     * credentials: they may be a stranger's who registered the address, and the operator cannot
+     * tell; the owner proves the mailbox, then signs in with a mailed code or resets the password.
+     */
+    async resendActivationByOperator(user: UserRow, origin: RequestOrigin): Promise<void> {
+      if (user.activatedAt) return;
+      await sendActivation(user, origin, { password_hash: null, full_name: user.fullName, keeps_passkeys: false });
+    },
+
     async activate(token: string, browser?: string): Promise<ActivationResponse> {
       const claimed = await tokens.claimLink('activation', token);
       if (!claimed) throw new AppError('auth.activation_link_invalid');

@@ -100,7 +100,8 @@ export function presentsApiKey(request: FastifyRequest): boolean {
 
 /** Accounts scheduled for deletion (or already purged) have no live credentials. */
 function usable(user: UserRow): boolean {
-  return !user.deletionRequestedAt && !user.purgedAt;
+  // An account an operator locked: every session, API key and token of it, until unlocked.
+  return !user.deletionRequestedAt && !user.purgedAt && !user.lockedAt;
 }
 
 type Done = (error?: Error) => void;
