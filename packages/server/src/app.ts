@@ -28,7 +28,8 @@ import {
   walletRoutes,
 } from './modules/wallet';
 import { createMembershipService, createOrganizationService, membershipRoutes, organizationRoutes, type MembershipChange } from './modules/organizations';
-import { createUserService, toUserDto } from './modules/users';
+import { createUserService, peopleAdminRoutes, toUserDto } from './modules/users';
+import { createPeopleAdmin } from './people-admin';
 import { auditRoutes, createAuditService, recordMembershipChange } from './modules/audit';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
@@ -244,6 +245,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installSigningKeyReloadJob(app, oauth.provider, config.OIDC_KEYS_RELOAD_SECONDS);
   // Researcher rewards (posted by the bug-bounty platform's client) paid on the 10th.
   const payouts = createPayoutService({ ...shared, hooks: deps.payoutHooks });
+  // People in the operators' console: each page and action through the module that owns it.
+  const people = createPeopleAdmin({ db: database.db, clock, sessions, passkeys, organizations, oauth: oauth.service, wallet, billing, mfa, auth, deletion });
   const payoutTestDate = config.PAYOUT_TEST_DATE;
   installPayoutJob(app, payouts, config.PAYOUT_JOB_INTERVAL_SECONDS, payoutTestDate ? () => new Date(`${payoutTestDate}T12:00:00Z`) : undefined);
   app.addHook('onClose', async () => {
@@ -280,6 +283,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(auditRoutes(createAuditService({ db: database.db, clock }), clock));
       await v3.register(operatorAdminRoutes(operators, clock));
       await v3.register(companySsoRoutes(config, companySso));
+      await v3.register(peopleAdminRoutes(config, people));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

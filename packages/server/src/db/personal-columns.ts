@@ -57,6 +57,7 @@ export const personalColumns: Record<string, Record<string, ColumnHandling>> = {
     deletion_requested_at: no,
     deletion_due_at: no,
     purged_at: no,
+    locked_at: no,
     created_at: no,
     updated_at: no,
   },

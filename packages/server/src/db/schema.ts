@@ -43,6 +43,8 @@ export const users = pgTable(
     deletionRequestedAt: timestamp('deletion_requested_at', { withTimezone: true }),
     deletionDueAt: timestamp('deletion_due_at', { withTimezone: true }),
     purgedAt: timestamp('purged_at', { withTimezone: true }),
+    /** Locked by an operator: no sign-in, and every session, key and token refused, until unlocked. */
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

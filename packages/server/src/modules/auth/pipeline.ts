@@ -132,6 +132,8 @@ export function createSignInPipeline(deps: SignInDependencies) {
       'activated',
       async ({ user }) => {
         if (!user.activatedAt) throw new AppError('auth.not_activated');
+        // After the factor was proved: the refusal tells nothing to who does not hold it.
+        if (user.lockedAt) throw new AppError('auth.account_locked');
       },
     ],
     [
@@ -155,6 +157,8 @@ export function createSignInPipeline(deps: SignInDependencies) {
     [
       'session',
       async (attempt) => {
+        // Ways in that come back past the first steps (the second step, a restore) meet it here.
+        if (attempt.user.lockedAt) throw new AppError('auth.account_locked');
         const { token, session, history } = await sessions.create(attempt.user.id, attempt.origin, attempt.amr);
         attempt.session = { token, row: session, history };
       },
