@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import type { LoaderFunction, RouteObject } from 'react-router';
 import { paths } from '@portal/contracts';
 import { FullPageLoader } from '../components/FullPageLoader';
-import { loadAccountCatalogue, loadPagesCatalogue } from '../lib/i18n';
+import { loadAccountCatalogue, loadAdminCatalogue, loadPagesCatalogue } from '../lib/i18n';
 import { NotFoundPage } from './errors/NotFoundPage';
 import { RouteErrorPage } from './errors/RouteErrorPage';
 import type { RouteMeta } from './guards/route-meta';
@@ -118,6 +118,16 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { path: paths.maintenance, Component: null },
             { path: '*', Component: NotFoundPage },
           ],
+        },
+        // The operators' console: its own lazy shell and text; its pages (features/admin/routes.tsx) route inside it.
+        {
+          path: `${paths.admin}/*`,
+          handle: requiresUser,
+          loader: async () => {
+            await loadAdminCatalogue();
+            return null;
+          },
+          ...lazyPage(() => import('../features/admin/AdminLayout'), 'AdminLayout'),
         },
         {
           path: paths.home,

@@ -1,4 +1,178 @@
-/** The operator audit log: who did what to whom, why, when and from where. */
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/SimpleGrid.css';
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, type OperatorAuditEvent } from '@portal/contracts';
+import { DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { Section } from '../../components/Section';
+import { useLanguage } from '../../lib/use-language';
+import { downloadOperatorAuditCsv, useOperatorAudit, type OperatorAuditFilters } from './api';
+
+interface Draft {
+  actor: string;
+  action: string;
+  target: string;
+  /** Days as the date inputs hold them (YYYY-MM-DD), whole days in UTC. */
+  from: string;
+  to: string;
+}
+
+const emptyDraft: Draft = { actor: '', action: '', target: '', from: '', to: '' };
+
+/** The days picked, as the instants the API filters on: from the start of the first to the end of the last (UTC). */
+const toFilters = (draft: Draft): OperatorAuditFilters => ({
+  actor: draft.actor,
+  action: draft.action,
+  target: draft.target,
+  from: draft.from ? `${draft.from}T00:00:00Z` : '',
+  to: draft.to ? `${draft.to}T23:59:59.999Z` : '',
+});
+
+/** /admin/audit: every change an operator made, newest first, with filters, paging and a CSV export. */
 export function AuditPage() {
-  return null;
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const [draft, setDraft] = useState<Draft>(emptyDraft);
+  const [applied, setApplied] = useState<OperatorAuditFilters>(toFilters(emptyDraft));
+  // Keyset paging: the cursors of the pages walked through, the first page's is none.
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const [downloadFailed, setDownloadFailed] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+  const events = useOperatorAudit(applied, cursors.at(-1));
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setApplied(toFilters(draft));
+    setCursors([undefined]);
+  };
+  const clear = () => {
+    setDraft(emptyDraft);
+    setApplied(toFilters(emptyDraft));
+    setCursors([undefined]);
+  };
+  const download = async () => {
+    setDownloading(true);
+    setDownloadFailed(false);
+    try {
+      await downloadOperatorAuditCsv(applied);
+    } catch {
+      setDownloadFailed(true);
+    } finally {
+      setDownloading(false);
+    }
+  };
+  const field = (name: keyof Draft) => ({
+    value: draft[name],
+    onChange: (event: { currentTarget: HTMLInputElement }) => {
+      const value = event.currentTarget.value;
+      setDraft((current) => ({ ...current, [name]: value }));
+    },
+  });
+
+  const rows = events.data?.events ?? [];
+  return (
+    <Stack gap="lg" data-testid="admin-audit">
+      <PageHeader title={t('admin.audit.title')} description={t('admin.audit.description')} />
+      <Section title={t('admin.audit.filters')}>
+        <form onSubmit={apply} noValidate>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+            <TextInput label={t('admin.audit.actor')} type="search" {...field('actor')} data-testid="audit-filter-actor" />
+            <TextInput label={t('admin.audit.action')} type="search" {...field('action')} data-testid="audit-filter-action" />
+            <TextInput label={t('admin.audit.target')} type="search" {...field('target')} data-testid="audit-filter-target" />
+            <TextInput label={t('admin.audit.from')} type="date" {...field('from')} data-testid="audit-filter-from" />
+            <TextInput label={t('admin.audit.to')} type="date" {...field('to')} data-testid="audit-filter-to" />
+          </SimpleGrid>
+          <Group mt="md" gap="sm">
+            <Button type="submit" data-testid="audit-apply">
+              {t('admin.audit.apply')}
+            </Button>
+            <Button variant="default" onClick={clear}>
+              {t('admin.audit.clear')}
+            </Button>
+            <Button variant="light" onClick={() => void download()} loading={downloading} data-testid="audit-download">
+              {t('admin.audit.download')}
+            </Button>
+          </Group>
+        </form>
+      </Section>
+      {downloadFailed && (
+        <Alert color="red" role="alert">
+          {t('admin.audit.downloadFailed')}
+        </Alert>
+      )}
+      {events.isError && (
+        <Alert color="red" role="alert" data-testid="audit-load-failed">
+          {t('admin.audit.loadFailed')}
+        </Alert>
+      )}
+      {events.data && rows.length === 0 && <Text data-testid="audit-empty">{t('admin.audit.empty')}</Text>}
+      {rows.length > 0 && (
+        <DataTable<OperatorAuditEvent>
+          rows={rows}
+          rowKey={(row) => row.id}
+          testId="audit-table"
+          rowTestId="audit-row"
+          label={t('admin.audit.title')}
+          minWidth={880}
+          columns={[
+            { header: t('admin.audit.columns.when'), cell: (row) => formatDateTime(row.occurred_at, language) },
+            {
+              header: t('admin.audit.columns.who'),
+              cell: (row) => (
+                <Stack gap={0}>
+                  <Text size="sm">{row.actor_email ?? '—'}</Text>
+                  {row.via !== 'session' && (
+                    <Text size="xs" c="dimmed">
+                      {t('admin.audit.viaKey', { key: row.via.replace(/^key:/, '') })}
+                    </Text>
+                  )}
+                </Stack>
+              ),
+            },
+            {
+              header: t('admin.audit.columns.what'),
+              cell: (row) => (
+                <Stack gap={0}>
+                  <Text size="sm" ff="monospace">
+                    {row.action}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {row.summary}
+                  </Text>
+                </Stack>
+              ),
+            },
+            {
+              header: t('admin.audit.columns.target'),
+              cell: (row) => (
+                <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                  {Object.entries(row.target)
+                    .map(([key, value]) => `${key}: ${value}`)
+                    .join(', ') || '—'}
+                </Text>
+              ),
+            },
+            { header: t('admin.audit.columns.reason'), cell: (row) => <Text size="sm">{row.reason}</Text> },
+            { header: t('admin.audit.columns.address'), cell: (row) => row.ip ?? '—' },
+          ]}
+        />
+      )}
+      <Group gap="sm">
+        {cursors.length > 1 && (
+          <Button variant="default" onClick={() => setCursors([undefined])}>
+            {t('admin.audit.first')}
+          </Button>
+        )}
+        {events.data?.next_cursor && (
+          <Button variant="default" onClick={() => setCursors((current) => [...current, events.data!.next_cursor ?? undefined])} data-testid="audit-more">
+            {t('admin.audit.more')}
+          </Button>
+        )}
+      </Group>
+    </Stack>
+  );
 }

@@ -1,0 +1,195 @@
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/SimpleGrid.css';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDate, formatDateTime, type PersonDetail } from '@portal/contracts';
+import { DataTable } from '../../../components/DataTable';
+import { PageHeader } from '../../../components/PageHeader';
+import { Section } from '../../../components/Section';
+import { errorText, type ApiError } from '../../../lib/api';
+import { useLanguage } from '../../../lib/use-language';
+import { useOperator } from '../operator-context';
+import { usePerson, usePersonAction, type PersonAction } from './api';
+import { ReasonDialog } from './ReasonDialog';
+import { StatusBadge } from './StatusBadge';
+
+/** Which actions a person's state allows (the server refuses the others anyway). */
+function actionsFor(person: PersonDetail): PersonAction[] {
+  if (person.status === 'deleted') return [];
+  const actions: PersonAction[] = [person.locked_at ? 'unlock' : 'lock', 'endSessions'];
+  if (person.second_factors.some((factor) => factor.kind !== 'passkey')) actions.push('resetSecondFactors');
+  if (!person.activated_at) actions.push('resendActivation');
+  if (!person.deletion_requested_at) actions.push('startDeletion');
+  return actions;
+}
+const dangerous = new Set<PersonAction>(['lock', 'startDeletion', 'resetSecondFactors']);
+
+function Fact({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" component="div" data-testid={testId} style={{ overflowWrap: 'anywhere' }}>
+        {value}
+      </Text>
+    </Stack>
+  );
+}
+
+/** /admin/people/:userId: a person's account as support needs it, and the actions on it. */
+export function PersonPage() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { userId = '' } = useParams();
+  const operator = useOperator();
+  const person = usePerson(userId);
+  const act = usePersonAction(userId);
+  const [pending, setPending] = useState<PersonAction | null>(null);
+  // Finance reads only: the actions are support's and the owners' (the server says the same).
+  const mayAct = operator.roles.some((role) => role === 'owner' || role === 'support');
+
+  const back = (
+    <Anchor component={Link} to="/admin/people" size="sm">
+      {t('admin.people.back')}
+    </Anchor>
+  );
+  if (person.isError) {
+    return (
+      <Stack gap="md">
+        {back}
+        <Alert color="red" role="alert" data-testid="person-error">
+          {errorText(person.error as ApiError)}
+        </Alert>
+      </Stack>
+    );
+  }
+  if (!person.data) return <Text>{t('admin.people.loading')}</Text>;
+  const p = person.data;
+  const date = (value: string | null) => (value ? formatDateTime(value, language) : '—');
+  const empty = (testId: string) => (
+    <Text size="sm" c="dimmed" data-testid={testId}>
+      {t('admin.people.none')}
+    </Text>
+  );
+
+  return (
+    <Stack gap="lg" data-testid="admin-person">
+      {back}
+      <PageHeader title={p.full_name || p.email} description={p.email} />
+      <Section title={t('admin.people.account')}>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md">
+          <Fact label={t('admin.people.columns.status')} value={<StatusBadge status={p.status} />} />
+          <Fact label={t('admin.people.columns.email')} value={p.email} />
+          <Fact label={t('admin.people.columns.username')} value={p.username ?? '—'} />
+          <Fact label={t('admin.people.id')} value={<Text span ff="monospace" size="sm">{p.id}</Text>} />
+          <Fact label={t('admin.people.columns.created')} value={date(p.created_at)} />
+          <Fact label={t('admin.people.activated')} value={date(p.activated_at)} />
+          <Fact label={t('admin.people.language')} value={p.language} />
+          {p.locked_at && <Fact label={t('admin.people.lockedAt')} value={date(p.locked_at)} testId="person-locked-at" />}
+          {p.deletion_due_at && <Fact label={t('admin.people.deletionDue')} value={date(p.deletion_due_at)} />}
+        </SimpleGrid>
+        {mayAct && (
+          <Group gap="sm" mt="lg" data-testid="person-actions">
+            {actionsFor(p).map((action) => (
+              <Button key={action} variant={dangerous.has(action) ? 'light' : 'default'} color={dangerous.has(action) ? 'red' : undefined} onClick={() => setPending(action)} data-testid={`person-${action}`}>
+                {t(`admin.people.actions.${action}.button`)}
+              </Button>
+            ))}
+          </Group>
+        )}
+      </Section>
+
+      <Section title={t('admin.people.secondFactors')}>
+        {p.second_factors.length === 0
+          ? empty('person-factors-empty')
+          : (
+            <DataTable
+              rows={p.second_factors}
+              rowKey={(row) => `${row.kind}:${row.name ?? ''}:${row.added_at ?? ''}`}
+              testId="person-factors"
+              rowTestId="person-factor"
+              label={t('admin.people.secondFactors')}
+              minWidth={420}
+              columns={[
+                { header: t('admin.people.factorKind'), cell: (row) => t(`admin.people.factorKinds.${row.kind}`) },
+                { header: t('admin.people.factorName'), cell: (row) => row.name ?? '—' },
+                { header: t('admin.people.added'), cell: (row) => date(row.added_at) },
+              ]}
+            />
+          )}
+      </Section>
+
+      <Section title={t('admin.people.sessions')}>
+        {p.sessions.length === 0
+          ? empty('person-sessions-empty')
+          : (
+            <DataTable
+              rows={p.sessions}
+              rowKey={(row) => row.id}
+              testId="person-sessions"
+              rowTestId="person-session"
+              label={t('admin.people.sessions')}
+              minWidth={640}
+              columns={[
+                { header: t('admin.people.device'), cell: (row) => [row.browser, row.device].filter(Boolean).join(' · ') || '—' },
+                { header: t('admin.people.place'), cell: (row) => [row.location, row.ip].filter(Boolean).join(' · ') || '—' },
+                { header: t('admin.people.lastActive'), cell: (row) => date(row.last_active_at) },
+              ]}
+            />
+          )}
+      </Section>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Section title={t('admin.people.organizations')}>
+          {p.organizations.length === 0
+            ? empty('person-organizations-empty')
+            : p.organizations.map((organization) => (
+                <Text key={organization.id} size="sm">
+                  {organization.name} · {organization.role}
+                </Text>
+              ))}
+        </Section>
+        <Section title={t('admin.people.connectedApps')}>
+          {p.connected_apps.length === 0
+            ? empty('person-apps-empty')
+            : p.connected_apps.map((app) => (
+                <Text key={app.client_id} size="sm">
+                  {app.name} · {app.scopes.join(' ')}
+                </Text>
+              ))}
+        </Section>
+        <Section title={t('admin.people.balances')}>
+          {p.balances.map((balance) => (
+            <Text key={balance.currency} size="sm">
+              {balance.currency}: {balance.amount}
+            </Text>
+          ))}
+        </Section>
+        <Section title={t('admin.people.orders')}>
+          {p.orders.length === 0
+            ? empty('person-orders-empty')
+            : p.orders.map((order) => (
+                <Text key={order.id} size="sm">
+                  {order.number} · {order.plan} · {order.total} {order.currency} · {order.status} · {formatDate(order.created_at, language)}
+                </Text>
+              ))}
+        </Section>
+      </SimpleGrid>
+
+      {pending && (
+        <ReasonDialog
+          opened
+          title={t(`admin.people.actions.${pending}.title`)}
+          body={t(`admin.people.actions.${pending}.body`, { email: p.email })}
+          confirmLabel={t(`admin.people.actions.${pending}.button`)}
+          danger={dangerous.has(pending)}
+          onClose={() => setPending(null)}
+          onConfirm={(reason) => act.mutateAsync({ action: pending, reason })}
+        />
+      )}
+    </Stack>
+  );
+}
