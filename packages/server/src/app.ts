@@ -29,6 +29,7 @@ import {
 } from './modules/wallet';
 import { createMembershipService, createOrganizationService, membershipRoutes, organizationRoutes, type MembershipChange } from './modules/organizations';
 import { createUserService, peopleAdminRoutes, toUserDto } from './modules/users';
+import { adminDashboardRoutes, createDashboardCounter } from './modules/admin-dashboard';
 import { createPeopleAdmin } from './people-admin';
 import { auditRoutes, createAuditService, recordMembershipChange } from './modules/audit';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
@@ -156,7 +157,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const whcDeposits = createWhcDepositService({ db: database.db, clock, config, log: app.log });
   installDepositFollower(app, createWhcDepositFollower({ db: database.db, clock, config, log: app.log }), config.WHC_CHAIN_POLL_SECONDS);
   // A member of an organization that requires company SSO signs in only through its IdP (bound late: company SSO needs the pipeline).
-  const signIn = createSignIn({ ...shared, secondFactor, membershipOf: (user) => companySso.membershipOf(user) });
+  const countEvent = createDashboardCounter({ db: database.db, clock, log: app.log });
+  const signIn = createSignIn({ ...shared, secondFactor, membershipOf: (user) => companySso.membershipOf(user), countEvent });
   // Organization roles and invitations; every membership and role change goes to the organization's audit log.
   const directory = createUserService(database.db);
   const onMembershipChanged = async (change: MembershipChange) =>
@@ -198,6 +200,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     limiter,
     clock,
     log: app.log,
+    onTokenGrant: () => countEvent('token_grant'),
     productPlan: async (userId, product) => {
       const plan = await billing.productPlan(userId, product);
       return plan && { product: plan.plan.split('.')[0] ?? product, ...plan };
@@ -281,6 +284,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(membershipRoutes(config, membership));
       await v3.register(moderatorRoutes(config, moderators, oauth.clientTokens));
       await v3.register(auditRoutes(createAuditService({ db: database.db, clock }), clock));
+      await v3.register(adminDashboardRoutes({ db: database.db, clock }));
       await v3.register(operatorAdminRoutes(operators, clock));
       await v3.register(companySsoRoutes(config, companySso));
       await v3.register(peopleAdminRoutes(config, people));

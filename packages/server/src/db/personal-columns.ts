@@ -242,6 +242,8 @@ export const personalColumns: Record<string, Record<string, ColumnHandling>> = {
   },
   wallet_postings: { id: no, entry_id: no, account_id: no, currency: no, amount: no, balance_after: no, created_at: no },
   wallet_daily_usage: { user_id: no, currency: no, day: no, sent: no },
+  /** The operators' dashboard: counts per metric and hour, naming nobody. */
+  dashboard_counters: { metric: no, hour: no, count: no },
   wallet_deposit_orders: {
     id: no,
     user_id: no,

@@ -51,6 +51,8 @@ export const users = pgTable(
   (table) => [
     uniqueIndex('users_email_key').on(table.email),
     uniqueIndex('users_username_key').on(sql`lower(${table.username})`),
+    // The operators' dashboard counts sign-ups by hour and day (migration 0033).
+    index('users_created_at_idx').on(table.createdAt),
   ],
 );
 
@@ -1107,4 +1109,18 @@ export const operatorAuditEvents = pgTable(
     userAgent: text('user_agent'),
   },
   (table) => [index('operator_audit_events_actor_idx').on(table.actorUserId, table.id.desc())],
+);
+
+/**
+ * The operators' dashboard figures that no other table keeps for 30 days (sign-ins, failed
+ * sign-ins, lockouts, token grants): one row per metric and hour, raised by one atomic upsert.
+ */
+export const dashboardCounters = pgTable(
+  'dashboard_counters',
+  {
+    metric: text('metric').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.metric, table.hour] })],
 );

@@ -96,6 +96,8 @@ export interface SignInDependencies {
    * in app.ts): only its IdP then signs the member in. One lookup serves that step and the audit log.
    */
   membershipOf?: (user: UserRow) => Promise<SignInMembership | undefined>;
+  /** The operators' dashboard counters (modules/admin-dashboard, bound in app.ts): never throws. */
+  countEvent?: (event: 'sign_in' | 'sign_in_failed' | 'lockout') => Promise<void>;
 }
 
 export type SignInPipeline = ReturnType<typeof createSignInPipeline>;
@@ -201,7 +203,12 @@ export function createSignInPipeline(deps: SignInDependencies) {
   /** Signs in one way: its identify, lockout and verify steps, then the shared ones. */
   async function run<Input>(way: WayIn<Input>, input: Input, origin: RequestOrigin): Promise<SignInResult> {
     const user = await way.identify(input, origin);
-    await way.lockout?.(user, input, origin);
+    try {
+      await way.lockout?.(user, input, origin);
+    } catch (error) {
+      if (error instanceof AppError && error.status === 429) await deps.countEvent?.('lockout');
+      throw error;
+    }
     let proven: Proven;
     try {
       proven = await way.verify(user, input, origin);
@@ -209,12 +216,15 @@ export function createSignInPipeline(deps: SignInDependencies) {
       // The organization audit log: the same one lookup whether or not an account exists (the
       // email typed stands in for it), and the same answer; recording never throws.
       const email = user?.email ?? way.claimedEmail?.(input)?.trim();
+      if (factorRefused(error)) await deps.countEvent?.('sign_in_failed');
       if (factorRefused(error) && email?.includes('@')) {
         await recordMemberEvent(deps, { id: user?.id, email }, 'sign_in_failed', origin, { method: way.method ?? null, reason: error.code });
       }
       throw error;
     }
-    return finish(proven, origin);
+    const result = await finish(proven, origin);
+    if (!('mfa_required' in result)) await deps.countEvent?.('sign_in');
+    return result;
   }
 
   /** For ways in that come back past the second step: they always end in a session. */

@@ -38,6 +38,8 @@ export async function createOAuth(deps: {
   log: { warn(object: unknown, message: string): void; error(object: unknown, message: string): void };
   /** The person's plan of a product, for the `plan` claim of the product's own clients (billing's, wired in app.ts). */
   productPlan?: (userId: string, product: string) => Promise<PlanClaim | undefined>;
+  /** Each token the token endpoint grants (the operators' dashboard counts them; never throws). */
+  onTokenGrant?: () => Promise<void>;
 }) {
   const accounts = accountReader(createUserService(deps.db).findById);
   const provider = await providerWithKeys(

@@ -88,6 +88,8 @@ export interface ProviderDependencies {
    * product's own (first-party) clients, in userinfo and the ID token when `plan` is asked.
    */
   productPlan?: (userId: string, product: string) => Promise<PlanClaim | undefined>;
+  /** Each token the token endpoint grants (the operators' dashboard counts them; never throws). */
+  onTokenGrant?: () => Promise<void>;
 }
 
 /** The `plan` claim: which plan of the client's product the person has, and until when. */
@@ -383,6 +385,7 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
     }
   });
 
+  if (deps.onTokenGrant) provider.on('grant.success', () => void deps.onTokenGrant?.());
   provider.on('server_error', (_ctx, error) => deps.log.error({ err: error }, 'oidc provider error'));
   provider.on('backchannel.error', (_ctx, error, client) => deps.log.warn({ err: error, client: client.clientId }, 'back-channel logout failed'));
   return provider;
