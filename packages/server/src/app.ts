@@ -32,6 +32,8 @@ import { createUserService, peopleAdminRoutes, toUserDto } from './modules/users
 import { adminDashboardRoutes, createDashboardCounter } from './modules/admin-dashboard';
 import { createPeopleAdmin } from './people-admin';
 import { auditRoutes, createAuditService, recordMembershipChange } from './modules/audit';
+import { createWebhookService, installWebhookDeliveryJob, webhookAdminRoutes } from './modules/webhooks';
+import { egressPolicyFor } from './platform/egress';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createModeratorService, moderatorRoutes } from './modules/moderators';
@@ -246,6 +248,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installOidcSweepJob(app, database.db);
   installSessionRetentionJob(app, { db: database.db, clock, retention: { retentionDays: config.SESSION_RETENTION_DAYS, idleTimeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS } });
   installSigningKeyReloadJob(app, oauth.provider, config.OIDC_KEYS_RELOAD_SECONDS);
+  // Events to products: queued by the database's triggers with the change, sent by every node's job.
+  const webhookOptions = { db: database.db, clock, secrets, egress: egressPolicyFor(config) };
+  const webhooks = createWebhookService(webhookOptions);
+  installWebhookDeliveryJob(app, { ...webhookOptions, intervalMs: config.WEBHOOK_DELIVERY_INTERVAL_MS });
   // Researcher rewards (posted by the bug-bounty platform's client) paid on the 10th.
   const payouts = createPayoutService({ ...shared, hooks: deps.payoutHooks });
   // People in the operators' console: each page and action through the module that owns it.
@@ -287,6 +293,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(adminDashboardRoutes({ db: database.db, clock }));
       await v3.register(operatorAdminRoutes(operators, clock));
       await v3.register(companySsoRoutes(config, companySso));
+      await v3.register(webhookAdminRoutes(webhooks));
       await v3.register(peopleAdminRoutes(config, people));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -119,6 +119,8 @@ const envSchema = z
     BUGBOUNTY_URL: url.optional(),
     /** How often the purge of accounts past their deletion date runs; 0 turns the job off on this node. */
     DELETION_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 60 * 60).default(3600),
+    /** How often this node looks for webhook deliveries that are due (modules/webhooks); 0 turns delivery off on this node. */
+    WEBHOOK_DELIVERY_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     // The OpenID Connect provider (modules/oauth).
     /** The products' client file (first-party clients); unset: the checked-in modules/oauth/first-party-clients.json. */
     OAUTH_CLIENTS_FILE: z.string().min(1).optional(),

@@ -429,4 +429,23 @@ export const personalColumns: Record<string, Record<string, ColumnHandling>> = {
     signup_claimed_at: no,
     created_at: no,
   },
+  // Endpoints are an app's settings; a delivery's payload names the person until the purge's
+  // trigger (migration 0031_webhooks) cuts it to their id, before queueing user.deleted.
+  webhook_endpoints: { client_id: no, url: no, events: no, secret: no, enabled: no, created_at: no, updated_at: no },
+  webhook_deliveries: {
+    id: no,
+    event_id: no,
+    client_id: no,
+    type: no,
+    subject: no,
+    payload: clear,
+    status: no,
+    attempts: no,
+    last_status_code: no,
+    last_error: no,
+    next_attempt_at: no,
+    lease_until: no,
+    delivered_at: no,
+    created_at: no,
+  },
 };

@@ -1,0 +1,91 @@
+import type { Database } from '../../db/client';
+import type { Clock } from '../../platform/clock';
+import type { DataProtection } from '../../platform/data-protection';
+import { egressFetch, EgressRefused, type EgressPolicy } from '../../platform/egress';
+import { webhookQueries, type ClaimedDelivery } from './queries';
+import { MAX_ATTEMPTS, nextAttemptAfter } from './schedule';
+import { signedHeaders } from './signing';
+
+export interface DeliveryWorkerOptions {
+  db: Database;
+  clock: Clock;
+  secrets: DataProtection;
+  egress: EgressPolicy;
+  /** Deliveries claimed (and sent at once) per round. */
+  batchSize?: number;
+  /** How long a claim holds: past it another worker may take the delivery again (a crashed node). */
+  leaseMs?: number;
+  /** One run stops claiming after this long, so a job's run ends and the node can close. */
+  runBudgetMs?: number;
+}
+
+/** A receiver has this long to answer (Standard Webhooks suggests a short timeout; retries follow). */
+const ATTEMPT_TIMEOUT_MS = 15_000;
+/** A receiver's answer is not read beyond this: only its status counts. */
+const ANSWER_LIMIT_BYTES = 64 * 1024;
+
+export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
+
+/**
+ * Sends due deliveries: claims a batch, sends each (signed, through the egress guard), records
+ * what the receiver answered, and goes on until nothing is due or the run's budget is spent.
+ * Any number of workers on any number of nodes may run at once: the claim never hands one
+ * delivery to two of them, nor a person's later event before an earlier one.
+ */
+export function createDeliveryWorker(options: DeliveryWorkerOptions) {
+  const queries = webhookQueries(options.db);
+  const batchSize = options.batchSize ?? 50;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const runBudgetMs = options.runBudgetMs ?? 10_000;
+  const policy: EgressPolicy = { ...options.egress, timeoutMs: ATTEMPT_TIMEOUT_MS, maxResponseBytes: ANSWER_LIMIT_BYTES };
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const at = options.clock.now();
+    if (!delivery.url || !delivery.secret || !delivery.enabled) {
+      // Removed or disabled since it was queued: nothing is sent, and the log says why.
+      await queries.settle(delivery, { status: 'failed', statusCode: null, error: delivery.url ? 'endpoint_disabled' : 'endpoint_removed', nextAttemptAt: null, at });
+      return;
+    }
+    const body = JSON.stringify(delivery.payload);
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      // The signature's time is the wall clock: receivers check it against theirs.
+      const headers = { 'content-type': 'application/json', 'user-agent': 'portal-webhooks', ...signedHeaders(options.secrets.open(delivery.secret), delivery.eventId, body, new Date()) };
+      const response = await egressFetch(delivery.url, { method: 'POST', headers, body }, policy);
+      statusCode = response.status;
+      await response.body?.cancel().catch(() => undefined);
+      if (statusCode < 200 || statusCode >= 300) error = statusCode >= 300 && statusCode < 400 ? 'redirect_not_followed' : 'status';
+    } catch (caught) {
+      // Only the kind of failure is kept: a message could carry what the receiver said.
+      error = caught instanceof EgressRefused ? `refused_${caught.problem}` : caught instanceof Error && caught.name === 'TimeoutError' ? 'timeout' : 'unreachable';
+    }
+    const now = options.clock.now();
+    if (!error) {
+      await queries.settle(delivery, { status: 'delivered', statusCode, error: null, nextAttemptAt: null, at: now });
+      return;
+    }
+    const next = delivery.attempts < MAX_ATTEMPTS ? nextAttemptAfter(delivery.attempts, now) : null;
+    await queries.settle(delivery, { status: next ? 'pending' : 'failed', statusCode, error, nextAttemptAt: next, at: now });
+  }
+
+  /** One round: claims a batch and sends it. Returns how many were claimed. */
+  async function round(): Promise<number> {
+    const claimed = await queries.claim(options.clock.now(), batchSize, leaseMs);
+    await Promise.all(claimed.map((delivery) => attempt(delivery)));
+    return claimed.length;
+  }
+
+  /** Rounds until nothing is due (or the budget is spent). Returns how many were claimed. */
+  async function run(): Promise<number> {
+    const started = Date.now();
+    let sent = 0;
+    for (;;) {
+      const claimed = await round();
+      sent += claimed;
+      if (claimed === 0 || Date.now() - started > runBudgetMs) return sent;
+    }
+  }
+
+  return { round, run };
+}

@@ -1,0 +1,173 @@
+import { and, asc, desc, eq, getTableColumns, lt, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { oauthClients, webhookDeliveries, webhookEndpoints } from '../../db/schema';
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** A delivery claimed by a worker: the event, where it goes and the sealed secret that signs it. */
+export interface ClaimedDelivery {
+  id: number;
+  eventId: string;
+  payload: WebhookDeliveryRow['payload'];
+  attempts: number;
+  leaseUntil: Date;
+  url: string | null;
+  secret: string | null;
+  enabled: boolean | null;
+}
+
+/**
+ * The webhooks module's queries. Deliveries are queued by the triggers of migration
+ * 0031_webhooks (never here); these set endpoints, claim and settle deliveries, and read the log.
+ */
+export function webhookQueries(db: Database) {
+  return {
+    async appExists(clientId: string): Promise<boolean> {
+      const rows = await db.select({ id: oauthClients.clientId }).from(oauthClients).where(eq(oauthClients.clientId, clientId)).limit(1);
+      return rows.length > 0;
+    },
+
+    /** Every outside app with its endpoint and its waiting and failed deliveries. */
+    async apps(clientId?: string) {
+      const pending = sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.client_id = ${oauthClients.clientId} and d.status = 'pending')`;
+      const failed = sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.client_id = ${oauthClients.clientId} and d.status = 'failed')`;
+      return db
+        .select({ clientId: oauthClients.clientId, metadata: oauthClients.metadata, endpoint: webhookEndpoints, pending, failed })
+        .from(oauthClients)
+        .leftJoin(webhookEndpoints, eq(webhookEndpoints.clientId, oauthClients.clientId))
+        .where(clientId === undefined ? undefined : eq(oauthClients.clientId, clientId))
+        .orderBy(asc(oauthClients.clientId));
+    },
+
+    /** Inserts or updates the endpoint; `secret` is stored only for a new one. Returns the row and whether it is new. */
+    async upsertEndpoint(clientId: string, settings: { url: string; events: string[]; enabled: boolean }, sealedSecret: string, now: Date) {
+      const [row] = await db
+        .insert(webhookEndpoints)
+        .values({ clientId, ...settings, secret: sealedSecret, createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({ target: webhookEndpoints.clientId, set: { ...settings, updatedAt: now } })
+        // xmax is 0 on a row this statement inserted (not one it updated).
+        .returning({ ...getTableColumns(webhookEndpoints), created: sql<boolean>`(xmax = 0)` });
+      const { created, ...endpoint } = row!;
+      return { endpoint, created };
+    },
+
+    async setSecret(clientId: string, sealedSecret: string, now: Date): Promise<boolean> {
+      const rows = await db.update(webhookEndpoints).set({ secret: sealedSecret, updatedAt: now }).where(eq(webhookEndpoints.clientId, clientId)).returning({ id: webhookEndpoints.clientId });
+      return rows.length > 0;
+    },
+
+    /** Removes the endpoint; its waiting deliveries fail at once (nothing will be sent to it). */
+    async removeEndpoint(clientId: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const rows = await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.clientId, clientId)).returning({ id: webhookEndpoints.clientId });
+        if (!rows.length) return false;
+        await tx
+          .update(webhookDeliveries)
+          .set({ status: 'failed', lastError: 'endpoint_removed', leaseUntil: null })
+          .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.status, 'pending')));
+        return true;
+      });
+    },
+
+    /**
+     * Claims up to `limit` due deliveries for `leaseMs`, in one short statement: rows locked by
+     * another worker are skipped (`FOR UPDATE SKIP LOCKED`), and a delivery is due only when no
+     * earlier one of the same person to the same endpoint is still pending, so a person's
+     * events reach an endpoint in order and one at a time, whichever node sends them.
+     */
+    async claim(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      const result = await db.execute<{
+        id: string;
+        event_id: string;
+        payload: WebhookDeliveryRow['payload'] | string;
+        attempts: number;
+        url: string | null;
+        secret: string | null;
+        enabled: boolean | null;
+      }>(sql`
+        with due as (
+          select d.id from ${webhookDeliveries} d
+          where d.status = 'pending' and d.next_attempt_at <= ${now} and (d.lease_until is null or d.lease_until <= ${now})
+            and not exists (
+              select 1 from ${webhookDeliveries} p
+              where p.client_id = d.client_id and p.subject = d.subject and p.status = 'pending' and p.id < d.id
+            )
+          order by d.next_attempt_at, d.id
+          limit ${limit}
+          for update skip locked
+        ), claimed as (
+          update ${webhookDeliveries} d set lease_until = ${leaseUntil}, attempts = d.attempts + 1
+          from due where d.id = due.id
+          returning d.id, d.event_id, d.payload, d.attempts, d.client_id
+        )
+        select claimed.id, claimed.event_id, claimed.payload, claimed.attempts, e.url, e.secret, e.enabled
+        from claimed left join ${webhookEndpoints} e on e.client_id = claimed.client_id
+        order by claimed.id`);
+      return result.rows.map((row) => ({
+        id: Number(row.id),
+        eventId: row.event_id,
+        payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+        attempts: Number(row.attempts),
+        leaseUntil,
+        url: row.url,
+        secret: row.secret,
+        enabled: row.enabled,
+      }));
+    },
+
+    /**
+     * What one attempt came to, written only while the worker still holds the claim (its lease
+     * unchanged): a worker that outlived its lease does not overwrite the next one's result.
+     */
+    async settle(
+      claimed: Pick<ClaimedDelivery, 'id' | 'leaseUntil'>,
+      outcome: { status: 'pending' | 'delivered' | 'failed'; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; at: Date },
+    ): Promise<void> {
+      await db
+        .update(webhookDeliveries)
+        .set({
+          status: outcome.status,
+          lastStatusCode: outcome.statusCode,
+          lastError: outcome.error,
+          leaseUntil: null,
+          ...(outcome.nextAttemptAt ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
+          ...(outcome.status === 'delivered' ? { deliveredAt: outcome.at } : {}),
+        })
+        .where(and(eq(webhookDeliveries.id, claimed.id), eq(webhookDeliveries.leaseUntil, claimed.leaseUntil)));
+    },
+
+    async deliveries(clientId: string, filter: { status?: string; before?: number; limit: number }): Promise<WebhookDeliveryRow[]> {
+      return db
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.clientId, clientId),
+            filter.status ? eq(webhookDeliveries.status, filter.status) : undefined,
+            filter.before !== undefined ? lt(webhookDeliveries.id, filter.before) : undefined,
+          ),
+        )
+        .orderBy(desc(webhookDeliveries.id))
+        .limit(filter.limit);
+    },
+
+    /** Queues a delivery again now with a fresh day of retries; same event id, so receivers drop it if they had it. */
+    async redeliver(clientId: string, id: number, now: Date): Promise<WebhookDeliveryRow | undefined> {
+      const [row] = await db
+        .update(webhookDeliveries)
+        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leaseUntil: null, lastError: null })
+        .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.id, id), sql`exists (select 1 from ${webhookEndpoints} e where e.client_id = ${clientId})`))
+        .returning();
+      return row;
+    },
+
+    /** Forgets settled deliveries older than `before` (the log keeps `retention` of history). */
+    async prune(before: Date): Promise<void> {
+      await db.delete(webhookDeliveries).where(and(sql`${webhookDeliveries.status} <> 'pending'`, lt(webhookDeliveries.createdAt, before)));
+    },
+  };
+}
+
+export type WebhookQueries = ReturnType<typeof webhookQueries>;

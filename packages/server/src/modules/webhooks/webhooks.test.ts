@@ -1,0 +1,263 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { eq, sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../../test/clock';
+import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
+import { identityClient } from '../../../test/identity';
+import { oauthClients, operatorRoles, organizationMembers, organizations, users, webhookDeliveries } from '../../db/schema';
+import { createDataProtection, parseDataKey } from '../../platform/data-protection';
+import { runDeletionPurge } from '../account';
+import { createDeliveryWorker } from './delivery';
+
+const clock = manualClock(new Date(Date.now() + 60_000));
+let server: TestServer;
+/** A second node on the same database with the production egress rule. */
+let production: TestServer;
+let client: ReturnType<typeof identityClient>;
+const tokens: Record<string, string> = {};
+const ids: Record<string, string> = {};
+const secrets = createDataProtection(parseDataKey(TEST_DATA_KEY)!);
+const worker = () => createDeliveryWorker({ db: server.database.db, clock, secrets, egress: { allowLoopback: true } });
+const codeOf = (response: { json(): unknown }) => (response.json() as { code?: string }).code;
+
+type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
+const call = (token: string | undefined, method: Method, url: string, payload?: object, node: TestServer = server) =>
+  node.app.inject({ method, url, headers: { 'user-agent': 'webhooks-test', ...(token ? { authorization: `Bearer ${token}` } : {}) }, ...(payload ? { payload } : {}) });
+
+/** A product's receiver: answers `plan` in turn (then 200), keeps every request, and what it accepted once by id. */
+interface Received {
+  id: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  status: number;
+}
+const receiver = {
+  server: undefined as Server | undefined,
+  url: '',
+  plan: [] as number[],
+  requests: [] as Received[],
+  accepted: new Map<string, { type: string; data: Record<string, unknown> }>(),
+  /** The order events were accepted in (duplicates dropped by webhook-id). */
+  order: [] as string[],
+  reset() {
+    this.plan = [];
+    this.requests = [];
+    this.accepted.clear();
+    this.order = [];
+  },
+};
+
+async function person(name: string) {
+  const email = `${name}@example.com`;
+  tokens[name] = await client.registeredUser(email);
+  await server.database.db.update(users).set({ twoFactorMethod: 'email' }).where(eq(users.email, email));
+  const [row] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  ids[name] = row!.id;
+}
+
+let signingSecret = '';
+
+beforeAll(async () => {
+  receiver.server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const status = receiver.plan.shift() ?? 200;
+      const id = String(request.headers['webhook-id']);
+      receiver.requests.push({ id, headers: request.headers, body, status });
+      if (status === 200 && !receiver.accepted.has(id)) {
+        // What a receiver does: verify the signature, then drop an id it has already seen.
+        const event = new Webhook(signingSecret).verify(body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+        receiver.accepted.set(id, event);
+        receiver.order.push(`${event.type}:${String(event.data.name ?? event.data.id ?? '')}`);
+      }
+      response.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.server!.listen(0, '127.0.0.1', resolve));
+  const address = receiver.server.address();
+  receiver.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
+
+  // The retries move the clock by minutes: the operators' proof of identity lasts the whole file.
+  const env = { WEBHOOK_DELIVERY_INTERVAL_MS: '0', DELETION_JOB_INTERVAL_SECONDS: '0', REAUTH_MAX_AGE_SECONDS: '86400' };
+  server = await startTestServer({ clock, env });
+  production = await startTestServer({ clock, database: server.database, env: { ...env, EGRESS_ALLOW_LOOPBACK: 'false' } });
+  client = identityClient(server.app, server.database);
+  for (const name of ['owner', 'support', 'nobody', 'member']) await person(name);
+  await server.database.db.insert(operatorRoles).values([
+    { userId: ids.owner!, role: 'owner' },
+    { userId: ids.support!, role: 'support' },
+  ]);
+  await server.database.db.insert(oauthClients).values([
+    { clientId: 'notes-app', metadata: { client_name: 'Notes App' } },
+    { clientId: 'other-app', metadata: { client_name: 'Other App' } },
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await production?.close();
+  await server?.close();
+  await new Promise((resolve) => receiver.server?.close(resolve));
+});
+beforeEach(() => receiver.reset());
+
+const ALL_EVENTS = ['user.created', 'user.updated', 'user.email_changed', 'user.deleted', 'organization.member_added', 'organization.member_removed'];
+const setEndpoint = (token: string | undefined, clientId: string, body: object, node?: TestServer) => call(token, 'PUT', `/v3/admin/webhooks/${clientId}`, body, node);
+const rename = (name: string, fullName: string) => call(tokens[name], 'PUT', '/v3/sso/me', { full_name: fullName, language: 'en' });
+const deliveriesOf = (clientId: string) => server.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.clientId, clientId)).orderBy(webhookDeliveries.id);
+
+describe('webhooks: who may set an endpoint', () => {
+  it('refuses anonymous callers, people who are not operators, and support for changes', async () => {
+    const body = { url: receiver.url, events: ALL_EVENTS, reason: 'Notes wants account events' };
+    expect((await setEndpoint(undefined, 'notes-app', body)).statusCode).toBe(401);
+    for (const name of ['nobody', 'support']) {
+      const refused = await setEndpoint(tokens[name], 'notes-app', body);
+      expect([refused.statusCode, codeOf(refused)], name).toEqual([403, 'admin.forbidden']);
+      const rotate = await call(tokens[name], 'POST', '/v3/admin/webhooks/notes-app/secret', { reason: 'Leaked, rotate' });
+      expect([rotate.statusCode, codeOf(rotate)], name).toEqual([403, 'admin.forbidden']);
+    }
+    const read = await call(tokens.nobody, 'GET', '/v3/admin/webhooks');
+    expect([read.statusCode, codeOf(read)]).toEqual([403, 'admin.forbidden']);
+    // Support reads the list and the log (to answer a product team), and sees no endpoint was set.
+    const list = await call(tokens.support, 'GET', '/v3/admin/webhooks');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().items).toEqual([
+      { client_id: 'notes-app', client_name: 'Notes App', endpoint: null, pending: 0, failed: 0 },
+      { client_id: 'other-app', client_name: 'Other App', endpoint: null, pending: 0, failed: 0 },
+    ]);
+  });
+
+  it('refuses an endpoint on a private, loopback or metadata address under the production rule, and an unknown app', async () => {
+    for (const url of ['http://10.0.0.5/hooks', 'https://10.0.0.5/hooks', 'https://169.254.169.254/latest', 'https://127.0.0.1/hooks', 'https://[::1]/hooks', receiver.url]) {
+      const refused = await setEndpoint(tokens.owner, 'notes-app', { url, events: ['user.created'], reason: 'Notes wants account events' }, production);
+      expect([refused.statusCode, codeOf(refused)], url).toEqual([400, 'validation_error']);
+      expect(refused.json().details.fields.url.code, url).toBe('egress.url_refused');
+    }
+    const unknown = await setEndpoint(tokens.owner, 'no-such-app', { url: receiver.url, events: ['user.created'], reason: 'Notes wants account events' });
+    expect([unknown.statusCode, codeOf(unknown)]).toEqual([404, 'admin.not_found']);
+    const noReason = await setEndpoint(tokens.owner, 'notes-app', { url: receiver.url, events: ['user.created'] });
+    expect([noReason.statusCode, codeOf(noReason)]).toEqual([400, 'admin.reason_required']);
+    const badEvent = await setEndpoint(tokens.owner, 'notes-app', { url: receiver.url, events: ['user.password'], reason: 'Notes wants account events' });
+    expect(badEvent.statusCode).toBe(400);
+    expect((await call(tokens.owner, 'GET', '/v3/admin/webhooks/notes-app')).json().endpoint).toBeNull();
+  });
+
+  it('an owner sets the endpoint: the signing secret is shown once, never read back', async () => {
+    const saved = await setEndpoint(tokens.owner, 'notes-app', { url: receiver.url, events: ALL_EVENTS, reason: 'Notes wants account events' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.headers['cache-control']).toContain('no-store');
+    signingSecret = saved.json().secret;
+    expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const again = await setEndpoint(tokens.owner, 'notes-app', { url: receiver.url, events: ALL_EVENTS, reason: 'Same settings again' });
+    expect(again.json().secret).toBeNull();
+    const read = await call(tokens.support, 'GET', '/v3/admin/webhooks/notes-app');
+    expect(read.json()).toMatchObject({ endpoint: { url: receiver.url, events: ALL_EVENTS, enabled: true } });
+    expect(read.body).not.toContain('whsec_');
+    // Stored sealed, not as the secret itself.
+    const stored = await server.database.db.execute(sql`select secret from webhook_endpoints where client_id = 'notes-app'`);
+    expect(JSON.stringify(stored.rows)).not.toContain(signingSecret.slice(6));
+  });
+});
+
+describe('webhooks: delivery', () => {
+  it('a receiver that fails twice then succeeds gets the event once by id, signed, and the log says so', async () => {
+    receiver.plan = [500, 503];
+    expect((await rename('member', 'Mia Member')).statusCode).toBe(200);
+    const [queued] = (await deliveriesOf('notes-app')).filter((row) => row.status === 'pending');
+    expect(queued).toMatchObject({ type: 'user.updated', subject: ids.member, attempts: 0 });
+    // Nothing for the app that chose no events.
+    expect(await deliveriesOf('other-app')).toEqual([]);
+
+    await worker().run();
+    clock.advance(6_000);
+    await worker().run();
+    clock.advance(6 * 60_000);
+    await worker().run();
+    expect(receiver.requests.map((request) => request.status)).toEqual([500, 503, 200]);
+    expect(new Set(receiver.requests.map((request) => request.id))).toEqual(new Set([queued!.eventId]));
+    expect(receiver.accepted.size).toBe(1);
+    expect(receiver.accepted.get(queued!.eventId)).toEqual({ type: 'user.updated', timestamp: expect.any(String), data: expect.objectContaining({ id: ids.member, name: 'Mia Member', email: 'member@example.com' }) });
+
+    const log = await call(tokens.support, 'GET', '/v3/admin/webhooks/notes-app/deliveries');
+    expect(log.statusCode).toBe(200);
+    expect(log.json().items[0]).toMatchObject({ event_id: queued!.eventId, type: 'user.updated', status: 'delivered', attempts: 3, last_status_code: 200, next_attempt_at: null });
+  });
+
+  it("delivers a person's events in order: a later one waits while an earlier one is retried", async () => {
+    receiver.plan = [500];
+    for (const name of ['First', 'Second', 'Third']) expect((await rename('member', name)).statusCode).toBe(200);
+    await worker().run();
+    // Only the first was sent (and failed): the others wait behind it.
+    expect(receiver.requests).toHaveLength(1);
+    clock.advance(6_000);
+    await worker().run();
+    await worker().run();
+    await worker().run();
+    expect(receiver.order).toEqual(['user.updated:First', 'user.updated:Second', 'user.updated:Third']);
+  });
+
+  it('two workers at once deliver each event once', async () => {
+    const names = Array.from({ length: 30 }, (_, index) => `Name ${index}`);
+    for (const name of names) await server.database.db.update(users).set({ fullName: name }).where(eq(users.id, index(names, name)));
+    await Promise.all([worker().run(), worker().run(), worker().run()]);
+    const ids = receiver.requests.map((request) => request.id);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    expect((await deliveriesOf('notes-app')).filter((row) => row.status !== 'delivered')).toEqual([]);
+  });
+
+  it('an owner redelivers: the same webhook-id, which the receiver drops', async () => {
+    const [last] = (await call(tokens.owner, 'GET', '/v3/admin/webhooks/notes-app/deliveries?limit=1')).json().items;
+    const support = await call(tokens.support, 'POST', `/v3/admin/webhooks/notes-app/deliveries/${last.id}/redeliver`, { reason: 'Product lost it' });
+    expect([support.statusCode, codeOf(support)]).toEqual([403, 'admin.forbidden']);
+    const other = await call(tokens.owner, 'POST', `/v3/admin/webhooks/other-app/deliveries/${last.id}/redeliver`, { reason: 'Product lost it' });
+    expect([other.statusCode, codeOf(other)]).toEqual([404, 'admin.not_found']);
+    const again = await call(tokens.owner, 'POST', `/v3/admin/webhooks/notes-app/deliveries/${last.id}/redeliver`, { reason: 'Product lost it' });
+    expect(again.json()).toMatchObject({ status: 'pending', attempts: 0 });
+    receiver.accepted.set(last.event_id, { type: last.type, data: {} });
+    await worker().run();
+    expect(receiver.requests.map((request) => request.id)).toEqual([last.event_id]);
+    expect(receiver.order).toEqual([]);
+  });
+
+  it('a delivery to a loopback receiver is refused at connection time under the production rule', async () => {
+    await rename('owner', 'Olga Owner');
+    await createDeliveryWorker({ db: server.database.db, clock, secrets, egress: { allowLoopback: false } }).run();
+    expect(receiver.requests).toEqual([]);
+    const row = (await deliveriesOf('notes-app')).filter((delivery) => delivery.subject === ids.owner).at(-1);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, lastError: 'refused_scheme' });
+  });
+
+  it('a removed endpoint gets nothing more, and its waiting deliveries fail', async () => {
+    const support = await call(tokens.support, 'DELETE', '/v3/admin/webhooks/notes-app', { reason: 'Product retired' });
+    expect([support.statusCode, codeOf(support)]).toEqual([403, 'admin.forbidden']);
+    expect((await call(tokens.owner, 'DELETE', '/v3/admin/webhooks/notes-app', { reason: 'Product retired' })).statusCode).toBe(204);
+    await rename('owner', 'Olga Again');
+    await worker().run();
+    expect(receiver.requests).toEqual([]);
+    expect((await deliveriesOf('notes-app')).filter((row) => row.status === 'pending')).toEqual([]);
+  });
+
+  it('membership changes reach the app, and a deleted account is announced with its id only, its earlier payloads cut to the id', async () => {
+    signingSecret = (await setEndpoint(tokens.owner, 'notes-app', { url: receiver.url, events: ALL_EVENTS, reason: 'Notes wants account events again' })).json().secret;
+    const organizationId = crypto.randomUUID();
+    await server.database.db.insert(organizations).values({ id: organizationId, name: 'Acme', adminEmail: 'owner@example.com' });
+    await server.database.db.insert(organizationMembers).values({ organizationId, email: 'member@example.com', userId: ids.member!, role: 'member' });
+    // The person's deletion is due (its request and window are the account module's, tested there).
+    await server.database.db.update(users).set({ deletionRequestedAt: clock.now(), deletionDueAt: new Date(clock.now().getTime() - 1000) }).where(eq(users.id, ids.member!));
+    expect(await runDeletionPurge(server.database.db, clock)).toBe(1);
+    await worker().run();
+    expect(receiver.order).toEqual(['organization.member_added:', 'organization.member_removed:', `user.deleted:${ids.member}`]);
+    const deleted = [...receiver.accepted.values()].find((event) => event.type === 'user.deleted');
+    expect(deleted!.data).toEqual({ id: ids.member });
+    const left = JSON.stringify((await deliveriesOf('notes-app')).filter((row) => row.subject === ids.member).map((row) => row.payload));
+    expect(left).not.toMatch(/member@example\.com|Mia Member|First/);
+  });
+});
+
+/** The id of the account a name is given to in the two-workers test: one of the four people, in turn. */
+function index(names: string[], name: string): string {
+  const people = [ids.owner, ids.support, ids.nobody, ids.member];
+  return people[names.indexOf(name) % people.length]!;
+}
