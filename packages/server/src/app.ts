@@ -39,7 +39,7 @@ import { createMfaService, createSecondFactorService, mfaRoutes } from './module
 import { createModeratorService, moderatorRoutes } from './modules/moderators';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
 import { createOperatorService, grantConfiguredOwners, installOperatorAccess, operatorAdminRoutes } from './modules/operators';
-import { createOAuth, installOidcSweepJob, installSigningKeyReloadJob, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
+import { createOAuth, installOidcSweepJob, installSigningKeyReloadJob, oauthAdminRoutes, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
 import { createFederationService, federationRoutes, socialFormPostRoute } from './modules/federation';
 import { companySsoRoutes, createCompanySsoService, SAML_ACS_PREFIX } from './modules/company-sso';
@@ -293,6 +293,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(adminDashboardRoutes({ db: database.db, clock }));
       await v3.register(operatorAdminRoutes(operators, clock));
       await v3.register(companySsoRoutes(config, companySso));
+      await v3.register(oauthAdminRoutes(oauth.admin.apps, oauth.admin.keys));
       await v3.register(webhookAdminRoutes(webhooks));
       await v3.register(peopleAdminRoutes(config, people));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -45,8 +45,10 @@ export type AdminApp = z.infer<typeof adminAppSchema>;
 
 export const adminAppListSchema = z.object({ apps: z.array(adminAppSchema) });
 
-const uri = z.string().trim().min(1).max(2000);
-const httpsUrl = z.url().max(2000);
+/** A redirect URI: any scheme here (native apps use their own); the provider's rules are checked when it is saved. */
+const uri = z.url().max(2000);
+/** A web address (http or https: never javascript: or data:); the server's own requests need public https on top (egress guard). */
+const webUrl = z.url({ protocol: /^https?$/ }).max(2000);
 
 /** What an operator sets on an outside app. The provider's redirect URI rules are checked on top (admin.app_settings_invalid). */
 export const adminAppSettingsSchema = z.object({
@@ -54,8 +56,8 @@ export const adminAppSettingsSchema = z.object({
   redirect_uris: z.array(uri).min(1).max(20),
   post_logout_redirect_uris: z.array(uri).max(20),
   /** Where the server posts logout tokens: it must pass the egress guard (public https). */
-  backchannel_logout_uri: httpsUrl.nullable(),
-  site: httpsUrl.nullable(),
+  backchannel_logout_uri: webUrl.nullable(),
+  site: webUrl.nullable(),
   scopes: z
     .array(z.enum(outsideAppScopes))
     .min(1)
@@ -69,8 +71,8 @@ export type AdminAppSettings = z.infer<typeof adminAppSettingsSchema>;
 
 export const registerAppRequestSchema = adminAppSettingsSchema.extend({
   post_logout_redirect_uris: z.array(uri).max(20).default([]),
-  backchannel_logout_uri: httpsUrl.nullable().default(null),
-  site: httpsUrl.nullable().default(null),
+  backchannel_logout_uri: webUrl.nullable().default(null),
+  site: webUrl.nullable().default(null),
   scopes: adminAppSettingsSchema.shape.scopes.default([...outsideAppScopes]),
   grant_types: adminAppSettingsSchema.shape.grant_types.default(['authorization_code', 'refresh_token']),
   /** A single-page or native app: no secret, PKCE only. Fixed at registration. */
@@ -98,7 +100,7 @@ export const setAppLogoRequestSchema = z
   .object({
     reason: adminReasonSchema,
     image_base64: z.base64().max(Math.ceil(APP_LOGO_MAX_BYTES / 3) * 4).optional(),
-    url: httpsUrl.optional(),
+    url: webUrl.optional(),
   })
   .refine((body) => (body.image_base64 === undefined) !== (body.url === undefined), 'Give either image_base64 or url');
 export type SetAppLogoRequest = z.input<typeof setAppLogoRequestSchema>;

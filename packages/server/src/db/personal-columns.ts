@@ -115,7 +115,7 @@ export const personalColumns: Record<string, Record<string, ColumnHandling>> = {
     consumed_at: no,
   },
   oidc_keys: { kid: no, alg: no, sealed_jwk: no, created_at: no, activates_at: no, retired_at: no },
-  oauth_clients: { client_id: no, secret_hash: no, metadata: no, created_at: no, updated_at: no },
+  oauth_clients: { client_id: no, secret_hash: no, metadata: no, created_at: no, updated_at: no, disabled_at: no },
   oauth_client_logos: { client_id: no, content: no, version: no, updated_at: no },
   // An organization outlives its admin; the address it was registered with does not.
   organizations: { id: no, name: no, admin_email: anonymise, admin_user_id: clear, created_at: no },

@@ -311,6 +311,8 @@ export const oauthClients = pgTable('oauth_clients', {
   metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Set by an operator (migration 0030): the provider no longer finds the app, so it signs nobody in and refreshes nothing. */
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
 });
 
 /**

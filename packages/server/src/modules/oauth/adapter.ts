@@ -3,7 +3,7 @@ import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/client';
 import { oauthClients, oidcModels } from '../../db/schema';
-import { PERSON_SCOPES } from './clients';
+import { outsideAppScope } from './clients';
 
 /** Payloads are the provider's own JSON; these columns beside it are what lookups need. */
 function columnsOf(model: string, id: string, payload: AdapterPayload) {
@@ -244,12 +244,22 @@ export function createAdapterFactory(
     async upsert(): Promise<void> {
       throw new Error('clients are registered with `npm run clients`');
     }
+    /**
+     * Read on every lookup, never cached here (oidc-provider keeps built clients by a hash of
+     * what this answers): an app registered, changed or disabled through any node holds on
+     * every node from its next request. A disabled app is not found, so the provider signs
+     * nobody in for it, refreshes none of its tokens and answers none of them at userinfo.
+     */
     async find(id: string): Promise<AdapterPayload | undefined> {
-      const [row] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, id)).limit(1);
+      const [row] = await db
+        .select()
+        .from(oauthClients)
+        .where(and(eq(oauthClients.clientId, id), isNull(oauthClients.disabledAt)))
+        .limit(1);
       if (!row) return undefined;
       // An outside app asks a person for their scopes only: the products' own back-end scopes
       // (MODERATORS_SCOPE) are refused as invalid_scope, whatever its stored metadata says.
-      return { ...row.metadata, scope: PERSON_SCOPES.join(' '), client_id: row.clientId, ...(row.secretHash ? { client_secret: `sha256:${row.secretHash}` } : {}) } as AdapterPayload;
+      return { ...row.metadata, scope: outsideAppScope(row.metadata.scope), client_id: row.clientId, ...(row.secretHash ? { client_secret: `sha256:${row.secretHash}` } : {}) } as AdapterPayload;
     }
     async findByUserCode(): Promise<undefined> {
       return undefined;

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { endpointPath, MODERATORS_SCOPE, oauthEndpoints } from '@portal/contracts';
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ClientMetadata } from 'oidc-provider';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { oauthClientLogos, oauthClients } from '../../db/schema';
+import { oauthClientLogos, oauthClients, oidcModels } from '../../db/schema';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { checkEgressTarget, type EgressPolicy } from '../../platform/egress';
 import { squareWebp } from '../../platform/square-image';
@@ -46,7 +46,18 @@ const CODE_FLOW = ['authorization_code', 'refresh_token'];
 
 /** The scopes a person grants an app (sign-in, profile, plan); products' back ends may add theirs (MODERATORS_SCOPE). */
 export const PERSON_SCOPES = ['openid', 'offline_access', 'email', 'profile', 'plan'] as const;
-const DEVICE_FLOW = 'urn:ietf:params:oauth:grant-type:device_code';
+export type PersonScope = (typeof PERSON_SCOPES)[number];
+export const DEVICE_FLOW = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/**
+ * The scopes an outside app may ask a person for: those its operator chose (`scope` in its
+ * metadata), never beyond PERSON_SCOPES, `openid` always; every person scope when none were chosen.
+ */
+export function outsideAppScope(stored: unknown): string {
+  if (typeof stored !== 'string') return PERSON_SCOPES.join(' ');
+  const chosen = new Set(stored.split(' '));
+  return PERSON_SCOPES.filter((scope) => scope === 'openid' || chosen.has(scope)).join(' ');
+}
 
 /** Extra metadata the provider keeps for our clients (declared in provider.ts's extraClientMetadata). */
 export interface PortalClientMetadata extends ClientMetadata {
@@ -123,13 +134,52 @@ export const thirdPartyInput = z.object({
   postLogoutRedirectUris: z.array(z.url()).default([]),
   backchannelLogoutUri: z.url().optional(),
   deviceFlow: z.boolean().default(false),
+  /** Refresh tokens (the refresh_token grant); on unless an operator turns them off. */
+  refreshTokens: z.boolean().default(true),
+  /** The person scopes it may ask for; all of them when not given. */
+  scopes: z.array(z.enum(PERSON_SCOPES)).optional(),
 });
 export type ThirdPartyInput = z.input<typeof thirdPartyInput>;
+
+/** An outside app's stored metadata from what its operator gave (registration, or a whole edit). */
+export function outsideAppMetadata(input: z.output<typeof thirdPartyInput>, logoVersion?: number): Omit<PortalClientMetadata, 'client_id'> {
+  return {
+    client_name: input.name,
+    ...(input.site ? { client_uri: input.site } : {}),
+    ...(logoVersion ? { portal_logo: logoVersion } : {}),
+    redirect_uris: input.redirectUris,
+    post_logout_redirect_uris: input.postLogoutRedirectUris,
+    ...(input.backchannelLogoutUri ? { backchannel_logout_uri: input.backchannelLogoutUri, backchannel_logout_session_required: true } : {}),
+    response_types: ['code'],
+    grant_types: ['authorization_code', ...(input.refreshTokens ? ['refresh_token'] : []), ...(input.deviceFlow ? [DEVICE_FLOW] : [])],
+    ...(input.scopes ? { scope: outsideAppScope(input.scopes.join(' ')) } : {}),
+    token_endpoint_auth_method: input.public ? 'none' : 'client_secret_basic',
+    first_party: false,
+  };
+}
+
+/** An outside app as stored, for the operators' console. */
+export interface StoredOutsideApp {
+  clientId: string;
+  metadata: PortalClientMetadata;
+  hasSecret: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  disabledAt: Date | null;
+}
 
 export interface RegisteredClient {
   clientId: string;
   /** Shown once, at registration and rotation; only its SHA-256 is stored. */
   clientSecret?: string;
+}
+
+/** A public client (a single-page or native app) has no secret to rotate. */
+export class PublicClientHasNoSecret extends Error {
+  override readonly name = 'PublicClientHasNoSecret';
+  constructor(clientId: string) {
+    super(`${clientId} is a public client: it has no secret to rotate`);
+  }
 }
 
 /** A URL the server would request refused by the egress guard (an outside app's back-channel logout URI). */
@@ -142,7 +192,23 @@ export class OutsideAppUrlRefused extends Error {
  * provider through the adapter's Client model. They need the person's consent. `egress`: the
  * rule for the URLs the server will request (by default the production one).
  */
-export function thirdPartyClients(db: Database, egress: EgressPolicy = { allowLoopback: false }) {
+export function thirdPartyClients(
+  db: Database,
+  egress: EgressPolicy = { allowLoopback: false },
+  options: {
+    /** Refuses metadata the provider would refuse when it reads the app (its redirect URI rules...), before it is stored. */
+    validate?: (metadata: PortalClientMetadata) => Promise<void>;
+  } = {},
+) {
+  const toStored = (row: typeof oauthClients.$inferSelect): StoredOutsideApp => ({
+    clientId: row.clientId,
+    metadata: { ...(row.metadata as PortalClientMetadata), client_id: row.clientId },
+    hasSecret: row.secretHash !== null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    disabledAt: row.disabledAt,
+  });
+
   return {
     /** `logo`: a PNG, JPEG or WebP file's bytes (made into our own square WebP; refused as ImageRejected). */
     async add(raw: ThirdPartyInput, logo?: Buffer): Promise<RegisteredClient> {
@@ -153,18 +219,8 @@ export function thirdPartyClients(db: Database, egress: EgressPolicy = { allowLo
       const logoImage = logo ? await squareWebp(logo, CLIENT_LOGO_SIZE) : undefined;
       const clientId = `app_${randomToken(12)}`;
       const secret = input.public ? undefined : randomToken(32);
-      const metadata: Omit<PortalClientMetadata, 'client_id'> = {
-        client_name: input.name,
-        ...(input.site ? { client_uri: input.site } : {}),
-        ...(logoImage ? { portal_logo: 1 } : {}),
-        redirect_uris: input.redirectUris,
-        post_logout_redirect_uris: input.postLogoutRedirectUris,
-        ...(input.backchannelLogoutUri ? { backchannel_logout_uri: input.backchannelLogoutUri, backchannel_logout_session_required: true } : {}),
-        response_types: ['code'],
-        grant_types: [...CODE_FLOW, ...(input.deviceFlow ? [DEVICE_FLOW] : [])],
-        token_endpoint_auth_method: input.public ? 'none' : 'client_secret_basic',
-        first_party: false,
-      };
+      const metadata = outsideAppMetadata(input, logoImage ? 1 : undefined);
+      await options.validate?.({ ...metadata, client_id: clientId, ...(secret ? { client_secret: `sha256:${sha256(secret)}` } : {}) });
       await db.transaction(async (tx) => {
         await tx.insert(oauthClients).values({ clientId, secretHash: secret ? sha256(secret) : null, metadata });
         if (logoImage) await tx.insert(oauthClientLogos).values({ clientId, content: logoImage, version: 1 });
@@ -172,20 +228,63 @@ export function thirdPartyClients(db: Database, egress: EgressPolicy = { allowLo
       return { clientId, ...(secret ? { clientSecret: secret } : {}) };
     },
 
-    /** A new secret; the old one stops working at once. */
+    /** A new secret; the old one stops working at once. A public client has none (PublicClientHasNoSecret). */
     async rotate(clientId: string): Promise<RegisteredClient | null> {
       const secret = randomToken(32);
+      // One statement: a public client is never given a secret, not even for a moment.
       const rows = await db
         .update(oauthClients)
         .set({ secretHash: sha256(secret), updatedAt: sql`now()` })
+        .where(and(eq(oauthClients.clientId, clientId), sql`${oauthClients.metadata}->>'token_endpoint_auth_method' is distinct from 'none'`))
+        .returning({ clientId: oauthClients.clientId });
+      if (rows.length > 0) return { clientId, clientSecret: secret };
+      const [exists] = await db.select({ clientId: oauthClients.clientId }).from(oauthClients).where(eq(oauthClients.clientId, clientId));
+      if (exists) throw new PublicClientHasNoSecret(clientId);
+      return null;
+    },
+
+    /** An outside app as stored (disabled ones too); undefined when there is none. */
+    async find(clientId: string): Promise<StoredOutsideApp | undefined> {
+      const [row] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId)).limit(1);
+      return row && toStored(row);
+    },
+
+    /** Every outside app, newest first (disabled ones too). */
+    async all(): Promise<StoredOutsideApp[]> {
+      return (await db.select().from(oauthClients).orderBy(desc(oauthClients.createdAt))).map(toStored);
+    },
+
+    /**
+     * Changes an app's settings: `change` gets its current metadata under a row lock and answers
+     * the new one, so two edits at once apply one after the other and neither is lost. The
+     * secret, logo and kind (public or confidential) are kept. Undefined when there is no such app.
+     */
+    async update(clientId: string, change: (current: PortalClientMetadata) => Omit<PortalClientMetadata, 'client_id'>): Promise<StoredOutsideApp | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.select().from(oauthClients).where(eq(oauthClients.clientId, clientId)).for('update');
+        if (!row) return undefined;
+        const current = toStored(row).metadata;
+        const next = change(current);
+        const metadata = {
+          ...next,
+          token_endpoint_auth_method: current.token_endpoint_auth_method,
+          first_party: false,
+          ...(current.portal_logo ? { portal_logo: current.portal_logo } : {}),
+        };
+        await options.validate?.({ ...metadata, client_id: clientId, ...(row.secretHash ? { client_secret: `sha256:${row.secretHash}` } : {}) });
+        const [updated] = await tx.update(oauthClients).set({ metadata, updatedAt: sql`now()` }).where(eq(oauthClients.clientId, clientId)).returning();
+        return toStored(updated!);
+      });
+    },
+
+    /** Disables or enables an app; false when there is no such app. */
+    async setDisabled(clientId: string, disabled: boolean): Promise<boolean> {
+      const rows = await db
+        .update(oauthClients)
+        .set({ disabledAt: disabled ? sql`coalesce(${oauthClients.disabledAt}, now())` : null, updatedAt: sql`now()` })
         .where(eq(oauthClients.clientId, clientId))
-        .returning({ metadata: oauthClients.metadata });
-      if (rows.length === 0) return null;
-      if (rows[0]!.metadata.token_endpoint_auth_method === 'none') {
-        await db.update(oauthClients).set({ secretHash: null }).where(eq(oauthClients.clientId, clientId));
-        throw new Error(`${clientId} is a public client: it has no secret to rotate`);
-      }
-      return { clientId, clientSecret: secret };
+        .returning({ clientId: oauthClients.clientId });
+      return rows.length > 0;
     },
 
     /** A new logo for an app; false when there is no such outside app. */
@@ -225,8 +324,14 @@ export function thirdPartyClients(db: Database, egress: EgressPolicy = { allowLo
       }));
     },
 
+    /** The app with its logo, and every consent and token it was given, in one transaction. */
     async remove(clientId: string): Promise<boolean> {
-      return (await db.delete(oauthClients).where(eq(oauthClients.clientId, clientId)).returning({ id: oauthClients.clientId })).length > 0;
+      return db.transaction(async (tx) => {
+        const removed = await tx.delete(oauthClients).where(eq(oauthClients.clientId, clientId)).returning({ id: oauthClients.clientId });
+        if (removed.length === 0) return false;
+        await tx.delete(oidcModels).where(eq(oidcModels.clientId, clientId));
+        return true;
+      });
     },
   };
 }

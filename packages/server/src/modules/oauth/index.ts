@@ -7,10 +7,13 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import type { DataProtection } from '../../platform/data-protection';
+import { egressPolicyFor } from '../../platform/egress';
 import type { RateLimiter } from '../../platform/rate-limit';
 import type { SessionService } from '../sessions';
 import { createUserService } from '../users';
 import { accountReader } from './accounts';
+import { createAdminApps } from './admin-apps';
+import { createAdminKeys } from './admin-keys';
 import { providerWithKeys } from './current-provider';
 import { loadSigningKeys } from './keys';
 import { createProvider, type PlanClaim } from './provider';
@@ -21,6 +24,7 @@ export { firstPartyClients, thirdPartyClients, type ThirdPartyClients, type Thir
 export { installSigningKeyReloadJob, type CurrentProvider } from './current-provider';
 export { dropSigningKey, KEY_PUBLISH_AHEAD_SECONDS, loadSigningKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS, SIGNING_ALGS } from './keys';
 export { oauthProviderRoutes, oauthRoutes } from './routes';
+export { oauthAdminRoutes } from './admin-routes';
 export { OIDC_ROUTES, type PlanClaim } from './provider';
 export { installOidcSweepJob, sweepExpired } from './sweep';
 export type { OAuthService } from './service';
@@ -51,5 +55,10 @@ export async function createOAuth(deps: {
     accounts.forget(ended.userId);
     await service.portalSessionsEnded(ended);
   });
-  return { provider, service, accessTokens: productAccessTokens(provider.current, deps.db), clientTokens: productClientTokens(provider.current) };
+  // Apps and signing keys in the operators' console (admin-routes.ts).
+  const admin = {
+    apps: createAdminApps({ config: deps.config, db: deps.db, provider: provider.current, egress: egressPolicyFor(deps.config) }),
+    keys: createAdminKeys({ db: deps.db, secrets: deps.secrets, clock: deps.clock, provider, reloadSeconds: deps.config.OIDC_KEYS_RELOAD_SECONDS }),
+  };
+  return { provider, service, admin, accessTokens: productAccessTokens(provider.current, deps.db), clientTokens: productClientTokens(provider.current) };
 }
