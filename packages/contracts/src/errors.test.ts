@@ -16,9 +16,10 @@ import { organizationErrors } from './errors/organizations';
 import { companySsoErrors } from './errors/company-sso';
 import { egressErrors } from './errors/egress';
 import { moderatorErrors } from './errors/moderators';
+import { adminErrors } from './errors/admin';
 
 describe('error catalogues per module', () => {
-  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors, organizationErrors, auditErrors, payoutErrors, companySsoErrors, moderatorErrors, egressErrors];
+  const modules = [commonErrors, authErrors, accountErrors, apiKeyErrors, notificationErrors, billingErrors, oauthErrors, walletErrors, socialErrors, organizationErrors, auditErrors, payoutErrors, companySsoErrors, moderatorErrors, egressErrors, adminErrors];
 
   it('combines every module once: no code is declared by two modules', () => {
     const codes = modules.flatMap((module) => Object.keys(module));

@@ -127,6 +127,9 @@ async function seedVictim() {
   await db.insert(schema.walletWhcDeposits).values({ txHash: '0x01', logIndex: 0, blockNumber: 1, blockHash: '0x02', userId, address: '0x00000000000000000000000000000000000000bb', fromAddress: COUNTERPARTY, amountToken: '5', amountMinor: 5, status: 'completed', entryId, createdAt: made });
   await db.insert(schema.walletKnownAddresses).values({ userId, address: '0x00000000000000000000000000000000000000aa' });
   await db.insert(schema.researcherSettings).values({ userId, payoutCurrency: 'WHC', profilePublic: true });
+  await db.insert(schema.operatorRoles).values({ userId, role: 'support' });
+  await db.insert(schema.operatorApiKeys).values({ id: randomUUID(), userId, name: 'Victim script', prefix: 'victimpr', keyHash: 'victim-operator-key', scopes: ['admin:people'] });
+  await db.insert(schema.operatorAuditEvents).values({ actorUserId: userId, actorEmail: EMAIL, via: 'session', action: 'POST /admin/operators', summary: 'Grant', target: {}, reason: 'Routine check', ip: '203.0.113.77', userAgent: 'VictimBrowser 1.0' });
   return { token, userId, sessionId, organizationId };
 }
 
