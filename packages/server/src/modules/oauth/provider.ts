@@ -14,6 +14,7 @@ import type { AccountReader } from './accounts';
 import { createAdapterFactory } from './adapter';
 import { firstPartyClients, PERSON_SCOPES, type PortalClientMetadata } from './clients';
 import { simplePage } from './pages';
+import { grantRequestedApiScopes, resourceIndicatorsFeature, resourceServers } from './resource-servers';
 import { logoutFormTargets, SELF_POSTING_LOGOUT_CSP, withFormTargets } from './logout-targets';
 import { introspectionAllowed, revokesGrant, signInOfRevocation } from './token-policies';
 
@@ -227,6 +228,8 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
       clientCredentials: { enabled: true },
       introspection: { enabled: true, allowedPolicy: introspectionAllowed },
       revocation: { enabled: true },
+      // Products' own APIs get JWT access tokens when a product asks with `resource` (resource-servers.ts).
+      resourceIndicators: resourceIndicatorsFeature(resourceServers(config)),
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
@@ -283,6 +286,7 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
         grant ??= new ctx.oidc.provider.Grant({ accountId, clientId: client.clientId });
         grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
         if (ctx.oidc.requestParamClaims) grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
+        grantRequestedApiScopes(ctx, grant);
         await grant.save();
       }
       return grant;
