@@ -190,6 +190,17 @@ describe('operator API keys', () => {
     expect(audit.events).toEqual([expect.objectContaining({ action: 'DELETE /admin/operators/{userId}/roles/{role}', target: { userId: ids.support, role: 'support' }, reason: 'Left the team' })]);
   });
 
+  it("a locked or deleted operator's key stops at once", async () => {
+    const { key } = (await call(tokens.finance, 'POST', '/v3/admin/api-keys', { name: 'Ledger export', scopes: ['admin:dashboard'], reason: 'Month end' })).json() as { key: string };
+    expect((await call(key, 'GET', '/v3/admin/me')).statusCode).toBe(200);
+    await server.database.db.update(users).set({ lockedAt: clock.now() }).where(eq(users.id, ids.finance!));
+    expect((await call(key, 'GET', '/v3/admin/me', undefined, other)).statusCode).toBe(401);
+    await server.database.db.update(users).set({ lockedAt: null, deletionRequestedAt: clock.now() }).where(eq(users.id, ids.finance!));
+    expect((await call(key, 'GET', '/v3/admin/me')).statusCode).toBe(401);
+    await server.database.db.update(users).set({ deletionRequestedAt: null }).where(eq(users.id, ids.finance!));
+    expect((await call(key, 'GET', '/v3/admin/me')).statusCode).toBe(200);
+  });
+
   it('the CSV export neutralises formulas', async () => {
     expect((await grant('nobody@example.com', 'finance', '=HYPERLINK("http://evil.example","click")')).statusCode).toBe(201);
     const csv = await call(tokens.owner, 'GET', '/v3/admin/audit.csv?actor=owner');

@@ -11,7 +11,7 @@ export type NewOperatorAuditRow = typeof operatorAuditEvents.$inferInsert;
 export interface OperatorStanding {
   roles: OperatorRole[];
   twoFactor: boolean;
-  /** Activated and not scheduled for deletion or purged. */
+  /** Activated, not locked by an operator, not scheduled for deletion or purged. */
   usable: boolean;
 }
 
@@ -31,7 +31,7 @@ export function operatorQueries(db: Database) {
     /** The account's roles and second factor in one read (no cache: a removed role stops at once, on every node). */
     async standingOf(userId: string): Promise<OperatorStanding | undefined> {
       const rows = await db
-        .select({ role: operatorRoles.role, twoFactorMethod: users.twoFactorMethod, activatedAt: users.activatedAt, deletionRequestedAt: users.deletionRequestedAt, purgedAt: users.purgedAt })
+        .select({ role: operatorRoles.role, twoFactorMethod: users.twoFactorMethod, activatedAt: users.activatedAt, lockedAt: users.lockedAt, deletionRequestedAt: users.deletionRequestedAt, purgedAt: users.purgedAt })
         .from(users)
         .leftJoin(operatorRoles, eq(operatorRoles.userId, users.id))
         .where(eq(users.id, userId));
@@ -40,7 +40,7 @@ export function operatorQueries(db: Database) {
       return {
         roles: rows.flatMap((row) => (row.role ? [row.role as OperatorRole] : [])),
         twoFactor: first.twoFactorMethod !== null,
-        usable: first.activatedAt !== null && !first.deletionRequestedAt && !first.purgedAt,
+        usable: first.activatedAt !== null && !first.lockedAt && !first.deletionRequestedAt && !first.purgedAt,
       };
     },
 
