@@ -71,7 +71,7 @@ export function DashboardPage() {
               series: [{ name: metric, label: name, color }],
               textColor: 'gray.7',
               tickLine: 'none' as const,
-              gridAxis: 'y' as const,
+              gridAxis: 'x' as const,
               valueFormatter: (value: number) => numbers.format(value),
               yAxisProps: { allowDecimals: false, width: 40 },
               xAxisProps: { minTickGap: 16 },
