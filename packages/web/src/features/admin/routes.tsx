@@ -28,4 +28,5 @@ export const adminPages: readonly AdminPage[] = [
   { path: 'audit', nav: { label: 'audit', roles: ['owner'] }, load: () => import('./AuditPage').then((module) => module.AuditPage) },
   { path: 'people', nav: { label: 'people', roles: everyone }, load: () => import('./people/PeoplePage').then((module) => module.PeoplePage) },
   { path: 'people/:userId', load: () => import('./people/PersonPage').then((module) => module.PersonPage) },
+  { path: 'webhooks', nav: { label: 'webhooks', roles: ['owner', 'support'] }, load: () => import('./webhooks/WebhooksPage').then((module) => module.WebhooksPage) },
 ];

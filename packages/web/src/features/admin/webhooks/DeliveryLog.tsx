@@ -1,0 +1,101 @@
+import '@mantine/core/styles/Badge.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Input.css';
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, webhookDeliveryStatuses, type WebhookDelivery, type WebhookDeliveryStatus } from '@portal/contracts';
+import { DataTable } from '../../../components/DataTable';
+import { useLanguage } from '../../../lib/use-language';
+import { useDeliveries } from './api';
+
+const statusColor: Record<WebhookDeliveryStatus, string> = { pending: 'yellow', delivered: 'green', failed: 'red' };
+
+/** An app's deliveries, newest first, filtered by status; owners may send one again. */
+export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRedeliver?: (delivery: WebhookDelivery) => void }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const [status, setStatus] = useState<WebhookDeliveryStatus | undefined>(undefined);
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const log = useDeliveries(clientId, status, cursors.at(-1));
+  const rows = log.data?.items ?? [];
+  const nextCursor = log.data?.next_cursor;
+  return (
+    <Stack gap="sm">
+      <NativeSelect
+        label={t('admin.webhooks.statusFilter')}
+        value={status ?? ''}
+        data={[{ value: '', label: t('admin.webhooks.allStatuses') }, ...webhookDeliveryStatuses.map((value) => ({ value, label: t(`admin.webhooks.status.${value}`) }))]}
+        onChange={(event) => {
+          const value = event.currentTarget.value as WebhookDeliveryStatus | '';
+          setStatus(value || undefined);
+          setCursors([undefined]);
+        }}
+        maw={260}
+      />
+      {log.isError && (
+        <Alert color="red" role="alert">
+          {t('admin.webhooks.loadFailed')}
+        </Alert>
+      )}
+      {log.data && rows.length === 0 && <Text data-testid="webhook-log-empty">{t('admin.webhooks.noDeliveries')}</Text>}
+      {rows.length > 0 && (
+        <DataTable<WebhookDelivery>
+          rows={rows}
+          rowKey={(row) => row.id}
+          testId="webhook-log"
+          rowTestId="webhook-log-row"
+          label={t('admin.webhooks.log')}
+          minWidth={760}
+          columns={[
+            { header: t('admin.webhooks.columns.created'), cell: (row) => formatDateTime(row.created_at, language) },
+            {
+              header: t('admin.webhooks.columns.event'),
+              cell: (row) => (
+                <Stack gap={0}>
+                  <Text size="sm" ff="monospace">
+                    {row.type}
+                  </Text>
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {row.event_id}
+                  </Text>
+                </Stack>
+              ),
+            },
+            {
+              header: t('admin.webhooks.columns.status'),
+              cell: (row) => (
+                <Badge color={statusColor[row.status]} variant="light">
+                  {t(`admin.webhooks.status.${row.status}`)}
+                </Badge>
+              ),
+            },
+            { header: t('admin.webhooks.columns.attempts'), cell: (row) => String(row.attempts) },
+            { header: t('admin.webhooks.columns.answer'), cell: (row) => row.last_status_code ?? row.last_error ?? '—' },
+            { header: t('admin.webhooks.columns.next'), cell: (row) => (row.next_attempt_at ? formatDateTime(row.next_attempt_at, language) : '—') },
+          ]}
+          {...(onRedeliver
+            ? {
+                actions: {
+                  label: t('admin.webhooks.columns.actions'),
+                  cell: (row: WebhookDelivery) => (
+                    <Button size="xs" variant="light" onClick={() => onRedeliver(row)} data-testid="webhook-redeliver">
+                      {t('admin.webhooks.redeliver')}
+                    </Button>
+                  ),
+                },
+              }
+            : {})}
+        />
+      )}
+      <Group gap="sm">
+        <Button variant="default" size="xs" disabled={cursors.length < 2} onClick={() => setCursors((current) => current.slice(0, -1))}>
+          {t('admin.webhooks.newer')}
+        </Button>
+        <Button variant="default" size="xs" disabled={!nextCursor} onClick={() => nextCursor && setCursors((current) => [...current, nextCursor])}>
+          {t('admin.webhooks.older')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
