@@ -4,6 +4,7 @@ import { httpThroughput } from './http-throughput';
 import { lighthouseSection } from './lighthouse';
 import { loginBundle } from './login-bundle';
 import { oidcThroughput } from './oidc';
+import { peopleSearch } from './people-search';
 import { renewals } from './renewals';
 import { sessionMemory } from './session-memory';
 import { sessionRead } from './session-read';
@@ -11,4 +12,4 @@ import { signInThroughput } from './sign-in';
 import { transfers } from './transfers';
 
 /** Every section, in the order `npm run bench` runs them. Add new sections here. */
-export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, deployed, sessionMemory, oidcThroughput, loginBundle, lighthouseSection, renewals, transfers];
+export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, deployed, sessionMemory, oidcThroughput, loginBundle, lighthouseSection, renewals, transfers, peopleSearch];
