@@ -10,7 +10,7 @@ import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import { accountRoutes, createAccountService, createDeletionService, installDeletionPurgeJob } from './modules/account';
 import { apiKeyRoutes, createApiKeyService } from './modules/api-keys';
-import { billingRoutes, createBillingService, installReceiptJob, installRenewalJob, licenseSecretOf } from './modules/billing';
+import { billingAdmin, billingAdminRoutes, billingConsole, billingRoutes, createBillingService, installReceiptJob, installRenewalJob, licenseSecretOf } from './modules/billing';
 import {
   createChainWithdrawalService,
   createDepositService,
@@ -26,11 +26,13 @@ import {
   createPayoutService,
   type PayoutHooks,
   walletRoutes,
+  walletAdminRoutes,
+  walletConsole,
 } from './modules/wallet';
-import { createMembershipService, createOrganizationService, membershipRoutes, organizationRoutes, type MembershipChange } from './modules/organizations';
+import { createMembershipService, createOrganizationService, membershipRoutes, organizationAdminRoutes, organizationConsole, organizationRoutes, type MembershipChange } from './modules/organizations';
 import { createUserService, peopleAdminRoutes, toUserDto } from './modules/users';
-import { adminDashboardRoutes, createDashboardCounter } from './modules/admin-dashboard';
 import { createPeopleAdmin } from './people-admin';
+import { adminDashboardRoutes, createDashboardCounter } from './modules/admin-dashboard';
 import { auditRoutes, createAuditService, recordMembershipChange } from './modules/audit';
 import { createWebhookService, installWebhookDeliveryJob, webhookAdminRoutes } from './modules/webhooks';
 import { egressPolicyFor } from './platform/egress';
@@ -290,11 +292,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(membershipRoutes(config, membership));
       await v3.register(moderatorRoutes(config, moderators, oauth.clientTokens));
       await v3.register(auditRoutes(createAuditService({ db: database.db, clock }), clock));
-      await v3.register(adminDashboardRoutes({ db: database.db, clock }));
       await v3.register(operatorAdminRoutes(operators, clock));
+      await v3.register(adminDashboardRoutes({ db: database.db, clock }));
       await v3.register(companySsoRoutes(config, companySso));
-      await v3.register(oauthAdminRoutes(oauth.admin.apps, oauth.admin.keys));
       await v3.register(webhookAdminRoutes(webhooks));
+      await v3.register(oauthAdminRoutes(oauth.admin.apps, oauth.admin.keys));
+      // Organizations, billing and wallet in the operators' console.
+      await v3.register(organizationAdminRoutes(organizationConsole({ db: database.db, sso: companySso })));
+      const licenseSecret = licenseSecretOf(config, secrets);
+      const billingOperators = { admin: billingAdmin({ db: database.db, clock, licenseSecret }), console: billingConsole({ db: database.db, clock, licenseSecret }), billing };
+      await v3.register(billingAdminRoutes(billingOperators));
+      await v3.register(walletAdminRoutes(walletConsole({ db: database.db, clock }), payouts));
       await v3.register(peopleAdminRoutes(config, people));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -1,11 +1,14 @@
 import type { EndpointDeclaration } from '../endpoint';
 import * as account from './account';
+import * as adminBilling from './admin-billing';
+import * as adminOrganizations from './admin-organizations';
+import * as adminWallet from './admin-wallet';
+import * as adminPeople from './admin-people';
 import * as adminOperators from './admin-operators';
-import * as adminDashboard from './admin-dashboard';
+import * as adminWebhooks from './admin-webhooks';
 import * as adminApps from './admin-apps';
 import * as adminKeys from './admin-keys';
-import * as adminPeople from './admin-people';
-import * as adminWebhooks from './admin-webhooks';
+import * as adminDashboard from './admin-dashboard';
 import * as apiKeys from './api-keys';
 import * as audit from './audit';
 import * as auth from './auth';
@@ -33,7 +36,7 @@ import * as supportChat from './support-chat';
  * tooling. The web app imports the per-module namespaces from the package root instead, so a
  * page's bundle carries only the declarations it calls.
  */
-export const endpointModules = { account, adminDashboard, adminApps, adminKeys, adminPeople, adminOperators, adminWebhooks, apiKeys, audit, auth, avatar, billing, captcha, mfa, moderators, notifications, oauth, organizations, passkeys, payouts, products, resources, security, sessions, social, companySso, supportChat, wallet } as const;
+export const endpointModules = { account, adminApps, adminKeys, adminDashboard, adminBilling, adminOrganizations, adminWallet, adminPeople, adminOperators, adminWebhooks, apiKeys, audit, auth, avatar, billing, captcha, mfa, moderators, notifications, oauth, organizations, passkeys, payouts, products, resources, security, sessions, social, companySso, supportChat, wallet } as const;
 
 const isDeclaration = (value: unknown): value is EndpointDeclaration =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;

@@ -220,7 +220,7 @@ export const personalColumns: Record<string, Record<string, ColumnHandling>> = {
   billing_receipts: { order_id: no, status: no, attempts: no, next_attempt_at: no, claimed_until: no, claim_id: no, last_error: no, sent_at: no, created_at: no },
   promo_codes: { code: no, kind: no, basis_points: no, amount: no, currency: no, plans: no, expires_at: no, max_redemptions: no, redemptions: no, created_at: no },
   promo_redemptions: { code: no, user_id: no, order_id: no, created_at: no },
-  license_redemptions: { code_hash: no, plan: no, user_id: no, subscription_id: no, created_at: no },
+  license_redemptions: { code_hash: no, plan: no, user_id: no, subscription_id: no, created_at: no, revoked_at: no },
   // Scoped `<action>:<user id>`; a stored answer may carry the billing address.
   idempotency_keys: { scope: deleteRow, key: no, request_hash: no, state: no, response: deleteRow, locked_until: no, created_at: no },
   sandbox_cards: { token: no, brand: no, last4: no, exp_month: no, exp_year: no, behavior: no, created_at: no },
@@ -330,6 +330,7 @@ export const personalColumns: Record<string, Record<string, ColumnHandling>> = {
     payout_id: no,
     created_at: no,
     canceled_at: no,
+    held_at: no,
     paid_at: no,
   },
   wallet_payouts: { id: no, user_id: no, period: no, currency: no, amount_minor: no, reward_count: no, entry_id: no, created_at: no },

@@ -620,6 +620,8 @@ export const licenseRedemptions = pgTable('license_redemptions', {
   userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
   subscriptionId: uuid('subscription_id'),
   createdAt: createdAt(),
+  /** Revoked by an operator before anyone redeemed it (then no user and no subscription). */
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
 });
 
 /** Idempotency keys (platform/idempotency): a scope's key answers its first result again. */
@@ -845,6 +847,8 @@ export const walletRewards = pgTable('wallet_rewards', {
   createdAt: createdAt(),
   canceledAt: timestamp('canceled_at', { withTimezone: true }),
   paidAt: timestamp('paid_at', { withTimezone: true }),
+  /** Held by an operator: the monthly run skips it until an operator approves the payout. */
+  heldAt: timestamp('held_at', { withTimezone: true }),
 });
 
 /** One payout: a researcher's approved rewards of one currency, paid by one ledger entry (their monthly statement line). */

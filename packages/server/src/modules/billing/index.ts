@@ -6,3 +6,5 @@ export { RECEIPT_LEASE_MS, RECEIPT_RETRY_MS } from './receipts';
 export { issueLicense, verifyLicense } from './licenses';
 export { renderInvoice } from './invoice';
 export { billingAdmin, BillingAdminError, licenseSecretOf, LICENSE_DEFAULT_DAYS, type PromoAddInput, type PromoListing } from './admin';
+export { billingConsole, type BillingConsole } from './admin-console';
+export { billingAdminRoutes } from './admin-routes';

@@ -370,6 +370,16 @@ export function createBillingService(deps: BillingDependencies) {
     return settle({ status: 'failed', failureCode: result.code, processorRef: result.ref });
   }
 
+  /** Refunds a paid order at the processor (its idempotency key is the order's) and records it once; whether this call recorded it. */
+  async function refundOnce(orderId: string): Promise<{ order: Order; refundedNow: boolean }> {
+    const order = await q.orderById(orderId);
+    if (!order || order.status !== 'paid' || !order.processorRef) throw new AppError('billing.order_not_found');
+    if (order.refundedAt) return { order: orderDto(order), refundedNow: false };
+    const refund = await processor.refund({ chargeRef: order.processorRef, idempotencyKey: `refund-${order.idempotencyKey}` });
+    const recorded = await recordRefund(order.id, refund.ref);
+    return { order: orderDto(recorded ?? (await q.orderById(order.id)) ?? order), refundedNow: recorded !== undefined };
+  }
+
   /** Records a paid order as refunded once, with the ledger's reverse entry (revenue → card) in the same transaction. */
   async function recordRefund(orderId: string, refundRef: string | null, outer?: BillingTx): Promise<OrderRow | undefined> {
     return q.markRefunded(
@@ -728,12 +738,11 @@ export function createBillingService(deps: BillingDependencies) {
      * the order's) and records it with its reverse ledger entry. Answers the order as it stands.
      */
     async refundOrder(orderId: string): Promise<Order> {
-      const order = await q.orderById(orderId);
-      if (!order || order.status !== 'paid' || !order.processorRef) throw new AppError('billing.order_not_found');
-      if (order.refundedAt) return orderDto(order);
-      const refund = await processor.refund({ chargeRef: order.processorRef, idempotencyKey: `refund-${order.idempotencyKey}` });
-      return orderDto((await recordRefund(order.id, refund.ref)) ?? (await q.orderById(order.id)) ?? order);
+      return (await refundOnce(orderId)).order;
     },
+
+    /** As refundOrder, saying whether this call recorded the refund (false: another call had, perhaps at the same moment). */
+    refundOrderOnce: refundOnce,
 
     // Business trial and licenses -----------------------------------------------------------
     /**

@@ -424,6 +424,40 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       return { organization, domains: await queries.domainsOf(organization.id), connection: await queries.connectionOf(organization.id) };
     },
 
+    // ----- The operators' console (modules/organizations/admin-routes.ts) -----
+
+    /** An organization's domains and SSO connection as operators see them (the client secret never leaves). */
+    async operatorView(organizationId: string) {
+      const [domains, connection] = await Promise.all([queries.domainsOf(organizationId), queries.connectionOf(organizationId)]);
+      return {
+        domains: domains.map((row) => ({ domain: row.domain, verified_at: row.verifiedAt?.toISOString() ?? null, verified_by: row.verifiedBy, claimed_at: row.createdAt.toISOString() })),
+        connection: connection ? {
+          kind: connection.kind,
+          identifier: connection.identifier,
+          idp: connection.kind === 'oidc' ? connection.oidcIssuer : connection.samlEntityId,
+          require_sso: connection.requireSso,
+          updated_at: connection.updatedAt.toISOString(),
+        } : null,
+      };
+    },
+
+    /**
+     * An operator verifies a claimed domain by hand (their reason is in the operator audit log):
+     * free-mail domains and public suffixes are still refused, and a domain another organization
+     * verified stays theirs (the partial unique index decides).
+     */
+    async verifyDomainByOperator(organizationId: string, value: string) {
+      const domain = normalizeDomain(value);
+      if (!domain) throw new AppError('sso.domain_not_found', { domain: value }, { domain: value });
+      const refusal = claimRefusal(domain);
+      if (refusal) throw new AppError(refusal, { domain }, { domain });
+      const claim = await queries.domain(organizationId, domain);
+      if (!claim) throw new AppError('sso.domain_not_found', { domain }, { domain });
+      if (!claim.verifiedAt && !(await queries.markVerified(organizationId, domain, 'operator', clock.now()))) throw new AppError('sso.domain_taken', { domain }, { domain });
+      const row = (await queries.domain(organizationId, domain))!;
+      return { domain: row.domain, verified_at: row.verifiedAt?.toISOString() ?? null, verified_by: row.verifiedBy, claimed_at: row.createdAt.toISOString() };
+    },
+
     // ----- Signing in -----
 
     /** The account's organization, and whether it requires SSO (then a password or email code may not sign it in). */

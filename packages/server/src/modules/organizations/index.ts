@@ -6,3 +6,5 @@ export { administeredOrganizations, organizationOfMember } from './lookups';
 export { membershipRoutes, organizationRoutes } from './routes';
 export type { DeploymentRow, OrganizationRow } from './queries';
 export type { OrganizationRole } from '@portal/contracts';
+export { organizationConsole, type OrganizationConsole, type OrganizationSsoView } from './admin-console';
+export { organizationAdminRoutes } from './admin-routes';

@@ -12,3 +12,5 @@ export { installPayoutJob } from './payout-job';
 export { payoutRoutes, REWARDS_SERVICE_SCOPE } from './payout-routes';
 export { createPartnerTransferService, installPartnerJob, PARTNER_CLEARING_ACCOUNT, type PartnerTransferService } from './partner';
 export { postBillingEntry, BILLING_CARDS_ACCOUNT, BILLING_REVENUE_ACCOUNT, type BillingEntry } from './billing-entries';
+export { walletConsole, type WalletConsole } from './admin-console';
+export { walletAdminRoutes } from './admin-routes';

@@ -124,14 +124,19 @@ export function createPayoutService(deps: {
     return row;
   }
 
-  /** Pays one researcher's approved rewards of one currency (recorded before `cutoff`) in one transaction; the payout's id, or null when another runner took them. */
-  async function payOne(userId: string, currency: WalletCurrency, period: string, cutoff: Date, now: Date) {
+  /**
+   * Pays one researcher's approved rewards of one currency (recorded before `cutoff`) in one
+   * transaction; the payout's id, or null when another runner took them. The monthly run leaves
+   * rewards an operator held; an operator's approval (`includeHeld`) pays them too.
+   */
+  async function payOne(userId: string, currency: WalletCurrency, period: string, cutoff: Date, now: Date, includeHeld = false) {
     return db.transaction(async (tx: Tx) => {
       const payoutId = randomUUID();
       const claimed = await rows<{ id: string; amount: string; program: string }>(
         tx,
         sql`update wallet_rewards set status = 'paid', payout_id = ${payoutId}, paid_at = ${now.toISOString()}
           where user_id = ${userId} and currency = ${currency} and status = 'approved' and created_at < ${cutoff.toISOString()}
+            and (held_at is null or ${includeHeld})
           returning id, amount_minor::text as amount, program_alias as program`,
       );
       if (claimed.length === 0) return null;
@@ -296,7 +301,7 @@ export function createPayoutService(deps: {
         db,
         sql`select distinct r.user_id, r.currency from wallet_rewards r
           join researcher_settings s on s.user_id = r.user_id and s.payout_currency is not null
-          where r.status = 'approved' and r.created_at < ${cutoff.toISOString()}
+          where r.status = 'approved' and r.held_at is null and r.created_at < ${cutoff.toISOString()}
           order by r.user_id, r.currency`,
       );
       let payouts = 0;
@@ -308,6 +313,21 @@ export function createPayoutService(deps: {
         await tell(group.user_id, group.currency, period, paid);
       }
       return { payday: true, payouts };
+    },
+
+    /**
+     * An operator's approval: pays the researcher's approved rewards of this currency now (held
+     * ones too) as the monthly run would, in one claimed transaction, so two approvals at once pay
+     * once. Refused when nothing waits, or the researcher has chosen no payout method.
+     */
+    async payNow(userId: string, currency: WalletCurrency) {
+      const settings = await settingsRow(userId);
+      if (!settings?.payoutCurrency) throw new AppError('admin.payout_method_missing');
+      const now = clock.now();
+      const paid = await payOne(userId, currency, now.toISOString().slice(0, 7), new Date(now.getTime() + 1), now, true);
+      if (!paid) throw new AppError('admin.payout_nothing_due');
+      await tell(userId, currency, now.toISOString().slice(0, 7), paid);
+      return paid;
     },
   };
 }
