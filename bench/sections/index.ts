@@ -10,6 +10,7 @@ import { sessionMemory } from './session-memory';
 import { sessionRead } from './session-read';
 import { signInThroughput } from './sign-in';
 import { transfers } from './transfers';
+import { webhooksSection } from './webhooks';
 
 /** Every section, in the order `npm run bench` runs them. Add new sections here. */
-export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, deployed, sessionMemory, oidcThroughput, loginBundle, lighthouseSection, renewals, transfers, peopleSearch];
+export const sections: BenchSection[] = [httpThroughput, signInThroughput, sessionRead, deployed, sessionMemory, oidcThroughput, loginBundle, lighthouseSection, renewals, transfers, peopleSearch, webhooksSection];
