@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
-import { organizationMembers } from '../../db/schema';
+import { organizationMembers, users } from '../../db/schema';
 import { createOrganizationService } from './service';
 
 /**
@@ -80,5 +80,29 @@ describe("an owner's old address after an email change", () => {
 
     expect((await client.signIn(old, PASSWORD)).statusCode).toBe(200);
     expect((await server.database.db.select().from(organizationMembers).where(eq(organizationMembers.organizationId, organization.id))).map((row) => row.email)).toEqual([old]);
+  });
+
+  it('a row left under an old address before rows followed their account names that account only', async () => {
+    const old = 'owner@left-behind.example';
+    const owner = await client.registeredUser(old);
+    const [, ownersLink = ''] = await client.mailTo(old, ACTIVATION);
+    const organization = await organizations.createNamed({ name: 'Left Behind Co', adminEmail: old });
+    // The row names the account (as a joined invitation's or a business trial's does); the account's
+    // email changed while the row stayed under the old address (as every change did before).
+    const [account] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, old));
+    await server.database.db.update(organizationMembers).set({ userId: account!.id }).where(eq(organizationMembers.email, old));
+    await server.database.db.update(users).set({ email: 'owner@went-away.example' }).where(eq(users.id, account!.id));
+
+    await client.signUp(old, PASSWORD);
+    expect((await client.activate(old, [ownersLink])).statusCode).toBe(200);
+    const stranger = (await client.signIn(old, PASSWORD)).json().token as string;
+    expect((await call(stranger, 'GET', `/organizations/${organization.id}/audit-events`)).json().code).toBe('audit.not_admin');
+    expect((await call(stranger, 'GET', '/organizations/administered')).json().items).toEqual([]);
+    expect((await call(stranger, 'GET', '/sso/me/organization')).json().code).toBe('organizations.not_member');
+    // The SSO settings refuse them too (the one-organization rule still counts the address as taken).
+    expect(['organizations.not_member', 'organizations.forbidden']).toContain((await call(stranger, 'GET', '/sso/me/organization/sso')).json().code);
+    expect((await call(stranger, 'POST', '/sso/me/organization/invitations', { email: 'friend@left-behind.example', role: 'admin' })).json().code).toBe('organizations.not_member');
+    // The account the row names still administers.
+    expect((await call(owner, 'GET', `/organizations/${organization.id}/audit-events`)).statusCode).toBe(200);
   });
 });

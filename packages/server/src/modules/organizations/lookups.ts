@@ -1,5 +1,5 @@
 import { auditReaderRoles } from '@portal/contracts';
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { organizationMembers, organizations } from '../../db/schema';
 
@@ -29,7 +29,8 @@ export async function administeredOrganizations(db: Database, userId: string, em
     .selectDistinctOn([organizations.name, organizations.id], { id: organizations.id, name: organizations.name, role: organizationMembers.role })
     .from(organizations)
     .innerJoin(organizationMembers, eq(organizationMembers.organizationId, organizations.id))
-    .where(and(or(eq(organizationMembers.email, address), eq(organizationMembers.userId, userId)), inArray(organizationMembers.role, [...auditReaderRoles])))
+    // A row that names an account is that account's only; by email only a row made before the account existed.
+    .where(and(or(eq(organizationMembers.userId, userId), and(isNull(organizationMembers.userId), eq(organizationMembers.email, address))), inArray(organizationMembers.role, [...auditReaderRoles])))
     .orderBy(organizations.name, organizations.id);
   return rows.map((row) => ({ id: row.id, name: row.name, role: row.role === 'owner' ? 'owner' : 'admin' }));
 }

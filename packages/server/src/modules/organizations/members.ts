@@ -1,5 +1,5 @@
 import type { OrganizationRole } from '@portal/contracts';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { organizationMembers, organizations, users } from '../../db/schema';
 
@@ -38,6 +38,10 @@ async function membershipBy(db: Executor, condition: ReturnType<typeof eq>): Pro
 
 /** The membership of an email (members are kept by email: an account may join before it exists). */
 export const membershipOfEmail = (db: Executor, email: string) => membershipBy(db, eq(organizationMembers.email, email.trim().toLowerCase()));
+
+/** The membership of a signed-in account: its email's row, unless that row names another account (left under an address it gave up). */
+export const membershipOfAccount = (db: Executor, account: { id: string; email: string }) =>
+  membershipBy(db, and(eq(organizationMembers.email, account.email.trim().toLowerCase()), or(isNull(organizationMembers.userId), eq(organizationMembers.userId, account.id)))!);
 
 /** Members of one organization, owners first, with the account's name when there is one. */
 export async function listMembers(db: Database, organizationId: string) {
@@ -95,13 +99,13 @@ export async function roleIn(db: Executor, organizationId: string, email: string
   return row?.role as OrganizationRole | undefined;
 }
 
-/** The role of an account in an organization: by its user id, or its email for members added before the account existed. */
+/** The role of an account in an organization: by its user id, or its email for members added before the account existed (a row naming another account is never theirs). */
 export async function roleOfUser(db: Database, userId: string, organizationId: string): Promise<OrganizationRole | undefined> {
   const [row] = await db
     .select({ role: organizationMembers.role })
     .from(organizationMembers)
     .innerJoin(users, eq(users.id, userId))
-    .where(and(eq(organizationMembers.organizationId, organizationId), sql`(${organizationMembers.userId} = ${userId} OR ${organizationMembers.email} = ${users.email})`))
+    .where(and(eq(organizationMembers.organizationId, organizationId), sql`(${organizationMembers.userId} = ${userId} OR (${organizationMembers.userId} IS NULL AND ${organizationMembers.email} = ${users.email}))`))
     .limit(1);
   return row?.role as OrganizationRole | undefined;
 }

@@ -29,6 +29,7 @@ import { invitationMail } from './mail';
 import {
   deleteMember,
   listMembers,
+  membershipOfAccount,
   membershipOfEmail,
   roleIn,
   roleOfUser,
@@ -98,7 +99,7 @@ export function createMembershipService(deps: MembershipDependencies) {
   }
 
   async function membershipOf(actor: Actor): Promise<Membership> {
-    const membership = await membershipOfEmail(db, actor.email);
+    const membership = await membershipOfAccount(db, actor);
     if (!membership) throw new AppError('organizations.not_member');
     return membership;
   }
