@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, operatorAuditEvents, operatorRoles, users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
@@ -210,6 +210,13 @@ describe('operator API keys', () => {
     expect(lines[0]).toBe('occurred_at,actor_email,actor_user_id,via,action,summary,target,reason,ip');
     expect(csv.body).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
     expect(csv.body).not.toMatch(/(^|,)"?=HYPERLINK/m);
+  });
+
+  it('the operator audit log cannot be changed or deleted (a trigger refuses it)', async () => {
+    const db = server.database.db;
+    await expect(db.execute(sql`update operator_audit_events set reason = 'nothing happened'`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/append-only/) }) });
+    await expect(db.execute(sql`delete from operator_audit_events`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/append-only/) }) });
+    expect(await auditCount()).toBeGreaterThan(0);
   });
 
   it('an old session must prove itself again; an operator key does not (it holds its scopes instead)', async () => {
