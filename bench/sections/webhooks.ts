@@ -103,7 +103,7 @@ export const webhooksSection: BenchSection = {
             value: perSecond(rate, 'delivery/s'),
             target: `≥ ${DELIVERY_TARGET}/s`,
             status: delivered === EVENTS && rate >= DELIVERY_TARGET ? 'PASS' : 'FAIL',
-            note: `${delivered} of ${EVENTS} events delivered (each once by webhook-id), from the commit that queued them to the last answer; batches of 50, the job every 100 ms`,
+            note: `${delivered} of ${EVENTS} events delivered (each once by webhook-id), from the commit that queued them to the last answer; batches of 100, the job every 100 ms`,
           },
           { metric: 'sign-ins alone', value: perSecond(alone.rps, 'sign-in/s'), status: 'INFO', note: `${CONNECTIONS} connections, ${SECONDS} s` },
           { metric: 'sign-ins beside deliveries', value: perSecond(beside.rps, 'sign-in/s'), status: 'INFO', note: `non-2xx ${beside.non2xx}, errors ${beside.errors}` },

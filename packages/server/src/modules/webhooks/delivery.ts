@@ -34,24 +34,36 @@ export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
  */
 export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const queries = webhookQueries(options.db);
-  const batchSize = options.batchSize ?? 50;
+  const batchSize = options.batchSize ?? 100;
   const leaseMs = options.leaseMs ?? 60_000;
   const runBudgetMs = options.runBudgetMs ?? 10_000;
   const policy: EgressPolicy = { ...options.egress, timeoutMs: ATTEMPT_TIMEOUT_MS, maxResponseBytes: ANSWER_LIMIT_BYTES };
 
-  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+  /** Sends one delivery; a success is returned for the round to record with the others, anything else is recorded here. */
+  // Opened secrets by their sealed form: every delivery of a round to one endpoint shares one.
+  const opened = new Map<string, string>();
+  const secretOf = (sealed: string) => {
+    let secret = opened.get(sealed);
+    if (secret === undefined) {
+      if (opened.size > 1000) opened.clear();
+      opened.set(sealed, (secret = options.secrets.open(sealed)));
+    }
+    return secret;
+  };
+
+  async function attempt(delivery: ClaimedDelivery): Promise<{ id: number; statusCode: number } | null> {
     const at = options.clock.now();
     if (!delivery.url || !delivery.secret || !delivery.enabled) {
       // Removed or disabled since it was queued: nothing is sent, and the log says why.
       await queries.settle(delivery, { status: 'failed', statusCode: null, error: delivery.url ? 'endpoint_disabled' : 'endpoint_removed', nextAttemptAt: null, at });
-      return;
+      return null;
     }
     const body = JSON.stringify(delivery.payload);
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
       // The signature's time is the wall clock: receivers check it against theirs.
-      const headers = { 'content-type': 'application/json', 'user-agent': 'portal-webhooks', ...signedHeaders(options.secrets.open(delivery.secret), delivery.eventId, body, new Date()) };
+      const headers = { 'content-type': 'application/json', 'user-agent': 'portal-webhooks', ...signedHeaders(secretOf(delivery.secret), delivery.eventId, body, new Date()) };
       const response = await egressFetch(delivery.url, { method: 'POST', headers, body }, policy);
       statusCode = response.status;
       await response.body?.cancel().catch(() => undefined);
@@ -60,19 +72,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       // Only the kind of failure is kept: a message could carry what the receiver said.
       error = caught instanceof EgressRefused ? `refused_${caught.problem}` : caught instanceof Error && caught.name === 'TimeoutError' ? 'timeout' : 'unreachable';
     }
+    if (!error && statusCode !== null) return { id: delivery.id, statusCode };
     const now = options.clock.now();
-    if (!error) {
-      await queries.settle(delivery, { status: 'delivered', statusCode, error: null, nextAttemptAt: null, at: now });
-      return;
-    }
     const next = delivery.attempts < MAX_ATTEMPTS ? nextAttemptAfter(delivery.attempts, now) : null;
     await queries.settle(delivery, { status: next ? 'pending' : 'failed', statusCode, error, nextAttemptAt: next, at: now });
+    return null;
   }
 
   /** One round: claims a batch and sends it. Returns how many were claimed. */
   async function round(): Promise<number> {
     const claimed = await queries.claim(options.clock.now(), batchSize, leaseMs);
-    await Promise.all(claimed.map((delivery) => attempt(delivery)));
+    if (!claimed.length) return 0;
+    const delivered = (await Promise.all(claimed.map((delivery) => attempt(delivery)))).filter((result) => result !== null);
+    // One statement for the round's successes: a row per delivery would cost a database round trip each.
+    await queries.settleDelivered(delivered, claimed[0]!.leaseUntil, options.clock.now());
     return claimed.length;
   }
 

@@ -138,6 +138,20 @@ export function webhookQueries(db: Database) {
         .where(and(eq(webhookDeliveries.id, claimed.id), eq(webhookDeliveries.leaseUntil, claimed.leaseUntil)));
     },
 
+    /** Many successes of one claim in one statement (a round's worth): each with the status its receiver answered. */
+    async settleDelivered(delivered: Array<{ id: number; statusCode: number }>, leaseUntil: Date, at: Date): Promise<void> {
+      if (!delivered.length) return;
+      const rows = sql.join(
+        delivered.map((row) => sql`(${row.id}::bigint, ${row.statusCode}::int)`),
+        sql`, `,
+      );
+      await db.execute(sql`
+        update ${webhookDeliveries} d
+        set status = 'delivered', last_status_code = v.code, last_error = null, lease_until = null, delivered_at = ${at}
+        from (values ${rows}) as v(id, code)
+        where d.id = v.id and d.lease_until = ${leaseUntil}`);
+    },
+
     async deliveries(clientId: string, filter: { status?: string; before?: number; limit: number }): Promise<WebhookDeliveryRow[]> {
       return db
         .select()
