@@ -190,8 +190,13 @@ describe('operator API keys', () => {
     expect(audit.events).toEqual([expect.objectContaining({ action: 'DELETE /admin/operators/{userId}/roles/{role}', target: { userId: ids.support, role: 'support' }, reason: 'Left the team' })]);
   });
 
-  it("a locked or deleted operator's key stops at once", async () => {
-    const { key } = (await call(tokens.finance, 'POST', '/v3/admin/api-keys', { name: 'Ledger export', scopes: ['admin:dashboard'], reason: 'Month end' })).json() as { key: string };
+  it("an operator's key is theirs alone, and stops at once when they are locked or deleted", async () => {
+    const { key, id } = (await call(tokens.finance, 'POST', '/v3/admin/api-keys', { name: 'Ledger export', scopes: ['admin:dashboard'], reason: 'Month end' })).json() as { key: string; id: string };
+    expect((await call(key, 'GET', '/v3/admin/me')).statusCode).toBe(200);
+    // Another operator, even an owner, neither lists nor revokes it: keys are their operator's own.
+    expect((await call(tokens.owner, 'GET', '/v3/admin/api-keys')).body).not.toContain(id);
+    const notTheirs = await call(tokens.owner, 'DELETE', `/v3/admin/api-keys/${id}`, { reason: 'Tidy up' });
+    expect([notTheirs.statusCode, codeOf(notTheirs)]).toEqual([404, 'admin.not_found']);
     expect((await call(key, 'GET', '/v3/admin/me')).statusCode).toBe(200);
     await server.database.db.update(users).set({ lockedAt: clock.now() }).where(eq(users.id, ids.finance!));
     expect((await call(key, 'GET', '/v3/admin/me', undefined, other)).statusCode).toBe(401);
