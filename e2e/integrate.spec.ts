@@ -168,6 +168,9 @@ test("the notes API accepts the portal's token meant for it and refuses another 
   expect(decodeProtectedHeader(accessToken)).toMatchObject({ typ: 'at+jwt', alg: 'ES256' });
   const claims = decodeJwt(accessToken);
   expect(claims).toMatchObject({ aud: NOTES_API, scope: 'notes:read', client_id: 'example-web-app', sub: tokens!.claims()!.sub });
+  // It cannot be revoked before it expires, so it lives minutes (the API's access_token_ttl, 5 by default).
+  expect(claims.exp! - claims.iat!).toBe(300);
+  expect(tokens!.expires_in).toBe(300);
 
   const call = (url: string, token: string | null, method = 'GET') =>
     fetch(url, { method, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(method === 'POST' ? { body: 'a note' } : {}) });

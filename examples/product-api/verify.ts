@@ -17,12 +17,13 @@ export interface VerifiedCaller {
 
 /** A refusal as RFC 6750 words it: 401 `invalid_token` or 403 `insufficient_scope`. */
 export class TokenRefused extends Error {
-  constructor(
-    readonly status: 401 | 403,
-    readonly error: 'invalid_token' | 'insufficient_scope',
-    message: string,
-  ) {
+  // Plain fields, not constructor parameter properties: Node runs this file by stripping types only.
+  readonly status: 401 | 403;
+  readonly error: 'invalid_token' | 'insufficient_scope';
+  constructor(status: 401 | 403, error: 'invalid_token' | 'insufficient_scope', message: string) {
     super(message);
+    this.status = status;
+    this.error = error;
   }
 }
 

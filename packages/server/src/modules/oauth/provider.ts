@@ -300,7 +300,8 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
     // Tokens outlive the provider's cookie session; ending the portal session ends them (service.ts).
     expiresWithSession: async () => false,
     ttl: {
-      AccessToken: 60 * 60,
+      // A product API's JWT lives what its resource server says (minutes: resource-servers.ts).
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 60 * 60,
       AuthorizationCode: 60,
       ClientCredentials: 10 * 60,
       DeviceCode: 10 * 60,
