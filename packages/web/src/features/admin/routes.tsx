@@ -28,5 +28,9 @@ export const adminPages: readonly AdminPage[] = [
   { path: 'audit', nav: { label: 'audit', roles: ['owner'] }, load: () => import('./AuditPage').then((module) => module.AuditPage) },
   { path: 'people', nav: { label: 'people', roles: everyone }, load: () => import('./people/PeoplePage').then((module) => module.PeoplePage) },
   { path: 'people/:userId', load: () => import('./people/PersonPage').then((module) => module.PersonPage) },
+  { path: 'organizations', nav: { label: 'organizations', roles: ['owner', 'support'] }, load: () => import('./organizations/OrganizationsPage').then((module) => module.OrganizationsPage) },
+  { path: 'organizations/:organizationId', load: () => import('./organizations/OrganizationPage').then((module) => module.OrganizationPage) },
+  { path: 'billing', nav: { label: 'billing', roles: everyone }, load: () => import('./billing/BillingPage').then((module) => module.BillingPage) },
+  { path: 'wallet', nav: { label: 'wallet', roles: everyone }, load: () => import('./wallet/WalletPage').then((module) => module.WalletPage) },
   { path: 'webhooks', nav: { label: 'webhooks', roles: ['owner', 'support'] }, load: () => import('./webhooks/WebhooksPage').then((module) => module.WebhooksPage) },
 ];

@@ -1,0 +1,76 @@
+import '@mantine/core/styles/Modal.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Input.css';
+import { useState } from 'react';
+import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { ADMIN_REASON_MAX, ADMIN_REASON_MIN } from '@portal/contracts';
+import { errorText, type ApiError } from '../../../lib/api';
+
+export interface ReasonDialogProps {
+  opened: boolean;
+  title: string;
+  body: string;
+  confirmLabel: string;
+  danger?: boolean;
+  onClose(): void;
+  /** Runs the action with the reason; the dialog closes when it succeeds and says why when it fails. */
+  onConfirm(reason: string): Promise<unknown>;
+}
+
+/** Asks the reason every money, licence or domain action carries into the operator audit log. */
+export function ReasonDialog({ opened, title, body, confirmLabel, danger, onClose, onConfirm }: ReasonDialogProps) {
+  const { t } = useTranslation();
+  const [reason, setReason] = useState('');
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const usable = reason.trim().length >= ADMIN_REASON_MIN;
+  const close = () => {
+    setReason('');
+    setFailure(null);
+    onClose();
+  };
+  const confirm = async () => {
+    setPending(true);
+    setFailure(null);
+    try {
+      await onConfirm(reason.trim());
+      close();
+    } catch (error) {
+      setFailure(errorText(error as ApiError));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <Stack gap="md">
+        <Text size="sm">{body}</Text>
+        <Textarea
+          label={t('admin.billing.reason')}
+          description={t('admin.billing.reasonHint', { min: ADMIN_REASON_MIN, max: ADMIN_REASON_MAX })}
+          value={reason}
+          maxLength={ADMIN_REASON_MAX}
+          autosize
+          minRows={2}
+          onChange={(event) => setReason(event.currentTarget.value)}
+          data-testid="action-reason"
+          data-autofocus
+        />
+        {failure && (
+          <Alert color="red" role="alert" data-testid="action-error">
+            {failure}
+          </Alert>
+        )}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={close}>
+            {t('common.cancel')}
+          </Button>
+          <Button color={danger ? 'red' : undefined} disabled={!usable} loading={pending} onClick={() => void confirm()} data-testid="action-confirm">
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

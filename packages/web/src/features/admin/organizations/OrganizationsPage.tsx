@@ -1,0 +1,69 @@
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Input.css';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '@portal/contracts';
+import { DataTable } from '../../../components/DataTable';
+import { PageHeader } from '../../../components/PageHeader';
+import { Section } from '../../../components/Section';
+import { errorText, type ApiError } from '../../../lib/api';
+import { useLanguage } from '../../../lib/use-language';
+import { useOrganizationSearch } from './api';
+
+/** /admin/organizations: find an organization by name, id, domain or a member's email. */
+export function OrganizationsPage() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const [draft, setDraft] = useState('');
+  const [q, setQ] = useState('');
+  const search = useOrganizationSearch(q);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setQ(draft.trim());
+  };
+  const rows = search.data?.organizations ?? [];
+  return (
+    <Stack gap="lg" data-testid="admin-organizations">
+      <PageHeader title={t('admin.organizations.title')} description={t('admin.organizations.description')} />
+      <Section title={t('admin.organizations.searchTitle')}>
+        <form onSubmit={submit} noValidate role="search">
+          <Group align="flex-end" gap="sm" wrap="wrap">
+            <TextInput label={t('admin.organizations.query')} type="search" value={draft} maxLength={254} onChange={(event) => setDraft(event.currentTarget.value)} style={{ flex: '1 1 16rem' }} data-testid="organizations-query" />
+            <Button type="submit" data-testid="organizations-search">
+              {t('admin.organizations.search')}
+            </Button>
+          </Group>
+        </form>
+      </Section>
+      {search.isError && <Alert color="red" role="alert">{errorText(search.error as ApiError)}</Alert>}
+      {search.data && rows.length === 0 && <Text>{t('admin.organizations.empty')}</Text>}
+      {rows.length > 0 && (
+        <DataTable
+          rows={rows}
+          rowKey={(row) => row.id}
+          testId="organizations-table"
+          rowTestId="organizations-row"
+          label={t('admin.organizations.results')}
+          minWidth={680}
+          columns={[
+            {
+              header: t('admin.organizations.name'),
+              cell: (row) => (
+                <Anchor component={Link} to={`/admin/organizations/${row.id}`} data-testid="organization-open">
+                  {row.name}
+                </Anchor>
+              ),
+            },
+            { header: t('admin.organizations.admin'), cell: (row) => row.admin_email },
+            { header: t('admin.organizations.members'), cell: (row) => row.members },
+            { header: t('admin.organizations.verifiedDomains'), cell: (row) => row.verified_domains },
+            { header: t('admin.organizations.sso'), cell: (row) => (row.sso ? row.sso.toUpperCase() : t('admin.organizations.noSso')) },
+            { header: t('admin.organizations.created'), cell: (row) => formatDate(row.created_at, language) },
+          ]}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,174 @@
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/Badge.css';
+import { useState, type FormEvent } from 'react';
+import { Alert, Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDate, formatMoney, type WalletCurrency } from '@portal/contracts';
+import { DataTable } from '../../../components/DataTable';
+import { PageHeader } from '../../../components/PageHeader';
+import { Section } from '../../../components/Section';
+import { errorText, type ApiError } from '../../../lib/api';
+import { useLanguage } from '../../../lib/use-language';
+import { ReasonDialog } from '../billing/ReasonDialog';
+import { useOperator } from '../operator-context';
+import { useLedgerAccounts, useLedgerEntries, usePayoutAction, usePayoutQueue } from './api';
+
+type QueueItem = NonNullable<ReturnType<typeof usePayoutQueue>['data']>['queue'][number];
+
+const money = (minor: string, currency: WalletCurrency, language: 'en' | 'vi') => formatMoney({ minor: BigInt(minor) }, currency, language);
+
+/** /admin/wallet: the payout queue (finance and owners) and a ledger account's entries. */
+export function WalletPage() {
+  const { t } = useTranslation();
+  const { roles } = useOperator();
+  const movesMoney = roles.includes('owner') || roles.includes('finance');
+  return (
+    <Stack gap="lg" data-testid="admin-wallet">
+      <PageHeader title={t('admin.wallet.title')} description={t('admin.wallet.description')} />
+      {movesMoney && <PayoutQueue />}
+      <Ledger />
+    </Stack>
+  );
+}
+
+function PayoutQueue() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const queue = usePayoutQueue(true);
+  const act = usePayoutAction();
+  const [pending, setPending] = useState<{ action: 'approvePayout' | 'holdPayout'; item: QueueItem } | null>(null);
+  const items = queue.data?.queue ?? [];
+  return (
+    <Section title={t('admin.wallet.queue.title')}>
+      <Stack gap="sm">
+        <Text size="sm">{t('admin.wallet.queue.explain')}</Text>
+        {queue.data && items.length === 0 && <Text data-testid="payouts-empty">{t('admin.wallet.queue.empty')}</Text>}
+        {items.length > 0 && (
+          <DataTable<QueueItem>
+            rows={items}
+            rowKey={(row) => `${row.user_id}:${row.currency}`}
+            testId="payouts-table"
+            rowTestId="payouts-row"
+            label={t('admin.wallet.queue.title')}
+            minWidth={720}
+            columns={[
+              { header: t('admin.wallet.queue.researcher'), cell: (row) => row.email ?? row.user_id },
+              { header: t('admin.wallet.queue.amount'), cell: (row) => money(row.amount_minor, row.currency, language) },
+              { header: t('admin.wallet.queue.rewards'), cell: (row) => row.rewards },
+              {
+                header: t('admin.wallet.queue.state'),
+                cell: (row) => (
+                  <Badge variant="light" color={row.held > 0 ? 'yellow' : row.payout_method ? 'green' : 'gray'}>
+                    {row.held > 0 ? t('admin.wallet.queue.held', { count: row.held }) : row.payout_method ? t('admin.wallet.queue.ready') : t('admin.wallet.queue.noMethod')}
+                  </Badge>
+                ),
+              },
+              { header: t('admin.wallet.queue.since'), cell: (row) => formatDate(row.oldest_at, language) },
+            ]}
+            actions={{
+              label: t('admin.wallet.actions'),
+              cell: (row) => (
+                <Group gap="xs" justify="flex-end" wrap="nowrap">
+                  <Button size="xs" onClick={() => setPending({ action: 'approvePayout', item: row })} disabled={!row.payout_method} data-testid="payout-approve">
+                    {t('admin.wallet.queue.approve')}
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => setPending({ action: 'holdPayout', item: row })} disabled={row.held === row.rewards} data-testid="payout-hold">
+                    {t('admin.wallet.queue.hold')}
+                  </Button>
+                </Group>
+              ),
+            }}
+          />
+        )}
+      </Stack>
+      <ReasonDialog
+        opened={pending !== null}
+        title={pending ? t(`admin.wallet.queue.${pending.action === 'approvePayout' ? 'approveTitle' : 'holdTitle'}`, { who: pending.item.email ?? pending.item.user_id }) : ''}
+        body={pending ? t(`admin.wallet.queue.${pending.action === 'approvePayout' ? 'approveBody' : 'holdBody'}`, { amount: money(pending.item.amount_minor, pending.item.currency, language) }) : ''}
+        confirmLabel={pending?.action === 'holdPayout' ? t('admin.wallet.queue.hold') : t('admin.wallet.queue.approve')}
+        onClose={() => setPending(null)}
+        onConfirm={(reason) => act.mutateAsync({ action: pending!.action, userId: pending!.item.user_id, currency: pending!.item.currency, reason })}
+      />
+    </Section>
+  );
+}
+
+function Ledger() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const [draft, setDraft] = useState('');
+  const [owner, setOwner] = useState('');
+  const [accountId, setAccountId] = useState<string | null>(null);
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const accounts = useLedgerAccounts(owner);
+  const entries = useLedgerEntries(accountId, cursors.at(-1));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setOwner(draft.trim());
+    setAccountId(null);
+    setCursors([undefined]);
+  };
+  return (
+    <Section title={t('admin.wallet.ledger.title')}>
+      <Stack gap="sm">
+        <form onSubmit={submit} noValidate role="search">
+          <Group align="flex-end" gap="sm" wrap="wrap">
+            <TextInput label={t('admin.wallet.ledger.owner')} description={t('admin.wallet.ledger.ownerHint')} type="search" value={draft} maxLength={254} onChange={(event) => setDraft(event.currentTarget.value)} style={{ flex: '1 1 16rem' }} data-testid="ledger-owner" />
+            <Button type="submit" disabled={!draft.trim()} data-testid="ledger-search">
+              {t('admin.wallet.ledger.find')}
+            </Button>
+          </Group>
+        </form>
+        {accounts.isError && <Alert color="red" role="alert">{errorText(accounts.error as ApiError)}</Alert>}
+        {accounts.data && accounts.data.accounts.length === 0 && <Text>{t('admin.wallet.ledger.noAccounts')}</Text>}
+        {accounts.data && accounts.data.accounts.length > 0 && (
+          <Group gap="xs" wrap="wrap" role="group" aria-label={t('admin.wallet.ledger.accounts')}>
+            {accounts.data.accounts.map((account) => (
+              <Button
+                key={account.id}
+                variant={account.id === accountId ? 'filled' : 'default'}
+                aria-pressed={account.id === accountId}
+                onClick={() => {
+                  setAccountId(account.id);
+                  setCursors([undefined]);
+                }}
+                data-testid="ledger-account"
+              >
+                {`${account.system_name ?? account.currency} · ${money(account.balance_minor, account.currency, language)}`}
+              </Button>
+            ))}
+          </Group>
+        )}
+        {entries.data && entries.data.entries.length === 0 && <Text>{t('admin.wallet.ledger.noEntries')}</Text>}
+        {entries.data && entries.data.entries.length > 0 && (
+          <DataTable
+            rows={entries.data.entries}
+            rowKey={(row) => row.posting_id}
+            testId="ledger-table"
+            rowTestId="ledger-row"
+            label={t('admin.wallet.ledger.entries')}
+            minWidth={720}
+            columns={[
+              { header: t('admin.wallet.ledger.date'), cell: (row) => formatDate(row.created_at, language) },
+              { header: t('admin.wallet.ledger.kind'), cell: (row) => row.kind },
+              { header: t('admin.wallet.ledger.note'), cell: (row) => row.note ?? '—' },
+              { header: t('admin.wallet.ledger.amount'), cell: (row) => money(row.amount_minor, entries.data.account.currency, language) },
+              { header: t('admin.wallet.ledger.balance'), cell: (row) => money(row.balance_after_minor, entries.data.account.currency, language) },
+            ]}
+          />
+        )}
+        {(cursors.length > 1 || entries.data?.next_cursor) && (
+          <Group gap="sm">
+            <Button variant="default" disabled={cursors.length <= 1} onClick={() => setCursors((current) => current.slice(0, -1))}>
+              {t('admin.wallet.ledger.newer')}
+            </Button>
+            <Button variant="default" disabled={!entries.data?.next_cursor} onClick={() => setCursors((current) => [...current, entries.data?.next_cursor ?? undefined])}>
+              {t('admin.wallet.ledger.older')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Section>
+  );
+}
