@@ -24,6 +24,8 @@ const everyone: readonly OperatorRole[] = ['owner', 'support', 'finance'];
 
 /** Add a page with one line anywhere in the list: the menu orders itself by `adminNavOrder`. */
 export const adminPages: readonly AdminPage[] = [
+  { path: 'apps', nav: { label: 'apps', roles: ['owner', 'support'] }, load: () => import('./apps/AppsPage').then((module) => module.AppsPage) },
+  { path: 'keys', nav: { label: 'keys', roles: ['owner'] }, load: () => import('./keys/KeysPage').then((module) => module.KeysPage) },
   { path: '', nav: { label: 'dashboard', roles: everyone }, load: () => import('./DashboardPage').then((module) => module.DashboardPage) },
   { path: 'audit', nav: { label: 'audit', roles: ['owner'] }, load: () => import('./AuditPage').then((module) => module.AuditPage) },
   { path: 'people', nav: { label: 'people', roles: everyone }, load: () => import('./people/PeoplePage').then((module) => module.PeoplePage) },

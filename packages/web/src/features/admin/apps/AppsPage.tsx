@@ -1,0 +1,254 @@
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Badge.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Code.css';
+import '@mantine/core/styles/Image.css';
+import '@mantine/core/styles/Input.css';
+import { useState } from 'react';
+import { Alert, Badge, Button, Code, FileInput, Group, Image, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { AdminApp } from '@portal/contracts';
+import { DataTable } from '../../../components/DataTable';
+import { PageHeader } from '../../../components/PageHeader';
+import { Section } from '../../../components/Section';
+import { useOperator } from '../operator-context';
+import { fileAsBase64, useApps, useDeleteApp, useRegisterApp, useRotateAppSecret, useSetAppDisabled, useSetAppLogo, useUpdateApp } from './api';
+import { AppForm } from './AppForm';
+import { ReasonModal, type PendingChange } from './ReasonModal';
+
+/** A secret just made: shown in this page once, never read back from the server. */
+interface ShownSecret {
+  clientId: string;
+  secret: string;
+}
+
+/**
+ * /admin/apps: the products' own clients (read-only, from their file) and outside apps. Owners
+ * register, edit, rotate a secret (shown once), disable, enable and delete; support reads.
+ */
+export function AppsPage() {
+  const { t } = useTranslation();
+  const isOwner = useOperator().roles.includes('owner');
+  const apps = useApps();
+  const [selected, setSelected] = useState<string | null>(null);
+  const [registering, setRegistering] = useState(false);
+  const [change, setChange] = useState<PendingChange | null>(null);
+  const [shown, setShown] = useState<ShownSecret | null>(null);
+  const [logo, setLogo] = useState<File | null>(null);
+  const register = useRegisterApp();
+  const update = useUpdateApp();
+  const rotate = useRotateAppSecret();
+  const setDisabled = useSetAppDisabled();
+  const remove = useDeleteApp();
+  const setLogoOf = useSetAppLogo();
+  const app = apps.data?.apps.find((item) => item.client_id === selected) ?? null;
+  const editable = isOwner && app?.kind === 'outside';
+  const choose = (clientId: string | null) => {
+    setSelected(clientId);
+    setShown(null);
+    setLogo(null);
+  };
+
+  return (
+    <Stack gap="lg" data-testid="admin-apps">
+      <PageHeader title={t('admin.apps.title')} description={t('admin.apps.description')} />
+      {apps.isError && (
+        <Alert color="red" role="alert">
+          {t('admin.apps.loadFailed')}
+        </Alert>
+      )}
+      {shown && (
+        <Alert color="yellow" title={t('admin.apps.secretTitle')} data-testid="app-secret">
+          <Stack gap="xs">
+            <Text size="sm">{t('admin.apps.secretOnce', { clientId: shown.clientId })}</Text>
+            <Code block data-testid="app-secret-value">
+              {shown.secret}
+            </Code>
+            <Group>
+              <Button size="xs" variant="default" onClick={() => setShown(null)} data-testid="app-secret-dismiss">
+                {t('admin.apps.secretDone')}
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+      {isOwner && !registering && (
+        <Group>
+          <Button onClick={() => setRegistering(true)} data-testid="app-register">
+            {t('admin.apps.registerApp')}
+          </Button>
+        </Group>
+      )}
+      {registering && (
+        <Section title={t('admin.apps.registerApp')} description={t('admin.apps.registerHint')}>
+          <AppForm
+            register
+            canChange={isOwner}
+            onCancel={() => setRegistering(false)}
+            onSubmit={(settings) =>
+              setChange({
+                title: t('admin.apps.registerTitle'),
+                body: t('admin.apps.registerBody', { name: settings.name }),
+                confirmLabel: t('admin.apps.register'),
+                run: async (reason) => {
+                  const made = await register.mutateAsync({ ...settings, reason });
+                  setRegistering(false);
+                  setSelected(made.app.client_id);
+                  setShown(made.client_secret ? { clientId: made.app.client_id, secret: made.client_secret } : null);
+                },
+              })
+            }
+          />
+        </Section>
+      )}
+      {apps.data && (
+        <DataTable<AdminApp>
+          rows={apps.data.apps}
+          rowKey={(row) => row.client_id}
+          testId="apps-table"
+          rowTestId="app-row"
+          label={t('admin.apps.title')}
+          minWidth={560}
+          rowProps={(row) => ({ 'data-current': row.client_id === selected ? 'true' : undefined, 'data-client-id': row.client_id })}
+          columns={[
+            {
+              header: t('admin.apps.columns.app'),
+              cell: (row) => (
+                <Stack gap={0}>
+                  <Text size="sm">{row.name}</Text>
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {row.client_id}
+                  </Text>
+                </Stack>
+              ),
+            },
+            { header: t('admin.apps.columns.kind'), cell: (row) => (row.kind === 'first_party' ? t('admin.apps.firstParty') : t('admin.apps.outside')) },
+            {
+              header: t('admin.apps.columns.status'),
+              cell: (row) => (
+                <Badge color={row.disabled ? 'red' : 'teal'} variant="light" data-testid="app-status">
+                  {row.disabled ? t('admin.apps.disabled') : t('admin.apps.active')}
+                </Badge>
+              ),
+            },
+          ]}
+          actions={{
+            label: t('admin.apps.columns.actions'),
+            cell: (row) => (
+              <Button size="xs" variant="light" onClick={() => choose(row.client_id)} data-testid="app-open" aria-label={t('admin.apps.openApp', { name: row.name })}>
+                {t('admin.apps.open')}
+              </Button>
+            ),
+          }}
+        />
+      )}
+
+      {app && (
+        <Section title={app.name} description={app.kind === 'first_party' ? t('admin.apps.firstPartyHint') : t('admin.apps.outsideHint')}>
+          <Stack gap="md" data-testid="app-details">
+            <AppForm
+              key={`${app.client_id}:${app.updated_at ?? ''}`}
+              app={app}
+              canChange={editable}
+              onSubmit={(settings) =>
+                setChange({
+                  title: t('admin.apps.saveTitle'),
+                  body: t('admin.apps.saveBody', { name: app.name }),
+                  confirmLabel: t('admin.apps.save'),
+                  run: (reason) => update.mutateAsync({ clientId: app.client_id, settings, reason }),
+                })
+              }
+            />
+            {app.kind === 'outside' && (
+              <Group gap="md" align="flex-end">
+                {app.logo_uri && <Image src={app.logo_uri} w={48} h={48} radius="sm" alt={t('admin.apps.logoOf', { name: app.name })} />}
+                {editable && (
+                  <>
+                    <FileInput label={t('admin.apps.logo')} accept="image/png,image/jpeg,image/webp" value={logo} onChange={setLogo} clearable w={260} data-testid="app-logo-file" />
+                    <Button
+                      variant="default"
+                      disabled={!logo}
+                      onClick={() =>
+                        setChange({
+                          title: t('admin.apps.logoTitle'),
+                          body: t('admin.apps.logoBody', { name: app.name }),
+                          confirmLabel: t('admin.apps.logoSave'),
+                          run: async (reason) => {
+                            await setLogoOf.mutateAsync({ clientId: app.client_id, imageBase64: await fileAsBase64(logo!), reason });
+                            setLogo(null);
+                          },
+                        })
+                      }
+                    >
+                      {t('admin.apps.logoSave')}
+                    </Button>
+                  </>
+                )}
+              </Group>
+            )}
+            {editable && (
+              <Group gap="sm">
+                {!app.public && (
+                  <Button
+                    variant="default"
+                    data-testid="app-rotate"
+                    onClick={() =>
+                      setChange({
+                        title: t('admin.apps.rotateTitle'),
+                        body: t('admin.apps.rotateBody', { name: app.name }),
+                        confirmLabel: t('admin.apps.rotate'),
+                        danger: true,
+                        run: async (reason) => {
+                          const rotated = await rotate.mutateAsync({ clientId: app.client_id, reason });
+                          setShown({ clientId: rotated.client_id, secret: rotated.client_secret });
+                        },
+                      })
+                    }
+                  >
+                    {t('admin.apps.rotate')}
+                  </Button>
+                )}
+                <Button
+                  variant="default"
+                  color={app.disabled ? undefined : 'red'}
+                  data-testid={app.disabled ? 'app-enable' : 'app-disable'}
+                  onClick={() =>
+                    setChange({
+                      title: app.disabled ? t('admin.apps.enableTitle') : t('admin.apps.disableTitle'),
+                      body: app.disabled ? t('admin.apps.enableBody', { name: app.name }) : t('admin.apps.disableBody', { name: app.name }),
+                      confirmLabel: app.disabled ? t('admin.apps.enable') : t('admin.apps.disable'),
+                      danger: !app.disabled,
+                      run: (reason) => setDisabled.mutateAsync({ clientId: app.client_id, disabled: !app.disabled, reason }),
+                    })
+                  }
+                >
+                  {app.disabled ? t('admin.apps.enable') : t('admin.apps.disable')}
+                </Button>
+                <Button
+                  variant="default"
+                  color="red"
+                  data-testid="app-delete"
+                  onClick={() =>
+                    setChange({
+                      title: t('admin.apps.deleteTitle'),
+                      body: t('admin.apps.deleteBody', { name: app.name }),
+                      confirmLabel: t('admin.apps.delete'),
+                      danger: true,
+                      run: async (reason) => {
+                        await remove.mutateAsync({ clientId: app.client_id, reason });
+                        choose(null);
+                      },
+                    })
+                  }
+                >
+                  {t('admin.apps.delete')}
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        </Section>
+      )}
+      <ReasonModal change={change} onClose={() => setChange(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,114 @@
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Badge.css';
+import '@mantine/core/styles/Button.css';
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { SigningKey, SigningKeyState } from '@portal/contracts';
+import { DataTable } from '../../../components/DataTable';
+import { PageHeader } from '../../../components/PageHeader';
+import { Section } from '../../../components/Section';
+import { ReasonModal, type PendingChange } from '../apps/ReasonModal';
+import { useDropSigningKey, useRotateSigningKeys, useSigningKeys } from './api';
+
+const stateColor: Record<SigningKeyState, string> = { signing: 'teal', published: 'blue', retiring: 'yellow', expired: 'gray' };
+
+/**
+ * /admin/keys (owners): the provider's signing keys and their states; rotate (the new keys sign
+ * after every node has published them), rotate now (a leaked key), and drop a key that no longer signs.
+ */
+export function KeysPage() {
+  const { t, i18n } = useTranslation();
+  const keys = useSigningKeys();
+  const rotate = useRotateSigningKeys();
+  const drop = useDropSigningKey();
+  const [change, setChange] = useState<PendingChange | null>(null);
+  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '—');
+  const rotation = (immediately: boolean): PendingChange => ({
+    title: immediately ? t('admin.keys.rotateNowTitle') : t('admin.keys.rotateTitle'),
+    body: immediately ? t('admin.keys.rotateNowBody', { seconds: keys.data?.reload_seconds ?? 60 }) : t('admin.keys.rotateBody', { minutes: Math.round((keys.data?.publish_ahead_seconds ?? 300) / 60) }),
+    confirmLabel: immediately ? t('admin.keys.rotateNow') : t('admin.keys.rotate'),
+    danger: immediately,
+    run: (reason) => rotate.mutateAsync({ immediately, reason }),
+  });
+
+  return (
+    <Stack gap="lg" data-testid="admin-keys">
+      <PageHeader title={t('admin.keys.title')} description={t('admin.keys.description')} />
+      {keys.isError && (
+        <Alert color="red" role="alert">
+          {t('admin.keys.loadFailed')}
+        </Alert>
+      )}
+      <Group gap="sm">
+        <Button onClick={() => setChange(rotation(false))} data-testid="keys-rotate">
+          {t('admin.keys.rotate')}
+        </Button>
+        <Button variant="default" color="red" onClick={() => setChange(rotation(true))} data-testid="keys-rotate-now">
+          {t('admin.keys.rotateNow')}
+        </Button>
+      </Group>
+      {keys.data && (
+        <Section title={t('admin.keys.listTitle')} description={t('admin.keys.listHint', { seconds: keys.data.reload_seconds })}>
+          <DataTable<SigningKey>
+            rows={keys.data.keys}
+            rowKey={(row) => row.kid}
+            testId="keys-table"
+            rowTestId="key-row"
+            label={t('admin.keys.listTitle')}
+            minWidth={640}
+            rowProps={(row) => ({ 'data-state': row.state, 'data-kid': row.kid })}
+            columns={[
+              {
+                header: t('admin.keys.columns.key'),
+                cell: (row) => (
+                  <Stack gap={0}>
+                    <Text size="sm">{row.alg}</Text>
+                    <Text size="xs" c="dimmed" ff="monospace">
+                      {row.kid}
+                    </Text>
+                  </Stack>
+                ),
+              },
+              {
+                header: t('admin.keys.columns.state'),
+                cell: (row) => (
+                  <Badge color={stateColor[row.state]} variant="light" data-testid="key-state">
+                    {t(`admin.keys.states.${row.state}`)}
+                  </Badge>
+                ),
+              },
+              { header: t('admin.keys.columns.activates'), cell: (row) => when(row.activates_at) },
+              { header: t('admin.keys.columns.publishedUntil'), cell: (row) => when(row.published_until) },
+            ]}
+            actions={{
+              label: t('admin.keys.columns.actions'),
+              cell: (row) =>
+                row.state === 'signing' ? null : (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    data-testid="key-drop"
+                    aria-label={t('admin.keys.dropKey', { kid: row.kid })}
+                    onClick={() =>
+                      setChange({
+                        title: t('admin.keys.dropTitle'),
+                        body: t('admin.keys.dropBody', { kid: row.kid }),
+                        confirmLabel: t('admin.keys.drop'),
+                        danger: true,
+                        run: (reason) => drop.mutateAsync({ kid: row.kid, reason }),
+                      })
+                    }
+                  >
+                    {t('admin.keys.drop')}
+                  </Button>
+                ),
+            }}
+          />
+        </Section>
+      )}
+      <ReasonModal change={change} onClose={() => setChange(null)} />
+    </Stack>
+  );
+}
