@@ -1,9 +1,8 @@
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
-import '@mantine/core/styles/Badge.css';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { Alert, Anchor, Badge, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate, PEOPLE_SEARCH_MAX_LENGTH, peopleSearchFields, type PeopleSearchField, type PersonSummary } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
@@ -66,6 +65,11 @@ export function PeoplePage() {
           {errorText(search.error as ApiError)}
         </Alert>
       )}
+      {search.data && (
+        <Text size="sm" c="dimmed" data-testid="people-searched-by">
+          {t('admin.people.searchedBy', { field: t(`admin.people.fields.${search.data.by}`) })}
+        </Text>
+      )}
       {search.data && people.length === 0 && <Text data-testid="people-empty">{t('admin.people.empty')}</Text>}
       {people.length > 0 && (
         <DataTable<PersonSummary>
@@ -101,7 +105,6 @@ export function PeoplePage() {
           </Button>
         </Group>
       )}
-      {search.data && <Badge variant="light" color="gray">{t(`admin.people.fields.${search.data.by}`)}</Badge>}
     </Stack>
   );
 }
