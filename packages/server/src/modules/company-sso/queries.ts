@@ -127,7 +127,13 @@ export function companySsoQueries(db: Database) {
       const [row] = await db
         .select({ email: organizationMembers.email })
         .from(organizationMembers)
-        .where(and(eq(organizationMembers.organizationId, organizationId), or(eq(organizationMembers.userId, userId), eq(organizationMembers.email, email.trim().toLowerCase()))))
+        // A row that names an account is that account's only; by email only a row made before the account existed.
+        .where(
+          and(
+            eq(organizationMembers.organizationId, organizationId),
+            or(eq(organizationMembers.userId, userId), and(isNull(organizationMembers.userId), eq(organizationMembers.email, email.trim().toLowerCase()))),
+          ),
+        )
         .limit(1);
       return Boolean(row);
     },
