@@ -184,6 +184,11 @@ describe('acting on a person', () => {
   it('locking ends their sessions at once on both nodes, stops their sign-in, and is in the operator audit log', async () => {
     await person('locked');
     const cookie = { cookie: `${AUTH_COOKIE_NAME}=${tokens.locked}` };
+    // A personal API key of theirs: a lock refuses it too (and an unlock gives it back).
+    const created = await call(tokens.locked, 'POST', '/v3/sso/me/api-keys', { name: 'script', scopes: ['me:read'] });
+    expect(created.statusCode, created.body).toBeLessThan(300);
+    const apiKey = created.json().key as string;
+    expect((await call(apiKey, 'GET', '/v3/sso/me')).statusCode).toBe(200);
     // Warm both nodes' identity caches: the lock must evict them, not wait for them to expire.
     expect((await server.app.inject({ method: 'GET', url: '/v3/sso/me', headers: cookie })).statusCode).toBe(200);
     expect((await other.app.inject({ method: 'GET', url: '/v3/sso/me', headers: cookie })).statusCode).toBe(200);
@@ -193,6 +198,8 @@ describe('acting on a person', () => {
     expect(locked.json()).toMatchObject({ id: ids.locked, status: 'locked', sessions: [] });
     expect((await server.app.inject({ method: 'GET', url: '/v3/sso/me', headers: cookie })).statusCode).toBe(401);
     expect((await other.app.inject({ method: 'GET', url: '/v3/sso/me', headers: cookie })).statusCode).toBe(401);
+    expect((await call(apiKey, 'GET', '/v3/sso/me')).statusCode).toBe(401);
+    expect((await call(apiKey, 'GET', '/v3/sso/me', undefined, other)).statusCode).toBe(401);
 
     const signIn = await client.signIn('locked@people.test', PASSWORD);
     expect([signIn.statusCode, codeOf(signIn)]).toEqual([403, 'auth.account_locked']);
@@ -205,6 +212,7 @@ describe('acting on a person', () => {
     const unlocked = await call(tokens.support, 'POST', `/v3/admin/people/${ids.locked}/unlock`, reason);
     expect(unlocked.json()).toMatchObject({ status: 'active', locked_at: null });
     expect((await client.signIn('locked@people.test', PASSWORD)).statusCode).toBe(200);
+    expect((await call(apiKey, 'GET', '/v3/sso/me')).statusCode).toBe(200);
   });
 
   it('ends every session of a person', async () => {
