@@ -74,18 +74,23 @@ export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRed
             { header: t('admin.webhooks.columns.answer'), cell: (row) => row.last_status_code ?? row.last_error ?? '—' },
             { header: t('admin.webhooks.columns.next'), cell: (row) => (row.next_attempt_at ? formatDateTime(row.next_attempt_at, language) : '—') },
           ]}
-          {...(onRedeliver
-            ? {
-                actions: {
-                  label: t('admin.webhooks.columns.actions'),
-                  cell: (row: WebhookDelivery) => (
-                    <Button size="xs" variant="light" onClick={() => onRedeliver(row)} data-testid="webhook-redeliver">
-                      {t('admin.webhooks.redeliver')}
-                    </Button>
-                  ),
-                },
-              }
-            : {})}
+          actions={{
+            label: t('admin.webhooks.columns.actions'),
+            // Everyone may copy an event's id (what a product team searches its own logs for), so the
+            // table always holds something to reach with the keyboard, on a phone's sideways scroll too.
+            cell: (row: WebhookDelivery) => (
+              <Group gap={6} wrap="nowrap" justify="flex-end">
+                <Button size="xs" variant="default" onClick={() => void navigator.clipboard?.writeText(row.event_id)} aria-label={t('admin.webhooks.copyIdOf', { id: row.event_id })}>
+                  {t('admin.webhooks.copyId')}
+                </Button>
+                {onRedeliver && (
+                  <Button size="xs" variant="light" onClick={() => onRedeliver(row)} data-testid="webhook-redeliver">
+                    {t('admin.webhooks.redeliver')}
+                  </Button>
+                )}
+              </Group>
+            ),
+          }}
         />
       )}
       <Group gap="sm">
