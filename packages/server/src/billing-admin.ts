@@ -9,6 +9,7 @@
  *                                                 AppSumo codes, one a line (redeemed at /confirmation/app/<code>)
  */
 import { parseArgs } from 'node:util';
+import { runTool, UsageError } from './cli/run-tool';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
@@ -20,7 +21,7 @@ const USAGE = 'usage: npm run billing -- promo add|list|disable ...  |  license 
 
 async function main(): Promise<number> {
   const [group, command, ...rest] = process.argv.slice(2);
-  if (!((group === 'promo' && ['add', 'list', 'disable'].includes(command ?? '')) || (group === 'license' && command === 'issue'))) return fail(USAGE);
+  if (!((group === 'promo' && ['add', 'list', 'disable'].includes(command ?? '')) || (group === 'license' && command === 'issue'))) throw new UsageError();
   const config = loadConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
@@ -66,17 +67,4 @@ async function main(): Promise<number> {
   }
 }
 
-function fail(message: string): number {
-  console.error(message);
-  return 1;
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
-    if (issues) for (const issue of issues) console.error(`${issue.path.join('.') || 'input'}: ${issue.message}`);
-    else console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runTool(USAGE, main);

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { DataDirLocked, openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { seedDemoAccount } from './modules/users';
 import { systemClock } from './platform/clock';
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // A cause the operator can fix is said in plain words, not as a stack trace from deep inside the start.
-  if (error instanceof ConfigError || error instanceof DataKeyMismatch) {
+  if (error instanceof ConfigError || error instanceof DataKeyMismatch || error instanceof DataDirLocked) {
     console.error(error instanceof ConfigError ? error.message : `cannot start: ${error.message}`);
     process.exit(1);
   }

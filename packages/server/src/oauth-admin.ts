@@ -20,6 +20,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
+import { runTool, UsageError } from './cli/run-tool';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
@@ -28,8 +29,14 @@ import { dropSigningKey, rotateSigningKey, SIGNING_ALGS, thirdPartyClients } fro
 import { createDataProtection, loadDataKey } from './platform/data-protection';
 import { egressFetch, egressPolicyFor, type EgressPolicy } from './platform/egress';
 
+const USAGE = 'usage: npm run clients -- add|logo|rotate|list|remove ...  |  npm run signing-keys -- rotate [--now]|drop <kid>|list (see packages/server/src/oauth-admin.ts)';
+
 async function main(): Promise<number> {
   const [group, command, ...rest] = process.argv.slice(2);
+  // Known before the database is opened: a typo is told as such, not as a busy data folder.
+  if (!(group === 'clients' && ['add', 'logo', 'rotate', 'list', 'remove'].includes(command ?? '')) && !(group === 'keys' && ['rotate', 'drop', 'list'].includes(command ?? ''))) {
+    throw new UsageError(command ? `unknown command: ${command}` : '');
+  }
   const config = loadConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
@@ -113,7 +120,7 @@ async function main(): Promise<number> {
         return 0;
       }
     }
-    return fail('usage: npm run clients -- add|logo|rotate|list|remove ...  |  npm run signing-keys -- rotate [--now]|drop <kid>|list (see packages/server/src/oauth-admin.ts)');
+    throw new UsageError();
   } finally {
     await database.close();
   }
@@ -135,12 +142,4 @@ function fail(message: string): number {
   return 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
-    if (issues) for (const issue of issues) console.error(`${issue.path.join('.') || 'input'}: ${issue.message}`);
-    else console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runTool(USAGE, main);

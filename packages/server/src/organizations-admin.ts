@@ -25,6 +25,7 @@
  *   npm run organizations -- domain verify <org> <domain>   looks it up (COMPANY_SSO_DNS_SERVER, or the system's DNS)
  */
 import { parseArgs } from 'node:util';
+import { runTool, UsageError } from './cli/run-tool';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
@@ -43,8 +44,7 @@ const USAGE =
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   if (!['create', 'add-member', 'role', 'onpremise', 'sso', 'domain'].includes(command ?? '')) {
-    console.error(USAGE);
-    return 1;
+    throw new UsageError();
   }
   const { values, positionals } = parseArgs({
     args: rest,
@@ -183,10 +183,4 @@ async function companySsoCommand(
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runTool(USAGE, main);

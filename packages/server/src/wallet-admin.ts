@@ -9,6 +9,7 @@
  *       mines is the one the follower settles (one nonce: never two transfers)
  */
 import { parseArgs } from 'node:util';
+import { runTool, UsageError } from './cli/run-tool';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
@@ -22,14 +23,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   if (command !== 'adjust' && command !== 'resend') {
-    console.error(USAGE);
-    return 1;
+    throw new UsageError();
   }
   const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, allowNegative: false, options: { note: { type: 'string' }, 'gas-price-gwei': { type: 'string' } } });
   const gwei = values['gas-price-gwei'];
   if (command === 'resend' && (!UUID.test(positionals[0] ?? '') || (gwei !== undefined && !/^\d{1,6}(\.\d{1,9})?$/.test(gwei)))) {
-    console.error(USAGE);
-    return 1;
+    throw new UsageError();
   }
   const config = loadConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
@@ -54,10 +53,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runTool(USAGE, main);

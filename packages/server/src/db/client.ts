@@ -2,12 +2,14 @@ import { PGlite, types, type QueryOptions, type Transaction } from '@electric-sq
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import { createStatementCache } from './pglite-statements';
 import { listenOnPostgres, type ChannelHandlers, type ChannelSubscription, type ListenOptions } from './listen';
 import * as schema from './schema';
 
 export type Database = ReturnType<typeof drizzlePglite<typeof schema>>;
 export type { ChannelHandlers, ChannelSubscription } from './listen';
+export { DataDirLocked } from './data-dir-lock';
 
 export interface DatabaseHandle {
   db: Database;
@@ -59,7 +61,15 @@ export async function openDatabase(options: { url?: string; dataDir?: string; pg
       },
     };
   }
-  const client = options.pglite ?? (await PGlite.create(options.dataDir));
+  // A data folder serves one process at a time (data-dir-lock.ts): a second one would lose writes.
+  const releaseLock = !options.pglite && options.dataDir && !options.dataDir.includes('://') ? lockDataDir(options.dataDir) : () => undefined;
+  let client: PGlite;
+  try {
+    client = options.pglite ?? (await PGlite.create(options.dataDir));
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
   const db = drizzlePglite(drizzleClient(client), { schema });
   return {
     db,
@@ -70,7 +80,13 @@ export async function openDatabase(options: { url?: string; dataDir?: string; pg
       // One in-process database: nothing can be missed, so it is always live.
       return { live: true, close: () => (client.closed ? Promise.resolve() : unlisten()) };
     },
-    close: () => client.close(),
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        releaseLock();
+      }
+    },
   };
 }
 

@@ -1,0 +1,204 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serverCommand, serverProcessEnv } from '../../test/server-bundle';
+import { DataDirLocked, openDatabase } from '../db/client';
+import { DATA_DIR_LOCK_FILE } from '../db/data-dir-lock';
+
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+const dirs: string[] = [];
+const children = new Set<ChildProcess>();
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDataDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'portal-tools-'));
+  dirs.push(dir);
+  return path.join(dir, 'db');
+}
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `npm run clients -- ...` as an operator types it: NODE_ENV unset unless `env` sets it (the
+ * test runner's own NODE_ENV=test is not passed on), PGlite in `dataDir`.
+ */
+function clients(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<Outcome> {
+  const inherited = serverProcessEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: KEY, ...env });
+  if (!env.NODE_ENV) delete inherited.NODE_ENV;
+  delete inherited.ALTCHA_HMAC_KEY;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...serverCommand('oauth-admin'), 'clients', ...args], { cwd: ROOT, env: inherited, encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const KEY = randomBytes(32).toString('hex');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
+  return serverProcessEnv({
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false',
+    WEB_DIST: path.join(tmpdir(), 'no-web-dist'),
+    DELETION_JOB_INTERVAL_SECONDS: '0',
+    DATA_DIR: dataDir,
+    DATA_ENCRYPTION_KEY: KEY,
+  });
+}
+
+async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, serverCommand('main'), { cwd: ROOT, env: serverEnv(dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server stopped (${child.exitCode}):\n${output}`);
+    if (Date.now() > deadline) throw new Error(`the server did not answer /readyz:\n${output}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    child,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      children.delete(child);
+    },
+  };
+}
+
+const noStackTrace = /\n\s+at /;
+
+describe('operator commands (npm run clients, signing-keys, billing, wallet, organizations)', () => {
+  it('answer a command or an option they do not know with their usage and exit 2, never a stack trace', async () => {
+    const dataDir = await tempDataDir();
+    const unknownCommand = await clients(['frobnicate'], dataDir);
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toContain('usage: npm run clients');
+    expect(unknownCommand.stderr).not.toMatch(noStackTrace);
+
+    const unknownOption = await clients(['add', '--name', 'App', '--redirect-uri', 'https://app.example/cb', '--colour', 'red'], dataDir);
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr).toContain("'--colour'");
+    expect(unknownOption.stderr).toContain('usage: npm run clients');
+    expect(unknownOption.stderr).not.toMatch(noStackTrace);
+
+    const badValue = await clients(['add', '--name', 'App', '--redirect-uri', 'not a uri'], dataDir);
+    expect(badValue.code).toBe(2);
+    expect(badValue.stderr).not.toMatch(noStackTrace);
+  }, 240_000);
+
+  it('run in the same mode as npm start when NODE_ENV is unset: the README\'s command works without ALTCHA_HMAC_KEY', async () => {
+    const dataDir = await tempDataDir();
+    const added = await clients(['add', '--name', 'Outside App', '--redirect-uri', 'https://app.example/cb'], dataDir);
+    expect(added.stderr).not.toContain('ALTCHA_HMAC_KEY');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/client_id: +\S+/);
+
+    // An explicit production keeps production's rules.
+    const production = await clients(['list'], dataDir, { NODE_ENV: 'production' });
+    expect(production.code).toBe(1);
+    expect(production.stderr).toContain('ALTCHA_HMAC_KEY: required in production');
+  }, 240_000);
+
+  it('refuse beside a running PGlite server, changing nothing, and work once it has stopped', async () => {
+    const dataDir = await tempDataDir();
+    const server = await startServer(dataDir);
+    let stopped = false;
+    try {
+      const refused = await clients(['add', '--name', 'Lost App', '--redirect-uri', 'https://lost.example/cb'], dataDir);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).not.toContain('client_id');
+      expect(refused.stderr).toContain(`the data folder ${dataDir} is in use by`);
+      expect(refused.stderr).toContain('PORTAL_URL and OPERATOR_API_KEY');
+      expect(refused.stderr).not.toMatch(noStackTrace);
+      // The server still serves, and its lock is still its own.
+      expect((await fetch(`${server.url}/readyz`)).ok).toBe(true);
+      expect(existsSync(path.join(dataDir, DATA_DIR_LOCK_FILE))).toBe(true);
+      await server.stop();
+      stopped = true;
+    } finally {
+      if (!stopped) await server.stop();
+    }
+    expect(existsSync(path.join(dataDir, DATA_DIR_LOCK_FILE))).toBe(false);
+
+    // Nothing of the refused command reached the data.
+    const before = await clients(['list'], dataDir);
+    expect(before.code).toBe(0);
+    expect(before.stdout).not.toContain('Lost App');
+
+    const added = await clients(['add', '--name', 'Kept App', '--redirect-uri', 'https://kept.example/cb'], dataDir);
+    expect(added.code).toBe(0);
+    const clientId = /client_id: +(\S+)/.exec(added.stdout)?.[1];
+    const after = await clients(['list'], dataDir);
+    expect(after.stdout).toContain(clientId);
+    expect(after.stdout).toContain('Kept App');
+  }, 300_000);
+
+  it('hold the data folder so the server refuses to start while one runs, and a killed holder does not block it', async () => {
+    const dataDir = await tempDataDir();
+    const database = await openDatabase({ dataDir });
+    try {
+      // A second opening in any process is refused.
+      await expect(openDatabase({ dataDir })).rejects.toBeInstanceOf(DataDirLocked);
+      const port = await freePort();
+      const failure = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        execFile(process.execPath, serverCommand('main'), { cwd: ROOT, env: serverEnv(dataDir, port), encoding: 'utf8', timeout: 120_000 }, (error, _stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr }),
+        );
+      });
+      expect(failure.code).toBe(1);
+      expect(failure.stderr).toContain(`cannot start: the data folder ${dataDir} is in use by`);
+      expect(failure.stderr).not.toMatch(noStackTrace);
+    } finally {
+      await database.close();
+    }
+
+    // A server killed without closing leaves its lock behind: its process is gone, so the next start takes it over.
+    const { child } = await startServer(dataDir);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    children.delete(child);
+    expect(existsSync(path.join(dataDir, DATA_DIR_LOCK_FILE))).toBe(true);
+    const listed = await clients(['list'], dataDir);
+    expect(listed.stderr).not.toContain('in use by');
+    expect(listed.code).toBe(0);
+  }, 300_000);
+});
