@@ -40,7 +40,7 @@ import { authRoutes, createAuthService, createRecoveryService, createSignIn } fr
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createModeratorService, moderatorRoutes } from './modules/moderators';
 import { createNotificationService, notificationRoutes } from './modules/notifications';
-import { createOperatorService, grantConfiguredOwners, installOperatorAccess, operatorAdminRoutes } from './modules/operators';
+import { createOperatorService, grantConfiguredOwners, installOperatorAccess, operatorAdminRoutes, operatorOf } from './modules/operators';
 import { createOAuth, installOidcSweepJob, installSigningKeyReloadJob, oauthAdminRoutes, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
 import { createFederationService, federationRoutes, socialFormPostRoute } from './modules/federation';
@@ -257,7 +257,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Researcher rewards (posted by the bug-bounty platform's client) paid on the 10th.
   const payouts = createPayoutService({ ...shared, hooks: deps.payoutHooks });
   // People in the operators' console: each page and action through the module that owns it.
-  const people = createPeopleAdmin({ db: database.db, clock, sessions, passkeys, organizations, oauth: oauth.service, wallet, billing, mfa, auth, deletion });
+  const people = createPeopleAdmin({ db: database.db, clock, sessions, passkeys, organizations, oauth: oauth.service, wallet, billing, mfa, auth, deletion, operators });
   const payoutTestDate = config.PAYOUT_TEST_DATE;
   installPayoutJob(app, payouts, config.PAYOUT_JOB_INTERVAL_SECONDS, payoutTestDate ? () => new Date(`${payoutTestDate}T12:00:00Z`) : undefined);
   app.addHook('onClose', async () => {
@@ -303,7 +303,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       const billingOperators = { admin: billingAdmin({ db: database.db, clock, licenseSecret }), console: billingConsole({ db: database.db, clock, licenseSecret }), billing };
       await v3.register(billingAdminRoutes(billingOperators));
       await v3.register(walletAdminRoutes(walletConsole({ db: database.db, clock }), payouts));
-      await v3.register(peopleAdminRoutes(config, people));
+      await v3.register(peopleAdminRoutes(config, people, (request) => ({ roles: operatorOf(request).roles })));
       v3.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v3' },

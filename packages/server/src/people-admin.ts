@@ -5,6 +5,7 @@ import type { AuthService } from './modules/auth';
 import type { BillingService } from './modules/billing';
 import type { MfaService } from './modules/mfa';
 import type { OAuthService } from './modules/oauth';
+import type { OperatorService } from './modules/operators';
 import { roleOfUser, type OrganizationService } from './modules/organizations';
 import type { PasskeyService } from './modules/passkeys';
 import type { SessionService } from './modules/sessions';
@@ -28,6 +29,7 @@ export function createPeopleAdmin(deps: {
   mfa: MfaService;
   auth: AuthService;
   deletion: DeletionService;
+  operators: Pick<OperatorService, 'standingOf'>;
 }): PeopleService {
   const iso = (date: Date) => date.toISOString();
   return createPeopleService({
@@ -67,5 +69,6 @@ export function createPeopleAdmin(deps: {
     resetSecondFactors: (user, origin) => deps.mfa.resetByOperator(user, origin),
     resendActivation: (user, origin) => deps.auth.resendActivationByOperator(user, origin),
     startDeletion: (user, origin) => deps.deletion.scheduleByOperator(user, origin),
+    rolesOf: async (userId) => (await deps.operators.standingOf(userId))?.roles ?? [],
   });
 }

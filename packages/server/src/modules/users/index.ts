@@ -3,5 +3,5 @@ export { createUserService, mailLanguage, replyLanguage, type UserService } from
 export type { NewUserRow, ProfileChanges, UserRow } from './queries';
 export { toUserDto } from './user-dto';
 export { DEMO_EMAIL, seedDemoAccount } from './seed';
-export { createPeopleService, statusOf, type PeopleDependencies, type PeopleService } from './people';
+export { createPeopleService, statusOf, type PeopleActor, type PeopleDependencies, type PeopleService } from './people';
 export { peopleAdminRoutes } from './admin-routes';

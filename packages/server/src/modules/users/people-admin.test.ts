@@ -102,6 +102,22 @@ describe('people in the console: who may call', () => {
     expect((await call(tokens.target, 'GET', '/v3/sso/me')).statusCode).toBe(200);
   });
 
+  it("support cannot act on an operator's account (lock an owner out, strip a factor); an owner can", async () => {
+    for (const [action, name] of [['lock', 'owner'], ['reset-second-factors', 'owner'], ['end-sessions', 'finance'], ['start-deletion', 'nosecond']] as const) {
+      const refused = await call(tokens.support, 'POST', `/v3/admin/people/${ids[name]}/${action}`, reason);
+      expect([refused.statusCode, codeOf(refused)], `${action} ${name}`).toEqual([403, 'admin.forbidden']);
+    }
+    const [owner] = await server.database.db.select().from(users).where(eq(users.id, ids.owner!));
+    expect([owner!.lockedAt, owner!.twoFactorMethod, owner!.deletionRequestedAt]).toEqual([null, 'email', null]);
+    expect((await call(tokens.owner, 'GET', '/v3/admin/me')).statusCode).toBe(200);
+    expect((await call(tokens.finance, 'GET', '/v3/admin/me')).statusCode).toBe(200);
+    // Reading an operator's page is not acting on it.
+    expect((await call(tokens.support, 'GET', `/v3/admin/people/${ids.owner}`)).statusCode).toBe(200);
+    const ended = await call(tokens.owner, 'POST', `/v3/admin/people/${ids.nosecond}/end-sessions`, reason);
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect((await call(tokens.nosecond, 'GET', '/v3/sso/me')).statusCode).toBe(401);
+  });
+
   it('an action without a usable reason changes nothing', async () => {
     for (const body of [{}, { reason: ' x ' }, { reason: 'y'.repeat(501) }]) {
       const refused = await call(tokens.support, 'POST', `/v3/admin/people/${ids.target}/lock`, body);

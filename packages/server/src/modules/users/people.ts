@@ -31,6 +31,13 @@ export interface PeopleDependencies {
   resendActivation(user: UserRow, origin: RequestOrigin): Promise<void>;
   /** Schedules the deletion and ends the sessions; false when one was scheduled already. */
   startDeletion(user: UserRow, origin: RequestOrigin): Promise<boolean>;
+  /** The operator roles an account holds (none for most people). */
+  rolesOf(userId: string): Promise<readonly string[]>;
+}
+
+/** Who acts: the calling operator's roles (an owner may act on anyone). */
+export interface PeopleActor {
+  roles: readonly string[];
 }
 
 export type PeopleService = ReturnType<typeof createPeopleService>;
@@ -84,6 +91,16 @@ export function createPeopleService(deps: PeopleDependencies) {
     return user;
   }
 
+  /**
+   * The account acted on, when the actor may act on it: an operator's account only by an
+   * owner, so support cannot lock an owner out or strip another operator's second factor.
+   */
+  async function targetOf(id: string, actor: PeopleActor): Promise<UserRow> {
+    const user = await userOf(id);
+    if (!actor.roles.includes('owner') && (await deps.rolesOf(user.id)).length > 0) throw new AppError('admin.forbidden');
+    return user;
+  }
+
   async function detail(user: UserRow): Promise<PersonDetail> {
     const [passkeys, sessions, organizations, connectedApps, balances, orders] = await Promise.all([
       deps.passkeys(user.id),
@@ -134,39 +151,39 @@ export function createPeopleService(deps: PeopleDependencies) {
     person: async (id: string) => detail(await userOf(id)),
 
     /** Locks the account, then ends its sessions: the guard refuses a locked account's every credential. */
-    async lock(id: string): Promise<PersonDetail> {
-      const user = await userOf(id);
+    async lock(id: string, actor: PeopleActor): Promise<PersonDetail> {
+      const user = await targetOf(id, actor);
       await people.lock(user.id, deps.clock.now());
       await deps.sessions.revokeAll(user.id);
       return detail(await userOf(id));
     },
 
-    async unlock(id: string): Promise<PersonDetail> {
-      await people.unlock((await userOf(id)).id, deps.clock.now());
+    async unlock(id: string, actor: PeopleActor): Promise<PersonDetail> {
+      await people.unlock((await targetOf(id, actor)).id, deps.clock.now());
       return detail(await userOf(id));
     },
 
-    async endSessions(id: string): Promise<PersonDetail> {
-      const user = await userOf(id);
+    async endSessions(id: string, actor: PeopleActor): Promise<PersonDetail> {
+      const user = await targetOf(id, actor);
       await deps.sessions.revokeAll(user.id);
       return detail(user);
     },
 
-    async resetSecondFactors(id: string, origin: RequestOrigin): Promise<PersonDetail> {
-      const user = await userOf(id);
+    async resetSecondFactors(id: string, actor: PeopleActor, origin: RequestOrigin): Promise<PersonDetail> {
+      const user = await targetOf(id, actor);
       if (!(await deps.resetSecondFactors(user, origin))) throw new AppError('admin.person_two_factor_off');
       return detail(await userOf(id));
     },
 
-    async resendActivation(id: string, origin: RequestOrigin): Promise<PersonDetail> {
-      const user = await userOf(id);
+    async resendActivation(id: string, actor: PeopleActor, origin: RequestOrigin): Promise<PersonDetail> {
+      const user = await targetOf(id, actor);
       if (user.activatedAt) throw new AppError('admin.person_already_activated');
       await deps.resendActivation(user, origin);
       return detail(user);
     },
 
-    async startDeletion(id: string, origin: RequestOrigin): Promise<PersonDetail> {
-      const user = await userOf(id);
+    async startDeletion(id: string, actor: PeopleActor, origin: RequestOrigin): Promise<PersonDetail> {
+      const user = await targetOf(id, actor);
       if (user.deletionRequestedAt || user.purgedAt || !(await deps.startDeletion(user, origin))) throw new AppError('admin.person_deletion_pending');
       return detail(await userOf(id));
     },
