@@ -62,7 +62,8 @@ async function person(name: string, roles: string[], twoFactor = true): Promise<
 /** openid-client for an outside app, talking to `node` (both nodes are one issuer: the first's origin). */
 async function appOn(node: TestServer, clientId: string, secret: string | null): Promise<oidc.Configuration> {
   const discovered = await oidc.discovery(new URL(first.url), clientId, {}, secret ? oidc.ClientSecretBasic(secret) : oidc.None(), { execute: [oidc.allowInsecureRequests] });
-  const metadata = discovered.serverMetadata();
+  // The discovered document itself (the accessor adds a method that is no metadata).
+  const { supportsPKCE: _method, ...metadata } = discovered.serverMetadata();
   const at = (url: string | undefined) => url && url.replace(first.url, node.url);
   const config = new oidc.Configuration(
     { ...metadata, authorization_endpoint: at(metadata.authorization_endpoint), token_endpoint: at(metadata.token_endpoint), userinfo_endpoint: at(metadata.userinfo_endpoint) },
