@@ -1,6 +1,8 @@
 /**
  * Operator commands of the OpenID Connect provider, against the configured database
- * (DATABASE_URL, or PGlite in DATA_DIR):
+ * (DATABASE_URL, or PGlite in DATA_DIR, which a running server holds: then the command refuses),
+ * or, with PORTAL_URL and OPERATOR_API_KEY set, through that server's admin API (a changing
+ * command then takes `--reason "..."` for the operator audit log):
  *
  *   npm run clients -- add --name "Outside App" --redirect-uri https://app.example/cb [--redirect-uri ...]
  *                          [--site https://app.example] [--logo ./logo.png or https://app.example/logo.png] [--public]
@@ -20,6 +22,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
+import { adminApiFrom } from './cli/admin-api';
+import { clientsViaApi, keysViaApi } from './cli/oauth-via-api';
 import { runTool, UsageError } from './cli/run-tool';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -37,6 +41,9 @@ async function main(): Promise<number> {
   if (!(group === 'clients' && ['add', 'logo', 'rotate', 'list', 'remove'].includes(command ?? '')) && !(group === 'keys' && ['rotate', 'drop', 'list'].includes(command ?? ''))) {
     throw new UsageError(command ? `unknown command: ${command}` : '');
   }
+  // Beside a running server: through its admin API, never the database it holds.
+  const api = adminApiFrom();
+  if (api) return group === 'clients' ? clientsViaApi(api, command!, rest) : keysViaApi(api, command!, rest);
   const config = loadConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
