@@ -130,6 +130,8 @@ async function seedVictim() {
   await db.insert(schema.operatorRoles).values({ userId, role: 'support' });
   await db.insert(schema.operatorApiKeys).values({ id: randomUUID(), userId, name: 'Victim script', prefix: 'victimpr', keyHash: 'victim-operator-key', scopes: ['admin:people'] });
   await db.insert(schema.operatorAuditEvents).values({ actorUserId: userId, actorEmail: EMAIL, via: 'session', action: 'POST /admin/operators', summary: 'Grant', target: {}, reason: 'Routine check', ip: '203.0.113.77', userAgent: 'VictimBrowser 1.0' });
+  await db.insert(schema.oauthClients).values({ clientId: 'victim-hooks', metadata: { client_name: 'Hooks' } });
+  await db.insert(schema.webhookDeliveries).values({ eventId: randomUUID(), clientId: 'victim-hooks', type: 'user.updated', subject: userId, payload: { type: 'user.updated', timestamp: made.toISOString(), data: { id: userId, email: EMAIL, name: 'Victim Person' } } });
   return { token, userId, sessionId, organizationId };
 }
 
