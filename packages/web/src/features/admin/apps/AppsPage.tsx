@@ -126,7 +126,7 @@ export function AppsPage() {
             {
               header: t('admin.apps.columns.status'),
               cell: (row) => (
-                <Badge color={row.disabled ? 'red' : 'teal'} variant="light" data-testid="app-status">
+                <Badge color={row.disabled ? 'red' : 'teal'} variant="light" miw="max-content" data-testid="app-status">
                   {row.disabled ? t('admin.apps.disabled') : t('admin.apps.active')}
                 </Badge>
               ),

@@ -73,7 +73,7 @@ export function KeysPage() {
               {
                 header: t('admin.keys.columns.state'),
                 cell: (row) => (
-                  <Badge color={stateColor[row.state]} variant="light" data-testid="key-state">
+                  <Badge color={stateColor[row.state]} variant="light" miw="max-content" data-testid="key-state">
                     {t(`admin.keys.states.${row.state}`)}
                   </Badge>
                 ),
