@@ -1,0 +1,132 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/harness';
+import { identityClient } from '../../test/identity';
+import { serverCommand, serverProcessEnv } from '../../test/server-bundle';
+import { oauthClients, operatorAuditEvents, operatorRoles, users } from '../db/schema';
+
+/**
+ * The operator commands beside a running server: with PORTAL_URL and OPERATOR_API_KEY they go
+ * through its admin API (a real listening server, the command as a child process), so the
+ * server has the change at once; the key's scope and its operator's role are the API's, and
+ * the key never shows in what the command prints.
+ */
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+const CALLBACK = 'https://app.example/cb';
+let server: TestServer;
+const keys: Record<string, string> = {};
+
+type Method = 'GET' | 'POST' | 'DELETE';
+const call = (token: string, method: Method, url: string, payload?: object) =>
+  server.app.inject({ method, url: `/v3${url}`, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+
+async function operatorKey(name: string, roles: string[], scopes: string[]): Promise<string> {
+  const email = `${name}@example.com`;
+  const session = await identityClient(server.app, server.database).registeredUser(email);
+  await server.database.db.update(users).set({ twoFactorMethod: 'email' }).where(eq(users.email, email));
+  const [row] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  for (const role of roles) await server.database.db.insert(operatorRoles).values({ userId: row!.id, role });
+  const created = await call(session, 'POST', '/admin/api-keys', { name: `${name}'s script`, scopes, reason: 'Command line tools' });
+  expect(created.statusCode, created.body).toBe(201);
+  return (created.json() as { key: string }).key;
+}
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function oauthAdmin(args: string[], env: Record<string, string>): Promise<Outcome> {
+  // No database named at all: the command must not need one in this mode.
+  const childEnv = serverProcessEnv({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent/portal-data', ...env });
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...serverCommand('oauth-admin'), ...args], { cwd: ROOT, env: childEnv, encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: true });
+  keys.owner = await operatorKey('owner', ['owner'], ['admin:apps', 'admin:keys']);
+  keys.ownerPeopleOnly = await operatorKey('owner2', ['owner'], ['admin:people']);
+  keys.support = await operatorKey('support', ['support'], ['admin:apps']);
+}, 120_000);
+afterAll(() => server?.close());
+
+const outsideApps = () => server.database.db.select({ clientId: oauthClients.clientId }).from(oauthClients);
+
+describe('operator commands through the admin API (PORTAL_URL + OPERATOR_API_KEY)', () => {
+  it('register an app the running server serves at once, with the reason in the operator audit log', async () => {
+    const added = await oauthAdmin(['clients', 'add', '--name', 'Partner App', '--redirect-uri', CALLBACK, '--reason', 'Partner onboarding ticket 7'], { PORTAL_URL: server.url, OPERATOR_API_KEY: keys.owner! });
+    expect(added.code, added.stderr).toBe(0);
+    const clientId = /client_id: +(\S+)/.exec(added.stdout)?.[1];
+    const secret = /client_secret: (\S+)/.exec(added.stdout)?.[1];
+    expect(clientId).toBeTruthy();
+    expect(secret).toBeTruthy();
+
+    // The server's provider knows the client now: its authorization request goes on to the sign-in, not to an error.
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const discovery = (await server.app.inject({ url: '/.well-known/openid-configuration' })).json() as { authorization_endpoint: string };
+    const authorize = new URL(discovery.authorization_endpoint);
+    for (const [name, value] of Object.entries({ client_id: clientId!, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256', state: 'x' })) authorize.searchParams.set(name, value);
+    const answer = await server.app.inject({ url: authorize.pathname + authorize.search });
+    expect(answer.statusCode, answer.body).toBe(303);
+    expect(answer.headers.location).not.toContain('error=');
+
+    const listed = await oauthAdmin(['clients', 'list'], { PORTAL_URL: server.url, OPERATOR_API_KEY: keys.owner! });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`${clientId}\tconfidential\tPartner App\t${CALLBACK}`);
+
+    const [audited] = await server.database.db.select().from(operatorAuditEvents).where(eq(operatorAuditEvents.reason, 'Partner onboarding ticket 7'));
+    expect(audited).toMatchObject({ actorEmail: 'owner@example.com' });
+
+    // Rotated: the new secret printed once; removed: gone from the server.
+    const rotated = await oauthAdmin(['clients', 'rotate', clientId!, '--reason', 'Leaked in a log'], { PORTAL_URL: server.url, OPERATOR_API_KEY: keys.owner! });
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toMatch(/client_secret: \S+/);
+    expect(rotated.stdout).not.toContain(secret);
+    const removed = await oauthAdmin(['clients', 'remove', clientId!], { PORTAL_URL: server.url, OPERATOR_API_KEY: keys.owner! });
+    expect(removed.code).toBe(0);
+    expect((await outsideApps()).map((row) => row.clientId)).not.toContain(clientId);
+    // No reason given: the command says where the change came from.
+    const [removal] = await server.database.db.select().from(operatorAuditEvents).where(eq(operatorAuditEvents.reason, 'command line: npm run clients -- remove'));
+    expect(removal).toBeDefined();
+
+    const keysListed = await oauthAdmin(['keys', 'list'], { PORTAL_URL: server.url, OPERATOR_API_KEY: keys.owner! });
+    expect(keysListed.code).toBe(0);
+    expect(keysListed.stdout).toMatch(/\tsigning/);
+  }, 240_000);
+
+  it('are refused as the API refuses the key: a missing scope, a role that may not change apps, a revoked or made-up key; nothing registered, the key never printed', async () => {
+    const before = await outsideApps();
+    const add = ['clients', 'add', '--name', 'Sneaky App', '--redirect-uri', CALLBACK];
+    for (const [key, code] of [
+      [keys.ownerPeopleOnly!, 'admin.scope_missing'],
+      [keys.support!, 'admin.forbidden'],
+      [`pk_${randomBytes(32).toString('base64url').slice(0, 43)}`, 'unauthorized'],
+    ] as const) {
+      const refused = await oauthAdmin(add, { PORTAL_URL: server.url, OPERATOR_API_KEY: key });
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stderr).toContain(code);
+      expect(refused.stderr).not.toMatch(/\n\s+at /);
+      expect(refused.stdout + refused.stderr).not.toContain(key);
+    }
+    expect(await outsideApps()).toEqual(before);
+  }, 240_000);
+
+  it('refuse a half-given target, and a plain-http server that is not this machine (the key would cross the network in clear)', async () => {
+    const noKey = await oauthAdmin(['clients', 'list'], { PORTAL_URL: server.url });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('PORTAL_URL and OPERATOR_API_KEY go together');
+    const clear = await oauthAdmin(['clients', 'list'], { PORTAL_URL: 'http://portal.example', OPERATOR_API_KEY: keys.owner! });
+    expect(clear.code).toBe(2);
+    expect(clear.stderr).toContain('PORTAL_URL must be https');
+    expect(clear.stderr).not.toContain(keys.owner);
+  }, 120_000);
+});
