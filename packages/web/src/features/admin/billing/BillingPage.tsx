@@ -2,7 +2,7 @@ import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Code.css';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Badge, Button, Code, Group, NativeSelect, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMinor, plans, type AdminOrder, type Plan } from '@portal/contracts';
@@ -14,6 +14,21 @@ import { useLanguage } from '../../../lib/use-language';
 import { useOperator } from '../operator-context';
 import { useCreatePromo, useDisablePromo, useIssueLicenses, useLicenses, useOrders, usePromoCodes, useRefund, useRevokeLicense } from './api';
 import { ReasonDialog } from './ReasonDialog';
+
+/**
+ * Two facts in one cell: on a phone a table of three columns fits without scrolling sideways
+ * (a scrolling region with no control in it cannot be reached by keyboard).
+ */
+function TwoLines({ first, second }: { first: ReactNode; second: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <span>{first}</span>
+      <Text size="xs" c="dimmed">
+        {second}
+      </Text>
+    </Stack>
+  );
+}
 
 const lifetimePlans = (plans as readonly Plan[]).filter((plan) => plan.lifetime).map((plan) => plan.id);
 
@@ -64,21 +79,21 @@ function Orders({ movesMoney }: { movesMoney: boolean }) {
             testId="orders-table"
             rowTestId="orders-row"
             label={t('admin.billing.orders.title')}
-            minWidth={760}
+            minWidth={340}
             columns={[
-              { header: t('admin.billing.orders.number'), cell: (row) => row.number },
-              { header: t('admin.billing.orders.buyer'), cell: (row) => row.email ?? '—' },
-              { header: t('admin.billing.orders.plan'), cell: (row) => row.plan },
-              { header: t('admin.billing.orders.total'), cell: (row) => formatMinor(row.total, row.currency, language) },
+              { header: t('admin.billing.orders.number'), cell: (row) => <TwoLines first={row.number} second={formatDate(row.created_at, language)} /> },
+              { header: t('admin.billing.orders.buyer'), cell: (row) => <TwoLines first={row.email ?? '—'} second={row.plan} /> },
               {
-                header: t('admin.billing.orders.status'),
+                header: t('admin.billing.orders.total'),
                 cell: (row) => (
-                  <Badge variant="light" color={row.refunded_at ? 'gray' : row.status === 'paid' ? 'green' : 'yellow'}>
-                    {row.refunded_at ? t('admin.billing.orders.refunded') : row.status}
-                  </Badge>
+                  <Stack gap={4} align="flex-start">
+                    <span>{formatMinor(row.total, row.currency, language)}</span>
+                    <Badge variant="light" color={row.refunded_at ? 'gray' : row.status === 'paid' ? 'green' : 'yellow'}>
+                      {row.refunded_at ? t('admin.billing.orders.refunded') : row.status}
+                    </Badge>
+                  </Stack>
                 ),
               },
-              { header: t('admin.billing.orders.date'), cell: (row) => formatDate(row.created_at, language) },
             ]}
             actions={
               movesMoney
@@ -134,14 +149,11 @@ function PromoCodes({ movesMoney }: { movesMoney: boolean }) {
             testId="promo-table"
             rowTestId="promo-row"
             label={t('admin.billing.promo.title')}
-            minWidth={640}
+            minWidth={340}
             columns={[
-              { header: t('admin.billing.promo.code'), cell: (row) => row.code },
-              { header: t('admin.billing.promo.discount'), cell: (row) => row.discount },
-              { header: t('admin.billing.promo.plans'), cell: (row) => row.plans.join(', ') || t('admin.billing.promo.anyPlan') },
-              { header: t('admin.billing.promo.until'), cell: (row) => (row.expires_at ? formatDate(row.expires_at, language) : '—') },
-              { header: t('admin.billing.promo.used'), cell: (row) => `${row.redemptions}/${row.max_redemptions ?? '∞'}` },
-              { header: t('admin.billing.promo.state'), cell: (row) => t(`admin.billing.promo.states.${row.state === 'used up' ? 'usedUp' : row.state}`) },
+              { header: t('admin.billing.promo.code'), cell: (row) => <TwoLines first={row.code} second={row.discount} /> },
+              { header: t('admin.billing.promo.plans'), cell: (row) => <TwoLines first={row.plans.join(', ') || t('admin.billing.promo.anyPlan')} second={row.expires_at ? formatDate(row.expires_at, language) : '—'} /> },
+              { header: t('admin.billing.promo.state'), cell: (row) => <TwoLines first={t(`admin.billing.promo.states.${row.state === 'used up' ? 'usedUp' : row.state}`)} second={`${row.redemptions}/${row.max_redemptions ?? '∞'}`} /> },
             ]}
             actions={
               movesMoney
@@ -221,13 +233,11 @@ function Licenses({ movesMoney }: { movesMoney: boolean }) {
             testId="licenses-table"
             rowTestId="licenses-row"
             label={t('admin.billing.licenses.title')}
-            minWidth={560}
+            minWidth={340}
             columns={[
-              { header: t('admin.billing.licenses.hash'), cell: (row) => <Code>{row.code_hash}</Code> },
-              { header: t('admin.billing.licenses.plan'), cell: (row) => row.plan },
-              { header: t('admin.billing.licenses.state'), cell: (row) => t(`admin.billing.licenses.states.${row.state}`) },
+              { header: t('admin.billing.licenses.hash'), cell: (row) => <TwoLines first={<Code>{row.code_hash}</Code>} second={row.plan} /> },
+              { header: t('admin.billing.licenses.state'), cell: (row) => <TwoLines first={t(`admin.billing.licenses.states.${row.state}`)} second={formatDate(row.at, language)} /> },
               { header: t('admin.billing.licenses.who'), cell: (row) => row.email ?? '—' },
-              { header: t('admin.billing.licenses.when'), cell: (row) => formatDate(row.at, language) },
             ]}
           />
         )}

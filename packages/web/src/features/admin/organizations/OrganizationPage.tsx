@@ -64,7 +64,7 @@ export function OrganizationPage() {
             rowKey={(row) => row.domain}
             testId="domains-table"
             rowTestId="domains-row"
-            minWidth={560}
+            minWidth={340}
             columns={[
               { header: t('admin.organizations.domain'), cell: (row) => row.domain },
               {
@@ -95,7 +95,7 @@ export function OrganizationPage() {
           rowKey={(row) => row.email}
           testId="members-table"
           rowTestId="members-row"
-          minWidth={480}
+          minWidth={340}
           columns={[
             { header: t('admin.organizations.email'), cell: (row) => (row.user_id ? <Anchor component={Link} to={`/admin/people/${row.user_id}`}>{row.email}</Anchor> : row.email) },
             { header: t('admin.organizations.role'), cell: (row) => t(`admin.organizations.roles.${row.role}`) },

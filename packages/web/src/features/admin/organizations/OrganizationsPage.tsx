@@ -46,7 +46,7 @@ export function OrganizationsPage() {
           testId="organizations-table"
           rowTestId="organizations-row"
           label={t('admin.organizations.results')}
-          minWidth={680}
+          minWidth={340}
           columns={[
             {
               header: t('admin.organizations.name'),

@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Badge.css';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMoney, type WalletCurrency } from '@portal/contracts';
@@ -15,6 +15,18 @@ import { useOperator } from '../operator-context';
 import { useLedgerAccounts, useLedgerEntries, usePayoutAction, usePayoutQueue } from './api';
 
 type QueueItem = NonNullable<ReturnType<typeof usePayoutQueue>['data']>['queue'][number];
+
+/** Two facts in one cell, so the ledger's table fits a phone without scrolling sideways (a region with no control in it is not reachable by keyboard). */
+function TwoLines({ first, second }: { first: ReactNode; second: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <span>{first}</span>
+      <Text size="xs" c="dimmed">
+        {second}
+      </Text>
+    </Stack>
+  );
+}
 
 const money = (minor: string, currency: WalletCurrency, language: 'en' | 'vi') => formatMoney({ minor: BigInt(minor) }, currency, language);
 
@@ -51,7 +63,7 @@ function PayoutQueue() {
             testId="payouts-table"
             rowTestId="payouts-row"
             label={t('admin.wallet.queue.title')}
-            minWidth={720}
+            minWidth={340}
             columns={[
               { header: t('admin.wallet.queue.researcher'), cell: (row) => row.email ?? row.user_id },
               { header: t('admin.wallet.queue.amount'), cell: (row) => money(row.amount_minor, row.currency, language) },
@@ -148,13 +160,14 @@ function Ledger() {
             testId="ledger-table"
             rowTestId="ledger-row"
             label={t('admin.wallet.ledger.entries')}
-            minWidth={720}
+            minWidth={340}
             columns={[
-              { header: t('admin.wallet.ledger.date'), cell: (row) => formatDate(row.created_at, language) },
-              { header: t('admin.wallet.ledger.kind'), cell: (row) => row.kind },
+              { header: t('admin.wallet.ledger.date'), cell: (row) => <TwoLines first={formatDate(row.created_at, language)} second={row.kind} /> },
               { header: t('admin.wallet.ledger.note'), cell: (row) => row.note ?? '—' },
-              { header: t('admin.wallet.ledger.amount'), cell: (row) => money(row.amount_minor, entries.data.account.currency, language) },
-              { header: t('admin.wallet.ledger.balance'), cell: (row) => money(row.balance_after_minor, entries.data.account.currency, language) },
+              {
+                header: t('admin.wallet.ledger.amount'),
+                cell: (row) => <TwoLines first={money(row.amount_minor, entries.data.account.currency, language)} second={t('admin.wallet.ledger.balanceAfter', { balance: money(row.balance_after_minor, entries.data.account.currency, language) })} />,
+              },
             ]}
           />
         )}
