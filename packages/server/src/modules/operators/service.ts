@@ -112,10 +112,12 @@ export function createOperatorService(deps: OperatorServiceDependencies) {
       if (standing && standing.roles.length === 0) await queries.revokeAllKeys(userId, clock.now());
     },
 
-    async revokeByEmail(email: string, role: OperatorRole): Promise<void> {
+    /** As `revoke`, for the account of `email`; answers its id. */
+    async revokeByEmail(email: string, role: OperatorRole): Promise<string> {
       const user = await deps.findUserByEmail(email.trim().toLowerCase());
       if (!user) throw new AppError('admin.account_not_found');
       await this.revoke(user.id, role);
+      return user.id;
     },
 
     async list() {
