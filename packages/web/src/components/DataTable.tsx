@@ -35,7 +35,8 @@ export interface DataTableProps<Row> {
  */
 export function DataTable<Row>({ rows, columns, rowKey, actions, minWidth, testId, label, rowTestId, rowProps, highlightOnHover }: DataTableProps<Row>) {
   return (
-    <Table.ScrollContainer minWidth={minWidth}>
+    // The region scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it too.
+    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
       <Table verticalSpacing="sm" highlightOnHover={highlightOnHover} data-testid={testId} aria-label={label}>
         <Table.Thead>
           <Table.Tr>
