@@ -1,5 +1,7 @@
 /**
- * Operator commands of billing, against the configured database (DATABASE_URL, or PGlite in DATA_DIR):
+ * Operator commands of billing, against the configured database (DATABASE_URL, or PGlite in
+ * DATA_DIR, which a running server holds: then the command refuses), or, with PORTAL_URL and
+ * OPERATOR_API_KEY set, through that server's admin API (each change then takes `--reason "..."`):
  *
  *   npm run billing -- promo add --code SPRING25 (--percent 25 | --amount 5 --currency USD)
  *                                [--plan pwdmanager.premium ...] [--expires 2027-03-31] [--limit 100]
@@ -9,6 +11,8 @@
  *                                                 AppSumo codes, one a line (redeemed at /confirmation/app/<code>)
  */
 import { parseArgs } from 'node:util';
+import { adminApiFrom } from './cli/admin-api';
+import { billingViaApi } from './cli/billing-via-api';
 import { runTool, UsageError } from './cli/run-tool';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -22,6 +26,9 @@ const USAGE = 'usage: npm run billing -- promo add|list|disable ...  |  license 
 async function main(): Promise<number> {
   const [group, command, ...rest] = process.argv.slice(2);
   if (!((group === 'promo' && ['add', 'list', 'disable'].includes(command ?? '')) || (group === 'license' && command === 'issue'))) throw new UsageError();
+  // Beside a running server: through its admin API, never the database it holds.
+  const api = adminApiFrom();
+  if (api) return billingViaApi(api, group, command!, rest);
   const config = loadConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {

@@ -25,6 +25,7 @@
  *   npm run organizations -- domain verify <org> <domain>   looks it up (COMPANY_SSO_DNS_SERVER, or the system's DNS)
  */
 import { parseArgs } from 'node:util';
+import { adminApiFrom, notInAdminApi } from './cli/admin-api';
 import { runTool, UsageError } from './cli/run-tool';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -63,6 +64,8 @@ async function main(): Promise<number> {
       'require-sso': { type: 'string' },
     },
   });
+  // No admin endpoint does these (a domain is verified through DNS here; the console verifies by hand, with a reason).
+  if (adminApiFrom()) notInAdminApi(`npm run organizations -- ${command}`);
   const config = loadConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {

@@ -9,6 +9,7 @@
  *       mines is the one the follower settles (one nonce: never two transfers)
  */
 import { parseArgs } from 'node:util';
+import { adminApiFrom, notInAdminApi } from './cli/admin-api';
 import { runTool, UsageError } from './cli/run-tool';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -30,6 +31,8 @@ async function main(): Promise<number> {
   if (command === 'resend' && (!UUID.test(positionals[0] ?? '') || (gwei !== undefined && !/^\d{1,6}(\.\d{1,9})?$/.test(gwei)))) {
     throw new UsageError();
   }
+  // No admin endpoint adjusts a balance or signs a withdrawal again: refused beside a server rather than done on its data.
+  if (adminApiFrom()) notInAdminApi(`npm run wallet -- ${command}`);
   const config = loadConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {

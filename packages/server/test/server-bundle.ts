@@ -8,7 +8,7 @@ import { build, type Plugin } from 'esbuild';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The server's entry points that tests run as processes: the server and the operator commands. */
-const ENTRIES = ['main', 'organizations-admin', 'oauth-admin', 'operators-admin'] as const;
+const ENTRIES = ['main', 'organizations-admin', 'oauth-admin', 'operators-admin', 'billing-admin', 'wallet-admin'] as const;
 export type ServerEntry = (typeof ENTRIES)[number];
 
 /**

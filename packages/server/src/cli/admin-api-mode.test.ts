@@ -41,10 +41,14 @@ interface Outcome {
 }
 
 function oauthAdmin(args: string[], env: Record<string, string>): Promise<Outcome> {
+  return tool('oauth-admin', args, env);
+}
+
+function tool(entry: 'oauth-admin' | 'billing-admin' | 'wallet-admin' | 'organizations-admin', args: string[], env: Record<string, string>): Promise<Outcome> {
   // No database named at all: the command must not need one in this mode.
   const childEnv = serverProcessEnv({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent/portal-data', ...env });
   return new Promise((resolve) => {
-    execFile(process.execPath, [...serverCommand('oauth-admin'), ...args], { cwd: ROOT, env: childEnv, encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [...serverCommand(entry), ...args], { cwd: ROOT, env: childEnv, encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });
@@ -54,7 +58,8 @@ beforeAll(async () => {
   server = await startTestServer({ listen: true });
   keys.owner = await operatorKey('owner', ['owner'], ['admin:apps', 'admin:keys']);
   keys.ownerPeopleOnly = await operatorKey('owner2', ['owner'], ['admin:people']);
-  keys.support = await operatorKey('support', ['support'], ['admin:apps']);
+  keys.support = await operatorKey('support', ['support'], ['admin:apps', 'admin:billing']);
+  keys.finance = await operatorKey('finance', ['finance'], ['admin:billing']);
 }, 120_000);
 afterAll(() => server?.close());
 
@@ -129,4 +134,25 @@ describe('operator commands through the admin API (PORTAL_URL + OPERATOR_API_KEY
     expect(clear.stderr).toContain('PORTAL_URL must be https');
     expect(clear.stderr).not.toContain(keys.owner);
   }, 120_000);
+
+  it('add and list promo codes as finance, refuse support (who may not change money), and refuse what the admin API cannot do', async () => {
+    const api = (key: string) => ({ PORTAL_URL: server.url, OPERATOR_API_KEY: key });
+    const refused = await tool('billing-admin', ['promo', 'add', '--code', 'SUPPORT10', '--percent', '10'], api(keys.support!));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('admin.forbidden');
+
+    const added = await tool('billing-admin', ['promo', 'add', '--code', 'CLI25', '--percent', '25', '--limit', '5', '--reason', 'Spring campaign'], api(keys.finance!));
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('added CLI25');
+    const listed = await tool('billing-admin', ['promo', 'list'], api(keys.finance!));
+    expect(listed.stdout).toMatch(/^CLI25\t/m);
+    expect(listed.stdout).not.toContain('SUPPORT10');
+    const badLimit = await tool('billing-admin', ['promo', 'add', '--code', 'CLI26', '--percent', '5', '--limit', 'lots'], api(keys.finance!));
+    expect(badLimit.code).toBe(2);
+
+    // No endpoint adjusts a wallet: refused in this mode, never done on a database beside the server.
+    const wallet = await tool('wallet-admin', ['adjust', 'finance@example.com', 'USD', '5', '--note', 'Goodwill'], api(keys.finance!));
+    expect(wallet.code).toBe(1);
+    expect(wallet.stderr).toContain('npm run wallet -- adjust has no admin API endpoint');
+  }, 240_000);
 });

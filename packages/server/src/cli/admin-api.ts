@@ -97,3 +97,14 @@ function safeJson(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * A command the admin API has no endpoint for: refused in that mode rather than done on a
+ * database a running server may hold.
+ */
+export function notInAdminApi(command: string): never {
+  throw new Error(
+    `${command} has no admin API endpoint, so it cannot run through PORTAL_URL: unset PORTAL_URL and OPERATOR_API_KEY and run it on the database ` +
+      '(with DATABASE_URL beside running servers; on PGlite once the server has stopped).',
+  );
+}
