@@ -5,7 +5,7 @@ import '@mantine/core/styles/SegmentedControl.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import { useState } from 'react';
 import { AreaChart, BarChart } from '@mantine/charts';
-import { Alert, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title, useMatches } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { dashboardRanges, type Dashboard, type DashboardMetric, type DashboardRange } from '@portal/contracts';
 import { FullPageLoader } from '../../components/FullPageLoader';
@@ -35,6 +35,8 @@ export function DashboardPage() {
   const [range, setRange] = useState<DashboardRange>('24h');
   const dashboard = useDashboard(range);
   const numbers = new Intl.NumberFormat(language === 'vi' ? 'vi-VN' : 'en-US');
+  // On a phone the two periods stack: side by side their names do not fit in 390 px.
+  const orientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', sm: 'horizontal' });
 
   return (
     <Stack gap="lg" data-testid="admin-dashboard">
@@ -48,6 +50,7 @@ export function DashboardPage() {
           value={range}
           onChange={(value) => setRange(value as DashboardRange)}
           data={dashboardRanges.map((value) => ({ value, label: t(`admin.dashboard.ranges.${value}`) }))}
+          orientation={orientation}
           w="fit-content"
           maw="100%"
           data-testid="dashboard-range"
