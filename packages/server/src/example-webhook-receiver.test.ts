@@ -6,7 +6,7 @@ import { createWebhookReceiver, type PortalEvent } from '../../../examples/webho
 import { manualClock } from '../test/clock';
 import { startTestServer, TEST_DATA_KEY, type TestServer } from '../test/harness';
 import { identityClient } from '../test/identity';
-import { oauthClients, operatorRoles, users } from './db/schema';
+import { oauthClients, oidcModels, operatorRoles, users } from './db/schema';
 import { createDataProtection, parseDataKey } from './platform/data-protection';
 import { createDeliveryWorker } from './modules/webhooks/index';
 
@@ -45,6 +45,10 @@ beforeAll(async () => {
   const [owner] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'owner@example.com'));
   await server.database.db.insert(operatorRoles).values({ userId: owner!.id, role: 'owner' });
   await server.database.db.insert(oauthClients).values({ clientId: 'notes-app', metadata: { client_name: 'Notes App' } });
+  // The person signed in to Notes (the grant the provider stores): an app hears only of its people.
+  const [person] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'person@example.com'));
+  const expiresAt = new Date(Date.now() + 365 * 86_400_000);
+  await server.database.db.insert(oidcModels).values({ model: 'Grant', id: 'grant-person-notes', payload: { accountId: person!.id, clientId: 'notes-app', kind: 'Grant', openid: { scope: 'openid profile email' } }, accountId: person!.id, clientId: 'notes-app', expiresAt });
 }, 60_000);
 afterAll(async () => {
   await server?.close();

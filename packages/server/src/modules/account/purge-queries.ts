@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { users } from '../../db/schema';
-import { purgedEmail, purgeRelatedRows } from './purge-related';
+import { purgedEmail, purgeGrants, purgeRelatedRows } from './purge-related';
 
 export const PURGED_NAME = 'Deleted user';
 
@@ -56,6 +56,7 @@ export function purgeQueries(db: Database) {
             updatedAt: now,
           })
           .where(and(eq(users.id, id), isNull(users.purgedAt)));
+        await purgeGrants(tx, id);
         return id;
       });
     },

@@ -49,7 +49,7 @@ const sameEmail = (column: PgColumn, email: string): SQL => sql`lower(${column})
  * account's rows are deleted, the rows that record something for others (organizations, their
  * audit log, invoices, the ledger) lose the person's name, addresses, IP, browser and notes.
  * Runs inside the purge's transaction, before the account row is emptied (it matches by the
- * account's email too).
+ * account's email too). The provider's rows (grants, tokens) go after, in purgeGrants.
  */
 export async function purgeRelatedRows(tx: PurgeTransaction, account: { id: string; email: string }, now: Date): Promise<void> {
   const { id } = account;
@@ -60,7 +60,6 @@ export async function purgeRelatedRows(tx: PurgeTransaction, account: { id: stri
   for (const table of [sessions, passkeys, webauthnChallenges, apiKeys, notifications, avatars, oneTimeTokens, recoveryCodes, socialIdentities, companySsoIdentities, billingCustomers, researcherSettings, walletKnownAddresses, operatorRoles, operatorApiKeys]) {
     await tx.delete(table).where(eq(table.userId, id));
   }
-  await tx.delete(oidcModels).where(eq(oidcModels.accountId, id));
   await tx.delete(websiteModerators).where(or(eq(websiteModerators.userId, id), sameEmail(websiteModerators.email, email)));
   await tx.delete(organizationMembers).where(or(eq(organizationMembers.userId, id), sameEmail(organizationMembers.email, email)));
   await tx.delete(organizationInvitations).where(sameEmail(organizationInvitations.email, email));
@@ -104,4 +103,13 @@ export async function purgeRelatedRows(tx: PurgeTransaction, account: { id: stri
   // The person's own words on money movements; where the money went stays with the books.
   await tx.update(walletEntries).set({ note: null }).where(eq(walletEntries.initiatedBy, id));
   await tx.update(walletPartnerTransfers).set({ note: null }).where(eq(walletPartnerTransfers.userId, id));
+}
+
+/**
+ * The account's provider rows (grants, tokens, sessions): last, after the account row is
+ * emptied, because the webhook triggers (migration 0034) send organization.member_removed and
+ * user.deleted only to the apps the person has a grant with, looked up when the rows change.
+ */
+export async function purgeGrants(tx: PurgeTransaction, id: string): Promise<void> {
+  await tx.delete(oidcModels).where(eq(oidcModels.accountId, id));
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
 import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
-import { oauthClients, operatorRoles, organizationMembers, organizations, users, webhookDeliveries } from '../../db/schema';
+import { oauthClients, oidcModels, operatorRoles, organizationMembers, organizations, users, webhookDeliveries } from '../../db/schema';
 import { createDataProtection, parseDataKey } from '../../platform/data-protection';
 import { runDeletionPurge } from '../account';
 import { createDeliveryWorker } from './delivery';
@@ -56,6 +56,20 @@ async function person(name: string) {
   ids[name] = row!.id;
 }
 
+/** The person allowed the app (signed in to it): the grant row the provider's adapter stores. */
+async function grant(name: string, clientId: string) {
+  const accountId = ids[name]!;
+  const expiresAt = new Date(Date.now() + 365 * 86_400_000);
+  await server.database.db.insert(oidcModels).values({
+    model: 'Grant',
+    id: `grant-${name}-${clientId}`,
+    payload: { accountId, clientId, kind: 'Grant', jti: `grant-${name}-${clientId}`, openid: { scope: 'openid profile email' }, iat: Math.floor(Date.now() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) },
+    accountId,
+    clientId,
+    expiresAt,
+  });
+}
+
 let signingSecret = '';
 
 beforeAll(async () => {
@@ -94,6 +108,11 @@ beforeAll(async () => {
     { clientId: 'notes-app', metadata: { client_name: 'Notes App' } },
     { clientId: 'other-app', metadata: { client_name: 'Other App' } },
   ]);
+  // The people of the delivery tests signed in to the Notes app; `stranger` never did (only to
+  // the other app), `fan` does later.
+  for (const name of ['owner', 'support', 'nobody', 'member']) await grant(name, 'notes-app');
+  for (const name of ['stranger', 'fan']) await person(name);
+  await grant('stranger', 'other-app');
 }, 60_000);
 afterAll(async () => {
   await production?.close();
@@ -253,6 +272,44 @@ describe('webhooks: delivery', () => {
     expect(deleted!.data).toEqual({ id: ids.member });
     const left = JSON.stringify((await deliveriesOf('notes-app')).filter((row) => row.subject === ids.member).map((row) => row.payload));
     expect(left).not.toMatch(/member@example\.com|Mia Member|First/);
+  });
+});
+
+describe('webhooks: an app hears only of the people who allowed it', () => {
+  it('a person who never signed in to the app changes their name: the app gets nothing; once they allow it, it hears', async () => {
+    expect((await rename('stranger', 'Sam Stranger')).statusCode).toBe(200);
+    expect((await deliveriesOf('notes-app')).filter((row) => row.subject === ids.stranger)).toEqual([]);
+    await worker().run();
+    expect(receiver.requests).toEqual([]);
+
+    await grant('fan', 'notes-app');
+    expect((await rename('fan', 'Fay Fan')).statusCode).toBe(200);
+    const rows = (await deliveriesOf('notes-app')).filter((row) => row.subject === ids.fan);
+    expect(rows).toMatchObject([{ type: 'user.updated', status: 'pending' }]);
+    await worker().run();
+    expect(receiver.order).toEqual(['user.updated:Fay Fan']);
+    expect(receiver.accepted.get(rows[0]!.eventId)!.data).toMatchObject({ id: ids.fan, email: 'fan@example.com' });
+  });
+
+  it("membership events and the account's deletion reach only the apps the person had allowed, the grant looked up before the purge deletes it", async () => {
+    const organizationId = crypto.randomUUID();
+    await server.database.db.insert(organizations).values({ id: organizationId, name: 'Beta', adminEmail: 'owner@example.com' });
+    await server.database.db.insert(organizationMembers).values([
+      { organizationId, email: 'stranger@example.com', userId: ids.stranger!, role: 'member' },
+      { organizationId, email: 'fan@example.com', userId: ids.fan!, role: 'member' },
+    ]);
+    const due = { deletionRequestedAt: clock.now(), deletionDueAt: new Date(clock.now().getTime() - 1000) };
+    await server.database.db.update(users).set(due).where(eq(users.id, ids.stranger!));
+    await server.database.db.update(users).set(due).where(eq(users.id, ids.fan!));
+    expect(await runDeletionPurge(server.database.db, clock)).toBe(2);
+    await worker().run();
+    expect((await deliveriesOf('notes-app')).filter((row) => row.subject === ids.stranger)).toEqual([]);
+    expect(receiver.requests.map((request) => JSON.parse(request.body).data.user_id ?? JSON.parse(request.body).data.id)).not.toContain(ids.stranger);
+    expect(receiver.order).toEqual(['organization.member_added:', 'organization.member_removed:', `user.deleted:${ids.fan}`]);
+    // The purge still deletes the grants, after the events were queued.
+    const left = await server.database.db.select({ id: oidcModels.id }).from(oidcModels).where(eq(oidcModels.model, 'Grant'));
+    expect(left.map((row) => row.id)).not.toEqual(expect.arrayContaining(['grant-fan-notes-app']));
+    expect(left.map((row) => row.id)).not.toContain('grant-stranger-other-app');
   });
 });
 
