@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -143,9 +144,23 @@ test("the owner sets an app's endpoint with a reason, copies the secret shown on
   const secret = (await page.getByTestId('webhook-secret').locator('pre').textContent())!.trim();
   expect(secret).toMatch(/^whsec_/);
 
-  // The person changes their name: the product hears of it, signed with the secret just shown.
+  // The person signs in to Notes (Allow on the consent page): an app hears only of the people
+  // who allowed it. Nothing listens at Notes' callback: the redirect to it is what counts.
   const personContext = await browser.newContext();
   await signInAs(personContext, person);
+  const personPage = await personContext.newPage();
+  const authorize = new URL(`${server.platformUrl}/o/authorize`);
+  const verifier = 'webhooks-e2e-verifier-0123456789abcdefghijklmnopqrstuvwxyz';
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  for (const [name, value] of Object.entries({ client_id: clientId, redirect_uri: 'https://notes.example.com/callback', response_type: 'code', scope: 'openid', state: 'webhooks-e2e', code_challenge: challenge, code_challenge_method: 'S256' })) {
+    authorize.searchParams.set(name, value);
+  }
+  await personPage.goto(authorize.href);
+  const redirected = personPage.waitForRequest((request) => request.url().startsWith('https://notes.example.com/callback?'));
+  await personPage.getByTestId('consent-allow').click();
+  expect(new URL((await redirected).url()).searchParams.get('code')).toBeTruthy();
+
+  // The person changes their name: the product hears of it, signed with the secret just shown.
   expect((await personContext.request.put(`${server.platformUrl}/v3/sso/me`, { data: { full_name: 'Phan Renamed', language: 'en' } })).ok()).toBe(true);
   await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(0);
   const event = new Webhook(secret).verify(received[0]!.body, received[0]!.headers) as { type: string; data: { name: string; email: string } };
