@@ -149,8 +149,8 @@ const MOVING_COLUMNS: Record<string, string[]> = {
   // Any authenticated request touches its session's last use, refused or not.
   sessions: ['last_active_at'],
 };
-/** Tables a refusal is meant to write. */
-const MOVING_TABLES = new Set(['__drizzle_migrations', 'rate_limits', 'rate_limit_counters', 'sign_in_attempts', 'captcha_replays']);
+/** Tables a refusal is meant to write (the operators' dashboard counts failed sign-ins and lockouts). */
+const MOVING_TABLES = new Set(['__drizzle_migrations', 'rate_limits', 'rate_limit_counters', 'sign_in_attempts', 'captcha_replays', 'dashboard_counters']);
 
 async function tableNames(): Promise<string[]> {
   const result = await server.database.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`);
