@@ -5,7 +5,7 @@ import { test, type APIRequestContext, type BrowserContext, type Page } from '@p
 import { generate } from 'otplib';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 import { seriousViolations } from './support/axe';
-import { chooseLanguage, pageErrors, snap } from './support/helpers';
+import { chooseLanguage, chooseLanguageSaved, pageErrors, snap } from './support/helpers';
 import { createActivatedAccount, expect, poll, uniqueEmail, type Portal } from './support/mail';
 import { startPortalServer, type PortalServer } from './support/server';
 
@@ -163,7 +163,7 @@ test('the owner registers an app (its secret shown once), rotates the secret and
   for (const value of [first, second]) expect(audit).not.toContain(value);
 
   // Vietnamese on a phone: the same page, nothing sideways.
-  await chooseLanguage(page, 'vi');
+  await chooseLanguageSaved(page, 'vi');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.getByTestId('app-row').filter({ hasText: 'Partner Portal' }).getByTestId('app-status')).toHaveText('Đã tắt');
@@ -197,7 +197,7 @@ test('the owner rotates the signing keys: new keys are published ahead of signin
   const published = (await (await context.request.get(`${server.platformUrl}/oidc/jwks`)).json()) as { keys: Array<{ kid: string }> };
   expect(published.keys).toHaveLength(4);
 
-  await chooseLanguage(page, 'vi');
+  await chooseLanguageSaved(page, 'vi');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.locator('[data-testid="key-row"][data-state="published"] [data-testid="key-state"]').first()).toHaveText('Đã công bố');

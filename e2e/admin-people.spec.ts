@@ -5,7 +5,7 @@ import { test, type APIRequestContext, type BrowserContext, type Page } from '@p
 import { generate } from 'otplib';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 import { seriousViolations } from './support/axe';
-import { chooseLanguage, pageErrors, snap } from './support/helpers';
+import { chooseLanguage, chooseLanguageSaved, pageErrors, snap } from './support/helpers';
 import { createActivatedAccount, expect, poll, uniqueEmail, type Portal } from './support/mail';
 import { startPortalServer, type PortalServer } from './support/server';
 
@@ -146,7 +146,7 @@ test('support finds a person, opens their page and locks the account with a reas
   expect([again.status(), ((await again.json()) as { code: string }).code]).toEqual([403, 'auth.account_locked']);
 
   // Vietnamese on a phone: the same page, nothing sideways.
-  await chooseLanguage(page, 'vi');
+  await chooseLanguageSaved(page, 'vi');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.getByTestId('person-status')).toHaveText('Đã khóa');

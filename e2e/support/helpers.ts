@@ -110,3 +110,13 @@ export async function chooseLanguage(page: Page, code: 'en' | 'vi'): Promise<voi
     .or(page.getByRole('menuitemradio', { name: label }));
   await choice.first().click();
 }
+
+/**
+ * chooseLanguage on a signed-in page that reloads next: waits until the account has saved the
+ * choice, since a reload before that reads the old language back from the account.
+ */
+export async function chooseLanguageSaved(page: Page, code: 'en' | 'vi'): Promise<void> {
+  const saved = page.waitForResponse((response) => response.request().method() === 'PUT' && new URL(response.url()).pathname.endsWith('/sso/me'));
+  await chooseLanguage(page, code);
+  await saved;
+}
