@@ -220,6 +220,8 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       // Nobody proved this mailbox: a stranger may have registered the address first.
       if (!existing.activatedAt || existing.purgedAt) throw new AppError('sso.account_unverified', { email }, { email });
       if (!(await queries.isMember(organizationId, existing.id, existing.email))) {
+        // Linked to this subject since the lookup above: a parallel sign-in (another tab) is provisioning it; it joins once that one finishes.
+        if ((await queries.findIdentity(organizationId, identity.subject))?.userId === existing.id) throw new AppError('sso.account_unverified', { email }, { email });
         const organizationName = (await deps.organizations.nameOf(organizationId)) ?? '';
         const pending: PendingLink = { organizationId, organizationName, subject: identity.subject, email, expiresAt: now.getTime() + PENDING_LINK_TTL_SECONDS * 1000 };
         throw new LinkRequired(secrets.seal(JSON.stringify(pending)), email, organizationName);

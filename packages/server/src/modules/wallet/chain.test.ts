@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testTokenAbi, testTokenBytecode } from '../../../test/erc20';
 import { identityClient } from '../../../test/identity';
 import { freePort, startTestServer, type TestServer } from '../../../test/harness';
+import { roomyTotpEpoch } from '../../../test/totp';
 import { createChainWithdrawalService, toTokenUnits, type ChainWithdrawalService } from './chain';
 import { rows } from './ledger';
 import { createWalletService, type WalletService } from './service';
@@ -82,7 +83,7 @@ async function person(options: { twoStep?: boolean; whc?: number } = {}): Promis
   if (options.twoStep === false) return { token, id, codes: [] };
   const { generate } = await import('otplib');
   const { secret } = (await call(token, 'POST', '/v3/sso/me/2fa/totp/setup', {})).json();
-  const enabled = await call(token, 'POST', '/v3/sso/me/2fa/totp/enable', { code: await generate({ secret, epoch: Math.floor(Date.now() / 1000) - 30 }) });
+  const enabled = await call(token, 'POST', '/v3/sso/me/2fa/totp/enable', { code: await generate({ secret, epoch: await roomyTotpEpoch() }) });
   expect(enabled.statusCode, enabled.body).toBe(200);
   return { token, id, codes: enabled.json().recovery_codes as string[] };
 }

@@ -4,6 +4,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
+import { roomyTotpEpoch } from '../../../test/totp';
 import { rows } from './ledger';
 import { createWalletService, toMinorUnits, type WalletService } from './service';
 
@@ -128,7 +129,7 @@ describe('transfers between accounts', () => {
     expect([off.statusCode, off.json().code]).toEqual([403, 'auth.two_factor_required']);
 
     const { secret } = (await call(alice.token, 'POST', '/v3/sso/me/2fa/totp/setup', {})).json();
-    const now = Math.floor(Date.now() / 1000);
+    const now = await roomyTotpEpoch();
     expect((await call(alice.token, 'POST', '/v3/sso/me/2fa/totp/enable', { code: await generate({ secret, epoch: now - 30 }) })).statusCode).toBe(200);
     expect((await transfer(alice.token, 'WHC', { to: bob.email, amount: '1' })).json().code).toBe('auth.code_invalid');
     expect((await transfer(alice.token, 'WHC', { to: bob.email, amount: '1', code: '000000' })).json().code).toBe('auth.code_invalid');
