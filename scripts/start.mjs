@@ -4,6 +4,8 @@
  * the server (packages/server/src/main.ts through tsx) as a child process that receives
  * SIGINT/SIGTERM and whose exit code becomes ours.
  *
+ * Runs on Node 24 LTS (scripts/node24.mjs fetches the pinned binary when this Node is older).
+ *
  * Defaults: PGlite under ./data, http://localhost:8080 (PORT, DATABASE_URL, ... change it;
  * see packages/server/src/config.ts). `--no-build` skips the web build check.
  *
@@ -15,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { ensureInstall, ROOT } from './ensure-install.mjs';
+import { ensureNode24 } from './node24.mjs';
 
 /** The demo's settings when the caller chose no environment; an explicit NODE_ENV is left as it is. */
 function demoDefaults(env) {
@@ -23,6 +26,8 @@ function demoDefaults(env) {
 }
 
 async function main() {
+  // Node 24 LTS is the runtime: an older Node runs this again on the pinned binary.
+  await ensureNode24();
   ensureInstall();
   if (!process.argv.includes('--no-build')) {
     const { ensureWebBuilt } = await import('./web-build.mjs');

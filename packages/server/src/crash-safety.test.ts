@@ -168,12 +168,16 @@ afterAll(async () => {
   for (const child of children) await kill9(child);
 });
 
-describe(`crash safety (kill -9 under write load) on ${testDatabaseKind() === 'postgres' ? 'PostgreSQL' : 'PGlite'}`, () => {
+// PGlite always (the default deployment: its data folder must survive the plug being pulled,
+// whichever database the rest of the run uses), and PostgreSQL too when the run has one.
+const kinds = testDatabaseKind() === 'postgres' ? (['PGlite', 'PostgreSQL'] as const) : (['PGlite'] as const);
+
+describe.each(kinds)('crash safety (kill -9 under write load) on %s', (kind) => {
   it('keeps every acknowledged write and opens again', { timeout: 150_000 }, async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-crash-'));
     const env: Record<string, string> = { DATA_DIR: path.join(dataDir, 'db') };
     // A PostgreSQL database of its own (dropped when its handle closes, at the end).
-    const database = testDatabaseKind() === 'postgres' ? await freshDatabase() : null;
+    const database = kind === 'PostgreSQL' ? await freshDatabase() : null;
     if (database) env.DATABASE_URL = database.url!;
     try {
       const first = await startServer(env);
