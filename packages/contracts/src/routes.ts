@@ -14,6 +14,8 @@ export const paths = {
   wallet: '/wallet',
   walletVnd: '/wallet/vnd',
   walletWhc: '/wallet/whc',
+  /** The USD balance (spec section 3's currencies; the spec names no path, so it follows /wallet/vnd). */
+  walletUsd: '/wallet/usd',
   /** The researcher's payout settings: the wallet rewards are paid into, rewards waiting, statements, public profile. */
   walletPayout: '/wallet/payout',
   /** Payment methods, subscriptions, checkout, orders and invoices (billing; the spec shows no path). */

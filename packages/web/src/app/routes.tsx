@@ -150,6 +150,7 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { path: paths.billing, ...lazyPage(() => import('../features/billing/BillingPage'), 'BillingPage') },
             { path: paths.organization, ...lazyPage(() => import('../features/organization/OrganizationPage'), 'OrganizationPage') },
             { path: paths.wallet, ...lazyPage(() => import('../features/wallet/WalletPage'), 'WalletPage') },
+            { path: paths.walletUsd, ...lazyPage(() => import('../features/wallet/UsdWalletPage'), 'UsdWalletPage') },
             { path: paths.walletVnd, ...lazyPage(() => import('../features/wallet/VndWalletPage'), 'VndWalletPage') },
             { path: paths.walletWhc, ...lazyPage(() => import('../features/wallet/WhcWalletPage'), 'WhcWalletPage') },
             { path: paths.walletPayout, ...lazyPage(() => import('../features/payouts/PayoutPage'), 'PayoutPage') },

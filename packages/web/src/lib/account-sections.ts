@@ -33,6 +33,7 @@ export const accountSections: readonly AccountSection[] = [
     label: 'nav.wallet',
     children: [
       { to: paths.wallet, label: 'nav.walletOverview' },
+      { to: paths.walletUsd, label: 'nav.walletUsd' },
       { to: paths.walletVnd, label: 'nav.walletVnd' },
       { to: paths.walletWhc, label: 'nav.walletWhc' },
       { to: paths.walletPayout, label: 'nav.walletPayout' },

@@ -1,13 +1,15 @@
 import './styles';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { Badge, Button, Group, Loader, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Loader, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { cardBrandNames, type Card } from '@portal/contracts';
+import type { Card } from '@portal/contracts';
+import { DataTable } from '../../components/DataTable';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { ApiError, errorText, fieldErrors, fieldErrorText, notify } from '../../lib/api';
-import { addCard, billingKeys, removeCard, setDefaultCard, tokenizeCard, useBillingConfig, useCards } from './api';
+import { cardExpiry, cardLabel } from '../../lib/billing-display';
+import { addCard, billingKeys, removeCard, setDefaultCard, tokenizeCard, useBillingConfig, useCards, useSubscriptions } from './api';
 import { blankAddressFields, CardAddressFields, CardFormNotice, emptyAddress, type CardAddress } from './CardAddressFields';
 import { checkCard, type CardInput } from './card-checks';
 
@@ -16,8 +18,6 @@ const StripeCardForm = lazy(() => import('./StripeCardForm'));
 
 type Values = CardInput & CardAddress;
 const empty: Values = { number: '', expiry: '', cvc: '', ...emptyAddress };
-
-export const cardLabel = (card: Pick<Card, 'brand' | 'last4'>) => `${cardBrandNames[card.brand]} •••• ${card.last4}`;
 
 /** Adds a card with the configured processor's form: Stripe's Payment Element, or the sandbox's fields. */
 function AddCardForm({ onDone }: { onDone(): void }) {
@@ -96,11 +96,14 @@ function SandboxCardForm({ onDone }: { onDone(): void }) {
   );
 }
 
-/** Payment methods: the cards, the default, adding and removing (removing warns about the subscriptions it pays). */
+/** Payment methods: the cards, the default, adding and removing (removing a card cancels all subscriptions, spec section 4: the dialog says so). */
 export function CardsSection() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const cards = useCards();
+  const subscriptions = useSubscriptions();
+  // What a removal ends: every subscription still running (a lifetime licence is not paid by card).
+  const live = subscriptions.data?.filter((subscription) => subscription.status !== 'canceled' && !subscription.lifetime).length ?? 0;
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Card | null>(null);
   const refresh = () => Promise.all([client.invalidateQueries({ queryKey: billingKeys.cards }), client.invalidateQueries({ queryKey: billingKeys.subscriptions })]);
@@ -114,11 +117,17 @@ export function CardsSection() {
           {t('billing.cards.empty')}
         </Text>
       ) : (
-        <Table verticalSpacing="sm" data-testid="cards-table">
-          <Table.Tbody>
-            {cards.data.map((card) => (
-              <Table.Tr key={card.id} data-testid="card-row">
-                <Table.Td>
+        <DataTable
+          rows={cards.data}
+          rowKey={(card) => card.id}
+          minWidth={0}
+          testId="cards-table"
+          rowTestId="card-row"
+          columns={[
+            {
+              header: t('billing.cards.card'),
+              cell: (card) => (
+                <>
                   <Group gap="xs">
                     <Text size="sm" fw={500}>
                       {cardLabel(card)}
@@ -130,33 +139,36 @@ export function CardsSection() {
                     )}
                   </Group>
                   <Text size="xs" c="dimmed">
-                    {t('billing.cards.expires', { date: `${String(card.exp_month).padStart(2, '0')}/${card.exp_year}` })} · {card.cardholder}, {card.city}
+                    {t('billing.cards.expires', { date: cardExpiry(card) })} · {card.cardholder}, {card.city}
                   </Text>
-                </Table.Td>
-                <Table.Td ta="right">
-                  <Group gap="xs" justify="flex-end">
-                    {!card.is_default && (
-                      <Button
-                        variant="subtle"
-                        size="xs"
-                        onClick={async () => {
-                          await setDefaultCard(card.id);
-                          notify('success', t('billing.cards.defaultChanged'));
-                          await refresh();
-                        }}
-                      >
-                        {t('billing.cards.setDefault')}
-                      </Button>
-                    )}
-                    <Button variant="subtle" color="red" size="xs" onClick={() => setRemoving(card)} aria-label={`${t('billing.cards.remove')} ${cardLabel(card)}`}>
-                      {t('billing.cards.remove')}
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+                </>
+              ),
+            },
+          ]}
+          actions={{
+            label: t('billing.subscriptions.actions'),
+            cell: (card) => (
+              <>
+                {!card.is_default && (
+                  <Button
+                    variant="subtle"
+                    size="xs"
+                    onClick={async () => {
+                      await setDefaultCard(card.id);
+                      notify('success', t('billing.cards.defaultChanged'));
+                      await refresh();
+                    }}
+                  >
+                    {t('billing.cards.setDefault')}
+                  </Button>
+                )}
+                <Button variant="subtle" color="red" size="xs" onClick={() => setRemoving(card)} aria-label={`${t('billing.cards.remove')} ${cardLabel(card)}`}>
+                  {t('billing.cards.remove')}
+                </Button>
+              </>
+            ),
+          }}
+        />
       )}
       {adding ? (
         <AddCardForm onDone={() => setAdding(false)} />
@@ -181,10 +193,12 @@ export function CardsSection() {
         }}
       >
         <Stack gap="xs">
-          <Text size="sm">{t('billing.cards.removeBody')}</Text>
-          {removing && removing.subscriptions > 0 && (
-            <Text size="sm" c="red" data-testid="remove-card-warning">
-              {t('billing.cards.removeWarning', { count: removing.subscriptions })}
+          <Text size="sm" data-testid="remove-card-rule">
+            {t('billing.cards.removeBody')}
+          </Text>
+          {live > 0 && (
+            <Text size="sm" c="red.8" data-testid="remove-card-warning">
+              {t('billing.cards.removeWarning', { count: live })}
             </Text>
           )}
         </Stack>

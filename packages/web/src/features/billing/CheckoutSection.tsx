@@ -8,10 +8,8 @@ import {
   findPlan,
   formatDate,
   formatMinor,
-  fromMonthlyPrice,
   planPeriods,
   purchasablePlans,
-  serviceCatalogue,
   type BillingCurrency,
   type Quote,
   type Subscription,
@@ -20,15 +18,8 @@ import { Section } from '../../components/Section';
 import { ApiError, errorText, fieldErrors, fieldErrorText, notify } from '../../lib/api';
 import { billingKeys, changeSubscription, newIdempotencyKey, quote as fetchQuote, subscribe, useCards } from './api';
 import { useLanguage } from '../../lib/use-language';
-
-const productNames: Record<string, string> = {
-  pwdmanager: serviceCatalogue.pwdmanager.name,
-  secret: serviceCatalogue.secret.name,
-  bugbounty: serviceCatalogue.bugbounty.name,
-  vulnscan: serviceCatalogue.vulnscan.name,
-  endpoint: serviceCatalogue.endpoint.name,
-  safechain: serviceCatalogue.safechain.name,
-};
+import { planTitle } from '../../lib/billing-display';
+import { usePriceText } from './price-text';
 
 /** Checkout: plan, period and currency, a promo code, the totals before paying; or a change of a subscription (with proration). */
 export function CheckoutSection({ changing, onDone }: { changing: Subscription | null; onDone(): void }) {
@@ -36,6 +27,7 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
   const language = useLanguage();
   const client = useQueryClient();
   const cards = useCards();
+  const priceText = usePriceText();
   const plans = useMemo(() => purchasablePlans(changing?.product), [changing]);
   const [planId, setPlanId] = useState<string>(changing ? (plans.find((plan) => plan.id !== changing.plan)?.id ?? plans[0]!.id) : 'pwdmanager.premium');
   const plan = findPlan(planId) ?? plans[0]!;
@@ -48,6 +40,7 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
   const [quote, setQuote] = useState<Quote | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [paying, setPaying] = useState(false);
+  const noCard = cards.data !== undefined && cards.data.length === 0;
   const money = (minor: number) => formatMinor(minor, quote?.currency ?? currency, language);
   const validMonths = periods.includes(months as never) ? months : (periods[periods.length - 1] ?? 1);
 
@@ -76,6 +69,11 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
 
   const pay = async () => {
     setFailure(null);
+    // Said once the person tries to pay, not before they have done anything.
+    if (noCard) {
+      setFailure(t('billing.checkout.noCard'));
+      return;
+    }
     setPaying(true);
     try {
       const idempotency_key = newIdempotencyKey();
@@ -99,7 +97,6 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
   };
 
   const trialEnd = quote?.trial_days ? formatDate(Date.now() + quote.trial_days * 86_400_000, language) : '';
-  const noCard = cards.data !== undefined && cards.data.length === 0;
 
   return (
     <Section title={changing ? t('billing.checkout.changeTitle') : t('billing.checkout.title')}>
@@ -108,8 +105,8 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
         <Select
           label={t('billing.checkout.plan')}
           data={plans.map((option) => {
-            const from = fromMonthlyPrice(option, currency);
-            return { value: option.id, label: `${productNames[option.product]} ${option.name}${from ? ` · ${t('billing.checkout.perMonth', { price: formatMinor(from, currency, language) })}` : ''}` };
+            const price = priceText.offered(option, currency);
+            return { value: option.id, label: `${planTitle(option.product, option.name)}${price ? ` · ${price}` : ''}` };
           })}
           value={plan.id}
           onChange={(value) => value && setPlanId(value)}
@@ -177,9 +174,9 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
           </Table>
         )}
         {quote?.trial_days ? <Text size="sm">{t('billing.checkout.trial', { days: quote.trial_days, date: trialEnd })}</Text> : null}
-        {noCard && (
-          <Text size="sm" c="red.9">
-            {t('billing.checkout.noCard')}
+        {noCard && !failure && (
+          <Text size="sm" c="dimmed" data-testid="checkout-card-hint">
+            {t('billing.checkout.cardHint')}
           </Text>
         )}
         {failure && (
@@ -193,7 +190,7 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
               {t('common.cancel')}
             </Button>
           )}
-          <Button onClick={pay} loading={paying} disabled={!quote || noCard} data-testid="checkout-pay">
+          <Button onClick={pay} loading={paying} disabled={!quote} data-testid="checkout-pay">
             {quote?.trial_days ? t('billing.checkout.startTrial') : t('billing.checkout.pay', { amount: quote ? money(quote.due_now) : '' })}
           </Button>
         </Group>

@@ -1,14 +1,21 @@
 import './styles';
 import { Badge, Button, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatMinor, type Order } from '@portal/contracts';
+import { findPlan, formatDateTime, formatMinor, type Order } from '@portal/contracts';
 import { DataTable } from '../../components/DataTable';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { downloadInvoice, useOrders } from './api';
 import { useLanguage } from '../../lib/use-language';
+import { planTitle } from '../../lib/billing-display';
 
 const statusColor: Record<Order['status'], string> = { paid: 'green', completed: 'green', unpaid: 'gray', failed: 'red', pending: 'yellow', rejected: 'red' };
+
+/** The plan an order bought, with its product named once. */
+const orderPlan = (order: Pick<Order, 'plan' | 'plan_name'>) => {
+  const plan = findPlan(order.plan);
+  return plan ? planTitle(plan.product, order.plan_name) : order.plan_name;
+};
 
 /** Orders (spec section 3's fields) with their invoices. An unpaid order shows as canceled (section 4). */
 export function OrdersSection() {
@@ -44,7 +51,7 @@ export function OrdersSection() {
               header: t('billing.orders.plan'),
               cell: (order) => (
                 <Text size="sm">
-                  {order.plan_name} · {order.months}
+                  {orderPlan(order)} · {t('billing.subscriptions.months', { count: order.months })}
                 </Text>
               ),
             },

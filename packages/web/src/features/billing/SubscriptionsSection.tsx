@@ -3,22 +3,34 @@ import { useState } from 'react';
 import { Badge, Button, Loader, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatMinor, type Subscription } from '@portal/contracts';
+import { findPlan, formatDate, type Card, type Subscription } from '@portal/contracts';
 import { DataTable } from '../../components/DataTable';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { notify } from '../../lib/api';
-import { billingKeys, cancelSubscription, resumeSubscription, useSubscriptions } from './api';
+import { billingKeys, cancelSubscription, resumeSubscription, useCards, useSubscriptions } from './api';
 import { useLanguage } from '../../lib/use-language';
+import { cardLabel, planTitle } from '../../lib/billing-display';
+import { usePriceText } from './price-text';
 
 const statusColor: Record<Subscription['status'], string> = { trialing: 'green', active: 'green', past_due: 'orange', canceled: 'gray' };
 
-/** Subscriptions: plan, status (a trial shows as Active), next charge; change, cancel at period end, resume. */
+/** The card a subscription's next charge goes to: its own, else the default (as the renewal job chooses). */
+export const chargedCard = (subscription: Pick<Subscription, 'card_id'>, cards: readonly Card[]) =>
+  cards.find((card) => card.id === subscription.card_id) ?? cards.find((card) => card.is_default) ?? null;
+
+/**
+ * Subscriptions: plan (product named once, period, seats), status (a trial shows as Active, with
+ * its end and whether a card will pay after it), next charge, price per period; change, cancel
+ * at period end, resume.
+ */
 export function SubscriptionsSection({ onChange }: { onChange(subscription: Subscription): void }) {
   const { t } = useTranslation();
   const language = useLanguage();
   const client = useQueryClient();
   const subscriptions = useSubscriptions();
+  const cards = useCards();
+  const priceText = usePriceText();
   const [canceling, setCanceling] = useState<Subscription | null>(null);
   const date = (value: string | null) => (value ? formatDate(value, language) : '');
   const refresh = () => client.invalidateQueries({ queryKey: billingKeys.subscriptions });
@@ -44,11 +56,12 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
               header: t('billing.subscriptions.plan'),
               cell: (subscription) => (
                 <>
-                  <Text size="sm" fw={500}>
-                    {subscription.plan_name}
+                  <Text size="sm" fw={500} data-testid="subscription-plan">
+                    {planTitle(subscription.product, subscription.plan_name)}
                   </Text>
                   <Text size="xs" c="dimmed">
                     {subscription.lifetime ? t('billing.subscriptions.lifetime') : t('billing.subscriptions.months', { count: subscription.months })}
+                    {findPlan(subscription.plan)?.perMember && ` · ${t('billing.subscriptions.seats', { count: subscription.seats })}`}
                   </Text>
                 </>
               ),
@@ -61,10 +74,11 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
                     {t(`billing.subscriptions.statuses.${subscription.status}`)}
                   </Badge>
                   {subscription.status === 'trialing' && subscription.trial_ends_at && (
-                    <Text size="xs" c="dimmed">
+                    <Text size="xs" c="dimmed" data-testid="subscription-trial">
                       {t('billing.subscriptions.trialEnds', { date: date(subscription.trial_ends_at) })}
                     </Text>
                   )}
+                  {subscription.status === 'trialing' && cards.data && <TrialCard card={chargedCard(subscription, cards.data)} />}
                 </>
               ),
             },
@@ -82,7 +96,11 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
             },
             {
               header: t('billing.subscriptions.price'),
-              cell: (subscription) => <Text size="sm">{subscription.lifetime ? '—' : formatMinor(subscription.price, subscription.currency, language)}</Text>,
+              cell: (subscription) => (
+                <Text size="sm" data-testid="subscription-price">
+                  {subscription.lifetime ? '—' : priceText.period(subscription.price, subscription.currency, subscription.months)}
+                </Text>
+              ),
             },
           ]}
           actions={{
@@ -134,5 +152,15 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
         <Text size="sm">{t('billing.subscriptions.cancelBody')}</Text>
       </ConfirmDialog>
     </Section>
+  );
+}
+
+/** Whether a card will pay when the trial ends: without one the trial ends with no charge. */
+function TrialCard({ card }: { card: Card | null }) {
+  const { t } = useTranslation();
+  return (
+    <Text size="xs" c="dimmed" data-testid="subscription-trial-card">
+      {card ? t('billing.subscriptions.cardOnFile', { card: cardLabel(card) }) : t('billing.subscriptions.noCardOnFile')}
+    </Text>
   );
 }

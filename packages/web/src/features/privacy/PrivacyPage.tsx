@@ -3,13 +3,14 @@ import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Skeleton.css';
 import '@mantine/core/styles/Switch.css';
 import { useState } from 'react';
-import { Button, Group, Skeleton, Stack, Switch } from '@mantine/core';
-import { ACCOUNT_DELETION_WINDOW_DAYS } from '@portal/contracts';
+import { Anchor, Button, Group, Skeleton, Stack, Switch, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { ACCOUNT_DELETION_WINDOW_DAYS, paths } from '@portal/contracts';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, errorText, notify } from '../../lib/api';
-import { downloadJson, fetchExport, usePrivacy, useSavePrivacy, type PrivacySettings } from './api';
+import { downloadJson, fetchExport, useAuthorizedApps, usePrivacy, useSavePrivacy, type PrivacySettings } from './api';
 
 /** /privacy: marketing mail and usage data, a copy of one's data, what deletion keeps, and the outside apps (OAuth consents). */
 export function PrivacyPage() {
@@ -20,7 +21,7 @@ export function PrivacyPage() {
       <SettingsSection />
       <ExportSection />
       <Section title={t('privacy.retention.title')} description={t('privacy.retention.description', { days: ACCOUNT_DELETION_WINDOW_DAYS })} />
-      <Section title={t('privacy.apps.title')} description={t('privacy.apps.description')} />
+      <AuthorizedAppsSection />
     </Stack>
   );
 }
@@ -95,6 +96,33 @@ function ExportSection() {
           {t('privacy.export.button')}
         </Button>
       </Group>
+    </Section>
+  );
+}
+
+/**
+ * Which outside apps may use the account, named here; Account settings owns the list (scopes,
+ * dates, Revoke), so this links there instead of repeating it.
+ */
+function AuthorizedAppsSection() {
+  const { t } = useTranslation();
+  const apps = useAuthorizedApps();
+  return (
+    <Section title={t('privacy.apps.title')} description={t('privacy.apps.description')}>
+      <Stack gap={6} align="flex-start" data-testid="privacy-apps">
+        {apps.isPending ? (
+          <Skeleton height={20} width={240} />
+        ) : (
+          <Text size="sm" data-testid="privacy-apps-summary">
+            {apps.data?.length
+              ? t('privacy.apps.summary', { count: apps.data.length, apps: apps.data.map((app) => app.name).join(', ') })
+              : t('privacy.apps.none')}
+          </Text>
+        )}
+        <Anchor component={Link} to={paths.account} size="sm" fw={500} data-testid="privacy-apps-manage">
+          {t('privacy.apps.manage')}
+        </Anchor>
+      </Stack>
     </Section>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { accountEndpoints, privacySettingsSchema } from '@portal/contracts';
+import { accountEndpoints, oauthEndpoints, privacySettingsSchema } from '@portal/contracts';
 import type { z } from 'zod';
 import { call } from '../../lib/api';
 
@@ -47,3 +47,6 @@ export function downloadJson(data: unknown, fileName: string): void {
   // Give the browser a moment to start the download before the URL goes.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** The outside apps the person allowed (read here for a summary; Account settings lists them with Revoke; same cache key). */
+export const useAuthorizedApps = () => useQuery({ queryKey: ['oauth', 'connected-apps'], queryFn: async () => (await call(oauthEndpoints.connectedApps)).apps });

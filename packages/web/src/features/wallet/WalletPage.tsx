@@ -6,10 +6,11 @@ import { paths, type WalletCurrency } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { useBalances } from './api';
+import { PaymentMethodsSummary, SubscriptionsSummary } from './BillingSummary';
 import { formatBalance } from './CurrencyWallet';
 import { useLanguage } from '../../lib/use-language';
 
-const pages: Partial<Record<WalletCurrency, string>> = { VND: paths.walletVnd, WHC: paths.walletWhc };
+const pages: Record<WalletCurrency, string> = { USD: paths.walletUsd, VND: paths.walletVnd, WHC: paths.walletWhc };
 
 /** /wallet: the balances with links to each currency's page, payment methods, subscriptions and payouts. */
 export function WalletPage() {
@@ -32,18 +33,16 @@ export function WalletPage() {
                 <Text size="xl" fw={600}>
                   {formatBalance(minor, currency, language)}
                 </Text>
-                {pages[currency] && (
-                  <Anchor component={Link} to={pages[currency]} size="sm" aria-label={`${t('wallet.open')}: ${currency}`}>
-                    {t('wallet.open')}
-                  </Anchor>
-                )}
+                <Anchor component={Link} to={pages[currency]} size="sm" aria-label={`${t('wallet.open')}: ${currency}`}>
+                  {t('wallet.open')}
+                </Anchor>
               </Card>
             ))}
           </SimpleGrid>
         )}
       </Section>
-      <Section title={t('wallet.paymentMethods.title')} description={t('wallet.paymentMethods.description')} />
-      <Section title={t('wallet.subscriptions.title')} description={t('wallet.subscriptions.description')} />
+      <PaymentMethodsSummary />
+      <SubscriptionsSummary />
       <Section title={t('wallet.payout.title')} description={t('wallet.payout.description')}>
         <Anchor component={Link} to={paths.walletPayout} size="sm" data-testid="wallet-payout-link">
           {t('payouts.open')}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { walletEndpoints, type EndpointInput, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
+import { billingEndpoints, walletEndpoints, type EndpointInput, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
 import { call } from '../../lib/api';
 
 export interface TransactionQuery {
@@ -57,3 +57,8 @@ export const useWhcDeposits = () =>
 /** The person's deposit address (made by the server on the first request, the same ever after). */
 export const useWhcDepositAddress = (enabled: boolean) =>
   useQuery({ queryKey: whcDepositKeys.address, queryFn: () => call(walletEndpoints.whcDepositAddress), enabled, staleTime: Infinity });
+
+/** The person's cards and subscriptions, read for the wallet's summary (billing's page changes them; same cache keys). */
+export const billingSummaryKeys = { cards: ['sso', 'me', 'cards'] as const, subscriptions: ['sso', 'me', 'subscriptions'] as const };
+export const useCardSummary = () => useQuery({ queryKey: billingSummaryKeys.cards, queryFn: () => call(billingEndpoints.listCards) });
+export const useSubscriptionSummary = () => useQuery({ queryKey: billingSummaryKeys.subscriptions, queryFn: () => call(billingEndpoints.listSubscriptions) });

@@ -1,0 +1,101 @@
+import './styles';
+import { Anchor, Badge, Group, Loader, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { formatDate, paths, type Subscription } from '@portal/contracts';
+import { Section } from '../../components/Section';
+import { cardExpiry, cardLabel, planTitle } from '../../lib/billing-display';
+import { useLanguage } from '../../lib/use-language';
+import { useCardSummary, useSubscriptionSummary } from './api';
+
+const statusColor: Record<Subscription['status'], string> = { trialing: 'green', active: 'green', past_due: 'orange', canceled: 'gray' };
+
+function ManageLink({ testId }: { testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Anchor component={Link} to={paths.billing} size="sm" fw={500} data-testid={testId}>
+      {t('wallet.manageInBilling')}
+    </Anchor>
+  );
+}
+
+/** The wallet's read-only view of the person's cards; adding and removing them is on Billing. */
+export function PaymentMethodsSummary() {
+  const { t } = useTranslation();
+  const cards = useCardSummary();
+  return (
+    <Section title={t('wallet.paymentMethods.title')} description={t('wallet.paymentMethods.description')}>
+      <Stack gap="xs" data-testid="wallet-cards">
+        {cards.isPending ? (
+          <Loader size="sm" aria-label={t('common.loading')} />
+        ) : !cards.data?.length ? (
+          <Text size="sm" c="dimmed">
+            {t('billing.cards.empty')}
+          </Text>
+        ) : (
+          cards.data.map((card) => (
+            <Group key={card.id} gap="xs" data-testid="wallet-card">
+              <Text size="sm" fw={500}>
+                {cardLabel(card)}
+              </Text>
+              {card.is_default && (
+                <Badge size="sm" variant="light">
+                  {t('billing.cards.default')}
+                </Badge>
+              )}
+              <Text size="sm" c="dimmed">
+                {t('billing.cards.expires', { date: cardExpiry(card) })}
+              </Text>
+            </Group>
+          ))
+        )}
+        <ManageLink testId="wallet-cards-manage" />
+      </Stack>
+    </Section>
+  );
+}
+
+/** The wallet's read-only view of the person's live subscriptions: plan, status, trial end or next charge; changes are on Billing. */
+export function SubscriptionsSummary() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const subscriptions = useSubscriptionSummary();
+  const live = subscriptions.data?.filter((subscription) => subscription.status !== 'canceled') ?? [];
+  const when = (subscription: Subscription) => {
+    if (subscription.lifetime) return t('billing.subscriptions.lifetime');
+    if (subscription.status === 'trialing' && subscription.trial_ends_at) return t('billing.subscriptions.trialEnds', { date: formatDate(subscription.trial_ends_at, language) });
+    if (subscription.next_charge_at) return t('wallet.subscriptions.renews', { date: formatDate(subscription.next_charge_at, language) });
+    if (subscription.current_period_end) return t('billing.subscriptions.endsOn', { date: formatDate(subscription.current_period_end, language) });
+    return null;
+  };
+  return (
+    <Section title={t('wallet.subscriptions.title')} description={t('wallet.subscriptions.description')}>
+      <Stack gap="xs" data-testid="wallet-subscriptions">
+        {subscriptions.isPending ? (
+          <Loader size="sm" aria-label={t('common.loading')} />
+        ) : !live.length ? (
+          <Text size="sm" c="dimmed">
+            {t('billing.subscriptions.empty')}
+          </Text>
+        ) : (
+          live.map((subscription) => (
+            <Group key={subscription.id} gap="xs" data-testid="wallet-subscription">
+              <Text size="sm" fw={500}>
+                {planTitle(subscription.product, subscription.plan_name)}
+              </Text>
+              <Badge size="sm" color={statusColor[subscription.status]} variant="light">
+                {t(`billing.subscriptions.statuses.${subscription.status}`)}
+              </Badge>
+              {when(subscription) && (
+                <Text size="sm" c="dimmed">
+                  {when(subscription)}
+                </Text>
+              )}
+            </Group>
+          ))
+        )}
+        <ManageLink testId="wallet-subscriptions-manage" />
+      </Stack>
+    </Section>
+  );
+}
