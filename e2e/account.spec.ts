@@ -137,9 +137,12 @@ test.describe('profile', () => {
     await form.getByLabel('Họ và tên').fill('Nguyễn Thị Hồng');
     await form.getByLabel('Tên người dùng').fill('hongnguyen');
     await form.getByLabel('Số điện thoại').fill('0912345678');
+    // Spec section 5: company, organization and address are alphanumeric only (A to Z and digits, no spaces).
     await form.getByLabel('Công ty').fill('Công ty An ninh mạng');
-    await form.getByLabel('Tổ chức').fill('OWASP Hà Nội');
-    await form.getByLabel('Địa chỉ').fill('Số 1 Đại Cồ Việt');
+    await expect(form.getByText('Tên công ty chỉ được chứa chữ cái và chữ số')).toBeVisible();
+    await form.getByLabel('Công ty').fill('CyStack');
+    await form.getByLabel('Tổ chức').fill('OWASPHanoi');
+    await form.getByLabel('Địa chỉ').fill('So1DaiCoViet');
     await form.getByTestId('country-select').click();
     await form.getByTestId('country-select').fill('Việt');
     await page.getByRole('option', { name: /Việt Nam/ }).first().click();
@@ -152,9 +155,9 @@ test.describe('profile', () => {
       full_name: 'Nguyễn Thị Hồng',
       username: 'hongnguyen',
       phone: '0912345678',
-      company: 'Công ty An ninh mạng',
-      organization: 'OWASP Hà Nội',
-      address: 'Số 1 Đại Cồ Việt',
+      company: 'CyStack',
+      organization: 'OWASPHanoi',
+      address: 'So1DaiCoViet',
       country: 'VN',
       language: 'vi',
       customer_language: 'vi',

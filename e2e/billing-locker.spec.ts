@@ -101,7 +101,7 @@ test("the business trial refuses a member of an enterprise (7015), in both brand
       await page.getByTestId('business-trial-submit').waitFor();
       // The same form in either language: its fields by what they hold; the email is the account's.
       await expect(page.locator('input[autocomplete=email]')).toHaveValue(MEMBER);
-      await page.locator('input[autocomplete=organization]').fill('Enterprise Co');
+      await page.locator('input[autocomplete=organization]').fill('EnterpriseCo');
       await page.locator('input[autocomplete=name]').fill('Mia Member');
       await page.getByTestId('business-trial-submit').click();
       const error = page.getByTestId('business-trial-error');

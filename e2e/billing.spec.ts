@@ -142,7 +142,7 @@ test('cards, a trial, an upgrade with a promo code, the invoice, a decline, card
     await on.goto(`${portal.platformUrl}/register/locker-enterprise-trial`);
     // The account's email, not one to type.
     await expect(on.getByLabel('Work email')).toHaveValue(trialEmail);
-    await on.getByLabel('Company name').fill('Acme Corp');
+    await on.getByLabel('Company name').fill('AcmeCorp');
     await on.getByLabel('Your full name').fill('Ada Admin');
     await on.getByTestId('business-trial-submit').click();
   };

@@ -19,6 +19,8 @@ export const messages = {
   termsRequired: 'You must accept the Terms of Service and Privacy Policy',
   codeInvalid: 'Verification code incorrect or expired',
   codeFormat: `The code is ${VERIFICATION_CODE_LENGTH} digits`,
+  /** The password recovery's mailed code (spec section 5: 'recovery code is 6 digits'). */
+  recoveryCodeFormat: `Recovery code is ${VERIFICATION_CODE_LENGTH} digits`,
 } as const;
 
 /** The profile's own field messages (PUT /sso/me): the account pages' words (`account.validation.<key>`). */
@@ -65,6 +67,12 @@ export const codeSchema = z
   .string({ error: messages.codeFormat })
   .trim()
   .regex(new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`), messages.codeFormat);
+
+/** The code the password recovery mails: the same 6 digits, in the spec's words for it. */
+export const recoveryVerificationCodeSchema = z
+  .string({ error: messages.recoveryCodeFormat })
+  .trim()
+  .regex(new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`), messages.recoveryCodeFormat);
 
 /** Captcha answer (ALTCHA payload or reCAPTCHA token); required only when the server asks. */
 export const captchaField = z.string().max(8192).optional();
@@ -134,13 +142,15 @@ const usernameSchema = z
   .nullable()
   .optional();
 
-/** Letters (any script, so Vietnamese names pass), digits and spaces. */
+/** Spec section 5's "alphanumeric only": the letters A to Z (either case) and the digits, nothing else. */
+export const ALPHANUMERIC_PATTERN = /^[A-Za-z0-9]*$/;
+
 const alphanumeric = (message: string) =>
   z
     .string()
     .trim()
     .max(200)
-    .regex(/^[\p{L}\p{N} ]*$/u, message)
+    .regex(ALPHANUMERIC_PATTERN, message)
     .nullable()
     .optional();
 
@@ -169,7 +179,7 @@ export const forgotVerifyEmailRequestSchema = z.object({
   captcha: captchaField,
 });
 /** Step 2: exchange the mailed code for a short-lived reset token. */
-export const forgotVerifyCodeRequestSchema = z.object({ identifier: identifierSchema, code: codeSchema });
+export const forgotVerifyCodeRequestSchema = z.object({ identifier: identifierSchema, code: recoveryVerificationCodeSchema });
 export const resetTokenResponseSchema = z.object({ reset_token: z.string() });
 
 /** Step 3 (also the /reset-pwd/:token link): set the new password. */

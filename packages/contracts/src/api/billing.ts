@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { billingCurrencies } from '../billing/money';
 import { billingPeriods, billingProducts, planIds } from '../billing/plans';
-import { captchaField, emailSchema, fullNameSchema, messages, profileMessages } from './auth';
+import { ALPHANUMERIC_PATTERN, captchaField, emailSchema, fullNameSchema, messages, profileMessages } from './auth';
 import { languageSchema } from './resources';
 
 /**
@@ -205,7 +205,8 @@ export const businessTrialRequestSchema = z.object({
     .trim()
     .min(1, messages.blank)
     .max(100)
-    .regex(/^[\p{L}\p{N} ]+$/u, profileMessages.company),
+    // Spec section 5: a company is alphanumeric only.
+    .regex(ALPHANUMERIC_PATTERN, profileMessages.company),
   full_name: fullNameSchema,
   email: emailSchema,
   phone: z.string().trim().max(20).regex(/^\d*$/, profileMessages.phone).optional(),

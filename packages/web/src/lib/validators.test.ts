@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emailSchema, identifierSchema, messages, newPasswordSchema, PASSWORD_MIN_LENGTH, recoveryCodeSchema } from '@portal/contracts';
+import { emailSchema, forgotVerifyCodeRequestSchema, identifierSchema, messages, newPasswordSchema, PASSWORD_MIN_LENGTH, recoveryCodeSchema } from '@portal/contracts';
 import en from '../i18n/en.json';
 import vi from '../i18n/vi.json';
-import { acceptTerms, confirmPassword, email, identifier, newPassword, password, recoveryCode, required, validate, verificationCode, type ValidationMessage } from './validators';
+import { acceptTerms, confirmPassword, email, identifier, newPassword, password, recoveryCode, recoveryVerificationCode, required, validate, verificationCode, type ValidationMessage } from './validators';
 
 /** A rule's message as shown in `catalogue`. */
 function shown(message: ValidationMessage | null, catalogue: typeof en = en): string | null {
@@ -34,6 +34,18 @@ describe('the catalogue says what the server says (spec section 5)', () => {
   it('fills the length in the password and code messages', () => {
     expect(shown(newPassword('short'))).toBe(messages.passwordTooShort);
     expect(shown(verificationCode('12'))).toBe(messages.codeFormat);
+  });
+
+  it("checks the password recovery's code by the spec's rule and words: 6 digits, as the server does", () => {
+    expect(messages.recoveryCodeFormat).toBe('Recovery code is 6 digits');
+    const serverSays = (code: string) => server(forgotVerifyCodeRequestSchema.shape.code, code);
+    for (const code of ['12345', '1234567', '12345a', '١٢٣٤٥٦', '']) {
+      expect(shown(recoveryVerificationCode(code))).toBe(messages.recoveryCodeFormat);
+      expect(serverSays(code)).toBe(messages.recoveryCodeFormat);
+    }
+    expect(recoveryVerificationCode(' 123456 ')).toBeNull();
+    expect(serverSays(' 123456 ')).toBeNull();
+    expect(shown(recoveryVerificationCode('1'), vi as typeof en)).toBe('Mã khôi phục gồm 6 chữ số');
   });
 });
 

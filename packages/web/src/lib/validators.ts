@@ -19,6 +19,7 @@ export type ValidationKey =
   | 'validation.confirmMismatch'
   | 'validation.termsRequired'
   | 'validation.codeFormat'
+  | 'validation.recoveryCodeFormat'
   | 'validation.recoveryCode';
 
 export interface ValidationMessage {
@@ -79,6 +80,10 @@ export const acceptTerms: Rule<boolean> = (accepted) => (accepted ? null : messa
 /** The mailed verification code: 6 digits. */
 export const verificationCode: Rule = (value) =>
   new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`).test(value.trim()) ? null : message('validation.codeFormat', { length: VERIFICATION_CODE_LENGTH });
+
+/** The password recovery's mailed code: 6 digits, in the spec's words for it (contracts recoveryVerificationCodeSchema). */
+export const recoveryVerificationCode: Rule = (value) =>
+  new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`).test(value.trim()) ? null : message('validation.recoveryCodeFormat', { length: VERIFICATION_CODE_LENGTH });
 
 /** contracts recoveryCodeSchema: two groups of five, Crockford base32, any case, the dash optional. */
 const RECOVERY_CODE_PATTERN = /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/;

@@ -29,6 +29,12 @@ describe('profile rules (spec section 5)', () => {
     ['company', 'Acme, Inc.', 'Company may contain only letters and numbers'],
     ['organization', 'Org#1', 'Organization may contain only letters and numbers'],
     ['address', '12/3 Main-street', 'Address may contain only letters and numbers'],
+    // "Alphanumeric only" is A to Z and 0 to 9: no spaces, no letters of other scripts or other digits.
+    ['company', 'Acme Corp', 'Company may contain only letters and numbers'],
+    ['company', 'Công ty', 'Company may contain only letters and numbers'],
+    ['organization', 'Ａｃｍｅ', 'Organization may contain only letters and numbers'],
+    ['address', '12 Nguyễn Trãi', 'Address may contain only letters and numbers'],
+    ['address', '١٢', 'Address may contain only letters and numbers'],
     ['username', 'john.doe', 'Username may contain only letters and digits'],
     ['username', 'jo hn', 'Username may contain only letters and digits'],
   ])('refuses %s = %j with the field message', async (field, value, message) => {
@@ -39,14 +45,14 @@ describe('profile rules (spec section 5)', () => {
     expect(response.json().details.fields[field].code).toMatch(/^(account\.)?validation\./);
   });
 
-  it('accepts numbers, letters of any script and spaces, and stores them', async () => {
+  it('accepts a name of any script, the alphanumeric fields in A to Z and digits, and stores them', async () => {
     const response = await putMe({
       full_name: 'Nguyễn Văn A',
       username: 'nguyenvana1',
       phone: '0912345678',
-      company: 'Công ty An Toàn 2',
+      company: 'CongtyAnToan2',
       organization: 'CyStack',
-      address: '12 Nguyễn Trãi',
+      address: '12NguyenTrai',
       country: 'VN',
       language: 'vi',
     });
@@ -55,9 +61,9 @@ describe('profile rules (spec section 5)', () => {
       full_name: 'Nguyễn Văn A',
       username: 'nguyenvana1',
       phone: '0912345678',
-      company: 'Công ty An Toàn 2',
+      company: 'CongtyAnToan2',
       organization: 'CyStack',
-      address: '12 Nguyễn Trãi',
+      address: '12NguyenTrai',
       country: 'VN',
       language: 'vi',
       customer_language: 'vi',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isLanguage, type Language, type UpdateMeRequest } from '@portal/contracts';
+import { ALPHANUMERIC_PATTERN, isLanguage, type Language, type UpdateMeRequest } from '@portal/contracts';
 import { messageKey } from '../../components/dialogs/form-errors';
 import type { SessionUser } from '../../lib/session';
 
@@ -12,14 +12,11 @@ import type { SessionUser } from '../../lib/session';
 export const PROFILE_LIMITS = { full_name: 100, username: 50, phone: 20, text: 200 } as const;
 
 const tooLong = (max: number) => messageKey('account.validation.tooLong', { max });
-/** Letters of any script (Vietnamese names), digits and spaces. */
-const LETTERS_DIGITS_SPACES = /^[\p{L}\p{N} ]*$/u;
-
 const alphanumeric = (key: 'company' | 'organization' | 'address') =>
   z
     .string()
     .trim()
-    .regex(LETTERS_DIGITS_SPACES, `account.validation.${key}`)
+    .regex(ALPHANUMERIC_PATTERN, `account.validation.${key}`)
     .max(PROFILE_LIMITS.text, tooLong(PROFILE_LIMITS.text));
 
 export const profileSchema = z.object({

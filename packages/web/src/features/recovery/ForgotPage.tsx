@@ -16,7 +16,7 @@ import { ApiError, errorText, notify, retryAfterSeconds } from '../../lib/api';
 import { recalledIdentifier, rememberIdentifier, stateValue } from '../../lib/flow-storage';
 import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
-import { email as emailRule, identifier as identifierRule, verificationCode } from '../../lib/validators';
+import { email as emailRule, identifier as identifierRule, recoveryVerificationCode } from '../../lib/validators';
 import { verifyRecoveryCode, verifyRecoveryEmail } from './api';
 import { NewPasswordForm } from './NewPasswordForm';
 
@@ -213,7 +213,7 @@ function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(
 
 function CodeStep({ identifier, email, onBack, onDone }: { identifier: string; email: string; onBack(): void; onDone(token: string): void }) {
   const { t } = useTranslation();
-  const form = useForm({ code: '' }, () => ({ code: verificationCode }));
+  const form = useForm({ code: '' }, () => ({ code: recoveryVerificationCode }));
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [resent, setResent] = useState(false);

@@ -85,7 +85,8 @@ describe('/forgot', () => {
     // 3. The code.
     expect(await screen.findByRole('heading', { name: 'Enter the code' })).toBeTruthy();
     press('Verify');
-    expect(await screen.findByText('The code is 6 digits')).toBeTruthy();
+    // Spec section 5: the recovery code is 6 digits, in those words.
+    expect(await screen.findByText('Recovery code is 6 digits')).toBeTruthy();
     await typeCode('654321');
     press('Verify');
     expect(await screen.findByText('Verification code incorrect or expired')).toBeTruthy();
