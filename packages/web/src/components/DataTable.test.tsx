@@ -15,10 +15,11 @@ const fruits: Fruit[] = [
   { id: 'b', name: 'Banana', ripe: false },
 ];
 
-function renderTable(actions?: boolean) {
+function renderTable(actions?: boolean, narrow?: 'cards') {
   return render(
     <MantineProvider>
       <DataTable
+        narrow={narrow}
         rows={fruits}
         rowKey={(fruit) => fruit.id}
         minWidth={400}
@@ -28,6 +29,7 @@ function renderTable(actions?: boolean) {
         columns={[
           { header: 'Name', cell: (fruit) => fruit.name },
           { header: 'Ripe', cell: (fruit) => (fruit.ripe ? 'ripe' : 'green') },
+          { header: <abbr title="Colour">Col.</abbr>, label: 'Colour', cell: (fruit) => (fruit.name === 'Apple' ? 'red' : 'yellow') },
         ]}
         actions={actions ? { label: 'Actions', cell: (fruit) => <button type="button">Eat {fruit.name}</button> } : undefined}
       />
@@ -39,11 +41,11 @@ describe('DataTable', () => {
   it('renders a heading per column and a row per item, cells in column order, with each row’s attributes', () => {
     renderTable();
     const table = screen.getByTestId('fruit-table');
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Ripe']);
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Ripe', 'Col.']);
     const rows = screen.getAllByTestId('fruit-row');
     expect(rows.map((row) => within(row).getAllByRole('cell').map((td) => td.textContent))).toEqual([
-      ['Apple', 'ripe'],
-      ['Banana', 'green'],
+      ['Apple', 'ripe', 'red'],
+      ['Banana', 'green', 'yellow'],
     ]);
     expect(rows[0]!.getAttribute('data-ripe')).toBe('yes');
     expect(rows[1]!.hasAttribute('data-ripe')).toBe(false);
@@ -52,8 +54,44 @@ describe('DataTable', () => {
   it('puts row actions in a last column whose heading is read by screen readers only', () => {
     renderTable(true);
     const headers = within(screen.getByTestId('fruit-table')).getAllByRole('columnheader');
-    expect(headers).toHaveLength(3);
-    expect(headers[2]!.textContent).toBe('Actions');
+    expect(headers).toHaveLength(4);
+    expect(headers[3]!.textContent).toBe('Actions');
     expect(within(screen.getAllByTestId('fruit-row')[1]!).getByRole('button', { name: 'Eat Banana' })).toBeTruthy();
+  });
+
+  it('scrolls sideways on a phone unless asked for cards', () => {
+    renderTable(true);
+    const container = screen.getByTestId('fruit-table').closest('[data-narrow]');
+    expect(container?.getAttribute('data-narrow')).toBe('scroll');
+  });
+
+  it('in cards mode names each value on the card without changing the cell’s text, and keeps the actions and headings', () => {
+    renderTable(true, 'cards');
+    const table = screen.getByTestId('fruit-table');
+    expect(table.closest('[data-narrow]')?.getAttribute('data-narrow')).toBe('cards');
+    // The headings stay for screen readers; the card's labels come from data-label (a text header,
+    // or the column's own label where the header is not text).
+    expect(within(table).getAllByRole('columnheader')).toHaveLength(4);
+    const cells = within(screen.getAllByTestId('fruit-row')[0]!).getAllByRole('cell');
+    expect(cells.map((td) => td.getAttribute('data-label'))).toEqual(['Name', 'Ripe', 'Colour', null]);
+    expect(cells.map((td) => td.textContent)).toEqual(['Apple', 'ripe', 'red', 'Eat Apple']);
+    expect(within(cells[3]!).getByRole('button', { name: 'Eat Apple' })).toBeTruthy();
+  });
+
+  it('in cards mode shows a value alone when its column’s label is empty', () => {
+    render(
+      <MantineProvider>
+        <DataTable
+          narrow="cards"
+          rows={fruits}
+          rowKey={(fruit) => fruit.id}
+          minWidth={400}
+          testId="fruit-table"
+          rowTestId="fruit-row"
+          columns={[{ header: 'Name', label: '', cell: (fruit) => fruit.name }]}
+        />
+      </MantineProvider>,
+    );
+    expect(within(screen.getAllByTestId('fruit-row')[1]!).getByRole('cell').hasAttribute('data-label')).toBe(false);
   });
 });

@@ -2,12 +2,18 @@ import '@mantine/core/styles/Table.css';
 import '@mantine/core/styles/VisuallyHidden.css';
 import type { ReactNode } from 'react';
 import { Group, Table, VisuallyHidden } from '@mantine/core';
+import classes from './DataTable.module.css';
 
 export interface DataColumn<Row> {
   /** The column's heading. */
   header: ReactNode;
   /** The cell of one row. */
   cell(row: Row): ReactNode;
+  /**
+   * The value's name on a phone card (narrow="cards"); the header when that is text. '' shows
+   * the value alone (a row's name, which needs none).
+   */
+  label?: string;
 }
 
 export interface DataTableProps<Row> {
@@ -16,8 +22,14 @@ export interface DataTableProps<Row> {
   rowKey(row: Row): string;
   /** The buttons at the end of a row (right-aligned), under a heading read by screen readers only. */
   actions?: { label: string; cell(row: Row): ReactNode };
-  /** Below this width the table scrolls sideways instead of squeezing its columns. */
+  /** Below this width the table scrolls sideways instead of squeezing its columns (from `sm` up, with narrow="cards"). */
   minWidth: number;
+  /**
+   * Below Mantine's `sm` breakpoint (a phone): 'scroll' (the default) keeps the table and
+   * scrolls it sideways; 'cards' shows each row as a card of "label: value" lines with its
+   * actions full width at the bottom, so nothing is off screen or cut.
+   */
+  narrow?: 'scroll' | 'cards';
   testId: string;
   /** The table's accessible name, where the section heading above does not name it. */
   label?: string;
@@ -33,11 +45,18 @@ export interface DataTableProps<Row> {
  * row, one row per item, and an optional last column of row actions. It is what each of
  * those screens repeated by hand.
  */
-export function DataTable<Row>({ rows, columns, rowKey, actions, minWidth, testId, label, rowTestId, rowProps, highlightOnHover }: DataTableProps<Row>) {
+export function DataTable<Row>({ rows, columns, rowKey, actions, minWidth, narrow = 'scroll', testId, label, rowTestId, rowProps, highlightOnHover }: DataTableProps<Row>) {
+  const labels = columns.map((column) => column.label ?? (typeof column.header === 'string' ? column.header : ''));
   return (
     // The region scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it too.
-    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
-      <Table verticalSpacing="sm" highlightOnHover={highlightOnHover} data-testid={testId} aria-label={label}>
+    <Table.ScrollContainer
+      minWidth={minWidth}
+      scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}
+      className={narrow === 'cards' ? classes.cards : undefined}
+      classNames={{ scrollContainerInner: classes.inner }}
+      data-narrow={narrow}
+    >
+      <Table verticalSpacing="sm" highlightOnHover={highlightOnHover} data-testid={testId} aria-label={label} className={classes.table}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((column, index) => (
@@ -52,13 +71,16 @@ export function DataTable<Row>({ rows, columns, rowKey, actions, minWidth, testI
         </Table.Thead>
         <Table.Tbody>
           {rows.map((row) => (
-            <Table.Tr key={rowKey(row)} data-testid={rowTestId} {...rowProps?.(row)}>
+            <Table.Tr key={rowKey(row)} data-testid={rowTestId} {...rowProps?.(row)} className={classes.row}>
               {columns.map((column, index) => (
-                <Table.Td key={index}>{column.cell(row)}</Table.Td>
+                // data-label names the value on a phone card (shown by CSS, outside the cell's text).
+                <Table.Td key={index} className={classes.cell} data-label={labels[index] || undefined}>
+                  {column.cell(row)}
+                </Table.Td>
               ))}
               {actions && (
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                <Table.Td className={`${classes.cell} ${classes.actions}`}>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap" className={classes.actionGroup}>
                     {actions.cell(row)}
                   </Group>
                 </Table.Td>

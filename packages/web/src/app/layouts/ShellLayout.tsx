@@ -36,6 +36,8 @@ export function ShellLayout() {
         header={{ height: 60 }}
         navbar={{ width: 264, breakpoint: 'sm', collapsed: { mobile: !asideOpen, desktop: !asideOpen } }}
         padding="lg"
+        className={classes.shell}
+        classNames={{ header: classes.header, navbar: classes.navbar }}
       >
         <AppShell.Header>
           <ShellHeader />

@@ -5,12 +5,13 @@ import { Avatar, Button, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDate, oauthEndpoints } from '@portal/contracts';
+import { DataTable } from '../../components/DataTable';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { connectedAppsKey, revokeConnectedApp, useConnectedApps } from './api';
 import { useLanguage } from '../../lib/use-language';
 
-/** Account settings' Connected apps: each outside app with its scopes and the date allowed, and Revoke (its tokens end too). */
+/** Account settings' Connected apps: each outside app with its scopes and the date allowed, and Revoke (its tokens end too); a card per app on a phone. */
 export function ConnectedApps() {
   const { t } = useTranslation();
   const apps = useConnectedApps();
@@ -37,38 +38,66 @@ export function ConnectedApps() {
             {t('account.connectedApps.empty')}
           </Text>
         )}
-        {apps.data?.map((app) => (
-          <Group key={app.client_id} justify="space-between" wrap="nowrap" data-testid="connected-app">
-            <Group gap="sm" wrap="nowrap">
-              <Avatar src={app.logo_uri} alt="" radius="md" color="blue">
-                {app.name.slice(0, 1).toUpperCase()}
-              </Avatar>
-              <Stack gap={2}>
-                <Text size="sm" fw={500}>
-                  {app.name}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {app.scopes
-                    .map((scope) => (oauthEndpoints.wordedScopes.has(scope) ? t(`account.connectedApps.scopes.${scope as 'openid'}`) : scope))
-                    .join(' · ')}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {t('account.connectedApps.granted', { date: formatDate(app.granted_at, language) })}
-                </Text>
-              </Stack>
-            </Group>
-            <Button
-              variant="outline"
-              color="red"
-              size="xs"
-              loading={revoking === app.client_id}
-              onClick={() => revoke(app.client_id, app.name)}
-              data-testid="connected-app-revoke"
-            >
-              {t('account.connectedApps.revoke')}
-            </Button>
-          </Group>
-        ))}
+        {!!apps.data?.length && (
+          <DataTable
+            rows={apps.data}
+            rowKey={(app) => app.client_id}
+            minWidth={560}
+            narrow="cards"
+            testId="connected-apps-table"
+            rowTestId="connected-app"
+            label={t('account.connectedApps.title')}
+            columns={[
+              {
+                header: t('account.connectedApps.columns.app'),
+                cell: (app) => (
+                  <Group gap="sm" wrap="nowrap">
+                    <Avatar src={app.logo_uri} alt="" radius="md" color="blue" size="sm">
+                      {app.name.slice(0, 1).toUpperCase()}
+                    </Avatar>
+                    <Text size="sm" fw={500}>
+                      {app.name}
+                    </Text>
+                  </Group>
+                ),
+              },
+              {
+                header: t('account.connectedApps.columns.access'),
+                cell: (app) => (
+                  <Text size="xs" c="dimmed">
+                    {app.scopes
+                      .map((scope) => (oauthEndpoints.wordedScopes.has(scope) ? t(`account.connectedApps.scopes.${scope as 'openid'}`) : scope))
+                      .join(' · ')}
+                  </Text>
+                ),
+              },
+              {
+                header: t('account.connectedApps.columns.allowed'),
+                cell: (app) => (
+                  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                    {formatDate(app.granted_at, language)}
+                  </Text>
+                ),
+              },
+            ]}
+            actions={{
+              label: t('account.connectedApps.columns.actions'),
+              cell: (app) => (
+                <Button
+                  variant="outline"
+                  color="red"
+                  size="xs"
+                  loading={revoking === app.client_id}
+                  onClick={() => revoke(app.client_id, app.name)}
+                  aria-label={`${t('account.connectedApps.revoke')}: ${app.name}`}
+                  data-testid="connected-app-revoke"
+                >
+                  {t('account.connectedApps.revoke')}
+                </Button>
+              ),
+            }}
+          />
+        )}
       </Stack>
     </Section>
   );

@@ -53,6 +53,7 @@ export function ApiKeysPage() {
             rows={keys.data}
             rowKey={(key) => key.id}
             minWidth={720}
+            narrow="cards"
             highlightOnHover
             testId="api-keys-table"
             rowTestId="api-key-row"

@@ -3,13 +3,14 @@ import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Paper.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import type { ReactNode } from 'react';
-import { Anchor, Avatar, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Avatar, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { ProductGrid } from '../../components/ProductGrid';
 import { Section } from '../../components/Section';
 import { useAuthState, type SessionUser } from '../../lib/session';
+import classes from './HomePage.module.css';
 
 /** What a signed-in user should do next, most important first. */
 export type AttentionItem = 'noRecoveryEmail' | 'recoveryUnverified' | 'noTwoStep';
@@ -35,6 +36,7 @@ export function HomePage() {
   const { user } = useAuthState();
   const name = user?.full_name ?? '';
   const items = attentionItems(user);
+  const identity = [user?.email, user?.username ? `@${user.username}` : ''].filter(Boolean).join(' · ');
 
   return (
     <Stack gap="lg">
@@ -42,12 +44,11 @@ export function HomePage() {
         <Group gap="lg" wrap="nowrap" align="center">
           <Avatar src={user?.avatar_url ?? null} alt={t('home.profile.avatarAlt', { name })} name={name} color="initials" size={72} radius="xl" />
           <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-            <Title order={1} fz="h2">
+            <Title order={1} fz="h2" className={classes.identity}>
               {t('home.title', { name })}
             </Title>
-            <Text c="dimmed" truncate>
-              {user?.email}
-              {user?.username ? ` · @${user.username}` : ''}
+            <Text c="dimmed" className={classes.identity} title={identity} data-testid="home-identity">
+              {identity}
             </Text>
             <Text size="sm" c="dimmed">
               {t('home.description')}
@@ -95,24 +96,24 @@ export function HomePage() {
 
 function AttentionRow({ title, body, action, to }: { title: string; body: string; action: string; to: string }) {
   return (
-    <Group justify="space-between" wrap="nowrap" gap="md" p="sm" style={{ borderRadius: 'var(--mantine-radius-md)', background: 'var(--mantine-color-yellow-0)' }}>
+    <div className={classes.attention} data-testid="attention-row">
       <Group gap="sm" wrap="nowrap" align="flex-start">
         <ThemeIcon color="yellow" variant="light" radius="xl" size="md" aria-hidden>
           <Exclamation />
         </ThemeIcon>
-        <Stack gap={2}>
+        <Stack gap={2} style={{ minWidth: 0 }}>
           <Text size="sm" fw={600}>
             {title}
           </Text>
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="dimmed" className={classes.identity}>
             {body}
           </Text>
         </Stack>
       </Group>
-      <Anchor component={Link} to={to} size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+      <Button component={Link} to={to} variant="default" size="xs" className={classes.action}>
         {action}
-      </Anchor>
-    </Group>
+      </Button>
+    </div>
   );
 }
 

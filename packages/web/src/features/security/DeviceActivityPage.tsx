@@ -38,6 +38,7 @@ export function DeviceActivityPage() {
               rows={list}
               rowKey={(session) => session.id}
               minWidth={720}
+              narrow="cards"
               testId="sessions-table"
               rowTestId="session-row"
               rowProps={(session) => ({ 'data-current': session.current ? 'true' : undefined })}

@@ -40,6 +40,7 @@ export function PasskeyDeviceTable({ passkeys, onRename, onRemove }: PasskeyDevi
         rows={passkeys}
         rowKey={(passkey) => passkey.id}
         minWidth={560}
+        narrow="cards"
         testId="passkey-table"
         rowTestId="passkey-row"
         columns={[
