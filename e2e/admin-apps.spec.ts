@@ -76,9 +76,9 @@ async function looksRight(page: Page, name: string): Promise<void> {
 /** Types the reason into the open dialog and confirms it. */
 async function confirmWithReason(page: Page, reason: string): Promise<void> {
   const dialog = page.getByRole('dialog');
-  await expect(dialog.getByTestId('change-confirm')).toBeDisabled();
-  await dialog.getByTestId('change-reason').fill(reason);
-  await dialog.getByTestId('change-confirm').click();
+  await expect(dialog.getByTestId('action-confirm')).toBeDisabled();
+  await dialog.getByTestId('action-reason').fill(reason);
+  await dialog.getByTestId('action-confirm').click();
   await expect(dialog).toBeHidden();
 }
 

@@ -137,9 +137,9 @@ test("the owner sets an app's endpoint with a reason, copies the secret shown on
   await looksRight(page, 'admin-webhooks-1440-en');
   await page.getByTestId('webhook-save').click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog.getByTestId('webhook-confirm')).toBeDisabled();
-  await dialog.getByTestId('webhook-reason').fill('Notes erases people who leave');
-  await dialog.getByTestId('webhook-confirm').click();
+  await expect(dialog.getByTestId('action-confirm')).toBeDisabled();
+  await dialog.getByTestId('action-reason').fill('Notes erases people who leave');
+  await dialog.getByTestId('action-confirm').click();
   await expect(dialog).toBeHidden();
   const secret = (await page.getByTestId('webhook-secret').locator('pre').textContent())!.trim();
   expect(secret).toMatch(/^whsec_/);

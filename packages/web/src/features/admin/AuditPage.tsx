@@ -11,6 +11,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { useLanguage } from '../../lib/use-language';
 import { downloadOperatorAuditCsv, useOperatorAudit, type OperatorAuditFilters } from './api';
+import { LoadFailed } from './LoadFailed';
 
 interface Draft {
   actor: string;
@@ -104,11 +105,7 @@ export function AuditPage() {
           {t('admin.audit.downloadFailed')}
         </Alert>
       )}
-      {events.isError && (
-        <Alert color="red" role="alert" data-testid="audit-load-failed">
-          {t('admin.audit.loadFailed')}
-        </Alert>
-      )}
+      <LoadFailed when={events.isError} message={t('admin.audit.loadFailed')} testId="audit-load-failed" />
       {events.data && rows.length === 0 && <Text data-testid="audit-empty">{t('admin.audit.empty')}</Text>}
       {rows.length > 0 && (
         <DataTable<OperatorAuditEvent>

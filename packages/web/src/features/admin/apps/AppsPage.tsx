@@ -14,7 +14,8 @@ import { Section } from '../../../components/Section';
 import { useOperator } from '../operator-context';
 import { fileAsBase64, useApps, useDeleteApp, useRegisterApp, useRotateAppSecret, useSetAppDisabled, useSetAppLogo, useUpdateApp } from './api';
 import { AppForm } from './AppForm';
-import { ReasonModal, type PendingChange } from './ReasonModal';
+import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
+import { LoadFailed } from '../LoadFailed';
 
 /** A secret just made: shown in this page once, never read back from the server. */
 interface ShownSecret {
@@ -52,11 +53,7 @@ export function AppsPage() {
   return (
     <Stack gap="lg" data-testid="admin-apps">
       <PageHeader title={t('admin.apps.title')} description={t('admin.apps.description')} />
-      {apps.isError && (
-        <Alert color="red" role="alert">
-          {t('admin.apps.loadFailed')}
-        </Alert>
-      )}
+      <LoadFailed when={apps.isError} message={t('admin.apps.loadFailed')} />
       {shown && (
         <Alert color="yellow" title={t('admin.apps.secretTitle')} data-testid="app-secret">
           <Stack gap="xs">
@@ -248,7 +245,7 @@ export function AppsPage() {
           </Stack>
         </Section>
       )}
-      <ReasonModal change={change} onClose={() => setChange(null)} />
+      <ReasonDialog {...changeDialog(change)} onClose={() => setChange(null)} />
     </Stack>
   );
 }

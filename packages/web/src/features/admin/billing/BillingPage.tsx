@@ -13,7 +13,7 @@ import { errorText, type ApiError } from '../../../lib/api';
 import { useLanguage } from '../../../lib/use-language';
 import { useOperator } from '../operator-context';
 import { useCreatePromo, useDisablePromo, useIssueLicenses, useLicenses, useOrders, usePromoCodes, useRefund, useRevokeLicense } from './api';
-import { ReasonDialog } from './ReasonDialog';
+import { ReasonDialog } from '../ReasonDialog';
 
 /**
  * Two facts in one cell: on a phone a table of three columns fits without scrolling sideways

@@ -2,14 +2,15 @@ import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SigningKey, SigningKeyState } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
-import { ReasonModal, type PendingChange } from '../apps/ReasonModal';
+import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
 import { useDropSigningKey, useRotateSigningKeys, useSigningKeys } from './api';
+import { LoadFailed } from '../LoadFailed';
 
 const stateColor: Record<SigningKeyState, string> = { signing: 'teal', published: 'blue', retiring: 'yellow', expired: 'gray' };
 
@@ -35,11 +36,7 @@ export function KeysPage() {
   return (
     <Stack gap="lg" data-testid="admin-keys">
       <PageHeader title={t('admin.keys.title')} description={t('admin.keys.description')} />
-      {keys.isError && (
-        <Alert color="red" role="alert">
-          {t('admin.keys.loadFailed')}
-        </Alert>
-      )}
+      <LoadFailed when={keys.isError} message={t('admin.keys.loadFailed')} />
       <Group gap="sm">
         <Button onClick={() => setChange(rotation(false))} data-testid="keys-rotate">
           {t('admin.keys.rotate')}
@@ -108,7 +105,7 @@ export function KeysPage() {
           />
         </Section>
       )}
-      <ReasonModal change={change} onClose={() => setChange(null)} />
+      <ReasonDialog {...changeDialog(change)} onClose={() => setChange(null)} />
     </Stack>
   );
 }

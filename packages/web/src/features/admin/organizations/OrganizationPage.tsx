@@ -10,7 +10,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
 import { errorText, type ApiError } from '../../../lib/api';
 import { useLanguage } from '../../../lib/use-language';
-import { ReasonDialog } from '../billing/ReasonDialog';
+import { ReasonDialog } from '../ReasonDialog';
 import { useOrganization, useVerifyDomain } from './api';
 
 /** /admin/organizations/:organizationId: members, domains (verified by hand with a reason) and SSO status. */

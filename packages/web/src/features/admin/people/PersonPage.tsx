@@ -12,7 +12,7 @@ import { errorText, type ApiError } from '../../../lib/api';
 import { useLanguage } from '../../../lib/use-language';
 import { useOperator } from '../operator-context';
 import { usePerson, usePersonAction, type PersonAction } from './api';
-import { ReasonDialog } from './ReasonDialog';
+import { ReasonDialog } from '../ReasonDialog';
 import { StatusBadge } from './StatusBadge';
 
 /** Which actions a person's state allows (the server refuses the others anyway). */

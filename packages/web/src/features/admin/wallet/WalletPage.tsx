@@ -10,7 +10,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
 import { errorText, type ApiError } from '../../../lib/api';
 import { useLanguage } from '../../../lib/use-language';
-import { ReasonDialog } from '../billing/ReasonDialog';
+import { ReasonDialog } from '../ReasonDialog';
 import { useOperator } from '../operator-context';
 import { useLedgerAccounts, useLedgerEntries, usePayoutAction, usePayoutQueue } from './api';
 

@@ -11,7 +11,8 @@ import { useOperator } from '../operator-context';
 import { useRedeliver, useRemoveEndpoint, useRotateSecret, useSaveEndpoint, useWebhookApps } from './api';
 import { DeliveryLog } from './DeliveryLog';
 import { EndpointForm } from './EndpointForm';
-import { ReasonModal, type PendingChange } from './ReasonModal';
+import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
+import { LoadFailed } from '../LoadFailed';
 
 /**
  * /admin/webhooks: each outside app's endpoint and events, its signing secret (shown once, when
@@ -38,11 +39,7 @@ export function WebhooksPage() {
   return (
     <Stack gap="lg" data-testid="admin-webhooks">
       <PageHeader title={t('admin.webhooks.title')} description={t('admin.webhooks.description')} />
-      {apps.isError && (
-        <Alert color="red" role="alert">
-          {t('admin.webhooks.loadFailed')}
-        </Alert>
-      )}
+      <LoadFailed when={apps.isError} message={t('admin.webhooks.loadFailed')} />
       {apps.data && apps.data.items.length === 0 && <Text>{t('admin.webhooks.noApps')}</Text>}
       {apps.data && apps.data.items.length > 0 && (
         <DataTable<WebhookApp>
@@ -166,7 +163,7 @@ export function WebhooksPage() {
           </Section>
         </>
       )}
-      <ReasonModal change={change} onClose={() => setChange(null)} />
+      <ReasonDialog {...changeDialog(change)} onClose={() => setChange(null)} />
     </Stack>
   );
 }

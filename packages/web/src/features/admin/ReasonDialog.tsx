@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_REASON_MAX, ADMIN_REASON_MIN } from '@portal/contracts';
-import { errorText, type ApiError } from '../../../lib/api';
+import { errorText, type ApiError } from '../../lib/api';
 
 export interface ReasonDialogProps {
   opened: boolean;
@@ -18,7 +18,31 @@ export interface ReasonDialogProps {
   onConfirm(reason: string): Promise<unknown>;
 }
 
-/** Asks the reason every action on a person carries into the operator audit log. */
+/** A change waiting for its reason, for pages that keep one pending change in their state. */
+export interface PendingChange {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  danger?: boolean;
+  run(reason: string): Promise<unknown>;
+}
+
+/** The dialog's props for a pending change (closed when there is none). */
+export function changeDialog(change: PendingChange | null): Omit<ReasonDialogProps, 'onClose'> {
+  return {
+    opened: change !== null,
+    title: change?.title ?? '',
+    body: change?.body ?? '',
+    confirmLabel: change?.confirmLabel ?? '',
+    danger: change?.danger,
+    onConfirm: (reason) => change?.run(reason) ?? Promise.resolve(),
+  };
+}
+
+/**
+ * Asks the reason every changing admin call carries into the operator audit log (the API's
+ * rule: 3 to 500 characters once trimmed), runs the change, and says why when it fails.
+ */
 export function ReasonDialog({ opened, title, body, confirmLabel, danger, onClose, onConfirm }: ReasonDialogProps) {
   const { t } = useTranslation();
   const [reason, setReason] = useState('');
@@ -47,8 +71,8 @@ export function ReasonDialog({ opened, title, body, confirmLabel, danger, onClos
       <Stack gap="md">
         <Text size="sm">{body}</Text>
         <Textarea
-          label={t('admin.people.reason')}
-          description={t('admin.people.reasonHint', { min: ADMIN_REASON_MIN, max: ADMIN_REASON_MAX })}
+          label={t('admin.reason.label')}
+          description={t('admin.reason.hint', { min: ADMIN_REASON_MIN, max: ADMIN_REASON_MAX })}
           value={reason}
           maxLength={ADMIN_REASON_MAX}
           autosize
