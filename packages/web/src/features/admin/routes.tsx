@@ -11,7 +11,7 @@ import type { OperatorRole } from '@portal/contracts';
  * that may use it (an owner sees every page; the server decides anyway: the menu only spares
  * an operator pages that would refuse them). A page without `nav` is reached from another one.
  */
-export const adminNavOrder = ['dashboard', 'people', 'apps', 'keys', 'organizations', 'billing', 'wallet', 'webhooks', 'audit'] as const;
+export const adminNavOrder = ['dashboard', 'people', 'apps', 'keys', 'organizations', 'billing', 'wallet', 'webhooks', 'operators', 'audit', 'apiKeys'] as const;
 export type AdminNavLabel = (typeof adminNavOrder)[number];
 
 export interface AdminPage {
@@ -34,5 +34,7 @@ export const adminPages: readonly AdminPage[] = [
   { path: 'organizations/:organizationId', load: () => import('./organizations/OrganizationPage').then((module) => module.OrganizationPage) },
   { path: 'billing', nav: { label: 'billing', roles: everyone }, load: () => import('./billing/BillingPage').then((module) => module.BillingPage) },
   { path: 'wallet', nav: { label: 'wallet', roles: everyone }, load: () => import('./wallet/WalletPage').then((module) => module.WalletPage) },
+  { path: 'operators', nav: { label: 'operators', roles: ['owner'] }, load: () => import('./operators/OperatorsPage').then((module) => module.OperatorsPage) },
+  { path: 'api-keys', nav: { label: 'apiKeys', roles: everyone }, load: () => import('./operators/ApiKeysPage').then((module) => module.ApiKeysPage) },
   { path: 'webhooks', nav: { label: 'webhooks', roles: ['owner', 'support'] }, load: () => import('./webhooks/WebhooksPage').then((module) => module.WebhooksPage) },
 ];
