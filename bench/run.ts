@@ -4,9 +4,12 @@
  *   npm run bench                    all sections
  *   npm run bench -- throughput      only the named sections
  *
- * Exits 1 when a row says FAIL (a budget missed) or a section could not run.
+ * Exits 1 when a row says FAIL (a budget missed) or a section could not run. The figures also
+ * go to bench/results/<date>-<commit>.json (lib/results-file.ts); commit the file to keep the run.
  */
+import path from 'node:path';
 import { BenchContext } from './lib/context';
+import { machineState, writeResultsFile } from './lib/results-file';
 import { printTable, type SectionResult } from './lib/table';
 import { sections } from './sections';
 
@@ -21,15 +24,17 @@ async function main(): Promise<void> {
   const context = new BenchContext();
   const results: SectionResult[] = [];
   const started = Date.now();
+  const machineAtStart = machineState();
   try {
     for (const section of chosen) {
       console.log(`▶ ${section.title}`);
       const t0 = Date.now();
       try {
         const rows = await section.run(context);
-        results.push({ title: section.title, seconds: (Date.now() - t0) / 1000, rows });
+        results.push({ name: section.name, title: section.title, seconds: (Date.now() - t0) / 1000, rows });
       } catch (error) {
         results.push({
+          name: section.name,
           title: section.title,
           seconds: (Date.now() - t0) / 1000,
           rows: [{ metric: 'could not run', value: 'n/a', status: 'FAIL', note: (error as Error).message.split('\n')[0] }],
@@ -43,6 +48,8 @@ async function main(): Promise<void> {
   console.log('');
   printTable(results);
   console.log(`\nbench finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const file = writeResultsFile({ startedAt: new Date(started), finishedAt: new Date(), sectionsAsked: wanted, machineAtStart, results });
+  console.log(`figures written to ${path.relative(process.cwd(), file)}`);
   const failed = results.some((result) => result.rows.some((row) => row.status === 'FAIL'));
   process.exitCode = failed ? 1 : 0;
 }

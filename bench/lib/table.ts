@@ -1,6 +1,8 @@
 import type { Row } from './types';
 
 export interface SectionResult {
+  /** The section's name on the command line (`npm run bench -- <name>`). */
+  name?: string;
   title: string;
   seconds: number;
   rows: Row[];
