@@ -129,7 +129,7 @@ test('a VND transfer to a partner exchange wallet: pending, completed by the par
   await form.getByLabel('Recipient').fill('not a name');
   await form.getByLabel('Amount').fill('1000');
   await form.getByTestId('transfer-submit').click();
-  await expect(form.getByTestId('transfer-failure')).toHaveText('Enter the recipient’s email, phone number or username at the partner exchange');
+  await expect(page.getByRole('alert').filter({ hasText: 'Enter the recipient’s email, phone number or username at the partner exchange' })).toHaveCount(1);
 
   // Vietnamese.
   await context.addCookies([{ name: 'lang', value: 'vi', url: server.platformUrl }]);

@@ -101,7 +101,7 @@ test('a transfer on an older sign-in asks for the password, then goes through; c
   await snap(page, 'wallet-reauth-dialog-en');
   await reauth.getByRole('button', { name: 'Cancel' }).click();
   await expect(reauth).toBeHidden();
-  await expect(form.getByTestId('transfer-failure')).toHaveText('Confirm it is you to continue');
+  await expect(page.getByRole('alert').filter({ hasText: 'Confirm it is you to continue' })).toHaveCount(1);
   await page.reload();
   await expect(page.getByTestId('wallet-balance')).toHaveText('₫500,000');
   await expect(page.getByTestId('transaction-row')).toHaveCount(1);

@@ -39,6 +39,7 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
   const [promoError, setPromoError] = useState<string | undefined>(undefined);
   const [quote, setQuote] = useState<Quote | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [askedForCard, setAskedForCard] = useState(false);
   const [paying, setPaying] = useState(false);
   const noCard = cards.data !== undefined && cards.data.length === 0;
   const money = (minor: number) => formatMinor(minor, quote?.currency ?? currency, language);
@@ -69,9 +70,9 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
 
   const pay = async () => {
     setFailure(null);
-    // Said once the person tries to pay, not before they have done anything.
+    // Said once the person tries to pay, not before they have done anything (and gone with the card's arrival).
     if (noCard) {
-      setFailure(t('billing.checkout.noCard'));
+      setAskedForCard(true);
       return;
     }
     setPaying(true);
@@ -174,14 +175,14 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
           </Table>
         )}
         {quote?.trial_days ? <Text size="sm">{t('billing.checkout.trial', { days: quote.trial_days, date: trialEnd })}</Text> : null}
-        {noCard && !failure && (
+        {noCard && !askedForCard && (
           <Text size="sm" c="dimmed" data-testid="checkout-card-hint">
             {t('billing.checkout.cardHint')}
           </Text>
         )}
-        {failure && (
+        {((noCard && askedForCard) || failure) && (
           <Alert color="red" role="alert" data-testid="checkout-failure">
-            {failure}
+            {noCard && askedForCard ? t('billing.checkout.noCard') : failure}
           </Alert>
         )}
         <Group justify="flex-end">

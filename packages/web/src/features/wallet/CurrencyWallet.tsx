@@ -9,7 +9,7 @@ import { TwoFactorInputDialog, type TwoFactorProof } from '../../components/dial
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, call, errorText, notify } from '../../lib/api';
-import { partnerTransfer, transfer, useBalances, usePartnerTransfers, useTransactions, walletKeys, type TransactionQuery } from './api';
+import { partnerTransfer, transfer, transferRefusals, useBalances, usePartnerTransfers, useTransactions, walletKeys, type TransactionQuery } from './api';
 import { useLanguage } from '../../lib/use-language';
 
 const PAGE_SIZE = 10;
@@ -69,8 +69,9 @@ function TransferForm({ currency }: { currency: WalletCurrency }) {
       await send();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      // The spec's failure toast is the one report of a refused transfer (the form keeps what was typed).
-      notify('error', errorText(error));
+      // The spec's failure toast is the one report of a refused transfer (the form keeps what was typed);
+      // the API client's policy has already shown any other status (a declined re-authentication, 429).
+      if (error.status !== null && transferRefusals.includes(error.status)) notify('error', errorText(error));
     } finally {
       setPending(false);
     }

@@ -17,8 +17,10 @@ export const walletKeys = {
 export const useBalances = () => useQuery({ queryKey: walletKeys.all, queryFn: () => call(walletEndpoints.balances) });
 export const useTransactions = (currency: WalletCurrency, query: TransactionQuery) =>
   useQuery({ queryKey: walletKeys.transactions(currency, query), queryFn: () => call(walletEndpoints.transactions, { params: { currency }, query }) });
+/** The refusals of a transfer the form reports itself; any other status the API client's policy reports (once). */
+export const transferRefusals: readonly number[] = [400, 409, 503];
 export const transfer = (currency: WalletCurrency, body: EndpointInput<typeof walletEndpoints.transfer>['body']) =>
-  call(walletEndpoints.transfer, { params: { currency }, body }, { handle: [400, 409] });
+  call(walletEndpoints.transfer, { params: { currency }, body }, { handle: [...transferRefusals] });
 
 export const partnerKeys = { list: (currency: WalletCurrency) => ['sso', 'me', 'wallet', currency, 'partner-transfers'] as const };
 /** Whether the server has a partner exchange configured, and the recent transfers to it. */
@@ -26,7 +28,7 @@ export const usePartnerTransfers = (currency: WalletCurrency) =>
   useQuery({ queryKey: partnerKeys.list(currency), queryFn: () => call(walletEndpoints.listPartnerTransfers, { params: { currency } }), staleTime: 60_000 });
 /** A transfer to a partner exchange wallet: its refusals (a recipient it cannot take, limits, partner off) are shown by the form. */
 export const partnerTransfer = (currency: WalletCurrency, body: EndpointInput<typeof walletEndpoints.createPartnerTransfer>['body']) =>
-  call(walletEndpoints.createPartnerTransfer, { params: { currency }, body }, { handle: [400, 409, 503] });
+  call(walletEndpoints.createPartnerTransfer, { params: { currency }, body }, { handle: [...transferRefusals] });
 
 export const depositKeys = { list: ['sso', 'me', 'wallet', 'VND', 'deposits'] as const };
 export const useDeposits = () => useQuery({ queryKey: depositKeys.list, queryFn: () => call(walletEndpoints.listDeposits) });
