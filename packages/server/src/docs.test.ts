@@ -2,7 +2,7 @@
  * The manual (README.md and docs/) stays a manual: the README short and starting with the two
  * commands, every relative link and anchor resolving, every setting the server reads in
  * docs/configuration.md (and none it no longer reads), and no text about work sessions, issue
- * numbers or numbered spec sections, which mean nothing to a reader of the repository.
+ * numbers or numbered sections of the spec, which mean nothing to a reader of the repository.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -80,11 +80,11 @@ describe('the manual', () => {
     expect(serverPart).toContain('`SOCIAL_<ID>_CLIENT_ID`');
   });
 
-  it('speaks of the project as it is: no work sessions, issue numbers or numbered spec sections', () => {
+  it('speaks of the project as it is: no work sessions, issue numbers or numbered sections of the spec', () => {
     const found = manual.flatMap((file) =>
       read(file)
         .split('\n')
-        .filter((line) => /session \d+|issue #?\d+|spec section|§ ?\d/i.test(line))
+        .filter((line) => /session \d+|issue #?\d+|spec\s+sections?\b|§ ?\d/i.test(line))
         .map((line) => `${file}: ${line.trim()}`),
     );
     expect(found).toEqual([]);
