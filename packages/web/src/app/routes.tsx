@@ -148,7 +148,8 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { path: paths.email, ...lazyPage(() => import('../features/email/EmailPage'), 'EmailPage') },
             { path: paths.privacy, ...lazyPage(() => import('../features/privacy/PrivacyPage'), 'PrivacyPage') },
             { path: paths.billing, ...lazyPage(() => import('../features/billing/BillingPage'), 'BillingPage') },
-            { path: paths.organization, ...lazyPage(() => import('../features/organization/OrganizationPage'), 'OrganizationPage') },
+            // An account in no organization starts one there with the business trial's form, whose text is the public pages'.
+            { path: paths.organization, ...withPageText, ...lazyPage(() => import('../features/organization/OrganizationPage'), 'OrganizationPage') },
             { path: paths.wallet, ...lazyPage(() => import('../features/wallet/WalletPage'), 'WalletPage') },
             { path: paths.walletUsd, ...lazyPage(() => import('../features/wallet/UsdWalletPage'), 'UsdWalletPage') },
             { path: paths.walletVnd, ...lazyPage(() => import('../features/wallet/VndWalletPage'), 'VndWalletPage') },

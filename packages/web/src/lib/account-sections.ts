@@ -8,8 +8,6 @@ export interface AccountSection {
   to: string;
   label: NavLabel;
   children?: readonly { to: string; label: NavLabel }[];
-  /** Shown only to members of an organization. */
-  membersOnly?: true;
 }
 
 export const accountSections: readonly AccountSection[] = [
@@ -40,6 +38,7 @@ export const accountSections: readonly AccountSection[] = [
     ],
   },
   { to: paths.billing, label: 'nav.billing' },
-  { to: paths.organization, label: 'nav.organization', membersOnly: true },
+  // Everyone's: a member manages their organization there, anyone else starts one.
+  { to: paths.organization, label: 'nav.organization' },
   { to: paths.apiKeys, label: 'nav.apiKeys' },
 ];

@@ -65,4 +65,70 @@ describe('/organization', () => {
     await waitFor(() => expect(kit.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual(['/sso/me/organization/members/admin%40acme.example']));
     await waitFor(() => expect(kit.toasts).toContainEqual({ kind: 'success', message: 'admin@acme.example was removed' }));
   });
+
+  it('never offers the sole owner Leave, and says why', async () => {
+    const soleOwner = (request: Parameters<FakeServer>[0]): [number, unknown?] =>
+      request.method === 'GET' && request.path === '/sso/me/organization'
+        ? [200, { ...organization('owner'), members: organization('owner').members.filter((member) => member.role !== 'admin') }]
+        : [404];
+    await setUpAccountTest(soleOwner);
+    renderAccount(<OrganizationPage />);
+    await screen.findByRole('heading', { name: 'Acme Corp' });
+    expect(screen.queryByTestId('leave-organization')).toBeNull();
+    expect(screen.getByText('You are its only owner, so you cannot leave yet: make another member an owner first.')).toBeDefined();
+    expect(screen.getByText('2 people in the organization.')).toBeDefined();
+  });
+
+  it('offers Leave to an owner who is not the only one', async () => {
+    const twoOwners = (request: Parameters<FakeServer>[0]): [number, unknown?] =>
+      request.method === 'GET' && request.path === '/sso/me/organization'
+        ? [200, { ...organization('owner'), members: organization('owner').members.map((member) => ({ ...member, role: member.role === 'admin' ? 'owner' : member.role })) }]
+        : [404];
+    await setUpAccountTest(twoOwners);
+    renderAccount(<OrganizationPage />);
+    await screen.findByRole('heading', { name: 'Acme Corp' });
+    expect(screen.getByTestId('leave-organization')).toBeDefined();
+  });
+
+  it('counts people by the plural rules of each language', async () => {
+    const alone = (request: Parameters<FakeServer>[0]): [number, unknown?] =>
+      request.method === 'GET' && request.path === '/sso/me/organization' ? [200, { ...organization('member'), members: organization('member').members.slice(2) }] : [404];
+    await setUpAccountTest(alone);
+    const { unmount } = renderAccount(<OrganizationPage />);
+    expect(await screen.findByText('1 person in the organization.')).toBeDefined();
+    unmount();
+    await setUpAccountTest(alone, 'vi');
+    renderAccount(<OrganizationPage />);
+    expect(await screen.findByText('1 người trong tổ chức.')).toBeDefined();
+  });
+
+  it('shows a refusal inside the dialog, which stays open and usable', async () => {
+    const refused = (request: Parameters<FakeServer>[0]): [number, unknown?] =>
+      request.method === 'DELETE'
+        ? [409, { code: 'organizations.last_owner', message: 'The organization needs at least one owner. Make another member an owner first' }]
+        : request.path === '/sso/me/organization'
+          ? [200, organization('owner')]
+          : [404];
+    const kit = await setUpAccountTest(refused);
+    renderAccount(<OrganizationPage />);
+    await screen.findByRole('heading', { name: 'Acme Corp' });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove admin@acme.example' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByTestId('confirm-action'));
+    expect(await within(dialog).findByTestId('organization-dialog-error')).toBeDefined();
+    expect(within(dialog).getByTestId('organization-dialog-error').textContent).toMatch(/at least one owner/);
+    // No toast besides: the dialog says it. Trying again asks again; Cancel closes it.
+    expect(kit.toasts).toEqual([]);
+    fireEvent.click(within(dialog).getByTestId('confirm-action'));
+    await waitFor(() => expect(kit.requests.filter((request) => request.method === 'DELETE')).toHaveLength(2));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('lets an account in no organization start one: the business trial form, under its own email', async () => {
+    await setUpAccountTest(() => [404, { code: 'organizations.not_member', message: 'Your account is not in any enterprise' }]);
+    renderAccount(<OrganizationPage />);
+    expect(await screen.findByRole('heading', { name: 'Start an organization' })).toBeDefined();
+    expect(screen.getByTestId('business-trial-form')).toBeDefined();
+  });
 });

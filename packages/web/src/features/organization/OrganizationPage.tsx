@@ -6,6 +6,7 @@ import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/Combobox.css';
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
@@ -16,6 +17,7 @@ import {
   mayRemove,
   organizationRoles,
   paths,
+  TRIAL_DAYS,
   type OrganizationMember,
   type OrganizationRole,
 } from '@portal/contracts';
@@ -23,8 +25,9 @@ import { PageHeader } from '../../components/PageHeader';
 import { DataTable } from '../../components/DataTable';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
+import { BusinessTrialForm } from '../../components/BusinessTrialForm';
 import { ApiError, errorText, fieldErrors, notify } from '../../lib/api';
-import { useMyOrganization } from '../../lib/organization';
+import { organizationQueryKey, useMyOrganization } from '../../lib/organization';
 import { useForm } from '../../lib/use-form';
 import { email as emailRule } from '../../lib/validators';
 import { changeRole, invite, leaveOrganization, removeMember, resendInvitation, revokeInvitation, useOrganizationChange } from './api';
@@ -39,6 +42,8 @@ export function OrganizationPage() {
   const navigate = useNavigate();
   const organization = useMyOrganization();
   const [pending, setPending] = useState<Pending>(null);
+  // What the server refused in the open dialog: shown inside it, which stays open to try again or cancel.
+  const [failure, setFailure] = useState<string | null>(null);
   const remove = useOrganizationChange(removeMember);
   const setRole = useOrganizationChange(changeRole);
   const leave = useOrganizationChange(leaveOrganization);
@@ -53,16 +58,31 @@ export function OrganizationPage() {
     );
   }
   const data = organization.data;
-  if (!data) {
-    return (
-      <Stack gap="lg">
-        <PageHeader title={t('organization.title')} description={t('organization.notMember')} />
-      </Stack>
-    );
-  }
+  if (!data) return <NoOrganization />;
   const me = data.role;
+  // The last owner cannot leave (the server answers organizations.last_owner): they are not offered it.
+  const soleOwner = me === 'owner' && data.members.filter((member) => member.role === 'owner').length === 1;
+  const closeDialog = () => {
+    setPending(null);
+    setFailure(null);
+  };
   const roleName = (role: OrganizationRole) => t(`organization.roles.${role}`);
   const roleChoices = (member: OrganizationMember) => organizationRoles.filter((role) => role === member.role || mayChangeRole(me, member.role, role));
+
+  /** The confirmed change; a refusal is thrown on to the dialog (which stays open) after it is shown in it. */
+  const act = async () => {
+    if (pending?.kind === 'remove') {
+      await remove.mutateAsync([pending.member.email]);
+      notify('success', t('organization.confirm.removed', { email: pending.member.email }));
+    } else if (pending?.kind === 'role') {
+      await setRole.mutateAsync([pending.member.email, pending.role]);
+      notify('success', t('organization.confirm.roleChanged', { email: pending.member.email, role: roleName(pending.role) }));
+    } else if (pending?.kind === 'leave') {
+      await leave.mutateAsync([]);
+      notify('success', t('organization.confirm.left', { name: data.name }));
+      void navigate(paths.home);
+    }
+  };
 
   return (
     <Stack gap="lg">
@@ -200,17 +220,19 @@ export function OrganizationPage() {
         </Section>
       )}
 
-      <Section title={t('organization.leave.title')} description={t('organization.leave.description')}>
-        <Group>
-          <Button variant="default" color="red" onClick={() => setPending({ kind: 'leave' })} data-testid="leave-organization">
-            {t('organization.leave.action')}
-          </Button>
-        </Group>
+      <Section title={t('organization.leave.title')} description={soleOwner ? t('organization.leave.soleOwner') : t('organization.leave.description')}>
+        {!soleOwner && (
+          <Group>
+            <Button variant="default" color="red" onClick={() => setPending({ kind: 'leave' })} data-testid="leave-organization">
+              {t('organization.leave.action')}
+            </Button>
+          </Group>
+        )}
       </Section>
 
       <ConfirmDialog
         opened={pending !== null}
-        onClose={() => setPending(null)}
+        onClose={closeDialog}
         danger={pending?.kind !== 'role'}
         title={
           pending?.kind === 'remove'
@@ -221,21 +243,43 @@ export function OrganizationPage() {
         }
         confirmLabel={pending?.kind === 'remove' ? t('organization.members.remove') : pending?.kind === 'role' ? t('organization.confirm.change') : t('organization.leave.action')}
         onConfirm={async () => {
-          if (pending?.kind === 'remove') {
-            await remove.mutateAsync([pending.member.email]);
-            notify('success', t('organization.confirm.removed', { email: pending.member.email }));
-          } else if (pending?.kind === 'role') {
-            await setRole.mutateAsync([pending.member.email, pending.role]);
-            notify('success', t('organization.confirm.roleChanged', { email: pending.member.email, role: roleName(pending.role) }));
-          } else if (pending?.kind === 'leave') {
-            await leave.mutateAsync([]);
-            notify('success', t('organization.confirm.left', { name: data.name }));
-            void navigate(paths.home);
+          setFailure(null);
+          try {
+            await act();
+          } catch (error) {
+            if (error instanceof ApiError) setFailure(errorText(error));
+            throw error;
           }
         }}
       >
         {pending?.kind === 'remove' ? t('organization.confirm.removeBody') : pending?.kind === 'role' ? t('organization.confirm.roleBody') : t('organization.confirm.leaveBody')}
+        {/* The dialog's body is one paragraph: the refusal is a line of it, not a block inside it. */}
+        {failure && (
+          <Text component="span" display="block" mt="sm" size="sm" c="red.8" fw={500} role="alert" data-testid="organization-dialog-error">
+            {failure}
+          </Text>
+        )}
       </ConfirmDialog>
+    </Stack>
+  );
+}
+
+/** An account in no organization starts one here: the business trial, with this account as its owner. */
+function NoOrganization() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('organization.title')} description={t('organization.notMember')} />
+      <Section title={t('organization.start.title')} description={t('organization.start.description', { days: TRIAL_DAYS })}>
+        <BusinessTrialForm
+          onStarted={async () => {
+            notify('success', t('organization.start.started'));
+            // The page (and the side bar) read the new organization, of which this account is the owner.
+            await client.invalidateQueries({ queryKey: organizationQueryKey });
+          }}
+        />
+      </Section>
     </Stack>
   );
 }

@@ -7,9 +7,11 @@ import { organizationQueryKey } from '../../lib/organization';
 export const invite = (body: { email: string; role: OrganizationRole }) => call(organizationEndpoints.invite, { body }, { handle: [400, 409, 429] });
 export const resendInvitation = (id: string) => call(organizationEndpoints.resendInvitation, { params: { id } });
 export const revokeInvitation = (id: string) => call(organizationEndpoints.revokeInvitation, { params: { id } });
-export const changeRole = (email: string, role: OrganizationRole) => call(organizationEndpoints.changeRole, { params: { email }, body: { role } });
-export const removeMember = (email: string) => call(organizationEndpoints.removeMember, { params: { email } });
-export const leaveOrganization = () => call(organizationEndpoints.leave);
+/** The confirm dialog shows its refusals (the last owner, someone already gone, a role no longer theirs to give) inside itself. */
+const refusalsInDialog = { handle: [400, 403, 404, 409] };
+export const changeRole = (email: string, role: OrganizationRole) => call(organizationEndpoints.changeRole, { params: { email }, body: { role } }, refusalsInDialog);
+export const removeMember = (email: string) => call(organizationEndpoints.removeMember, { params: { email } }, refusalsInDialog);
+export const leaveOrganization = () => call(organizationEndpoints.leave, undefined, refusalsInDialog);
 
 /** The invitation link before anyone signs in (the result screen shows what it is for; failures are its message). */
 export const previewInvitation = (token: string) => call(organizationEndpoints.previewInvitation, { body: { token } }, { handle: 'all' });

@@ -16,7 +16,8 @@ import { rememberSignupEmail } from '../../lib/flow-storage';
 import { useForm } from '../../lib/use-form';
 import { acceptTerms, email, required } from '../../lib/validators';
 import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
-import { isCaptchaRefusal, NameAndEmailFields, SignUpCaptcha, TermsCheckbox } from './SignUpFields';
+import { isCaptchaRefusal, SignUpCaptcha } from '../../components/captcha/SignUpCaptcha';
+import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
 
 /** POST /sso/users/webauthn/register/options {algorithms, email, full_name, captcha} → creation options (spec section 7). */
 const registerOptions = (body: { email: string; full_name: string; captcha: string | undefined }) =>

@@ -17,7 +17,8 @@ import { rememberSignupEmail } from '../../lib/flow-storage';
 import { useForm } from '../../lib/use-form';
 import { acceptTerms, email, newPassword, required } from '../../lib/validators';
 import { signUp } from './api';
-import { isCaptchaRefusal, NameAndEmailFields, SignUpCaptcha, TermsCheckbox } from './SignUpFields';
+import { isCaptchaRefusal, SignUpCaptcha } from '../../components/captcha/SignUpCaptcha';
+import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
 
 /** Server field names (the request body) to this form's fields. */
 const serverFields: Record<string, 'fullName' | 'email' | 'password' | 'terms'> = {

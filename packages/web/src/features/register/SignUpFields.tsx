@@ -1,12 +1,8 @@
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Checkbox.css';
-import type { Ref } from 'react';
-import { Anchor, Checkbox, Stack, Text, TextInput } from '@mantine/core';
-import { Trans, useTranslation } from 'react-i18next';
-import { CaptchaField } from '../../components/captcha/CaptchaField';
-import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
-import { errorText, type ApiError } from '../../lib/api';
+import { Anchor, Checkbox, TextInput } from '@mantine/core';
+import { Trans } from 'react-i18next';
 import type { Form } from '../../lib/use-form';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { FULL_NAME_MAX_LENGTH } from '../../lib/validators';
@@ -57,10 +53,9 @@ export function NameAndEmailFields({
   );
 }
 
-/** The required terms-and-privacy checkbox, its links on the main site. */
+/** The required terms-and-privacy checkbox, its links the brand's (RuntimeConfig.termsUrl, privacyUrl). */
 export function TermsCheckbox({ form }: { form: SignUpForm }) {
-  const { mainSiteUrl } = useRuntimeConfig();
-  const link = (path: string) => new URL(path, mainSiteUrl).toString();
+  const { termsUrl, privacyUrl } = useRuntimeConfig();
   return (
     <Checkbox
       checked={form.values.terms}
@@ -70,34 +65,11 @@ export function TermsCheckbox({ form }: { form: SignUpForm }) {
         <Trans
           i18nKey="register.form.terms"
           components={{
-            terms: <Anchor href={link('/terms-of-service')} target="_blank" rel="noreferrer" inherit />,
-            privacy: <Anchor href={link('/privacy-policy')} target="_blank" rel="noreferrer" inherit />,
+            terms: <Anchor href={termsUrl} target="_blank" rel="noopener noreferrer" inherit />,
+            privacy: <Anchor href={privacyUrl} target="_blank" rel="noopener noreferrer" inherit />,
           }}
         />
       }
     />
   );
-}
-
-/** The sign-up captcha (the server asks for it on every way to sign up), with its failure under it. */
-export function SignUpCaptcha({ captchaRef, failure, onAnswer }: { captchaRef: Ref<CaptchaHandle>; failure: CaptchaError | ApiError | null; onAnswer(): void }) {
-  const { t } = useTranslation();
-  return (
-    <Stack gap={4}>
-      <Text size="sm" fw={500}>
-        {t('register.form.captchaLabel')}
-      </Text>
-      <CaptchaField ref={captchaRef} action="signup" auto="onfocus" onChange={(answer) => answer && onAnswer()} />
-      {failure && (
-        <Text size="xs" c="red.7" role="alert">
-          {failure instanceof CaptchaError ? t(failure.key) : errorText(failure)}
-        </Text>
-      )}
-    </Stack>
-  );
-}
-
-/** Whether the server refused a sign-up for its captcha (shown at the captcha, not as a form error). */
-export function isCaptchaRefusal(error: ApiError): boolean {
-  return error.code === 'auth.captcha_required' || error.code === 'auth.captcha_invalid';
 }

@@ -1,4 +1,4 @@
-import { authEndpoints, billingEndpoints, moderatorEndpoints, organizationEndpoints, type EndpointInput, type SignUpRequest } from '@portal/contracts';
+import { authEndpoints, billingEndpoints, moderatorEndpoints, organizationEndpoints, type SignUpRequest } from '@portal/contracts';
 import { call } from '../../lib/api';
 
 /** The address the activation mail went to (the same answer for a known address). */
@@ -6,10 +6,6 @@ export const signUp = (body: SignUpRequest) => call(authEndpoints.signUp, { body
 
 /** With the mailed link's token. */
 export const activate = (token: string) => call(authEndpoints.activate, { body: { token } }, { handle: [400, 404, 429] });
-
-/** The business trial (/register/locker-enterprise-trial): 7013, 7014 and 7015 are shown by the form. */
-export const startBusinessTrial = (body: EndpointInput<typeof billingEndpoints.businessTrial>['body']) =>
-  call(billingEndpoints.businessTrial, { body }, { handle: [400, 429] });
 
 /** An AppSumo license code (/confirmation/app/:token), for the signed-in person. */
 export const redeemLicense = (token: string) => call(billingEndpoints.redeemLicense, { body: { token } }, { handle: [400, 401] });
