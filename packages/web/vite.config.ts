@@ -30,6 +30,8 @@ function devHtmlShell(env: Record<string, string>): Plugin {
         vaultUrl: env.PORTAL_DEV_VAULT_URL ?? 'http://localhost:8080/vault',
         mainSiteUrl: 'http://localhost:8080',
         productLinks: {},
+        termsUrl: brand.legal.terms,
+        privacyUrl: brand.legal.privacy,
         captcha: { provider: 'altcha' },
         dev: true,
         allowedRedirectOrigins: [],

@@ -12,9 +12,13 @@ export interface RuntimeConfig {
   apiBaseUrl: string;
   /** Where the locker brand's logo links: the vault address on the main host. */
   vaultUrl: string;
+  /** The brand's public website, the footer's link: MAIN_SITE_URL, or LOCKER_SITE_URL on the password-manager brand. */
   mainSiteUrl: string;
   /** Hosts the product family lives on, for product links and notification routing (`bugbounty`: programs and reports). */
   productLinks: Record<string, string>;
+  /** The brand's Terms of Service and Privacy Policy (absolute URLs on the company's public site by default). */
+  termsUrl: string;
+  privacyUrl: string;
   /** The support-chat widget (Chatwoot), when configured; its user comes from GET /sso/me/chatwoot. */
   chatwoot?: { baseUrl: string; websiteToken: string };
   captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; version?: 'standard' | 'enterprise' };

@@ -1,14 +1,25 @@
 import { z } from 'zod';
+import { brands } from '@portal/contracts';
 import { parseTrustProxy } from './platform/client-address';
 import { parseDataKey } from './platform/data-protection';
 import { parseLimitOverrides } from './platform/rate-limit/rules';
 import { parseSocialProviders, type SocialProviderSettings } from './social-config';
+import { DEFAULT_BUGBOUNTY_URL, DEFAULT_PRODUCT_URLS, isPageUrl, parseProductUrls } from './config-links';
 
 const list = z
   .string()
   .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const url = z.url();
+/** A page people are sent to from ours: an absolute http(s) URL. */
+const pageUrl = z.string().refine(isPageUrl, 'must be an absolute http(s) URL');
+/** Product sites by product key (config-links.ts). */
+const productUrls = z.string().transform((value, context) => {
+  const parsed = parseProductUrls(value);
+  if ('value' in parsed) return parsed.value;
+  context.addIssue({ code: 'custom', message: parsed.problem });
+  return z.NEVER;
+});
 /** A hop count or proxy addresses and CIDRs; a bare `true` stops the start with what to write instead. */
 /** Allowances of the rate limits by rule name (platform/rate-limit/rules.ts), e.g. `signin:ip=200/600`. */
 const limitOverrides = z.string().transform((value, context) => {
@@ -72,6 +83,8 @@ const envSchema = z
     PLATFORM_API_BASE_URL: z.string().min(1).default('/v3'),
     LOCKER_API_BASE_URL: z.string().min(1).optional(),
     MAIN_SITE_URL: url.optional(),
+    /** The password-manager brand's public website (its footer's link). */
+    LOCKER_SITE_URL: pageUrl.default('https://locker.io'),
     VAULT_URL: url.optional(),
     ALLOWED_REDIRECT_ORIGINS: list.default([]),
     /** Product origins (beside the two brands') whose pages may call the API with cookies (CORS). */
@@ -117,6 +130,14 @@ const envSchema = z
     CHATWOOT_WEBSITE_TOKEN: z.string().min(1).optional(),
     /** The bug-bounty product's origin: where program and report notifications lead. */
     BUGBOUNTY_URL: url.optional(),
+    /** Product cards' links, `product=url` comma-separated; each product not named keeps its public site (config-links.ts). */
+    PRODUCT_URLS: productUrls.default({}),
+    /** Terms of Service and Privacy Policy of the platform brand (sign-up form, footer). */
+    TERMS_URL: pageUrl.default(brands.platform.legal.terms),
+    PRIVACY_URL: pageUrl.default(brands.platform.legal.privacy),
+    /** The same for the password-manager brand. */
+    LOCKER_TERMS_URL: pageUrl.default(brands.locker.legal.terms),
+    LOCKER_PRIVACY_URL: pageUrl.default(brands.locker.legal.privacy),
     /** How often the purge of accounts past their deletion date runs; 0 turns the job off on this node. */
     DELETION_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 60 * 60).default(3600),
     /** How often this node looks for webhook deliveries that are due (modules/webhooks); 0 turns delivery off on this node. */
@@ -229,6 +250,7 @@ const envSchema = z
       MAIN_SITE_URL: env.MAIN_SITE_URL ?? platformOrigin,
       // No vault runs beside the portal by default: the password-manager brand's own home, not a 404.
       VAULT_URL: env.VAULT_URL ?? `${lockerOrigin}/`,
+      PRODUCT_URLS: { ...DEFAULT_PRODUCT_URLS, ...env.PRODUCT_URLS, bugbounty: env.BUGBOUNTY_URL ?? env.PRODUCT_URLS.bugbounty ?? DEFAULT_BUGBOUNTY_URL },
       SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
       EGRESS_ALLOW_LOOPBACK: env.EGRESS_ALLOW_LOOPBACK ?? env.NODE_ENV !== 'production',
       // Mail kept in the database and readable by anyone who reaches the port: only for a

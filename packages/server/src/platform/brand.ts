@@ -27,12 +27,11 @@ export function runtimeConfigFor(config: Config, brand: Brand): RuntimeConfig {
     brand: brand.id,
     apiBaseUrl: brand.id === 'locker' ? config.LOCKER_API_BASE_URL : config.PLATFORM_API_BASE_URL,
     vaultUrl: config.VAULT_URL,
-    mainSiteUrl: config.MAIN_SITE_URL,
-    productLinks: {
-      pwdmanager: config.VAULT_URL,
-      whitehub: config.MAIN_SITE_URL,
-      ...(config.BUGBOUNTY_URL ? { bugbounty: config.BUGBOUNTY_URL } : {}),
-    },
+    mainSiteUrl: brand.id === 'locker' ? config.LOCKER_SITE_URL : config.MAIN_SITE_URL,
+    // Every product has a link (config-links.ts gives each a public site by default): no card is a dead end.
+    productLinks: { pwdmanager: config.VAULT_URL, whitehub: config.MAIN_SITE_URL, ...config.PRODUCT_URLS },
+    termsUrl: brand.id === 'locker' ? config.LOCKER_TERMS_URL : config.TERMS_URL,
+    privacyUrl: brand.id === 'locker' ? config.LOCKER_PRIVACY_URL : config.PRIVACY_URL,
     ...(config.CHATWOOT_BASE_URL && config.CHATWOOT_WEBSITE_TOKEN
       ? { chatwoot: { baseUrl: config.CHATWOOT_BASE_URL, websiteToken: config.CHATWOOT_WEBSITE_TOKEN } }
       : {}),

@@ -5,7 +5,7 @@ import type { RuntimeConfig } from '@portal/contracts';
 import { BusyGate } from '../components/BusyGate';
 import { i18n } from '../lib/i18n';
 import { RuntimeConfigContext } from '../lib/runtime-context';
-import { cssVariablesResolver, theme } from './theme';
+import { cssVariablesResolver, themeFor } from './theme';
 import { Toasts } from './toasts';
 
 interface AppProvidersProps {
@@ -20,7 +20,7 @@ interface AppProvidersProps {
 export function AppProviders({ config, nonce, children, env }: AppProvidersProps) {
   return (
     <RuntimeConfigContext value={config}>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} deduplicateCssVariables={false} getStyleNonce={nonce ? () => nonce : undefined} env={env}>
+      <MantineProvider theme={themeFor(config.brand)} cssVariablesResolver={cssVariablesResolver} deduplicateCssVariables={false} getStyleNonce={nonce ? () => nonce : undefined} env={env}>
         <I18nextProvider i18n={i18n}>
           {children}
           <BusyGate />

@@ -8,6 +8,15 @@ import { useRuntimeConfig } from '../lib/runtime-context';
 
 export type ProductKey = ServiceScope | InnerService;
 
+/** A product on another site opens in a new tab, the portal staying where it was; one on this origin opens here. */
+function isOtherSite(link: string): boolean {
+  try {
+    return new URL(link, window.location.href).origin !== window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
 /** The product family, in catalogue order. */
 export const productKeys = Object.keys(serviceCatalogue) as ProductKey[];
 
@@ -24,7 +33,8 @@ interface ProductGridProps {
 
 /**
  * The products of the family, each with its blurb, accent and a way into it. Where each
- * lives is configuration (RuntimeConfig.productLinks); a product with no link shows no button.
+ * lives is configuration (RuntimeConfig.productLinks: the server gives every product its
+ * public site by default); a product with no link shows no button.
  */
 export function ProductGrid({ openLabel, buttonText, describe, cols = { base: 1, xs: 2, lg: 3 } }: ProductGridProps) {
   const { t } = useTranslation();
@@ -57,7 +67,16 @@ export function ProductGrid({ openLabel, buttonText, describe, cols = { base: 1,
                 </Text>
               </Stack>
               {link && (
-                <Button component="a" href={link} variant="light" size="xs" style={{ alignSelf: 'flex-start' }} aria-label={openLabel(entry.name)}>
+                <Button
+                  component="a"
+                  href={link}
+                  {...(isOtherSite(link) ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+                  variant="light"
+                  size="xs"
+                  style={{ alignSelf: 'flex-start' }}
+                  aria-label={openLabel(entry.name)}
+                  data-testid={`product-${key}-open`}
+                >
                   {buttonText ?? openLabel(entry.name)}
                 </Button>
               )}

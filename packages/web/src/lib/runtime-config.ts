@@ -1,4 +1,4 @@
-import { isBrandId, RUNTIME_CONFIG_ELEMENT_ID, type RuntimeConfig } from '@portal/contracts';
+import { brands, isBrandId, RUNTIME_CONFIG_ELEMENT_ID, type RuntimeConfig } from '@portal/contracts';
 
 /**
  * The server embeds the deployment's RuntimeConfig as JSON in the HTML shell. A page
@@ -20,13 +20,15 @@ export function readRuntimeConfig(doc: Document = document): RuntimeConfig {
 }
 
 function fallbackConfig(doc: Document): RuntimeConfig {
-  const brand = doc.documentElement.dataset.brand;
+  const brand = isBrandId(doc.documentElement.dataset.brand) ? doc.documentElement.dataset.brand : 'platform';
   return {
-    brand: isBrandId(brand) ? brand : 'platform',
+    brand,
     apiBaseUrl: '/v3',
     vaultUrl: '/',
     mainSiteUrl: '/',
     productLinks: {},
+    termsUrl: brands[brand].legal.terms,
+    privacyUrl: brands[brand].legal.privacy,
     captcha: { provider: 'altcha' },
     dev: false,
     allowedRedirectOrigins: [],

@@ -23,6 +23,8 @@ export const testConfig: RuntimeConfig = {
   vaultUrl: 'https://vault.test/vault',
   mainSiteUrl: 'https://main.test',
   productLinks: {},
+  termsUrl: 'https://main.test/terms',
+  privacyUrl: 'https://main.test/privacy',
   captcha: { provider: 'altcha' },
   dev: false,
   allowedRedirectOrigins: [],

@@ -15,12 +15,10 @@ import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, errorText, notify } from '../../lib/api';
 import { usePayoutSettings, useSetPayoutMethod, useSetProfilePublic } from './api';
+import { formatDay, formatMonth } from '../../lib/dates';
 import { useLanguage } from '../../lib/use-language';
 
 const money = (minor: string, currency: WalletCurrency, language: Language) => formatMoney({ minor }, currency, language);
-const day = (iso: string, language: Language) => new Intl.DateTimeFormat(language === 'vi' ? 'vi-VN' : 'en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
-const month = (period: string, language: Language) =>
-  new Intl.DateTimeFormat(language === 'vi' ? 'vi-VN' : 'en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${period}-01T00:00:00Z`));
 
 /** The failure toast of a save, unless the shared policy has handled it (a sign-out on 401, a server error page). */
 function failed(error: unknown, text: string) {
@@ -87,7 +85,7 @@ function MethodSection({ settings, language }: SectionProps) {
         </Group>
       </Radio.Group>
       <Text size="sm" c="dimmed">
-        {t('payouts.method.password')} {t('payouts.method.next', { date: day(`${settings.next_payout}T00:00:00Z`, language) })}
+        {t('payouts.method.password')} {t('payouts.method.next', { date: formatDay(`${settings.next_payout}T00:00:00Z`, language) })}
       </Text>
       <Group>
         <Button onClick={() => void submit()} loading={save.isPending} disabled={!choice || choice === settings.payout_currency} data-testid="payout-method-save">
@@ -121,7 +119,7 @@ function PendingSection({ settings, language }: SectionProps) {
                 <Table.Tr key={reward.id}>
                   <Table.Td>{reward.program_alias}</Table.Td>
                   <Table.Td>{money(reward.amount_minor, reward.currency, language)}</Table.Td>
-                  <Table.Td>{day(reward.created_at, language)}</Table.Td>
+                  <Table.Td>{formatDay(reward.created_at, language)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -143,7 +141,7 @@ function StatementsSection({ settings, language }: SectionProps) {
           {settings.statements.map((statement) => (
             <div key={statement.id} data-testid={`payout-statement-${statement.currency}`}>
               <Group justify="space-between" gap="xs">
-                <Text fw={600}>{t('payouts.statements.line', { month: month(statement.period, language) })}</Text>
+                <Text fw={600}>{t('payouts.statements.line', { month: formatMonth(statement.period, language) })}</Text>
                 <Text fw={600}>{money(statement.amount_minor, statement.currency, language)}</Text>
               </Group>
               <Text size="sm" c="dimmed">
