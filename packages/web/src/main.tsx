@@ -15,9 +15,9 @@ import { exposeNonceToVitePreload, readCspNonce } from './lib/csp-nonce';
 import { hasFirstScreen, routerSettled } from './lib/first-screen';
 import { storeEntryParams } from './lib/entry-params';
 import { initI18n } from './lib/i18n';
-import { applyLanguage, languageSources, resolveInitialLanguage } from './lib/language';
+import { applyLanguage, followAccountLanguage, languageSources, resolveInitialLanguage } from './lib/language';
 import { readRuntimeConfig } from './lib/runtime-config';
-import { clearSession, setSignOutNavigator } from './lib/session';
+import { clearSession, setSignOutNavigator, setWhenFoundSignedIn } from './lib/session';
 
 /**
  * Start-up, in order: what the server embedded (config, nonce), the API client that must
@@ -43,9 +43,12 @@ async function start(): Promise<void> {
 
   // Creating the router starts the first navigation: the session check runs while the
   // language is being resolved, not after it.
-  const router = createAppRouter();
   // The server's guess is in the page (config.language); the dev server's shell has none and asks.
-  await applyLanguage(await resolveInitialLanguage(languageSources(config.language)));
+  const initialLanguage = resolveInitialLanguage(languageSources(config.language)).then(applyLanguage);
+  // A signed-in account's own language comes after that guess, never raced by it.
+  setWhenFoundSignedIn((user) => initialLanguage.then(() => followAccountLanguage(user)));
+  const router = createAppRouter();
+  await initialLanguage;
   // The server-rendered first screen of /login stays until the live page is ready to replace it.
   const firstScreen = hasFirstScreen();
   if (firstScreen) await routerSettled(router);

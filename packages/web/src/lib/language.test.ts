@@ -3,7 +3,7 @@ import { LANG_COOKIE, LANG_COOKIE_MAX_AGE } from '@portal/contracts';
 import { recordCookieWrites } from '../test/cookies';
 import { deleteCookie, readCookie } from './cookies';
 import { i18n, initI18n } from './i18n';
-import { applyLanguage, chooseLanguage, languageSources, resolveInitialLanguage } from './language';
+import { applyLanguage, chooseLanguage, followAccountLanguage, languageSources, resolveInitialLanguage } from './language';
 import { peekSessionUser, setSessionUser, type SessionUser } from './session';
 
 describe('resolveInitialLanguage: cookie, then language by IP, then English', () => {
@@ -73,5 +73,36 @@ describe('chooseLanguage', () => {
     await chooseLanguage('vi', save);
     expect(save).toHaveBeenCalledWith({ full_name: 'Ada', email: 'ada@example.com', language: 'vi', customer_language: 'vi' });
     expect(peekSessionUser()).toMatchObject({ language: 'vi', updated: true });
+  });
+});
+
+describe("followAccountLanguage: the signed-in account's language", () => {
+  beforeEach(async () => {
+    initI18n('en');
+    await applyLanguage('en');
+  });
+
+  afterEach(() => deleteCookie(LANG_COOKIE));
+
+  it('is shown and remembered as the picker remembers a choice, when this browser made none', async () => {
+    const cookies = recordCookieWrites();
+    await followAccountLanguage({ language: 'vi' });
+    cookies.restore();
+    expect(i18n.language).toBe('vi');
+    expect(document.documentElement.lang).toBe('vi');
+    expect(readCookie(LANG_COOKIE)).toBe('vi');
+    expect(cookies.writes[0]).toContain(`max-age=${LANG_COOKIE_MAX_AGE}`);
+  });
+
+  it("leaves this browser's own choice (the lang cookie) standing", async () => {
+    await followAccountLanguage({ language: 'vi' }, () => 'en');
+    expect(i18n.language).toBe('en');
+  });
+
+  it('ignores a language the interface does not have, or none', async () => {
+    await followAccountLanguage({ language: 'fr' as 'en' });
+    await followAccountLanguage({});
+    expect(i18n.language).toBe('en');
+    expect(readCookie(LANG_COOKIE)).toBeUndefined();
   });
 });

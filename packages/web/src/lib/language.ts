@@ -94,3 +94,15 @@ export async function chooseLanguage(language: Language, save: (user: LanguageCh
   if (!user) return;
   setSessionUser(await save({ ...user, language, customer_language: language }));
 }
+
+/**
+ * The signed-in account's language (GET /sso/me, spec section 3) shown and remembered the way
+ * the picker remembers a choice (the `lang` cookie), once the session is found on load; a
+ * sign-in reloads the app, so this covers "after sign-in" too. A `lang` cookie already here is
+ * this browser's own choice (the picker saves it on the account as well) and stands.
+ */
+export async function followAccountLanguage(user: Pick<SessionUser, 'language'>, cookie: () => string | undefined = () => readCookie(LANG_COOKIE)): Promise<void> {
+  if (!isLanguage(user.language) || isLanguage(cookie())) return;
+  if ((await applyLanguage(user.language)) !== user.language) return;
+  writeCookie(LANG_COOKIE, user.language, { maxAge: LANG_COOKIE_MAX_AGE });
+}

@@ -52,14 +52,28 @@ function pingLastActive(): void {
   call<typeof accountEndpoints.lastActive>(firstPaintRoutes.lastActive, {}, { handle: 'all' }).catch(() => undefined);
 }
 
+let whenFoundSignedIn: (user: SessionUser) => Promise<void> = async () => {};
+
+/**
+ * What start-up does once the session is found signed in (show the account's language,
+ * lib/language.ts, which imports this module). The guard waits for it, so the page paints
+ * once, in that language; a failure there never blocks the page.
+ */
+export function setWhenFoundSignedIn(hook: (user: SessionUser) => Promise<void>): void {
+  whenFoundSignedIn = hook;
+}
+
 /** The signed-in user, asked of the server once and then kept (for guards and loaders). */
 export function currentUser(): Promise<SessionUser | null> {
   const { user } = session.get();
   if (user !== undefined) return Promise.resolve(user);
   pending ??= fetchCurrentUser()
-    .then((fetched) => {
+    .then(async (fetched) => {
       session.set({ user: fetched });
-      if (fetched) pingLastActive();
+      if (fetched) {
+        pingLastActive();
+        await whenFoundSignedIn(fetched).catch(() => undefined);
+      }
       return fetched;
     })
     .finally(() => {
