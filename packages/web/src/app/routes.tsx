@@ -55,12 +55,13 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
           children: [
             {
               path: paths.login,
-              handle: preventToUser,
               children: [
-                { index: true, ...lazyPage(() => import('../features/auth/LoginPage'), 'LoginPage') },
-                { path: paths.loginPassword, ...withPageText, ...lazyPage(() => import('../features/auth/LoginPasswordPage'), 'LoginPasswordPage') },
-                { path: paths.loginQuick, ...withPageText, ...lazyPage(() => import('../features/auth/LoginQuickPage'), 'LoginQuickPage') },
-                { path: paths.loginSso, ...withPageText, ...lazyPage(() => import('../features/auth/LoginSsoPage'), 'LoginSsoPage') },
+                { index: true, handle: preventToUser, ...lazyPage(() => import('../features/auth/LoginPage'), 'LoginPage') },
+                { path: paths.loginPassword, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/auth/LoginPasswordPage'), 'LoginPasswordPage') },
+                { path: paths.loginQuick, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/auth/LoginQuickPage'), 'LoginQuickPage') },
+                // An app's sign-in by code: a signed-out person reaches it as a sign-in page (and signs in from it), the signed-in person approves there.
+                { path: paths.loginQuickApp, ...withPageText, ...lazyPage(() => import('../features/auth/LoginQuickAppPage'), 'LoginQuickAppPage') },
+                { path: paths.loginSso, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/auth/LoginSsoPage'), 'LoginSsoPage') },
               ],
             },
             {
@@ -90,7 +91,6 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { path: paths.resetPassword, handle: preventToUser, ...withPageText, ...lazyPage(() => import('../features/recovery/ResetPasswordPage'), 'ResetPasswordPage') },
             // The OpenID Connect provider's pages need the person signed in (the guard sends anyone else to sign in and back).
             { path: paths.oauthAuthorize, handle: requiresUser, ...withPageText, ...lazyPage(() => import('../features/auth/OAuthAuthorizePage'), 'OAuthAuthorizePage') },
-            { path: paths.loginQuickApp, handle: requiresUser, ...withPageText, ...lazyPage(() => import('../features/auth/LoginQuickAppPage'), 'LoginQuickAppPage') },
           ],
         },
         {

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { matchRoutes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RouteErrorPage } from '../errors/RouteErrorPage';
@@ -61,9 +61,18 @@ describe('route guards', () => {
     expect(locationOf(router)).toBe('/login?next=%2Fo%2Finteraction%2Fabc123abc123&prompt=login');
   });
 
-  it('sends a signed-out person from the consent and device pages to sign in, and back', async () => {
-    const { router } = renderAt('/login/quick-app?user_code=BCDF-GHJK');
-    await waitFor(() => expect(locationOf(router)).toBe(`/login?next=${encodeURIComponent('/login/quick-app?user_code=BCDF-GHJK')}`));
+  it('lets a signed-out person reach /login/quick-app, a child of /login (spec section 2), and the signed-in person approve there', async () => {
+    const signedOut = renderAt('/login/quick-app?user_code=BCDF-GHJK');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(locationOf(signedOut.router)).toBe('/login/quick-app?user_code=BCDF-GHJK');
+    // There the signed-out person signs in first, and comes back with the code.
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in to continue' }));
+    await waitFor(() => expect(locationOf(signedOut.router)).toBe(`/login?next=${encodeURIComponent('/login/quick-app?user_code=BCDF-GHJK')}`));
+    signedOut.unmount();
+    setSessionUser(undefined);
+    const signedIn = renderAt('/login/quick-app?user_code=BCDF-GHJK', { user: ada });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(locationOf(signedIn.router)).toBe('/login/quick-app?user_code=BCDF-GHJK');
   });
 
   it('returns a signed-in user to `next` when it is a path on this site', async () => {

@@ -1,27 +1,42 @@
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
-import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { useLocation } from 'react-router';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { oauthEndpoints } from '@portal/contracts';
+import { loginPathFor, oauthEndpoints, paths } from '@portal/contracts';
 import { ReauthDialog } from '../../components/dialogs/ReauthDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, call, errorText } from '../../lib/api';
 import { loadAccountCatalogue } from '../../lib/i18n';
+import { currentUser, useAuthState } from '../../lib/session';
 
 type OAuthApp = oauthEndpoints.OAuthApp;
 
 /**
- * /login/quick-app: a desktop or mobile app's sign-in by the device flow (RFC 8628). The app
- * shows a code and this address (`?user_code=` prefills it, never submits it); the signed-in
- * person enters or confirms the code, sees which app asks for what and the code to compare
+ * /login/quick-app, a child of /login (spec section 2): a desktop or mobile app's sign-in by the
+ * device flow (RFC 8628). The app shows a code and this address (`?user_code=` prefills it,
+ * never submits it). A signed-out person reaches it like the other sign-in pages: they enter or
+ * confirm the code, sign in, and come back here with it. The signed-in person enters or confirms the code, sees which app asks for what and the code to compare
  * with the device, and approves or refuses it; approving needs a sign-in of the last few
  * minutes (the server answers `auth.reauth_required`, and the dialog asks).
  */
 export function LoginQuickAppPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { loggedIn } = useAuthState();
+  // No guard asks who is here (both may use the page): the page asks once itself.
+  const [sessionKnown, setSessionKnown] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void currentUser()
+      .catch(() => null)
+      .then(() => live && setSessionKnown(true));
+    return () => {
+      live = false;
+    };
+  }, []);
   const params = new URLSearchParams(useLocation().search);
   const [code, setCode] = useState(params.get('user_code') ?? '');
   const [pending, setPending] = useState(false);
@@ -45,6 +60,8 @@ export function LoginQuickAppPage() {
   const lookUp = (event: FormEvent) => {
     event.preventDefault();
     if (!code.trim()) return;
+    // Signed out: sign in first, then back here with the code (the app's request is only shown to its person).
+    if (!loggedIn) return void navigate(loginPathFor(`${paths.loginQuickApp}?user_code=${encodeURIComponent(code.trim())}`));
     void run(async () => setRequest(await call(oauthEndpoints.deviceRequest, { body: { user_code: code.trim() } }, { handle: [400] })));
   };
 
@@ -55,6 +72,14 @@ export function LoginQuickAppPage() {
       const { approved } = await call(oauthEndpoints.deviceDecision, { body: { user_code: request!.user_code, allow } }, { handle: [400] });
       setOutcome(approved ? 'approved' : 'refused');
     });
+
+  if (!sessionKnown) {
+    return (
+      <Group justify="center" py="xl">
+        <Loader size="sm" aria-label={t('app.loading')} />
+      </Group>
+    );
+  }
 
   return (
     <Stack gap="md">
@@ -103,8 +128,13 @@ export function LoginQuickAppPage() {
               maxLength={32}
               data-testid="quick-app-code"
             />
+            {!loggedIn && (
+              <Text size="sm" c="dimmed" data-testid="quick-app-sign-in-first">
+                {t('auth.loginQuickApp.signInFirst')}
+              </Text>
+            )}
             <Button type="submit" loading={pending} data-testid="quick-app-continue">
-              {t('auth.loginQuickApp.continue')}
+              {loggedIn ? t('auth.loginQuickApp.continue') : t('auth.loginQuickApp.signInToContinue')}
             </Button>
           </Stack>
         </form>
