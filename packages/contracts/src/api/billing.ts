@@ -95,7 +95,6 @@ export const cardSchema = z.object({
 });
 export type Card = z.infer<typeof cardSchema>;
 export const cardListSchema = z.array(cardSchema);
-export const removeCardResponseSchema = z.object({ canceled_subscriptions: z.array(z.string()), default_card_id: z.string().nullable() });
 
 export const subscriptionStatuses = ['trialing', 'active', 'past_due', 'canceled'] as const;
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
@@ -124,6 +123,12 @@ export const subscriptionSchema = z.object({
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 export const subscriptionListSchema = z.array(subscriptionSchema);
+/**
+ * What removing a card did (spec: it cancels all subscriptions): the person's subscriptions it
+ * cancelled, as they stand now (status canceled), so the page can name them; and the card that
+ * is the default after it (null: no card is left).
+ */
+export const removeCardResponseSchema = z.object({ canceled_subscriptions: z.array(subscriptionSchema), default_card_id: z.string().nullable() });
 
 export const orderStatuses = ['paid', 'completed', 'unpaid', 'failed', 'pending', 'rejected'] as const;
 export type OrderStatus = (typeof orderStatuses)[number];

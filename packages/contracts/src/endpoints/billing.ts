@@ -118,7 +118,7 @@ export const removeCard = endpoint({
   path: '/sso/me/cards/{id}',
   tag,
   auth: 'session',
-  summary: 'Remove a card: the subscriptions it pays are cancelled; removing the default makes the most recently added card the default',
+  summary: 'Remove a card: every live subscription of the person is cancelled with it (AppSumo lifetime grants, paid by no card, stay) and the answer lists them; removing the default makes the most recently added card the default',
   params: idParams,
   response: removeCardResponseSchema,
   errors: ['billing.card_not_found'],

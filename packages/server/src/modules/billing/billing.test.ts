@@ -213,7 +213,7 @@ describe('subscriptions', () => {
     expect(missing.statusCode).toBe(404);
   });
 
-  it('removing the card that pays subscriptions cancels them', async () => {
+  it('removing the card that pays a subscription cancels it, and the answer names it', async () => {
     const session = await client.registeredUser('remove@example.com');
     const card = (await addCard(session)).json();
     const other = (await addCard(session, '6011111111111117')).json();
@@ -221,7 +221,7 @@ describe('subscriptions', () => {
     const cards = (await call(session, 'GET', '/v3/sso/me/cards')).json();
     expect(cards.find((c: { id: string }) => c.id === card.id).subscriptions).toBe(1);
     const removed = (await call(session, 'DELETE', `/v3/sso/me/cards/${card.id}`)).json();
-    expect(removed).toEqual({ canceled_subscriptions: [sub.id], default_card_id: other.id });
+    expect(removed).toEqual({ canceled_subscriptions: [{ ...sub, status: 'canceled', canceled_at: expect.any(String), next_charge_at: null }], default_card_id: other.id });
     expect((await subscriptionRow(sub.id)).status).toBe('canceled');
     await client.mailTo('remove@example.com', /Your Endpoint subscription has ended/);
   });

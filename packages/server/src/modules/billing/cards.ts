@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Card } from '@portal/contracts';
+import type { Card, Subscription } from '@portal/contracts';
 import { AppError, fieldError } from '../../platform/errors';
-import { cardDto } from './dto';
+import { cardDto, subscriptionDto } from './dto';
 import { declineError, type BillingContext } from './shared';
 
-/** Cards: saved through the processor's tokens, the default card, and removal (which cancels subscriptions). */
+/** Cards: saved through the processor's tokens, the default card, and removal (which cancels the person's subscriptions). */
 export function createCards(ctx: BillingContext) {
   const { clock, log, processor, q, users, mailCanceled, userOrThrow } = ctx;
 
@@ -63,14 +63,18 @@ export function createCards(ctx: BillingContext) {
       return listCards(userId);
     },
 
-    /** Removes a card: the subscriptions it pays are cancelled (and mailed); the most recent card becomes the default. */
-    async removeCard(userId: string, id: string): Promise<{ canceled_subscriptions: string[]; default_card_id: string | null }> {
+    /**
+     * Removes one of the person's cards, and with it (one transaction) cancels all of their live
+     * subscriptions (spec), each mailed; when it was the default the most recent card becomes the
+     * default. Another person's card id is not found, and changes nothing.
+     */
+    async removeCard(userId: string, id: string): Promise<{ canceled_subscriptions: Subscription[]; default_card_id: string | null }> {
       const removed = await q.removeCard(userId, id, clock.now());
       if (!removed) throw new AppError('billing.card_not_found');
       await processor.removeCard(removed.removed.processorRef).catch((error: unknown) => log.error({ err: error }, 'card not removed at the processor'));
       const user = await users.findById(userId);
       for (const subscription of removed.canceled) mailCanceled(subscription, user);
-      return { canceled_subscriptions: removed.canceled.map((row) => row.id), default_card_id: removed.newDefault };
+      return { canceled_subscriptions: removed.canceled.map(subscriptionDto), default_card_id: removed.newDefault };
     },
   };
 }

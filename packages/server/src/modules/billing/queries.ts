@@ -76,9 +76,10 @@ export function billingQueries(db: Database) {
       });
     },
     /**
-     * Removes a card in one transaction: the subscriptions it pays (or that fall back on it as
-     * the default) are cancelled, and when it was the default the most recently added remaining
-     * card becomes the default. Answers the cancelled subscriptions and the new default.
+     * Removes a card of the person in one transaction: every live subscription of theirs is
+     * cancelled (spec section 4: removing a card cancels all subscriptions), and when it was the
+     * default the most recently added remaining card becomes the default. Answers the cancelled
+     * subscriptions (oldest first) and the new default; null when the person has no such card.
      */
     async removeCard(userId: string, id: string, now: Date, outer?: BillingTx): Promise<{ removed: PaymentMethodRow; canceled: SubscriptionRow[]; newDefault: string | null } | null> {
       return inTransaction(outer, async (tx) => {
@@ -108,12 +109,14 @@ export function billingQueries(db: Database) {
             .where(and(eq(paymentMethods.userId, userId), eq(paymentMethods.isDefault, true), isNull(paymentMethods.removedAt)));
           newDefault = current?.id ?? null;
         }
-        // Spec section 4: removing a card cancels the subscriptions it pays (lifetime grants pay nothing).
+        // All of the person's subscriptions, whichever card pays them; only theirs (their user id,
+        // never an organization's member's). An AppSumo lifetime grant is paid by no card: it stays.
         const canceled = await tx
           .update(subscriptions)
           .set({ status: 'canceled', canceledAt: now, nextAttemptAt: null, cancelAtPeriodEnd: false, updatedAt: now })
-          .where(and(eq(subscriptions.userId, userId), live, eq(subscriptions.lifetime, false), newDefault === null ? or(eq(subscriptions.paymentMethodId, id), isNull(subscriptions.paymentMethodId)) : eq(subscriptions.paymentMethodId, id)))
+          .where(and(eq(subscriptions.userId, userId), live, eq(subscriptions.lifetime, false)))
           .returning();
+        canceled.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
         return { removed: card, canceled, newDefault };
       });
     },

@@ -36,7 +36,7 @@ export function createStripeWebhooks(ctx: BillingContext, orders: Orders, refund
           return;
         }
         if (event.type === 'payment_method.detached') {
-          // Stripe already detached it: the card and what it pays end here, without asking Stripe again.
+          // Stripe already detached it: the card ends here as a removal from the page does (the person's subscriptions with it), without asking Stripe again.
           const card = await q.cardByProcessorRef(object.id, tx);
           const removed = card ? await q.removeCard(card.userId, card.id, clock.now(), tx) : null;
           if (card && removed?.canceled.length) {
