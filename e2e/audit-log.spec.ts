@@ -57,6 +57,8 @@ test('the admin opens the audit log from the side bar, filters it and exports th
   test.slow();
   await signIn(context, server.platformUrl, admin);
   await page.goto(`${server.platformUrl}/`);
+  // Under the Organization entry of the side bar.
+  await page.getByRole('button', { name: 'Organization' }).click();
   await page.getByRole('link', { name: 'Audit log' }).click();
   await expect(page).toHaveURL(/\/organization\/audit-log$/);
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();

@@ -49,6 +49,8 @@ test('the owner sets the identity provider, requires SSO, and verifies a domain'
   test.slow();
   await signIn(context, server.platformUrl, owner);
   await page.goto(`${server.platformUrl}/`);
+  // Under the Organization entry of the side bar.
+  await page.getByRole('button', { name: 'Organization' }).click();
   await page.getByRole('link', { name: 'Company SSO' }).click();
   await expect(page).toHaveURL(/\/organization\/sso$/);
   await expect(page.getByRole('heading', { name: 'Company SSO', level: 1 })).toBeVisible();

@@ -55,8 +55,12 @@ export function ShellNavigation({ onNavigate }: ShellNavigationProps) {
         if (!section.children) return link(section);
         const holdsActive = section.children.some((child) => child.to === active);
         return (
+          // A button that opens its pages (Mantine's default is an <a> without href, which no keyboard reaches as a control).
           <NavLink
             key={section.to}
+            component="button"
+            type="button"
+            aria-expanded={toggled[section.to] ?? holdsActive}
             label={t(section.label)}
             opened={toggled[section.to] ?? holdsActive}
             onChange={(opened) => setToggled((current) => ({ ...current, [section.to]: opened }))}

@@ -27,7 +27,7 @@ import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { BusinessTrialForm } from '../../components/BusinessTrialForm';
 import { ApiError, errorText, fieldErrors, notify } from '../../lib/api';
-import { organizationQueryKey, useMyOrganization } from '../../lib/organization';
+import { useMyOrganization } from '../../lib/organization';
 import { useForm } from '../../lib/use-form';
 import { email as emailRule } from '../../lib/validators';
 import { changeRole, invite, leaveOrganization, removeMember, resendInvitation, revokeInvitation, useOrganizationChange } from './api';
@@ -275,8 +275,8 @@ function NoOrganization() {
         <BusinessTrialForm
           onStarted={async () => {
             notify('success', t('organization.start.started'));
-            // The page (and the side bar) read the new organization, of which this account is the owner.
-            await client.invalidateQueries({ queryKey: organizationQueryKey });
+            // Everything shown reads again: this page the new organization, the side bar the owner's pages under it.
+            await client.invalidateQueries();
           }}
         />
       </Section>
