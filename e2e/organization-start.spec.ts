@@ -1,9 +1,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { seriousViolations } from './support/axe';
 import { signIn } from './support/auth';
 import { snap } from './support/helpers';
 import { createActivatedAccount, uniqueEmail, type Portal } from './support/mail';
-import { startOrganizationPortal, type OrganizationPortal } from './support/organizations';
+import { noSeriousViolations, postFromPage, startOrganizationPortal, type OrganizationPortal } from './support/organizations';
 
 /**
  * The way into organizations in Chromium: a signed-in account in no organization starts one
@@ -29,12 +28,6 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(() => organization?.close());
-
-async function noSeriousViolations(page: Page, screen: string): Promise<void> {
-  await page.mouse.move(5, 5);
-  await page.waitForTimeout(300);
-  expect((await seriousViolations(page)).map((violation) => `${screen}: ${violation}`)).toEqual([]);
-}
 
 /** The links of the side bar that are lit (Mantine marks the active one with data-active). */
 const highlighted = (page: Page) => page.locator('nav').locator('a[data-active], button[data-active]');
@@ -108,36 +101,30 @@ test("the account's own language is shown after sign-in and kept the way the pic
   await expect(page.getByRole('link', { name: 'Tổ chức' })).toBeVisible();
 });
 
-/** A JSON call from the page (Node cannot resolve locker.localhost; Chromium can), with the page's cookies. */
-const fromPage = (page: Page, url: string, body: object) =>
-  page.evaluate(
-    async ({ url, body }) => (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).status,
-    { url, body },
-  );
-
 async function shoot(browser: Browser, who: { email: string; name: string }, ready: (page: Page) => Promise<void>): Promise<void> {
   for (const brand of ['platform', 'locker'] as const) {
     const origin = brand === 'locker' ? portal.lockerUrl : portal.platformUrl;
     for (const language of ['en', 'vi'] as const) {
+      const context = await browser.newContext({ locale: language === 'vi' ? 'vi-VN' : 'en-US' });
+      await context.addCookies([{ name: 'lang', value: language, url: origin }]);
+      const page = await context.newPage();
+      await page.goto(`${origin}/login/explore`);
+      expect(await postFromPage(page, '/v3/sso/auth', { email: who.email, password: PASSWORD })).toBe(200);
       for (const width of [1440, 390]) {
-        const context = await browser.newContext({ locale: language === 'vi' ? 'vi-VN' : 'en-US', viewport: { width, height: width === 390 ? 844 : 900 } });
-        await context.addCookies([{ name: 'lang', value: language, url: origin }]);
-        const page = await context.newPage();
-        await page.goto(`${origin}/login/explore`);
-        expect(await fromPage(page, '/v3/sso/auth', { email: who.email, password: PASSWORD })).toBe(200);
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
         await page.goto(`${origin}/organization`);
         await ready(page);
         // No sideways scroll on a phone or a desktop.
         expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-        await noSeriousViolations(page, `/organization (${who.name}, ${brand}, ${language}, ${width})`);
+        if (width === 390) await noSeriousViolations(page, `/organization (${who.name}, ${brand}, ${language}, ${width})`);
         await snap(page, `organization-${who.name}-${brand}-${language}-${width}`);
         // The side bar: on a phone behind the header's button.
         if (width === 390) await page.getByRole('button', { name: language === 'vi' ? 'Hiện hoặc ẩn thanh bên' : 'Show or hide the side bar' }).click();
         await expect(page.locator('nav').getByRole(who.name === 'owner' ? 'button' : 'link', { name: language === 'vi' ? 'Tổ chức' : 'Organization' })).toBeVisible();
         await expect(highlighted(page)).toHaveCount(1);
         await snap(page, `organization-nav-${who.name}-${brand}-${language}-${width}`);
-        await context.close();
       }
+      await context.close();
     }
   }
 }
@@ -147,7 +134,7 @@ test('screenshots of /organization and the side bar: no organization, a member, 
   const none = uniqueEmail('org-none');
   await createActivatedAccount(request, portal, { email: none, password: PASSWORD, fullName: 'Nadia Nobody' });
   await createActivatedAccount(request, portal, { email: MEMBER, password: PASSWORD, fullName: 'Milo Member' });
-  await shoot(browser, { email: none, name: 'none' }, (page) => expect(page.getByTestId('business-trial-form')).toBeVisible());
-  await shoot(browser, { email: MEMBER, name: 'member' }, (page) => expect(page.getByTestId('leave-organization')).toBeVisible());
-  await shoot(browser, { email: FOUNDER, name: 'owner' }, (page) => expect(page.getByTestId('organization-members')).toBeVisible());
+  await shoot(browser, { email: none, name: 'none' }, (page) => expect(page.getByTestId('business-trial-form')).toBeVisible({ timeout: 30_000 }));
+  await shoot(browser, { email: MEMBER, name: 'member' }, (page) => expect(page.getByTestId('leave-organization')).toBeVisible({ timeout: 30_000 }));
+  await shoot(browser, { email: FOUNDER, name: 'owner' }, (page) => expect(page.getByTestId('organization-members')).toBeVisible({ timeout: 30_000 }));
 });

@@ -1,9 +1,8 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { seriousViolations } from './support/axe';
 import { signIn } from './support/auth';
 import { snap } from './support/helpers';
 import { createActivatedAccount, linkIn, uniqueEmail, type Portal } from './support/mail';
-import { startOrganizationPortal, type OrganizationPortal } from './support/organizations';
+import { noSeriousViolations, postFromPage, startOrganizationPortal, type OrganizationPortal } from './support/organizations';
 
 /**
  * Organizations (issue 14) in Chromium: the owner invites from /organization, a new person
@@ -28,13 +27,6 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(() => organization?.close());
-
-async function noSeriousViolations(page: Page, screen: string): Promise<void> {
-  // Off any link the test clicked (a hovered link is not what axe is asked about), and past the entrance transitions.
-  await page.mouse.move(1270, 790);
-  await page.waitForTimeout(300);
-  expect((await seriousViolations(page)).map((violation) => `${screen}: ${violation}`)).toEqual([]);
-}
 
 async function signedIn(context: BrowserContext, email: string, fullName: string): Promise<void> {
   await createActivatedAccount(context.request, portal, { email, password: PASSWORD, fullName });
@@ -172,13 +164,6 @@ test('a withdrawn invitation says so, on the sign-up page and the result screen'
   await visitor.close();
 });
 
-/** A JSON call from the page (Node cannot resolve locker.localhost; Chromium can), with the page's cookies. */
-const fromPage = (page: Page, url: string, body: object) =>
-  page.evaluate(
-    async ({ url, body }) => (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).status,
-    { url, body },
-  );
-
 test('screenshots of the organization page and the result screen, both brands and languages', async ({ browser }) => {
   test.slow();
   for (const brand of ['platform', 'locker'] as const) {
@@ -188,11 +173,11 @@ test('screenshots of the organization page and the result screen, both brands an
       await context.addCookies([{ name: 'lang', value: language, url: origin }]);
       const page = await context.newPage();
       await page.goto(`${origin}/login/explore`);
-      expect(await fromPage(page, '/v3/sso/auth', { email: OWNER, password: PASSWORD })).toBe(200);
+      expect(await postFromPage(page, '/v3/sso/auth', { email: OWNER, password: PASSWORD })).toBe(200);
       await page.goto(`${origin}/organization`);
       await expect(page.getByTestId('organization-members')).toBeVisible();
       const invitee = uniqueEmail(`org-shot-${brand}-${language}`);
-      expect(await fromPage(page, '/v3/sso/me/organization/invitations', { email: invitee, role: 'member' })).toBe(201);
+      expect(await postFromPage(page, '/v3/sso/me/organization/invitations', { email: invitee, role: 'member' })).toBe(201);
       await page.reload();
       await expect(page.getByTestId('organization-invitation').filter({ hasText: invitee })).toBeVisible();
       await page.mouse.move(1270, 790);

@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
 import { startSmtpPeer, type SmtpPeer } from '../../packages/server/test/smtp-peer';
+import { seriousViolations } from './axe';
 import { poll, type Portal } from './mail';
 import { operatorCommand, startPortalServer, type PortalServer } from './server';
 
@@ -49,3 +51,18 @@ export async function startOrganizationPortal(label: string, organization: Organ
     },
   };
 }
+
+/** axe finds nothing serious on `page`, named `screen` in the failure. */
+export async function noSeriousViolations(page: Page, screen: string): Promise<void> {
+  // Off any link the test clicked (a hovered link is not what axe is asked about), and past the entrance transitions.
+  await page.mouse.move(1270, 790);
+  await page.waitForTimeout(300);
+  expect((await seriousViolations(page)).map((violation) => `${screen}: ${violation}`)).toEqual([]);
+}
+
+/** A JSON POST from the page (Node cannot resolve locker.localhost; Chromium can), with the page's cookies; its status. */
+export const postFromPage = (page: Page, url: string, body: object) =>
+  page.evaluate(
+    async ({ url, body }) => (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).status,
+    { url, body },
+  );
