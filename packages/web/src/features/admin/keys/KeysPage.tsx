@@ -4,7 +4,7 @@ import '@mantine/core/styles/Button.css';
 import { useState } from 'react';
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { SigningKey, SigningKeyState } from '@portal/contracts';
+import { formatDateTime, isLanguage, type SigningKey, type SigningKeyState } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
@@ -24,7 +24,7 @@ export function KeysPage() {
   const rotate = useRotateSigningKeys();
   const drop = useDropSigningKey();
   const [change, setChange] = useState<PendingChange | null>(null);
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '—');
+  const when = (iso: string | null) => (iso ? formatDateTime(iso, isLanguage(i18n.language) ? i18n.language : 'en') : '—');
   const rotation = (immediately: boolean): PendingChange => ({
     title: immediately ? t('admin.keys.rotateNowTitle') : t('admin.keys.rotateTitle'),
     body: immediately ? t('admin.keys.rotateNowBody', { seconds: keys.data?.reload_seconds ?? 60 }) : t('admin.keys.rotateBody', { minutes: Math.round((keys.data?.publish_ahead_seconds ?? 300) / 60) }),
