@@ -2,7 +2,7 @@ import '@mantine/core/styles/Button.css';
 import { Button, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '@portal/contracts';
+import { paths, TRIAL_DAYS } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { stateValue } from '../../lib/flow-storage';
 
@@ -13,7 +13,7 @@ export function LockerEnterpriseTrialSuccessPage() {
   return (
     <Stack gap="md">
       <PageHeader title={t('register.lockerEnterpriseTrialSuccess.title')} description={t('register.lockerEnterpriseTrialSuccess.description')} />
-      {email && <Text data-testid="business-trial-started">{t('register.lockerEnterpriseTrialSuccess.started', { email })}</Text>}
+      {email && <Text data-testid="business-trial-started">{t('register.lockerEnterpriseTrialSuccess.started', { email, days: TRIAL_DAYS })}</Text>}
       <Button component={Link} to={paths.organization}>
         {t('register.lockerEnterpriseTrialSuccess.setUp')}
       </Button>
