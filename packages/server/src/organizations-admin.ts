@@ -23,9 +23,14 @@
  *       shows the connection, its domains and the URLs to register at the IdP
  *   npm run organizations -- domain add <org> <domain>      the TXT record to publish
  *   npm run organizations -- domain verify <org> <domain>   looks it up (COMPANY_SSO_DNS_SERVER, or the system's DNS)
+ *
+ * With PORTAL_URL and OPERATOR_API_KEY (cli/admin-api.ts) `sso <org>` reads through the running
+ * server's admin API (key scope admin:organizations); the admin API changes no organization, so
+ * every other command refuses there and says where it can run.
  */
 import { parseArgs } from 'node:util';
-import { adminApiFrom, notInAdminApi } from './cli/admin-api';
+import { adminApiFrom } from './cli/admin-api';
+import { organizationsViaApi } from './cli/organizations-via-api';
 import { runTool, UsageError } from './cli/run-tool';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -64,8 +69,9 @@ async function main(): Promise<number> {
       'require-sso': { type: 'string' },
     },
   });
-  // No admin endpoint does these (a domain is verified through DNS here; the console verifies by hand, with a reason).
-  if (adminApiFrom()) notInAdminApi(`npm run organizations -- ${command}`);
+  // Beside a running server: `sso <org>` reads through the admin API, the changes refuse (cli/organizations-via-api.ts).
+  const api = adminApiFrom();
+  if (api) return organizationsViaApi(api, command!, rest);
   const config = loadConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {

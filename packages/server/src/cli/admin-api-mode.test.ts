@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness';
-import { identityClient } from '../../test/identity';
-import { serverCommand, serverProcessEnv } from '../../test/server-bundle';
-import { oauthClients, operatorAuditEvents, operatorRoles, users } from '../db/schema';
+import { operatorKey as makeKey, runToolProcess } from '../../test/operator-tools';
+import { oauthClients, operatorAuditEvents } from '../db/schema';
 
 /**
  * The operator commands beside a running server: with PORTAL_URL and OPERATOR_API_KEY they go
@@ -14,45 +11,13 @@ import { oauthClients, operatorAuditEvents, operatorRoles, users } from '../db/s
  * server has the change at once; the key's scope and its operator's role are the API's, and
  * the key never shows in what the command prints.
  */
-const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const CALLBACK = 'https://app.example/cb';
 let server: TestServer;
 const keys: Record<string, string> = {};
 
-type Method = 'GET' | 'POST' | 'DELETE';
-const call = (token: string, method: Method, url: string, payload?: object) =>
-  server.app.inject({ method, url: `/v3${url}`, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
-
-async function operatorKey(name: string, roles: string[], scopes: string[]): Promise<string> {
-  const email = `${name}@example.com`;
-  const session = await identityClient(server.app, server.database).registeredUser(email);
-  await server.database.db.update(users).set({ twoFactorMethod: 'email' }).where(eq(users.email, email));
-  const [row] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  for (const role of roles) await server.database.db.insert(operatorRoles).values({ userId: row!.id, role });
-  const created = await call(session, 'POST', '/admin/api-keys', { name: `${name}'s script`, scopes, reason: 'Command line tools' });
-  expect(created.statusCode, created.body).toBe(201);
-  return (created.json() as { key: string }).key;
-}
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function oauthAdmin(args: string[], env: Record<string, string>): Promise<Outcome> {
-  return tool('oauth-admin', args, env);
-}
-
-function tool(entry: 'oauth-admin' | 'billing-admin' | 'wallet-admin' | 'organizations-admin', args: string[], env: Record<string, string>): Promise<Outcome> {
-  // No database named at all: the command must not need one in this mode.
-  const childEnv = serverProcessEnv({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent/portal-data', ...env });
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...serverCommand(entry), ...args], { cwd: ROOT, env: childEnv, encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+const operatorKey = (name: string, roles: Array<'owner' | 'support' | 'finance'>, scopes: string[]) => makeKey(server, name, roles, scopes);
+const tool = runToolProcess;
+const oauthAdmin = (args: string[], env: Record<string, string>) => tool('oauth-admin', args, env);
 
 beforeAll(async () => {
   server = await startTestServer({ listen: true });
