@@ -47,7 +47,7 @@ async function everyPage(page: Page, origin: string, brand: string, language: st
 }
 
 test('the wallet shows the cards and subscriptions, the USD page, and privacy names the apps (both brands and languages)', async ({ portal, context, page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   const ada = uniqueEmail('usd-ada');
   const bob = uniqueEmail('usd-bob');
   await createActivatedAccount(context.request, portal, { email: ada, password: PASSWORD, fullName: 'Ada Lovelace' });
@@ -72,7 +72,7 @@ test('the wallet shows the cards and subscriptions, the USD page, and privacy na
   await expect(page.getByTestId('wallet-cards').getByRole('button')).toHaveCount(0);
   await page.getByTestId('wallet-subscriptions-manage').click();
   await expect(page).toHaveURL(/\/billing$/);
-  await page.goBack();
+  await page.goto(`${portal.platformUrl}/wallet`);
 
   // The USD page from its balance card: the balance, where USD comes from, a refused transfer said once.
   await page.getByTestId('balance-USD').getByRole('link').click();

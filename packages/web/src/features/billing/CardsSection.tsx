@@ -121,11 +121,13 @@ export function CardsSection() {
           rows={cards.data}
           rowKey={(card) => card.id}
           minWidth={0}
+          narrow="cards"
           testId="cards-table"
           rowTestId="card-row"
           columns={[
             {
               header: t('billing.cards.card'),
+              label: '',
               cell: (card) => (
                 <>
                   <Group gap="xs">

@@ -35,6 +35,7 @@ export function OrdersSection() {
           rows={orders.data}
           rowKey={(order) => order.id}
           minWidth={760}
+          narrow="cards"
           testId="orders-table"
           rowTestId="order-row"
           columns={[

@@ -48,12 +48,14 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
           rows={subscriptions.data}
           rowKey={(subscription) => subscription.id}
           minWidth={640}
+          narrow="cards"
           testId="subscriptions-table"
           rowTestId="subscription-row"
           rowProps={(subscription) => ({ 'data-plan': subscription.plan })}
           columns={[
             {
               header: t('billing.subscriptions.plan'),
+              label: '',
               cell: (subscription) => (
                 <>
                   <Text size="sm" fw={500} data-testid="subscription-plan">

@@ -1,11 +1,12 @@
 import './styles';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Badge, Button, Group, Loader, Pagination, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Loader, Pagination, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, mfaEndpoints, type Language, type TwoFactorMethod, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
 import { RequiredTwoFactorDialog } from '../../components/dialogs/RequiredTwoFactorDialog';
 import { TwoFactorInputDialog, type TwoFactorProof } from '../../components/dialogs/TwoFactorInputDialog';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, call, errorText, notify } from '../../lib/api';
@@ -141,6 +142,18 @@ export interface PendingIncoming {
   note: string;
 }
 
+/** One line of the transactions list: a ledger movement, or a deposit not credited yet. */
+interface TransactionRow {
+  key: string;
+  at: string;
+  direction: 'in' | 'out';
+  amount: string;
+  balance: string | null;
+  destination: string | null;
+  status: WalletTransactionStatus;
+  note: string;
+}
+
 /** The transactions of one currency with the spec's fields, filtered by direction and status, paged. */
 function Transactions({ currency, pendingIncoming = [] }: { currency: WalletCurrency; pendingIncoming?: PendingIncoming[] }) {
   const { t } = useTranslation();
@@ -150,6 +163,20 @@ function Transactions({ currency, pendingIncoming = [] }: { currency: WalletCurr
   const statuses: WalletTransactionStatus[] = ['completed', 'paid', 'pending', 'failed', 'rejected', 'unpaid'];
   const total = transactions.data?.total ?? 0;
   const incoming = query.page === 1 && query.direction !== 'out' && (!query.status || query.status === 'pending') ? pendingIncoming : [];
+  // Money on its way in first (pending, no balance yet), then the ledger's movements.
+  const rows: TransactionRow[] = [
+    ...incoming.map((item) => ({ key: `incoming-${item.id}`, at: item.created_at, direction: 'in' as const, amount: item.amount, balance: null, destination: null, status: 'pending' as const, note: item.note })),
+    ...(transactions.data?.items ?? []).map((item) => ({
+      key: `${item.id}-${item.direction}`,
+      at: item.created_at,
+      direction: item.direction,
+      amount: item.amount,
+      balance: item.balance,
+      destination: item.destination ?? null,
+      status: item.status,
+      note: item.note ?? '',
+    })),
+  ];
   return (
     <Stack gap="sm">
       <Group gap="sm">
@@ -181,82 +208,38 @@ function Transactions({ currency, pendingIncoming = [] }: { currency: WalletCurr
           {t('wallet.transactions.empty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={720}>
-          <Table verticalSpacing="sm" data-testid="transactions-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('wallet.transactions.time')}</Table.Th>
-                <Table.Th>{t('wallet.transactions.direction')}</Table.Th>
-                <Table.Th>{t('wallet.transactions.amount')}</Table.Th>
-                <Table.Th>{t('wallet.transactions.balance')}</Table.Th>
-                <Table.Th>{t('wallet.transactions.destination')}</Table.Th>
-                <Table.Th>{t('wallet.transactions.status')}</Table.Th>
-                <Table.Th>{t('wallet.transactions.note')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {incoming.map((item) => (
-                <Table.Tr key={`incoming-${item.id}`} data-testid="transaction-row">
-                  <Table.Td>
-                    <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{t('wallet.transactions.in')}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      +{formatBalance(item.amount, currency, language)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">—</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">—</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={statusColor.pending} variant="light">
-                      {t('billing.orders.statuses.pending')}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{item.note}</Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-              {(transactions.data?.items ?? []).map((item) => (
-                <Table.Tr key={`${item.id}-${item.direction}`} data-testid="transaction-row">
-                  <Table.Td>
-                    <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{t(`wallet.transactions.${item.direction}`)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {item.direction === 'out' ? '−' : '+'}
-                      {formatBalance(item.amount, item.currency, language)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{formatBalance(item.balance, item.currency, language)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{item.destination ?? '—'}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={statusColor[item.status]} variant="light">
-                      {t(`billing.orders.statuses.${item.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{item.note ?? ''}</Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          rows={rows}
+          rowKey={(row) => row.key}
+          minWidth={720}
+          narrow="cards"
+          testId="transactions-table"
+          rowTestId="transaction-row"
+          columns={[
+            { header: t('wallet.transactions.time'), cell: (row) => <Text size="sm">{formatDateTime(row.at, language)}</Text> },
+            { header: t('wallet.transactions.direction'), cell: (row) => <Text size="sm">{t(`wallet.transactions.${row.direction}`)}</Text> },
+            {
+              header: t('wallet.transactions.amount'),
+              cell: (row) => (
+                <Text size="sm" fw={500}>
+                  {row.direction === 'out' ? '−' : '+'}
+                  {formatBalance(row.amount, currency, language)}
+                </Text>
+              ),
+            },
+            { header: t('wallet.transactions.balance'), cell: (row) => <Text size="sm">{row.balance === null ? '—' : formatBalance(row.balance, currency, language)}</Text> },
+            { header: t('wallet.transactions.destination'), cell: (row) => <Text size="sm">{row.destination ?? '—'}</Text> },
+            {
+              header: t('wallet.transactions.status'),
+              cell: (row) => (
+                <Badge color={statusColor[row.status]} variant="light">
+                  {t(`billing.orders.statuses.${row.status}`)}
+                </Badge>
+              ),
+            },
+            { header: t('wallet.transactions.note'), cell: (row) => <Text size="sm">{row.note}</Text> },
+          ]}
+        />
       )}
       {total > PAGE_SIZE && <Pagination total={Math.ceil(total / PAGE_SIZE)} value={query.page} onChange={(page) => setQuery({ ...query, page })} size="sm" />}
     </Stack>
