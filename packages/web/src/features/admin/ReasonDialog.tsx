@@ -44,7 +44,7 @@ export function changeDialog(change: PendingChange | null): Omit<ReasonDialogPro
  * rule: 3 to 500 characters once trimmed), runs the change, and says why when it fails.
  */
 export function ReasonDialog({ opened, title, body, confirmLabel, danger, onClose, onConfirm }: ReasonDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [reason, setReason] = useState('');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -61,7 +61,11 @@ export function ReasonDialog({ opened, title, body, confirmLabel, danger, onClos
       await onConfirm(reason.trim());
       close();
     } catch (error) {
-      setFailure(errorText(error as ApiError));
+      // The refusal's own text where the catalogue has one: a 404 `admin.account_not_found` says
+      // which account is missing, where the shared policy would only say "not found".
+      const refusal = error as ApiError;
+      const own = `errors.${refusal.code}`;
+      setFailure(refusal.code?.startsWith('admin.') && i18n.exists(own) ? String(t(own as never, (refusal.details ?? {}) as never)) : errorText(refusal));
     } finally {
       setPending(false);
     }

@@ -1,0 +1,166 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { test, type APIRequestContext, type BrowserContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { generate } from 'otplib';
+import { startSmtpPeer, type SmtpPeer } from '../../packages/server/test/smtp-peer';
+import { roomyTotpEpoch } from '../../packages/server/test/totp';
+import { seriousViolations } from './axe';
+import { snap } from './helpers';
+import { createActivatedAccount, expect, poll, type Portal } from './mail';
+import { startPortalServer, type PortalServer } from './server';
+
+export type OperatorRole = 'owner' | 'support' | 'finance';
+export interface Person {
+  email: string;
+  password: string;
+  fullName: string;
+}
+
+/** What the console specs set up before their tests: the people, who has two-step, who holds which role. */
+export interface OperatorSetup {
+  /** Every account, made and activated through the API. */
+  people: readonly Person[];
+  /** Accounts that turn on two-step verification (an authenticator app the spec plays). */
+  twoStep: readonly Person[];
+  /** Named by OPERATOR_EMAILS at the restart: how the first owners are made. */
+  owners: readonly Person[];
+  /** Roles the first owner then gives through the admin API, with a reason. */
+  grants?: ReadonlyArray<readonly [Person, OperatorRole]>;
+  /** Anything to do as a person before the restart (an order, a reward). */
+  beforeRestart?(request: APIRequestContext): Promise<void>;
+  /** Anything to do as the signed-in first owner after the grants (an app to register). */
+  asOwner?(context: BrowserContext): Promise<void>;
+}
+
+/**
+ * A portal of its own for an operators' console spec (its data folder, its SMTP peer, its
+ * server), with what each console spec repeated: two-step verification on through the API,
+ * signing in with the authenticator's code, the first owner by OPERATOR_EMAILS and the roles
+ * they give, and the screen checks (no sideways scroll, no serious axe issue, a screenshot).
+ */
+export class ConsolePortal {
+  dataDir = '';
+  peer!: SmtpPeer;
+  server!: PortalServer;
+  portal!: Portal;
+  /** Each account's authenticator seed. */
+  readonly secrets = new Map<string, string>();
+  /** The time step of each account's last accepted code: the server takes a code once, so the next waits for a new step. */
+  private readonly usedSteps = new Map<string, number>();
+
+  /** `env` is added to every start (`DATA_DIR` and `SMTP_URL` are this portal's). */
+  constructor(
+    private readonly name: string,
+    private readonly env: Record<string, string> = {},
+  ) {}
+
+  get url(): string {
+    return this.server.platformUrl;
+  }
+
+  /** The data folder and the SMTP peer, before the first start (a spec may prepare the folder in between). */
+  async prepare(): Promise<void> {
+    this.dataDir = await mkdtemp(path.join(tmpdir(), `portal-e2e-${this.name}-`));
+    this.peer = await startSmtpPeer();
+  }
+
+  get dataEnv(): Record<string, string> & { DATA_DIR: string } {
+    return { NODE_ENV: 'development', DATA_DIR: path.join(this.dataDir, 'db') };
+  }
+
+  async start(env: Record<string, string> = {}): Promise<void> {
+    if (!this.dataDir) await this.prepare();
+    this.server = await startPortalServer({ env: { ...this.dataEnv, SMTP_URL: this.peer.url, ...this.env, ...env } });
+    this.portal = { platformUrl: this.server.platformUrl, lockerUrl: this.server.lockerUrl, waitForMail: (to, options) => poll(() => this.peer.messages, to, options) };
+  }
+
+  async restart(env: Record<string, string> = {}): Promise<void> {
+    await this.server.close();
+    await this.start(env);
+  }
+
+  /** Starts the portal, makes the people and the operators (see OperatorSetup). */
+  async setUp(playwright: PlaywrightWorkerArgs['playwright'], setup: OperatorSetup): Promise<void> {
+    // Two server starts, the sign-ups and their mails: more than a hook's minute on 2 busy cores.
+    test.setTimeout(300_000);
+    if (!this.server) await this.start();
+    const request = await playwright.request.newContext();
+    for (const person of setup.people) await createActivatedAccount(request, this.portal, person);
+    for (const person of setup.twoStep) await this.turnOnTotp(request, person);
+    await setup.beforeRestart?.(request);
+    await request.dispose();
+    await this.restart({ OPERATOR_EMAILS: setup.owners.map((owner) => owner.email).join(',') });
+    if (!setup.grants?.length && !setup.asOwner) return;
+    const browser = await playwright.chromium.launch();
+    try {
+      const context = await browser.newContext();
+      await this.signInAs(context, setup.owners[0]!);
+      for (const [person, role] of setup.grants ?? []) await this.grant(context, person, role);
+      await setup.asOwner?.(context);
+    } finally {
+      await browser.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.server?.close();
+    await this.peer?.close();
+    if (this.dataDir) await rm(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** Turns TOTP on through the API, as the security page does, and keeps the seed (the spec plays the authenticator app). */
+  async turnOnTotp(request: APIRequestContext, person: Person): Promise<string> {
+    expect((await request.post(`${this.url}/v3/sso/auth`, { data: { email: person.email, password: person.password } })).ok()).toBe(true);
+    const setup = await request.post(`${this.url}/v3/sso/me/2fa/totp/setup`);
+    expect(setup.ok(), await setup.text()).toBe(true);
+    const { secret } = (await setup.json()) as { secret: string };
+    this.secrets.set(person.email, secret);
+    const enabled = await request.post(`${this.url}/v3/sso/me/2fa/totp/enable`, { data: { code: await this.freshCode(person) } });
+    expect(enabled.ok(), await enabled.text()).toBe(true);
+    await request.post(`${this.url}/v3/sso/logout`);
+    return secret;
+  }
+
+  /** A code of a time step this account has not used yet, made with room before the step turns. */
+  async freshCode(person: Person): Promise<string> {
+    const secret = this.secrets.get(person.email);
+    if (!secret) throw new Error(`${person.email} has no two-step verification in this spec`);
+    for (;;) {
+      const epoch = await roomyTotpEpoch();
+      const step = Math.floor(epoch / 30);
+      if (this.usedSteps.get(person.email) !== step) {
+        this.usedSteps.set(person.email, step);
+        return generate({ secret, epoch });
+      }
+      await sleep(500);
+    }
+  }
+
+  /** Signs the browser in with the password and, when two-step is on, the authenticator's code; optionally in a language. */
+  async signInAs(context: BrowserContext, person: Person, language?: 'en' | 'vi'): Promise<void> {
+    const first = await context.request.post(`${this.url}/v3/sso/auth`, { data: { email: person.email, password: person.password } });
+    expect(first.ok(), await first.text()).toBe(true);
+    const body = (await first.json()) as { mfa_token?: string };
+    if (body.mfa_token) {
+      const second = await context.request.post(`${this.url}/v3/sso/auth/mfa`, { data: { mfa_token: body.mfa_token, code: await this.freshCode(person) } });
+      expect(second.ok(), await second.text()).toBe(true);
+    }
+    if (language) await context.addCookies([{ name: 'lang', value: language, url: this.url }]);
+  }
+
+  /** An owner's session gives a role through the admin API (201, in the operator audit log). */
+  async grant(owner: BrowserContext, person: Person, role: OperatorRole, reason = 'joins the operators'): Promise<void> {
+    const granted = await owner.request.post(`${this.url}/v3/admin/operators`, { data: { email: person.email, role, reason } });
+    expect(granted.status(), await granted.text()).toBe(201);
+  }
+}
+
+/** A console screen as a person sees it (not under the pointer): no sideways scroll, no serious axe issue; then its screenshot. */
+export async function looksRight(page: Page, name: string): Promise<void> {
+  await page.mouse.move(0, 0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await seriousViolations(page)).toEqual([]);
+  await snap(page, name);
+}
