@@ -24,7 +24,7 @@ export function adminApiFrom(env: NodeJS.ProcessEnv = process.env): AdminApi | u
   const url = env.PORTAL_URL?.trim();
   const key = env.OPERATOR_API_KEY?.trim();
   if (!url && !key) return undefined;
-  if (!url || !key) throw new UsageError('PORTAL_URL and OPERATOR_API_KEY go together: the server to call and an operator API key (made in the console, Operators page, with the scopes the command needs)');
+  if (!url || !key) throw new UsageError('PORTAL_URL and OPERATOR_API_KEY go together: the server to call and an operator API key (made in the console on the API keys page, /admin/api-keys, with the scopes the command needs)');
   let parsed: URL;
   try {
     parsed = new URL(url);
