@@ -7,9 +7,10 @@ import { useState } from 'react';
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Alert, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title, useMatches } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { dashboardRanges, type Dashboard, type DashboardMetric, type DashboardRange } from '@portal/contracts';
+import { dashboardRanges, type Dashboard, type DashboardMetric, type DashboardRange, type Language } from '@portal/contracts';
 import { FullPageLoader } from '../../components/FullPageLoader';
 import { PageHeader } from '../../components/PageHeader';
+import { formatDay } from '../../lib/dates';
 import { useLanguage } from '../../lib/use-language';
 import { useDashboard } from './api';
 
@@ -22,10 +23,13 @@ const charts: ReadonlyArray<{ metric: DashboardMetric; color: string; kind: 'bar
   { metric: 'token_grants', color: 'grape.7', kind: 'bar' },
 ];
 
-/** A bucket's label on the axis: its hour (13:00) or its day (28/11), in UTC as the server counts. */
-function bucketLabel(at: string, bucket: Dashboard['bucket'], language: string): string {
-  const options: Intl.DateTimeFormatOptions = bucket === 'hour' ? { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' } : { day: '2-digit', month: '2-digit', timeZone: 'UTC' };
-  return new Intl.DateTimeFormat(language === 'vi' ? 'vi-VN' : 'en-GB', options).format(new Date(at));
+/**
+ * A bucket's label on the axis, in UTC as the server counts: its hour (13:00), or its day in
+ * the language's date pattern without the year (11/28 in English, 28/11 in Vietnamese).
+ */
+function bucketLabel(at: string, bucket: Dashboard['bucket'], language: Language): string {
+  if (bucket === 'hour') return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' }).format(new Date(at));
+  return formatDay(at, language).slice(0, 5);
 }
 
 /** /admin: the portal's activity at a glance, one chart per figure, per hour or per day. */
