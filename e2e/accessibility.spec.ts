@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { axeViolations, isSerious } from './support/axe';
 import { cspViolations, pageErrors } from './support/helpers';
+import { open, watchActivity } from './support/screens';
 import { createActivatedAccount, expect, test, uniqueEmail, type Portal } from './support/mail';
 
 /**
@@ -70,65 +71,6 @@ async function audit(page: Page, screen: string): Promise<Finding[]> {
       impact: violation.impact ?? '',
       nodes: violation.nodes.slice(0, 3).map((node) => `${node.target.join(' ')}: ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
     }));
-}
-
-/** How long a screen must stay still (no request in flight, no DOM change) before it is audited. */
-const STILL_MS = 150;
-
-/**
- * Watches the page for what makes a screen unfinished: requests in flight (lazy chunks, data)
- * and changes to the DOM (a response rendering, a route swapping in). The DOM is watched from
- * before the app's first script, on every document the page loads.
- */
-async function watchActivity(page: Page): Promise<() => Promise<number>> {
-  let inFlight = 0;
-  let lastRequest = Date.now();
-  const started = () => {
-    inFlight += 1;
-    lastRequest = Date.now();
-  };
-  const ended = () => {
-    inFlight -= 1;
-    lastRequest = Date.now();
-  };
-  page.on('request', started);
-  page.on('requestfinished', ended);
-  page.on('requestfailed', ended);
-  await page.addInitScript(() => {
-    const state = window as unknown as { e2eLastDomChange: number };
-    state.e2eLastDomChange = performance.now();
-    new MutationObserver(() => (state.e2eLastDomChange = performance.now())).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  });
-  // Milliseconds the page has been still, 0 while a request is in flight.
-  return async () => {
-    if (inFlight > 0) return 0;
-    const domStill = await page.evaluate(() => performance.now() - (window as unknown as { e2eLastDomChange: number }).e2eLastDomChange);
-    return Math.min(domStill, Date.now() - lastRequest);
-  };
-}
-
-/**
- * Opens a screen and waits until it is finished: its code and data loaded and rendered, then
- * still for STILL_MS, with no busy region. (`networkidle` fires once per document: after a
- * history navigation it waited for nothing, and a fixed 250 ms pause stood in for the data.)
- * Motion is reduced (test.use below, and the theme's respectReducedMotion), so nothing is
- * mid-fade when axe reads colours. After the first, screens open the way a link does
- * (history + popstate, which the router follows): no reload of the app for each.
- */
-async function open(page: Page, url: string, stillFor: () => Promise<number>): Promise<void> {
-  const target = new URL(url);
-  const current = page.url() ? new URL(page.url()) : null;
-  if (current?.origin === target.origin) {
-    await page.evaluate((path) => {
-      history.pushState(null, '', path);
-      dispatchEvent(new PopStateEvent('popstate', { state: null }));
-    }, `${target.pathname}${target.search}`);
-  } else {
-    await page.goto(url);
-  }
-  await expect.poll(stillFor, { message: `${url} settles`, intervals: [50] }).toBeGreaterThanOrEqual(STILL_MS);
-  await expect(page.locator('#root')).not.toBeEmpty();
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
 async function sweep(page: Page, origin: string, screens: string[], stillFor: () => Promise<number>, options: { signedIn?: boolean } = {}): Promise<Finding[]> {
