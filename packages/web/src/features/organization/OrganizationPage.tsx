@@ -93,6 +93,8 @@ export function OrganizationPage() {
           rows={data.members}
           rowKey={(member) => member.email}
           minWidth={640}
+          // On a phone each row is a card: name, role and date in full, no sideways scroll.
+          narrow="cards"
           testId="organization-members"
           rowTestId="organization-member"
           columns={[
@@ -162,6 +164,8 @@ export function OrganizationPage() {
               rows={data.invitations}
               rowKey={(invitation) => invitation.id}
               minWidth={640}
+              // On a phone each row is a card: name, role and date in full, no sideways scroll.
+              narrow="cards"
               testId="organization-invitations"
               rowTestId="organization-invitation"
               columns={[
