@@ -17,17 +17,12 @@
  * done from the command line, by nobody signed in).
  * Exit codes: 0 done, 1 refused (the message says why), 2 usage.
  */
-import { parseArgs } from 'node:util';
 import { adminOperatorEndpoints, operatorRoles, type Operator, type OperatorRole } from '@portal/contracts';
 import { adminApiFrom, callAdmin, type AdminApi } from './cli/admin-api';
-import { runTool, UsageError } from './cli/run-tool';
-import { loadConfig } from './config';
-import { openDatabase } from './db/client';
-import { migrate } from './db/migrate';
+import { parseOptions, runTool, UsageError, withDatabase } from './cli/run-tool';
 import { createOperatorService, type OperatorService } from './modules/operators';
 import { createUserService } from './modules/users';
 import { systemClock } from './platform/clock';
-import { AppError } from './platform/errors';
 
 const USAGE = 'usage: npm run operators -- grant <email> owner|support|finance [--reason <why>]  |  revoke <email> owner|support|finance [--reason <why>]  |  list';
 const DEFAULT_REASON = 'from the command line';
@@ -43,12 +38,12 @@ interface Command {
 }
 
 function parse(argv: string[]): Command {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { reason: { type: 'string' } } });
-  const [name, email, role, ...extra] = positionals;
+  const { values, positionals } = parseOptions(argv, { reason: { type: 'string' } }, { max: 3 });
+  const [name, email, role] = positionals;
   const reason = (values.reason ?? DEFAULT_REASON).trim();
   if (reason.length < 3 || reason.length > 500) throw new UsageError('--reason takes 3 to 500 characters');
   if (name === 'list' && email === undefined) return { name, reason };
-  if ((name === 'grant' || name === 'revoke') && email?.includes('@') && extra.length === 0) {
+  if ((name === 'grant' || name === 'revoke') && email?.includes('@')) {
     if (!isRole(role)) throw new UsageError(`the role must be one of ${operatorRoles.join(', ')}`);
     return { name, email: email.toLowerCase(), role, reason };
   }
@@ -99,22 +94,12 @@ async function main(): Promise<number> {
     await throughServer(api, command);
     return 0;
   }
-  const config = loadConfig();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  try {
-    await migrate(database);
-    const users = createUserService(database.db);
-    await onDatabase(createOperatorService({ db: database.db, clock: systemClock, findUserByEmail: (address) => users.findByEmail(address) }), command);
+  // A refusal of the service (no activated account, the last owner) exits 1 with its message (cli/run-tool.ts).
+  return withDatabase(async ({ db }) => {
+    const users = createUserService(db);
+    await onDatabase(createOperatorService({ db, clock: systemClock, findUserByEmail: (address) => users.findByEmail(address) }), command);
     return 0;
-  } catch (error) {
-    if (error instanceof AppError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 runTool(USAGE, main);

@@ -10,6 +10,17 @@ import { UsageError } from './run-tool';
 
 const defaultReason = (command: string) => `command line: npm run billing -- ${command}`;
 
+/** The options of `promo add`, on the database (billing-admin.ts) as here (which adds `--reason`). */
+export const promoAddOptions = {
+  code: { type: 'string' },
+  percent: { type: 'string' },
+  amount: { type: 'string' },
+  currency: { type: 'string' },
+  plan: { type: 'string', multiple: true },
+  expires: { type: 'string' },
+  limit: { type: 'string' },
+} as const;
+
 /** A whole number the API takes as one, or undefined when not given; anything else is the caller's to fix. */
 function wholeNumber(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -22,16 +33,7 @@ export async function billingViaApi(api: AdminApi, group: string, command: strin
     const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
-      options: {
-        code: { type: 'string' },
-        percent: { type: 'string' },
-        amount: { type: 'string' },
-        currency: { type: 'string' },
-        plan: { type: 'string', multiple: true },
-        expires: { type: 'string' },
-        limit: { type: 'string' },
-        reason: { type: 'string' },
-      },
+      options: { ...promoAddOptions, reason: { type: 'string' } },
     });
     if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
     const added = await callAdmin(api, adminBillingEndpoints.createPromoCode, {

@@ -9,6 +9,18 @@ import { adminAppEndpoints, adminKeyEndpoints, DEVICE_CODE_GRANT, type OutsideAp
 import { callAdmin, type AdminApi } from './admin-api';
 import { UsageError } from './run-tool';
 
+/** The options of `clients add`, on the database (oauth-admin.ts) as here. */
+export const clientAddOptions = {
+  name: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  site: { type: 'string' },
+  logo: { type: 'string' },
+  public: { type: 'boolean', default: false },
+  'post-logout-uri': { type: 'string', multiple: true },
+  'backchannel-logout-uri': { type: 'string' },
+  'device-flow': { type: 'boolean', default: false },
+} as const;
+
 /** What the operator audit log says when the operator gave no `--reason`. */
 const defaultReason = (command: string) => `command line: npm run ${command}`;
 
@@ -24,16 +36,7 @@ function withReason(rest: string[], command: string, options: Options = {}) {
 
 export async function clientsViaApi(api: AdminApi, command: string, rest: string[]): Promise<number> {
   if (command === 'add') {
-    const { values, positionals, reason } = withReason(rest, 'clients -- add', {
-      name: { type: 'string' },
-      'redirect-uri': { type: 'string', multiple: true },
-      site: { type: 'string' },
-      logo: { type: 'string' },
-      public: { type: 'boolean', default: false },
-      'post-logout-uri': { type: 'string', multiple: true },
-      'backchannel-logout-uri': { type: 'string' },
-      'device-flow': { type: 'boolean', default: false },
-    });
+    const { values, positionals, reason } = withReason(rest, 'clients -- add', clientAddOptions);
     if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
     const grants: OutsideAppGrantType[] = values['device-flow'] ? ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT] : ['authorization_code', 'refresh_token'];
     const registered = await callAdmin(api, adminAppEndpoints.registerApp, {
