@@ -98,6 +98,9 @@ const KNOWN_FAULTS: { url: string; brand: Brand; language: Language; fault: stri
 
 const isKnown = (url: string, brand: Brand, language: Language) => KNOWN_FAULTS.some((known) => known.url === url && known.brand === brand && known.language === language);
 
+/** A screenshot's name part for a path: /security/webauthn → -security-webauthn, / → -home. */
+const pictureName = (url: string) => (url === '/' ? '-home' : url.replace(/\//g, '-'));
+
 /** Screens whose owners asked for pictures at 390 and 1440 px (e2e/screenshots, not under CI). */
 const PICTURED = new Set<string>([paths.home, paths.account, paths.apiKeys, paths.security, paths.securityDeviceActivity, paths.securityWebauthn]);
 
@@ -264,7 +267,7 @@ test.describe('every screen holds on a phone (390x844)', () => {
             if (faults.length) findings[screen.url] = faults;
             const pathname = new URL(page.url()).pathname;
             if (screen.signedIn && PICTURED.has(screen.url) && pathname === screen.url) {
-              await snap(page, `mobile-${brand}-${language}-390${screen.url.replace(/\//g, '-') || '-home'}`);
+              await snap(page, `mobile-${brand}-${language}-390${pictureName(screen.url)}`);
             }
           }
         };
@@ -286,7 +289,7 @@ test.describe('every screen holds on a phone (390x844)', () => {
         await page.setViewportSize({ width: 1440, height: 900 });
         for (const url of PICTURED) {
           await open(page, `${base}${url}`, stillFor);
-          await snap(page, `mobile-${brand}-${language}-1440${url.replace(/\//g, '-') || '-home'}`);
+          await snap(page, `mobile-${brand}-${language}-1440${pictureName(url)}`);
         }
         await context.close();
 

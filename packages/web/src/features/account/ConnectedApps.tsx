@@ -50,6 +50,8 @@ export function ConnectedApps() {
             columns={[
               {
                 header: t('account.connectedApps.columns.app'),
+                // The app's name heads its card on a phone.
+                label: '',
                 cell: (app) => (
                   <Group gap="sm" wrap="nowrap">
                     <Avatar src={app.logo_uri} alt="" radius="md" color="blue" size="sm">

@@ -65,7 +65,8 @@ export function ProfileForm() {
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           {field('full_name', t('account.profile.fullName'), { required: true, autoComplete: 'name', maxLength: PROFILE_LIMITS.full_name })}
           {field('username', t('account.profile.username'), { autoComplete: 'username', maxLength: PROFILE_LIMITS.username })}
-          <TextInput label={t('account.profile.email')} value={user?.email ?? ''} readOnly disabled />
+          {/* A long address is cut by the box on a phone: the title shows it whole. */}
+          <TextInput label={t('account.profile.email')} value={user?.email ?? ''} title={user?.email ?? undefined} readOnly disabled />
           {field('phone', t('account.profile.phone'), { autoComplete: 'tel', inputMode: 'numeric', maxLength: PROFILE_LIMITS.phone })}
           {field('company', t('account.profile.company'), { autoComplete: 'organization', maxLength: PROFILE_LIMITS.text })}
           {field('organization', t('account.profile.organization'), { maxLength: PROFILE_LIMITS.text })}
