@@ -11,8 +11,15 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   secrets: DataProtection;
   egress: EgressPolicy;
-  /** Deliveries claimed (and sent at once) per round. */
+  /** Deliveries claimed per round (one statement). */
   batchSize?: number;
+  /**
+   * Attempts in flight at once on this node. Each is a request out and its answer read on the
+   * same event loop as the sign-ins: a bounded few keep delivery from crowding them out.
+   */
+  concurrency?: number;
+  /** Pause between rounds of a run, so the requests that came in meanwhile are served first. */
+  pauseMs?: number;
   /** How long a claim holds: past it another worker may take the delivery again (a crashed node). */
   leaseMs?: number;
   /** One run stops claiming after this long, so a job's run ends and the node can close. */
@@ -34,7 +41,9 @@ export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
  */
 export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const queries = webhookQueries(options.db);
-  const batchSize = options.batchSize ?? 100;
+  const batchSize = options.batchSize ?? 25;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const pauseMs = options.pauseMs ?? 5;
   const leaseMs = options.leaseMs ?? 60_000;
   const runBudgetMs = options.runBudgetMs ?? 10_000;
   const policy: EgressPolicy = { ...options.egress, timeoutMs: ATTEMPT_TIMEOUT_MS, maxResponseBytes: ANSWER_LIMIT_BYTES };
@@ -79,17 +88,31 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     return null;
   }
 
+  /** Sends the claimed batch `concurrency` at a time (never more in flight on this node); the successes, in claim order. */
+  async function sendAll(claimed: ClaimedDelivery[]): Promise<Array<{ id: number; statusCode: number }>> {
+    const results: Array<{ id: number; statusCode: number } | null> = new Array(claimed.length).fill(null);
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) {
+        const index = next++;
+        results[index] = await attempt(claimed[index]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
+    return results.filter((result) => result !== null);
+  }
+
   /** One round: claims a batch and sends it. Returns how many were claimed. */
   async function round(): Promise<number> {
     const claimed = await queries.claim(options.clock.now(), batchSize, leaseMs);
     if (!claimed.length) return 0;
-    const delivered = (await Promise.all(claimed.map((delivery) => attempt(delivery)))).filter((result) => result !== null);
+    const delivered = await sendAll(claimed);
     // One statement for the round's successes: a row per delivery would cost a database round trip each.
     await queries.settleDelivered(delivered, claimed[0]!.leaseUntil, options.clock.now());
     return claimed.length;
   }
 
-  /** Rounds until nothing is due (or the budget is spent). Returns how many were claimed. */
+  /** Rounds until nothing is due (or the budget is spent), pausing between them. Returns how many were claimed. */
   async function run(): Promise<number> {
     const started = Date.now();
     let sent = 0;
@@ -97,6 +120,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       const claimed = await round();
       sent += claimed;
       if (claimed === 0 || Date.now() - started > runBudgetMs) return sent;
+      // A backlog drains in rounds with the request path served between them (timers run after pending I/O).
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   }
 
