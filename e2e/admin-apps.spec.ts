@@ -1,13 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { generate } from 'otplib';
-import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
-import { seriousViolations } from './support/axe';
-import { chooseLanguage, chooseLanguageSaved, pageErrors, snap } from './support/helpers';
-import { createActivatedAccount, expect, poll, uniqueEmail, type Portal } from './support/mail';
-import { startPortalServer, type PortalServer } from './support/server';
+import { test, type Page } from '@playwright/test';
+import { chooseLanguage, chooseLanguageSaved, pageErrors } from './support/helpers';
+import { expect, uniqueEmail } from './support/mail';
+import { ConsolePortal, looksRight } from './support/operators';
 
 /**
  * Apps and signing keys in the operators' console, on a portal of its own: the owner (named by
@@ -20,58 +14,12 @@ const PASSWORD = 'plum-orbit-cactus-917';
 const owner = { email: uniqueEmail('apps-owner'), password: PASSWORD, fullName: 'Olivia Owner' };
 const support = { email: uniqueEmail('apps-support'), password: PASSWORD, fullName: 'Sam Support' };
 
-let dataDir: string;
-let peer: SmtpPeer;
-let server: PortalServer;
-let portal: Portal;
-const secrets: Record<string, string> = {};
 let clientId = '';
+
+const consolePortal = new ConsolePortal('apps');
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);
-
-async function start(env: Record<string, string> = {}): Promise<void> {
-  server = await startPortalServer({ env: { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db'), SMTP_URL: peer.url, ...env } });
-  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
-}
-
-/** The time step of each account's last accepted code: the server takes a code once, so the next waits for a new step. */
-const usedSteps = new Map<string, number>();
-const stepNow = () => Math.floor(Date.now() / 30_000);
-async function freshCode(email: string): Promise<string> {
-  while (usedSteps.get(email) === stepNow()) await new Promise((resolve) => setTimeout(resolve, 500));
-  usedSteps.set(email, stepNow());
-  return generate({ secret: secrets[email]! });
-}
-
-/** Turns TOTP on through the API, as the security page does; returns the seed (the spec plays the authenticator app). */
-async function turnOnTotp(request: APIRequestContext, account: { email: string; password: string }): Promise<string> {
-  expect((await request.post(`${server.platformUrl}/v3/sso/auth`, { data: { email: account.email, password: account.password } })).ok()).toBe(true);
-  const { secret } = (await (await request.post(`${server.platformUrl}/v3/sso/me/2fa/totp/setup`)).json()) as { secret: string };
-  usedSteps.set(account.email, stepNow());
-  const enabled = await request.post(`${server.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await generate({ secret }) } });
-  expect(enabled.ok(), await enabled.text()).toBe(true);
-  await request.post(`${server.platformUrl}/v3/sso/logout`);
-  return secret;
-}
-
-async function signInAs(context: BrowserContext, account: { email: string; password: string }): Promise<void> {
-  const first = await context.request.post(`${server.platformUrl}/v3/sso/auth`, { data: { email: account.email, password: account.password } });
-  expect(first.ok(), await first.text()).toBe(true);
-  const body = (await first.json()) as { mfa_token?: string };
-  if (body.mfa_token) {
-    const second = await context.request.post(`${server.platformUrl}/v3/sso/auth/mfa`, { data: { mfa_token: body.mfa_token, code: await freshCode(account.email) } });
-    expect(second.ok(), await second.text()).toBe(true);
-  }
-}
-
-async function looksRight(page: Page, name: string): Promise<void> {
-  // Judged as seen, not under the pointer: a hovered menu entry is another colour for a moment.
-  await page.mouse.move(0, 0);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-  expect(await seriousViolations(page)).toEqual([]);
-  await snap(page, name);
-}
 
 /** Types the reason into the open dialog and confirms it. */
 async function confirmWithReason(page: Page, reason: string): Promise<void> {
@@ -83,35 +31,19 @@ async function confirmWithReason(page: Page, reason: string): Promise<void> {
 }
 
 test.beforeAll(async ({ playwright }) => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-apps-'));
-  peer = await startSmtpPeer();
-  await start();
-  const request = await playwright.request.newContext();
-  for (const account of [owner, support]) await createActivatedAccount(request, portal, account);
-  for (const account of [owner, support]) secrets[account.email] = await turnOnTotp(request, account);
-  await request.dispose();
-  await server.close();
-  await start({ OPERATOR_EMAILS: owner.email });
-  const browser = await playwright.chromium.launch();
-  const context = await browser.newContext();
-  await signInAs(context, owner);
-  const granted = await context.request.post(`${server.platformUrl}/v3/admin/operators`, { data: { email: support.email, role: 'support', reason: 'joins the operators' } });
-  expect(granted.status(), await granted.text()).toBe(201);
-  await browser.close();
+  await consolePortal.setUp(playwright, { people: [owner, support], twoStep: [owner, support], owners: [owner], grants: [[support, 'support']] });
 });
 
 test.afterAll(async () => {
-  await server?.close();
-  await peer?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await consolePortal.close();
 });
 
 test('the owner registers an app (its secret shown once), rotates the secret and disables the app', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await signInAs(context, owner);
+  await consolePortal.signInAs(context, owner);
   const page = await context.newPage();
   const errors = pageErrors(page);
-  await page.goto(`${server.platformUrl}/admin`);
+  await page.goto(`${consolePortal.url}/admin`);
   await page.getByTestId('admin-nav-apps').click();
   await expect(page).toHaveURL(/\/admin\/apps$/);
   await expect(page.getByTestId('app-row').first()).toBeVisible();
@@ -138,7 +70,7 @@ test('the owner registers an app (its secret shown once), rotates the secret and
   await page.reload();
   await expect(page.getByTestId('app-secret')).toHaveCount(0);
   expect(await page.content()).not.toContain(first);
-  const read = await context.request.get(`${server.platformUrl}/v3/admin/apps/${clientId}`);
+  const read = await context.request.get(`${consolePortal.url}/v3/admin/apps/${clientId}`);
   expect(await read.text()).not.toContain(first);
 
   await page.getByTestId('app-row').filter({ hasText: 'Partner Portal' }).getByTestId('app-open').click();
@@ -158,7 +90,7 @@ test('the owner registers an app (its secret shown once), rotates the secret and
   await expect(page.getByTestId('app-enable')).toBeVisible();
 
   // The operator audit log has each change with its reason, and no secret.
-  const audit = await (await context.request.get(`${server.platformUrl}/v3/admin/audit?action=apps`)).text();
+  const audit = await (await context.request.get(`${consolePortal.url}/v3/admin/audit?action=apps`)).text();
   expect(audit).toContain('Secret pasted in a public chat');
   for (const value of [first, second]) expect(audit).not.toContain(value);
 
@@ -178,10 +110,10 @@ test('the owner registers an app (its secret shown once), rotates the secret and
 
 test('the owner rotates the signing keys: new keys are published ahead of signing', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await signInAs(context, owner);
+  await consolePortal.signInAs(context, owner);
   const page = await context.newPage();
   const errors = pageErrors(page);
-  await page.goto(`${server.platformUrl}/admin/keys`);
+  await page.goto(`${consolePortal.url}/admin/keys`);
   const rows = page.getByTestId('key-row');
   await expect(rows.first()).toBeVisible();
   const signing = await page.locator('[data-testid="key-row"][data-state="signing"]').count();
@@ -194,7 +126,7 @@ test('the owner rotates the signing keys: new keys are published ahead of signin
   await expect(page.locator('[data-testid="key-row"][data-state="published"]')).toHaveCount(2);
   await expect(page.locator('[data-testid="key-row"][data-state="signing"]')).toHaveCount(2);
   await looksRight(page, 'admin-keys-rotated-1440-en');
-  const published = (await (await context.request.get(`${server.platformUrl}/oidc/jwks`)).json()) as { keys: Array<{ kid: string }> };
+  const published = (await (await context.request.get(`${consolePortal.url}/oidc/jwks`)).json()) as { keys: Array<{ kid: string }> };
   expect(published.keys).toHaveLength(4);
 
   await chooseLanguageSaved(page, 'vi');
@@ -209,9 +141,9 @@ test('the owner rotates the signing keys: new keys are published ahead of signin
 
 test('support reads the apps without any change, and the admin API refuses its rotation and the keys', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await signInAs(context, support);
+  await consolePortal.signInAs(context, support);
   const page = await context.newPage();
-  await page.goto(`${server.platformUrl}/admin/apps`);
+  await page.goto(`${consolePortal.url}/admin/apps`);
   await expect(page.getByTestId('app-row').filter({ hasText: 'Partner Portal' })).toBeVisible();
   await expect(page.getByTestId('app-register')).toHaveCount(0);
   await expect(page.getByTestId('admin-nav-keys')).toHaveCount(0);
@@ -219,9 +151,9 @@ test('support reads the apps without any change, and the admin API refuses its r
   await expect(page.getByTestId('app-details')).toBeVisible();
   await expect(page.getByTestId('app-rotate')).toHaveCount(0);
   await expect(page.getByTestId('app-edit-submit')).toHaveCount(0);
-  const rotate = await context.request.post(`${server.platformUrl}/v3/admin/apps/${clientId}/secret`, { data: { reason: 'support tries to rotate' } });
+  const rotate = await context.request.post(`${consolePortal.url}/v3/admin/apps/${clientId}/secret`, { data: { reason: 'support tries to rotate' } });
   expect([rotate.status(), ((await rotate.json()) as { code: string }).code]).toEqual([403, 'admin.forbidden']);
-  const keys = await context.request.post(`${server.platformUrl}/v3/admin/signing-keys/rotate`, { data: { reason: 'support tries to rotate' } });
+  const keys = await context.request.post(`${consolePortal.url}/v3/admin/signing-keys/rotate`, { data: { reason: 'support tries to rotate' } });
   expect(keys.status()).toBe(403);
   await looksRight(page, 'admin-apps-support-1440-en');
   await context.close();

@@ -1,13 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { generate } from 'otplib';
-import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
+import { test, type Page } from '@playwright/test';
 import { seriousViolations } from './support/axe';
 import { chooseLanguage, pageErrors, snap } from './support/helpers';
-import { createActivatedAccount, expect, poll, uniqueEmail, type Portal } from './support/mail';
-import { startPortalServer, type PortalServer } from './support/server';
+import { expect, uniqueEmail } from './support/mail';
+import { ConsolePortal } from './support/operators';
 
 /**
  * The operators' console at /admin on a portal of its own: the people are made first, then the
@@ -23,84 +18,34 @@ const ownerWithoutTwoStep = { email: uniqueEmail('admin-no2fa'), password: PASSW
 const person = { email: uniqueEmail('admin-person'), password: PASSWORD, fullName: 'Pat Person' };
 const helper = { email: uniqueEmail('admin-support'), password: PASSWORD, fullName: 'Sam Support' };
 
-let dataDir: string;
-let peer: SmtpPeer;
-let server: PortalServer;
-let portal: Portal;
-let ownerSecret: string;
+const consolePortal = new ConsolePortal('admin');
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);
-
-async function start(env: Record<string, string> = {}): Promise<void> {
-  server = await startPortalServer({ env: { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db'), SMTP_URL: peer.url, ...env } });
-  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
-}
-
-/** The portal takes a TOTP code once per 30-second step: the next code comes from a step not used yet. */
-let usedStep = -1;
-async function freshCode(secret: string): Promise<string> {
-  const step = Math.floor(Date.now() / 30_000);
-  if (step <= usedStep) await new Promise((resolve) => setTimeout(resolve, (usedStep + 1) * 30_000 - Date.now() + 250));
-  usedStep = Math.floor(Date.now() / 30_000);
-  return generate({ secret });
-}
-
-/** Turns TOTP on through the API, as the security page does; returns the seed (the spec plays the authenticator app). */
-async function turnOnTotp(request: APIRequestContext, baseUrl: string, account: { email: string; password: string }): Promise<string> {
-  expect((await request.post(`${baseUrl}/v3/sso/auth`, { data: { email: account.email, password: account.password } })).ok()).toBe(true);
-  const setup = await request.post(`${baseUrl}/v3/sso/me/2fa/totp/setup`);
-  expect(setup.ok()).toBe(true);
-  const { secret } = (await setup.json()) as { secret: string };
-  const enabled = await request.post(`${baseUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await freshCode(secret) } });
-  expect(enabled.ok(), await enabled.text()).toBe(true);
-  return secret;
-}
-
-/** Signs the browser in with the password and, when two-step is on, the authenticator's code. */
-async function signInAs(context: BrowserContext, account: { email: string; password: string }, secret?: string): Promise<void> {
-  const first = await context.request.post(`${server.platformUrl}/v3/sso/auth`, { data: { email: account.email, password: account.password } });
-  expect(first.ok(), await first.text()).toBe(true);
-  const body = (await first.json()) as { mfa_token?: string };
-  if (body.mfa_token) {
-    const second = await context.request.post(`${server.platformUrl}/v3/sso/auth/mfa`, { data: { mfa_token: body.mfa_token, code: await freshCode(secret!) } });
-    expect(second.ok(), await second.text()).toBe(true);
-  }
-}
 
 async function noSidewaysScroll(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 }
 
 test.beforeAll(async ({ playwright }) => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-admin-'));
-  peer = await startSmtpPeer();
-  await start();
-  const request = await playwright.request.newContext();
-  for (const account of [owner, ownerWithoutTwoStep, person, helper]) await createActivatedAccount(request, portal, account);
-  ownerSecret = await turnOnTotp(request, server.platformUrl, owner);
-  await request.dispose();
   // The first operators: named at start, as the README's quick start says.
-  await server.close();
-  await start({ OPERATOR_EMAILS: `${owner.email},${ownerWithoutTwoStep.email}` });
+  await consolePortal.setUp(playwright, { people: [owner, ownerWithoutTwoStep, person, helper], twoStep: [owner], owners: [owner, ownerWithoutTwoStep] });
 });
 
 test.afterAll(async () => {
-  await server?.close();
-  await peer?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await consolePortal.close();
 });
 
 test('a person who is not an operator gets the not-found page at /admin and 403 from the admin API', async ({ browser }) => {
   const context = await browser.newContext();
-  await signInAs(context, person);
+  await consolePortal.signInAs(context, person);
   const page = await context.newPage();
-  await page.goto(`${server.platformUrl}/admin`);
+  await page.goto(`${consolePortal.url}/admin`);
   await expect(page.getByTestId('error-status')).toHaveText('404');
-  await page.goto(`${server.platformUrl}/admin/people`);
+  await page.goto(`${consolePortal.url}/admin/people`);
   await expect(page.getByTestId('error-status')).toHaveText('404');
   for (const url of ['/v3/admin/me', '/v3/admin/dashboard', '/v3/admin/audit']) {
-    const response = await context.request.get(`${server.platformUrl}${url}`);
+    const response = await context.request.get(`${consolePortal.url}${url}`);
     expect([url, response.status(), ((await response.json()) as { code: string }).code]).toEqual([url, 403, 'admin.forbidden']);
   }
   await context.close();
@@ -108,9 +53,9 @@ test('a person who is not an operator gets the not-found page at /admin and 403 
 
 test('an operator without two-step verification is sent to turn it on', async ({ browser }) => {
   const context = await browser.newContext();
-  await signInAs(context, ownerWithoutTwoStep);
+  await consolePortal.signInAs(context, ownerWithoutTwoStep);
   const page = await context.newPage();
-  await page.goto(`${server.platformUrl}/admin`);
+  await page.goto(`${consolePortal.url}/admin`);
   await expect(page.getByTestId('admin-two-factor-required')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await snap(page, 'admin-two-factor-required');
@@ -121,15 +66,15 @@ test('an operator without two-step verification is sent to turn it on', async ({
 
 test('an owner with two-step sees the dashboard charts and the operator audit, at 1440 and 390 px, in both languages', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await signInAs(context, owner, ownerSecret);
+  await consolePortal.signInAs(context, owner);
   const page = await context.newPage();
   const errors = pageErrors(page);
 
   // An owner's change is recorded with its reason: the audit page shows it.
-  const granted = await context.request.post(`${server.platformUrl}/v3/admin/operators`, { data: { email: helper.email, role: 'support', reason: 'joins the support desk' } });
+  const granted = await context.request.post(`${consolePortal.url}/v3/admin/operators`, { data: { email: helper.email, role: 'support', reason: 'joins the support desk' } });
   expect(granted.status(), await granted.text()).toBe(201);
 
-  await page.goto(`${server.platformUrl}/admin`);
+  await page.goto(`${consolePortal.url}/admin`);
   await expect(page.getByTestId('admin-dashboard')).toBeVisible();
   for (const metric of ['sign_ups', 'sign_ins', 'failed_sign_ins', 'lockouts', 'active_sessions', 'token_grants']) {
     await expect(page.getByTestId(`dashboard-${metric}`).locator('svg.recharts-surface')).toBeVisible();

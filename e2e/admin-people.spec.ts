@@ -1,13 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { generate } from 'otplib';
-import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
+import { test } from '@playwright/test';
 import { seriousViolations } from './support/axe';
 import { chooseLanguage, chooseLanguageSaved, pageErrors, snap } from './support/helpers';
-import { createActivatedAccount, expect, poll, uniqueEmail, type Portal } from './support/mail';
-import { startPortalServer, type PortalServer } from './support/server';
+import { expect, uniqueEmail } from './support/mail';
+import { ConsolePortal, looksRight } from './support/operators';
 
 /**
  * People in the operators' console, on a portal of its own: the owner (named by
@@ -23,95 +18,39 @@ const support = { email: uniqueEmail('people-support'), password: PASSWORD, full
 const finance = { email: uniqueEmail('people-finance'), password: PASSWORD, fullName: 'Fran Finance' };
 const target = { email: uniqueEmail('people-target'), password: PASSWORD, fullName: 'Trần Thị Target' };
 
-let dataDir: string;
-let peer: SmtpPeer;
-let server: PortalServer;
-let portal: Portal;
-const secrets: Record<string, string> = {};
+const consolePortal = new ConsolePortal('people');
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);
 
-async function start(env: Record<string, string> = {}): Promise<void> {
-  server = await startPortalServer({ env: { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db'), SMTP_URL: peer.url, ...env } });
-  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
-}
-
-/** Turns TOTP on through the API, as the security page does; returns the seed (the spec plays the authenticator app). */
-async function turnOnTotp(request: APIRequestContext, account: { email: string; password: string }): Promise<string> {
-  expect((await request.post(`${server.platformUrl}/v3/sso/auth`, { data: { email: account.email, password: account.password } })).ok()).toBe(true);
-  const setup = await request.post(`${server.platformUrl}/v3/sso/me/2fa/totp/setup`);
-  const { secret } = (await setup.json()) as { secret: string };
-  usedSteps.set(account.email, stepNow());
-  const enabled = await request.post(`${server.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await generate({ secret }) } });
-  expect(enabled.ok(), await enabled.text()).toBe(true);
-  await request.post(`${server.platformUrl}/v3/sso/logout`);
-  return secret;
-}
-
-/** The time step of each account's last accepted code: the server takes a code once, so the next waits for a new step. */
-const usedSteps = new Map<string, number>();
-const stepNow = () => Math.floor(Date.now() / 30_000);
-async function freshCode(email: string): Promise<string> {
-  while (usedSteps.get(email) === stepNow()) await new Promise((resolve) => setTimeout(resolve, 500));
-  usedSteps.set(email, stepNow());
-  return generate({ secret: secrets[email]! });
-}
-
-/** Signs the browser in with the password and, when two-step is on, the authenticator's code. */
-async function signInAs(context: BrowserContext, account: { email: string; password: string }): Promise<void> {
-  const first = await context.request.post(`${server.platformUrl}/v3/sso/auth`, { data: { email: account.email, password: account.password } });
-  expect(first.ok(), await first.text()).toBe(true);
-  const body = (await first.json()) as { mfa_token?: string };
-  if (body.mfa_token) {
-    const second = await context.request.post(`${server.platformUrl}/v3/sso/auth/mfa`, { data: { mfa_token: body.mfa_token, code: await freshCode(account.email) } });
-    expect(second.ok(), await second.text()).toBe(true);
-  }
-}
-
-async function looksRight(page: Page, name: string): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-  expect(await seriousViolations(page)).toEqual([]);
-  await snap(page, name);
-}
-
 test.beforeAll(async ({ playwright }) => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-people-'));
-  peer = await startSmtpPeer();
-  await start();
-  const request = await playwright.request.newContext();
-  for (const account of [owner, support, finance, target]) await createActivatedAccount(request, portal, account);
-  for (const account of [owner, support, finance]) secrets[account.email] = await turnOnTotp(request, account);
-  await request.dispose();
-  await server.close();
-  await start({ OPERATOR_EMAILS: owner.email });
   // The owner makes the support and finance operators (each with a reason, in the operator audit log).
-  const context = await (await playwright.chromium.launch()).newContext();
-  await signInAs(context, owner);
-  for (const [account, role] of [[support, 'support'], [finance, 'finance']] as const) {
-    const granted = await context.request.post(`${server.platformUrl}/v3/admin/operators`, { data: { email: account.email, role, reason: 'joins the operators' } });
-    expect(granted.status(), await granted.text()).toBe(201);
-  }
-  await context.browser()?.close();
+  await consolePortal.setUp(playwright, {
+    people: [owner, support, finance, target],
+    twoStep: [owner, support, finance],
+    owners: [owner],
+    grants: [
+      [support, 'support'],
+      [finance, 'finance'],
+    ],
+  });
 });
 
 test.afterAll(async () => {
-  await server?.close();
-  await peer?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await consolePortal.close();
 });
 
 test('support finds a person, opens their page and locks the account with a reason: the person is signed out at once', async ({ browser }) => {
   // The person, signed in in their own browser.
   const personContext = await browser.newContext();
-  await signInAs(personContext, target);
-  expect((await personContext.request.get(`${server.platformUrl}/v3/sso/me`)).status()).toBe(200);
+  await consolePortal.signInAs(personContext, target);
+  expect((await personContext.request.get(`${consolePortal.url}/v3/sso/me`)).status()).toBe(200);
 
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await signInAs(context, support);
+  await consolePortal.signInAs(context, support);
   const page = await context.newPage();
   const errors = pageErrors(page);
-  await page.goto(`${server.platformUrl}/admin`);
+  await page.goto(`${consolePortal.url}/admin`);
   await page.getByTestId('admin-nav-people').click();
   await expect(page).toHaveURL(/\/admin\/people$/);
   await page.getByTestId('people-query').fill(target.email.slice(0, 14).toUpperCase());
@@ -141,8 +80,8 @@ test('support finds a person, opens their page and locks the account with a reas
   await expect(page.getByTestId('person-unlock')).toBeVisible();
 
   // The person's browser is refused right after, and their password no longer signs them in.
-  expect((await personContext.request.get(`${server.platformUrl}/v3/sso/me`)).status()).toBe(401);
-  const again = await personContext.request.post(`${server.platformUrl}/v3/sso/auth`, { data: { email: target.email, password: target.password } });
+  expect((await personContext.request.get(`${consolePortal.url}/v3/sso/me`)).status()).toBe(401);
+  const again = await personContext.request.post(`${consolePortal.url}/v3/sso/auth`, { data: { email: target.email, password: target.password } });
   expect([again.status(), ((await again.json()) as { code: string }).code]).toEqual([403, 'auth.account_locked']);
 
   // Vietnamese on a phone: the same page, nothing sideways.
@@ -151,7 +90,7 @@ test('support finds a person, opens their page and locks the account with a reas
   await page.reload();
   await expect(page.getByTestId('person-status')).toHaveText('Đã khóa');
   await looksRight(page, 'admin-person-390-vi');
-  await page.goto(`${server.platformUrl}/admin/people`);
+  await page.goto(`${consolePortal.url}/admin/people`);
   await page.getByTestId('people-query').fill(target.email);
   await page.getByTestId('people-search').click();
   await expect(page.getByTestId('people-row').filter({ hasText: target.email })).toBeVisible();
@@ -164,16 +103,16 @@ test('support finds a person, opens their page and locks the account with a reas
 
 test('finance reads a person without any action, and the admin API refuses its lock', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await signInAs(context, finance);
+  await consolePortal.signInAs(context, finance);
   const page = await context.newPage();
-  await page.goto(`${server.platformUrl}/admin/people`);
+  await page.goto(`${consolePortal.url}/admin/people`);
   await page.getByTestId('people-query').fill(target.email);
   await page.getByTestId('people-search').click();
   await page.getByTestId('people-row').filter({ hasText: target.email }).getByTestId('people-open').click();
   await expect(page.getByTestId('admin-person')).toBeVisible();
   await expect(page.getByTestId('person-actions')).toHaveCount(0);
   const userId = page.url().split('/').pop()!;
-  const refused = await context.request.post(`${server.platformUrl}/v3/admin/people/${userId}/unlock`, { data: { reason: 'finance tries to unlock' } });
+  const refused = await context.request.post(`${consolePortal.url}/v3/admin/people/${userId}/unlock`, { data: { reason: 'finance tries to unlock' } });
   expect([refused.status(), ((await refused.json()) as { code: string }).code]).toEqual([403, 'admin.forbidden']);
   await looksRight(page, 'admin-person-finance-1440-en');
   await context.close();

@@ -1,16 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { generate } from 'otplib';
+import { test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
-import { seriousViolations } from './support/axe';
-import { chooseLanguage, pageErrors, snap } from './support/helpers';
-import { createActivatedAccount, expect, poll, uniqueEmail, type Portal } from './support/mail';
-import { startPortalServer, type PortalServer } from './support/server';
+import { chooseLanguage, pageErrors } from './support/helpers';
+import { expect, uniqueEmail } from './support/mail';
+import { ConsolePortal, looksRight } from './support/operators';
 
 /**
  * Webhooks in the operators' console, on a portal of its own: the owner (OPERATOR_EMAILS)
@@ -25,60 +19,16 @@ const owner = { email: uniqueEmail('hooks-owner'), password: PASSWORD, fullName:
 const support = { email: uniqueEmail('hooks-support'), password: PASSWORD, fullName: 'Sam Support' };
 const person = { email: uniqueEmail('hooks-person'), password: PASSWORD, fullName: 'Phan Person' };
 
-let dataDir: string;
-let peer: SmtpPeer;
-let server: PortalServer;
-let portal: Portal;
 let clientId: string;
-const secrets: Record<string, string> = {};
 /** The receiver: every request's id, headers and body. */
 const received: Array<{ id: string; headers: Record<string, string>; body: string }> = [];
 let receiver: Server;
 let receiverUrl: string;
 
+const consolePortal = new ConsolePortal('webhooks', { WEBHOOK_DELIVERY_INTERVAL_MS: '200' });
+
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);
-
-async function start(env: Record<string, string> = {}): Promise<void> {
-  server = await startPortalServer({ env: { NODE_ENV: 'development', DATA_DIR: path.join(dataDir, 'db'), SMTP_URL: peer.url, WEBHOOK_DELIVERY_INTERVAL_MS: '200', ...env } });
-  portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
-}
-
-async function turnOnTotp(request: APIRequestContext, account: { email: string; password: string }): Promise<string> {
-  expect((await request.post(`${server.platformUrl}/v3/sso/auth`, { data: { email: account.email, password: account.password } })).ok()).toBe(true);
-  const setup = await request.post(`${server.platformUrl}/v3/sso/me/2fa/totp/setup`);
-  const { secret } = (await setup.json()) as { secret: string };
-  usedSteps.set(account.email, stepNow());
-  const enabled = await request.post(`${server.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await generate({ secret }) } });
-  expect(enabled.ok(), await enabled.text()).toBe(true);
-  await request.post(`${server.platformUrl}/v3/sso/logout`);
-  return secret;
-}
-
-/** The server takes a TOTP code once: the next sign-in of an account waits for a new time step. */
-const usedSteps = new Map<string, number>();
-const stepNow = () => Math.floor(Date.now() / 30_000);
-async function freshCode(email: string): Promise<string> {
-  while (usedSteps.get(email) === stepNow()) await new Promise((resolve) => setTimeout(resolve, 500));
-  usedSteps.set(email, stepNow());
-  return generate({ secret: secrets[email]! });
-}
-
-async function signInAs(context: BrowserContext, account: { email: string; password: string }): Promise<void> {
-  const first = await context.request.post(`${server.platformUrl}/v3/sso/auth`, { data: { email: account.email, password: account.password } });
-  expect(first.ok(), await first.text()).toBe(true);
-  const body = (await first.json()) as { mfa_token?: string };
-  if (body.mfa_token) {
-    const second = await context.request.post(`${server.platformUrl}/v3/sso/auth/mfa`, { data: { mfa_token: body.mfa_token, code: await freshCode(account.email) } });
-    expect(second.ok(), await second.text()).toBe(true);
-  }
-}
-
-async function looksRight(page: Page, name: string): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-  expect(await seriousViolations(page)).toEqual([]);
-  await snap(page, name);
-}
 
 test.beforeAll(async ({ playwright }) => {
   receiver = createServer((request, response) => {
@@ -93,41 +43,32 @@ test.beforeAll(async ({ playwright }) => {
   const address = receiver.address();
   receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/portal-events`;
 
-  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-e2e-webhooks-'));
-  peer = await startSmtpPeer();
-  await start();
-  const request = await playwright.request.newContext();
-  for (const account of [owner, support, person]) await createActivatedAccount(request, portal, account);
-  for (const account of [owner, support]) secrets[account.email] = await turnOnTotp(request, account);
-  await request.dispose();
-  await server.close();
-  await start({ OPERATOR_EMAILS: owner.email });
-  const browser = await playwright.chromium.launch();
-  const context = await browser.newContext();
-  await signInAs(context, owner);
-  const granted = await context.request.post(`${server.platformUrl}/v3/admin/operators`, { data: { email: support.email, role: 'support', reason: 'joins the operators' } });
-  expect(granted.status(), await granted.text()).toBe(201);
-  const registered = await context.request.post(`${server.platformUrl}/v3/admin/apps`, {
-    data: { name: 'Notes', redirect_uris: ['https://notes.example.com/callback'], reason: 'Notes signs people in' },
+  await consolePortal.setUp(playwright, {
+    people: [owner, support, person],
+    twoStep: [owner, support],
+    owners: [owner],
+    grants: [[support, 'support']],
+    asOwner: async (context) => {
+      const registered = await context.request.post(`${consolePortal.url}/v3/admin/apps`, {
+        data: { name: 'Notes', redirect_uris: ['https://notes.example.com/callback'], reason: 'Notes signs people in' },
+      });
+      expect(registered.status(), await registered.text()).toBe(201);
+      clientId = ((await registered.json()) as { app: { client_id: string } }).app.client_id;
+    },
   });
-  expect(registered.status(), await registered.text()).toBe(201);
-  clientId = ((await registered.json()) as { app: { client_id: string } }).app.client_id;
-  await browser.close();
 });
 
 test.afterAll(async () => {
-  await server?.close();
-  await peer?.close();
+  await consolePortal.close();
   await new Promise((resolve) => receiver?.close(resolve));
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 test("the owner sets an app's endpoint with a reason, copies the secret shown once, and a person's change arrives signed", async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await signInAs(context, owner);
+  await consolePortal.signInAs(context, owner);
   const page = await context.newPage();
   const errors = pageErrors(page);
-  await page.goto(`${server.platformUrl}/admin`);
+  await page.goto(`${consolePortal.url}/admin`);
   await page.getByTestId('admin-nav-webhooks').click();
   await expect(page).toHaveURL(/\/admin\/webhooks$/);
   const row = page.getByTestId('webhook-app').filter({ hasText: clientId });
@@ -147,9 +88,9 @@ test("the owner sets an app's endpoint with a reason, copies the secret shown on
   // The person signs in to Notes (Allow on the consent page): an app hears only of the people
   // who allowed it. Nothing listens at Notes' callback: the redirect to it is what counts.
   const personContext = await browser.newContext();
-  await signInAs(personContext, person);
+  await consolePortal.signInAs(personContext, person);
   const personPage = await personContext.newPage();
-  const authorize = new URL(`${server.platformUrl}/o/authorize`);
+  const authorize = new URL(`${consolePortal.url}/o/authorize`);
   const verifier = 'webhooks-e2e-verifier-0123456789abcdefghijklmnopqrstuvwxyz';
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   for (const [name, value] of Object.entries({ client_id: clientId, redirect_uri: 'https://notes.example.com/callback', response_type: 'code', scope: 'openid', state: 'webhooks-e2e', code_challenge: challenge, code_challenge_method: 'S256' })) {
@@ -161,7 +102,7 @@ test("the owner sets an app's endpoint with a reason, copies the secret shown on
   expect(new URL((await redirected).url()).searchParams.get('code')).toBeTruthy();
 
   // The person changes their name: the product hears of it, signed with the secret just shown.
-  expect((await personContext.request.put(`${server.platformUrl}/v3/sso/me`, { data: { full_name: 'Phan Renamed', language: 'en' } })).ok()).toBe(true);
+  expect((await personContext.request.put(`${consolePortal.url}/v3/sso/me`, { data: { full_name: 'Phan Renamed', language: 'en' } })).ok()).toBe(true);
   await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(0);
   const event = new Webhook(secret).verify(received[0]!.body, received[0]!.headers) as { type: string; data: { name: string; email: string } };
   expect(event).toMatchObject({ type: 'user.updated', data: { name: 'Phan Renamed', email: person.email } });
@@ -176,9 +117,9 @@ test("the owner sets an app's endpoint with a reason, copies the secret shown on
 
 test('support reads the log on a phone in Vietnamese, without a change to make; the admin API refuses support its change', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  await signInAs(context, support);
+  await consolePortal.signInAs(context, support);
   const page = await context.newPage();
-  await page.goto(`${server.platformUrl}/admin/webhooks`);
+  await page.goto(`${consolePortal.url}/admin/webhooks`);
   await chooseLanguage(page, 'vi');
   const row = page.getByTestId('webhook-app').filter({ hasText: clientId });
   await row.getByTestId('webhook-manage').click();
@@ -187,7 +128,7 @@ test('support reads the log on a phone in Vietnamese, without a change to make; 
   await expect(page.getByTestId('webhook-redeliver')).toHaveCount(0);
   await expect(page.getByTestId('webhook-rotate')).toHaveCount(0);
   await looksRight(page, 'admin-webhooks-390-vi');
-  const refused = await context.request.put(`${server.platformUrl}/v3/admin/webhooks/${clientId}`, { data: { url: 'https://attacker.example.com/', events: ['user.created'], reason: 'support tries' } });
+  const refused = await context.request.put(`${consolePortal.url}/v3/admin/webhooks/${clientId}`, { data: { url: 'https://attacker.example.com/', events: ['user.created'], reason: 'support tries' } });
   expect(refused.status()).toBe(403);
   expect(((await refused.json()) as { code: string }).code).toBe('admin.forbidden');
   await context.close();
