@@ -73,3 +73,25 @@ test('a pre-filled device code shows the app and the code, waits for the click, 
   const tokens = await oidc.pollDeviceAuthorizationGrant(desktop, { ...device, interval: 0.01 });
   expect(tokens.claims()!.email).toBe(demo.email);
 });
+
+test('a signed-out person reaches /login/quick-app, a child of /login, signs in from it and comes back with the code', async ({ page }) => {
+  const desktop = await oidc.discovery(new URL(portal.platformUrl), 'test-desktop', {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+  const device = await oidc.initiateDeviceAuthorization(desktop, { scope: 'openid email' });
+  await page.goto(device.verification_uri_complete!);
+  // Not sent away: the page itself, the code filled in, and the way to sign in first.
+  await expect(page).toHaveURL(/\/login\/quick-app\?user_code=/);
+  await expect(page.getByTestId('quick-app-code')).toHaveValue(device.user_code);
+  await expect(page.getByTestId('quick-app-sign-in-first')).toBeVisible();
+  await snap(page, 'device-signed-out');
+  await page.getByRole('button', { name: 'Sign in to continue' }).click();
+  await expect(page).toHaveURL(/\/login\?next=%2Flogin%2Fquick-app%3Fuser_code%3D/);
+  await page.getByLabel('Email or username').fill(demo.email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(demo.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // Back with the code; now the app's request can be looked at.
+  await expect(page).toHaveURL(/\/login\/quick-app\?user_code=/);
+  await expect(page.getByTestId('quick-app-code')).toHaveValue(device.user_code);
+  await page.getByTestId('quick-app-continue').click();
+  await expect(page.getByText('Sign Test Desktop in to your account?')).toBeVisible();
+});
