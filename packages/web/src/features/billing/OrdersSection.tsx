@@ -1,5 +1,5 @@
 import './styles';
-import { Badge, Button, Loader, Text } from '@mantine/core';
+import { Badge, Button, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { findPlan, formatDateTime, formatMinor, type Order } from '@portal/contracts';
 import { DataTable } from '../../components/DataTable';
@@ -17,7 +17,7 @@ const orderPlan = (order: Pick<Order, 'plan' | 'plan_name'>) => {
   return plan ? planTitle(plan.product, order.plan_name) : order.plan_name;
 };
 
-/** Orders (spec section 3's fields) with their invoices. An unpaid order shows as canceled (section 4). */
+/** Orders (the spec's fields) with their invoices. An unpaid order shows as canceled (the spec's state rules). */
 export function OrdersSection() {
   const { t } = useTranslation();
   const language = useLanguage();
@@ -58,8 +58,9 @@ export function OrdersSection() {
             },
             {
               header: t('billing.orders.total'),
+              // One element: on a phone card the cell is one grid cell beside its label.
               cell: (order) => (
-                <>
+                <Stack gap={2}>
                   <Text size="sm" fw={500}>
                     {formatMinor(order.total, order.currency, language)}
                   </Text>
@@ -69,7 +70,7 @@ export function OrdersSection() {
                       {order.promo_code ? ` (${order.promo_code})` : ''}
                     </Text>
                   )}
-                </>
+                </Stack>
               ),
             },
             { header: t('billing.orders.paymentMethod'), cell: (order) => <Text size="sm">{order.payment_method ?? '—'}</Text> },

@@ -1,6 +1,6 @@
 import './styles';
 import { useState } from 'react';
-import { Badge, Button, Loader, Text } from '@mantine/core';
+import { Badge, Button, Loader, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { findPlan, formatDate, type Card, type Subscription } from '@portal/contracts';
@@ -70,8 +70,9 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
             },
             {
               header: t('billing.subscriptions.status'),
+              // One element: on a phone card the cell is one grid cell beside its label.
               cell: (subscription) => (
-                <>
+                <Stack gap={2} align="flex-start">
                   <Badge color={statusColor[subscription.status]} variant="light" data-testid="subscription-status">
                     {t(`billing.subscriptions.statuses.${subscription.status}`)}
                   </Badge>
@@ -81,7 +82,7 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
                     </Text>
                   )}
                   {subscription.status === 'trialing' && cards.data && <TrialCard card={chargedCard(subscription, cards.data)} />}
-                </>
+                </Stack>
               ),
             },
             {
