@@ -1,4 +1,4 @@
-/** Business constants of spec section 9, in one place. */
+/** The spec's business constants, in one place. */
 export const AUTH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 export const AUTH_COOKIE_MAX_AGE = 2_592_000;
 export const AUTH_COOKIE_PREFIX = 'auth';

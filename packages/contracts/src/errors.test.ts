@@ -27,7 +27,7 @@ describe('error catalogues per module', () => {
     expect(Object.keys(errorCatalogue).sort()).toEqual([...codes].sort());
   });
 
-  it("keeps the spec's numbered codes and words (section 8)", () => {
+  it("keeps the spec's numbered codes and words", () => {
     expect(errorCatalogue['7014'].message).toBe('A Locker account for this email exists. Cancel the current plan or use another email to register the business plan');
     expect(errorCatalogue['auth.email_exists'].message).toBe('email already exists');
     expect(errorCatalogue.rate_limited).toEqual({ status: 429, message: 'Too many requests. Try again in {second} seconds' });

@@ -24,7 +24,7 @@ export { validationCodeOf, type ValidationCode } from './errors/validation';
  * Every error the `/v3` API can answer, each module's declared in its own file
  * (`errors/<module>.ts`) and combined here into one lookup. The server throws these codes;
  * the web app maps a code to translated text (i18n key `errors.<code>`), falling back to
- * `message`. Numeric codes are the spec's (section 8); the rest are dotted names. Codes are
+ * `message`. Numeric codes are the spec's; the rest are dotted names. Codes are
  * wire format: never rename one.
  */
 export const errorCatalogue = {

@@ -1,7 +1,7 @@
 import type { Language } from './constants';
 
 /**
- * Money, percent and date formats of spec section 9, shared by the web app and the server
+ * Money, percent and date formats of the spec's constants, shared by the web app and the server
  * (mail templates, exports). Pure functions over `Intl`; no DOM, no Node.
  */
 

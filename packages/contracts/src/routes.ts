@@ -1,7 +1,7 @@
 import { safeRedirect } from './redirects';
 
 /**
- * Paths of the web app (spec section 2), declared once: the web route table, the server
+ * Paths of the web app (the spec's routes), declared once: the web route table, the server
  * (links in mail, redirects, SPA fallback) and end-to-end tests all build URLs from these.
  */
 export const paths = {
@@ -14,15 +14,15 @@ export const paths = {
   wallet: '/wallet',
   walletVnd: '/wallet/vnd',
   walletWhc: '/wallet/whc',
-  /** The USD balance (spec section 3's currencies; the spec names no path, so it follows /wallet/vnd). */
+  /** The USD balance (the spec's currencies; the spec names no path, so it follows /wallet/vnd). */
   walletUsd: '/wallet/usd',
   /** The researcher's payout settings: the wallet rewards are paid into, rewards waiting, statements, public profile. */
   walletPayout: '/wallet/payout',
   /** Payment methods, subscriptions, checkout, orders and invoices (billing; the spec shows no path). */
   billing: '/billing',
-  /** The organization (enterprise) of the signed-in member: members, roles, invitations (issue 14). */
+  /** The organization (enterprise) of the signed-in member: members, roles, invitations. */
   organization: '/organization',
-  /** The audit log of the organization the signed-in user administers (issue 14). */
+  /** The audit log of the organization the signed-in user administers. */
   organizationAuditLog: '/organization/audit-log',
   /** The organization's company SSO: identity provider, require-SSO, verified domains (owners and admins). */
   organizationSso: '/organization/sso',

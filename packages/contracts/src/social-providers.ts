@@ -1,7 +1,7 @@
 // No zod here: the sign-in page's buttons read these at first paint.
 
 /**
- * Social sign-in providers (spec sections 1, 3, 6, 7). The password-manager brand has OAuth
+ * Social sign-in providers (the spec's product description, entities, permissions and call list). The password-manager brand has OAuth
  * apps of its own for GitHub and VinCSS (`githubLocker`, `vincssLocker`, the spec's names);
  * they show as GitHub and VinCSS.
  */

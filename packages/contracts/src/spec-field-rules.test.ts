@@ -8,7 +8,7 @@ function refusal(schema: { safeParse(value: unknown): { success: boolean; error?
   return result.error?.issues.find((issue) => issue.path[0] === field)?.message ?? null;
 }
 
-describe('spec section 5: company, username, address and organization are alphanumeric only', () => {
+describe('the spec validation rules: company, username, address and organization are alphanumeric only', () => {
   const profile = (fields: object) => ({ full_name: 'Nguyễn Văn A', language: 'vi', ...fields });
   const trial = (company: string) => ({ company, full_name: 'Ada', email: 'ada@example.com' });
 
@@ -26,7 +26,7 @@ describe('spec section 5: company, username, address and organization are alphan
   });
 });
 
-describe('spec section 5: the recovery code is 6 digits', () => {
+describe('the spec validation rules: the recovery code is 6 digits', () => {
   const body = (code: unknown) => ({ identifier: 'ada@example.com', code });
 
   it.each(['12345', '1234567', '12345a', '１２３４５６', '', 42])('refuses %j in those words', (code) => {

@@ -74,7 +74,7 @@ export const apiKeySchema = z.object({
 export const apiKeyListSchema = z.array(apiKeySchema);
 export const createdApiKeySchema = apiKeySchema.extend({ key: z.string() });
 
-/** Notifications (spec sections 3 and 4). GET /notifications?page=&page_size= ; PUT /notifications/{id} {read: true}; PUT /notifications/read-all. */
+/** Notifications (the spec's entities and state rules). GET /notifications?page=&page_size= ; PUT /notifications/{id} {read: true}; PUT /notifications/read-all. */
 export const notificationTypes = ['reports', 'programs', 'programs/updates', 'transactions', 'other'] as const;
 export const notificationSchema = z.object({
   id: z.string(),

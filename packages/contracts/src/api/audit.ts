@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The organization audit log (issue 14): what happened to an organization's members and its
+ * The organization audit log: what happened to an organization's members and its
  * membership, append-only. Security events are recorded by the server itself; membership and
  * role changes by the modules that make them.
  */

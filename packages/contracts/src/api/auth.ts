@@ -4,7 +4,7 @@ import { serviceScopes } from '../scopes';
 import { languageSchema } from './resources';
 
 /**
- * Identity-core calls under /v3/sso. Field messages are the spec's words (section 5); the
+ * Identity-core calls under /v3/sso. Field messages are the spec's words; the
  * web app shows them translated by the same text.
  */
 export const messages = {
@@ -19,7 +19,7 @@ export const messages = {
   termsRequired: 'You must accept the Terms of Service and Privacy Policy',
   codeInvalid: 'Verification code incorrect or expired',
   codeFormat: `The code is ${VERIFICATION_CODE_LENGTH} digits`,
-  /** The password recovery's mailed code (spec section 5: 'recovery code is 6 digits'). */
+  /** The password recovery's mailed code (the spec's validation rules: 'recovery code is 6 digits'). */
   recoveryCodeFormat: `Recovery code is ${VERIFICATION_CODE_LENGTH} digits`,
 } as const;
 
@@ -142,7 +142,7 @@ const usernameSchema = z
   .nullable()
   .optional();
 
-/** Spec section 5's "alphanumeric only": the letters A to Z (either case) and the digits, nothing else. */
+/** The spec's "alphanumeric only": the letters A to Z (either case) and the digits, nothing else. */
 export const ALPHANUMERIC_PATTERN = /^[A-Za-z0-9]*$/;
 
 const alphanumeric = (message: string) =>
@@ -156,7 +156,7 @@ const alphanumeric = (message: string) =>
 
 /**
  * PUT /sso/me: the whole user object plus language and customer_language; fields the user
- * cannot change here (email, ids) are ignored. Spec section 5: phone numeric only; company,
+ * cannot change here (email, ids) are ignored. The spec's validation rules: phone numeric only; company,
  * username, address, organization alphanumeric only.
  */
 export const updateMeRequestSchema = z.object({

@@ -5,11 +5,11 @@ import { ALPHANUMERIC_PATTERN, captchaField, emailSchema, fullNameSchema, messag
 import { languageSchema } from './resources';
 
 /**
- * Billing calls (issue 15): cards, subscriptions, checkout, orders and invoices, promo codes,
+ * Billing calls: cards, subscriptions, checkout, orders and invoices, promo codes,
  * the business trial and AppSumo licenses. Money is integer minor units with its currency.
  */
 
-/** The card messages of spec section 5 and the generic decline (section 8): Stripe's own words. */
+/** The card messages of the spec's validation rules and the generic decline of its error catalogue: Stripe's own words. */
 export const cardMessages = {
   invalidNumber: 'Your card number is invalid.',
   incompleteNumber: 'Your card number is incomplete.',
@@ -62,7 +62,7 @@ export const billingConfigSchema = z.object({
   publishable_key: z.string().nullable(),
 });
 
-/** POST /sso/me/cards: the processor's token and the billing address (spec section 3: cardholder, city, state, zip). */
+/** POST /sso/me/cards: the processor's token and the billing address (the spec's entities: cardholder, city, state, zip). */
 /** A Stripe SetupIntent's client secret: the Payment Element confirms the card with it (the card's number stays with Stripe). */
 export const cardSetupSchema = z.object({ client_secret: z.string() });
 export type CardSetup = z.infer<typeof cardSetupSchema>;
@@ -135,7 +135,7 @@ export type OrderStatus = (typeof orderStatuses)[number];
 
 export const billingAddressSchema = z.object({ cardholder: z.string(), city: z.string(), state: z.string(), zip: z.string(), country: z.string().nullable() });
 
-/** An order (spec section 3): id, time, plan, months, price, discount, subtotal, total, currency, payment method, billing address. */
+/** An order (the spec's entities): id, time, plan, months, price, discount, subtotal, total, currency, payment method, billing address. */
 export const orderSchema = z.object({
   id: z.string(),
   number: z.string(),
@@ -210,7 +210,7 @@ export const businessTrialRequestSchema = z.object({
     .trim()
     .min(1, messages.blank)
     .max(100)
-    // Spec section 5: a company is alphanumeric only.
+    // The spec's validation rules: a company is alphanumeric only.
     .regex(ALPHANUMERIC_PATTERN, profileMessages.company),
   full_name: fullNameSchema,
   email: emailSchema,

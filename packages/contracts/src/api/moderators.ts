@@ -4,7 +4,7 @@ import { invitationStatuses } from './organizations';
 import { languageSchema } from './resources';
 
 /**
- * Moderators of a product's websites (issue 14, spec section 6: "moderator of a website
+ * Moderators of a product's websites (the spec's permissions: "moderator of a website
  * (receives security-analysis notifications)"). A product's back end (client-credentials token
  * with the `moderators` scope) invites people by email to moderate one of its websites; the
  * mailed link accepts (an account) or signs up (none); accepted moderators receive the

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { emailSchema } from './auth';
 
 /**
- * Organizations (enterprises, issue 14): roles, members and invitations. The permission rules
+ * Organizations (enterprises): roles, members and invitations. The permission rules
  * live here so the server enforces exactly what the web page offers.
  */
 export const organizationRoles = ['owner', 'admin', 'member'] as const;

@@ -116,7 +116,7 @@ export const securityOverviewSchema = z.object({
   recent_sessions: sessionListSchema,
 });
 
-// Passkeys (spec section 7 names the option calls). WebAuthn JSON is passed through as
+// Passkeys (the spec names the option calls). WebAuthn JSON is passed through as
 // @simplewebauthn produces and consumes it; the server checks it fully.
 export const webauthnAlgorithmsSchema = z.array(z.enum(['es256', 'rs256'])).min(1).default(['es256', 'rs256']);
 const webauthnJson = z.record(z.string(), z.unknown());

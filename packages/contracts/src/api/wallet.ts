@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { currencies } from '../format';
 
 /**
- * The wallet: balances in USD, VND and WHC on a double-entry ledger (spec sections 1, 4, 9).
+ * The wallet: balances in USD, VND and WHC on a double-entry ledger (the spec's product description, state rules and constants).
  * Amounts travel as integer minor units (USD cents, VND dong, WHC 10^-8) in strings, so WHC's
  * eight decimals never pass through a float.
  */
@@ -56,13 +56,13 @@ export const walletTransferRequestSchema = z.object({
   note: z.string().trim().max(200).optional(),
   /** Chosen by the client once per transfer: a retried request is applied once. */
   idempotency_key: z.string().min(8).max(100),
-  /** WHC only (spec section 6): a current second-step code, or one of the recovery codes. */
+  /** WHC only (the spec's permissions): a current second-step code, or one of the recovery codes. */
   code: z.string().trim().max(20).optional(),
   recovery_code: z.string().trim().max(20).optional(),
 });
 
 /**
- * A transfer to a partner exchange wallet (spec section 9), named by the recipient's email, phone
+ * A transfer to a partner exchange wallet (the spec's constants), named by the recipient's email, phone
  * or username there: pending until the partner confirms it (completed) or refuses it (rejected,
  * the amount returned). The same rules as a transfer to an account here: limits, the key, WHC's code.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { minorUnitsSchema } from './wallet';
 
 /**
- * WHC deposits (issue 16): each person's BEP20 deposit address, and the token transfers the
+ * WHC deposits: each person's BEP20 deposit address, and the token transfers the
  * chain follower found to it: pending (seen, waiting for its confirmations), completed (credited
  * once) or ignored (less than the ledger's 10^-8 WHC).
  */

@@ -80,7 +80,7 @@ export function prorationCredit(paidMinor: number, periodStartMs: number, period
   return Math.min(paidMinor, Number((2n * numerator + length) / (2n * length)));
 }
 
-/** The order's amounts (spec section 3: price, discount, subtotal, total), all in minor units of one currency. */
+/** The order's amounts (the spec's entities: price, discount, subtotal, total), all in minor units of one currency. */
 export interface OrderTotals {
   currency: BillingCurrency;
   /** List price of the plan for the period (times the seats, for per-member plans). */

@@ -1,7 +1,7 @@
 import { divideRounded, type BillingCurrency } from './money';
 
 /**
- * The plan catalogue (spec sections 1 and 9): every product's plans with their prices in
+ * The plan catalogue (the spec's product description and constants): every product's plans with their prices in
  * USD and VND per billing period (an order's `months`), in integer minor units. The
  * password manager and the secrets manager are written out; the other products' plans are
  * configuration of the same shape (`productPlans`), so a product is added here, not in code.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { administeredOrganizationListSchema, auditEventListSchema, auditFilterQuerySchema, auditListQuerySchema } from '../api/audit';
 import { endpoint } from '../endpoint';
 
-/** The organization audit log (issue 14): for the organization's owners and admins only. */
+/** The organization audit log: for the organization's owners and admins only. */
 const tag = 'organizations';
 const organizationParams = z.object({ organizationId: z.uuid() });
 

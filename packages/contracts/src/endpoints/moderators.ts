@@ -13,7 +13,7 @@ import {
 import { endpoint } from '../endpoint';
 
 /**
- * Website moderators (issue 14). The `/products/websites/...` calls are a product's back end's:
+ * Website moderators. The `/products/websites/...` calls are a product's back end's:
  * `Authorization: Bearer <access token>` from the client-credentials grant of its first-party
  * client with the `moderators` scope (no token or an unknown one: 401; without the scope: 403).
  * Each product sees only its own websites' moderators. Declared `public` because no session or

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { markNotificationRequestSchema, notificationListSchema, notificationSchema } from '../api/account';
 import { endpoint } from '../endpoint';
 
-/** The signed-in user's notifications (spec sections 3, 4 and 7). API keys need notifications:read / :write. */
+/** The signed-in user's notifications (the spec's entities, state rules and call list). API keys need notifications:read / :write. */
 const tag = 'notifications';
 
 export const list = endpoint({

@@ -12,7 +12,7 @@ import { emailSchema } from '../api/auth';
 import { endpoint } from '../endpoint';
 
 /**
- * The organization page (issue 14): a signed-in member's organization, its members and roles,
+ * The organization page: a signed-in member's organization, its members and roles,
  * and invitations by email. Every action is checked against the caller's role on the server.
  */
 const tag = 'organizations';

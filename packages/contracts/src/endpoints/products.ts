@@ -40,11 +40,11 @@ export const pmUser = endpoint({
 });
 
 /**
- * One on-premise result (spec section 3): the organization's own server (`base_api`), whether
+ * One on-premise result (the spec's entities): the organization's own server (`base_api`), whether
  * it is activated, and for the member asking: the email as the organization knows it, the
  * avatar of their account here (null without one), whether passwordless sign-in is required
  * and whether they still have to set up a passkey for it. `login_url` is the deployment's
- * login page the browser is sent to (the "matching host" of spec section 4).
+ * login page the browser is sent to (the "matching host" of the spec's state rules).
  */
 export const onPremiseResultSchema = z.object({
   activated: z.boolean(),
@@ -64,7 +64,7 @@ export const onPremisePreloginRequestSchema = z.object({
 });
 
 /**
- * On-premise discovery (spec section 7): the deployments of the organization the email is a
+ * On-premise discovery (the spec's call list): the deployments of the organization the email is a
  * member of. An empty list means not an enterprise user of an on-premise deployment; anyone
  * else gets the same empty answer. Counted per address.
  */

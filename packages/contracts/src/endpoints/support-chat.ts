@@ -2,7 +2,7 @@ import { chatwootIdentitySchema } from '../api/account';
 import { endpoint } from '../endpoint';
 import { productParams, productPatterns } from './products';
 
-/** The support-chat identity (spec section 7); 404 when the chat is not configured. API keys need me:read. */
+/** The support-chat identity (the spec's call list); 404 when the chat is not configured. API keys need me:read. */
 const tag = 'support-chat';
 
 export const identity = endpoint({

@@ -1,4 +1,4 @@
-/** The organization audit log's refusals (issue 14). */
+/** The organization audit log's refusals. */
 export const auditErrors = {
   'audit.not_admin': { status: 403, message: 'Only an owner or admin of this organization can read its audit log' },
   'audit.action_invalid': { status: 400, message: 'Unknown action: {action}' },

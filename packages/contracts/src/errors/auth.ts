@@ -14,7 +14,7 @@ export const authErrors = {
   'auth.reset_link_invalid': { status: 400, message: 'This reset link is invalid or has expired' },
   'auth.code_invalid': { status: 400, message: 'Verification code incorrect or expired' },
   'auth.recovery_email_mismatch': { status: 400, message: 'The recovery email does not match {hint}' },
-  // Spec section 5: the server's words, shown in Vietnamese when the language is not English.
+  // The spec's validation rules: the server's words, shown in Vietnamese when the language is not English.
   'auth.email_exists': { status: 400, message: 'email already exists' },
   'auth.email_not_valid': { status: 400, message: 'email is not valid' },
   'auth.enter_valid_email': { status: 400, message: 'enter a valid email address' },

@@ -1,7 +1,7 @@
 import { cardMessages } from '../api/billing';
 
 /**
- * Billing's errors: the business plans' numeric codes of the spec (section 8), the card
+ * Billing's errors: the business plans' numeric codes of the spec's error catalogue, the card
  * messages of section 5 and the generic decline, 'Promo code not valid' and the AppSumo
  * license text, and billing's own refusals.
  */

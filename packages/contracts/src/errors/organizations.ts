@@ -1,4 +1,4 @@
-/** Organizations: roles, members, invitations (issue 14). 7015 (an email in an enterprise) is billing's. */
+/** Organizations: roles, members, invitations. 7015 (an email in an enterprise) is billing's. */
 export const organizationErrors = {
   'organizations.not_member': { status: 404, message: 'Your account is not in any enterprise' },
   'organizations.forbidden': { status: 403, message: "Your role in the organization doesn't allow this" },

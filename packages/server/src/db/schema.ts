@@ -208,7 +208,7 @@ export const apiKeys = pgTable(
   (table) => [uniqueIndex('api_keys_hash_key').on(table.keyHash), index('api_keys_user_idx').on(table.userId)],
 );
 
-/** In-app notifications (spec section 3): type, metadata and whether the user owns the target. */
+/** In-app notifications (the spec's entities): type, metadata and whether the user owns the target. */
 export const notifications = pgTable(
   'notifications',
   {
@@ -227,7 +227,7 @@ export const notifications = pgTable(
   (table) => [index('notifications_user_idx').on(table.userId, table.createdAt)],
 );
 
-// --- security (issue 11) -------------------------------------------------------------------
+// --- security -------------------------------------------------------------------
 
 /**
  * When a session last proved a factor again (password, second step) for a sensitive change:
@@ -329,7 +329,7 @@ export const oauthClientLogos = pgTable('oauth_client_logos', {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Billing (issue 15, migration 0004_billing): organizations (minimal, for the business trial),
+// Billing (migration 0004_billing): organizations (minimal, for the business trial),
 // processor customers, cards, subscriptions, trials, orders, promo codes, licenses, idempotency
 // keys, the sandbox processor's tokens and charges, Stripe's seen events.
 
@@ -365,7 +365,7 @@ export const organizationMembers = pgTable(
 );
 
 /**
- * Invitations to join an organization by email (issue 14, migration 0013_organization_invitations):
+ * Invitations to join an organization by email (migration 0013_organization_invitations):
  * the mailed token is stored hashed; pending while neither accepted nor revoked, one pending per
  * organization and email, valid until `expires_at`. `signup_claimed_at`: the invited person
  * signed up from the link, so the account joins once activated.
@@ -396,7 +396,7 @@ export const organizationInvitations = pgTable(
 );
 
 /**
- * An organization's on-premise deployment (issue 14, migration 0009_onpremise): where its own
+ * An organization's on-premise deployment (migration 0009_onpremise): where its own
  * server's API and login page live. Its members are sent there by the prelogin lookup.
  */
 export const organizationDeployments = pgTable(
@@ -520,7 +520,7 @@ export const subscriptionStarts = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.product] })],
 );
 
-/** Every charge (spec section 3's order fields), paid through its idempotency key. */
+/** Every charge (the spec's order fields), paid through its idempotency key. */
 export const orders = pgTable(
   'orders',
   {
@@ -915,7 +915,7 @@ export const socialSignups = pgTable('social_signups', {
 });
 
 /**
- * The organization audit log (issue 14, migration 0014_organization_audit): append-only (a
+ * The organization audit log (migration 0014_organization_audit): append-only (a
  * trigger refuses UPDATE, DELETE and TRUNCATE); no foreign keys, so it outlives what it names.
  */
 export const organizationAuditEvents = pgTable(
@@ -937,7 +937,7 @@ export const organizationAuditEvents = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Company SSO (issue 14, migration 0016_company_sso): an organization's identity provider
+// Company SSO (migration 0016_company_sso): an organization's identity provider
 // (OpenID Connect or SAML 2.0), its verified email domains, the identities it asserted and the
 // SAML requests in flight.
 
@@ -1030,7 +1030,7 @@ export const companySsoRequests = pgTable(
 );
 
 /**
- * Moderators of a product's websites (issue 14): one live row per product client, website and
+ * Moderators of a product's websites: one live row per product client, website and
  * email (a revoked one is history); pending until the invited person accepts the mailed link
  * (its token stored only as a SHA-256 hash); accepted rows name the account that gets the
  * website's security-analysis notifications.

@@ -18,7 +18,7 @@ function presented(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Device ids (spec sections 3, 7, 9): a request without a valid one gets a new id in the
+ * Device ids (the spec's entities, call list and constants): a request without a valid one gets a new id in the
  * response headers with its expiry (unix seconds); the client keeps it in a cookie and sends
  * it on every request. Ids are not secrets, only a stable label for sessions and limits.
  */

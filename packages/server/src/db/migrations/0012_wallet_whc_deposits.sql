@@ -1,4 +1,4 @@
--- WHC deposits (issue 16): each person gets a BEP20 deposit address derived from the configured
+-- WHC deposits: each person gets a BEP20 deposit address derived from the configured
 -- extended public key (WHC_DEPOSIT_XPUB) at their own index; the follower reads the token's
 -- Transfer logs to those addresses and credits each (tx hash, log index) once, after
 -- WHC_CONFIRMATIONS blocks. Self-contained: it needs only users and wallet_entries.

@@ -1,4 +1,4 @@
--- Roles of organization members (issue 14): owner, admin, member. Each organization's admin becomes an owner.
+-- Roles of organization members: owner, admin, member. Each organization's admin becomes an owner.
 UPDATE "organization_members" SET "role" = 'owner' WHERE "role" = 'admin' AND "email" = (SELECT lower("admin_email") FROM "organizations" WHERE "organizations"."id" = "organization_members"."organization_id");
 --> statement-breakpoint
 UPDATE "organization_members" SET "role" = 'member' WHERE "role" NOT IN ('owner', 'admin', 'member');

@@ -1,4 +1,4 @@
--- The organization audit log (issue 14): security events of an organization's members and the
+-- The organization audit log: security events of an organization's members and the
 -- changes to its membership, kept append-only by the database itself. No foreign keys on
 -- purpose: the log outlives the organization and the people it names (a purged account keeps
 -- its entries as written), so nothing ever has to delete or update a row of it.

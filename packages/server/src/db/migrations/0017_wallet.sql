@@ -1,4 +1,4 @@
--- Transfers to a partner exchange wallet (issue 16): the ledger entry moves the amount from the
+-- Transfers to a partner exchange wallet: the ledger entry moves the amount from the
 -- person to the system's `partner_clearing` account (pending); this row follows the transfer at
 -- the partner until its signed callback says completed, or rejected (the amount returned by a
 -- reversing entry, exactly once).

@@ -1,4 +1,4 @@
--- Moderators of a product's websites (issue 14): invited by a product's back end, accepted by the invited person, notified of the website's security analyses.
+-- Moderators of a product's websites: invited by a product's back end, accepted by the invited person, notified of the website's security analyses.
 CREATE TABLE "website_moderators" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"client_id" text NOT NULL,

@@ -20,7 +20,7 @@ const auth = () => ({ authorization: `Bearer ${token}` });
 const putMe = (body: Record<string, unknown>) =>
   server.app.inject({ method: 'PUT', url: '/v3/sso/me', headers: auth(), payload: { full_name: 'Profile Person', language: 'en', ...body } });
 
-describe('profile rules (spec section 5)', () => {
+describe('profile rules (the spec validation rules)', () => {
   it.each([
     ['full_name', '', 'This field may not be blank.'],
     ['full_name', '   ', 'This field may not be blank.'],

@@ -1,5 +1,5 @@
 /**
- * The audit module: each organization's append-only audit log (issue 14). Other modules call
+ * The audit module: each organization's append-only audit log. Other modules call
  * `record` (membership and role changes) and `recordMemberEvent` (a member's sign-ins and
  * factor changes: the sign-in pipeline and the second-factor notices call it); admins read it
  * through `auditRoutes`.

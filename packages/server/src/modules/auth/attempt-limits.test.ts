@@ -9,7 +9,7 @@ import { solveCaptcha } from '../../../test/captcha';
 import { startTestServer, type TestServer } from '../../../test/harness';
 
 /**
- * Issue 11: attempt limits that hold under parallel guessing (one atomic step each), a
+ * Attempt limits that hold under parallel guessing (one atomic step each), a
  * per-account budget across mailed codes, failures-only per-address limits, and the per-address
  * limit of the second step. This file lowers two allowances (restored after):
  * `signin:ip` to 4, so "failures only" shows in a few sign-ins, and `code:gap`, so new codes

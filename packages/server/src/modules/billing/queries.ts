@@ -77,7 +77,7 @@ export function billingQueries(db: Database) {
     },
     /**
      * Removes a card of the person in one transaction: every live subscription of theirs is
-     * cancelled (spec section 4: removing a card cancels all subscriptions), and when it was the
+     * cancelled (the spec's state rules: removing a card cancels all subscriptions), and when it was the
      * default the most recently added remaining card becomes the default. Answers the cancelled
      * subscriptions (oldest first) and the new default; null when the person has no such card.
      */

@@ -6,7 +6,7 @@ import { clientCredentialsToken, startProviderTestServer, type TestServer } from
 import { listOutbox } from '../../platform/mail';
 
 /**
- * Website moderators (issue 14) against the real server: a product's back end gets its token
+ * Website moderators against the real server: a product's back end gets its token
  * by the client-credentials grant (openid-client, real HTTP to our provider) with the
  * `moderators` scope, invites, lists and revokes; the invited person accepts once (parallel
  * requests included) or signs up from the link; the website's notifications reach every

@@ -13,7 +13,7 @@ export interface ProductTokenCheck {
 }
 
 /**
- * The moderators API (issue 14): a product's back end with its client-credentials token (no
+ * The moderators API: a product's back end with its client-credentials token (no
  * token, a person's token or an unknown one: 401; without the `moderators` scope: 403), and the
  * invited person's link (preview and sign-up public, accepting signed in).
  */

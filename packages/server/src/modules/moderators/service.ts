@@ -66,7 +66,7 @@ const productName = (serviceScope: string) => serviceCatalogue[serviceScope as S
 const brandOf = (serviceScope: string): BrandId => (serviceCatalogue[serviceScope as ServiceScope | InnerService]?.theme === 'locker' ? 'locker' : 'platform');
 
 /**
- * Moderators of a product's websites (issue 14). A product's back end invites an email per
+ * Moderators of a product's websites. A product's back end invites an email per
  * website (idempotent: one live row per product, website and email); the mailed link's token
  * is stored only as its SHA-256, used once (accepting is one conditional UPDATE) and expires
  * after MODERATOR_INVITATION_VALID_DAYS. A person with an account accepts on the result

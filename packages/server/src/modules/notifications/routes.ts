@@ -7,7 +7,7 @@ import type { NotificationService } from './service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The signed-in user's notifications (spec sections 3, 4 and 7). */
+/** The signed-in user's notifications (the spec's entities, state rules and call list). */
 export function notificationRoutes(notifications: NotificationService): FastifyPluginAsync {
   return async (app) => {
     route(app, notificationEndpoints.list, async (request) => notifications.list(principal(request).user.id, request.query.page, request.query.page_size));

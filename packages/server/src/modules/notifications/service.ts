@@ -34,7 +34,7 @@ export interface SecurityEventOptions {
   mailTo?: string;
 }
 
-/** A notification of one of the spec's types (section 3). */
+/** A notification of one of the spec's types. */
 export interface NewNotification {
   type: Notification['type'];
   title: string;

@@ -81,7 +81,7 @@ const refusalOf: Record<Exclude<InvitationStatus, 'pending'>, 'organizations.inv
 };
 
 /**
- * Roles and invitations of organizations (issue 14). Owners do everything, admins manage
+ * Roles and invitations of organizations. Owners do everything, admins manage
  * members and admins but never owners, members only look (the rules are the contracts'
  * may* functions, shared with the web page). Every change of membership or role locks the
  * organization's row, so the last-owner guard in its statement holds against parallel requests.

@@ -8,7 +8,7 @@ import { caller } from '../sessions';
 import type { MembershipService } from './membership';
 import type { OrganizationService } from './service';
 
-/** On-premise discovery (issue 14): public, counted per address whatever the answer. */
+/** On-premise discovery: public, counted per address whatever the answer. */
 export function organizationRoutes(config: Config, organizations: OrganizationService, limiter: RateLimiter): FastifyPluginAsync {
   return async (app) => {
     route(app, productEndpoints.onPremisePrelogin, async (request) => {
@@ -19,7 +19,7 @@ export function organizationRoutes(config: Config, organizations: OrganizationSe
   };
 }
 
-/** The organization page and invitation links (issue 14): roles are checked by the service, whatever the page showed. */
+/** The organization page and invitation links: roles are checked by the service, whatever the page showed. */
 export function membershipRoutes(config: Config, membership: MembershipService): FastifyPluginAsync {
   return async (app) => {
     const actor = (request: Parameters<typeof caller>[0]) => caller(request).user;

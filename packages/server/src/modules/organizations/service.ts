@@ -54,9 +54,9 @@ function checkedEmail(value: string | undefined, what: string): string {
 
 /**
  * Organizations (enterprises), minimal: a company, its admin and members by email. An email
- * belongs to at most one organization (spec section 6: an email in an enterprise cannot start
+ * belongs to at most one organization (the spec's permissions: an email in an enterprise cannot start
  * a business trial). Social login and company SSO will hang their settings on these rows; an
- * organization that runs its own (on-premise) server registers it here (issue 14).
+ * organization that runs its own (on-premise) server registers it here.
  */
 export function createOrganizationService(deps: {
   db: Database;
@@ -162,7 +162,7 @@ export function createOrganizationService(deps: {
     },
 
     /**
-     * The on-premise results for an email (spec sections 3 and 7): one for the organization it is
+     * The on-premise results for an email (the spec's entities and call list): one for the organization it is
      * a member of when that organization registered a deployment; empty otherwise, the same for
      * unknown emails as for members of organizations without one.
      */

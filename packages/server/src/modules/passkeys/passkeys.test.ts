@@ -244,7 +244,7 @@ describe('passkey management', () => {
   });
 });
 
-describe('a passkey as the proof of re-authentication (issue 11)', () => {
+describe('a passkey as the proof of re-authentication', () => {
   const SIX_MINUTES = 6 * 60_000;
   const reauthOptions = async (token: string) => {
     const answer = await call('POST', '/v3/sso/me/reauth/passkey/options', { token });

@@ -25,7 +25,7 @@ import { passkeyQueries, type ChallengePurpose, type PasskeyRow } from './querie
 /** Challenges are single use and live 5 minutes; the browser prompt gets the same time. */
 const CHALLENGE_TTL_SECONDS = 5 * 60;
 
-/** The spec's algorithms (section 9) as COSE identifiers. */
+/** The spec's algorithms as COSE identifiers. */
 const COSE_ALGORITHMS = { es256: -7, rs256: -257 } as const;
 type AlgorithmName = keyof typeof COSE_ALGORITHMS;
 

@@ -6,7 +6,7 @@ import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
 
-/** Issue 11: sensitive changes need a recent proof; a password change ends what sign-ins left pending. */
+/** Sensitive changes need a recent proof; a password change ends what sign-ins left pending. */
 const clock = manualClock();
 let server: TestServer;
 let client: ReturnType<typeof identityClient>;

@@ -18,7 +18,7 @@ export function chatwootIdentity(user: UserRow, secret: string) {
   return { identifier: user.id, name: user.fullName, email: user.email, language_override: language, user_hash: chatwootUserHash(user.id, secret) };
 }
 
-/** The support-chat identity and the password-manager user (spec section 7). API keys need me:read. */
+/** The support-chat identity and the password-manager user (the spec's call list). API keys need me:read. */
 /** The person's plan of a product (billing's answer), bound in app.ts. */
 export type ProductPlanLookup = (userId: string, product: string) => Promise<ProductPlan | undefined>;
 

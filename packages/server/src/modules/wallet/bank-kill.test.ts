@@ -10,7 +10,7 @@ import { rows } from './ledger';
 import { createWalletService } from './service';
 
 /**
- * Jepsen's bank test with a crash (issue 16, Tests), on PostgreSQL: the real server
+ * Jepsen's bank test with a crash, on PostgreSQL: the real server
  * (`src/main.ts` in a process of its own) takes transfers from 12 clients at once between 6
  * accounts; each client retries a request that got no answer with the same idempotency key
  * until it gets one. Two seconds in, the server is killed with SIGKILL (no shutdown, requests in

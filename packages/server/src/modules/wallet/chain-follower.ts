@@ -40,7 +40,7 @@ interface Found {
 }
 
 /**
- * The WHC deposit follower (issue 16). One poll, in one transaction that holds the cursor row
+ * The WHC deposit follower. One poll, in one transaction that holds the cursor row
  * (`FOR UPDATE SKIP LOCKED`: a second node finds it taken and skips this round):
  *
  * 1. reads the chain's head and scans the token's Transfer logs from `next_block -

@@ -82,7 +82,7 @@ export function toTokenUnits(minor: number, decimals: number): bigint | null {
 }
 
 /**
- * WHC withdrawals to BEP20 addresses (issue 16). A request debits the person at once, in one
+ * WHC withdrawals to BEP20 addresses. A request debits the person at once, in one
  * transaction: a pending ledger entry moving the amount to the system's `whc_chain_outbound`
  * account, and a withdrawal row. The sender then signs the token's `transfer` (one signer at a
  * time across nodes, nonces handed out in order), stores the signed transaction and its hash

@@ -90,7 +90,7 @@ const isUniqueViolation = (error: unknown) =>
   (error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
 
 /**
- * VND deposits by bank transfer (issue 16): an order carries a reference the person writes in
+ * VND deposits by bank transfer: an order carries a reference the person writes in
  * the transfer's content, shown with a VietQR code that fills in the account, the amount and
  * the reference. The bank's signed notification of an incoming transfer credits the pending
  * order whose reference it holds and whose amount it equals, in one transaction: the order

@@ -94,7 +94,7 @@ export function createWalletService(deps: {
     const note = request.note?.trim() || null;
     const digest = sha256(JSON.stringify({ currency, ...outgoing.identity, amount, note }));
     if (currency === 'WHC') {
-      // Spec section 6: moving WHC needs two-step verification on, and a current code every time.
+      // The spec's permissions: moving WHC needs two-step verification on, and a current code every time.
       // A retry of a transfer already made answers it without spending another code.
       const [done] = await db
         .select({ id: walletEntries.id, digest: walletEntries.requestDigest })

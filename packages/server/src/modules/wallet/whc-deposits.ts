@@ -88,7 +88,7 @@ export async function ensureCursor(db: Database, chain: DepositChain, config: Wh
 }
 
 /**
- * WHC deposit addresses (issue 16): a person's address is the child of WHC_DEPOSIT_XPUB at an
+ * WHC deposit addresses: a person's address is the child of WHC_DEPOSIT_XPUB at an
  * index taken from a sequence (unique, never handed out twice, allocated atomically: parallel
  * first requests of one person keep the first row, `ON CONFLICT (user_id) DO NOTHING`). The
  * follower (chain-follower.ts) credits the token transfers to these addresses.

@@ -56,7 +56,7 @@ export interface PaymentProcessor {
   refund(request: { chargeRef: string; idempotencyKey: string }): Promise<{ ref: string }>;
 }
 
-/** Card brands the portal accepts (spec section 9), by card-validator's / Stripe's names. */
+/** Card brands the portal accepts (the spec's constants), by card-validator's / Stripe's names. */
 const brandNames: Record<string, CardBrand> = {
   visa: 'visa',
   mastercard: 'mastercard',
