@@ -11,7 +11,7 @@ import { MinimalLayout } from './layouts/MinimalLayout';
 import { RootRoute } from './RootRoute';
 
 /**
- * Every route of spec section 2, in one table. Public layouts ship with the entry (the
+ * Every route the spec lists, in one table. Public layouts ship with the entry (the
  * sign-in page must paint fast); every page and the signed-in shell are lazy chunks.
  */
 

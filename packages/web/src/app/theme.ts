@@ -36,7 +36,7 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
 const lockerGreen: MantineColorsTuple = ['#ebfbee', '#d3f9d8', '#b2f2bb', '#8ce99a', '#69db7c', '#51cf66', '#37b24d', '#268334', '#21772f', '#1a5e25'];
 
 /**
- * The primary colour is the platform's blue (spec section 1); on the password-manager brand's
+ * The primary colour is the platform's blue (the spec's product description); on the password-manager brand's
  * host it is Locker's green, so its signed-in pages (buttons, links, the active menu entry)
  * are Locker's as its sign-in page is. The product accent (locker green, safechain violet...)
  * is the `--portal-accent` variable set per service by the layouts. System fonts: no

@@ -12,7 +12,7 @@ interface BrandLogoProps {
 
 /**
  * The brand's logo as a link home: '/' for the platform brand; the password-manager brand
- * sends its users to their vault on the main host instead (spec section 2).
+ * sends its users to their vault on the main host instead (the spec's routes).
  */
 export function BrandLogo({ variant = 'desktop' }: BrandLogoProps) {
   const brand = useBrand();

@@ -42,7 +42,7 @@ export function BusinessTrialForm({ onStarted }: { onStarted(started: Started): 
   const [pending, setPending] = useState(false);
   const set = <K extends keyof Values>(field: K, value: Values[K]) => setValues((current) => ({ ...current, [field]: value }));
 
-  /** The checks the server makes, said before asking it (spec section 5: company alphanumeric only, phone numeric only). */
+  /** The checks the server makes, said before asking it (the spec's validation rules: company alphanumeric only, phone numeric only). */
   const check = (): boolean => {
     const found: Partial<Record<keyof Values, string>> = {};
     for (const field of ['company', 'full_name'] as const) if (!values[field].trim()) found[field] = t('validation.blank');

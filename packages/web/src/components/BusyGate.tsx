@@ -10,7 +10,7 @@ export function prefetchBusyLoader(): void {
 }
 
 /**
- * Full-screen loader shown while the app's busy flag is on (spec section 4: a sign-in
+ * Full-screen loader shown while the app's busy flag is on (the spec's state rules: a sign-in
  * handing off, the desktop app opening, with its link). Its code is not on the first paint:
  * it loads when the flag first turns on, or on the visitor's first interaction.
  */

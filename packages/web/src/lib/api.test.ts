@@ -58,7 +58,7 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   return error as ApiError;
 }
 
-describe('HTTP error policy (spec section 8)', () => {
+describe('HTTP error policy (the spec error catalogue)', () => {
   it('400: warning toast with the server message', async () => {
     answer = { status: 400, body: { code: 'validation_error', message: 'The email field is required' } };
     const error = await failure(api.post('/sso/auth', { email: '' }));
@@ -276,7 +276,7 @@ describe('deviceExpiry', () => {
   });
 });
 
-describe('server texts in the visitor language (spec section 5)', () => {
+describe('server texts in the visitor language (the spec validation rules)', () => {
   beforeEach(async () => {
     await loadPagesCatalogue();
     await loadCatalogue('vi');

@@ -17,8 +17,8 @@ import { isErrorBody } from './error-body';
 import { i18n } from './i18n';
 
 /**
- * The one way the web app talks to `/v3`, and the one place the HTTP error policy of spec
- * section 8 lives: every failed request gets the same toast, logout or redirect, unless
+ * The one way the web app talks to `/v3`, and the one place the HTTP error policy of the
+ * spec's error catalogue lives: every failed request gets the same toast, logout or redirect, unless
  * the caller says it handles that status itself (form-level errors).
  */
 
@@ -149,7 +149,7 @@ export function fieldErrorKey(field: FieldError): { key: string; params: Params 
   return field.code !== 'validation_error' && hasText(key) ? { key, params: { ...messageConstants, ...field.params } } : undefined;
 }
 
-/** A field's error in the current language: its code's words (spec section 5's texts among them), else the server's English. */
+/** A field's error in the current language: its code's words (the spec's texts among them), else the server's English. */
 export function fieldErrorText(field: FieldError): string {
   const known = fieldErrorKey(field);
   return (known && translated(known.key, known.params)) ?? field.message;
@@ -200,7 +200,7 @@ function messageFor(status: number | null, code: string, serverMessage: string |
  * rendering, so a language switch re-translates what is on screen.
  */
 export function errorText(error: ApiError): string {
-  // The policy's toast for a 403 is the generic permission text (spec section 8); a page
+  // The policy's toast for a 403 is the generic permission text (the spec's error catalogue); a page
   // that handles the 403 itself says which refusal it was (an account not activated).
   const specific = error.status === 403 ? translatedCode(error.code, stringParams(error.details)) : undefined;
   return specific ?? messageFor(error.status, error.code, error.serverMessage, error.details);
@@ -227,7 +227,7 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
 }
 
 // ---------------------------------------------------------------------------------------
-// The policy (spec section 8)
+// The policy (the spec's error catalogue)
 
 function applyErrorPolicy(error: ApiError, options: RequestOptions): void {
   const { handle, silent } = options;

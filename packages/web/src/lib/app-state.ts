@@ -1,7 +1,7 @@
 import { DEFAULT_LANGUAGE, type Language } from '@portal/contracts';
 import { createStore, useStore } from './store';
 
-/** App state of spec section 3: busy flag with options, side bar, current path, dev flag, language. */
+/** App state of the spec's entities: busy flag with options, side bar, current path, dev flag, language. */
 export interface AppState {
   busy: boolean;
   busyOptions: BusyOptions;

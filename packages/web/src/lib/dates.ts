@@ -1,7 +1,7 @@
 import { formatDate, formatDateTime, type DateInput, type Language } from '@portal/contracts';
 
 /**
- * Dates on the pages, one format per language (spec section 9): DD/MM/YYYY in Vietnamese,
+ * Dates on the pages, one format per language (the spec's constants): DD/MM/YYYY in Vietnamese,
  * MM/DD/YYYY in English, never a locale's own ("Dec 10, 2026" beside "12/12/2026"). The
  * patterns are contracts' formatDate and formatDateTime, which the server's mail and exports
  * share; what is here are the two kinds of date those do not cover by themselves.

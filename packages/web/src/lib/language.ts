@@ -96,7 +96,7 @@ export async function chooseLanguage(language: Language, save: (user: LanguageCh
 }
 
 /**
- * The signed-in account's language (GET /sso/me, spec section 3) shown and remembered the way
+ * The signed-in account's language (GET /sso/me, the spec's entities) shown and remembered the way
  * the picker remembers a choice (the `lang` cookie), once the session is found on load; a
  * sign-in reloads the app, so this covers "after sign-in" too. A `lang` cookie already here is
  * this browser's own choice (the picker saves it on the account as well) and stands.

@@ -52,7 +52,7 @@ export function prefetchLinkedRoutes(routes: RouteObject[], root: ParentNode = d
 }
 
 /**
- * Link prefetch (spec section 9: idle timeout 2000 ms): after each page change, once the
+ * Link prefetch (the spec's constants: idle timeout 2000 ms): after each page change, once the
  * browser is idle (and at the latest LINK_PREFETCH_IDLE_MS later), the routes the page links
  * to have their code fetched, so following a link does not wait for a chunk. main.tsx starts
  * it on the visitor's first interaction, so a first visit nobody touches fetches nothing more.

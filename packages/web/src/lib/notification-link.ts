@@ -1,7 +1,7 @@
 import { paths, type Notification } from '@portal/contracts';
 
 /**
- * Where a notification leads when clicked (spec section 4): owner targets go to the
+ * Where a notification leads when clicked (the spec's state rules): owner targets go to the
  * program management pages, others to the public program or submission pages; money
  * goes to the wallet; anything else goes nowhere. Program and report pages live on the
  * bug-bounty product, whose host is configuration (RuntimeConfig.productLinks).

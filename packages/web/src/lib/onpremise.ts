@@ -7,7 +7,7 @@ type OnPremiseResult = productEndpoints.OnPremiseResult;
 export const ON_PREMISE_STORAGE_KEY = 'portal.onpremise';
 
 /**
- * What the first sign-in step does after on-premise discovery (spec section 4):
+ * What the first sign-in step does after on-premise discovery (the spec's state rules):
  * - `none`: not an enterprise user of an on-premise deployment (or the lookup failed): sign-in goes on here;
  * - `inactive`: the organization's deployment is not activated;
  * - `redirect`: the browser is on its way to the deployment's login page;

@@ -14,7 +14,7 @@ import { deleteCookie } from './cookies';
 import { createStore, useStore } from './store';
 
 /**
- * Auth state (spec section 3): whether someone is signed in, who, and their language. The
+ * Auth state (the spec's entities): whether someone is signed in, who, and their language. The
  * source of truth is `GET /sso/me`; a 401 there means signed out. Held in a small store
  * rather than the query cache so the sign-in pages do not load TanStack Query for it.
  */
@@ -44,7 +44,7 @@ async function fetchCurrentUser(): Promise<SessionUser | null> {
 }
 
 /**
- * Tell the server the user is active (spec section 7): once per page load, when the session
+ * Tell the server the user is active (the spec's call list): once per page load, when the session
  * is first found signed in; a sign-in reloads the app, so it covers "after login" too.
  * Nobody waits for it and a failure changes nothing the user sees.
  */
@@ -94,7 +94,7 @@ export function peekSessionUser(): SessionUser | null | undefined {
 export interface AuthState {
   loggedIn: boolean;
   user: SessionUser | null;
-  /** The account's language; English when signed out or unset (spec section 3). */
+  /** The account's language; English when signed out or unset (the spec's entities). */
   language: Language;
 }
 
@@ -117,7 +117,7 @@ export function setSignOutNavigator(navigate: (to: string) => void): void {
 export type SessionEnd = 'expired' | 'signed-out';
 
 /**
- * Drop the session on this side: auth state and the display-name cookie (spec section 4).
+ * Drop the session on this side: auth state and the display-name cookie (the spec's state rules).
  * A signed-in user whose session expired goes to the root (whose guard then asks for a
  * sign-in); one who signs out goes to /login/explore. Nobody moves who was not signed in.
  */

@@ -26,7 +26,7 @@ export function isAppLink(target: string): boolean {
 }
 
 /**
- * After the server has set the session cookie (spec section 4): the full-screen busy loader
+ * After the server has set the session cookie (the spec's state rules): the full-screen busy loader
  * (the hand-off can take a moment; when the target opens the desktop app, the loader offers
  * its link in case the browser does not follow), the last-active ping, then a full reload at
  * the target, so every part of the app starts again signed in.

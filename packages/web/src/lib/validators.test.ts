@@ -18,7 +18,7 @@ function server(schema: { safeParse(value: unknown): { success: boolean; error?:
   return result.success ? null : result.error!.issues[0]!.message;
 }
 
-describe('the catalogue says what the server says (spec section 5)', () => {
+describe('the catalogue says what the server says (the spec validation rules)', () => {
   it.each([
     ['blank', messages.blank],
     ['emailRequired', messages.emailRequired],

@@ -27,7 +27,7 @@ function errorDataMessage(data: unknown, t: TFunction): string | undefined {
 
 /**
  * Any error a route can end in, as the status and message the error page shows: the
- * status defaults to 500 and the message to 'Error' (spec section 8).
+ * status defaults to 500 and the message to 'Error' (the spec's error catalogue).
  */
 export function describeRouteError(error: unknown, t: TFunction): RouteErrorDescription {
   const fallback = t('errors.fallback');

@@ -61,7 +61,7 @@ describe('route guards', () => {
     expect(locationOf(router)).toBe('/login?next=%2Fo%2Finteraction%2Fabc123abc123&prompt=login');
   });
 
-  it('lets a signed-out person reach /login/quick-app, a child of /login (spec section 2), and the signed-in person approve there', async () => {
+  it('lets a signed-out person reach /login/quick-app, a child of /login (the spec routes), and the signed-in person approve there', async () => {
     const signedOut = renderAt('/login/quick-app?user_code=BCDF-GHJK');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(locationOf(signedOut.router)).toBe('/login/quick-app?user_code=BCDF-GHJK');

@@ -10,7 +10,7 @@ import { peekSessionUser, useAuthState } from '../../lib/session';
  * The support chat (Chatwoot). Loaded only when the deployment configures it
  * (RuntimeConfig.chatwoot), only in the signed-in shell, and told who the user is from
  * the server's identity-validation answer. Every failure is ignored: the chat is a help,
- * never a reason for a page to break. Signing out clears its user (spec section 4).
+ * never a reason for a page to break. Signing out clears its user (the spec's state rules).
  */
 
 export interface ChatwootSettings {
@@ -86,7 +86,7 @@ function loadChatwoot(settings: ChatwootSettings): Promise<void> {
   return loading;
 }
 
-/** The user's chat identity, told to the widget; failures ignored (spec section 7). */
+/** The user's chat identity, told to the widget; failures ignored (the spec's call list). */
 async function identify(brand: BrandId): Promise<void> {
   const identity = await fetchChatwootIdentity(brand);
   const chat = chatWindow().$chatwoot;

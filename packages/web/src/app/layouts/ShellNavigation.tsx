@@ -30,7 +30,7 @@ export function mostSpecificMatch(links: readonly string[], pathname: string): s
   return links.filter((to) => covers(to, pathname)).sort((a, b) => b.length - a.length)[0];
 }
 
-/** The account sections of spec section 2; a section with pages opens while you are in it. */
+/** The account sections of the spec's routes; a section with pages opens while you are in it. */
 export function ShellNavigation({ onNavigate }: ShellNavigationProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();

@@ -13,7 +13,7 @@ import { notificationLink } from '../../lib/notification-link';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { useLanguage } from '../../lib/use-language';
 
-/** The header's notification bell (spec sections 3 and 4). */
+/** The header's notification bell (the spec's entities and state rules). */
 
 export const notificationsQueryKey = ['notifications'] as const;
 const PAGE_SIZE = 20;
@@ -41,7 +41,7 @@ export function ShellNotifications() {
   const markAll = useMutation({ mutationFn: markAllNotificationsRead, onSettled: reload });
   const unread = list.data?.unread_count ?? 0;
 
-  // Spec section 4: marked read on click, then the list is reloaded, then on to its page.
+  // The spec's state rules: marked read on click, then the list is reloaded, then on to its page.
   const open = async (notification: Notification) => {
     if (!notification.read) await markRead.mutateAsync(notification.id).catch(() => undefined);
     const link = notificationLink(notification, productLinks);

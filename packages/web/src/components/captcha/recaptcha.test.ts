@@ -18,7 +18,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('the reCAPTCHA client (spec sections 5 and 8)', () => {
+describe('the reCAPTCHA client (the spec validation rules and error catalogue)', () => {
   it('fails without a site key, then without a version', async () => {
     expect(await reasonOf(loadRecaptcha({ provider: 'recaptcha', version: 'standard' }))).toBe('captcha.errors.noKey');
     expect(await reasonOf(loadRecaptcha({ provider: 'recaptcha', siteKey: 'key' }))).toBe('captcha.errors.noVersion');

@@ -3,7 +3,7 @@ import { readCspNonce } from '../../lib/csp-nonce';
 import { CaptchaError } from './types';
 
 /**
- * The reCAPTCHA client (spec sections 5 and 7): the script from Google in standard or
+ * The reCAPTCHA client (the spec's validation rules and call list): the script from Google in standard or
  * enterprise mode, score-based `execute` per request. It needs a site key and a version;
  * without either, or when the script cannot load or run, it fails with the spec's errors.
  */

@@ -8,7 +8,7 @@ export interface CaptchaHandle {
 
 export type CaptchaErrorKey = 'captcha.errors.noKey' | 'captcha.errors.noVersion' | 'captcha.errors.loadFailed' | 'captcha.errors.executeFailed';
 
-/** A captcha that could not give an answer; `key` is its message in the catalogue (spec section 8). */
+/** A captcha that could not give an answer; `key` is its message in the catalogue (the spec's error catalogue). */
 export class CaptchaError extends Error {
   constructor(readonly key: CaptchaErrorKey) {
     super(key);

@@ -12,7 +12,7 @@ export interface RequiredTwoFactorDialogProps {
 }
 
 /**
- * For actions that need two-step verification on (spec section 6: a WHC transfer): says
+ * For actions that need two-step verification on (the spec's permissions: a WHC transfer): says
  * why, and leads to /security/two-step-verification. Shown when the account has no method,
  * or when the server answers auth.two_factor_required.
  */

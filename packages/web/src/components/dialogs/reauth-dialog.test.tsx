@@ -7,7 +7,7 @@ import { renderAccount, setUpAccountTest, type FakeServer } from '../../test/acc
 import { ReauthDialog } from './ReauthDialog';
 
 /**
- * The re-authentication dialog (issue 11): a sensitive change answered 403
+ * The re-authentication dialog: a sensitive change answered 403
  * `auth.reauth_required` opens it, and "Use a passkey" proves it with one of the account's
  * passkeys. The browser's WebAuthn (absent from jsdom) is stood in for by a credential object
  * shaped as navigator.credentials.get() answers; @simplewebauthn/browser itself runs.

@@ -20,7 +20,7 @@ export interface OtpInputProps {
 }
 
 /**
- * The one six-digit code input of the app (spec section 9): the mailed or authenticator code
+ * The one six-digit code input of the app (the spec's constants): the mailed or authenticator code
  * wherever it is asked for. One box per digit, digits only, the phone's number pad, the
  * browser's one-time-code autofill and a whole code pasted into any box. The label names
  * the group of boxes and each box; the error (and description) is tied to every box and

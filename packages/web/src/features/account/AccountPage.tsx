@@ -43,7 +43,7 @@ export function AccountPage() {
 function PreferencesSection() {
   const { t, i18n } = useTranslation();
   const { user } = useAuthState();
-  // Spec section 6: some options are for Vietnamese users only.
+  // The spec's permissions: some options are for Vietnamese users only.
   const current = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en';
   const vietnamese = current === 'vi' || user?.customer_language === 'vi';
   return (

@@ -4,7 +4,7 @@ import { call } from '../../lib/api';
 import { setSessionUser, type SessionUser } from '../../lib/session';
 import type { PasswordCredentials } from '../../components/dialogs/PasswordDialog';
 
-/** Every country with its English and Vietnamese name; an empty list on failure (spec section 7). */
+/** Every country with its English and Vietnamese name; an empty list on failure (the spec's call list). */
 export async function fetchCountries(): Promise<Country[]> {
   try {
     return await call(resourceEndpoints.countries, {}, { handle: 'all' });
@@ -18,7 +18,7 @@ export function useCountries() {
 }
 
 /**
- * The whole user object plus language and customer_language (spec section 7).
+ * The whole user object plus language and customer_language (the spec's call list).
  * The form shows a 400's field messages itself; the saved user replaces the session's.
  */
 export async function saveProfile(body: SessionUser & UpdateMeRequest): Promise<User> {

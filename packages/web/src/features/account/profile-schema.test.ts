@@ -33,7 +33,7 @@ afterEach(async () => {
   await applyLanguage('en');
 });
 
-describe('profile rules (spec section 5)', () => {
+describe('profile rules (the spec validation rules)', () => {
   it('accepts a complete, valid profile: a name of any script, the alphanumeric fields in A to Z and digits', () => {
     expect(messages({})).toEqual({});
     expect(messages({ full_name: 'Nguyễn Thị Hồng', company: 'CyStack2024', address: '19LeThanhTong' })).toEqual({});
@@ -47,7 +47,7 @@ describe('profile rules (spec section 5)', () => {
     expect(messages({ company: 'A&B Ltd.' })).toEqual({ company: 'Company may contain only letters and numbers' });
     expect(messages({ organization: 'R/S' })).toEqual({ organization: 'Organization may contain only letters and numbers' });
     expect(messages({ address: '12, St James' })).toEqual({ address: 'Address may contain only letters and numbers' });
-    // Spec section 5's "alphanumeric only": no spaces, no letters of other scripts.
+    // The spec's "alphanumeric only": no spaces, no letters of other scripts.
     expect(messages({ company: 'Acme Corp' })).toEqual({ company: 'Company may contain only letters and numbers' });
     expect(messages({ organization: 'OWASP Hà Nội' })).toEqual({ organization: 'Organization may contain only letters and numbers' });
     expect(messages({ phone: '1'.repeat(21) })).toEqual({ phone: 'At most 20 characters' });

@@ -4,7 +4,7 @@ import { messageKey } from '../../components/dialogs/form-errors';
 import type { SessionUser } from '../../lib/session';
 
 /**
- * The profile form's rules: those of contracts updateMeRequestSchema (spec section 5: phone
+ * The profile form's rules: those of contracts updateMeRequestSchema (the spec's validation rules: phone
  * numeric only; username, company, address, organization alphanumeric only; 'This field
  * may not be blank.' for the name), with messages as i18n keys so they show in the
  * visitor's language. profile-schema.test.ts holds both to the same answers.

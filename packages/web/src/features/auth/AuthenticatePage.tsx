@@ -7,7 +7,7 @@ import { readEntryParam } from '../../lib/entry-params';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { useCurrentService } from '../../lib/service';
 
-/** The OAuth values of the entry that make an authorization request (spec section 9's OAuth client values). */
+/** The OAuth values of the entry that make an authorization request (the spec's OAuth client values). */
 const AUTHORIZATION_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
 
 /**

@@ -15,7 +15,7 @@ import { currentUser, useAuthState } from '../../lib/session';
 type OAuthApp = oauthEndpoints.OAuthApp;
 
 /**
- * /login/quick-app, a child of /login (spec section 2): a desktop or mobile app's sign-in by the
+ * /login/quick-app, a child of /login (the spec's routes): a desktop or mobile app's sign-in by the
  * device flow (RFC 8628). The app shows a code and this address (`?user_code=` prefills it,
  * never submits it). A signed-out person reaches it like the other sign-in pages: they enter or
  * confirm the code, sign in, and come back here with it. The signed-in person enters or confirms the code, sees which app asks for what and the code to compare

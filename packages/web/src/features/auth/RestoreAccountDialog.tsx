@@ -16,7 +16,7 @@ export interface RestoreAccountDialogProps {
   deletionDueAt?: string;
   /**
    * After POST /sso/auth/restore signed the user in. By default the app reloads at the root,
-   * as after any sign-in (spec section 4).
+   * as after any sign-in (the spec's state rules).
    */
   onRestored?(token: string): void;
 }

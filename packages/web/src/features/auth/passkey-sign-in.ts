@@ -2,7 +2,7 @@ import { firstPaintRoutes, type passkeyEndpoints } from '@portal/contracts';
 import { call } from '../../lib/api';
 
 /**
- * Passkey sign-in (spec section 7): request options for discoverable credentials (no
+ * Passkey sign-in (the spec's call list): request options for discoverable credentials (no
  * username: the browser offers the passkeys it holds for this site), the browser's prompt,
  * then POST /sso/users/webauthn/auth with the assertion as `response`. A user-verified
  * passkey counts as both factors and answers {token} (the session cookie is set);

@@ -96,7 +96,7 @@ function SandboxCardForm({ onDone }: { onDone(): void }) {
   );
 }
 
-/** Payment methods: the cards, the default, adding and removing (removing a card cancels all subscriptions, spec section 4: the dialog says so). */
+/** Payment methods: the cards, the default, adding and removing (removing a card cancels all subscriptions, the spec's state rules: the dialog says so). */
 export function CardsSection() {
   const { t } = useTranslation();
   const client = useQueryClient();

@@ -4,7 +4,7 @@ import { checkCard } from './card-checks';
 const now = new Date(2026, 2, 15);
 const check = (input: Partial<{ number: string; expiry: string; cvc: string }>) => checkCard({ number: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', ...input }, now);
 
-describe('card checks (spec section 5 with card-validator)', () => {
+describe('card checks (the spec validation rules with card-validator)', () => {
   it('says which card rule fails', () => {
     expect(check({ number: '4242 4242 4242 4241' }).errors.number).toBe('billing.card_invalid_number');
     expect(check({ number: '1234' }).errors.number).toBe('billing.card_invalid_number');

@@ -2,7 +2,7 @@ import cardValidator from 'card-validator';
 import { cardBrands, type CardBrand } from '@portal/contracts';
 
 /**
- * The payment page's card checks (spec section 5) with card-validator, each answering the
+ * The payment page's card checks (the spec's validation rules) with card-validator, each answering the
  * catalogue code whose text the page shows: invalid number, incomplete number, incomplete
  * security code, incomplete expiry, invalid expiry year, expiry year in the past.
  */

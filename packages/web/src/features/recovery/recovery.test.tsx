@@ -85,7 +85,7 @@ describe('/forgot', () => {
     // 3. The code.
     expect(await screen.findByRole('heading', { name: 'Enter the code' })).toBeTruthy();
     press('Verify');
-    // Spec section 5: the recovery code is 6 digits, in those words.
+    // The spec's validation rules: the recovery code is 6 digits, in those words.
     expect(await screen.findByText('Recovery code is 6 digits')).toBeTruthy();
     await typeCode('654321');
     press('Verify');

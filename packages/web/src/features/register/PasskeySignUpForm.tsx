@@ -19,7 +19,7 @@ import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types
 import { isCaptchaRefusal, SignUpCaptcha } from '../../components/captcha/SignUpCaptcha';
 import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
 
-/** POST /sso/users/webauthn/register/options {algorithms, email, full_name, captcha} → creation options (spec section 7). */
+/** POST /sso/users/webauthn/register/options {algorithms, email, full_name, captcha} → creation options (the spec's call list). */
 const registerOptions = (body: { email: string; full_name: string; captcha: string | undefined }) =>
   call(passkeyEndpoints.registerOptions, { body: { algorithms: ['es256', 'rs256'], ...body } }, { handle: [400] });
 /** POST /sso/users/webauthn/register {response} → 201 {email}: activated by mail like a password sign-up. */

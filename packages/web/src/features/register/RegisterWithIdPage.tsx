@@ -12,7 +12,7 @@ import { ApiError, errorText } from '../../lib/api';
 import { claimInvitation, claimModeratorInvitation, previewInvitation, previewModeratorInvitation } from './api';
 import { RegisterForm } from './RegisterForm';
 
-/** Plans with a free trial (spec section 9), by the `:id` of /register/:id. */
+/** Plans with a free trial (the spec's constants), by the `:id` of /register/:id. */
 const trialPlans = ['premium', 'family', 'business'] as const;
 type TrialPlan = (typeof trialPlans)[number];
 

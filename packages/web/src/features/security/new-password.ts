@@ -4,7 +4,7 @@ import { messageKey } from '../../components/dialogs/form-errors';
 
 /**
  * The rules of a password change or a first password (contracts changePasswordRequestSchema,
- * spec section 5): the new one 8 to 64 characters and different from the current one, and
+ * the spec's validation rules): the new one 8 to 64 characters and different from the current one, and
  * the confirmation equal to it ('Confirm password is not match!'). Messages are i18n keys,
  * translated when shown.
  */

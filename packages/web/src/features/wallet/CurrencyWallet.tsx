@@ -21,9 +21,9 @@ export const formatBalance = (minor: string, currency: WalletCurrency, language:
 
 /**
  * A transfer to another account of this portal (instant) or, when the server has a partner
- * configured, to a partner exchange wallet (pending until the partner confirms; spec section 9).
+ * configured, to a partner exchange wallet (pending until the partner confirms; the spec's constants).
  * The key makes a double click or a retry move money once. WHC asks for the second step every
- * time (spec section 6): with two-step off, the required-two-factor dialog leads to turning it on.
+ * time (the spec's permissions): with two-step off, the required-two-factor dialog leads to turning it on.
  */
 function TransferForm({ currency }: { currency: WalletCurrency }) {
   const { t } = useTranslation();
