@@ -131,13 +131,13 @@ test.describe('profile', () => {
     await expect(form.getByText('Tên tổ chức chỉ được chứa chữ cái và chữ số')).toBeVisible();
     await expect(form.getByText('Địa chỉ chỉ được chứa chữ cái và chữ số')).toBeVisible();
     await snap(page, 'account-profile-invalid-vi');
-    // Vietnamese-only option (spec section 6).
+    // Vietnamese-only option (the spec's permissions).
     await expect(page.getByTestId('vietnamese-only')).toBeVisible();
 
     await form.getByLabel('Họ và tên').fill('Nguyễn Thị Hồng');
     await form.getByLabel('Tên người dùng').fill('hongnguyen');
     await form.getByLabel('Số điện thoại').fill('0912345678');
-    // Spec section 5: company, organization and address are alphanumeric only (A to Z and digits, no spaces).
+    // The spec's validation rules: company, organization and address are alphanumeric only (A to Z and digits, no spaces).
     await form.getByLabel('Công ty').fill('Công ty An ninh mạng');
     await expect(form.getByText('Tên công ty chỉ được chứa chữ cái và chữ số')).toBeVisible();
     await form.getByLabel('Công ty').fill('CyStack');

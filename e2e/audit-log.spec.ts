@@ -8,7 +8,7 @@ import { startOrganizationPortal, type OrganizationPortal } from './support/orga
 import type { PortalServer } from './support/server';
 
 /**
- * The organization audit log (issue 14) in Chromium: an organization is made with `npm run
+ * The organization audit log in Chromium: an organization is made with `npm run
  * organizations` before this spec's own server starts (PGlite is opened by one process), its
  * people sign up through the API; a member signs in through the pages (a wrong password
  * first), the admin reads, filters and exports the log, and a plain member is refused.

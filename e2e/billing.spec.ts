@@ -175,7 +175,7 @@ test('cards, a trial, an upgrade with a promo code, the invoice, a decline, card
   await visitor.close();
 
   // Removing the default card makes the most recent other card the default. The dialog says the
-  // spec's rule (section 4): removing a card cancels all subscriptions, here the Family one.
+  // spec's rule: removing a card cancels all subscriptions, here the Family one.
   await page.goto(`${portal.platformUrl}/billing`);
   await page.getByTestId('card-row').filter({ hasText: '0341' }).getByRole('button', { name: /Remove/ }).click();
   await expect(page.getByTestId('remove-card-rule')).toHaveText('Removing a card cancels all subscriptions.');

@@ -8,7 +8,7 @@ import { startOrganizationPortal, type OrganizationPortal } from './support/orga
 import type { PortalServer } from './support/server';
 
 /**
- * The organization's company SSO settings screen (issue 14) in Chromium: an owner sets the
+ * The organization's company SSO settings screen in Chromium: an owner sets the
  * identity provider (a bad issuer first), requires SSO and turns it off again, adds a domain,
  * verifies it against a DNS server this spec starts (first before the record is published), and
  * removes another; a plain member is refused. Screenshots of both brands and languages.

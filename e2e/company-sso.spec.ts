@@ -14,7 +14,7 @@ import { createActivatedAccount, poll } from './support/mail';
 import { freePort, operatorCommand, startPortalServer, type PortalServer } from './support/server';
 
 /**
- * Company SSO (issue 14) in Chromium. Two organizations are configured the way an operator
+ * Company SSO in Chromium. Two organizations are configured the way an operator
  * does it (`npm run organizations -- sso ... / domain ...`, domains verified against a DNS
  * server this spec starts) before the portal starts: Acme with an OpenID Connect IdP (a
  * second oidc-provider) and SSO required for its members, Globex with a SAML IdP whose page

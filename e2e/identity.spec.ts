@@ -201,7 +201,7 @@ test.describe('password recovery', () => {
     const mail = await portal.waitForMail(email, { subject: /reset/i });
     const code = codeIn(mail);
     const wrong = code === '000000' ? '111111' : '000000';
-    // Spec section 5: the recovery code is 6 digits, said in those words before the server is asked.
+    // The spec's validation rules: the recovery code is 6 digits, said in those words before the server is asked.
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect(page.getByText('Recovery code is 6 digits')).toBeVisible();
     await page.getByTestId('recovery-code').locator('input').first().click();

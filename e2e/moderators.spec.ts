@@ -8,7 +8,7 @@ import { createActivatedAccount, linkIn, poll, uniqueEmail, type Portal } from '
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
 
 /**
- * Website moderators (issue 14) in Chromium: a product's back end (the client-credentials grant
+ * Website moderators in Chromium: a product's back end (the client-credentials grant
  * with the `moderators` scope, through the real token endpoint) invites by email; the invited
  * person with an account opens the mailed link signed out, signs in, comes back to the
  * "moderator invitation activation" result screen and accepts; opened again, the link says it

@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { operatorCommand, startPortalServer, type PortalServer } from './support/server';
 
 /**
- * On-premise discovery (issue 14) on the password manager's sign-in page, in Chromium: an
+ * On-premise discovery on the password manager's sign-in page, in Chromium: an
  * organization's deployment is registered with `npm run organizations` before the spec's own
  * server starts; its "on-premise login page" is a tiny local server of this spec, which also
  * serves a page that opens the sign-in in a new window (as a login client would) and records

@@ -5,7 +5,7 @@ import { createActivatedAccount, linkIn, uniqueEmail, type Portal } from './supp
 import { noSeriousViolations, postFromPage, startOrganizationPortal, type OrganizationPortal } from './support/organizations';
 
 /**
- * Organizations (issue 14) in Chromium: the owner invites from /organization, a new person
+ * Organizations in Chromium: the owner invites from /organization, a new person
  * signs up from the mailed /register/:token link and appears as a member once activated, an
  * existing account accepts on the result screen, a member sees no admin action, a withdrawn
  * invitation says so. The organization is made with `npm run organizations` before the

@@ -7,7 +7,7 @@ import { codeIn, createActivatedAccount, expect, poll, test as shared, uniqueEma
 import { startPortalServer } from './support/server';
 
 /**
- * Issue 11 as a person meets it, on a server of its own (a 15-second window for sensitive
+ * The account protections as a person meets them, on a server of its own (a 15-second window for sensitive
  * changes, so the re-authentication dialog shows without waiting five minutes):
  * - locked out by wrong passwords, the owner resets through the recovery email and signs in
  *   at once, from the same network;

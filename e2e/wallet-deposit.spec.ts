@@ -6,7 +6,7 @@ import { createActivatedAccount, expect, test, uniqueEmail } from './support/mai
 import { E2E_BANK } from './support/server';
 
 /**
- * A VND deposit order credited by a signed bank notification (issue 16): the person asks for
+ * A VND deposit order credited by a signed bank notification: the person asks for
  * a deposit on /wallet/vnd and sees the VietQR code, the account, the amount and the
  * reference; the test then plays the bank and posts its notification, signed as the bank
  * signs (`x-bank-signature: t=<unix>,v1=<HMAC-SHA256 of "<t>.<body>">`). A forged one

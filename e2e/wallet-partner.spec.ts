@@ -9,7 +9,7 @@ import { createActivatedAccount, expect, poll, test, uniqueEmail, type Portal } 
 import { E2E_BANK, startPortalServer, type PortalServer } from './support/server';
 
 /**
- * Transfers to a partner exchange wallet (issue 16), in Chromium against the real server and a
+ * Transfers to a partner exchange wallet, in Chromium against the real server and a
  * partner exchange started here that takes signed transfer requests (`POST /transfers`) and
  * answers with signed callbacks: on /wallet/vnd the transfer form offers "Partner exchange
  * wallet", a transfer is pending (debited at once) until the partner's callback completes it,

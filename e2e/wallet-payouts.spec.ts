@@ -7,7 +7,7 @@ import { createActivatedAccount, poll, uniqueEmail, type Portal } from './suppor
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
 
 /**
- * Researcher payouts end to end (issue 16): the bug-bounty platform's back end gets a token by
+ * Researcher payouts end to end: the bug-bounty platform's back end gets a token by
  * client credentials and posts rewards through the real API (other callers refused); the
  * researcher sees them waiting on /wallet/payout, chooses the payout wallet (the password
  * dialog: the sign-in is older than this server's 15 s window); the payout job (every 2 s here,

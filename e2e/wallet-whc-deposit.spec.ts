@@ -10,7 +10,7 @@ import { createActivatedAccount, expect, poll, test, uniqueEmail, type Portal } 
 import { freePort, startPortalServer, type PortalServer } from './support/server';
 
 /**
- * WHC deposits on chain (issue 16), in Chromium against the real server following a real local
+ * WHC deposits on chain, in Chromium against the real server following a real local
  * chain (ganache, started here, with a test ERC-20 token): the person's /wallet/whc shows their
  * deposit address with its QR code, the network and the confirmations needed; the test sends
  * tokens to that address, the transfer shows as a pending transaction, and once the blocks

@@ -44,7 +44,7 @@ test('balances, a currency page, and transfers refused with their reasons', asyn
     await form.getByLabel('Amount').fill(amount);
     await form.getByTestId('transfer-submit').click();
   };
-  // Each refusal is said once, by the failure toast (spec section 8), not again in the form.
+  // Each refusal is said once, by the failure toast (the spec's error catalogue), not again in the form.
   const refused = async (message: string) => {
     await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible();
     await expect(page.getByText(message)).toHaveCount(1);

@@ -8,7 +8,7 @@ import type { BenchContext } from '../lib/context';
 import type { BenchSection, Row } from '../lib/types';
 
 /**
- * Wallet transfers on PostgreSQL (issue 16): BENCH_TRANSFERS transfers (4,000 by default) between
+ * Wallet transfers on PostgreSQL: BENCH_TRANSFERS transfers (4,000 by default) between
  * random accounts of BENCH_TRANSFER_ACCOUNTS (1,000) by 32 concurrent clients, each one the
  * wallet's whole transfer (the recipient looked up, one transaction with the entry and its
  * idempotency key, the daily allowance upsert, the two balances and postings, then the answer
