@@ -59,7 +59,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 /**
  * Every environment variable the server reads, with its default. Parsed once at start;
  * a bad value stops the process with a list of every offending variable.
- * The README's configuration table mirrors this schema.
+ * docs/configuration.md lists every variable (packages/server/src/docs.test.ts keeps it in step).
  */
 const envSchema = z
   .object({
