@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { findPlan, orderTotals, prorationCredit, type BillingCurrency, type Quote, type Subscription } from '@portal/contracts';
+import { eq } from 'drizzle-orm';
+import { paymentMethods, subscriptions } from '../../db/schema';
 import { AppError, fieldError } from '../../platform/errors';
 import { orderDto, subscriptionDto } from './dto';
 import type { Orders } from './orders';
@@ -12,9 +14,27 @@ const START_LEASE_MS = 60 * 1000;
 
 /** Subscriptions: quotes, starts (with a trial where the plan has one), changes with proration, cancellation and resumption. */
 export function createSubscriptions(ctx: BillingContext, orders: Orders, promos: PromoCodes) {
-  const { clock, q, idempotency, userOrThrow } = ctx;
+  const { clock, db, q, idempotency, userOrThrow } = ctx;
   const { payOrder, cardToCharge } = orders;
   const { discountFor } = promos;
+
+  /**
+   * Inserts a started subscription under the lock of the card that pays it. A removal of that
+   * card (another tab) holds the same lock while it cancels all of the person's subscriptions:
+   * when it came first, the new subscription is cancelled as it would have been a moment later,
+   * so no live plan is left on a removed card for a renewal to bill whichever card comes next.
+   */
+  async function insertStarted(row: typeof subscriptions.$inferInsert): Promise<SubscriptionRow | null> {
+    return db.transaction(async (tx) => {
+      const [card] = row.paymentMethodId
+        ? await tx.select({ removedAt: paymentMethods.removedAt }).from(paymentMethods).where(eq(paymentMethods.id, row.paymentMethodId)).for('update')
+        : [];
+      const removedAt = card?.removedAt;
+      const values = removedAt ? { ...row, status: 'canceled', canceledAt: removedAt, nextAttemptAt: null, cancelAtPeriodEnd: false } : row;
+      const [inserted] = await tx.insert(subscriptions).values(values).onConflictDoNothing().returning();
+      return inserted ?? null;
+    });
+  }
 
   /** The unused value of what was paid for the current period (0 in a trial or when nothing was paid). */
   async function creditFor(subscription: SubscriptionRow): Promise<number> {
@@ -85,7 +105,7 @@ export function createSubscriptions(ctx: BillingContext, orders: Orders, promos:
         const base = { id: randomUUID(), userId: user.id, product: plan.product, plan: plan.id, months: input.months, seats, currency: input.currency, price, paymentMethodId: card.id, createdAt: now, updatedAt: now };
         if (plan.trialDays > 0 && (await q.useTrial(user.id, plan.product))) {
           const trialEnd = new Date(now.getTime() + plan.trialDays * DAY_MS);
-          const subscription = await q.insertSubscription({ ...base, status: 'trialing', trialEndsAt: trialEnd, currentPeriodStart: now, currentPeriodEnd: trialEnd, nextAttemptAt: trialEnd });
+          const subscription = await insertStarted({ ...base, status: 'trialing', trialEndsAt: trialEnd, currentPeriodStart: now, currentPeriodEnd: trialEnd, nextAttemptAt: trialEnd });
           if (!subscription) throw new AppError('billing.already_subscribed');
           return { subscription: subscriptionDto(subscription), order: null };
         }
@@ -111,7 +131,7 @@ export function createSubscriptions(ctx: BillingContext, orders: Orders, promos:
         const paidFor = { plan: order.plan, months: order.months, seats: order.seats, currency: order.currency, price: order.price, paymentMethodId: order.paymentMethodId ?? card.id };
         const start = order.periodStart ?? now;
         const end = order.periodEnd ?? periodEnd;
-        const subscription = await q.insertSubscription({ ...base, ...paidFor, status: order.status === 'pending' ? 'past_due' : 'active', currentPeriodStart: start, currentPeriodEnd: end, nextAttemptAt: end });
+        const subscription = await insertStarted({ ...base, ...paidFor, status: order.status === 'pending' ? 'past_due' : 'active', currentPeriodStart: start, currentPeriodEnd: end, nextAttemptAt: end });
         if (!subscription) throw new AppError('billing.already_subscribed');
         const linked = (await q.updateOrder(order.id, { subscriptionId: subscription.id })) ?? order;
         return { subscription: subscriptionDto(subscription), order: orderDto(linked) };
