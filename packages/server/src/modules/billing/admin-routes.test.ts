@@ -144,6 +144,15 @@ describe('operator API keys and old sessions', () => {
     expect([refused.statusCode, codeOf(refused)]).toEqual([403, 'admin.scope_missing']);
   });
 
+  it('no key refunds, even a key of an owner holding admin:billing: a key cannot prove who holds it; nothing is refunded', async () => {
+    const order = await paidOrder();
+    const key = (await call('owner', 'POST', '/v3/admin/api-keys', { name: 'Refunds by script', scopes: ['admin:billing'], reason: 'Automation' })).json().key as string;
+    const refused = await call(key, 'POST', `/v3/admin/billing/orders/${order.id}/refund`, { reason: 'Customer asked' });
+    expect([refused.statusCode, codeOf(refused)]).toEqual([403, 'forbidden']);
+    const [row] = await server.database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(row!.refundedAt).toBeNull();
+  });
+
   it('an old sign-in must prove itself again before a refund', async () => {
     const order = await paidOrder();
     clock.advance((server.config.REAUTH_MAX_AGE_SECONDS + 1) * 1000);
