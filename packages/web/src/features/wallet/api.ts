@@ -17,8 +17,12 @@ export const walletKeys = {
 export const useBalances = () => useQuery({ queryKey: walletKeys.all, queryFn: () => call(walletEndpoints.balances) });
 export const useTransactions = (currency: WalletCurrency, query: TransactionQuery) =>
   useQuery({ queryKey: walletKeys.transactions(currency, query), queryFn: () => call(walletEndpoints.transactions, { params: { currency }, query }) });
-/** The refusals of a transfer the form reports itself; any other status the API client's policy reports (once). */
-export const transferRefusals: readonly number[] = [400, 409, 503];
+/**
+ * The refusals of a transfer the form reports itself, in their own words (a 403 says which: a
+ * declined re-authentication, two-step missing, where the policy's toast would only say
+ * "permission"); any other status the API client's policy reports (once).
+ */
+export const transferRefusals: readonly number[] = [400, 403, 409, 503];
 export const transfer = (currency: WalletCurrency, body: EndpointInput<typeof walletEndpoints.transfer>['body']) =>
   call(walletEndpoints.transfer, { params: { currency }, body }, { handle: [...transferRefusals] });
 
