@@ -8,6 +8,10 @@ import { listenOnPostgres, type ChannelHandlers, type ChannelSubscription, type 
 import * as schema from './schema';
 
 export type Database = ReturnType<typeof drizzlePglite<typeof schema>>;
+/** A transaction of the database. */
+export type DatabaseTransaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Where a query runs: the database, or a transaction a caller holds open across modules. */
+export type DatabaseExecutor = Database | DatabaseTransaction;
 export type { ChannelHandlers, ChannelSubscription } from './listen';
 export { DataDirLocked } from './data-dir-lock';
 

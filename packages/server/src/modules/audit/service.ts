@@ -1,5 +1,5 @@
 import { auditActions, type AdministeredOrganization, type AuditAction, type AuditEvent, type AuditEventList, type AuditFilterQuery } from '@portal/contracts';
-import type { Database } from '../../db/client';
+import type { Database, DatabaseTransaction } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { AppError, fieldError } from '../../platform/errors';
 import { administeredOrganizations, organizationOfMember } from '../organizations';
@@ -32,8 +32,8 @@ export interface AuditEntry {
   detail?: AuditDetail;
 }
 
-/** A transaction of the database: `record` writes through one as well. */
-export type DatabaseTransaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** `record` writes through a transaction as well. */
+export type { DatabaseTransaction };
 
 export interface AuditDependencies {
   db: Database;

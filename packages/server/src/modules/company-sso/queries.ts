@@ -1,5 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { DatabaseExecutor } from '../../db/client';
 import type { SignInMembership } from '../auth';
 import { companySsoConnections, companySsoDomains, companySsoIdentities, companySsoRequests, organizationMembers } from '../../db/schema';
 
@@ -10,7 +10,7 @@ export type ConnectionSettings = Omit<typeof companySsoConnections.$inferInsert,
 /** A unique index refused the row. */
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
 
-export function companySsoQueries(db: Database) {
+export function companySsoQueries(db: DatabaseExecutor) {
   // Prepared on first use: every sign-in asks it.
   let membership: ReturnType<typeof prepareMembership> | undefined;
   function prepareMembership() {

@@ -232,15 +232,15 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     const id = randomUUID();
     const name = identity.name.trim().slice(0, 100) || email.split('@')[0]!;
     const language = 'en';
-    if (await users.insert({ id, email, fullName: name, passwordHash: null, language, customerLanguage: language, createdAt: now, updatedAt: now })) await users.activate(id, now);
+    // The account and its link commit together: a parallel sign-in (another tab) never sees the account without the link, which would read as someone else's account.
+    await deps.db.transaction(async (tx) => {
+      if (!(await createUserService(tx).insert({ id, email, fullName: name, passwordHash: null, language, customerLanguage: language, activatedAt: now, createdAt: now, updatedAt: now }))) return;
+      if (!(await companySsoQueries(tx).link({ organizationId, subject: identity.subject, userId: id, email, linkedAt: now, lastUsedAt: now }))) throw new AppError('sso.account_unverified', { email }, { email });
+    });
     const user = await users.findByEmail(email);
     if (!user?.activatedAt) throw new AppError('sso.account_unverified', { email }, { email });
-    if (user.id !== id) {
-      // Made meanwhile: by a parallel sign-in of this same subject (a second tab) it is theirs; by anyone else, not ours to provision.
-      if ((await queries.findIdentity(organizationId, identity.subject))?.userId !== user.id) throw new AppError('sso.account_unverified', { email }, { email });
-      return { user, provisioned: true };
-    }
-    await linkSubject(organizationId, identity.subject, user, email);
+    // Made meanwhile: by a parallel sign-in of this same subject (a second tab) it is theirs; by anyone else, not ours to provision.
+    if (user.id !== id && (await queries.findIdentity(organizationId, identity.subject))?.userId !== user.id) throw new AppError('sso.account_unverified', { email }, { email });
     return { user, provisioned: true };
   }
 

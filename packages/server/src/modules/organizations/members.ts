@@ -1,6 +1,6 @@
 import type { OrganizationRole } from '@portal/contracts';
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database, DatabaseExecutor, DatabaseTransaction } from '../../db/client';
 import { organizationMembers, organizations, users } from '../../db/schema';
 
 /** A membership or role change, reported to the injected hook (the integrator binds it to the audit log). */
@@ -21,8 +21,8 @@ export interface Membership {
   role: OrganizationRole;
 }
 
-type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
-type Executor = Database | Tx;
+type Tx = DatabaseTransaction;
+type Executor = DatabaseExecutor;
 
 const membershipColumns = {
   organizationId: organizationMembers.organizationId,

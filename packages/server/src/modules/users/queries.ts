@@ -1,5 +1,5 @@
 import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { DatabaseExecutor } from '../../db/client';
 import { organizationMembers, passkeys, users } from '../../db/schema';
 
 /** A row of the users table: the one declaration every module uses. */
@@ -11,7 +11,7 @@ export type ProfileChanges = Partial<
   Pick<NewUserRow, 'fullName' | 'username' | 'language' | 'customerLanguage' | 'phone' | 'company' | 'organization' | 'address' | 'country'>
 >;
 
-export function userQueries(db: Database) {
+export function userQueries(db: DatabaseExecutor) {
   // Prepared on first use: every sign-in looks its account up by one of these.
   let byEmail: ReturnType<typeof prepareLookup> | undefined;
   let byUsername: ReturnType<typeof prepareLookup> | undefined;

@@ -1,5 +1,5 @@
 import { isLanguage, type Language } from '@portal/contracts';
-import type { Database } from '../../db/client';
+import type { DatabaseExecutor } from '../../db/client';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { userQueries, type UserRow } from './queries';
 
@@ -11,7 +11,7 @@ export type UserService = ReturnType<typeof createUserService>;
  * recovery codes, the avatar version with its picture, the deletion dates, the purge) are
  * written by that module's queries inside its own transaction; the row type is still this one.
  */
-export function createUserService(db: Database) {
+export function createUserService(db: DatabaseExecutor) {
   return userQueries(db);
 }
 
