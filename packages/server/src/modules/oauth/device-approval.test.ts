@@ -51,3 +51,45 @@ describe('approving a device sign-in', () => {
     expect(tokens.access_token).toBeTruthy();
   }, 30_000);
 });
+
+/** Two people approving one code: the device must sign in exactly one of them, whoever asks first or at the same time. */
+describe('one device code, two people', () => {
+  const subjectOf = (tokens: { id_token?: string }) => JSON.parse(Buffer.from(tokens.id_token!.split('.')[1]!, 'base64url').toString()).sub as string;
+  const userIdOf = async (token: string) => {
+    const response = await fetch(`${server.url}/v3/sso/me`, { headers: { authorization: `Bearer ${token}` } });
+    return ((await response.json()) as { id: string }).id;
+  };
+
+  it('lets exactly one of two simultaneous approvals win; the other is told the code is not valid', async () => {
+    const desktop = await oidc.discovery(new URL(server.url), 'test-desktop', {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const stamp = Date.now();
+    const people = await Promise.all([identity.registeredUser(`device-race-a-${stamp}@example.com`, PASSWORD), identity.registeredUser(`device-race-b-${stamp}@example.com`, PASSWORD)]);
+    for (let round = 0; round < 5; round++) {
+      const device = await oidc.initiateDeviceAuthorization(desktop, { scope: 'openid email' });
+      const answers = await Promise.all(people.map((token) => api(token, '/oauth/device/decision', { user_code: device.user_code, allow: true })));
+      const winners = answers.flatMap((answer, index) => (answer.status === 200 ? [index] : []));
+      expect(winners).toHaveLength(1);
+      const loser = answers[1 - winners[0]!]!;
+      expect(loser.status).toBe(400);
+      expect(await loser.json()).toMatchObject({ code: '1002', message: 'The authorization code is not valid' });
+      // The device signs in as the person whose approval won, not as whoever wrote last.
+      const tokens = await oidc.pollDeviceAuthorizationGrant(desktop, { ...device, interval: 0.01 });
+      expect(subjectOf(tokens)).toBe(await userIdOf(people[winners[0]!]!));
+    }
+  }, 60_000);
+
+  it('refuses an approval or a refusal of a code another person already approved, and keeps the first answer', async () => {
+    const desktop = await oidc.discovery(new URL(server.url), 'test-desktop', {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const stamp = Date.now();
+    const [first, second] = await Promise.all([identity.registeredUser(`device-again-a-${stamp}@example.com`, PASSWORD), identity.registeredUser(`device-again-b-${stamp}@example.com`, PASSWORD)]);
+    const device = await oidc.initiateDeviceAuthorization(desktop, { scope: 'openid email' });
+    expect((await api(first!, '/oauth/device/decision', { user_code: device.user_code, allow: true })).status).toBe(200);
+    for (const allow of [true, false]) {
+      const again = await api(second!, '/oauth/device/decision', { user_code: device.user_code, allow });
+      expect(again.status).toBe(400);
+      expect((await again.json()).code).toBe('1002');
+    }
+    const tokens = await oidc.pollDeviceAuthorizationGrant(desktop, { ...device, interval: 0.01 });
+    expect(subjectOf(tokens)).toBe(await userIdOf(first!));
+  }, 60_000);
+});

@@ -9,6 +9,7 @@ import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/r
 import type { SessionsEnded } from '../sessions';
 import type { CurrentProvider } from './current-provider';
 import { clientLogoPath, thirdPartyClients, type PortalClientMetadata } from './clients';
+import { answerDeviceCode } from './device-code-answer';
 import { acrFor } from './provider';
 
 /** The signed-in person answering a consent or a device code: who, and how their session authenticated. */
@@ -181,13 +182,15 @@ export function createOAuthService(deps: {
     /**
      * Approves (or refuses) a device sign-in as the provider's own device flow would: the
      * device code gets the person, how they authenticated and a grant of the requested scopes,
-     * and the app's next poll of the token endpoint receives its tokens.
+     * and the app's next poll of the token endpoint receives its tokens. The answer is written
+     * only on a code still waiting (answerDeviceCode): when two people answer one code at once,
+     * the first write wins and the other is told the code is not valid, its grant undone.
      */
     async deviceDecision(userCode: string, approver: Approver, allow: boolean): Promise<{ approved: boolean }> {
       const { code, client } = await this.findDeviceCode(userCode, approver);
+      const jti = String(code.jti);
       if (!allow) {
-        Object.assign(code, { error: 'access_denied', errorDescription: 'The person refused the sign-in' });
-        await code.save();
+        if (!(await answerDeviceCode(db, jti, { error: 'access_denied', errorDescription: 'The person refused the sign-in' }))) throw new AppError('1002');
         return { approved: false };
       }
       const scope = String(code.params?.scope ?? 'openid');
@@ -195,15 +198,18 @@ export function createOAuthService(deps: {
       const grant = new Grant({ accountId: approver.userId, clientId: client.clientId });
       grant.addOIDCScope(scope);
       const grantId = await grant.save();
-      Object.assign(code, {
+      const approval = {
         accountId: approver.userId,
         acr: acrFor(approver.amr),
         amr: approver.amr,
         authTime: Math.floor(approver.authTime.getTime() / 1000),
         grantId,
         scope,
-      });
-      await code.save();
+      };
+      if (!(await answerDeviceCode(db, jti, approval))) {
+        await grant.destroy();
+        throw new AppError('1002');
+      }
       return { approved: true };
     },
 
