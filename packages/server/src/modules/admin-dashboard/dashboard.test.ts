@@ -157,6 +157,8 @@ describe('the figures', () => {
       }
     }
     expect(lockedOut).toBe(true);
+    // The lock refuses every further try: those are refusals, not more lockouts.
+    for (let i = 0; i < 3; i++) expect((await identity.signIn(locked, `wrong-again-${i}`, { captcha: await solveCaptcha(server.app) })).statusCode).toBe(429);
     // A product's back end gets a token (client credentials, over real HTTP).
     await clientCredentialsToken(server, 'test-vulnscan', SECRET);
 
@@ -195,5 +197,32 @@ describe('the figures', () => {
     expect(month.bucket).toBe('day');
     expect(month.totals.sign_ups).toBe(later.totals.sign_ups);
     expect(month.totals.lockouts).toBe(later.totals.lockouts);
+  });
+});
+
+describe('lockouts', () => {
+  it('count an address once when its failures spend its sign-in budget, not each try the lock refuses', async () => {
+    const owner = await operator('owner');
+    const before = await figures(owner.token);
+    const guess = (i: number) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/v3/sso/auth',
+        remoteAddress: '10.44.0.1',
+        headers: { 'user-agent': 'vitest' },
+        payload: { email: `nobody-${i}@dashboard.test`, password: 'not-the-password' },
+      });
+    let failures = 0;
+    for (; failures < 60; failures++) {
+      const answer = await guess(failures);
+      if (answer.statusCode === 429) break;
+      expect(answer.statusCode, answer.body).toBe(400);
+    }
+    expect(failures).toBe(50);
+    for (let i = 0; i < 3; i++) expect((await guess(100 + i)).statusCode).toBe(429);
+
+    const after = await figures(owner.token);
+    expect(last(after).lockouts - last(before).lockouts).toBe(1);
+    expect(last(after).failed_sign_ins - last(before).failed_sign_ins).toBe(50);
   });
 });

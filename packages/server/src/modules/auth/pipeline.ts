@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mail';
+import type { RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { deletionGate } from '../account';
 import { recordMemberEvent } from '../audit';
@@ -11,6 +12,7 @@ import type { SecondFactorService } from '../mfa';
 import { notifySecurityEvent, type SecurityEventKind } from '../notifications';
 import type { AuthMethod, SessionHistory, SessionRow, SessionService, SignedIn, SignInResult } from '../sessions';
 import type { UserRow } from '../users';
+import { addressLockedByFailure } from './address-budget';
 
 /**
  * One way in (password, email code, passkey, second step, restore; later social and company
@@ -98,6 +100,8 @@ export interface SignInDependencies {
   membershipOf?: (user: UserRow) => Promise<SignInMembership | undefined>;
   /** The operators' dashboard counters (modules/admin-dashboard, bound in app.ts): never throws. */
   countEvent?: (event: 'sign_in' | 'sign_in_failed' | 'lockout') => Promise<void>;
+  /** The sign-in limits: what tells the dashboard an address's failures locked it out. */
+  limiter?: RateLimiter;
 }
 
 export type SignInPipeline = ReturnType<typeof createSignInPipeline>;
@@ -203,12 +207,9 @@ export function createSignInPipeline(deps: SignInDependencies) {
   /** Signs in one way: its identify, lockout and verify steps, then the shared ones. */
   async function run<Input>(way: WayIn<Input>, input: Input, origin: RequestOrigin): Promise<SignInResult> {
     const user = await way.identify(input, origin);
-    try {
-      await way.lockout?.(user, input, origin);
-    } catch (error) {
-      if (error instanceof AppError && error.status === 429) await deps.countEvent?.('lockout');
-      throw error;
-    }
+    // A refusal by a lock is no lockout: the failure that made the lock was counted (below, and
+    // in the password way for an account), so a locked account tried a hundred times counts once.
+    await way.lockout?.(user, input, origin);
     let proven: Proven;
     try {
       proven = await way.verify(user, input, origin);
@@ -217,6 +218,7 @@ export function createSignInPipeline(deps: SignInDependencies) {
       // email typed stands in for it), and the same answer; recording never throws.
       const email = user?.email ?? way.claimedEmail?.(input)?.trim();
       if (factorRefused(error)) await deps.countEvent?.('sign_in_failed');
+      if (factorRefused(error) && deps.limiter && (await addressLockedByFailure(deps.limiter, origin))) await deps.countEvent?.('lockout');
       if (factorRefused(error) && email?.includes('@')) {
         await recordMemberEvent(deps, { id: user?.id, email }, 'sign_in_failed', origin, { method: way.method ?? null, reason: error.code });
       }

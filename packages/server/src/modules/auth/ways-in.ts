@@ -4,13 +4,16 @@ import { requireCaptcha } from '../../platform/captcha';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { burnVerificationTime, hashPassword, needsRehash, verifyPassword } from '../../platform/passwords';
-import { CAPTCHA_AFTER_FAILURES, failureDelay, limits, rateLimited, rateKey, type RateLimiter } from '../../platform/rate-limit';
+import { CAPTCHA_AFTER_FAILURES, failureDelay, limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { restoreScheduledDeletion } from '../account';
 import type { FactorProof, SecondFactorService } from '../mfa';
 import type { AuthMethod } from '../sessions';
 import { createUserService, type UserRow } from '../users';
+import { signInIpKey } from './address-budget';
 import { withMfa, type WayIn } from './pipeline';
+
+export { signInIpKey } from './address-budget';
 
 export interface WaysInDependencies {
   db: Database;
@@ -18,15 +21,9 @@ export interface WaysInDependencies {
   limiter: RateLimiter;
   captcha: CaptchaVerifier;
   secondFactor: Pick<SecondFactorService, 'checkCode' | 'pendingSignIn' | 'completePendingSignIn' | 'secondStepBudgetSpent'>;
+  /** The operators' dashboard counters (modules/admin-dashboard, bound in app.ts): never throws. */
+  countEvent?: (event: 'lockout') => Promise<void>;
 }
-
-/**
- * The per-address budget of failures every way in that guesses a secret shares (password,
- * email code, passkey, second step): one budget, whatever the method. A try reserves one hit
- * before anything is checked (so parallel tries never exceed it) and a success gives it back,
- * so only failures count: people sharing one address do not lock each other out.
- */
-export const signInIpKey = (origin: RequestOrigin) => rateKey(limits.signInPerIp, origin.limitAddress);
 
 const AUTH_METHODS: readonly AuthMethod[] = ['pwd', 'otp', 'hwk', 'user', 'mfa', 'social', 'sso'];
 const asAuthMethods = (values: readonly string[]): AuthMethod[] => AUTH_METHODS.filter((method) => values.includes(method));
@@ -87,6 +84,10 @@ export function createWaysIn(deps: WaysInDependencies) {
       const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await burnVerificationTime(input.password), false);
       if (!user || !valid) {
         const failed = await limiter.consume(keys.failed, limits.signInFailuresPerAccount);
+        // The failure that spends the account's budget locks it (further tries wait or are
+        // refused): one atomic count, so exactly one failure of a window sees it, however
+        // many tries the lock refuses afterwards.
+        if (user && failed.count === limits.signInFailuresPerAccount.limit) await deps.countEvent?.('lockout');
         throw new AppError('auth.invalid_credentials', {}, { captcha_required: failed.count >= CAPTCHA_AFTER_FAILURES });
       }
       await limiter.refund(signInIpKey(origin));
