@@ -81,6 +81,7 @@ async function seedVictim() {
   const sessionId = randomUUID();
   await db.insert(schema.sessions).values({ id: sessionId, userId, tokenHash: 'victim-session-hash', deviceId: 'victim-device', browser: 'VictimBrowser 1.0', device: 'Victim phone', ip: '203.0.113.77', location: 'Victim town', expiresAt: new Date(clock.now().getTime() + 365 * DAY) });
   await db.insert(schema.sessionProofs).values({ sessionId, provedAt: clock.now() });
+  await db.insert(schema.securityAlerts).values({ id: randomUUID(), sessionId, kind: 'new_device_sign_in', brand: 'platform', detail: 'VictimBrowser 1.0 · Victim phone · 203.0.113.77', nextAttemptAt: clock.now() });
   await db.insert(schema.oidcSessionLinks).values({ sessionUid: 'victim-oidc-session', portalSessionId: sessionId });
   await db.insert(schema.oidcModels).values({ model: 'Grant', id: 'victim-grant', payload: { accountId: userId }, accountId: userId });
   await db.insert(schema.oneTimeTokens).values({ id: randomUUID(), userId, purpose: 'email_change', tokenHash: 'victim-ott', expiresAt: clock.now(), payload: { email: 'victim-new@example.com' } });
