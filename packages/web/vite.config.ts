@@ -123,13 +123,16 @@ function precompress(): Plugin {
       await Promise.all(
         files.map(async (file) => {
           const source = await readFile(file);
-          // Below about a packet, compression saves nothing worth a second file.
-          if (source.length < 1024) return;
           const [br, gzipped] = await Promise.all([
             brotli(source, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: source.length } }),
             gz(source, { level: 9 }),
           ]);
-          await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gzipped)]);
+          // Small files count too (the sign-in page loads several stylesheets and scripts under
+          // 1 KB): a copy is kept whenever it is smaller than the file, which the server then sends.
+          await Promise.all([
+            br.length < source.length ? writeFile(`${file}.br`, br) : undefined,
+            gzipped.length < source.length ? writeFile(`${file}.gz`, gzipped) : undefined,
+          ]);
         }),
       );
     },
