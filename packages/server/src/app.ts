@@ -293,7 +293,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(moderatorRoutes(config, moderators, oauth.clientTokens));
       await v3.register(auditRoutes(createAuditService({ db: database.db, clock }), clock));
       await v3.register(operatorAdminRoutes(operators, clock));
-      await v3.register(adminDashboardRoutes({ db: database.db, clock }));
+      await v3.register(adminDashboardRoutes({ db: database.db, clock, idleTimeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS }));
       await v3.register(companySsoRoutes(config, companySso));
       await v3.register(webhookAdminRoutes(webhooks));
       await v3.register(oauthAdminRoutes(oauth.admin.apps, oauth.admin.keys));

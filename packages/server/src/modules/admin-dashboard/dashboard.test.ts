@@ -226,3 +226,34 @@ describe('lockouts', () => {
     expect(last(after).failed_sign_ins - last(before).failed_sign_ins).toBe(50);
   });
 });
+
+describe('active sessions', () => {
+  // Last: it moves the shared clock a week on, past every earlier session's idle timeout.
+  it('leave out a session idle past the timeout, on the dashboard and on the person page alike', async () => {
+    const owner = await operator('owner');
+    const idle = await person('idle');
+    const page = async (token: string, id: string) => {
+      const answer = await call('GET', `/v3/admin/people/${id}`, { token });
+      expect(answer.statusCode, answer.body).toBe(200);
+      return answer.json() as { sessions: unknown[] };
+    };
+    expect((await page(owner.token, idle.id)).sessions).toHaveLength(1);
+
+    // The default idle timeout is seven days; the sessions' own expiry is thirty.
+    clock.advance(7 * 24 * HOUR + 2 * 60 * 1000);
+    const again = await identity.signIn(owner.email, PASSWORD);
+    const proved = await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: again.json().mfa_token, code: await totpCode(owner.secret) } });
+    expect(proved.statusCode, proved.body).toBe(200);
+    const token = proved.json().token as string;
+    await person('fresh');
+
+    expect((await page(token, idle.id)).sessions).toEqual([]);
+    expect((await call('GET', '/v3/sso/me', { token: idle.token })).statusCode).toBe(401);
+    const now = await figures(token);
+    // The operator's new session and the fresh person's: every other one went idle a week ago.
+    expect(now.totals.active_sessions).toBe(2);
+    // A week ago they were all active, and still are in that day's figure.
+    const month = await figures(token, '30d');
+    expect(month.points.at(-8)!.active_sessions).toBeGreaterThan(2);
+  });
+});

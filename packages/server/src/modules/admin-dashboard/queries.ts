@@ -39,9 +39,10 @@ interface BucketCount extends Record<string, unknown> {
 /**
  * The figures of `range` ending at `now` (UTC buckets, the current one partial). Sign-ups come
  * from the accounts' creation times, active sessions from the sessions' lifetimes (alive at
- * each bucket's end: created before, not yet expired or signed out), the rest from the counters.
+ * each bucket's end: created before, not yet expired or signed out, and not idle past
+ * `idleTimeoutSeconds` then), the rest from the counters.
  */
-export async function dashboardFigures(db: Database, range: DashboardRange, now: Date): Promise<Dashboard> {
+export async function dashboardFigures(db: Database, range: DashboardRange, now: Date, idleTimeoutSeconds: number): Promise<Dashboard> {
   const { bucket, size, buckets } = shapes[range];
   const current = Math.floor(now.getTime() / size) * size;
   const from = new Date(current - (buckets - 1) * size);
@@ -72,20 +73,24 @@ export async function dashboardFigures(db: Database, range: DashboardRange, now:
       where hour >= ${fromIso}::timestamptz and hour <= ${nowIso}::timestamptz
       group by 1, 2`),
     // Only sessions alive at some moment of the range take part; each bucket's end (now for the
-    // current one) is a point in time they either span or not.
+    // current one) is a point in time they either span or not. Idle: a session refuses every use
+    // once idle past the timeout, so one last used at L (used after t, or within the timeout
+    // before t) was alive at t exactly when L >= t - timeout; one idle then was never used again.
     db.execute<BucketCount>(sql`
       with ends as (
         select i, least(${fromIso}::timestamptz + (i + 1) * make_interval(secs => ${seconds}), ${nowIso}::timestamptz) as t
         from generate_series(0, ${buckets - 1}) as i
       ),
       candidates as (
-        select created_at, expires_at, revoked_at from sessions
+        select created_at, expires_at, revoked_at, last_active_at from sessions
         where created_at <= ${nowIso}::timestamptz and expires_at > ${fromIso}::timestamptz
           and (revoked_at is null or revoked_at > ${fromIso}::timestamptz)
+          and last_active_at >= ${fromIso}::timestamptz - make_interval(secs => ${idleTimeoutSeconds})
       )
       select ends.i, count(candidates.created_at)::int as n
       from ends left join candidates
         on candidates.created_at <= ends.t and candidates.expires_at > ends.t and (candidates.revoked_at is null or candidates.revoked_at > ends.t)
+          and candidates.last_active_at >= ends.t - make_interval(secs => ${idleTimeoutSeconds})
       group by ends.i`),
   ]);
 

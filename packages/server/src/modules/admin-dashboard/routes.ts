@@ -6,11 +6,12 @@ import type { Database } from '../../db/client';
 import { dashboardFigures } from './queries';
 
 /** GET /v3/admin/dashboard: the platform's HTTP layer admits operators only (the declaration's auth). */
-export function adminDashboardRoutes(deps: { db: Database; clock: Clock }): FastifyPluginAsync {
+/** `idleTimeoutSeconds`: the sessions' idle timeout (SESSION_IDLE_TIMEOUT_SECONDS), past which a session is not active. */
+export function adminDashboardRoutes(deps: { db: Database; clock: Clock; idleTimeoutSeconds: number }): FastifyPluginAsync {
   return async (app) => {
     route(app, adminDashboardEndpoints.dashboard, async (request, reply) => {
       reply.header('cache-control', 'private, no-store');
-      return dashboardFigures(deps.db, request.query.range, deps.clock.now());
+      return dashboardFigures(deps.db, request.query.range, deps.clock.now(), deps.idleTimeoutSeconds);
     });
   };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { sessionProofs, sessions, users } from '../../db/schema';
 
@@ -72,11 +72,12 @@ export function sessionQueries(db: Database) {
       await db.update(sessions).set({ lastActiveAt: now }).where(eq(sessions.id, id));
     },
 
-    async listLive(userId: string, now: Date): Promise<SessionRow[]> {
+    /** Sessions that still sign in: not revoked, not expired, and used since `idleSince` (older ones are idle past the timeout). */
+    async listLive(userId: string, now: Date, idleSince: Date): Promise<SessionRow[]> {
       return db
         .select()
         .from(sessions)
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), gte(sessions.lastActiveAt, idleSince)))
         .orderBy(desc(sessions.lastActiveAt));
     },
 

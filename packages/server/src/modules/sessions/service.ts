@@ -131,7 +131,11 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
     },
 
     touch: (sessionId: string) => queries.touch(sessionId, clock.now()),
-    list: (userId: string) => queries.listLive(userId, clock.now()),
+    /** The sessions authenticate would accept: one idle past the timeout is over, whatever its expiry says. */
+    list: (userId: string) => {
+      const now = clock.now();
+      return queries.listLive(userId, now, new Date(now.getTime() - policy.idleTimeoutSeconds * 1000));
+    },
     /** Ends one of a user's sessions; false when it was not theirs or already gone. */
     async revoke(userId: string, sessionId: string): Promise<boolean> {
       const revoked = await queries.revoke(userId, sessionId, clock.now());
