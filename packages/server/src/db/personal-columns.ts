@@ -451,4 +451,6 @@ export const personalColumns: Record<string, Record<string, ColumnHandling>> = {
     delivered_at: no,
     created_at: no,
   },
+  // The apps to tell of the account's deletion: the trigger that queues user.deleted deletes them.
+  webhook_deletion_audiences: { account_id: deleteRow, client_id: no, granted_at: no },
 };

@@ -1207,3 +1207,18 @@ export const webhookDeliveries = pgTable(
     check('webhook_deliveries_status_check', sql`${table.status} IN ('pending', 'delivered', 'failed')`),
   ],
 );
+
+/**
+ * Every app a person ever allowed (migration 0036_webhook_deletion_audience, filled by a trigger
+ * on the provider's grants): the account's deletion is announced to each, even after the grant
+ * expired or was swept, then the rows go.
+ */
+export const webhookDeletionAudiences = pgTable(
+  'webhook_deletion_audiences',
+  {
+    accountId: text('account_id').notNull(),
+    clientId: text('client_id').notNull(),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ name: 'webhook_deletion_audiences_pkey', columns: [table.accountId, table.clientId] })],
+);
