@@ -47,7 +47,10 @@ describe('WithdrawalSection', () => {
     fireEvent.change(await screen.findByTestId('withdrawal-address'), { target: { value: '0x1234' } });
     fireEvent.change(screen.getByTestId('withdrawal-amount'), { target: { value: '1.5' } });
     fireEvent.click(screen.getByTestId('withdrawal-submit'));
-    expect((await screen.findByTestId('withdrawal-failure')).textContent).toContain('Enter a BEP20 address');
+    // The mistyped address is said once, on its field: no alert, no toast.
+    expect((await screen.findByText(/Enter a BEP20 address/)).closest('.mantine-TextInput-root')?.querySelector('input')?.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(kit.toasts).toEqual([]);
 
     fireEvent.change(screen.getByTestId('withdrawal-address'), { target: { value: ADDRESS } });
     fireEvent.click(screen.getByTestId('withdrawal-submit'));
@@ -62,5 +65,25 @@ describe('WithdrawalSection', () => {
     expect(posts[0]).toMatchObject({ address: ADDRESS, amount: '1.5', code: '123456' });
     expect(posts[0]!.password).toBeUndefined();
     expect(posts[1]).toMatchObject({ address: ADDRESS, amount: '1.5', code: '654321', password: 'plum-orbit-cactus-917', idempotency_key: posts[0]!.idempotency_key });
+  });
+
+  it('reports a refused withdrawal once: the failure toast, no second copy on the form', async () => {
+    const kit = await setUpAccountTest(({ path, method }) => {
+      if (path === '/sso/me/wallet/WHC/withdrawals' && method === 'GET') return [200, { enabled: true, items: [] }];
+      if (path === '/sso/me/2fa') return [200, { method: 'totp', recovery_codes_remaining: 10 }];
+      if (path === '/sso/me/wallet/WHC/withdrawals' && method === 'POST') return [400, { code: 'wallet.insufficient_balance', message: 'Your balance is too low for this transfer' }];
+      return [404];
+    });
+    renderAccount(<WithdrawalSection />);
+    fireEvent.change(await screen.findByTestId('withdrawal-address'), { target: { value: ADDRESS } });
+    fireEvent.change(screen.getByTestId('withdrawal-amount'), { target: { value: '1.5' } });
+    fireEvent.click(screen.getByTestId('withdrawal-submit'));
+    fireEvent.change((await waitFor(() => otp()))[0]!, { target: { value: '123456' } });
+    await waitFor(() => expect(kit.toasts.length).toBeGreaterThan(0));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(kit.toasts).toEqual([{ kind: 'error', message: 'Your balance is too low for this transfer' }]);
+    expect(screen.queryByText('Your balance is too low for this transfer')).toBeNull();
+    // What was typed stays for another try.
+    expect((screen.getByTestId('withdrawal-amount') as HTMLInputElement).value).toBe('1.5');
   });
 });

@@ -1,6 +1,6 @@
 import './styles';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { mfaEndpoints, type ChainWithdrawalStatus, type TwoFactorMethod } from '@portal/contracts';
@@ -28,7 +28,7 @@ function WithdrawalForm() {
   const client = useQueryClient();
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
-  const [failure, setFailure] = useState<string | null>(null);
+  const [addressError, setAddressError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const [key, setKey] = useState(() => crypto.randomUUID());
   const [method, setMethod] = useState<TwoFactorMethod | null>(null);
@@ -58,9 +58,8 @@ function WithdrawalForm() {
         return;
       }
       if (error instanceof ApiError && (error.code.startsWith('wallet.') || error.status === 503)) {
-        // Not the code's fault: said on the form, the dialog closes.
+        // Not the code's fault: the dialog closes and the failure toast says why, once, as for a transfer.
         setAskCode(false);
-        setFailure(errorText(error));
         notify('error', errorText(error));
         return;
       }
@@ -74,7 +73,6 @@ function WithdrawalForm() {
     } catch (error) {
       if (error instanceof ApiError && error.code.startsWith('wallet.')) {
         setAskPassword(false);
-        setFailure(errorText(error));
         notify('error', errorText(error));
         return;
       }
@@ -84,11 +82,12 @@ function WithdrawalForm() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setFailure(null);
+    // A mistyped address is the field's own error; the server's refusals are the failure toast.
     if (!ADDRESS_SHAPE.test(address.trim())) {
-      setFailure(t('errors.wallet.address_invalid'));
+      setAddressError(t('errors.wallet.address_invalid'));
       return;
     }
+    setAddressError(null);
     setPending(true);
     try {
       const status = await call(mfaEndpoints.status);
@@ -99,8 +98,8 @@ function WithdrawalForm() {
       setMethod(status.method);
       setAskCode(true);
     } catch (error) {
+      // The API client's policy has shown why the two-step status could not be read.
       if (!(error instanceof ApiError)) throw error;
-      setFailure(errorText(error));
     } finally {
       setPending(false);
     }
@@ -110,16 +109,15 @@ function WithdrawalForm() {
     <>
       <form onSubmit={submit} noValidate data-testid="withdrawal-form">
         <Stack gap="sm" maw={520}>
-          {failure && (
-            <Alert color="red" role="alert" data-testid="withdrawal-failure">
-              {failure}
-            </Alert>
-          )}
           <TextInput
             label={t('wallet.withdrawal.address')}
             description={t('wallet.withdrawal.addressHint')}
             value={address}
-            onChange={(event) => setAddress(event.currentTarget.value)}
+            onChange={(event) => {
+              setAddress(event.currentTarget.value);
+              setAddressError(null);
+            }}
+            error={addressError}
             required
             autoComplete="off"
             spellCheck={false}
