@@ -13,7 +13,10 @@ import { notificationLink } from '../../lib/notification-link';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { useLanguage } from '../../lib/use-language';
 
-/** The header's notification bell (the spec's entities and state rules). */
+/**
+ * The header's notification bell (the spec's entities and state rules). Its accents (the
+ * unread dot, "mark all read") are the brand's primary colour: Locker's green on its host.
+ */
 
 export const notificationsQueryKey = ['notifications'] as const;
 const PAGE_SIZE = 20;
@@ -71,7 +74,7 @@ export function ShellNotifications() {
             {t('shell.notifications.title')}
           </Text>
           {unread > 0 && (
-            <UnstyledButton onClick={() => markAll.mutate()} fz="xs" c="blue.7" fw={500}>
+            <UnstyledButton onClick={() => markAll.mutate()} fz="xs" c="var(--mantine-primary-color-filled)" fw={500}>
               {t('shell.notifications.markAllRead')}
             </UnstyledButton>
           )}
@@ -94,7 +97,7 @@ export function ShellNotifications() {
                     mt={6}
                     w={8}
                     h={8}
-                    style={{ flex: 'none', borderRadius: '50%', background: notification.read ? 'transparent' : 'var(--mantine-color-blue-6)' }}
+                    style={{ flex: 'none', borderRadius: '50%', background: notification.read ? 'transparent' : 'var(--mantine-primary-color-filled)' }}
                     aria-label={notification.read ? undefined : t('shell.notifications.unread')}
                   />
                   <Stack gap={2} style={{ minWidth: 0 }}>
