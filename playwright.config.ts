@@ -5,6 +5,12 @@ import { chromiumLaunchOptions } from './e2e/support/chromium';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 
+// Each run keeps its traces and failure screenshots in its own folder: Playwright empties the
+// output folder when a run starts, which would wipe those of a run going on beside it in the same
+// checkout. Set here, in the runner's process, so the workers it starts inherit the same name;
+// e2e/support/global-setup.ts removes the folders of runs a day old.
+const runId = (process.env.E2E_RUN_ID ||= `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+
 /**
  * End-to-end tests: the real server (packages/server/src/main.ts, PGlite in a temporary
  * folder, started by e2e/support/global-setup.ts on a free port) and Debian's Chromium.
@@ -16,7 +22,7 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   globalSetup: './e2e/support/global-setup.ts',
-  outputDir: 'test-results',
+  outputDir: path.join('test-results', runId),
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,

@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { ensureWebBuilt } from '../../scripts/web-build.mjs';
 import { bundleServer } from '../../packages/server/test/server-bundle';
-import { copyWebBuild, makePgliteTemplate, startPortalServer } from './server';
+import { ensurePgliteTemplate } from './pglite-template';
+import { copyWebBuild, startPortalServer } from './server';
 import { startSmtpPeer, type SmtpPeer } from './smtp';
 
 /** The server prints the seeded demo account's one-time password on its first start. */
@@ -26,7 +27,21 @@ async function demoAccountFromLog(logFile: string): Promise<{ email: string; pas
  *
  * E2E_BASE_URL set beforehand means "use that running server" and starts nothing.
  */
-export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+/** Output folders (traces, failure screenshots) of runs a day old go; the recent ones stay for reading. */
+function pruneOldRunOutputs(config: FullConfig): void {
+  const own = config.projects[0]?.outputDir;
+  if (!own) return;
+  const parent = path.dirname(own);
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  for (const name of existsSync(parent) ? readdirSync(parent) : []) {
+    const folder = path.join(parent, name);
+    const stat = statSync(folder, { throwIfNoEntry: false }); // another run may be removing it
+    if (folder !== own && stat && stat.mtimeMs < dayAgo) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  pruneOldRunOutputs(config);
   if (process.env.E2E_BASE_URL) {
     console.log(`[e2e] using the server at ${process.env.E2E_BASE_URL}`);
     return async () => {};
@@ -35,9 +50,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   // Builds only when packages/web/dist is older than its sources (npm test built it already).
   ensureWebBuilt({ log: (message) => console.log(`[e2e] ${message}`) });
 
-  const templated = Date.now();
-  makePgliteTemplate();
-  console.log(`[e2e] migrated PGlite template in ${((Date.now() - templated) / 1000).toFixed(1)} s`);
+  process.env.E2E_PGLITE_TEMPLATE = ensurePgliteTemplate((message) => console.log(`[e2e] ${message}`));
 
   // This run's servers and operator commands start from one bundle.
   const bundled = Date.now();

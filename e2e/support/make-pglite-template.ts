@@ -1,7 +1,8 @@
 /**
  * `node --import tsx e2e/support/make-pglite-template.ts <dir>`: a PGlite data directory with
- * every migration applied, made once per e2e run by the global setup. Each server the specs
- * start runs on a copy of it (e2e/support/server.ts), which skips PGlite's initdb and the
+ * every migration applied, made by the global setup when no run has made one for the current
+ * migrations yet (support/pglite-template.ts). Each server the specs start runs on a copy
+ * of it (e2e/support/server.ts), which skips PGlite's initdb and the
  * migrations: about 5 s of every start on a quiet machine, 20 s under load.
  */
 import { mkdir, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -6,33 +6,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { pgliteTemplate } from './pglite-template';
 import { runOperatorCommand, serverCommand, type ServerEntry } from '../../packages/server/test/server-bundle';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WEB_DIST = path.join(ROOT, 'packages', 'web', 'dist');
 const LOG_DIR = path.join(ROOT, '.cache', 'e2e');
-/** A migrated PGlite data directory: servers start on a copy of it (see makePgliteTemplate). */
-const PGLITE_TEMPLATE = path.join(LOG_DIR, 'pglite-template');
-
-/**
- * Makes the migrated PGlite data directory that every server of this run starts on a copy of
- * (the global setup calls it once per run, so it always has the current migrations).
- */
-export function makePgliteTemplate(): void {
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'e2e', 'support', 'make-pglite-template.ts'), PGLITE_TEMPLATE], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-  });
-}
-
 /**
  * A copy of the migrated template at `dataDir` when nothing is there yet (an operator command or
  * a server then opens it without migrating from scratch). By `cp -R`: a run makes some 25 copies
  * of its 1,300 files, and Node's fs.cp took 1.1-1.5 s for each on a busy CI machine, cp 0.8-1.0 s.
  */
 async function seedDataDir(dataDir: string): Promise<void> {
-  if (existsSync(PGLITE_TEMPLATE) && !existsSync(dataDir)) await promisify(execFile)('cp', ['-R', PGLITE_TEMPLATE, dataDir]);
+  const template = pgliteTemplate();
+  if (template && existsSync(template) && !existsSync(dataDir)) await promisify(execFile)('cp', ['-R', template, dataDir]);
 }
 
 /**
