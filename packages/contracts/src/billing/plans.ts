@@ -1,3 +1,4 @@
+import { TRIAL_DAYS } from '../constants';
 import { divideRounded, type BillingCurrency } from './money';
 
 /**
@@ -35,8 +36,6 @@ export interface Plan {
   prices: Partial<Record<BillingPeriod, PeriodPrice>>;
 }
 
-const TRIAL = 14;
-
 export const plans = [
   // Password manager: Free, Premium (from $1.29/mo), Family (from $5.99/mo), Business per member.
   { id: 'pwdmanager.free', product: 'pwdmanager', tier: 'free', name: 'Free', trialDays: 0, perMember: false, free: true, prices: {} },
@@ -45,7 +44,7 @@ export const plans = [
     product: 'pwdmanager',
     tier: 'premium',
     name: 'Premium',
-    trialDays: TRIAL,
+    trialDays: TRIAL_DAYS,
     perMember: false,
     free: false,
     prices: { 1: { USD: 199, VND: 49_000 }, 12: { USD: 1_548, VND: 348_000 } },
@@ -55,7 +54,7 @@ export const plans = [
     product: 'pwdmanager',
     tier: 'family',
     name: 'Family',
-    trialDays: TRIAL,
+    trialDays: TRIAL_DAYS,
     perMember: false,
     free: false,
     prices: { 1: { USD: 799, VND: 189_000 }, 12: { USD: 7_188, VND: 1_620_000 } },
@@ -65,7 +64,7 @@ export const plans = [
     product: 'pwdmanager',
     tier: 'business',
     name: 'Business',
-    trialDays: TRIAL,
+    trialDays: TRIAL_DAYS,
     perMember: true,
     free: false,
     prices: { 1: { USD: 499, VND: 119_000 }, 12: { USD: 4_788, VND: 1_128_000 } },

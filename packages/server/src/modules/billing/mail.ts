@@ -38,6 +38,8 @@ export interface CopyVars {
   date: string;
   email: string;
   company: string;
+  /** How long a trial lasts: the plan's, never written into the words. */
+  days: number;
 }
 
 const en = {
@@ -53,9 +55,9 @@ const en = {
     title: `Your ${v.plan} subscription was cancelled`,
     lines: [`Your ${v.plan} subscription has ended. You can subscribe again at any time from your account.`],
   }),
-  businessTrial: (v: Pick<CopyVars, 'company' | 'email' | 'date'>): BillingNotice => ({
+  businessTrial: (v: Pick<CopyVars, 'company' | 'email' | 'date' | 'days'>): BillingNotice => ({
     title: 'Your business trial has started',
-    lines: [`The 14-day business trial of ${v.company} is active until ${v.date}.`, `You are its owner: manage your organization from your account ${v.email}.`],
+    lines: [`The ${v.days}-day business trial of ${v.company} is active until ${v.date}.`, `You are its owner: manage your organization from your account ${v.email}.`],
   }),
   cardLabel: (brand: string, last4: string) => `${brand} ending in ${last4}`,
 };
@@ -75,7 +77,7 @@ const vi: typeof en = {
   }),
   businessTrial: (v) => ({
     title: 'Bản dùng thử doanh nghiệp đã bắt đầu',
-    lines: [`Bản dùng thử doanh nghiệp 14 ngày của ${v.company} có hiệu lực đến ${v.date}.`, `Bạn là chủ sở hữu: hãy quản lý tổ chức từ tài khoản ${v.email} của bạn.`],
+    lines: [`Bản dùng thử doanh nghiệp ${v.days} ngày của ${v.company} có hiệu lực đến ${v.date}.`, `Bạn là chủ sở hữu: hãy quản lý tổ chức từ tài khoản ${v.email} của bạn.`],
   }),
   cardLabel: (brand, last4) => `${brand} đuôi ${last4}`,
 };

@@ -66,7 +66,7 @@ export function createBusinessTrial(ctx: BillingContext) {
         createdAt: now,
         updatedAt: now,
       });
-      mail(user, 'locker', (copy) => copy.businessTrial({ company: input.company, email, date: formatDate(trialEnd, lang, { timeZone: 'UTC' }) }));
+      mail(user, 'locker', (copy) => copy.businessTrial({ company: input.company, email, date: formatDate(trialEnd, lang, { timeZone: 'UTC' }), days: plan.trialDays }));
       return { email, organization_id: organization.id, trial_ends_at: trialEnd.toISOString() };
     },
   };
