@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database, DatabaseExecutor, DatabaseTransaction } from '../../db/client';
 import { sessionProofs, sessions, users } from '../../db/schema';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -14,30 +14,33 @@ export interface SessionHistory {
 type NewLiveSession = Omit<SessionRow, 'revokedAt'>;
 
 export function sessionQueries(db: Database) {
-  // Prepared once (built SQL, and a named statement on PostgreSQL): every sign-in runs it.
+  // Prepared once (built SQL, and a named statement on PostgreSQL): every sign-in runs it. In a
+  // caller's transaction it is built again for that transaction, under the same statement name.
   // Its RETURNING sub-selects do not see the row being inserted, so they tell what came before.
   const placeholder = (name: keyof NewLiveSession) => sql.placeholder(name);
-  const insertSession = db
-    .insert(sessions)
-    .values({
-      id: placeholder('id'),
-      userId: placeholder('userId'),
-      tokenHash: placeholder('tokenHash'),
-      deviceId: placeholder('deviceId'),
-      browser: placeholder('browser'),
-      device: placeholder('device'),
-      ip: placeholder('ip'),
-      location: placeholder('location'),
-      createdAt: placeholder('createdAt'),
-      lastActiveAt: placeholder('lastActiveAt'),
-      expiresAt: placeholder('expiresAt'),
-      amr: placeholder('amr'),
-    })
-    .returning({
-      hadSessions: sql<boolean>`exists(select 1 from ${sessions} earlier where earlier.user_id = ${placeholder('userId')})`,
-      deviceSeen: sql<boolean>`exists(select 1 from ${sessions} earlier where earlier.user_id = ${placeholder('userId')} and earlier.device_id = ${placeholder('deviceId')})`,
-    })
-    .prepare('insert_session');
+  const insertSessionOn = (executor: DatabaseExecutor) =>
+    executor
+      .insert(sessions)
+      .values({
+        id: placeholder('id'),
+        userId: placeholder('userId'),
+        tokenHash: placeholder('tokenHash'),
+        deviceId: placeholder('deviceId'),
+        browser: placeholder('browser'),
+        device: placeholder('device'),
+        ip: placeholder('ip'),
+        location: placeholder('location'),
+        createdAt: placeholder('createdAt'),
+        lastActiveAt: placeholder('lastActiveAt'),
+        expiresAt: placeholder('expiresAt'),
+        amr: placeholder('amr'),
+      })
+      .returning({
+        hadSessions: sql<boolean>`exists(select 1 from ${sessions} earlier where earlier.user_id = ${placeholder('userId')})`,
+        deviceSeen: sql<boolean>`exists(select 1 from ${sessions} earlier where earlier.user_id = ${placeholder('userId')} and earlier.device_id = ${placeholder('deviceId')})`,
+      })
+      .prepare('insert_session');
+  const insertSession = insertSessionOn(db);
 
   return {
     /** Records that a session proved a factor again now (re-authentication). */
@@ -51,9 +54,12 @@ export function sessionQueries(db: Database) {
       return row?.provedAt;
     },
 
-    /** Inserts a live session; answers what the user had before it (for the new-device alert). */
-    async insert(row: NewLiveSession): Promise<SessionHistory> {
-      const [history] = await insertSession.execute(row);
+    /**
+     * Inserts a live session; answers what the user had before it (for the new-device alert).
+     * `within`: a transaction of the caller's that writes what goes with the session.
+     */
+    async insert(row: NewLiveSession, within?: DatabaseTransaction): Promise<SessionHistory> {
+      const [history] = await (within ? insertSessionOn(within) : insertSession).execute(row);
       return { hadSessions: history?.hadSessions === true, deviceSeen: history?.deviceSeen === true };
     },
 

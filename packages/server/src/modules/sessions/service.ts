@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AUTH_TOKEN_LIFETIME_SECONDS } from '@portal/contracts';
-import type { Database } from '../../db/client';
+import type { Database, DatabaseTransaction } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { describeClient } from './client-info';
@@ -90,8 +90,12 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
       endedListeners.push(listener);
     },
 
-    /** A new session, and what the user had before it (see SessionHistory). `amr`: how the person authenticated. */
-    async create(userId: string, context: SessionContext, amr: readonly string[] = []): Promise<{ token: string; session: SessionRow; history: SessionHistory }> {
+    /**
+     * A new session, and what the user had before it (see SessionHistory). `amr`: how the
+     * person authenticated; `within`: the caller's transaction, when what the session means
+     * (its security alert) must be written with it or not at all.
+     */
+    async create(userId: string, context: SessionContext, amr: readonly string[] = [], within?: DatabaseTransaction): Promise<{ token: string; session: SessionRow; history: SessionHistory }> {
       const token = randomToken();
       const now = clock.now();
       const session: SessionRow = {
@@ -106,7 +110,7 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
         revokedAt: null,
         amr: [...amr],
       };
-      const history = await queries.insert(session);
+      const history = await queries.insert(session, within);
       return { token, session, history };
     },
 
