@@ -73,6 +73,12 @@ function trackingSends(transport: Transport): Mailer {
   };
 }
 
+/** A keyed mail's Message-ID: the same for every attempt, at the sender's domain (RFC 5322). */
+function messageIdOf(key: string, from: string): string {
+  const domain = /@([^\s>]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+  return `<${key}@${domain}>`;
+}
+
 function smtpMailer(smtpUrl: string, from: string): Transport {
   // Shorter timeouts than nodemailer's defaults (2 min to connect): a request that sends mail
   // should fail in seconds when the relay is down, not hang. Values in the URL still win.
@@ -83,7 +89,7 @@ function smtpMailer(smtpUrl: string, from: string): Transport {
   return {
     mode: 'smtp',
     async send(message) {
-      await transport.sendMail({ to: message.to, subject: message.subject, text: message.text, html: message.html, attachments: message.attachments });
+      await transport.sendMail({ to: message.to, subject: message.subject, text: message.text, html: message.html, attachments: message.attachments, ...(message.key ? { messageId: messageIdOf(message.key, from) } : {}) });
     },
     async close() {
       transport.close();

@@ -9,10 +9,11 @@ export interface OutboxMail extends MailMessage {
   createdAt: Date;
 }
 
+/** Stores a mail; a keyed one is stored once (its key is its id), however often it is sent. */
 export async function insertOutboxMail(database: DatabaseHandle, message: MailMessage): Promise<string> {
-  const id = randomUUID();
+  const id = message.key ?? randomUUID();
   const attached = message.attachments?.length ? `\n\nAttachments: ${message.attachments.map((file) => `${file.filename} (${file.content.length} bytes)`).join(', ')}` : '';
-  await database.db.insert(mailOutbox).values({ id, to: message.to, subject: message.subject, text: message.text + attached, html: message.html });
+  await database.db.insert(mailOutbox).values({ id, to: message.to, subject: message.subject, text: message.text + attached, html: message.html }).onConflictDoNothing({ target: mailOutbox.id });
   return id;
 }
 
