@@ -1,14 +1,27 @@
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import { startTestServer, WEB_DIST, type TestServer } from '../../../test/harness';
 
 /** A stand-in for the built app: the same placeholders vite's output keeps. */
 const TEMPLATE = `<!doctype html><html lang="en" data-brand="%BRAND_ID%"><head><!--portal-head-->
 <script type="module" crossorigin src="/assets/app-1.js"></script><link rel="modulepreload" href="/assets/chunk.js">
 <link rel="stylesheet" href="/assets/app-1.css"></head><body><div id="root"></div></body></html>`;
+
+/** An asset as the build leaves it: the file and its Brotli and gzip copies. */
+const ASSET = `export const greeting = "hello";\n${'console.log(greeting);\n'.repeat(200)}`;
+const ASSET_BR = brotliCompressSync(ASSET);
+const ASSET_GZ = gzipSync(ASSET);
+const TINY = 'export{}';
+
+function decode(body: Buffer, encoding: string | undefined): string {
+  if (encoding === 'br') return brotliDecompressSync(body).toString();
+  if (encoding === 'gzip') return gunzipSync(body).toString();
+  return body.toString();
+}
 
 let server: TestServer;
 let dist: string;
@@ -16,9 +29,12 @@ beforeAll(async () => {
   dist = await mkdtemp(path.join(tmpdir(), 'web-dist-'));
   await mkdir(path.join(dist, 'assets'));
   await writeFile(path.join(dist, 'index.html'), TEMPLATE);
-  await writeFile(path.join(dist, 'assets', 'app-1.js'), 'console.log(1)');
-  await writeFile(path.join(dist, 'assets', 'app-1.js.br'), brotliCompressSync('console.log(1)'));
-  await writeFile(path.join(dist, 'assets', 'app-1.js.gz'), gzipSync('console.log(1)'));
+  await writeFile(path.join(dist, 'assets', 'app-1.js'), ASSET);
+  await writeFile(path.join(dist, 'assets', 'app-1.js.br'), ASSET_BR);
+  await writeFile(path.join(dist, 'assets', 'app-1.js.gz'), ASSET_GZ);
+  // As the build leaves a file whose gzip copy would be larger than itself: Brotli only.
+  await writeFile(path.join(dist, 'assets', 'tiny-1.js'), TINY);
+  await writeFile(path.join(dist, 'assets', 'tiny-1.js.br'), brotliCompressSync(TINY));
   server = await startTestServer({ webDist: dist });
 });
 afterAll(() => server.close());
@@ -79,19 +95,45 @@ describe('HTML shell', () => {
     expect((await page('/index.html')).statusCode).toBe(404);
   });
 
-  it('sends the build-time Brotli or gzip copy of an asset the browser accepts, and the file itself otherwise', async () => {
-    const br = await server.app.inject({ url: '/assets/app-1.js', headers: { host: 'localhost', 'accept-encoding': 'gzip, deflate, br' } });
-    expect(br.statusCode).toBe(200);
+  it('sends the build-time Brotli or gzip copy the client accepts, else the file itself, the same bytes once decoded, each with its headers', async () => {
+    const cases: Array<[string | undefined, string | undefined]> = [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+      ['identity', undefined],
+      ['deflate', undefined],
+      [undefined, undefined],
+    ];
+    for (const [accepted, expected] of cases) {
+      const response = await server.app.inject({ url: '/assets/app-1.js', headers: { host: 'localhost', ...(accepted === undefined ? {} : { 'accept-encoding': accepted }) } });
+      const label = `Accept-Encoding: ${accepted ?? '(none)'}`;
+      expect(response.statusCode, label).toBe(200);
+      expect(response.headers['content-encoding'], label).toBe(expected);
+      expect(response.rawPayload.length, label).toBe({ br: ASSET_BR.length, gzip: ASSET_GZ.length }[expected ?? ''] ?? Buffer.byteLength(ASSET));
+      expect(decode(response.rawPayload, expected), label).toBe(ASSET);
+      // The type of the file, not of its copy (.br, .gz).
+      expect(response.headers['content-type'], label).toMatch(/^(text|application)\/javascript; charset=utf-8$/);
+      expect(response.headers['cache-control'], label).toBe('public, max-age=31536000, immutable');
+      // Caches keep one copy per encoding, the uncompressed answer included.
+      expect(response.headers.vary, label).toContain('accept-encoding');
+      // Each copy is its own representation: revalidating it answers 304.
+      const etag = response.headers.etag as string;
+      expect(etag, label).toMatch(/^(W\/)?"/);
+      const again = await server.app.inject({ url: '/assets/app-1.js', headers: { host: 'localhost', 'if-none-match': etag, ...(accepted === undefined ? {} : { 'accept-encoding': accepted }) } });
+      expect(again.statusCode, label).toBe(304);
+    }
+  });
+
+  it('falls back to the file itself when the build kept no copy in the accepted encoding (a file compression did not shrink)', async () => {
+    const gzip = await server.app.inject({ url: '/assets/tiny-1.js', headers: { host: 'localhost', 'accept-encoding': 'gzip' } });
+    expect(gzip.statusCode).toBe(200);
+    expect(gzip.headers['content-encoding']).toBeUndefined();
+    expect(gzip.body).toBe(TINY);
+    expect(gzip.headers.vary).toContain('accept-encoding');
+    const br = await server.app.inject({ url: '/assets/tiny-1.js', headers: { host: 'localhost', 'accept-encoding': 'gzip, br' } });
     expect(br.headers['content-encoding']).toBe('br');
-    expect(br.headers['content-type']).toContain('javascript');
-    expect(br.headers['cache-control']).toContain('immutable');
-    expect(br.headers.vary).toContain('accept-encoding');
-    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
-    const gz = await server.app.inject({ url: '/assets/app-1.js', headers: { host: 'localhost', 'accept-encoding': 'gzip' } });
-    expect(gz.headers['content-encoding']).toBe('gzip');
-    const plain = await server.app.inject({ url: '/assets/app-1.js', headers: { host: 'localhost', 'accept-encoding': 'identity' } });
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.body).toBe('console.log(1)');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(TINY);
   });
 
   it('escapes the runtime config so it cannot close its script element', async () => {
@@ -123,5 +165,22 @@ describe('third-party sources in the page CSP', () => {
     expect(csp).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);
     expect(csp).toMatch(/connect-src [^;]*https:\/\/api\.stripe\.com/);
     await stripe.close();
+  });
+});
+
+describe.runIf(existsSync(path.join(WEB_DIST, '.vite', 'manifest.json')))('the built web app', () => {
+  it('has a Brotli and a gzip copy of every script and stylesheet that compression shrinks, each the file once decoded', async () => {
+    const assets = path.join(WEB_DIST, 'assets');
+    const files = (await readdir(assets)).filter((name) => /\.(js|css)$/.test(name));
+    expect(files.length).toBeGreaterThan(10);
+    for (const name of files) {
+      const source = await readFile(path.join(assets, name));
+      for (const [suffix, decode] of [['.br', brotliDecompressSync], ['.gz', gunzipSync]] as const) {
+        const copy = await readFile(path.join(assets, name + suffix)).catch(() => undefined);
+        // Only a file its compression would not shrink goes without (a few tiny chunks).
+        if (!copy) expect(source.length, name + suffix).toBeLessThan(200);
+        else expect(decode(copy).equals(source), name + suffix).toBe(true);
+      }
+    }
   });
 });
