@@ -1,9 +1,10 @@
 /* global process, console */
-// Prints what the /login page downloads before its first paint, gzipped: the entry chunk
-// with its static imports and CSS, plus the lazy chunk of the /login index route. Run after
-// `npm run build -w @portal/web` (reads dist/.vite/manifest.json).
-import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+// Prints what the /login page downloads before its first paint, as the server sends it: the
+// entry chunk with its static imports and CSS, plus the lazy chunk of the /login index route,
+// each by its build-time Brotli and gzip copy (the file itself where the build kept none).
+// Run after `npm run build -w @portal/web` (reads dist/.vite/manifest.json). The budget is
+// checked in a browser by `npm run bench -- bundle`, which also counts what loads later.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dist = join(import.meta.dirname, '..', 'dist');
@@ -21,16 +22,22 @@ const visit = (key) => {
 visit('index.html');
 for (const key of routeModules) visit(key);
 
-let js = 0;
-let css = 0;
+/** Bytes on the wire for a client taking `suffix` (.br, .gz): the copy, else the file. */
+const sent = (file, suffix) => statSync(existsSync(join(dist, file + suffix)) ? join(dist, file + suffix) : join(dist, file)).size;
+
+const totals = { js: { br: 0, gz: 0 }, css: { br: 0, gz: 0 } };
 const rows = [];
 for (const file of files) {
-  const size = gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
-  if (file.endsWith('.css')) css += size;
-  else js += size;
-  rows.push([size, file]);
+  const br = sent(file, '.br');
+  const gz = sent(file, '.gz');
+  const kind = file.endsWith('.css') ? 'css' : 'js';
+  totals[kind].br += br;
+  totals[kind].gz += gz;
+  rows.push([br, gz, file]);
 }
-const html = gzipSync(readFileSync(join(dist, 'index.html')), { level: 9 }).length;
-for (const [size, file] of rows.sort((a, b) => b[0] - a[0])) console.log(`${(size / 1024).toFixed(2).padStart(8)} KB  ${file}`);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-console.log(`\n/login first load, gzipped: JS ${kb(js)} + CSS ${kb(css)} = ${kb(js + css)} (+ index.html ${kb(html)})`);
+for (const [br, gz, file] of rows.sort((a, b) => b[0] - a[0])) console.log(`${kb(br).padStart(9)} br ${kb(gz).padStart(9)} gz  ${file}`);
+for (const encoding of ['br', 'gz']) {
+  const { js, css } = { js: totals.js[encoding], css: totals.css[encoding] };
+  console.log(`/login first load, ${encoding === 'br' ? 'Brotli' : 'gzip'}: JS ${kb(js)} + CSS ${kb(css)} = ${kb(js + css)}`);
+}
