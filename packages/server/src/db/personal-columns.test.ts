@@ -83,7 +83,7 @@ async function seedVictim() {
   await db.insert(schema.sessionProofs).values({ sessionId, provedAt: clock.now() });
   await db.insert(schema.securityAlerts).values({ id: randomUUID(), sessionId, kind: 'new_device_sign_in', brand: 'platform', detail: 'VictimBrowser 1.0 · Victim phone · 203.0.113.77', nextAttemptAt: clock.now() });
   await db.insert(schema.oidcSessionLinks).values({ sessionUid: 'victim-oidc-session', portalSessionId: sessionId });
-  await db.insert(schema.oidcModels).values({ model: 'Grant', id: 'victim-grant', payload: { accountId: userId }, accountId: userId });
+  await db.insert(schema.oidcModels).values({ model: 'Grant', id: 'victim-grant', payload: { accountId: userId }, accountId: userId, clientId: 'victim-app' });
   await db.insert(schema.oneTimeTokens).values({ id: randomUUID(), userId, purpose: 'email_change', tokenHash: 'victim-ott', expiresAt: clock.now(), payload: { email: 'victim-new@example.com' } });
   await db.insert(schema.mailOutbox).values({ id: randomUUID(), to: EMAIL, subject: 'Hello Victim', text: 'Victim', html: 'Victim' });
   await db.insert(schema.recoveryCodes).values({ id: randomUUID(), userId, codeHash: 'victim-code' });

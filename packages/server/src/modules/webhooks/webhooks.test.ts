@@ -8,6 +8,7 @@ import { identityClient } from '../../../test/identity';
 import { oauthClients, oidcModels, operatorRoles, organizationMembers, organizations, users, webhookDeliveries } from '../../db/schema';
 import { createDataProtection, parseDataKey } from '../../platform/data-protection';
 import { runDeletionPurge } from '../account';
+import { sweepExpired } from '../oauth';
 import { createDeliveryWorker } from './delivery';
 
 const clock = manualClock(new Date(Date.now() + 60_000));
@@ -57,9 +58,8 @@ async function person(name: string) {
 }
 
 /** The person allowed the app (signed in to it): the grant row the provider's adapter stores. */
-async function grant(name: string, clientId: string) {
+async function grant(name: string, clientId: string, expiresAt = new Date(Date.now() + 365 * 86_400_000)) {
   const accountId = ids[name]!;
-  const expiresAt = new Date(Date.now() + 365 * 86_400_000);
   await server.database.db.insert(oidcModels).values({
     model: 'Grant',
     id: `grant-${name}-${clientId}`,
@@ -310,6 +310,30 @@ describe('webhooks: an app hears only of the people who allowed it', () => {
     const left = await server.database.db.select({ id: oidcModels.id }).from(oidcModels).where(eq(oidcModels.model, 'Grant'));
     expect(left.map((row) => row.id)).not.toEqual(expect.arrayContaining(['grant-fan-notes-app']));
     expect(left.map((row) => row.id)).not.toContain('grant-stranger-other-app');
+  });
+});
+
+describe('webhooks: a deletion reaches every app the person ever allowed', () => {
+  it('an app whose grant expired, and was swept, still hears user.deleted; an app never allowed does not', async () => {
+    await person('lapsed');
+    await grant('lapsed', 'notes-app', new Date(Date.now() - 86_400_000));
+    // The provider's hourly sweep deletes expired grants: the app is still owed the deletion.
+    await sweepExpired(server.database.db);
+    expect(await server.database.db.select({ id: oidcModels.id }).from(oidcModels).where(eq(oidcModels.id, 'grant-lapsed-notes-app'))).toEqual([]);
+    // An expired grant hears nothing else.
+    expect((await rename('lapsed', 'Lee Lapsed')).statusCode).toBe(200);
+    expect((await deliveriesOf('notes-app')).filter((row) => row.subject === ids.lapsed)).toEqual([]);
+
+    const due = { deletionRequestedAt: clock.now(), deletionDueAt: new Date(clock.now().getTime() - 1000) };
+    await server.database.db.update(users).set(due).where(eq(users.id, ids.lapsed!));
+    expect(await runDeletionPurge(server.database.db, clock)).toBe(1);
+    expect((await deliveriesOf('notes-app')).filter((row) => row.subject === ids.lapsed).map((row) => row.type)).toEqual(['user.deleted']);
+    expect((await deliveriesOf('other-app')).filter((row) => row.subject === ids.lapsed)).toEqual([]);
+    await worker().run();
+    expect(receiver.order).toEqual([`user.deleted:${ids.lapsed}`]);
+    // Once told, the app is forgotten with the account.
+    const remembered = await server.database.db.execute(sql`select 1 from webhook_deletion_audiences where account_id = ${ids.lapsed!}`);
+    expect(remembered.rows).toEqual([]);
   });
 });
 
