@@ -38,6 +38,8 @@ export interface DataTableProps<Row> {
   /** More attributes of a row (data-current, a status). */
   rowProps?(row: Row): Record<string, string | undefined>;
   highlightOnHover?: boolean;
+  /** The rows are being fetched again (aria-busy: a screen reader waits for the new ones). */
+  busy?: boolean;
 }
 
 /**
@@ -45,7 +47,7 @@ export interface DataTableProps<Row> {
  * row, one row per item, and an optional last column of row actions. It is what each of
  * those screens repeated by hand.
  */
-export function DataTable<Row>({ rows, columns, rowKey, actions, minWidth, narrow = 'scroll', testId, label, rowTestId, rowProps, highlightOnHover }: DataTableProps<Row>) {
+export function DataTable<Row>({ rows, columns, rowKey, actions, minWidth, narrow = 'scroll', testId, label, rowTestId, rowProps, highlightOnHover, busy }: DataTableProps<Row>) {
   const labels = columns.map((column) => column.label ?? (typeof column.header === 'string' ? column.header : ''));
   return (
     // The region scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it too.
@@ -56,7 +58,7 @@ export function DataTable<Row>({ rows, columns, rowKey, actions, minWidth, narro
       classNames={{ scrollContainerInner: classes.inner }}
       data-narrow={narrow}
     >
-      <Table verticalSpacing="sm" highlightOnHover={highlightOnHover} data-testid={testId} aria-label={label} className={classes.table}>
+      <Table verticalSpacing="sm" highlightOnHover={highlightOnHover} data-testid={testId} aria-label={label} aria-busy={busy} className={classes.table}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((column, index) => (
