@@ -9,12 +9,12 @@ import '@mantine/core/styles/PillsInput.css';
 import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/SimpleGrid.css';
-import '@mantine/core/styles/Table.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Loader, MultiSelect, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { auditActions, formatDateTime, type AuditEvent, type AuditFilterQuery } from '@portal/contracts';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ApiError, errorText } from '../../lib/api';
@@ -59,6 +59,23 @@ function detailLines(event: AuditEvent, t: TFunction): string[] {
 }
 
 /** A 400's field errors, worded in the language shown (`errors.<code>` with its parameters). */
+/** Who an event is about, and who did it when that is someone else: one element, as a phone card's cell is. */
+function PersonCell({ event }: { event: AuditEvent }) {
+  const { t } = useTranslation();
+  const person = event.target_email ?? event.actor_email;
+  const actor = event.actor_email && event.actor_email !== person ? event.actor_email : null;
+  return (
+    <Stack gap={0}>
+      <Text size="sm">{person ?? '—'}</Text>
+      {actor && (
+        <Text size="xs" c="dimmed">
+          {t('auditLog.by', { email: actor })}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 function fieldErrors(error: unknown, t: TFunction): Partial<Record<'action' | 'email' | 'from' | 'to' | 'cursor', string>> {
   if (!(error instanceof ApiError) || error.status !== 400) return {};
   const fields = (error.details?.fields ?? {}) as Record<string, { code: string; message: string; params?: Record<string, string | number> }>;
@@ -240,64 +257,62 @@ export function AuditLogPage() {
             {t('auditLog.empty')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="sm" highlightOnHover data-testid="audit-table" aria-busy={events.isFetching}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('auditLog.columns.time')}</Table.Th>
-                  <Table.Th>{t('auditLog.columns.action')}</Table.Th>
-                  <Table.Th>{t('auditLog.columns.person')}</Table.Th>
-                  <Table.Th>{t('auditLog.columns.ip')}</Table.Th>
-                  <Table.Th>{t('auditLog.columns.details')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {page.items.map((event) => {
-                  const person = event.target_email ?? event.actor_email;
-                  const actor = event.actor_email && event.actor_email !== person ? event.actor_email : null;
-                  return (
-                    <Table.Tr key={event.id} data-testid="audit-row" data-action={event.action}>
-                      <Table.Td>
-                        <Text size="sm" component="time" dateTime={event.occurred_at}>
-                          {formatDateTime(event.occurred_at, language)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" fw={500} c={event.action === 'sign_in_failed' ? 'red.8' : undefined}>
-                          {t(`auditLog.actionNames.${event.action}`)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{person ?? '—'}</Text>
-                        {actor && (
-                          <Text size="xs" c="dimmed">
-                            {t('auditLog.by', { email: actor })}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" ff="monospace">
-                          {event.ip ?? '—'}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        {detailLines(event, t).map((line) => (
-                          <Text key={line} size="sm">
-                            {line}
-                          </Text>
-                        ))}
-                        {event.user_agent && (
-                          <Text size="xs" c="dimmed" lineClamp={1} title={event.user_agent} maw={320}>
-                            {event.user_agent}
-                          </Text>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            rows={page.items}
+            rowKey={(event) => event.id}
+            minWidth={760}
+            narrow="cards"
+            highlightOnHover
+            busy={events.isFetching}
+            testId="audit-table"
+            rowTestId="audit-row"
+            rowProps={(event) => ({ 'data-action': event.action })}
+            columns={[
+              {
+                header: t('auditLog.columns.time'),
+                cell: (event) => (
+                  <Text size="sm" component="time" dateTime={event.occurred_at}>
+                    {formatDateTime(event.occurred_at, language)}
+                  </Text>
+                ),
+              },
+              {
+                header: t('auditLog.columns.action'),
+                cell: (event) => (
+                  <Text size="sm" fw={500} c={event.action === 'sign_in_failed' ? 'red.8' : undefined}>
+                    {t(`auditLog.actionNames.${event.action}`)}
+                  </Text>
+                ),
+              },
+              { header: t('auditLog.columns.person'), cell: (event) => <PersonCell event={event} /> },
+              {
+                header: t('auditLog.columns.ip'),
+                cell: (event) => (
+                  <Text size="sm" ff="monospace">
+                    {event.ip ?? '—'}
+                  </Text>
+                ),
+              },
+              {
+                header: t('auditLog.columns.details'),
+                // One element: on a phone card the cell is one grid cell beside its label.
+                cell: (event) => (
+                  <Stack gap={0}>
+                    {detailLines(event, t).map((line) => (
+                      <Text key={line} size="sm">
+                        {line}
+                      </Text>
+                    ))}
+                    {event.user_agent && (
+                      <Text size="xs" c="dimmed" lineClamp={1} title={event.user_agent} maw={320}>
+                        {event.user_agent}
+                      </Text>
+                    )}
+                  </Stack>
+                ),
+              },
+            ]}
+          />
         )}
         {page && (cursors.length > 1 || page.next_cursor) && (
           <Group justify="space-between" mt="sm">

@@ -8,13 +8,12 @@ import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/Switch.css';
-import '@mantine/core/styles/Table.css';
-import '@mantine/core/styles/VisuallyHidden.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Code, Group, Loader, NativeSelect, PasswordInput, Radio, Stack, Switch, Table, Text, Textarea, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Loader, NativeSelect, PasswordInput, Radio, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { domainProofAddresses, formatDate, type CompanySsoDomain, type CompanySsoSettings } from '@portal/contracts';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
@@ -279,87 +278,87 @@ function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
           {t('organization.sso.domains.empty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="sm" data-testid="sso-domains">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('organization.sso.domains.domain')}</Table.Th>
-                <Table.Th>{t('organization.sso.domains.status')}</Table.Th>
-                <Table.Th>{t('organization.sso.domains.record')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('organization.members.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {domains.map((row) => (
-                <Table.Tr key={row.domain} data-testid="sso-domain">
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {row.domain}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {row.verified ? (
-                      <Stack gap={0}>
-                        <Badge color="green" variant="light" size="sm">
-                          {t('organization.sso.domains.verified')}
-                        </Badge>
-                        {row.verified_at && (
-                          <Text size="xs" c="dimmed">
-                            {formatDate(row.verified_at, language)}
-                          </Text>
-                        )}
-                      </Stack>
-                    ) : (
-                      <Badge color="yellow" variant="light" size="sm">
-                        {t('organization.sso.domains.pending')}
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {row.verified ? (
-                      <Text size="sm" c="dimmed">
-                        —
+        <DataTable
+          rows={domains}
+          rowKey={(row) => row.domain}
+          minWidth={640}
+          narrow="cards"
+          testId="sso-domains"
+          rowTestId="sso-domain"
+          columns={[
+            {
+              header: t('organization.sso.domains.domain'),
+              cell: (row) => (
+                <Text size="sm" fw={500}>
+                  {row.domain}
+                </Text>
+              ),
+            },
+            {
+              header: t('organization.sso.domains.status'),
+              cell: (row) =>
+                row.verified ? (
+                  <Stack gap={0}>
+                    <Badge color="green" variant="light" size="sm">
+                      {t('organization.sso.domains.verified')}
+                    </Badge>
+                    {row.verified_at && (
+                      <Text size="xs" c="dimmed">
+                        {formatDate(row.verified_at, language)}
                       </Text>
-                    ) : (
-                      <Stack gap={2}>
-                        <Text size="xs">{t('organization.sso.domains.publish', { domain: row.domain })}</Text>
-                        <Code style={{ wordBreak: 'break-all' }} data-testid="sso-domain-record">
-                          {row.txt_record}
-                        </Code>
-                        {rowFailure?.domain === row.domain && (
-                          <Text size="xs" c="red" role="alert" data-testid="sso-domain-error">
-                            {rowFailure.text}
-                          </Text>
-                        )}
-                        <MailProof domain={row.domain} />
-                      </Stack>
                     )}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      {!row.verified && (
-                        <Button
-                          variant="light"
-                          size="xs"
-                          loading={verify.isPending && verify.variables?.[0] === row.domain}
-                          aria-label={t('organization.sso.domains.verifyNamed', { domain: row.domain })}
-                          onClick={() => void verifyNow(row.domain)}
-                        >
-                          {t('organization.sso.domains.verify')}
-                        </Button>
-                      )}
-                      <Button variant="subtle" color="red" size="xs" aria-label={t('organization.sso.domains.removeNamed', { domain: row.domain })} onClick={() => setRemoving(row.domain)}>
-                        {t('organization.sso.domains.remove')}
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  </Stack>
+                ) : (
+                  <Badge color="yellow" variant="light" size="sm">
+                    {t('organization.sso.domains.pending')}
+                  </Badge>
+                ),
+            },
+            {
+              header: t('organization.sso.domains.record'),
+              cell: (row) =>
+                row.verified ? (
+                  <Text size="sm" c="dimmed">
+                    —
+                  </Text>
+                ) : (
+                  <Stack gap={2}>
+                    <Text size="xs">{t('organization.sso.domains.publish', { domain: row.domain })}</Text>
+                    <Code style={{ wordBreak: 'break-all' }} data-testid="sso-domain-record">
+                      {row.txt_record}
+                    </Code>
+                    {rowFailure?.domain === row.domain && (
+                      <Text size="xs" c="red" role="alert" data-testid="sso-domain-error">
+                        {rowFailure.text}
+                      </Text>
+                    )}
+                    <MailProof domain={row.domain} />
+                  </Stack>
+                ),
+            },
+          ]}
+          actions={{
+            label: t('organization.members.actions'),
+            cell: (row) => (
+              <>
+                {!row.verified && (
+                  <Button
+                    variant="light"
+                    size="xs"
+                    loading={verify.isPending && verify.variables?.[0] === row.domain}
+                    aria-label={t('organization.sso.domains.verifyNamed', { domain: row.domain })}
+                    onClick={() => void verifyNow(row.domain)}
+                  >
+                    {t('organization.sso.domains.verify')}
+                  </Button>
+                )}
+                <Button variant="subtle" color="red" size="xs" aria-label={t('organization.sso.domains.removeNamed', { domain: row.domain })} onClick={() => setRemoving(row.domain)}>
+                  {t('organization.sso.domains.remove')}
+                </Button>
+              </>
+            ),
+          }}
+        />
       )}
       <ConfirmDialog
         opened={removing !== null}
