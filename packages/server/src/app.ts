@@ -33,6 +33,7 @@ import { createMembershipService, createOrganizationService, membershipRoutes, o
 import { createUserService, peopleAdminRoutes, toUserDto } from './modules/users';
 import { createPeopleAdmin } from './people-admin';
 import { adminDashboardRoutes, createDashboardCounter } from './modules/admin-dashboard';
+import { transactionScoped } from './db/scoped-transaction';
 import { auditRoutes, createAuditService, recordMembershipChange } from './modules/audit';
 import { createWebhookService, installWebhookDeliveryJob, webhookAdminRoutes } from './modules/webhooks';
 import { egressPolicyFor } from './platform/egress';
@@ -91,6 +92,8 @@ export interface AppDependencies {
 /** Builds the Fastify app from platform plugins and capability modules. Does not listen. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, database } = deps;
+  // Every module's queries can join one transaction (an operator's action and its audit row).
+  database.db = transactionScoped(database.db);
   const app = Fastify({
     logger: deps.logger === false ? false : loggerOptions(config.LOG_LEVEL, deps.logStream),
     logController: new OneLinePerRequest(),

@@ -66,12 +66,13 @@ export function installOperatorAccess(app: FastifyInstance, config: Config, sess
     request.operator = { user, roles: standing.roles, keyId: null };
   }
 
-  async function recordChange(request: FastifyRequest, declaration: EndpointDeclaration): Promise<void> {
+  /** The audit row of a changing admin call: who, how, what, on what, why, from where. */
+  function auditRow(request: FastifyRequest, declaration: EndpointDeclaration) {
     const operator = operatorOf(request);
     const params = (request.params ?? {}) as Record<string, unknown>;
     const target = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, String(value)]));
     const reason = String((request.body as { reason?: unknown }).reason).trim();
-    await operators.record({
+    return {
       actorUserId: operator.user.id,
       actorEmail: operator.user.email,
       via: operator.keyId ? `key:${operator.keyId}` : 'session',
@@ -81,11 +82,11 @@ export function installOperatorAccess(app: FastifyInstance, config: Config, sess
       reason,
       ip: request.ip,
       userAgent: request.headers['user-agent']?.slice(0, USER_AGENT_MAX) ?? null,
-    });
+    };
   }
 
   installOperatorGuard(app, {
     check: (request, reply, done) => void check(request, reply).then(() => done(), done),
-    recordChange,
+    recordedChange: (request, declaration, change) => operators.recorded(change, () => auditRow(request, declaration)),
   });
 }

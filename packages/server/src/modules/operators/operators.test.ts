@@ -1,6 +1,6 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, operatorAuditEvents, operatorRoles, users } from '../../db/schema';
+import { apiKeys, operatorApiKeys, operatorAuditEvents, operatorRoles, users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
@@ -215,6 +215,39 @@ describe('operator API keys', () => {
     expect(lines[0]).toBe('occurred_at,actor_email,actor_user_id,via,action,summary,target,reason,ip');
     expect(csv.body).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
     expect(csv.body).not.toMatch(/(^|,)"?=HYPERLINK/m);
+  });
+
+  it('an action and its audit row commit together: when the row cannot be written, the action is undone', async () => {
+    const db = server.database.db;
+    await person('target', false);
+    const refused = 'This audit row is refused';
+    // The audit insert fails after the action ran (a check on the reason, added for this test only).
+    await db.execute(sql.raw(`alter table operator_audit_events add constraint audit_refused_in_test check (reason <> '${refused}')`));
+    const before = await auditCount();
+    try {
+      const locked = await call(tokens.owner, 'POST', `/v3/admin/people/${ids.target}/lock`, { reason: refused });
+      expect(locked.statusCode).toBe(500);
+      const [row] = await db.select({ lockedAt: users.lockedAt }).from(users).where(eq(users.id, ids.target!));
+      expect(row!.lockedAt).toBeNull();
+      expect((await call(tokens.target, 'GET', '/v3/sso/me')).statusCode).toBe(200);
+
+      const key = await call(tokens.owner, 'POST', '/v3/admin/api-keys', { name: 'Unaudited', scopes: ['admin:dashboard'], reason: refused });
+      expect(key.statusCode).toBe(500);
+      expect(await db.select().from(operatorApiKeys).where(eq(operatorApiKeys.name, 'Unaudited'))).toEqual([]);
+
+      const granted = await grant('target@example.com', 'support', refused);
+      expect(granted.statusCode).toBe(500);
+      expect(await db.select().from(operatorRoles).where(eq(operatorRoles.userId, ids.target!))).toEqual([]);
+      expect(await auditCount()).toBe(before);
+    } finally {
+      await db.execute(sql`alter table operator_audit_events drop constraint audit_refused_in_test`);
+    }
+
+    // Once the row can be written, the same call applies and is recorded.
+    const locked = await call(tokens.owner, 'POST', `/v3/admin/people/${ids.target}/lock`, { reason: 'Reported account takeover' });
+    expect(locked.statusCode, locked.body).toBe(200);
+    expect((await call(tokens.target, 'GET', '/v3/sso/me')).statusCode).toBe(401);
+    expect(await auditCount()).toBe(before + 1);
   });
 
   it('the operator audit log cannot be changed or deleted (a trigger refuses it)', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { API_KEY_PATTERN, API_KEY_PREFIX, adminScopes, type AdminScope, type OperatorAuditEvent, type OperatorRole } from '@portal/contracts';
 import type { Database } from '../../db/client';
+import { inOneTransaction } from '../../db/scoped-transaction';
 import type { Clock } from '../../platform/clock';
 import { csvRecord } from '../../platform/csv';
 import { randomToken, sha256 } from '../../platform/crypto';
@@ -168,6 +169,19 @@ export function createOperatorService(deps: OperatorServiceDependencies) {
     },
 
     record: (row: NewOperatorAuditRow) => queries.record(row),
+
+    /**
+     * Runs an operator's action and writes its audit row in one transaction (every module's
+     * queries join it: db/scoped-transaction.ts): both commit, or neither, so no change goes
+     * unaudited. The row is built after the action, from what it answered.
+     */
+    recorded<T>(action: () => Promise<T>, row: (answer: T) => NewOperatorAuditRow): Promise<T> {
+      return inOneTransaction(deps.db, async () => {
+        const answer = await action();
+        await queries.record(row(answer));
+        return answer;
+      });
+    },
 
     async audit(filter: AuditFilter & { cursor?: string; limit: number }) {
       const rows = await queries.audit(filter, filter.limit + 1, parseCursor(filter.cursor));

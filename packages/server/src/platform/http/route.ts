@@ -40,8 +40,11 @@ export interface EndpointGuards {
 export interface OperatorGuard {
   /** Resolves the operator (session or operator API key) and refuses per the route's `config.operator`. */
   check: PreHandler;
-  /** After a changing admin call succeeded, before its answer leaves: writes the operator audit log. */
-  recordChange(request: FastifyRequest, declaration: EndpointDeclaration): Promise<void>;
+  /**
+   * Runs a changing admin call's handler and writes its operator audit row, committed together
+   * or not at all, before the answer leaves: a change whose record fails is undone and answers an error.
+   */
+  recordedChange<T>(request: FastifyRequest, declaration: EndpointDeclaration, change: () => Promise<T>): Promise<T>;
 }
 
 declare module 'fastify' {
@@ -155,9 +158,8 @@ export function route<E extends EndpointDeclaration>(app: FastifyInstance, decla
     ...(preHandler.length ? { preHandler } : {}),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     handler: async (request, reply) => {
-      const answer = await handler(request as EndpointRequest<E>, reply);
-      // In the same request as the change: an admin change whose record fails answers an error.
-      if (operator && changes(declaration)) await app.operatorGuard!.recordChange(request, declaration);
+      const run = async () => handler(request as EndpointRequest<E>, reply);
+      const answer = operator && changes(declaration) ? await app.operatorGuard!.recordedChange(request, declaration, run) : await run();
       if (answer === reply || reply.sent) return reply;
       return reply.status(status).send(declaration.response === null ? null : answer);
     },
