@@ -40,7 +40,7 @@ import { egressPolicyFor } from './platform/egress';
 import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createModeratorService, moderatorRoutes } from './modules/moderators';
-import { createNotificationService, notificationRoutes } from './modules/notifications';
+import { createNotificationService, createSecurityAlertWorker, installSecurityAlertJob, notificationRoutes } from './modules/notifications';
 import { createOperatorService, grantConfiguredOwners, installOperatorAccess, operatorAdminRoutes, operatorOf } from './modules/operators';
 import { createOAuth, installOidcSweepJob, installSigningKeyReloadJob, oauthAdminRoutes, oauthProviderRoutes, oauthRoutes } from './modules/oauth';
 import { createPasskeyService, passkeyRoutes } from './modules/passkeys';
@@ -165,7 +165,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installDepositFollower(app, createWhcDepositFollower({ db: database.db, clock, config, log: app.log }), config.WHC_CHAIN_POLL_SECONDS);
   // A member of an organization that requires company SSO signs in only through its IdP (bound late: company SSO needs the pipeline).
   const countEvent = createDashboardCounter({ db: database.db, clock, log: app.log });
-  const signIn = createSignIn({ ...shared, secondFactor, membershipOf: (user) => companySso.membershipOf(user), countEvent });
+  // A sign-in's security alerts are queued with its session and delivered after the answer: right away on this node, else by any node's sweep.
+  const securityAlerts = createSecurityAlertWorker(shared);
+  installSecurityAlertJob(app, securityAlerts, config.SECURITY_ALERT_INTERVAL_SECONDS);
+  const signIn = createSignIn({ ...shared, secondFactor, membershipOf: (user) => companySso.membershipOf(user), countEvent, securityAlerts });
   // Organization roles and invitations; every membership and role change goes to the organization's audit log.
   const directory = createUserService(database.db);
   const onMembershipChanged = async (change: MembershipChange) =>

@@ -140,6 +140,10 @@ const envSchema = z
     LOCKER_PRIVACY_URL: pageUrl.default(brands.locker.legal.privacy),
     /** How often the purge of accounts past their deletion date runs; 0 turns the job off on this node. */
     DELETION_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 60 * 60).default(3600),
+    /** How often this node delivers sign-in security alerts left over (a node died, SMTP failed); 0 turns the sweep off on this node. */
+    SECURITY_ALERT_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(30),
+    /** How long a node holds the security alerts it claimed before another may take them over: above SMTP's timeouts (50 s). */
+    SECURITY_ALERT_LEASE_SECONDS: z.coerce.number().int().min(1).max(60 * 60).default(120),
     /** How often this node looks for webhook deliveries that are due (modules/webhooks); 0 turns delivery off on this node. */
     WEBHOOK_DELIVERY_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     // The OpenID Connect provider (modules/oauth).

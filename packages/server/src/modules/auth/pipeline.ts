@@ -9,7 +9,7 @@ import type { RequestOrigin } from '../../platform/request-origin';
 import { deletionGate } from '../account';
 import { recordMemberEvent } from '../audit';
 import type { SecondFactorService } from '../mfa';
-import { notifySecurityEvent, type SecurityEventKind } from '../notifications';
+import { queueSecurityAlerts, type SecurityAlert } from '../notifications';
 import type { AuthMethod, SessionHistory, SessionRow, SessionService, SignedIn, SignInResult } from '../sessions';
 import type { UserRow } from '../users';
 import { addressLockedByFailure } from './address-budget';
@@ -62,12 +62,7 @@ export interface Proven {
   /** The first shared step to run; a second step or a restore comes back past the ones it already passed. */
   from?: StepName;
   /** Security events this way in means for the owner (a restore cancels a deletion). */
-  events?: SecurityEvent[];
-}
-
-interface SecurityEvent {
-  kind: SecurityEventKind;
-  detail?: string;
+  events?: SecurityAlert[];
 }
 
 /** A sign-in between its way in and its answer; each step reads it and adds to it. */
@@ -76,7 +71,7 @@ interface SignInAttempt {
   origin: RequestOrigin;
   amr: AuthMethod[];
   authTime: Date;
-  events: SecurityEvent[];
+  events: SecurityAlert[];
   session?: { token: string; row: SessionRow; history: SessionHistory };
   /** The person's organization, once the company SSO step asked (null: none); the audit step reuses it. */
   membership?: SignInMembership | null;
@@ -98,6 +93,12 @@ export interface SignInDependencies {
    * in app.ts): only its IdP then signs the member in. One lookup serves that step and the audit log.
    */
   membershipOf?: (user: UserRow) => Promise<SignInMembership | undefined>;
+  /**
+   * The security alert worker (modules/notifications, made in app.ts): kicked once a session
+   * and its alerts are committed, so they are delivered right after the answer on this node.
+   * Without it they wait for a node's periodic run.
+   */
+  securityAlerts?: { kick(): void };
   /** The operators' dashboard counters (modules/admin-dashboard, bound in app.ts): never throws. */
   countEvent?: (event: 'sign_in' | 'sign_in_failed' | 'lockout') => Promise<void>;
   /** The sign-in limits: what tells the dashboard an address's failures locked it out. */
@@ -121,10 +122,11 @@ export const withMfa = (amr: AuthMethod[]): AuthMethod[] => (amr.includes('mfa')
  *   6 deletion       an account scheduled for deletion stops with a restore token
  *                    (the restore way in comes back past it, having cancelled the deletion)
  *     [link]         social or company sign-in: link the outside identity to the account here
- *   7 session        a new session
- *   8 activity       what this sign-in means for the owner: a device never seen before
- *   9 security mail  a notification and a mail for each of those events
- *  10 audit          the organization's audit log (when the person is in one) records the sign-in
+ *   7 session        a new session, and in its transaction the security alerts it means for the
+ *                    owner (a device never seen before; a restore's, a link's): queued, then
+ *                    delivered after the answer (a notification and a mail each) by the
+ *                    security alert worker, so a crash keeps both or neither
+ *   8 audit          the organization's audit log (when the person is in one) records the sign-in
  *     [interaction]  the OIDC provider finishes its login interaction here, with the session,
  *                    `amr` and `auth_time` the result carries
  *
@@ -165,24 +167,14 @@ export function createSignInPipeline(deps: SignInDependencies) {
       async (attempt) => {
         // Ways in that come back past the first steps (the second step, a restore) meet it here.
         if (attempt.user.lockedAt) throw new AppError('auth.account_locked');
-        const { token, session, history } = await sessions.create(attempt.user.id, attempt.origin, attempt.amr);
-        attempt.session = { token, row: session, history };
-      },
-    ],
-    [
-      'activity',
-      async (attempt) => {
-        const { row, history } = attempt.session!;
-        // The first sign-in of an account alerts nobody; a device id seen before is no news.
-        if (!row.deviceId || history.deviceSeen || !history.hadSessions) return;
-        const detail = [row.browser, row.device, row.location, row.ip].filter(Boolean).join(' · ');
-        attempt.events.push({ kind: 'new_device_sign_in', detail });
-      },
-    ],
-    [
-      'security mail',
-      async ({ user, origin, events }) => {
-        for (const event of events) await notifySecurityEvent(deps, user.id, event.kind, { brand: origin.brand, detail: event.detail });
+        await deps.db.transaction(async (tx) => {
+          const { token, session, history } = await sessions.create(attempt.user.id, attempt.origin, attempt.amr, tx);
+          attempt.session = { token, row: session, history };
+          const newDevice = newDeviceAlert(session, history);
+          if (newDevice) attempt.events.push(newDevice);
+          await queueSecurityAlerts(tx, session, attempt.origin.brand, attempt.events);
+        });
+        if (attempt.events.length > 0) deps.securityAlerts?.kick();
       },
     ],
     [
@@ -239,4 +231,10 @@ export function createSignInPipeline(deps: SignInDependencies) {
   return { run, runToSession };
 }
 
-export type StepName = 'activated' | 'company sso' | 'second step' | 'deletion' | 'session' | 'activity' | 'security mail' | 'audit';
+export type StepName = 'activated' | 'company sso' | 'second step' | 'deletion' | 'session' | 'audit';
+
+/** A sign-in from a device id never seen for the account: the first sign-in of an account alerts nobody, and a device id seen before is no news. */
+function newDeviceAlert(row: SessionRow, history: SessionHistory): SecurityAlert | undefined {
+  if (!row.deviceId || history.deviceSeen || !history.hadSessions) return undefined;
+  return { kind: 'new_device_sign_in', detail: [row.browser, row.device, row.location, row.ip].filter(Boolean).join(' · ') };
+}

@@ -12,4 +12,12 @@ export {
   type SecurityEventKind,
   type SecurityEventOptions,
 } from './service';
+export {
+  createSecurityAlertWorker,
+  installSecurityAlertJob,
+  queueSecurityAlerts,
+  SECURITY_ALERT_RETRY_MS,
+  type SecurityAlert,
+  type SecurityAlertWorker,
+} from './security-alerts';
 export { notificationRoutes } from './routes';

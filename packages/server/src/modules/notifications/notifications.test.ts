@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifications, users } from '../../db/schema';
+import { notifications, securityAlerts, users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
 import { createMailer } from '../../platform/mail';
 import { identityClient } from '../../../test/identity';
@@ -107,8 +107,11 @@ describe('security events', () => {
     await client.registeredUser('devices@example.com');
     const userId = await idOf('devices@example.com');
     const { title } = securityCopy('new_device_sign_in', 'en', 'Test');
-    const alerts = async () =>
-      (await server.database.db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.title, title)))).length;
+    // The alert is queued with the session and notified after the answer: counted once the queue is empty.
+    const alerts = async () => {
+      for (let tries = 0; tries < 200 && (await server.database.db.select().from(securityAlerts)).length > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+      return (await server.database.db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.title, title)))).length;
+    };
     const signInFrom = async (deviceId: string) => {
       const response = await client.post('/v3/sso/auth', { email: 'devices@example.com', password: PASSWORD }, { 'device-id': deviceId, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36' });
       expect(response.statusCode).toBe(200);

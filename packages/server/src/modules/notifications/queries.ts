@@ -1,10 +1,10 @@
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { DatabaseExecutor } from '../../db/client';
 import { apiKeys, notifications, passkeys } from '../../db/schema';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
-export function notificationQueries(db: Database) {
+export function notificationQueries(db: DatabaseExecutor) {
   return {
     /**
      * The account's ways in besides the password, for security mails to list (read only: the

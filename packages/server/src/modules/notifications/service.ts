@@ -4,8 +4,8 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
-import { renderAlert, type Mailer } from '../../platform/mail';
-import { createUserService } from '../users';
+import { renderAlert, type MailMessage, type Mailer } from '../../platform/mail';
+import { createUserService, type UserRow } from '../users';
 import { notificationQueries, type NotificationRow } from './queries';
 import { inventoryLines, securityCopy, securityEventPage, type SecurityEventKind } from './security-copy';
 
@@ -63,10 +63,10 @@ export function toNotificationDto(row: NotificationRow): Notification {
 
 /** Stores a notification for a user (any product event: reports, programs, transactions...). */
 export async function createNotification(deps: Pick<NotifierDependencies, 'db' | 'clock'>, userId: string, input: NewNotification): Promise<Notification> {
-  return toNotificationDto(await notificationQueries(deps.db).insert(newRow(userId, input, deps.clock.now())));
+  return toNotificationDto(await notificationQueries(deps.db).insert(notificationRow(userId, input, deps.clock.now())));
 }
 
-const newRow = (userId: string, input: NewNotification, createdAt: Date) => ({
+export const notificationRow = (userId: string, input: NewNotification, createdAt: Date) => ({
   id: randomUUID(),
   userId,
   type: input.type,
@@ -80,7 +80,7 @@ const newRow = (userId: string, input: NewNotification, createdAt: Date) => ({
 /** Stores the same notification for each of several users in one statement (a website's moderators): how many were stored. */
 export async function createNotifications(deps: Pick<NotifierDependencies, 'db' | 'clock'>, userIds: readonly string[], input: NewNotification): Promise<number> {
   const now = deps.clock.now();
-  return notificationQueries(deps.db).insertMany([...new Set(userIds)].map((userId) => newRow(userId, input, now)));
+  return notificationQueries(deps.db).insertMany([...new Set(userIds)].map((userId) => notificationRow(userId, input, now)));
 }
 
 /**
@@ -93,19 +93,35 @@ export async function notifySecurityEvent(deps: NotifierDependencies, userId: st
   try {
     const user = await createUserService(deps.db).findById(userId);
     if (!user || user.purgedAt) return;
-    const lang: Language = options.lang ?? (isLanguage(user.language) ? user.language : 'en');
-    const brand: BrandId = options.brand ?? 'platform';
-    const text = securityCopy(kind, lang, brands[brand].title, options.detail);
-    await createNotification(deps, userId, { type: 'other', title: text.title, body: text.lines.join(' ') });
+    await createNotification(deps, userId, securityNotification(user, kind, options));
     if (options.mail === false) return;
-    const origin = originFor(deps.config, brand);
-    const link = { label: text.label, url: `${origin}${securityEventPage[kind]}` };
-    const lines = [...text.lines, ...(await accountInventory(deps, userId, lang, origin))];
-    const rendered = renderAlert({ lang, brand, name: user.fullName, title: text.title, lines, link });
-    deps.mailer.send({ to: options.mailTo ?? user.email, ...rendered }).catch((error: unknown) => deps.log.error({ err: error }, 'security mail not sent'));
+    const mail = await securityMail(deps, user, kind, options);
+    deps.mailer.send(mail).catch((error: unknown) => deps.log.error({ err: error }, 'security mail not sent'));
   } catch (error) {
     deps.log.error({ err: error }, `security event ${kind} not recorded`);
   }
+}
+
+/** What a security event says to its owner: in which language and brand, and the words. */
+function securityWords(user: Pick<UserRow, 'language'>, kind: SecurityEventKind, options: SecurityEventOptions) {
+  const lang: Language = options.lang ?? (isLanguage(user.language) ? user.language : 'en');
+  const brand: BrandId = options.brand ?? 'platform';
+  return { lang, brand, text: securityCopy(kind, lang, brands[brand].title, options.detail) };
+}
+
+/** The in-app notification of a security event. */
+export function securityNotification(user: Pick<UserRow, 'language'>, kind: SecurityEventKind, options: SecurityEventOptions = {}): NewNotification {
+  const { text } = securityWords(user, kind, options);
+  return { type: 'other', title: text.title, body: text.lines.join(' ') };
+}
+
+/** The mail of a security event: its words, the account's other ways in, and where to review them. */
+export async function securityMail(deps: Pick<NotifierDependencies, 'config' | 'db'>, user: UserRow, kind: SecurityEventKind, options: SecurityEventOptions = {}): Promise<MailMessage> {
+  const { lang, brand, text } = securityWords(user, kind, options);
+  const origin = originFor(deps.config, brand);
+  const link = { label: text.label, url: `${origin}${securityEventPage[kind]}` };
+  const lines = [...text.lines, ...(await accountInventory(deps, user.id, lang, origin))];
+  return { to: options.mailTo ?? user.email, ...renderAlert({ lang, brand, name: user.fullName, title: text.title, lines, link }) };
 }
 
 /** The lines that list the account's passkeys and API keys with where to review them (see inventoryLines). */
