@@ -37,7 +37,7 @@ import { transactionScoped } from './db/scoped-transaction';
 import { auditRoutes, createAuditService, recordMembershipChange } from './modules/audit';
 import { createWebhookService, installWebhookDeliveryJob, webhookAdminRoutes } from './modules/webhooks';
 import { egressPolicyFor } from './platform/egress';
-import { authRoutes, createAuthService, createRecoveryService, createSignIn } from './modules/auth';
+import { authRoutes, createAuthService, createRecoveryService, createSignIn, signInRoutes } from './modules/auth';
 import { createMfaService, createSecondFactorService, mfaRoutes } from './modules/mfa';
 import { createModeratorService, moderatorRoutes } from './modules/moderators';
 import { createNotificationService, createSecurityAlertWorker, installSecurityAlertJob, notificationRoutes } from './modules/notifications';
@@ -142,9 +142,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const sessions = createSessionService(database.db, clock, { identities, get live() { return identityFeed.live; } }, { idleTimeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS });
   const secrets = createDataProtection(deps.dataKey ?? loadDataKey(config));
   const shared = { config, db: database.db, clock, mailer, limiter, captcha, sessions, secrets, log: app.log };
-  // The sign-in pipeline asks the second factor for its challenge, and the second factor's
-  // completion is one of the pipeline's ways in: bound late, once both exist.
-  const secondFactor = createSecondFactorService({ ...shared, completeSecondStep: (input, origin) => signIn.withSecondStep(input, origin) });
+  // The second factor's checks and pending sign-ins; the sign-in pipeline (modules/auth) asks it for its challenge.
+  const secondFactor = createSecondFactorService(shared);
   const wallet = createWalletService({ db: database.db, clock, config, requireSecondFactor: (user, proof) => secondFactor.requireFactor(user, proof, 'two_factor_email') });
   const deposits = createDepositService({ db: database.db, clock, config, log: app.log });
   // WHC to BEP20 addresses: a code every time (as transfers), the password for a first withdrawal to an address.
@@ -185,7 +184,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await membership.joinOnActivation(user);
     },
   });
-  const mfa = createMfaService({ ...shared, secondFactor, signInWithCode: signIn.withEmailCode });
+  const mfa = createMfaService({ ...shared, secondFactor });
   await mfa.protectLegacySecrets();
   const passkeys = createPasskeyService({ ...shared, auth, signIn, secondFactor });
   const federation = createFederationService({ ...shared, signIn, provedRecently: (session) => sessions.provedWithin(session, config.REAUTH_MAX_AGE_SECONDS) });
@@ -280,8 +279,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v3.register(resourcesRoutes);
       await v3.register(captchaRoutes(captcha));
       await v3.register(authRoutes(config, auth, recovery));
+      await v3.register(signInRoutes(config, signIn));
       await v3.register(sessionRoutes(config, sessions));
-      await v3.register(mfaRoutes(config, mfa, secondFactor));
+      await v3.register(mfaRoutes(config, mfa));
       await v3.register(passkeyRoutes(config, passkeys));
       await v3.register(federationRoutes(config, federation));
       await v3.register(securityRoutes(config, security));

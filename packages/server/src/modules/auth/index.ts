@@ -4,6 +4,7 @@ export { createRecoveryService, type RecoveryService } from './recovery';
 export { createSignIn, type SignIn } from './sign-in';
 export { withMfa, type Proven, type SignInMembership, type StepName, type WayIn } from './pipeline';
 export { authRoutes } from './routes';
+export { signInRoutes } from './sign-in-routes';
 export { activationMail, passwordChangedMail, resetPasswordMail, signupExistingMail } from './mail';
 export { registrationBrowser } from './registration-browser';
 export { endPendingSignIns } from './pending';

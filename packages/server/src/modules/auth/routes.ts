@@ -3,26 +3,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config';
 import { route } from '../../platform/http/route';
 import { requestOrigin } from '../../platform/request-origin';
-import { setSessionCookies } from '../sessions';
 import type { RecoveryService } from './recovery';
 import { registrationBrowser, registrationBrowserOf } from './registration-browser';
 import type { AuthService } from './service';
 
+/** Sign-up, activation and recovery; the ways in have their own routes (sign-in-routes.ts). */
 export function authRoutes(config: Config, auth: AuthService, recovery: RecoveryService): FastifyPluginAsync {
   return async (app) => {
-    route(
-      app,
-      authEndpoints.signIn,
-      async (request, reply) => {
-        const result = await auth.signIn(request.body, requestOrigin(request, config));
-        if ('mfa_required' in result) return result;
-        setSessionCookies(reply, request, config, result.token, result.user.fullName);
-        return { token: result.token };
-      },
-      // A new session and, rarely, a rehashed password: nothing a cache here can hold stale.
-      { config: { waitsForIdentityChanges: false } },
-    );
-
     route(app, authEndpoints.signUp, async (request, reply) => auth.signUp(request.body, requestOrigin(request, config), registrationBrowser(request, reply, config)));
 
     route(app, authEndpoints.resendActivation, async (request, reply) =>

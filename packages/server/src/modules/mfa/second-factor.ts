@@ -9,7 +9,7 @@ import { failureDelay, limits, rateKey, rateLimited, type RateLimiter } from '..
 import type { RequestOrigin } from '../../platform/request-origin';
 import { burnVerificationTime, verifyPassword } from '../../platform/passwords';
 import { createUserService, replyLanguage, type UserRow } from '../users';
-import type { SessionService, SignedIn } from '../sessions';
+import type { SessionService } from '../sessions';
 import { recordMemberEvent } from '../audit';
 import { notifySecurityEvent } from '../notifications';
 
@@ -32,8 +32,6 @@ export interface SecondFactorDependencies {
   limiter: RateLimiter;
   sessions: SessionService;
   log: { error(object: unknown, message: string): void };
-  /** The sign-in pipeline's second-step way in (modules/auth), bound once the pipeline is built. */
-  completeSecondStep: (input: { mfa_token: string } & FactorProof, origin: RequestOrigin) => Promise<SignedIn>;
   /** Seals TOTP seeds and keys recovery-code hashes (platform/data-protection.ts). */
   secrets: DataProtection;
 }
@@ -229,8 +227,5 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
       const amr = Array.isArray(challenge.payload?.amr) ? challenge.payload.amr.filter((value): value is string => typeof value === 'string') : [];
       return { amr, proved: proof.password ? 'pwd' : 'otp' };
     },
-
-    /** Completes a pending sign-in with the second factor: the sign-in pipeline's second-step way in. */
-    verify: (input: { mfa_token: string } & FactorProof, origin: RequestOrigin): Promise<SignedIn> => deps.completeSecondStep(input, origin),
   };
 }

@@ -3,10 +3,9 @@ import { brands, type TwoFactorMethod } from '@portal/contracts';
 import { createOneTimeTokens } from '../../platform/one-time-tokens';
 import { AppError } from '../../platform/errors';
 import type { RequestOrigin } from '../../platform/request-origin';
-import type { SignInResult } from '../sessions';
 import type { FactorProof, SecondFactorDependencies, SecondFactorService } from './second-factor';
 import { RECOVERY_CODE_COUNT, matchTotp, newRecoveryCode, newTotpSecret, qrCodeDataUrl, recoveryCodeHash, totpUri } from './codes';
-import { createUserService, type UserRow } from '../users';
+import type { UserRow } from '../users';
 import { mfaQueries, type MfaTokenPurpose } from './queries';
 
 /** A pending TOTP secret waits this long for its first code. */
@@ -15,20 +14,17 @@ const TOTP_SETUP_TTL_SECONDS = 10 * 60;
 export type MfaService = ReturnType<typeof createMfaService>;
 
 /**
- * Two-step verification as the account pages manage it (TOTP, email, recovery codes), and
- * email-code sign-in. The checks themselves live in the second-factor service.
+ * Two-step verification as the account pages manage it (TOTP, email, recovery codes). The
+ * checks themselves live in the second-factor service.
  */
-export interface MfaDependencies extends Omit<SecondFactorDependencies, 'completeSecondStep'> {
+export interface MfaDependencies extends SecondFactorDependencies {
   secondFactor: SecondFactorService;
-  /** The sign-in pipeline's email-code way in (modules/auth). */
-  signInWithCode: (input: { email: string; code: string }, origin: RequestOrigin) => Promise<SignInResult>;
 }
 
 export function createMfaService(deps: MfaDependencies) {
   const { clock, secondFactor } = deps;
   const queries = mfaQueries(deps.db);
   const tokens = createOneTimeTokens<MfaTokenPurpose>(deps);
-  const users = createUserService(deps.db);
 
   async function newRecoveryCodes(userId: string): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
@@ -128,23 +124,5 @@ export function createMfaService(deps: MfaDependencies) {
       await confirm(user, input);
       return { recovery_codes: await newRecoveryCodes(user.id) };
     },
-
-    /**
-     * Mails a sign-in code. Same answer, limits and time whether or not the account exists:
-     * the lookup and the mail happen after the answer.
-     */
-    async sendLoginCode(email: string, origin: RequestOrigin): Promise<{ email: string }> {
-      await secondFactor.throttleCodeSend(email, origin.limitAddress, 'login_code');
-      setImmediate(() => {
-        void (async () => {
-          const user = await users.findByEmail(email);
-          if (user) await secondFactor.mailCode(user, 'login_code', origin);
-        })().catch((error: unknown) => deps.log.error({ err: error }, 'sign-in code not sent'));
-      });
-      return { email };
-    },
-
-    /** Signs in with a mailed code, the sign-in pipeline's email-code way in: a session, or the second-factor step when two-step is on. */
-    signInWithCode: (input: { email: string; code: string }, origin: RequestOrigin): Promise<SignInResult> => deps.signInWithCode(input, origin),
   };
 }
