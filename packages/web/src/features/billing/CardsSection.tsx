@@ -1,10 +1,12 @@
 import './styles';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { Badge, Button, Group, Loader, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Loader, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Card } from '@portal/contracts';
+import { CardName } from '../../components/billing/CardName';
 import { DataTable } from '../../components/DataTable';
+import { RowAction } from '../../components/RowAction';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { ApiError, errorText, fieldErrors, fieldErrorText, notify } from '../../lib/api';
@@ -130,16 +132,7 @@ export function CardsSection() {
               label: '',
               cell: (card) => (
                 <>
-                  <Group gap="xs">
-                    <Text size="sm" fw={500}>
-                      {cardLabel(card)}
-                    </Text>
-                    {card.is_default && (
-                      <Badge size="sm" variant="light">
-                        {t('billing.cards.default')}
-                      </Badge>
-                    )}
-                  </Group>
+                  <CardName card={card} />
                   <Text size="xs" c="dimmed">
                     {t('billing.cards.expires', { date: cardExpiry(card) })} · {card.cardholder}, {card.city}
                   </Text>
@@ -152,21 +145,17 @@ export function CardsSection() {
             cell: (card) => (
               <>
                 {!card.is_default && (
-                  <Button
-                    variant="subtle"
-                    size="xs"
+                  <RowAction
+                    label={t('billing.cards.setDefault')}
+                    of={cardLabel(card)}
                     onClick={async () => {
                       await setDefaultCard(card.id);
                       notify('success', t('billing.cards.defaultChanged'));
                       await refresh();
                     }}
-                  >
-                    {t('billing.cards.setDefault')}
-                  </Button>
+                  />
                 )}
-                <Button variant="subtle" color="red" size="xs" onClick={() => setRemoving(card)} aria-label={`${t('billing.cards.remove')} ${cardLabel(card)}`}>
-                  {t('billing.cards.remove')}
-                </Button>
+                <RowAction label={t('billing.cards.remove')} of={cardLabel(card)} danger onClick={() => setRemoving(card)} />
               </>
             ),
           }}

@@ -1,8 +1,9 @@
 import './styles';
-import { Badge, Button, Loader, Stack, Text } from '@mantine/core';
+import { Badge, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { findPlan, formatDateTime, formatMinor, type Order } from '@portal/contracts';
 import { DataTable } from '../../components/DataTable';
+import { RowAction } from '../../components/RowAction';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { downloadInvoice, useOrders } from './api';
@@ -86,9 +87,12 @@ export function OrdersSection() {
               header: t('billing.orders.invoice'),
               cell: (order) =>
                 order.has_invoice && (
-                  <Button size="xs" variant="subtle" data-testid="download-invoice" onClick={() => downloadInvoice(order).catch(() => notify('error', t('billing.orders.downloadFailed')))}>
-                    {t('billing.orders.download')}
-                  </Button>
+                  <RowAction
+                    label={t('billing.orders.download')}
+                    of={order.number}
+                    testId="download-invoice"
+                    onClick={() => void downloadInvoice(order).catch(() => notify('error', t('billing.orders.downloadFailed')))}
+                  />
                 ),
             },
           ]}

@@ -1,10 +1,12 @@
 import './styles';
 import { useState } from 'react';
-import { Badge, Button, Loader, Stack, Text } from '@mantine/core';
+import { Button, Loader, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { findPlan, formatDate, type Card, type Subscription } from '@portal/contracts';
+import { SubscriptionStatusBadge } from '../../components/billing/SubscriptionStatusBadge';
 import { DataTable } from '../../components/DataTable';
+import { RowAction } from '../../components/RowAction';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { notify } from '../../lib/api';
@@ -13,7 +15,6 @@ import { useLanguage } from '../../lib/use-language';
 import { cardLabel, planTitle } from '../../lib/billing-display';
 import { usePriceText } from './price-text';
 
-const statusColor: Record<Subscription['status'], string> = { trialing: 'green', active: 'green', past_due: 'orange', canceled: 'gray' };
 
 /** The card a subscription's next charge goes to: its own, else the default (as the renewal job chooses). */
 export const chargedCard = (subscription: Pick<Subscription, 'card_id'>, cards: readonly Card[]) =>
@@ -73,9 +74,7 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
               // One element: on a phone card the cell is one grid cell beside its label.
               cell: (subscription) => (
                 <Stack gap={2} align="flex-start">
-                  <Badge color={statusColor[subscription.status]} variant="light" data-testid="subscription-status">
-                    {t(`billing.subscriptions.statuses.${subscription.status}`)}
-                  </Badge>
+                  <SubscriptionStatusBadge status={subscription.status} testId="subscription-status" />
                   {subscription.status === 'trialing' && subscription.trial_ends_at && (
                     <Text size="xs" c="dimmed" data-testid="subscription-trial">
                       {t('billing.subscriptions.trialEnds', { date: date(subscription.trial_ends_at) })}
@@ -113,26 +112,22 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
               !subscription.lifetime && (
                 <>
                   {subscription.status !== 'past_due' && !subscription.organization_id && (
-                    <Button size="xs" variant="light" onClick={() => onChange(subscription)}>
+                    <Button size="compact-sm" variant="light" onClick={() => onChange(subscription)}>
                       {t('billing.subscriptions.change')}
                     </Button>
                   )}
                   {subscription.cancel_at_period_end ? (
-                    <Button
-                      size="xs"
-                      variant="subtle"
+                    <RowAction
+                      label={t('billing.subscriptions.resume')}
+                      of={planTitle(subscription.product, subscription.plan_name)}
                       onClick={async () => {
                         await resumeSubscription(subscription.id);
                         notify('success', t('billing.subscriptions.resumed'));
                         await refresh();
                       }}
-                    >
-                      {t('billing.subscriptions.resume')}
-                    </Button>
+                    />
                   ) : (
-                    <Button size="xs" variant="subtle" color="red" onClick={() => setCanceling(subscription)}>
-                      {t('billing.subscriptions.cancel')}
-                    </Button>
+                    <RowAction label={t('billing.subscriptions.cancel')} of={planTitle(subscription.product, subscription.plan_name)} danger onClick={() => setCanceling(subscription)} />
                   )}
                 </>
               ),

@@ -7,6 +7,7 @@ import { formatDateTime } from '@portal/contracts';
 import { ApiError, errorText } from '../../lib/api';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
+import { RowAction } from '../../components/RowAction';
 import { useLanguage } from '../../lib/use-language';
 
 export interface PasskeyRow {
@@ -73,12 +74,8 @@ export function PasskeyDeviceTable({ passkeys, onRename, onRemove }: PasskeyDevi
           label: t('passkeyUi.table.actions'),
           cell: (passkey) => (
             <>
-              <Button variant="subtle" size="compact-sm" onClick={() => setRenaming(passkey)} aria-label={`${t('passkeyUi.table.rename')}: ${passkey.name}`}>
-                {t('passkeyUi.table.rename')}
-              </Button>
-              <Button variant="subtle" color="red" size="compact-sm" onClick={() => setRemoving(passkey)} aria-label={`${t('passkeyUi.table.remove')}: ${passkey.name}`}>
-                {t('passkeyUi.table.remove')}
-              </Button>
+              <RowAction label={t('passkeyUi.table.rename')} of={passkey.name} onClick={() => setRenaming(passkey)} />
+              <RowAction label={t('passkeyUi.table.remove')} of={passkey.name} danger onClick={() => setRemoving(passkey)} />
             </>
           ),
         }}

@@ -1,14 +1,14 @@
 import './styles';
-import { Anchor, Badge, Group, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Loader, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatDate, paths, type Subscription } from '@portal/contracts';
 import { Section } from '../../components/Section';
-import { cardExpiry, cardLabel, planTitle } from '../../lib/billing-display';
+import { CardName } from '../../components/billing/CardName';
+import { SubscriptionStatusBadge } from '../../components/billing/SubscriptionStatusBadge';
+import { cardExpiry, planTitle } from '../../lib/billing-display';
 import { useLanguage } from '../../lib/use-language';
 import { useCardSummary, useSubscriptionSummary } from './api';
-
-const statusColor: Record<Subscription['status'], string> = { trialing: 'green', active: 'green', past_due: 'orange', canceled: 'gray' };
 
 function ManageLink({ testId }: { testId: string }) {
   const { t } = useTranslation();
@@ -35,14 +35,7 @@ export function PaymentMethodsSummary() {
         ) : (
           cards.data.map((card) => (
             <Group key={card.id} gap="xs" data-testid="wallet-card">
-              <Text size="sm" fw={500}>
-                {cardLabel(card)}
-              </Text>
-              {card.is_default && (
-                <Badge size="sm" variant="light">
-                  {t('billing.cards.default')}
-                </Badge>
-              )}
+              <CardName card={card} />
               <Text size="sm" c="dimmed">
                 {t('billing.cards.expires', { date: cardExpiry(card) })}
               </Text>
@@ -83,9 +76,7 @@ export function SubscriptionsSummary() {
               <Text size="sm" fw={500}>
                 {planTitle(subscription.product, subscription.plan_name)}
               </Text>
-              <Badge size="sm" color={statusColor[subscription.status]} variant="light">
-                {t(`billing.subscriptions.statuses.${subscription.status}`)}
-              </Badge>
+              <SubscriptionStatusBadge size="sm" status={subscription.status} />
               {when(subscription) && (
                 <Text size="sm" c="dimmed">
                   {when(subscription)}
