@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, WEB_DIST, type TestServer } from '../../../test/harness';
 
@@ -64,12 +64,26 @@ describe.runIf(built)('the first screen of /login', () => {
     expect(locker.body).toContain('/brand/locker/');
   });
 
-  it('goes compressed when the browser accepts it', async () => {
+  it('goes compressed in the coding the client accepts, as it is when it accepts none', async () => {
     await firstScreenPage();
-    const response = await page('/login', { 'accept-encoding': 'gzip, deflate, br' });
-    expect(response.headers['content-encoding']).toBe('br');
-    expect(response.headers.vary).toContain('Accept-Encoding');
-    expect(brotliDecompressSync(response.rawPayload).toString()).toContain('data-first-screen');
+    const cases: Array<[string | undefined, string | undefined]> = [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+      ['br;q=0, gzip;q=0', undefined],
+      ['identity', undefined],
+      [undefined, undefined],
+    ];
+    for (const [accepted, expected] of cases) {
+      const response = await page('/login', accepted === undefined ? {} : { 'accept-encoding': accepted });
+      const label = `Accept-Encoding: ${accepted ?? '(none)'}`;
+      expect(response.headers['content-encoding'], label).toBe(expected);
+      expect(response.headers.vary, label).toContain('Accept-Encoding');
+      expect(response.headers['content-type'], label).toBe('text/html; charset=utf-8');
+      const decoded = expected === 'br' ? brotliDecompressSync(response.rawPayload) : expected === 'gzip' ? gunzipSync(response.rawPayload) : response.rawPayload;
+      expect(decoded.toString(), label).toContain('data-first-screen');
+      expect(decoded.toString(), label).toMatch(/<\/html>\s*$/);
+    }
   });
 
   it('is left out for a signed-in visitor, an entry query or cookie, and other pages', async () => {

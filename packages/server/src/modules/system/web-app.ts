@@ -62,6 +62,17 @@ function thirdPartySources(config: Config): ThirdPartySources {
 /** Shells above this size (those carrying a first screen, ~34 KB) go compressed when the browser accepts it. */
 const COMPRESS_SHELL_ABOVE = 4096;
 
+/** The codings an Accept-Encoding header accepts: those it names without `q=0` (`*` stands for any). */
+function acceptedCodings(header: string | string[] | undefined): (coding: string) => boolean {
+  const weights = new Map<string, number>();
+  for (const part of String(header ?? '').toLowerCase().split(',')) {
+    const [name = '', ...parameters] = part.split(';').map((piece) => piece.trim());
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    if (name) weights.set(name, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  return (coding) => (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
+}
+
 /**
  * The shell in Brotli (fast quality: it is made per response, for its nonce) or gzip when the
  * browser accepts either, with `Vary: Accept-Encoding`; as it is otherwise.
@@ -69,12 +80,12 @@ const COMPRESS_SHELL_ABOVE = 4096;
 function compressed(request: FastifyRequest, reply: FastifyReply, html: string): string | Buffer {
   reply.header('vary', 'Accept-Encoding');
   if (Buffer.byteLength(html) < COMPRESS_SHELL_ABOVE) return html;
-  const accepted = String(request.headers['accept-encoding'] ?? '');
-  if (/\bbr\b/.test(accepted)) {
+  const accepts = acceptedCodings(request.headers['accept-encoding']);
+  if (accepts('br')) {
     reply.header('content-encoding', 'br');
     return brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
   }
-  if (/\bgzip\b/.test(accepted)) {
+  if (accepts('gzip')) {
     reply.header('content-encoding', 'gzip');
     return gzipSync(html, { level: 6 });
   }
