@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { solveAltcha } from '../test/captcha';
 import { freshDatabase, testDatabaseKind } from '../test/db-target';
 import { serverCommand, serverProcessEnv } from '../test/server-bundle';
+import { startSmtpPeer } from '../test/smtp-peer';
 
 /**
  * Crash safety: the real server process (src/main.ts) under a write load (API keys created
@@ -204,6 +205,58 @@ describe.each(kinds)('crash safety (kill -9 under write load) on %s', (kind) => 
       expect([acknowledged.lastName, ...names.slice(lastIndex + 1)]).toContain(me.full_name);
       await kill9(second.child);
     } finally {
+      await database?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * A sign-in's security alert is queued with its session and mailed after the answer. Killed
+ * between the two (its SMTP server never greets, so nothing can have gone out), the server's
+ * next start delivers the alert: once, and its notification once.
+ */
+describe.each(kinds)('crash safety of the new-device alert (kill -9 after the answer) on %s', (kind) => {
+  it('delivers the alert of a sign-in answered just before the kill, once', { timeout: 150_000 }, async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-crash-alert-'));
+    const env: Record<string, string> = { DATA_DIR: path.join(dataDir, 'db'), SECURITY_ALERT_INTERVAL_SECONDS: '1', SECURITY_ALERT_LEASE_SECONDS: '1' };
+    const database = kind === 'PostgreSQL' ? await freshDatabase() : null;
+    if (database) env.DATABASE_URL = database.url!;
+    const held = new Set<Socket>();
+    const silent = createServer((socket) => void held.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const peer = await startSmtpPeer();
+    const email = `alert-${Date.now()}@example.com`;
+    const title = 'New sign-in to your account';
+    try {
+      // Signed up and signed in once (the account's first session alerts nobody), through the dev outbox.
+      const first = await startServer(env);
+      const token = await account(first.url, email, '127.7.0.2');
+      await kill9(first.child);
+
+      const second = await startServer({ ...env, SMTP_URL: `smtp://127.0.0.1:${(silent.address() as { port: number }).port}` });
+      const signedIn = await fetch(`${second.url}/v3/sso/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '127.7.0.2', 'device-id': 'crash-alert-new-device', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      expect(signedIn.status).toBe(200);
+      await kill9(second.child);
+
+      const third = await startServer({ ...env, SMTP_URL: peer.url });
+      const mail = await peer.waitFor((received) => received.to.includes(email), 30_000);
+      expect(mail.subject).toContain(title);
+      expect(mail.text).toContain('Chrome 120');
+      // Further sweeps (every second) send nothing again.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(peer.messages.filter((received) => received.to.includes(email))).toHaveLength(1);
+      const list = (await json(await fetch(`${third.url}/v3/notifications`, { headers: { authorization: `Bearer ${token}` } }))) as { items?: Array<{ title: string }> };
+      expect(list.items?.filter((item) => item.title === title)).toHaveLength(1);
+      await kill9(third.child);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+      await peer.close();
       await database?.close();
       await rm(dataDir, { recursive: true, force: true });
     }
