@@ -1,20 +1,16 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Stack } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, SOCIAL_PROVIDERS, socialEndpoints, socialProviderIdSchema, type MfaChallengeResponse, type SocialProviderId } from '@portal/contracts';
+import { paths, SOCIAL_PROVIDERS, socialEndpoints, socialProviderIdSchema, type SocialProviderId } from '@portal/contracts';
 import { FullPageLoader } from '../../components/FullPageLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, call, errorText, notify } from '../../lib/api';
 import { oncePerToken } from '../../lib/once-per-token';
-import { useRuntimeConfig } from '../../lib/runtime-context';
-import { completeSignIn, signInTarget } from '../../lib/sign-in';
 import { recalledSocialSearch, rememberSignUpOffer } from '../../lib/social';
 import { BackToLogin } from './BackToLogin';
 import { isMfaChallenge } from './api';
-import { useRestoreOffer } from './restore-offer';
-
-const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
+import { useSignInResult } from './use-sign-in-result';
 
 /** The provider's answer, read once: a code is single use, even when React runs the effect twice. */
 const exchange = oncePerToken(async (query: string) => {
@@ -41,21 +37,17 @@ const exchange = oncePerToken(async (query: string) => {
 export function CallbackPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { allowedRedirectOrigins } = useRuntimeConfig();
-  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const restore = useRestoreOffer();
-  const target = () => signInTarget(recalledSocialSearch(), allowedRedirectOrigins);
+  const result = useSignInResult({ targetSearch: recalledSocialSearch });
 
   useEffect(() => {
     let cancelled = false;
     exchange(location.search)
-      .then(async (result) => {
+      .then(async (exchanged) => {
         if (cancelled) return;
-        if ('refused' in result) return setFailure(t('auth.callback.refused'));
-        const { answer, provider } = result;
-        if (isMfaChallenge(answer)) return setChallenge(answer);
-        if ('token' in answer) return completeSignIn(target());
+        if ('refused' in exchanged) return setFailure(t('auth.callback.refused'));
+        const { answer, provider } = exchanged;
+        if (isMfaChallenge(answer) || 'token' in answer) return result.accept(answer);
         if ('signup_required' in answer) {
           rememberSignUpOffer(answer);
           return navigate(paths.createUser, { replace: true });
@@ -64,7 +56,7 @@ export function CallbackPage() {
         return navigate(paths.security, { replace: true });
       })
       .catch((error: unknown) => {
-        if (cancelled || restore.offer(error)) return;
+        if (cancelled || result.offerRestore(error)) return;
         setFailure(error instanceof ApiError ? errorText(error) : t('errors.something_went_wrong'));
       });
     return () => {
@@ -74,13 +66,7 @@ export function CallbackPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  if (challenge) {
-    return (
-      <Suspense fallback={null}>
-        <SecondFactorStep challenge={challenge} onSignedIn={() => completeSignIn(target())} />
-      </Suspense>
-    );
-  }
+  if (result.secondStep) return result.secondStep;
 
   return (
     <>
@@ -93,9 +79,9 @@ export function CallbackPage() {
           <BackToLogin />
         </Stack>
       ) : (
-        !restore.element && <FullPageLoader />
+        !result.restoreElement && <FullPageLoader />
       )}
-      {restore.element}
+      {result.restoreElement}
     </>
   );
 }

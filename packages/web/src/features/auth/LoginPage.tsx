@@ -1,8 +1,8 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, type MfaChallengeResponse } from '@portal/contracts';
+import { paths } from '@portal/contracts';
 import { LightField, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { SocialButtons } from '../../components/SocialButtons';
@@ -10,14 +10,11 @@ import { loadPagesCatalogue } from '../../lib/i18n';
 import { useCurrentService } from '../../lib/service';
 import { recalledIdentifier, rememberIdentifier, stateValue } from '../../lib/flow-storage';
 import { useForm } from '../../lib/use-form';
-import { completeSignIn, signInTarget } from '../../lib/sign-in';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { email as emailRule, identifier } from '../../lib/validators';
 import type { OnPremiseOutcome } from '../../lib/onpremise';
 import { PasskeySignInButton } from './PasskeySignInButton';
-
-// Only when a passkey sign-in still needs the second factor (two-step on, no user verification).
-const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
+import { useSignInResult } from './use-sign-in-result';
 
 /**
  * /login: the first sign-in step, the email or username. The identifier goes to the password
@@ -35,7 +32,8 @@ export function LoginPage() {
   const [discovering, setDiscovering] = useState(false);
   const [notActivated, setNotActivated] = useState<string | null>(null);
   const form = useForm({ identifier: stateValue(state, 'identifier') ?? recalledIdentifier() }, () => ({ identifier }));
-  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
+  // A passkey sign-in that still needs the second factor (two-step on, no user verification).
+  const result = useSignInResult();
   // The passkey autofill (and its ceremony code) starts with the visitor's first use of the
   // identifier field: a click or key in it, or focus coming to it. Not the autoFocus at
   // mount (React focuses it in the commit, before this page's effects run): a visit that
@@ -49,13 +47,7 @@ export function LoginPage() {
     if (!autofillArmed) setAutofillArmed(true);
   };
 
-  if (challenge) {
-    return (
-      <Suspense fallback={null}>
-        <SecondFactorStep challenge={challenge} onSignedIn={() => completeSignIn(signInTarget(search, allowedRedirectOrigins))} />
-      </Suspense>
-    );
-  }
+  if (result.secondStep) return result.secondStep;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -117,7 +109,7 @@ export function LoginPage() {
           autofill={autofillArmed}
           onChallenge={(next) => {
             // The step's text is in the `pages` part, not shipped with this first step.
-            void loadPagesCatalogue().then(() => setChallenge(next));
+            void loadPagesCatalogue().then(() => result.showSecondStep(next));
           }}
         />
         <SocialButtons search={search} />

@@ -2,26 +2,23 @@ import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'rea
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { Link, Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, type MfaChallengeResponse } from '@portal/contracts';
+import { paths } from '@portal/contracts';
 import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
 import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
 import { LightField, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, errorText, retryAfterSeconds } from '../../lib/api';
-import { useRuntimeConfig } from '../../lib/runtime-context';
 import { recalledIdentifier, stateValue } from '../../lib/flow-storage';
-import { completeSignIn, signInTarget } from '../../lib/sign-in';
 import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
 import { password } from '../../lib/validators';
-import { isMfaChallenge, signIn } from './api';
+import { signIn } from './api';
 import classes from './LoginPasswordPage.module.css';
-import { useRestoreOffer } from './restore-offer';
+import { useSignInResult } from './use-sign-in-result';
 
 // Only after the server asks for them: the captcha after repeated failures, the resend
 // form for an account never activated.
 const ResendActivation = lazy(async () => ({ default: (await import('../../components/ResendActivation')).ResendActivation }));
-const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
 
 type Failure = { kind: 'api'; error: ApiError } | { kind: 'captcha'; error: CaptchaError };
 
@@ -35,17 +32,14 @@ const looksLikeEmail = (value: string) => value.includes('@');
 export function LoginPasswordPage() {
   const { t } = useTranslation();
   const { search, state } = useLocation();
-  const { allowedRedirectOrigins } = useRuntimeConfig();
   const identifier = stateValue(state, 'identifier') ?? recalledIdentifier();
   const form = useForm({ password: '' }, () => ({ password }));
   const captcha = useRef<CaptchaHandle>(null);
   const [captchaShown, setCaptchaShown] = useState(false);
   const [pending, setPending] = useState(false);
-  const [done, setDone] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [wait, startWait] = useCountdown();
-  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
-  const restore = useRestoreOffer(() => setDone(true));
+  const result = useSignInResult();
 
   // The 429 message counts down with the wait, and goes when it is over.
   useEffect(() => {
@@ -54,32 +48,19 @@ export function LoginPasswordPage() {
 
   if (!identifier) return <Navigate to={`${paths.login}${search}`} replace />;
 
-  const finish = async () => {
-    setDone(true);
-    await completeSignIn(signInTarget(search, allowedRedirectOrigins));
-  };
-
-  if (challenge) {
-    return (
-      <Suspense fallback={null}>
-        <SecondFactorStep challenge={challenge} onSignedIn={finish} />
-      </Suspense>
-    );
-  }
+  if (result.secondStep) return result.secondStep;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (pending || done || wait > 0 || !form.check()) return;
+    if (pending || result.done || wait > 0 || !form.check()) return;
     setPending(true);
     setFailure(null);
     try {
       const answer = captchaShown ? await captcha.current?.token() : undefined;
-      const answered = await signIn({ email: identifier, password: form.values.password, captcha: answer });
-      if (isMfaChallenge(answered)) setChallenge(answered);
-      else await finish();
+      await result.accept(await signIn({ email: identifier, password: form.values.password, captcha: answer }));
     } catch (error) {
       captcha.current?.reset();
-      if (restore.offer(error)) return;
+      if (result.offerRestore(error)) return;
       if (error instanceof CaptchaError) setFailure({ kind: 'captcha', error });
       else if (error instanceof ApiError) {
         if (error.details?.captcha_required === true) setCaptchaShown(true);
@@ -136,7 +117,7 @@ export function LoginPasswordPage() {
               {message}
             </div>
           )}
-          <LightSubmit loading={pending || done} disabled={wait > 0}>
+          <LightSubmit loading={pending || result.done} disabled={wait > 0}>
             {t('auth.loginPassword.submit')}
           </LightSubmit>
         </Stack>
@@ -154,7 +135,7 @@ export function LoginPasswordPage() {
           </Suspense>
         </Stack>
       )}
-      {restore.element}
+      {result.restoreElement}
       <Anchor component={Link} to={`${paths.forgot}${search}`} state={{ identifier }} size="sm" mt="lg" display="inline-block">
         {t('auth.loginPassword.forgotPassword')}
       </Anchor>

@@ -1,8 +1,8 @@
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { mfaEndpoints, paths, VERIFICATION_CODE_LENGTH, type MfaChallengeResponse } from '@portal/contracts';
+import { mfaEndpoints, paths, VERIFICATION_CODE_LENGTH } from '@portal/contracts';
 import { OtpInput } from '../../components/form/OtpInput';
 import { LightField, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
@@ -10,15 +10,10 @@ import { useSecurityText } from '../../components/passkey/use-security-text';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
 import { ApiError, call, errorText, fieldErrors, retryAfterSeconds } from '../../lib/api';
 import { recalledIdentifier, stateValue } from '../../lib/flow-storage';
-import { useRuntimeConfig } from '../../lib/runtime-context';
-import { completeSignIn, signInTarget } from '../../lib/sign-in';
 import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
 import { email as emailRule, verificationCode } from '../../lib/validators';
-import { isMfaChallenge } from './api';
-import { useRestoreOffer } from './restore-offer';
-
-const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
+import { useSignInResult } from './use-sign-in-result';
 
 /**
  * POST /sso/auth/code/send → {email}: the same answer whether or not the account exists. A
@@ -41,17 +36,14 @@ export function LoginQuickPage() {
   const { t } = useTranslation();
   const ready = useSecurityText();
   const { search, state } = useLocation();
-  const { allowedRedirectOrigins } = useRuntimeConfig();
   const form = useForm({ email: looksLikeEmail(stateValue(state, 'identifier') ?? recalledIdentifier() ?? undefined), code: '' }, () =>
     sentTo === null ? { email: emailRule } : { code: verificationCode, email: undefined },
   );
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const [done, setDone] = useState(false);
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [wait, startWait] = useCountdown();
-  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
-  const restore = useRestoreOffer(() => setDone(true));
+  const result = useSignInResult();
 
   useEffect(() => {
     if (wait === 0 && failure?.status === 429) setFailure(null);
@@ -59,18 +51,7 @@ export function LoginQuickPage() {
 
   if (!ready) return null;
 
-  const finish = async () => {
-    setDone(true);
-    await completeSignIn(signInTarget(search, allowedRedirectOrigins));
-  };
-
-  if (challenge) {
-    return (
-      <Suspense fallback={null}>
-        <SecondFactorStep challenge={challenge} onSignedIn={finish} />
-      </Suspense>
-    );
-  }
+  if (result.secondStep) return result.secondStep;
 
   const send = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -98,7 +79,7 @@ export function LoginQuickPage() {
   };
 
   const verify = async (code = form.values.code) => {
-    if (pending || done || sentTo === null) return;
+    if (pending || result.done || sentTo === null) return;
     if (code !== form.values.code) form.set('code', code);
     if (verificationCode(code)) {
       form.check();
@@ -107,12 +88,10 @@ export function LoginQuickPage() {
     setPending(true);
     setFailure(null);
     try {
-      const answer = await signInWithCode(sentTo, code);
-      if (isMfaChallenge(answer)) setChallenge(answer);
-      else await finish();
+      await result.accept(await signInWithCode(sentTo, code));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (!restore.offer(error)) setFailure(error);
+      if (!result.offerRestore(error)) setFailure(error);
       form.set('code', '');
     } finally {
       setPending(false);
@@ -174,7 +153,7 @@ export function LoginQuickPage() {
             autoFocus
             name="code"
           />
-          <LightSubmit loading={pending || done}>{t('quickLogin.submit')}</LightSubmit>
+          <LightSubmit loading={pending || result.done}>{t('quickLogin.submit')}</LightSubmit>
           <Stack gap={4} align="flex-start">
             <Button variant="subtle" size="xs" px={0} disabled={wait > 0} onClick={() => void send()} data-testid="quick-resend">
               {wait > 0 ? t('quickLogin.resendIn', { seconds: wait }) : t('quickLogin.resend')}
@@ -193,7 +172,7 @@ export function LoginQuickPage() {
           </Stack>
         </Stack>
       </form>
-      {restore.element}
+      {result.restoreElement}
     </>
   );
 }

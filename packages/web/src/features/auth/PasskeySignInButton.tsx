@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,8 +10,8 @@ import { useRuntimeConfig } from '../../lib/runtime-context';
 import { completeSignIn, signInTarget } from '../../lib/sign-in';
 import { isMfaChallenge } from './api';
 import { cancelPasskeyCeremony, passkeyAuthOptions, signInWithPasskey } from './passkey-sign-in';
-import { deletionPending, type DeletionPending } from './deletion-pending';
 import { usePasskeyAutofill } from './usePasskeyAutofill';
+import { useRestoreOffer } from './use-restore-offer';
 
 /**
  * What the passkey sign-in needs from the page around it: the answer's two outcomes. A
@@ -26,9 +26,6 @@ export function usePasskeyFinish(onChallenge: (challenge: MfaChallengeResponse) 
     else await completeSignIn(signInTarget(search, allowedRedirectOrigins));
   };
 }
-
-// The restore offer (403 account.deletion_pending) is rare: its code loads when it is needed.
-const RestoreOfferView = lazy(async () => ({ default: (await import('./restore-offer')).RestoreOfferView }));
 
 type PasskeyErrors = typeof import('../../components/passkey/passkey-errors');
 
@@ -59,18 +56,15 @@ interface PasskeySignInButtonProps {
 export function PasskeySignInButton({ onChallenge, autofill = true }: PasskeySignInButtonProps) {
   const { t } = useTranslation();
   const finish = usePasskeyFinish(onChallenge);
-  const [deletion, setDeletion] = useState<{ pending: DeletionPending; round: number } | null>(null);
+  // The restore offer (403 account.deletion_pending) is rare: its code loads when it is needed.
+  const restore = useRestoreOffer();
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<{ error: unknown; errors: PasskeyErrors } | null>(null);
   const [round, setRound] = useState(0);
   const supported = passkeysSupported();
 
   const fail = (error: unknown) => {
-    const pending = deletionPending(error);
-    if (pending) {
-      setDeletion((current) => ({ pending, round: (current?.round ?? 0) + 1 }));
-      return;
-    }
+    if (restore.offer(error)) return;
     void describeFailure(error).then(setFailure, () => undefined);
   };
 
@@ -111,11 +105,7 @@ export function PasskeySignInButton({ onChallenge, autofill = true }: PasskeySig
           {failure.errors.passkeyErrorText(failure.error, 'auth')}
         </Text>
       )}
-      {deletion && (
-        <Suspense fallback={null}>
-          <RestoreOfferView key={deletion.round} pending={deletion.pending} />
-        </Suspense>
-      )}
+      {restore.element}
     </Stack>
   );
 }

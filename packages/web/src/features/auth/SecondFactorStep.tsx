@@ -14,7 +14,7 @@ import { ApiError, call, errorText, retryAfterSeconds } from '../../lib/api';
 import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
 import { password as passwordRule, recoveryCode, verificationCode } from '../../lib/validators';
-import { useRestoreOffer } from './restore-offer';
+import { useRestoreOffer } from './use-restore-offer';
 
 
 interface SecondFactorStepProps {

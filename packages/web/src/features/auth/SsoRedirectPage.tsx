@@ -1,20 +1,15 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Anchor, Stack } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { companySsoEndpoints, paths, type MfaChallengeResponse } from '@portal/contracts';
+import { companySsoEndpoints, paths } from '@portal/contracts';
 import { FullPageLoader } from '../../components/FullPageLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, call, errorText } from '../../lib/api';
 import { oncePerToken } from '../../lib/once-per-token';
-import { useRuntimeConfig } from '../../lib/runtime-context';
-import { completeSignIn, signInTarget } from '../../lib/sign-in';
 import { recalledSocialSearch } from '../../lib/social';
 import { BackToLogin } from './BackToLogin';
-import { isMfaChallenge } from './api';
-import { useRestoreOffer } from './restore-offer';
-
-const SecondFactorStep = lazy(async () => ({ default: (await import('./SecondFactorStep')).SecondFactorStep }));
+import { useSignInResult } from './use-sign-in-result';
 
 /** Refusals the SAML ACS sends back in the address (codes only, never details). */
 const ACS_ERRORS = new Set(['sso.response_invalid', 'sso.identifier_invalid']);
@@ -41,26 +36,22 @@ const finish = oncePerToken(async (query: string) => {
  */
 export function SsoRedirectPage() {
   const { t } = useTranslation();
-  const { allowedRedirectOrigins } = useRuntimeConfig();
   const { search } = useLocation();
-  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   // An existing account the IdP may not link on its own: its owner signs in and confirms on the link page.
   const [linkWaiting, setLinkWaiting] = useState(false);
-  const restore = useRestoreOffer();
-  const target = () => signInTarget(recalledSocialSearch(), allowedRedirectOrigins);
+  const result = useSignInResult({ targetSearch: recalledSocialSearch });
 
   useEffect(() => {
     let cancelled = false;
     finish(search)
-      .then(async (result) => {
+      .then(async (finished) => {
         if (cancelled) return;
-        if ('refused' in result) return setFailure(t(`errors.${result.refused}` as 'errors.something_went_wrong'));
-        if (isMfaChallenge(result.answer)) return setChallenge(result.answer);
-        return completeSignIn(target());
+        if ('refused' in finished) return setFailure(t(`errors.${finished.refused}` as 'errors.something_went_wrong'));
+        return result.accept(finished.answer);
       })
       .catch((error: unknown) => {
-        if (cancelled || restore.offer(error)) return;
+        if (cancelled || result.offerRestore(error)) return;
         setLinkWaiting(error instanceof ApiError && error.code === 'sso.link_required');
         setFailure(error instanceof ApiError ? errorText(error) : t('errors.something_went_wrong'));
       });
@@ -71,13 +62,7 @@ export function SsoRedirectPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  if (challenge) {
-    return (
-      <Suspense fallback={null}>
-        <SecondFactorStep challenge={challenge} onSignedIn={() => completeSignIn(target())} />
-      </Suspense>
-    );
-  }
+  if (result.secondStep) return result.secondStep;
 
   return (
     <>
@@ -98,9 +83,9 @@ export function SsoRedirectPage() {
           <BackToLogin />
         </Stack>
       ) : (
-        !restore.element && <FullPageLoader />
+        !result.restoreElement && <FullPageLoader />
       )}
-      {restore.element}
+      {result.restoreElement}
     </>
   );
 }
