@@ -209,7 +209,8 @@ function RegistrationSection({ settings }: { settings: CompanySsoSettings }) {
             <Text size="sm" fw={500}>
               {label}
             </Text>
-            <Code>{value}</Code>
+            {/* A long address wraps inside the section (a phone is narrower than a redirect URI). */}
+            <Code style={{ wordBreak: 'break-all' }}>{value}</Code>
           </Group>
         ))}
       </Stack>
