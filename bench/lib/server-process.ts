@@ -149,6 +149,15 @@ export async function startBareSignInProcess(password: string): Promise<ServerPr
   return startProcess(['--import', 'tsx', path.join(ROOT, 'bench', 'lib', 'bare-sign-in-server.ts')], { NODE_ENV: 'production', PORT: String(port), BARE_SIGN_IN_PASSWORD: password }, '/healthz');
 }
 
+/**
+ * bare-oidc-server.ts in its own process: oidc-provider with its in-memory adapter, the
+ * reference of the `oidc` section. `confidentialSecret` is the secret of its confidential client.
+ */
+export async function startBareOidcProcess(confidentialSecret: string): Promise<ServerProcess> {
+  const port = await freePort();
+  return startProcess(['--import', 'tsx', path.join(ROOT, 'bench', 'lib', 'bare-oidc-server.ts')], { NODE_ENV: 'production', PORT: String(port), BARE_CONFIDENTIAL_SECRET: confidentialSecret }, '/healthz');
+}
+
 /** CPU time (user + system) process `pid` has used so far, in milliseconds, from /proc (Linux). */
 export function processCpuMilliseconds(pid: number): number {
   const { user, system } = cpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));

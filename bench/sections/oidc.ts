@@ -4,16 +4,22 @@ import { availableParallelism } from 'node:os';
 import { signIn } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
-import { processCpuMilliseconds, startPortalProcess } from '../lib/server-process';
+import { processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /** Keycloak's sizing guide: 120 refresh-token grants per second per vCPU. */
 export const KEYCLOAK_REFRESH_PER_VCPU = 120;
-/** The issue's goal: at least 4x that per core. */
-export const REFRESH_TARGET_RATIO = 4;
+/**
+ * What the portal keeps of bare oidc-provider (in-memory adapter, own process) in the same run,
+ * grant by grant: refresh per database, the others on both.
+ */
+export const TARGETS = { refresh: { PGlite: 0.6, PostgreSQL: 0.7 }, introspection: 0.6, clientCredentials: 0.6, codeRoundTrip: 0.5 } as const;
 
 /** A first-party product of the checked-in clients file (public: PKCE, client_id only), with its production redirect URI. */
 const CLIENT = 'pwdmanager';
+/** A product back end made confidential for the run (OAUTH_CLIENT_SECRETS): its client-credentials grants. */
+const CONFIDENTIAL = 'secret';
+const CONFIDENTIAL_SECRET = randomBytes(32).toString('base64url');
 const REDIRECT = 'https://locker.io/auth/callback';
 const SECONDS = 5;
 const CHAINS = 16;
@@ -34,14 +40,13 @@ const form = (values: Record<string, string>) => ({
 
 const p99Of = (latencies: number[]) => Math.round([...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.99)] ?? 0);
 
-/** The demo account's session on the server process (its password is in the server's log, shown once). */
-const demoSession = (server: Awaited<ReturnType<typeof startPortalProcess>>) => signIn(server, { ...server.demo, deviceId: 'bench-oidc' });
 
 /** One signed-in authorization: /o/authorize with the session cookie, through the provider's redirects, to a code, then tokens. */
-async function authorizationRoundTrip(origin: string, sessionToken: string): Promise<{ refresh_token: string; access_token: string }> {
+async function authorizationRoundTrip(origin: string, sessionToken: string | undefined): Promise<{ refresh_token: string; access_token: string }> {
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const cookies = new Map([['auth_token', sessionToken]]);
+  // The bare provider signs its one account in by itself: no portal cookie to send.
+  const cookies = new Map(sessionToken ? [['auth_token', sessionToken]] : []);
   let url = `${origin}/o/authorize?${new URLSearchParams({ client_id: CLIENT, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid email', code_challenge: challenge, code_challenge_method: 'S256', state: 'bench' })}`;
   for (let hop = 0; hop < 10; hop++) {
     const response = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
@@ -67,7 +72,7 @@ async function authorizationRoundTrip(origin: string, sessionToken: string): Pro
 }
 
 /** Code round trips one after another for SECONDS (and at least until there is a refresh token per chain). */
-async function roundTrips(origin: string, session: string): Promise<{ rate: number; p99: number; count: number; refreshTokens: string[] }> {
+async function roundTrips(origin: string, session: string | undefined): Promise<{ rate: number; p99: number; count: number; refreshTokens: string[] }> {
   const latencies: number[] = [];
   const refreshTokens: string[] = [];
   const started = Date.now();
@@ -151,106 +156,176 @@ async function refreshChains(origin: string, pid: number, tokens: string[], seco
   };
 }
 
-/** Everything measured against one server process. */
-async function measure(server: Awaited<ReturnType<typeof startPortalProcess>>) {
-  const session = await demoSession(server);
-  const trips = await roundTrips(server.url, session);
-  const refresh: Array<RefreshRound & { load: string }> = [];
-  let chainTokens = (await refreshChains(server.url, server.pid, trips.refreshTokens, REFRESH_WARMUP_SECONDS)).tokens;
-  for (let round = 0; round < REFRESH_ROUNDS; round++) {
-    const result = await refreshChains(server.url, server.pid, chainTokens);
-    refresh.push({ ...result, load: await loadAverage() });
-    chainTokens = result.tokens;
-  }
-  const access = (await authorizationRoundTrip(server.url, session)).access_token;
+/** A server the section measures: the portal as deployed, or bare oidc-provider beside it. */
+interface Target {
+  server: ServerProcess;
+  /** The portal's demo session (the bare provider needs none). */
+  session?: string;
+  /** Where each refresh chain stopped: the next measurement goes on from these. */
+  chains: string[];
+}
+
+interface Measured {
+  trips: Awaited<ReturnType<typeof roundTrips>>;
+  refresh: Array<RefreshRound & { load: string }>;
+  introspection: LoadResult & { cpu: number };
+  clientCredentials: LoadResult & { cpu: number };
+}
+
+/** One autocannon run (in a worker of this process) with the server's CPU per successful answer. */
+async function loadWithCpu(target: Target, path: string, body: string, headers: Record<string, string> = {}): Promise<LoadResult & { cpu: number }> {
   let cpuBefore = 0;
-  const introspection = await load({
-    onStart: () => (cpuBefore = processCpuMilliseconds(server.pid)),
-    url: `${server.url}/oidc/token/introspection`,
+  const result = await load({
+    onStart: () => (cpuBefore = processCpuMilliseconds(target.server.pid)),
+    url: `${target.server.url}${path}`,
     connections: 10,
     seconds: SECONDS,
     warmupSeconds: 1,
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    requests: [{ method: 'POST', path: '/oidc/token/introspection', body: new URLSearchParams({ token: access, client_id: CLIENT }).toString() }],
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    requests: [{ method: 'POST', path, body }],
   });
-  const introspectionCpu = (processCpuMilliseconds(server.pid) - cpuBefore) / Math.max(1, introspection.ok);
-  // The same server's cheapest route under the same load: the machine's speed right now, for ratios from this run.
-  const healthz = await load({ url: `${server.url}/healthz`, connections: 10, seconds: SECONDS, warmupSeconds: 1 });
-  return { trips, refresh, introspection, introspectionCpu, healthz, load: await loadAverage() };
+  return { ...result, cpu: (processCpuMilliseconds(target.server.pid) - cpuBefore) / Math.max(1, result.ok) };
 }
 
-function rows(label: string, m: Awaited<ReturnType<typeof measure>>, cores: number): Row[] {
-  const best = m.refresh.reduce((a, b) => (b.rps > a.rps ? b : a));
-  const errors = m.refresh.reduce((sum, round) => sum + round.errors, 0);
-  const perCore = best.rps / cores;
-  const ratio = perCore / KEYCLOAK_REFRESH_PER_VCPU;
-  const introspection: LoadResult = m.introspection;
-  const cpuPerGrant = m.refresh.reduce((sum, round) => sum + round.cpuPerGrant, 0) / m.refresh.length;
+const basic = `Basic ${Buffer.from(`${CONFIDENTIAL}:${CONFIDENTIAL_SECRET}`).toString('base64')}`;
+
+/**
+ * Every grant on both servers, each measured on the bare provider and then on the portal
+ * right after, so a ratio compares two runs under the same load of the shared machine.
+ */
+async function measurePair(bare: Target, portal: Target): Promise<{ bare: Measured; portal: Measured; healthz: LoadResult; load: string }> {
+  const both = async <T>(run: (target: Target) => Promise<T>) => ({ bare: await run(bare), portal: await run(portal) });
+  const trips = await both(async (target) => {
+    const result = await roundTrips(target.server.url, target.session);
+    target.chains = result.refreshTokens;
+    return result;
+  });
+  const refresh = await both(async (target) => {
+    target.chains = (await refreshChains(target.server.url, target.server.pid, target.chains, REFRESH_WARMUP_SECONDS)).tokens;
+    const rounds: Array<RefreshRound & { load: string }> = [];
+    for (let round = 0; round < REFRESH_ROUNDS; round++) {
+      const result = await refreshChains(target.server.url, target.server.pid, target.chains);
+      rounds.push({ ...result, load: await loadAverage() });
+      target.chains = result.tokens;
+    }
+    return rounds;
+  });
+  const introspection = await both(async (target) => {
+    const access = (await authorizationRoundTrip(target.server.url, target.session)).access_token;
+    return loadWithCpu(target, '/oidc/token/introspection', new URLSearchParams({ token: access, client_id: CLIENT }).toString());
+  });
+  const clientCredentials = await both((target) => loadWithCpu(target, '/oidc/token', 'grant_type=client_credentials', { authorization: basic }));
+  // The portal's cheapest route under the same load: the machine's speed right now.
+  const healthz = await load({ url: `${portal.server.url}/healthz`, connections: 10, seconds: SECONDS, warmupSeconds: 1 });
+  const pick = (side: 'bare' | 'portal'): Measured => ({ trips: trips[side], refresh: refresh[side], introspection: introspection[side], clientCredentials: clientCredentials[side] });
+  return { bare: pick('bare'), portal: pick('portal'), healthz, load: await loadAverage() };
+}
+
+const bestRound = (rounds: RefreshRound[]) => rounds.reduce((a, b) => (b.rps > a.rps ? b : a));
+const meanCpu = (rounds: RefreshRound[]) => rounds.reduce((sum, round) => sum + round.cpuPerGrant, 0) / rounds.length;
+
+function ratioRow(metric: string, portal: number, bare: number, target: number, unit: string, note: string, failed = false): Row {
+  const ratio = portal / Math.max(bare, 1e-9);
+  return {
+    metric,
+    value: `${ratio.toFixed(2)} (${perSecond(portal, unit)} / ${perSecond(bare, unit)})`,
+    target: `≥ ${target}`,
+    status: !failed && ratio >= target ? 'PASS' : 'FAIL',
+    note,
+  };
+}
+
+function rows(label: 'PGlite' | 'PostgreSQL', m: Awaited<ReturnType<typeof measurePair>>, cores: number): Row[] {
+  const { bare, portal } = m;
+  const portalBest = bestRound(portal.refresh);
+  const bareBest = bestRound(bare.refresh);
+  const refreshErrors = [...portal.refresh, ...bare.refresh].reduce((sum, round) => sum + round.errors, 0);
+  const rounds = (side: Measured) => side.refresh.map((round) => `${round.rps.toFixed(0)}/s at ${round.cpuPerGrant.toFixed(2)} ms server CPU`).join(', ');
+  const cpuNote = (portalMs: number, bareMs: number) => `server CPU per answer ${portalMs.toFixed(2)} ms against ${bareMs.toFixed(2)} ms (${(bareMs / portalMs).toFixed(2)} of bare by CPU${label === 'PostgreSQL' ? ', database backends not included' : ', PGlite included'})`;
+  const loadNote = (result: LoadResult) => describeLoad(result);
   return [
-    { metric: `${label}: GET /healthz of the same server (baseline)`, value: `${perSecond(m.healthz.rps)}, p99 ${m.healthz.p99} ms`, status: clean(m.healthz) ? 'INFO' : 'FAIL', note: `${describeLoad(m.healthz)}; ${m.load}` },
-    {
-      metric: `${label}: code round trip, signed in (authorize → code → token)`,
-      value: `${perSecond(m.trips.rate, 'flows/s')}, p99 ${m.trips.p99} ms`,
-      status: 'INFO',
-      note: `${m.trips.count} flows one after another, 5 requests each`,
-    },
-    {
-      metric: `${label}: refresh-token grants (rotated)`,
-      value: `${perSecond(best.rps, 'grants/s')}, p99 ${best.p99} ms`,
-      status: errors === 0 ? 'INFO' : 'FAIL',
-      note: `best of ${m.refresh.length} rounds of ${SECONDS} s after ${REFRESH_WARMUP_SECONDS} s of warm-up (${m.refresh.map((round) => `${round.rps.toFixed(0)}/s, ${round.cpuPerGrant.toFixed(2)} ms of server CPU and ${round.clientCpuPerGrant.toFixed(2)} ms of the clients' per grant, at ${round.load}`).join('; ')}); ${CHAINS} chains, each using the token the last grant answered; ${errors} errors`,
-    },
+    { metric: `${label}: GET /healthz of the portal (machine speed now)`, value: `${perSecond(m.healthz.rps)}, p99 ${m.healthz.p99} ms`, status: clean(m.healthz) ? 'INFO' : 'FAIL', note: `${describeLoad(m.healthz)}; ${m.load}` },
+    ratioRow(
+      `${label}: code round trips (signed in: authorize → code → token), portal / bare oidc-provider`,
+      portal.trips.rate,
+      bare.trips.rate,
+      TARGETS.codeRoundTrip,
+      'flows/s',
+      `one after another for ${SECONDS} s, 5 requests each; p99 ${portal.trips.p99} ms against ${bare.trips.p99} ms`,
+    ),
+    ratioRow(
+      `${label}: refresh-token grants (rotated), portal / bare oidc-provider`,
+      portalBest.rps,
+      bareBest.rps,
+      TARGETS.refresh[label],
+      'grants/s',
+      `best of ${REFRESH_ROUNDS} rounds of ${SECONDS} s after ${REFRESH_WARMUP_SECONDS} s of warm-up, ${CHAINS} chains each using the token the last grant answered; portal ${rounds(portal)}; bare ${rounds(bare)}; p99 ${portalBest.p99} ms against ${bareBest.p99} ms; ${cpuNote(meanCpu(portal.refresh), meanCpu(bare.refresh))}; ${refreshErrors} errors`,
+      refreshErrors > 0,
+    ),
+    ratioRow(
+      `${label}: introspections (RFC 7662), portal / bare oidc-provider`,
+      portal.introspection.rps,
+      bare.introspection.rps,
+      TARGETS.introspection,
+      'req/s',
+      `autocannon, 10 connections; portal ${loadNote(portal.introspection)}; bare ${loadNote(bare.introspection)}; ${cpuNote(portal.introspection.cpu, bare.introspection.cpu)}`,
+      !clean(portal.introspection) || !clean(bare.introspection),
+    ),
+    ratioRow(
+      `${label}: client-credentials grants, portal / bare oidc-provider`,
+      portal.clientCredentials.rps,
+      bare.clientCredentials.rps,
+      TARGETS.clientCredentials,
+      'grants/s',
+      `autocannon, 10 connections, client_secret_basic; portal ${loadNote(portal.clientCredentials)}; bare ${loadNote(bare.clientCredentials)}; ${cpuNote(portal.clientCredentials.cpu, bare.clientCredentials.cpu)}`,
+      !clean(portal.clientCredentials) || !clean(bare.clientCredentials),
+    ),
     {
       metric: `${label}: refresh grants per core / Keycloak's ${KEYCLOAK_REFRESH_PER_VCPU} per vCPU`,
-      value: ratio.toFixed(2),
-      target: `≥ ${REFRESH_TARGET_RATIO}`,
-      status: ratio >= REFRESH_TARGET_RATIO ? 'PASS' : 'FAIL',
-      note: `${perCore.toFixed(0)} grants/s per core, ${cores} cores (server process, bench clients and database share them)`,
-    },
-    {
-      metric: `${label}: refresh grants per CPU-second of the server process`,
-      value: perSecond(1000 / cpuPerGrant, 'grants/s'),
+      value: (portalBest.rps / cores / KEYCLOAK_REFRESH_PER_VCPU).toFixed(2),
       status: 'INFO',
-      note: `${cpuPerGrant.toFixed(2)} ms per grant (mean of the rounds): what one core would give the server process alone, whatever share of the machine it got; ${(1000 / cpuPerGrant / KEYCLOAK_REFRESH_PER_VCPU).toFixed(2)}x the anchor${label === 'PostgreSQL' ? '; the database backends not included' : '; PGlite included'}`,
-    },
-    {
-      metric: `${label}: introspections (RFC 7662)`,
-      value: `${perSecond(introspection.rps)}, p99 ${introspection.p99} ms`,
-      status: clean(introspection) ? 'INFO' : 'FAIL',
-      note: `${describeLoad(introspection)}; ${(introspection.rps / m.healthz.rps).toFixed(3)} of /healthz; ${m.introspectionCpu.toFixed(2)} ms of server CPU each`,
+      note: `${(portalBest.rps / cores).toFixed(0)} grants/s per core, ${cores} cores shared by both servers, the bench's clients and the database`,
     },
   ];
 }
 
 /**
- * The provider as deployed: `src/main.ts` in a process of its own (production, request logs
- * at info), on embedded PGlite and on a fresh PostgreSQL database; the load comes from this
- * process (node:http keep-alive connections for the token chains, autocannon in a worker for
- * introspection and /healthz). The demo account signs in; `pwdmanager`, a public
- * first-party client, runs the code flow with its production redirect URI.
+ * The provider as deployed against bare oidc-provider in the same run: `src/main.ts` in a
+ * process of its own (production, request logs at info to a file), on embedded PGlite and on a
+ * fresh PostgreSQL database, beside bare-oidc-server.ts (the same oidc-provider, in-memory
+ * adapter) in a process of its own. The load comes from this process: node:http keep-alive
+ * connections for the refresh chains, autocannon in a worker thread for introspection and
+ * client credentials. The demo account signs in; `pwdmanager`, a public first-party client,
+ * runs the code flow with its production redirect URI; `secret` is made confidential for
+ * client credentials.
  */
 export const oidcThroughput: BenchSection = {
   name: 'oidc',
-  title: 'OpenID Connect provider as deployed: refresh grants, introspection, code round trip',
+  title: 'OpenID Connect provider as deployed against bare oidc-provider: code round trip, refresh, introspection, client credentials',
   async run(context: BenchContext): Promise<Row[]> {
     const cores = availableParallelism();
     const out: Row[] = [];
-    const pglite = await startPortalProcess();
+    const bareServer = await startBareOidcProcess(CONFIDENTIAL_SECRET);
+    const bare: Target = { server: bareServer, chains: [] };
+    const env = { OAUTH_CLIENT_SECRETS: `${CONFIDENTIAL}=${CONFIDENTIAL_SECRET}` };
+    const against = async (label: 'PGlite' | 'PostgreSQL', databaseUrl?: string) => {
+      const server = await startPortalProcess({ databaseUrl, env });
+      try {
+        const session = await signIn(server, { ...server.demo, deviceId: 'bench-oidc' });
+        out.push(...rows(label, await measurePair(bare, { server, session, chains: [] }), cores));
+      } finally {
+        await server.stop();
+      }
+    };
     try {
-      out.push(...rows('PGlite', await measure(pglite), cores));
+      await against('PGlite');
+      const databaseUrl = await context.postgresDatabase();
+      if (databaseUrl) await against('PostgreSQL', databaseUrl);
+      else out.push({ metric: 'PostgreSQL', value: 'n/a', status: 'INFO', note: 'no PostgreSQL answered (BENCH_DATABASE_URL, TEST_DATABASE_URL or 127.0.0.1:5432)' });
     } finally {
-      await pglite.stop();
-    }
-    const databaseUrl = await context.postgresDatabase();
-    if (!databaseUrl) return [...out, { metric: 'PostgreSQL', value: 'n/a', status: 'INFO', note: 'no PostgreSQL answered (BENCH_DATABASE_URL, TEST_DATABASE_URL or 127.0.0.1:5432)' }];
-    const postgres = await startPortalProcess({ databaseUrl });
-    try {
-      out.push(...rows('PostgreSQL', await measure(postgres), cores));
-    } finally {
-      await postgres.stop();
+      await bareServer.stop();
     }
     return out;
   },
 };
-
