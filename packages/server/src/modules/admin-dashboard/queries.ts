@@ -9,13 +9,13 @@ export type CountedEvent = 'sign_in' | 'sign_in_failed' | 'lockout' | 'token_gra
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** Adds one to the event's counter of the hour `at` falls in: one upsert, so parallel nodes never lose a count. */
-export async function countEvent(db: Database, event: CountedEvent, at: Date): Promise<void> {
+/** Adds `by` (one by default) to the event's counter of the hour `at` falls in: one upsert, so parallel nodes never lose a count. */
+export async function countEvent(db: Database, event: CountedEvent, at: Date, by = 1): Promise<void> {
   const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
   await db
     .insert(dashboardCounters)
-    .values({ metric: event, hour, count: 1 })
-    .onConflictDoUpdate({ target: [dashboardCounters.metric, dashboardCounters.hour], set: { count: sql`${dashboardCounters.count} + 1` } });
+    .values({ metric: event, hour, count: by })
+    .onConflictDoUpdate({ target: [dashboardCounters.metric, dashboardCounters.hour], set: { count: sql`${dashboardCounters.count} + ${by}` } });
 }
 
 const shapes: Record<DashboardRange, { bucket: 'hour' | 'day'; size: number; buckets: number }> = {
