@@ -1,16 +1,16 @@
 import './styles';
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Modal, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, type Path } from 'react-hook-form';
+import type { Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { TwoFactorMethod } from '@portal/contracts';
-import type { ApiError } from '../../lib/api';
-import { messageKey, placeServerErrors, secondFactorCodes, useFieldMessage } from './form-errors';
+import { messageKey, secondFactorCodes, useFieldMessage } from './form-errors';
 import { checkSecondFactor, secondFactorBody, secondFactorDefaults, secondFactorFields, secondFactorShape, type SecondFactorValues } from './second-factor';
 import { SecondFactorFields } from './SecondFactorFields';
 import { DialogActions } from './DialogActions';
+import { useDialogForm } from './use-dialog-form';
 
 export interface PasswordCredentials {
   password: string;
@@ -46,35 +46,18 @@ type Values = SecondFactorValues & { confirmation: string };
 export function PasswordDialog({ opened, onClose, title, children, method, submitLabel, danger, confirmWord, onSubmit }: PasswordDialogProps) {
   const { t } = useTranslation();
   const message = useFieldMessage();
-  const [failure, setFailure] = useState<ApiError | null>(null);
   const schema = z.object({ ...secondFactorShape, confirmation: z.string() }).superRefine((values, ctx) => {
     checkSecondFactor(values, method, ctx);
     if (confirmWord && values.confirmation.trim() !== confirmWord) {
       ctx.addIssue({ code: 'custom', path: ['confirmation'], message: messageKey('account.deletion.confirmMismatch', { word: confirmWord }) });
     }
   });
-  const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { ...secondFactorDefaults, confirmation: '' } });
-
-  // A dialog opened again starts empty: a password is never kept around.
-  useEffect(() => {
-    if (!opened) {
-      form.reset();
-      setFailure(null);
-    }
-  }, [opened, form]);
-
-  const submit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit({ ...secondFactorBody(values, method), ...(confirmWord ? { confirmation: values.confirmation.trim() } : {}) });
-    } catch (error) {
-      setFailure(
-        placeServerErrors<Values>(error, form.setError, [...secondFactorFields, 'confirmation'], {
-          ...secondFactorCodes,
-          'account.confirmation_mismatch': 'confirmation' as Path<Values>,
-        }),
-      );
-    }
+  const { form, failure, submit } = useDialogForm<Values>(opened, {
+    resolver: zodResolver(schema),
+    defaultValues: { ...secondFactorDefaults, confirmation: '' },
+    fields: [...secondFactorFields, 'confirmation'],
+    codes: { ...secondFactorCodes, 'account.confirmation_mismatch': 'confirmation' as Path<Values> },
+    send: (values) => onSubmit({ ...secondFactorBody(values, method), ...(confirmWord ? { confirmation: values.confirmation.trim() } : {}) }),
   });
 
   return (

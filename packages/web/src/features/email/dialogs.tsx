@@ -1,17 +1,15 @@
 import '../../components/dialogs/styles';
-import { useEffect, useState } from 'react';
 import { Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { TwoFactorMethod } from '@portal/contracts';
-import type { ApiError } from '../../lib/api';
-import { placeServerErrors, secondFactorCodes, useFieldMessage } from '../../components/dialogs/form-errors';
+import { secondFactorCodes, useFieldMessage } from '../../components/dialogs/form-errors';
 import { checkSecondFactor, secondFactorBody, secondFactorDefaults, secondFactorFields, secondFactorShape, type SecondFactorValues } from '../../components/dialogs/second-factor';
 import { SecondFactorFields } from '../../components/dialogs/SecondFactorFields';
 import type { EmailChangeBody } from './api';
 import { DialogActions } from '../../components/dialogs/DialogActions';
+import { useDialogForm } from '../../components/dialogs/use-dialog-form';
 
 /** contracts emailSchema, with the messages as i18n keys. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -37,28 +35,16 @@ type ChangeValues = SecondFactorValues & { new_email: string };
 export function ChangeEmailDialog({ opened, onClose, currentEmail, method, onSubmit }: ChangeEmailDialogProps) {
   const { t } = useTranslation();
   const message = useFieldMessage();
-  const [failure, setFailure] = useState<ApiError | null>(null);
   const schema = z.object({ ...secondFactorShape, new_email: emailField }).superRefine((values, ctx) => {
     if (sameAddress(values.new_email, currentEmail)) ctx.addIssue({ code: 'custom', path: ['new_email'], message: 'email.primary.sameEmail' });
     checkSecondFactor(values, method, ctx);
   });
-  const form = useForm<ChangeValues>({ resolver: zodResolver(schema), defaultValues: { ...secondFactorDefaults, new_email: '' } });
-
-  useEffect(() => {
-    if (!opened) {
-      form.reset();
-      setFailure(null);
-    }
-  }, [opened, form]);
-
-  const submit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit({ new_email: values.new_email.trim().toLowerCase(), ...secondFactorBody(values, method) });
-    } catch (error) {
-      const fields: Path<ChangeValues>[] = [...secondFactorFields, 'new_email'];
-      setFailure(placeServerErrors<ChangeValues>(error, form.setError, fields, { ...secondFactorCodes, ...addressCodes('new_email') }));
-    }
+  const { form, failure, submit } = useDialogForm<ChangeValues>(opened, {
+    resolver: zodResolver(schema),
+    defaultValues: { ...secondFactorDefaults, new_email: '' },
+    fields: [...secondFactorFields, 'new_email'],
+    codes: { ...secondFactorCodes, ...addressCodes('new_email') },
+    send: (values) => onSubmit({ new_email: values.new_email.trim().toLowerCase(), ...secondFactorBody(values, method) }),
   });
 
   return (
@@ -99,26 +85,15 @@ type RecoveryValues = { email: string; password: string };
 export function RecoveryEmailDialog({ opened, onClose, primaryEmail, onSubmit }: RecoveryEmailDialogProps) {
   const { t } = useTranslation();
   const message = useFieldMessage();
-  const [failure, setFailure] = useState<ApiError | null>(null);
   const schema = z.object({ email: emailField, password: z.string().min(1, 'validation.passwordRequired') }).superRefine((values, ctx) => {
     if (sameAddress(values.email, primaryEmail)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'email.recovery.mustDiffer' });
   });
-  const form = useForm<RecoveryValues>({ resolver: zodResolver(schema), defaultValues: { email: '', password: '' } });
-
-  useEffect(() => {
-    if (!opened) {
-      form.reset();
-      setFailure(null);
-    }
-  }, [opened, form]);
-
-  const submit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit({ email: values.email.trim().toLowerCase(), password: values.password });
-    } catch (error) {
-      setFailure(placeServerErrors<RecoveryValues>(error, form.setError, ['email', 'password'], { ...addressCodes('email'), 'auth.invalid_credentials': 'password' }));
-    }
+  const { form, failure, submit } = useDialogForm<RecoveryValues>(opened, {
+    resolver: zodResolver(schema),
+    defaultValues: { email: '', password: '' },
+    fields: ['email', 'password'],
+    codes: { ...addressCodes('email'), 'auth.invalid_credentials': 'password' },
+    send: (values) => onSubmit({ email: values.email.trim().toLowerCase(), password: values.password }),
   });
 
   return (
