@@ -14,7 +14,7 @@ export const companySsoErrors = {
   'sso.link_invalid': { status: 400, message: 'There is no single sign-on link to confirm in this browser, or it expired. Sign in with your company SSO again' },
   'sso.link_other_account': { status: 403, message: 'The identity provider named {email}: sign in to that account to link it' },
   // The organization's SSO settings (owners and admins).
-  'sso.identifier_format': { status: 400, message: 'Use 1 to 63 letters, digits or dashes, not starting or ending with a dash' },
+  'sso.identifier_format': { status: 400, message: 'Enter 1 to 63 letters, digits or dashes, not starting or ending with a dash' },
   'sso.identifier_taken': { status: 409, message: 'The SSO identifier {identifier} is taken' },
   'sso.issuer_invalid': { status: 400, message: 'Enter the issuer as an https URL without a query or fragment' },
   'sso.client_id_required': { status: 400, message: 'Enter the client ID' },
