@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import type { WorkerAnswer, WorkerRequest, WorkerStart } from './pglite-protocol';
@@ -22,15 +25,25 @@ function errorFrom(fields: Record<string, unknown>): Error {
 }
 
 /**
+ * The worker's entry. Run from TypeScript (tsx, tests), the worker is TypeScript too: a first
+ * module registers tsx's loader in the worker, then imports it (an `--import tsx` in the worker's
+ * execArgv is not applied to a worker's entry on every Node version).
+ */
+function workerEntry(): URL {
+  if (!import.meta.url.endsWith('.ts')) return new URL('./pglite-worker.js', import.meta.url);
+  const tsx = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
+  const worker = new URL('./pglite-worker.ts', import.meta.url).href;
+  return new URL(`data:text/javascript,${encodeURIComponent(`import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(worker)});`)}`);
+}
+
+/**
  * PGlite in a worker thread (pglite-worker.ts), behind the interface drizzle calls. Queries and
  * transactions keep PGlite's semantics: one statement or one transaction at a time, the others
  * queued by PGlite itself in the worker; a notification reaches its listener before the answer
  * of the statement that sent it (one port delivers in order).
  */
 export async function startPgliteWorker(start: WorkerStart): Promise<RemotePGlite> {
-  // Under tsx (development, tests) the worker is TypeScript too and needs tsx's loader.
-  const entry = new URL(`./pglite-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  const worker = new Worker(entry, { workerData: start, execArgv: entry.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [] });
+  const worker = new Worker(workerEntry(), { workerData: start });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const channels = new Map<string, Set<(payload: string) => void>>();
   let nextId = 0;

@@ -78,7 +78,7 @@ describe('PGlite in a worker thread', () => {
 
   it('delivers a notification before the statement that sent it answers', async () => {
     const heard: string[] = [];
-    const subscription = await database.listen('worker_test', { message: (payload) => heard.push(payload) });
+    const subscription = await database.listen('worker_test', { message: (payload) => void heard.push(payload), gap: () => undefined });
     await database.db.execute(sql`select pg_notify('worker_test', 'hello')`);
     expect(heard).toEqual(['hello']);
     await subscription.close();
