@@ -5,10 +5,12 @@ import type { DatabaseTransaction } from '../../db/client';
 import { securityAlerts, sessions, users } from '../../db/schema';
 import { createDrain, installPeriodicJob, type JobLogger } from '../../platform/jobs';
 import type { UserRow } from '../users';
-import { notificationQueries } from './queries';
+import { notificationQueries, type AccountInventory } from './queries';
 import type { SecurityEventKind } from './security-copy';
 import { notificationRow, securityMail, securityNotification, type NotifierDependencies, type SecurityEventOptions } from './service';
 
+/** How long a kick waits, gathering the alerts of the sign-ins answered meanwhile into one batch. */
+const KICK_DELAY_MS = 200;
 /** Waits after each failed mail; after the last one the mail is given up (logged; the notification stays). */
 export const SECURITY_ALERT_RETRY_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 60 * 60_000] as const;
 
@@ -97,14 +99,14 @@ export function createSecurityAlertWorker(deps: NotifierDependencies) {
   }
 
   /** Mails one alert and deletes it, or schedules it again (given up after the last wait). */
-  async function deliver(row: AlertRow, owner: UserRow | undefined, claimId: string): Promise<'sent' | 'dropped' | 'retried' | 'failed'> {
+  async function deliver(row: AlertRow, owner: UserRow | undefined, inventory: AccountInventory | undefined, claimId: string): Promise<'sent' | 'dropped' | 'retried' | 'failed'> {
     const mine = and(eq(securityAlerts.id, row.id), eq(securityAlerts.claimId, claimId));
     if (!owner) {
       await db.delete(securityAlerts).where(mine);
       return 'dropped';
     }
     try {
-      const mail = await securityMail(deps, owner, row.kind as SecurityEventKind, wordsOf(row));
+      const mail = await securityMail(deps, owner, row.kind as SecurityEventKind, wordsOf(row), inventory);
       await deps.mailer.send({ ...mail, key: row.id });
     } catch (error) {
       const attempts = row.attempts + 1;
@@ -129,20 +131,27 @@ export function createSecurityAlertWorker(deps: NotifierDependencies) {
   async function run(options: { batchSize?: number; maxBatches?: number } = {}) {
     const claimId = randomUUID();
     const counts = { sent: 0, dropped: 0, retried: 0, failed: 0 };
+    const batchSize = options.batchSize ?? 50;
     for (let batch = 0; batch < (options.maxBatches ?? 100); batch += 1) {
-      const claimed = await claim(claimId, options.batchSize ?? 50);
+      const claimed = await claim(claimId, batchSize);
       if (claimed.length === 0) break;
       const owners = await ownersOf(claimed);
       await notify(claimed, owners, claimId);
-      for (const row of claimed) counts[await deliver(row, owners.get(row.sessionId), claimId)] += 1;
+      const inventories = await notificationQueries(db).inventories([...new Set([...owners.values()].map((owner) => owner.id))]);
+      for (const row of claimed) {
+        const owner = owners.get(row.sessionId);
+        counts[await deliver(row, owner, owner && inventories.get(owner.id), claimId)] += 1;
+      }
+      // A short batch took all that was due: what a later sign-in queues comes with its own kick.
+      if (claimed.length < batchSize) break;
     }
     return counts;
   }
 
-  const drain = createDrain('security-alerts', () => run(), log);
+  const drain = createDrain('security-alerts', () => run(), log, KICK_DELAY_MS);
   return {
     run,
-    /** Delivers on this node right after a sign-in committed its alerts (never waits). */
+    /** Delivers on this node soon after a sign-in committed its alerts (never waits). */
     kick: drain.kick,
     /** The kicked run in progress, if any (tests and shutdown wait for it). */
     idle: drain.idle,

@@ -6,7 +6,7 @@ import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
 import { renderAlert, type MailMessage, type Mailer } from '../../platform/mail';
 import { createUserService, type UserRow } from '../users';
-import { notificationQueries, type NotificationRow } from './queries';
+import { notificationQueries, type AccountInventory, type NotificationRow } from './queries';
 import { inventoryLines, securityCopy, securityEventPage, type SecurityEventKind } from './security-copy';
 
 export type { SecurityEventKind } from './security-copy';
@@ -115,12 +115,16 @@ export function securityNotification(user: Pick<UserRow, 'language'>, kind: Secu
   return { type: 'other', title: text.title, body: text.lines.join(' ') };
 }
 
-/** The mail of a security event: its words, the account's other ways in, and where to review them. */
-export async function securityMail(deps: Pick<NotifierDependencies, 'config' | 'db'>, user: UserRow, kind: SecurityEventKind, options: SecurityEventOptions = {}): Promise<MailMessage> {
+/**
+ * The mail of a security event: its words, the account's other ways in, and where to review
+ * them. `inventory`: those ways in when the caller read them already (a batch of alerts).
+ */
+export async function securityMail(deps: Pick<NotifierDependencies, 'config' | 'db'>, user: UserRow, kind: SecurityEventKind, options: SecurityEventOptions = {}, inventory?: AccountInventory): Promise<MailMessage> {
   const { lang, brand, text } = securityWords(user, kind, options);
   const origin = originFor(deps.config, brand);
   const link = { label: text.label, url: `${origin}${securityEventPage[kind]}` };
-  const lines = [...text.lines, ...(await accountInventory(deps, user.id, lang, origin))];
+  const listed = inventory ? inventoryLines(lang, inventory, origin) : await accountInventory(deps, user.id, lang, origin);
+  const lines = [...text.lines, ...listed];
   return { to: options.mailTo ?? user.email, ...renderAlert({ lang, brand, name: user.fullName, title: text.title, lines, link }) };
 }
 
