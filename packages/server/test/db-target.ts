@@ -7,7 +7,16 @@ import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/db/client';
 
 export const SNAPSHOT_DIR = fileURLToPath(new URL('../../../.cache/test', import.meta.url));
-export const PGLITE_SNAPSHOT = path.join(SNAPSHOT_DIR, 'pglite-migrated.tar.gz');
+
+/**
+ * The run a test process belongs to: global-setup names it (TEST_RUN_ID, which the test
+ * processes inherit), so two runs at once in one checkout (several people testing on one
+ * machine) never restore, clone or drop each other's migrated database.
+ */
+const runId = () => process.env.TEST_RUN_ID ?? 'default';
+
+/** The migrated PGlite database every PGlite test file restores (made by global-setup). */
+export const pgliteSnapshot = () => path.join(SNAPSHOT_DIR, `pglite-migrated-${runId()}.tar.gz`);
 
 /** Which database the integration tests run on: PGlite by default, PostgreSQL when TEST_DB=postgres. */
 export function testDatabaseKind(): 'pglite' | 'postgres' {
@@ -16,15 +25,15 @@ export function testDatabaseKind(): 'pglite' | 'postgres' {
 
 /**
  * The migrated database every PostgreSQL test file clones (made by global-setup). Named per
- * checkout, so two checkouts (worktrees, a CI clone) testing on one server at once never drop
- * each other's template.
+ * checkout and run, so two checkouts (worktrees, a CI clone) or two runs of one checkout
+ * testing on one server at once never drop each other's template.
  */
-export const TEMPLATE_DATABASE = `portal_test_template_${createHash('sha256').update(SNAPSHOT_DIR).digest('hex').slice(0, 10)}`;
+export const templateDatabase = () => `portal_test_template_${createHash('sha256').update(SNAPSHOT_DIR).digest('hex').slice(0, 10)}_${runId()}`;
 
 /** A fresh, migrated database of its own for one test file. */
 export async function freshDatabase(): Promise<DatabaseHandle & { url?: string }> {
   if (testDatabaseKind() === 'pglite') {
-    const snapshot = await readFile(PGLITE_SNAPSHOT);
+    const snapshot = await readFile(pgliteSnapshot());
     const pglite = await PGlite.create({ loadDataDir: new Blob([snapshot]) });
     return openDatabase({ pglite });
   }
@@ -32,7 +41,7 @@ export async function freshDatabase(): Promise<DatabaseHandle & { url?: string }
   const name = `portal_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
-  await admin.query(`create database ${name} template ${TEMPLATE_DATABASE}`);
+  await admin.query(`create database ${name} template ${templateDatabase()}`);
   await admin.end();
   base.pathname = `/${name}`;
   const handle = await openDatabase({ url: base.toString() });
