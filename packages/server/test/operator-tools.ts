@@ -1,6 +1,13 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import { expect } from 'vitest';
+import { runToolWith, type OperatorTool, type ToolIo } from '../src/cli/run-tool';
+import { openDatabase, type Database } from '../src/db/client';
+import { freshDatabase, pgliteSnapshot, testDatabaseKind } from './db-target';
 import type { TestServer } from './harness';
 import { identityClient } from './identity';
 import { adminCall, operator } from './operators';
@@ -33,4 +40,56 @@ export function runToolProcess(entry: Exclude<ServerEntry, 'main'>, args: string
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });
+}
+
+/**
+ * An operator command run to its end in this process (runToolWith: the same parsing, refusals,
+ * messages and exit codes as its process), with `env` over this process's environment less the
+ * test run's own (serverProcessEnv), as runToolProcess gives it. Most command tests run this way: a
+ * process per command cost seconds of start-up each; the process entries keep a few runs each.
+ */
+export async function runToolInProcess(tool: OperatorTool, args: string[], env: Record<string, string | undefined>): Promise<ToolOutcome> {
+  let stdout = '';
+  let stderr = '';
+  const toolEnv = serverProcessEnv({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent/portal-data' });
+  // A variable given as undefined is unset, as an operator's shell may not have it (NODE_ENV).
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete toolEnv[name];
+    else toolEnv[name] = value;
+  }
+  const io: ToolIo = {
+    env: toolEnv,
+    out: (text) => void (stdout += `${text}\n`),
+    err: (text) => void (stderr += `${text}\n`),
+  };
+  const code = await runToolWith(tool, args, io);
+  return { code, stdout, stderr };
+}
+
+/**
+ * A migrated database of one test file for commands that open the configured one: `env` names
+ * it (DATABASE_URL on PostgreSQL; a PGlite data folder restored from the run's snapshot, which
+ * a command opens and closes itself), and `use` reads or seeds it between commands.
+ */
+export async function toolDatabase(): Promise<{ env: Record<string, string>; use<T>(work: (db: Database) => Promise<T>): Promise<T>; close(): Promise<void> }> {
+  if (testDatabaseKind() === 'postgres') {
+    const database = await freshDatabase();
+    return { env: { DATABASE_URL: database.url! }, use: (work) => work(database.db), close: () => database.close() };
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), 'portal-tool-db-'));
+  const dataDir = path.join(dir, 'db');
+  const restored = await PGlite.create(dataDir, { loadDataDir: new Blob([await readFile(pgliteSnapshot())]) });
+  await restored.close();
+  return {
+    env: { DATA_DIR: dataDir },
+    async use(work) {
+      const database = await openDatabase({ dataDir });
+      try {
+        return await work(database.db);
+      } finally {
+        await database.close();
+      }
+    },
+    close: () => rm(dir, { recursive: true, force: true }),
+  };
 }

@@ -2,21 +2,26 @@ import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness';
-import { operatorKey as makeKey, runToolProcess } from '../../test/operator-tools';
+import { operatorKey as makeKey, runToolInProcess, runToolProcess } from '../../test/operator-tools';
 import { oauthClients, operatorAuditEvents } from '../db/schema';
+import { billingTool } from './billing-tool';
+import { oauthTool } from './oauth-tool';
+import { walletTool } from './wallet-tool';
 
 /**
  * The operator commands beside a running server: with PORTAL_URL and OPERATOR_API_KEY they go
  * through its admin API (a real listening server, the command as a child process), so the
  * server has the change at once; the key's scope and its operator's role are the API's, and
- * the key never shows in what the command prints.
+ * the key never shows in what the command prints. The commands run in this process
+ * (runToolWith); a few run as their own process, as an operator starts them.
  */
 const CALLBACK = 'https://app.example/cb';
 let server: TestServer;
 const keys: Record<string, string> = {};
 
 const operatorKey = (name: string, roles: Array<'owner' | 'support' | 'finance'>, scopes: string[]) => makeKey(server, name, roles, scopes);
-const tool = runToolProcess;
+const TOOLS = { 'oauth-admin': oauthTool, 'billing-admin': billingTool, 'wallet-admin': walletTool };
+const tool = (entry: keyof typeof TOOLS, args: string[], env: Record<string, string>) => runToolInProcess(TOOLS[entry], args, env);
 const oauthAdmin = (args: string[], env: Record<string, string>) => tool('oauth-admin', args, env);
 
 beforeAll(async () => {
@@ -32,7 +37,7 @@ const outsideApps = () => server.database.db.select({ clientId: oauthClients.cli
 
 describe('operator commands through the admin API (PORTAL_URL + OPERATOR_API_KEY)', () => {
   it('register an app the running server serves at once, with the reason in the operator audit log', async () => {
-    const added = await oauthAdmin(['clients', 'add', '--name', 'Partner App', '--redirect-uri', CALLBACK, '--reason', 'Partner onboarding ticket 7'], { PORTAL_URL: server.url, OPERATOR_API_KEY: keys.owner! });
+    const added = await runToolProcess('oauth-admin', ['clients', 'add', '--name', 'Partner App', '--redirect-uri', CALLBACK, '--reason', 'Partner onboarding ticket 7'], { PORTAL_URL: server.url, OPERATOR_API_KEY: keys.owner! });
     expect(added.code, added.stderr).toBe(0);
     const clientId = /client_id: +(\S+)/.exec(added.stdout)?.[1];
     const secret = /client_secret: (\S+)/.exec(added.stdout)?.[1];
@@ -102,7 +107,7 @@ describe('operator commands through the admin API (PORTAL_URL + OPERATOR_API_KEY
 
   it('add and list promo codes as finance, refuse support (who may not change money), and refuse what the admin API cannot do', async () => {
     const api = (key: string) => ({ PORTAL_URL: server.url, OPERATOR_API_KEY: key });
-    const refused = await tool('billing-admin', ['promo', 'add', '--code', 'SUPPORT10', '--percent', '10'], api(keys.support!));
+    const refused = await runToolProcess('billing-admin', ['promo', 'add', '--code', 'SUPPORT10', '--percent', '10'], api(keys.support!));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('admin.forbidden');
 

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { adminBillingEndpoints } from '@portal/contracts';
 import { callAdmin, type AdminApi } from './admin-api';
-import { UsageError } from './run-tool';
+import { UsageError, type ToolIo } from './run-tool';
 
 const defaultReason = (command: string) => `command line: npm run billing -- ${command}`;
 
@@ -28,7 +28,7 @@ function wholeNumber(value: string | undefined, name: string): number | undefine
   return Number(value);
 }
 
-export async function billingViaApi(api: AdminApi, group: string, command: string, rest: string[]): Promise<number> {
+export async function billingViaApi(io: ToolIo, api: AdminApi, group: string, command: string, rest: string[]): Promise<number> {
   if (group === 'promo' && command === 'add') {
     const { values, positionals } = parseArgs({
       args: rest,
@@ -48,14 +48,14 @@ export async function billingViaApi(api: AdminApi, group: string, command: strin
         reason: values.reason ?? defaultReason('promo add'),
       },
     });
-    console.log(`added ${added.code}: ${added.discount} off${added.plans.length ? ` ${added.plans.join(', ')}` : ' any plan'}`);
+    io.out(`added ${added.code}: ${added.discount} off${added.plans.length ? ` ${added.plans.join(', ')}` : ' any plan'}`);
     return 0;
   }
   if (group === 'promo' && command === 'list') {
     if (rest.length) throw new UsageError('promo list takes no arguments');
     const { promo_codes: promos } = await callAdmin(api, adminBillingEndpoints.listPromoCodes);
     for (const promo of promos) {
-      console.log([promo.code, promo.discount, promo.plans.join(',') || 'any plan', promo.expires_at ? `until ${promo.expires_at}` : 'no expiry', `${promo.redemptions}/${promo.max_redemptions ?? '∞'}`, promo.state].join('\t'));
+      io.out([promo.code, promo.discount, promo.plans.join(',') || 'any plan', promo.expires_at ? `until ${promo.expires_at}` : 'no expiry', `${promo.redemptions}/${promo.max_redemptions ?? '∞'}`, promo.state].join('\t'));
     }
     return 0;
   }
@@ -64,7 +64,7 @@ export async function billingViaApi(api: AdminApi, group: string, command: strin
     if (positionals.length !== 1) throw new UsageError('promo disable takes <code>');
     const code = positionals[0]!.trim().toUpperCase();
     await callAdmin(api, adminBillingEndpoints.disablePromoCode, { params: { code }, body: { reason: values.reason ?? defaultReason('promo disable') } });
-    console.log(`disabled ${code}`);
+    io.out(`disabled ${code}`);
     return 0;
   }
   if (group === 'license' && command === 'issue') {
@@ -73,8 +73,8 @@ export async function billingViaApi(api: AdminApi, group: string, command: strin
     const issued = await callAdmin(api, adminBillingEndpoints.issueLicenses, {
       body: { plan: positionals[0]!, count: wholeNumber(positionals[1], 'count'), expires: values.expires, reason: values.reason ?? defaultReason('license issue') },
     });
-    console.error(`${issued.codes.length} code(s) of ${issued.plan}, valid until ${issued.expires_at}; each is redeemed once at /confirmation/app/<code>`);
-    for (const code of issued.codes) console.log(code);
+    io.err(`${issued.codes.length} code(s) of ${issued.plan}, valid until ${issued.expires_at}; each is redeemed once at /confirmation/app/<code>`);
+    for (const code of issued.codes) io.out(code);
     return 0;
   }
   throw new UsageError(`unknown command: ${group} ${command}`);

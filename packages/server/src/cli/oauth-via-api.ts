@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { adminAppEndpoints, adminKeyEndpoints, DEVICE_CODE_GRANT, type OutsideAppGrantType } from '@portal/contracts';
 import { callAdmin, type AdminApi } from './admin-api';
-import { UsageError } from './run-tool';
+import { UsageError, type ToolIo } from './run-tool';
 
 /** The options of `clients add`, on the database (oauth-admin.ts) as here. */
 export const clientAddOptions = {
@@ -34,7 +34,7 @@ function withReason(rest: string[], command: string, options: Options = {}) {
   return { values: given, positionals, reason };
 }
 
-export async function clientsViaApi(api: AdminApi, command: string, rest: string[]): Promise<number> {
+export async function clientsViaApi(io: ToolIo, api: AdminApi, command: string, rest: string[]): Promise<number> {
   if (command === 'add') {
     const { values, positionals, reason } = withReason(rest, 'clients -- add', clientAddOptions);
     if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
@@ -52,11 +52,11 @@ export async function clientsViaApi(api: AdminApi, command: string, rest: string
       },
     });
     const clientId = registered.app.client_id;
-    console.log(`client_id:     ${clientId}`);
-    if (registered.client_secret) console.log(`client_secret: ${registered.client_secret}\n(shown once: only its hash is stored)`);
+    io.out(`client_id:     ${clientId}`);
+    if (registered.client_secret) io.out(`client_secret: ${registered.client_secret}\n(shown once: only its hash is stored)`);
     if (typeof values.logo === 'string') {
       await callAdmin(api, adminAppEndpoints.setAppLogo, { params: { client_id: clientId }, body: { ...(await logoSource(values.logo)), reason } });
-      console.log(`logo of ${clientId} set`);
+      io.out(`logo of ${clientId} set`);
     }
     return 0;
   }
@@ -64,21 +64,21 @@ export async function clientsViaApi(api: AdminApi, command: string, rest: string
     const { positionals, reason } = withReason(rest, 'clients -- logo');
     if (positionals.length !== 2) throw new UsageError('clients logo takes <client_id> <file or https URL>');
     await callAdmin(api, adminAppEndpoints.setAppLogo, { params: { client_id: positionals[0] }, body: { ...(await logoSource(positionals[1]!)), reason } });
-    console.log(`logo of ${positionals[0]} replaced`);
+    io.out(`logo of ${positionals[0]} replaced`);
     return 0;
   }
   if (command === 'rotate') {
     const { positionals, reason } = withReason(rest, 'clients -- rotate');
     if (positionals.length !== 1) throw new UsageError('clients rotate takes <client_id>');
     const rotated = await callAdmin(api, adminAppEndpoints.rotateAppSecret, { params: { client_id: positionals[0] }, body: { reason } });
-    console.log(`client_secret: ${rotated.client_secret}\n(shown once: the previous secret no longer works)`);
+    io.out(`client_secret: ${rotated.client_secret}\n(shown once: the previous secret no longer works)`);
     return 0;
   }
   if (command === 'list') {
     if (rest.length) throw new UsageError('clients list takes no arguments');
     const { apps } = await callAdmin(api, adminAppEndpoints.listApps);
     for (const app of apps.filter((one) => one.kind === 'outside')) {
-      console.log([app.client_id, app.public ? 'public' : 'confidential', app.name, app.redirect_uris.join(' '), app.created_at ?? '', ...(app.disabled ? ['disabled'] : [])].join('\t'));
+      io.out([app.client_id, app.public ? 'public' : 'confidential', app.name, app.redirect_uris.join(' '), app.created_at ?? '', ...(app.disabled ? ['disabled'] : [])].join('\t'));
     }
     return 0;
   }
@@ -86,18 +86,18 @@ export async function clientsViaApi(api: AdminApi, command: string, rest: string
     const { positionals, reason } = withReason(rest, 'clients -- remove');
     if (positionals.length !== 1) throw new UsageError('clients remove takes <client_id>');
     await callAdmin(api, adminAppEndpoints.deleteApp, { params: { client_id: positionals[0] }, body: { reason } });
-    console.log(`removed ${positionals[0]} with its consents and tokens`);
+    io.out(`removed ${positionals[0]} with its consents and tokens`);
     return 0;
   }
   throw new UsageError(`unknown command: ${command}`);
 }
 
-export async function keysViaApi(api: AdminApi, command: string, rest: string[]): Promise<number> {
+export async function keysViaApi(io: ToolIo, api: AdminApi, command: string, rest: string[]): Promise<number> {
   if (command === 'rotate') {
     const { values, positionals, reason } = withReason(rest, 'signing-keys -- rotate', { now: { type: 'boolean', default: false } });
     if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
     const rotated = await callAdmin(api, adminKeyEndpoints.rotateSigningKeys, { body: { immediately: values.now === true, reason } });
-    console.log(
+    io.out(
       `new signing keys ${rotated.kids.join(', ')}: published by every node at its next key reload (OIDC_KEYS_RELOAD_SECONDS), signing from ${rotated.activates_at}; ` +
         `${rotated.retired} retired then (published for a day more), ${rotated.dropped} dropped.`,
     );
@@ -107,13 +107,13 @@ export async function keysViaApi(api: AdminApi, command: string, rest: string[])
     const { positionals, reason } = withReason(rest, 'signing-keys -- drop');
     if (positionals.length !== 1) throw new UsageError('signing-keys drop takes <kid>');
     await callAdmin(api, adminKeyEndpoints.dropSigningKey, { params: { kid: positionals[0] }, body: { reason } });
-    console.log(`dropped ${positionals[0]}: every node stops publishing it at its next key reload (a node left without a key makes a new one)`);
+    io.out(`dropped ${positionals[0]}: every node stops publishing it at its next key reload (a node left without a key makes a new one)`);
     return 0;
   }
   if (command === 'list') {
     if (rest.length) throw new UsageError('signing-keys list takes no arguments');
     const { keys } = await callAdmin(api, adminKeyEndpoints.listSigningKeys);
-    for (const key of keys) console.log([key.kid, key.alg, key.created_at, key.state === 'published' ? `signs from ${key.activates_at}` : key.state === 'signing' ? 'signing' : `retired ${key.retired_at ?? ''}`].join('\t'));
+    for (const key of keys) io.out([key.kid, key.alg, key.created_at, key.state === 'published' ? `signs from ${key.activates_at}` : key.state === 'signing' ? 'signing' : `retired ${key.retired_at ?? ''}`].join('\t'));
     return 0;
   }
   throw new UsageError(`unknown command: ${command}`);

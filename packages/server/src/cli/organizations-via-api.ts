@@ -8,12 +8,12 @@
 import { parseArgs } from 'node:util';
 import { adminOrganizationEndpoints, type AdminOrganization } from '@portal/contracts';
 import { callAdmin, notInAdminApi, type AdminApi } from './admin-api';
-import { UsageError } from './run-tool';
+import { UsageError, type ToolIo } from './run-tool';
 
 /** The options of `sso` that change the connection (the database mode's, kept in step). */
 const SSO_CHANGES = ['identifier', 'oidc-issuer', 'client-id', 'client-secret-file', 'saml-metadata', 'require-sso'] as const;
 
-export async function organizationsViaApi(api: AdminApi, command: string, rest: string[]): Promise<number> {
+export async function organizationsViaApi(io: ToolIo, api: AdminApi, command: string, rest: string[]): Promise<number> {
   if (command === 'domain' && rest[0] === 'verify') {
     // The console's verification is an operator's word, with a recent sign-in; this command looks the TXT record up.
     throw new Error(
@@ -31,7 +31,7 @@ export async function organizationsViaApi(api: AdminApi, command: string, rest: 
   const changing = SSO_CHANGES.filter((name) => values[name] !== undefined);
   if (changing.length) notInAdminApi(`npm run organizations -- sso --${changing[0]}`);
   if (positionals.length !== 1) throw new UsageError('sso takes <organization name or admin email>');
-  printSso(await organizationNamed(api, positionals[0]!));
+  printSso(io, await organizationNamed(api, positionals[0]!));
   return 0;
 }
 
@@ -59,14 +59,14 @@ async function organizationNamed(api: AdminApi, named: string): Promise<AdminOrg
 }
 
 /** What `sso <org>` prints on the database, less the URLs to register (the server's configuration knows them; the console shows them). */
-function printSso(organization: AdminOrganization): void {
+function printSso(io: ToolIo, organization: AdminOrganization): void {
   const connection = organization.sso_connection;
   if (!connection) {
-    console.log(`${organization.name} has no SSO connection`);
+    io.out(`${organization.name} has no SSO connection`);
   } else {
     const idp = connection.kind === 'oidc' ? `OpenID Connect (issuer ${connection.idp ?? 'unknown'})` : `SAML 2.0 (IdP ${connection.idp ?? 'unknown'})`;
-    console.log(`SSO of ${organization.name}: identifier ${connection.identifier}, ${idp}, SSO ${connection.require_sso ? 'required' : 'optional'}`);
+    io.out(`SSO of ${organization.name}: identifier ${connection.identifier}, ${idp}, SSO ${connection.require_sso ? 'required' : 'optional'}`);
   }
   const domains = organization.domains.map((domain) => `${domain.domain} (${domain.verified_at ? `verified${domain.verified_by ? ` by ${domain.verified_by}` : ''}` : 'not verified'})`);
-  console.log(`  domains: ${domains.join(', ') || 'none'}`);
+  io.out(`  domains: ${domains.join(', ') || 'none'}`);
 }

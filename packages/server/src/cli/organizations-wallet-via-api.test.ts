@@ -3,20 +3,26 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { identityClient } from '../../test/identity';
-import { operatorKey as makeKey, runToolProcess, type ToolOutcome } from '../../test/operator-tools';
+import { operatorKey as makeKey, runToolInProcess, runToolProcess, type ToolOutcome } from '../../test/operator-tools';
+import { organizationsTool } from './organizations-tool';
+import { walletTool } from './wallet-tool';
 import { companySsoDomains, operatorAuditEvents, organizationMembers, organizations, users, walletRewards } from '../db/schema';
 
 /**
  * `npm run organizations` and `npm run wallet` beside a running server (PORTAL_URL +
  * OPERATOR_API_KEY): what the admin API does goes through it, under the key's scope and its
- * operator's role; what it does not do is refused without touching anything.
+ * operator's role; what it does not do is refused without touching anything. The commands run
+ * in this process (runToolWith); one of each runs as its own process, as an operator starts it.
  */
 let server: TestServer;
 const keys: Record<string, string> = {};
 let researcherId = '';
 let organizationId = '';
 
-const tool = (entry: 'wallet-admin' | 'organizations-admin', args: string[], key: string) => runToolProcess(entry, args, { PORTAL_URL: server.url, OPERATOR_API_KEY: key });
+const TOOLS = { 'wallet-admin': walletTool, 'organizations-admin': organizationsTool };
+const api = (key: string) => ({ PORTAL_URL: server.url, OPERATOR_API_KEY: key });
+const tool = (entry: keyof typeof TOOLS, args: string[], key: string) => runToolInProcess(TOOLS[entry], args, api(key));
+const toolProcess = (entry: keyof typeof TOOLS, args: string[], key: string) => runToolProcess(entry, args, api(key));
 const operatorKey = (name: string, roles: Array<'owner' | 'support' | 'finance'>, scopes: string[]) => makeKey(server, name, roles, scopes);
 
 /** A refusal as the operator reads it: exit 1, the reason, no stack trace, never the key. */
@@ -59,7 +65,7 @@ afterAll(() => server?.close());
 
 describe('npm run organizations through the admin API', () => {
   it('shows an organization named by its whole name or a member email, with its domains', async () => {
-    const byName = await tool('organizations-admin', ['sso', 'acme widgets'], keys.organizations!);
+    const byName = await toolProcess('organizations-admin', ['sso', 'acme widgets'], keys.organizations!);
     expect(byName.code, byName.stderr).toBe(0);
     expect(byName.stdout).toContain('Acme Widgets has no SSO connection');
     expect(byName.stdout).toContain('domains: acme.example (not verified)');
@@ -132,7 +138,7 @@ describe('npm run wallet through the admin API', () => {
   }, 120_000);
 
   it('refuses adjust and resend (no endpoint), and a malformed hold before calling', async () => {
-    const adjust = await tool('wallet-admin', ['adjust', 'researcher@example.com', 'USD', '5', '--note', 'Goodwill'], keys.finance!);
+    const adjust = await toolProcess('wallet-admin', ['adjust', 'researcher@example.com', 'USD', '5', '--note', 'Goodwill'], keys.finance!);
     expectRefused(adjust, keys.finance!, 'npm run wallet -- adjust has no admin API endpoint');
     const resend = await tool('wallet-admin', ['resend', randomUUID()], keys.finance!);
     expectRefused(resend, keys.finance!, 'npm run wallet -- resend has no admin API endpoint');

@@ -3,11 +3,32 @@
  * arguments read with node's util.parseArgs, the configured database opened and closed
  * around its work, and an exit that says what went wrong in words (never a stack trace): 2
  * for a command or argument it does not understand, with its usage; 1 for anything else.
+ *
+ * A command is an `OperatorTool`: its `main` reads its arguments, settings and output through
+ * a `ToolIo`. The process entry (`runTool`) hands it the process's own; `runToolWith` runs it
+ * to its exit code with any other (the tests run most commands in their own process this way,
+ * with the same refusals, messages and exit codes).
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { DataDirLocked, openDatabase, type Database } from '../db/client';
 import { migrate } from '../db/migrate';
+
+/** Where a command reads its settings and writes what it prints. */
+export interface ToolIo {
+  /** The environment the command's settings come from (loadConfig, PORTAL_URL, ...). */
+  env: NodeJS.ProcessEnv;
+  /** Standard output: one line (or several), as console.log prints them. */
+  out(text: string): void;
+  /** Standard error, likewise. */
+  err(text: string): void;
+}
+
+/** An operator command: its usage line, and its work, which resolves with the exit code. */
+export interface OperatorTool {
+  usage: string;
+  main(argv: string[], io: ToolIo): Promise<number>;
+}
 
 /** A command or an argument the tool does not understand: exit 2 with the usage. */
 export class UsageError extends Error {
@@ -24,6 +45,13 @@ export class UsageError extends Error {
  */
 export function applyStartDefaults(env: NodeJS.ProcessEnv = process.env): void {
   if (!env.NODE_ENV) env.NODE_ENV = 'development';
+}
+
+/** `env` with the tools' default mode (applyStartDefaults), as a copy. */
+function withStartDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  applyStartDefaults(copy);
+  return copy;
 }
 
 /**
@@ -55,8 +83,8 @@ export function parseOptions<const O extends ParseArgsOptionsConfig>(args: strin
  * server holds: then opening it refuses in words), migrated first and closed after, whatever
  * happens.
  */
-export async function withDatabase<T>(work: (opened: { config: Config; db: Database }) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+export async function withDatabase<T>(env: NodeJS.ProcessEnv, work: (opened: { config: Config; db: Database }) => Promise<T>): Promise<T> {
+  const config = loadConfig(env);
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     await migrate(database);
@@ -67,36 +95,49 @@ export async function withDatabase<T>(work: (opened: { config: Config; db: Datab
 }
 
 /** A refusal the operator reads (no such client, no such key): the message on stderr, exit 1. */
-export function refuse(message: string): number {
-  console.error(message);
+export function refuse(io: ToolIo, message: string): number {
+  io.err(message);
   return 1;
 }
 
-/** Runs a tool's `main` and ends the process with its exit code. */
-export function runTool(usage: string, main: () => Promise<number>): void {
+/**
+ * Runs `tool` on `argv` to its exit code, in this process: NODE_ENV defaulted as `npm start`
+ * does (in a copy of `io.env`), and whatever it throws told in words on `io.err`.
+ */
+export async function runToolWith(tool: OperatorTool, argv: string[], io: ToolIo): Promise<number> {
+  const toolIo = { ...io, env: withStartDefaults(io.env) };
+  try {
+    return await tool.main(argv, toolIo);
+  } catch (error) {
+    return report(tool.usage, error, toolIo);
+  }
+}
+
+/** The process's own arguments, environment and output. */
+const processIo: ToolIo = { env: process.env, out: (text) => console.log(text), err: (text) => console.error(text) };
+
+/** Runs `tool` as the process (`npm run clients -- ...`) and ends it with the tool's exit code. */
+export function runTool(tool: OperatorTool): void {
   applyStartDefaults();
-  main().then(
-    (code) => process.exit(code),
-    (error: unknown) => process.exit(report(usage, error)),
-  );
+  void runToolWith(tool, process.argv.slice(2), processIo).then((code) => process.exit(code));
 }
 
 /** Prints `error` for the operator and returns the exit code. */
-export function report(usage: string, error: unknown): number {
+function report(usage: string, error: unknown, io: ToolIo): number {
   if (error instanceof UsageError || isParseArgsError(error)) {
     const message = (error as Error).message;
-    console.error(message ? `${message}\n${usage}` : usage);
+    io.err(message ? `${message}\n${usage}` : usage);
     return 2;
   }
   const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> } | undefined)?.issues;
   if (Array.isArray(issues)) {
     // Arguments the tool read but whose values are refused (a URI, an amount): still the caller's to fix.
-    for (const issue of issues) console.error(`${issue.path.join('.') || 'input'}: ${issue.message}`);
+    for (const issue of issues) io.err(`${issue.path.join('.') || 'input'}: ${issue.message}`);
     return 2;
   }
-  if (error instanceof DataDirLocked) console.error(`refused: ${error.message}`);
-  else if (error instanceof ConfigError) console.error(error.message);
-  else console.error(error instanceof Error ? error.message : String(error));
+  if (error instanceof DataDirLocked) io.err(`refused: ${error.message}`);
+  else if (error instanceof ConfigError) io.err(error.message);
+  else io.err(error instanceof Error ? error.message : String(error));
   return 1;
 }
 

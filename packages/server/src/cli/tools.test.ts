@@ -7,9 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runToolInProcess, toolDatabase } from '../../test/operator-tools';
 import { serverCommand, serverProcessEnv } from '../../test/server-bundle';
 import { DataDirLocked, openDatabase } from '../db/client';
 import { DATA_DIR_LOCK_FILE } from '../db/data-dir-lock';
+import { oauthTool } from './oauth-tool';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const dirs: string[] = [];
@@ -33,10 +35,10 @@ interface Outcome {
 }
 
 /**
- * `npm run clients -- ...` as an operator types it: NODE_ENV unset unless `env` sets it (the
- * test runner's own NODE_ENV=test is not passed on), PGlite in `dataDir`.
+ * `npm run clients -- ...` as an operator types it, as its own process: NODE_ENV unset unless
+ * `env` sets it (the test runner's own NODE_ENV=test is not passed on), PGlite in `dataDir`.
  */
-function clients(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<Outcome> {
+function clientsProcess(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<Outcome> {
   const inherited = serverProcessEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATA_ENCRYPTION_KEY: KEY, ...env });
   if (!env.NODE_ENV) delete inherited.NODE_ENV;
   delete inherited.ALTCHA_HMAC_KEY;
@@ -45,6 +47,11 @@ function clients(args: string[], dataDir: string, env: Record<string, string> = 
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });
+}
+
+/** The same command run in this process (runToolWith), on the database `target` names. */
+function clients(args: string[], target: Record<string, string>, env: Record<string, string> = {}): Promise<Outcome> {
+  return runToolInProcess(oauthTool, ['clients', ...args], { NODE_ENV: undefined, ALTCHA_HMAC_KEY: undefined, DATA_ENCRYPTION_KEY: KEY, ...target, ...env });
 }
 
 const KEY = randomBytes(32).toString('hex');
@@ -108,33 +115,44 @@ const noStackTrace = /\n\s+at /;
 describe('operator commands (npm run clients, signing-keys, billing, wallet, organizations)', () => {
   it('answer a command or an option they do not know with their usage and exit 2, never a stack trace', async () => {
     const dataDir = await tempDataDir();
-    const unknownCommand = await clients(['frobnicate'], dataDir);
+    const unknownCommand = await clientsProcess(['frobnicate'], dataDir);
     expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toContain('unknown command: clients frobnicate');
     expect(unknownCommand.stderr).toContain('usage: npm run clients');
     expect(unknownCommand.stderr).not.toMatch(noStackTrace);
 
-    const unknownOption = await clients(['add', '--name', 'App', '--redirect-uri', 'https://app.example/cb', '--colour', 'red'], dataDir);
-    expect(unknownOption.code).toBe(2);
-    expect(unknownOption.stderr).toContain("'--colour'");
-    expect(unknownOption.stderr).toContain('usage: npm run clients');
-    expect(unknownOption.stderr).not.toMatch(noStackTrace);
+    const database = await toolDatabase();
+    try {
+      const unknownOption = await clients(['add', '--name', 'App', '--redirect-uri', 'https://app.example/cb', '--colour', 'red'], database.env);
+      expect(unknownOption.code).toBe(2);
+      expect(unknownOption.stderr).toContain("'--colour'");
+      expect(unknownOption.stderr).toContain('usage: npm run clients');
+      expect(unknownOption.stderr).not.toMatch(noStackTrace);
 
-    const badValue = await clients(['add', '--name', 'App', '--redirect-uri', 'not a uri'], dataDir);
-    expect(badValue.code).toBe(2);
-    expect(badValue.stderr).not.toMatch(noStackTrace);
+      const badValue = await clients(['add', '--name', 'App', '--redirect-uri', 'not a uri'], database.env);
+      expect(badValue.code).toBe(2);
+      expect(badValue.stderr).toContain('redirectUris.0: Invalid URL');
+      expect(badValue.stderr).not.toMatch(noStackTrace);
+    } finally {
+      await database.close();
+    }
   }, 240_000);
 
   it('run in the same mode as npm start when NODE_ENV is unset: the README\'s command works without ALTCHA_HMAC_KEY', async () => {
-    const dataDir = await tempDataDir();
-    const added = await clients(['add', '--name', 'Outside App', '--redirect-uri', 'https://app.example/cb'], dataDir);
-    expect(added.stderr).not.toContain('ALTCHA_HMAC_KEY');
-    expect(added.code).toBe(0);
-    expect(added.stdout).toMatch(/client_id: +\S+/);
+    const database = await toolDatabase();
+    try {
+      const added = await clients(['add', '--name', 'Outside App', '--redirect-uri', 'https://app.example/cb'], database.env);
+      expect(added.stderr).not.toContain('ALTCHA_HMAC_KEY');
+      expect(added.code).toBe(0);
+      expect(added.stdout).toMatch(/client_id: +\S+/);
 
-    // An explicit production keeps production's rules.
-    const production = await clients(['list'], dataDir, { NODE_ENV: 'production' });
-    expect(production.code).toBe(1);
-    expect(production.stderr).toContain('ALTCHA_HMAC_KEY: required in production');
+      // An explicit production keeps production's rules.
+      const production = await clients(['list'], database.env, { NODE_ENV: 'production' });
+      expect(production.code).toBe(1);
+      expect(production.stderr).toContain('ALTCHA_HMAC_KEY: required in production');
+    } finally {
+      await database.close();
+    }
   }, 240_000);
 
   it('refuse beside a running PGlite server, changing nothing, and work once it has stopped', async () => {
@@ -142,7 +160,7 @@ describe('operator commands (npm run clients, signing-keys, billing, wallet, org
     const server = await startServer(dataDir);
     let stopped = false;
     try {
-      const refused = await clients(['add', '--name', 'Lost App', '--redirect-uri', 'https://lost.example/cb'], dataDir);
+      const refused = await clientsProcess(['add', '--name', 'Lost App', '--redirect-uri', 'https://lost.example/cb'], dataDir);
       expect(refused.code).toBe(1);
       expect(refused.stdout).not.toContain('client_id');
       expect(refused.stderr).toContain(`the data folder ${dataDir} is in use by`);
@@ -159,14 +177,15 @@ describe('operator commands (npm run clients, signing-keys, billing, wallet, org
     expect(existsSync(path.join(dataDir, DATA_DIR_LOCK_FILE))).toBe(false);
 
     // Nothing of the refused command reached the data.
-    const before = await clients(['list'], dataDir);
+    const target = { DATA_DIR: dataDir };
+    const before = await clients(['list'], target);
     expect(before.code).toBe(0);
     expect(before.stdout).not.toContain('Lost App');
 
-    const added = await clients(['add', '--name', 'Kept App', '--redirect-uri', 'https://kept.example/cb'], dataDir);
+    const added = await clients(['add', '--name', 'Kept App', '--redirect-uri', 'https://kept.example/cb'], target);
     expect(added.code).toBe(0);
     const clientId = /client_id: +(\S+)/.exec(added.stdout)?.[1];
-    const after = await clients(['list'], dataDir);
+    const after = await clients(['list'], target);
     expect(after.stdout).toContain(clientId);
     expect(after.stdout).toContain('Kept App');
   }, 300_000);
@@ -197,7 +216,7 @@ describe('operator commands (npm run clients, signing-keys, billing, wallet, org
     await exited;
     children.delete(child);
     expect(existsSync(path.join(dataDir, DATA_DIR_LOCK_FILE))).toBe(true);
-    const listed = await clients(['list'], dataDir);
+    const listed = await clients(['list'], { DATA_DIR: dataDir });
     expect(listed.stderr).not.toContain('in use by');
     expect(listed.code).toBe(0);
   }, 300_000);

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { adminWalletEndpoints, walletCurrencySchema, type WalletCurrency } from '@portal/contracts';
 import { callAdmin, notInAdminApi, type AdminApi } from './admin-api';
-import { UsageError } from './run-tool';
+import { UsageError, type ToolIo } from './run-tool';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,14 +30,14 @@ interface QueueItem {
 }
 
 /** One line an account: currency, balance in minor units, the system account's name, its id (for the console's entries). */
-export function printAccounts(owner: string, accounts: LedgerAccount[]): void {
-  if (!accounts.length) console.log(`${owner} has no ledger account yet`);
-  for (const account of accounts) console.log([account.currency, account.balance_minor, ...(account.system_name ? [account.system_name] : []), account.id].join('\t'));
+export function printAccounts(io: ToolIo, owner: string, accounts: LedgerAccount[]): void {
+  if (!accounts.length) io.out(`${owner} has no ledger account yet`);
+  for (const account of accounts) io.out([account.currency, account.balance_minor, ...(account.system_name ? [account.system_name] : []), account.id].join('\t'));
 }
 
 /** One line a researcher and currency of the payout queue. */
-export function printQueueItem(item: QueueItem): void {
-  console.log([item.user_id, item.email ?? '', item.currency, item.amount_minor, `${item.rewards} reward(s)`, item.held ? `${item.held} held` : 'not held', item.payout_method ? `paid in ${item.payout_method}` : 'no payout method'].join('\t'));
+export function printQueueItem(io: ToolIo, item: QueueItem): void {
+  io.out([item.user_id, item.email ?? '', item.currency, item.amount_minor, `${item.rewards} reward(s)`, item.held ? `${item.held} held` : 'not held', item.payout_method ? `paid in ${item.payout_method}` : 'no payout method'].join('\t'));
 }
 
 /** `payouts hold <user id> <currency>`'s arguments, checked as the API checks them (the same in both modes). */
@@ -48,13 +48,13 @@ export function holdTarget(positionals: string[]): { userId: string; currency: W
   return { userId: userId!.toLowerCase(), currency: parsed.data };
 }
 
-export async function walletViaApi(api: AdminApi, command: string, rest: string[]): Promise<number> {
+export async function walletViaApi(io: ToolIo, api: AdminApi, command: string, rest: string[]): Promise<number> {
   if (command !== 'balance' && command !== 'payouts') notInAdminApi(`npm run wallet -- ${command}`);
   const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { reason: { type: 'string' } } });
   if (command === 'balance') {
     if (positionals.length !== 1) throw new UsageError('balance takes <email|user id|system>');
     const { accounts } = await callAdmin(api, adminWalletEndpoints.ledgerAccounts, { query: { owner: positionals[0] } });
-    printAccounts(positionals[0]!, accounts);
+    printAccounts(io, positionals[0]!, accounts);
     return 0;
   }
   if (command === 'payouts' && positionals[0] === 'hold') {
@@ -63,7 +63,7 @@ export async function walletViaApi(api: AdminApi, command: string, rest: string[
       params: { user_id: userId, currency },
       body: { reason: values.reason ?? 'command line: npm run wallet -- payouts hold' },
     });
-    printQueueItem(held);
+    printQueueItem(io, held);
     return 0;
   }
   if (command === 'payouts' && positionals[0] === 'approve') {
@@ -72,8 +72,8 @@ export async function walletViaApi(api: AdminApi, command: string, rest: string[
   if (command === 'payouts') {
     if (positionals.length) throw new UsageError('payouts takes no arguments (or: hold <user id> <currency>)');
     const { queue } = await callAdmin(api, adminWalletEndpoints.payoutQueue);
-    if (!queue.length) console.log('no payout waits');
-    queue.forEach(printQueueItem);
+    if (!queue.length) io.out('no payout waits');
+    for (const item of queue) printQueueItem(io, item);
     return 0;
   }
   throw new UsageError(`unknown command: ${command}`);

@@ -1,61 +1,63 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/client';
-import { migrate } from '../../db/migrate';
+import { operatorsTool } from '../../cli/operators-tool';
 import { operatorAuditEvents, operatorRoles, users } from '../../db/schema';
 import { startTestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
-import { runOperatorCommand } from '../../../test/server-bundle';
+import { runToolInProcess, runToolProcess, toolDatabase } from '../../../test/operator-tools';
+
+/**
+ * A command's output, or its refusal as an error with what it wrote to stderr (the operator's
+ * reading of it). In this process (runToolWith) unless `asProcess`, as an operator starts it.
+ */
+async function outputOf(env: Record<string, string>, args: string[], asProcess = false): Promise<string> {
+  const outcome = asProcess ? await runToolProcess('operators-admin', args, env) : await runToolInProcess(operatorsTool, args, env);
+  if (outcome.code !== 0) throw new Error(`exit ${outcome.code}: ${outcome.stderr}`);
+  return outcome.stdout;
+}
 
 describe('npm run operators', () => {
   it('grants, lists and revokes roles of activated accounts against the configured database, keeping one owner', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'portal-operators-cli-'));
-    const dataDir = path.join(dir, 'db');
-    const run = (...args: string[]) => runOperatorCommand('operators-admin', args, { NODE_ENV: 'development', DATA_DIR: dataDir });
+    const database = await toolDatabase();
+    const run = (...args: string[]) => outputOf({ NODE_ENV: 'development', ...database.env }, args);
     try {
       const now = new Date();
-      const seed = await openDatabase({ dataDir });
-      await migrate(seed);
-      await seed.db.insert(users).values([
-        { id: randomUUID(), email: 'first@example.com', fullName: 'First Owner', activatedAt: now, createdAt: now, updatedAt: now },
-        { id: randomUUID(), email: 'helper@example.com', fullName: 'Helper', activatedAt: now, createdAt: now, updatedAt: now },
-        { id: randomUUID(), email: 'pending@example.com', fullName: 'Not Activated', activatedAt: null, createdAt: now, updatedAt: now },
-      ]);
-      await seed.close();
+      await database.use((db) =>
+        db.insert(users).values([
+          { id: randomUUID(), email: 'first@example.com', fullName: 'First Owner', activatedAt: now, createdAt: now, updatedAt: now },
+          { id: randomUUID(), email: 'helper@example.com', fullName: 'Helper', activatedAt: now, createdAt: now, updatedAt: now },
+          { id: randomUUID(), email: 'pending@example.com', fullName: 'Not Activated', activatedAt: null, createdAt: now, updatedAt: now },
+        ]),
+      );
 
-      expect(await run('list')).toMatch(/no operators yet/);
+      // One run as its own process: the entry point's wiring, and its exit code on success.
+      expect(await outputOf({ NODE_ENV: 'development', ...database.env }, ['list'], true)).toMatch(/no operators yet/);
       expect(await run('grant', 'First@Example.com', 'owner')).toBe('first@example.com holds owner\n');
       expect(await run('grant', 'helper@example.com', 'support')).toBe('helper@example.com holds support\n');
       expect(await run('grant', 'helper@example.com', 'finance')).toBe('helper@example.com holds finance, support\n');
       await expect(run('grant', 'pending@example.com', 'owner')).rejects.toThrow(/No activated account has this email/);
       await expect(run('grant', 'nobody@example.com', 'owner')).rejects.toThrow(/No activated account has this email/);
       await expect(run('grant', 'helper@example.com', 'root')).rejects.toThrow(/the role must be one of owner, support, finance/);
-      await expect(run('promote', 'helper@example.com')).rejects.toThrow(/usage: npm run operators/);
+      await expect(run('promote', 'helper@example.com')).rejects.toThrow(/^exit 2: [\s\S]*usage: npm run operators/);
       await expect(run('revoke', 'first@example.com', 'owner')).rejects.toThrow(/at least one owner/);
       expect(await run('revoke', 'helper@example.com', 'support', '--reason', 'Moved to finance')).toBe('helper@example.com no longer holds support\n');
       expect(await run('list')).toBe('first@example.com\towner\nhelper@example.com\tfinance\n');
 
-      const check = await openDatabase({ dataDir });
-      try {
-        const rows = await check.db.select({ role: operatorRoles.role }).from(operatorRoles);
+      await database.use(async (db) => {
+        const rows = await db.select({ role: operatorRoles.role }).from(operatorRoles);
         expect(rows.map((row) => row.role).sort()).toEqual(['finance', 'owner']);
         // Each change is in the operator audit log, as the command line's, with its reason.
-        const audit = await check.db.select().from(operatorAuditEvents).orderBy(operatorAuditEvents.id);
+        const audit = await db.select().from(operatorAuditEvents).orderBy(operatorAuditEvents.id);
         expect(audit.map((event) => [event.via, event.action, event.target.role, event.reason])).toEqual([
           ['command-line', 'POST /admin/operators', 'owner', 'from the command line'],
           ['command-line', 'POST /admin/operators', 'support', 'from the command line'],
           ['command-line', 'POST /admin/operators', 'finance', 'from the command line'],
           ['command-line', 'DELETE /admin/operators/{userId}/roles/{role}', 'support', 'Moved to finance'],
         ]);
-      } finally {
-        await check.close();
-      }
+      });
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await database.close();
     }
   }, 300_000);
 
@@ -75,7 +77,7 @@ describe('npm run operators', () => {
         return created.json().key as string;
       };
       const key = await makeKey(['admin:people']);
-      const run = (apiKey: string, ...args: string[]) => runOperatorCommand('operators-admin', args, { NODE_ENV: 'development', PORTAL_URL: server.url, OPERATOR_API_KEY: apiKey, DATA_DIR: '/nonexistent/never-opened' });
+      const run = (apiKey: string, ...args: string[]) => outputOf({ NODE_ENV: 'development', PORTAL_URL: server.url, OPERATOR_API_KEY: apiKey, DATA_DIR: '/nonexistent/never-opened' }, args);
 
       expect(await run(key, 'grant', 'cli-helper@example.com', 'support', '--reason', 'Joins support')).toBe('cli-helper@example.com holds support\n');
       expect(await run(key, 'list')).toBe('cli-helper@example.com\tsupport\ncli-owner@example.com\towner\n');
