@@ -66,9 +66,7 @@ export function ResendActivation({ email: knownEmail, initialCooldown = 0 }: Res
             label={t('activation.emailLabel')}
             type="email"
             autoComplete="email"
-            value={form.values.email}
-            onChange={(event) => form.set('email', event.currentTarget.value)}
-            error={form.error('email')}
+            {...form.text('email')}
           />
         )}
         <CaptchaField ref={captcha} action="signup" auto="onfocus" />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldError } from '@portal/contracts';
 import { fieldErrorText } from './api';
@@ -17,8 +17,13 @@ export interface Form<Values extends Record<string, unknown>> {
   setServerErrors(fields: Partial<Record<string, FieldError>>): void;
   /** The field's message in the current language, if it has one. */
   error(field: keyof Values): string | undefined;
+  /** A text field's value, change handler and message, to spread on its input. */
+  text(field: TextField<Values>): { value: string; onChange(event: ChangeEvent<HTMLInputElement>): void; error: string | undefined };
   hasErrors: boolean;
 }
+
+/** The fields of a form that hold text. */
+type TextField<Values> = { [Field in keyof Values]: Values[Field] extends string ? Field : never }[keyof Values];
 
 /**
  * The form state of the public pages: controlled values, the validators' rules, and the
@@ -71,5 +76,11 @@ export function useForm<Values extends Record<string, unknown>>(
     return String(t(found.key, found.params as never));
   };
 
-  return { values, set, check, setServerErrors, error, hasErrors: Object.keys(errors).length > 0 };
+  const text = (field: TextField<Values>) => ({
+    value: values[field] as string,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(field, event.currentTarget.value as Values[typeof field]),
+    error: error(field),
+  });
+
+  return { values, set, check, setServerErrors, error, text, hasErrors: Object.keys(errors).length > 0 };
 }

@@ -90,9 +90,7 @@ export function LoginPage() {
             onFocus={() => mounted.current && armAutofill()}
             onPointerDown={armAutofill}
             onKeyDown={armAutofill}
-            value={form.values.identifier}
-            onChange={(event) => form.set('identifier', event.currentTarget.value)}
-            error={form.error('identifier')}
+            {...form.text('identifier')}
           />
           {notActivated && (
             <Text size="sm" c="red.8" role="alert" data-testid="onpremise-not-activated">

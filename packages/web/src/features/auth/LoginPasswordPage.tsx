@@ -107,9 +107,7 @@ export function LoginPasswordPage() {
             name="password"
             autoComplete="current-password"
             autoFocus
-            value={form.values.password}
-            onChange={(event) => form.set('password', event.currentTarget.value)}
-            error={form.error('password')}
+            {...form.text('password')}
           />
           {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.loginPassword.captchaHint')} action="login" />}
           {message && (

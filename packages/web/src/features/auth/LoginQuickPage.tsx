@@ -112,9 +112,7 @@ export function LoginQuickPage() {
               autoCapitalize="none"
               spellCheck={false}
               autoFocus
-              value={form.values.email}
-              onChange={(event) => form.set('email', event.currentTarget.value)}
-              error={form.error('email')}
+              {...form.text('email')}
             />
             {failure && (
               <Text size="sm" c="red.7" role="alert">

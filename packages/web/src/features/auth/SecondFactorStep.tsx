@@ -102,9 +102,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
               autoCapitalize="characters"
               spellCheck={false}
               autoFocus
-              value={form.values.recovery}
-              onChange={(event) => form.set('recovery', event.currentTarget.value)}
-              error={form.error('recovery')}
+              {...form.text('recovery')}
             />
           ) : passwordStep ? (
             <TextInput
@@ -113,9 +111,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
               name="password"
               autoComplete="current-password"
               autoFocus
-              value={form.values.password}
-              onChange={(event) => form.set('password', event.currentTarget.value)}
-              error={form.error('password')}
+              {...form.text('password')}
             />
           ) : (
             <OtpInput

@@ -125,9 +125,7 @@ function IdentifyStep({ initial, onDone }: { initial: string; onDone(identifier:
           autoCapitalize="none"
           spellCheck={false}
           autoFocus
-          value={form.values.identifier}
-          onChange={(event) => form.set('identifier', event.currentTarget.value)}
-          error={form.error('identifier')}
+          {...form.text('identifier')}
         />
         <Radio.Group label={t('recovery.forgot.methodLabel')} value="email" readOnly>
           <Radio

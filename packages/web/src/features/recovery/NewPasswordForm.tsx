@@ -66,9 +66,7 @@ export function NewPasswordForm({ token, onDone, onInvalid, userInputs = [] }: N
             autoComplete="new-password"
             description={t('register.form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
             autoFocus
-            value={form.values.newPassword}
-            onChange={(event) => form.set('newPassword', event.currentTarget.value)}
-            error={form.error('newPassword')}
+            {...form.text('newPassword')}
             visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
           />
           <PasswordStrength password={form.values.newPassword} userInputs={userInputs} />
@@ -77,9 +75,7 @@ export function NewPasswordForm({ token, onDone, onInvalid, userInputs = [] }: N
           label={t('recovery.resetPassword.confirmPassword')}
           name="confirm-password"
           autoComplete="new-password"
-          value={form.values.confirm}
-          onChange={(event) => form.set('confirm', event.currentTarget.value)}
-          error={form.error('confirm')}
+          {...form.text('confirm')}
           visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
         />
         {failure && (

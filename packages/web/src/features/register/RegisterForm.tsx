@@ -105,9 +105,7 @@ export function RegisterForm({ fixedEmail, beforeSignUp }: { fixedEmail?: string
             name="new-password"
             autoComplete="new-password"
             description={t('register.form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
-            value={values.password}
-            onChange={(event) => form.set('password', event.currentTarget.value)}
-            error={form.error('password')}
+            {...form.text('password')}
             visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
           />
           <PasswordStrength password={values.password} userInputs={[values.fullName, values.email]} />

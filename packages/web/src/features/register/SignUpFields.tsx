@@ -11,7 +11,7 @@ import { FULL_NAME_MAX_LENGTH } from '../../lib/validators';
 type SignUpValues = { fullName: string; email: string; terms: boolean };
 
 // Any form with these fields (the password form has more); its `set` is only called with them.
-type SignUpForm = Pick<Form<SignUpValues>, 'values' | 'set' | 'error'>;
+type SignUpForm = Pick<Form<SignUpValues>, 'values' | 'set' | 'error' | 'text'>;
 
 /** Full name and email. A passkey sign-up names the email `username` for the passkey's account name. */
 export function NameAndEmailFields({
@@ -33,9 +33,7 @@ export function NameAndEmailFields({
         name="name"
         autoComplete="name"
         maxLength={FULL_NAME_MAX_LENGTH}
-        value={form.values.fullName}
-        onChange={(event) => form.set('fullName', event.currentTarget.value)}
-        error={form.error('fullName')}
+        {...form.text('fullName')}
       />
       <TextInput
         label={labels.email}
@@ -44,10 +42,8 @@ export function NameAndEmailFields({
         autoComplete={emailAutoComplete}
         autoCapitalize="none"
         spellCheck={false}
-        value={form.values.email}
         readOnly={emailReadOnly}
-        onChange={(event) => form.set('email', event.currentTarget.value)}
-        error={form.error('email')}
+        {...form.text('email')}
       />
     </>
   );
