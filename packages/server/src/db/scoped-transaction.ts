@@ -7,27 +7,97 @@ interface Scope {
   open: boolean;
 }
 
+/** The slice of drizzle's session (PgSession) this file routes. */
+interface Session {
+  prepareQuery(...args: unknown[]): object;
+  transaction(work: (tx: DatabaseTransaction) => Promise<unknown>, config?: unknown): Promise<unknown>;
+}
+
 const scopes = new AsyncLocalStorage<Scope>();
 const SCOPED = Symbol('transaction-scoped database');
 
+const openScope = () => {
+  const scope = scopes.getStore();
+  return scope?.open ? scope : undefined;
+};
+const sessionOf = (tx: DatabaseTransaction) => (tx as unknown as { session: Session }).session;
+
 /**
- * The database as every module holds it, able to join a transaction it did not open: inside
- * `inOneTransaction`, each query made through it (from any module, however deep) runs in that
- * transaction, and each transaction it opens is a savepoint of it. Outside, it is the database.
- * This is how an operator's action and its audit row commit together, or neither, without every
- * module's service taking a transaction argument.
+ * A prepared query that runs where it is executed, not where it was prepared: in the open scope's
+ * transaction, or on the database. Modules prepare their hot lookups once, on first use, which
+ * may be inside a scope; bound there, the statement would outlive its transaction.
  */
-export function transactionScoped(db: Database): Database {
-  if ((db as unknown as Record<symbol, unknown>)[SCOPED]) return db;
-  return new Proxy(db, {
+function routedPrepared(root: Session, args: unknown[]): object {
+  const made = new WeakMap<Session, object>();
+  // drizzle sets fields on a prepared query after making it (a select's joinsNotNullableMap, its token).
+  const assigned: Record<string | symbol, unknown> = {};
+  const concrete = () => {
+    const scope = openScope();
+    const session = scope ? sessionOf(scope.tx) : root;
+    let query = made.get(session);
+    if (!query) {
+      query = Object.assign(session.prepareQuery(...args), assigned);
+      made.set(session, query);
+    }
+    return query;
+  };
+  const routed: object = new Proxy(
+    {},
+    {
+      get(_target, property) {
+        // setToken answers its query, which must stay this one, not the one of the scope it was set in.
+        if (property === 'setToken') {
+          return (token: unknown) => {
+            assigned.authToken = token;
+            return routed;
+          };
+        }
+        const query = concrete();
+        const value: unknown = Reflect.get(query, property);
+        return typeof value === 'function' ? (value as (...values: unknown[]) => unknown).bind(query) : value;
+      },
+      set(_target, property, value) {
+        assigned[property] = value;
+        return true;
+      },
+    },
+  );
+  return routed;
+}
+
+/** drizzle's session of the database, answering from the open scope's transaction when there is one. */
+function routedSession(root: Session): Session {
+  return new Proxy(root, {
     get(target, property) {
-      if (property === SCOPED) return true;
-      const scope = scopes.getStore();
-      const actual: object = scope?.open ? scope.tx : target;
-      const value: unknown = Reflect.get(actual, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(actual) : value;
+      const scope = openScope();
+      // A transaction opened inside the scope is a savepoint of its transaction.
+      if (property === 'transaction' && scope) return (work: (tx: DatabaseTransaction) => Promise<unknown>, config?: unknown) => scope.tx.transaction(work, config as never);
+      if (property === 'prepareQuery') return (...args: unknown[]) => routedPrepared(target, args);
+      const session: object = scope ? sessionOf(scope.tx) : target;
+      const value: unknown = Reflect.get(session, property);
+      return typeof value === 'function' ? (value as (...values: unknown[]) => unknown).bind(session) : value;
     },
   });
+}
+
+/**
+ * Makes the database every module holds able to join a transaction it did not open: inside
+ * `inOneTransaction`, each query made through it (from any module, however deep, prepared
+ * statements included) runs in that transaction, and each transaction it opens is a savepoint
+ * of it. Outside, it is the database. This is how an operator's action and its audit row commit
+ * together, or neither, without every module's service taking a transaction argument. The
+ * routing is drizzle's session (every query builder, `execute` and `transaction` go through it),
+ * swapped in place on `db`; returns `db`.
+ */
+export function transactionScoped(db: Database): Database {
+  const holder = db as unknown as { session: Session; _: { session: Session }; query: Record<string, { session: Session }>; [SCOPED]?: true };
+  if (holder[SCOPED]) return db;
+  const session = routedSession(holder.session);
+  holder.session = session;
+  holder._.session = session;
+  for (const builder of Object.values(holder.query)) builder.session = session;
+  holder[SCOPED] = true;
+  return db;
 }
 
 /**

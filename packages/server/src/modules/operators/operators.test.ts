@@ -243,11 +243,17 @@ describe('operator API keys', () => {
       await db.execute(sql`alter table operator_audit_events drop constraint audit_refused_in_test`);
     }
 
+    // A refused change rolls its transaction back; the lookups it prepared inside it (the
+    // account by email) keep working for the next call, which runs in a transaction of its own.
+    const unknown = await grant('ghost@example.com', 'support', 'Nobody has this address');
+    expect([unknown.statusCode, codeOf(unknown)]).toEqual([404, 'admin.account_not_found']);
+    expect((await grant('nobody@example.com', 'support', 'Covers the support desk this month')).statusCode).toBe(201);
+
     // Once the row can be written, the same call applies and is recorded.
     const locked = await call(tokens.owner, 'POST', `/v3/admin/people/${ids.target}/lock`, { reason: 'Reported account takeover' });
     expect(locked.statusCode, locked.body).toBe(200);
     expect((await call(tokens.target, 'GET', '/v3/sso/me')).statusCode).toBe(401);
-    expect(await auditCount()).toBe(before + 1);
+    expect(await auditCount()).toBe(before + 2);
   });
 
   it('the operator audit log cannot be changed or deleted (a trigger refuses it)', async () => {
