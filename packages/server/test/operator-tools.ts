@@ -93,3 +93,9 @@ export async function toolDatabase(): Promise<{ env: Record<string, string>; use
     close: () => rm(dir, { recursive: true, force: true }),
   };
 }
+
+/** What a command printed when it succeeded; else an error with its exit code and what it wrote to stderr. */
+export function outputOf(outcome: ToolOutcome): string {
+  if (outcome.code !== 0) throw new Error(`exit ${outcome.code}: ${outcome.stderr}`);
+  return outcome.stdout;
+}

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config';
@@ -11,7 +8,8 @@ import { createDataProtection } from '../../platform/data-protection';
 import { sha256 } from '../../platform/crypto';
 import { ImageRejected } from '../../platform/square-image';
 import { TEST_DATA_KEY } from '../../../test/harness';
-import { runOperatorCommand } from '../../../test/server-bundle';
+import { outputOf, runToolInProcess, toolDatabase } from '../../../test/operator-tools';
+import { oauthTool } from '../../cli/oauth-tool';
 import { freshDatabase } from '../../../test/db-target';
 import { accountReader, ACCOUNT_TTL_MS } from './accounts';
 import { createAdapterFactory } from './adapter';
@@ -92,8 +90,9 @@ describe('signing keys', () => {
   });
 
   it('rotate and list as npm run signing-keys against the configured database', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'portal-keys-cli-'));
-    const run = (...args: string[]) => runOperatorCommand('oauth-admin', ['keys', ...args], { NODE_ENV: 'development', DATA_DIR: path.join(dir, 'db'), DATA_ENCRYPTION_KEY: TEST_DATA_KEY });
+    // In this process (runToolWith), on a database of its own; cli/ runs the command as a process too.
+    const target = await toolDatabase();
+    const run = async (...args: string[]) => outputOf(await runToolInProcess(oauthTool, ['keys', ...args], { NODE_ENV: 'development', DATA_ENCRYPTION_KEY: TEST_DATA_KEY, ...target.env }));
     try {
       const rotated = await run('rotate');
       const [, rsa, ec] = /^new signing keys (\S+) \(RS256\), (\S+) \(ES256\): published by every node at its next key reload/.exec(rotated) ?? [];
@@ -102,7 +101,7 @@ describe('signing keys', () => {
       expect(listed).toMatch(new RegExp(`^${rsa}\tRS256\t\\S+\tsigns from \\S+Z$`, 'm'));
       expect(listed).toMatch(new RegExp(`^${ec}\tES256\t\\S+\tsigns from \\S+Z$`, 'm'));
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await target.close();
     }
   }, 120_000);
 

@@ -5,17 +5,11 @@ import { operatorsTool } from '../../cli/operators-tool';
 import { operatorAuditEvents, operatorRoles, users } from '../../db/schema';
 import { startTestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
-import { runToolInProcess, runToolProcess, toolDatabase } from '../../../test/operator-tools';
+import { outputOf as printed, runToolInProcess, runToolProcess, toolDatabase } from '../../../test/operator-tools';
 
-/**
- * A command's output, or its refusal as an error with what it wrote to stderr (the operator's
- * reading of it). In this process (runToolWith) unless `asProcess`, as an operator starts it.
- */
-async function outputOf(env: Record<string, string>, args: string[], asProcess = false): Promise<string> {
-  const outcome = asProcess ? await runToolProcess('operators-admin', args, env) : await runToolInProcess(operatorsTool, args, env);
-  if (outcome.code !== 0) throw new Error(`exit ${outcome.code}: ${outcome.stderr}`);
-  return outcome.stdout;
-}
+/** A command's output, or its refusal as an error: in this process (runToolWith) unless `asProcess`, as an operator starts it. */
+const outputOf = async (env: Record<string, string>, args: string[], asProcess = false) =>
+  printed(asProcess ? await runToolProcess('operators-admin', args, env) : await runToolInProcess(operatorsTool, args, env));
 
 describe('npm run operators', () => {
   it('grants, lists and revokes roles of activated accounts against the configured database, keeping one owner', async () => {

@@ -1,12 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
-import { runOperatorCommand } from '../../../test/server-bundle';
-import { openDatabase } from '../../db/client';
-import { migrate } from '../../db/migrate';
+import { outputOf, runToolInProcess, toolDatabase } from '../../../test/operator-tools';
+import { organizationsTool } from '../../cli/organizations-tool';
 import { organizationAuditEvents, passkeys, users } from '../../db/schema';
 import { limits } from '../../platform/rate-limit';
 import { createOrganizationService, deploymentUrl, OrganizationAdminError } from './service';
@@ -153,8 +149,9 @@ describe('organizations operator commands', () => {
   });
 
   it('runs as npm run organizations against the configured database', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'portal-orgs-cli-'));
-    const run = (...args: string[]) => runOperatorCommand('organizations-admin', args, { NODE_ENV: 'development', DATA_DIR: path.join(dir, 'db') });
+    // In this process (runToolWith), on a database of its own; cli/ runs the command as a process too.
+    const target = await toolDatabase();
+    const run = async (...args: string[]) => outputOf(await runToolInProcess(organizationsTool, args, { NODE_ENV: 'development', ...target.env }));
     try {
       expect(await run('create', 'Initech', '--admin', 'peter@initech.example')).toMatch(/^created organization Initech \(.+\), admin peter@initech.example/);
       expect(await run('add-member', 'Initech', 'milton@initech.example')).toMatch(/added milton@initech.example to Initech/);
@@ -165,12 +162,10 @@ describe('organizations operator commands', () => {
         /on-premise deployment of Initech: https:\/\/api.initech.example \(login https:\/\/vault.initech.example\/login\), not activated, passwordless required/,
       );
       await expect(run('onpremise', 'Initech', '--base-api', 'http://api.initech.example', '--login-url', 'https://x.example')).rejects.toThrow(/--base-api must be an https URL/);
-      const database = await openDatabase({ dataDir: path.join(dir, 'db') });
-      try {
-        await migrate(database);
-        const service = createOrganizationService({ db: database.db, clock: { now: () => new Date() } });
+      await target.use(async (db) => {
+        const service = createOrganizationService({ db, clock: { now: () => new Date() } });
         // The operator's membership changes are in the audit log, as the web's are (no actor: the operator).
-        const audited = await database.db.select().from(organizationAuditEvents).orderBy(organizationAuditEvents.id);
+        const audited = await db.select().from(organizationAuditEvents).orderBy(organizationAuditEvents.id);
         expect(audited.map((event) => [event.action, event.targetEmail, event.actorEmail, event.detail])).toEqual([
           ['member_joined', 'milton@initech.example', null, { role: 'member', via: 'operator' }],
           ['role_changed', 'milton@initech.example', null, { role: 'admin', previous_role: 'member', via: 'operator' }],
@@ -178,11 +173,9 @@ describe('organizations operator commands', () => {
         expect(await service.onPremiseFor('milton@initech.example')).toEqual([
           { activated: false, base_api: 'https://api.initech.example', email: 'milton@initech.example', avatar: null, require_passwordless: true, set_up_passwordless: true, login_url: 'https://vault.initech.example/login' },
         ]);
-      } finally {
-        await database.close();
-      }
+      });
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await target.close();
     }
   }, 300_000);
 });
