@@ -152,6 +152,14 @@ for (const [brand, language] of [
     await expect(page.getByTestId('sso-registration')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     await snap(page, `sso-settings-${brand}-${language}`);
+    // A wide desktop, then a phone: there the domain is a card with its actions full width, nothing scrolls sideways.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await snap(page, `sso-settings-${brand}-${language}-1440`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByTestId('sso-domains').locator('thead')).toHaveCSS('position', 'absolute');
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await snap(page, `sso-settings-${brand}-${language}-390`);
   });
 }
 
