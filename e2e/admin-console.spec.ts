@@ -1,8 +1,8 @@
-import { test, type Page } from '@playwright/test';
+import { test } from '@playwright/test';
 import { seriousViolations } from './support/axe';
 import { chooseLanguage, pageErrors, snap } from './support/helpers';
 import { expect, uniqueEmail } from './support/mail';
-import { ConsolePortal } from './support/operators';
+import { ConsolePortal, noSidewaysScroll } from './support/operators';
 
 /**
  * The operators' console at /admin on a portal of its own: the people are made first, then the
@@ -22,10 +22,6 @@ const consolePortal = new ConsolePortal('admin');
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);
-
-async function noSidewaysScroll(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-}
 
 test.beforeAll(async ({ playwright }) => {
   // The first operators: named at start, as the README's quick start says.
@@ -84,7 +80,7 @@ test('an owner with two-step sees the dashboard charts and the operator audit, a
   await expect(page.getByTestId('admin-nav-dashboard')).toBeVisible();
   await expect(page.getByTestId('admin-nav-audit')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
-  await noSidewaysScroll(page);
+  await noSidewaysScroll(page, 'admin-dashboard-1440-en');
   await snap(page, 'admin-dashboard-1440-en');
 
   await page.getByTestId('dashboard-range').getByText('Last 30 days, per day').click();
@@ -99,7 +95,7 @@ test('an owner with two-step sees the dashboard charts and the operator audit, a
   await expect(row).toContainText(owner.email);
   await expect(row).toContainText('POST /admin/operators');
   expect(await seriousViolations(page)).toEqual([]);
-  await noSidewaysScroll(page);
+  await noSidewaysScroll(page, 'admin-audit-1440-en');
   await snap(page, 'admin-audit-1440-en');
 
   // The CSV holds the same entry.
@@ -124,7 +120,7 @@ test('an owner with two-step sees the dashboard charts and the operator audit, a
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByTestId('admin-nav-audit')).not.toBeInViewport();
-  await noSidewaysScroll(page);
+  await noSidewaysScroll(page, 'admin-dashboard-390-vi');
   expect(await seriousViolations(page)).toEqual([]);
   await snap(page, 'admin-dashboard-390-vi');
   await page.getByTestId('admin-menu-toggle').click();
@@ -132,7 +128,7 @@ test('an owner with two-step sees the dashboard charts and the operator audit, a
   await expect(page).toHaveURL(/\/admin\/audit$/);
   await page.mouse.move(200, 10);
   await expect(page.getByTestId('audit-row').first()).toBeVisible();
-  await noSidewaysScroll(page);
+  await noSidewaysScroll(page, 'admin-audit-390-vi');
   expect(await seriousViolations(page)).toEqual([]);
   await snap(page, 'admin-audit-390-vi');
 
@@ -140,7 +136,7 @@ test('an owner with two-step sees the dashboard charts and the operator audit, a
   await page.getByTestId('admin-menu-toggle').click();
   await page.getByTestId('admin-nav-dashboard').click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await noSidewaysScroll(page);
+  await noSidewaysScroll(page, 'admin-dashboard-390-en');
   await snap(page, 'admin-dashboard-390-en');
   expect(errors).toEqual([]);
   await context.close();

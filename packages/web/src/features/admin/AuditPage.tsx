@@ -10,6 +10,7 @@ import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { useLanguage } from '../../lib/use-language';
+import { useCursorPages } from './cursor-pages';
 import { downloadOperatorAuditCsv, useOperatorAudit, type OperatorAuditFilters } from './api';
 import { LoadFailed } from './LoadFailed';
 
@@ -39,21 +40,20 @@ export function AuditPage() {
   const language = useLanguage();
   const [draft, setDraft] = useState<Draft>(emptyDraft);
   const [applied, setApplied] = useState<OperatorAuditFilters>(toFilters(emptyDraft));
-  // Keyset paging: the cursors of the pages walked through, the first page's is none.
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const pages = useCursorPages();
   const [downloadFailed, setDownloadFailed] = useState(false);
   const [downloading, setDownloading] = useState(false);
-  const events = useOperatorAudit(applied, cursors.at(-1));
+  const events = useOperatorAudit(applied, pages.cursor);
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setApplied(toFilters(draft));
-    setCursors([undefined]);
+    pages.first();
   };
   const clear = () => {
     setDraft(emptyDraft);
     setApplied(toFilters(emptyDraft));
-    setCursors([undefined]);
+    pages.first();
   };
   const download = async () => {
     setDownloading(true);
@@ -115,6 +115,7 @@ export function AuditPage() {
           rowTestId="audit-row"
           label={t('admin.audit.title')}
           minWidth={880}
+          narrow="cards"
           columns={[
             { header: t('admin.audit.columns.when'), cell: (row) => formatDateTime(row.occurred_at, language) },
             {
@@ -159,13 +160,13 @@ export function AuditPage() {
         />
       )}
       <Group gap="sm">
-        {cursors.length > 1 && (
-          <Button variant="default" onClick={() => setCursors([undefined])}>
+        {pages.hasPrevious && (
+          <Button variant="default" onClick={pages.first}>
             {t('admin.audit.first')}
           </Button>
         )}
         {events.data?.next_cursor && (
-          <Button variant="default" onClick={() => setCursors((current) => [...current, events.data!.next_cursor ?? undefined])} data-testid="audit-more">
+          <Button variant="default" onClick={() => pages.next(events.data!.next_cursor!)} data-testid="audit-more">
             {t('admin.audit.more')}
           </Button>
         )}

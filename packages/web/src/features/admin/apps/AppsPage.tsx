@@ -106,6 +106,7 @@ export function AppsPage() {
           rowTestId="app-row"
           label={t('admin.apps.title')}
           minWidth={560}
+          narrow="cards"
           rowProps={(row) => ({ 'data-current': row.client_id === selected ? 'true' : undefined, 'data-client-id': row.client_id })}
           columns={[
             {

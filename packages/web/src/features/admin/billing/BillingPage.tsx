@@ -2,33 +2,20 @@ import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Code.css';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Code, Group, NativeSelect, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMinor, plans, type AdminOrder, type Plan } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
-import { errorText, type ApiError } from '../../../lib/api';
 import { useLanguage } from '../../../lib/use-language';
+import { LoadFailed } from '../LoadFailed';
+import { SearchForm } from '../SearchForm';
+import { TwoLines } from '../TwoLines';
 import { useOperator } from '../operator-context';
 import { useCreatePromo, useDisablePromo, useIssueLicenses, useLicenses, useOrders, usePromoCodes, useRefund, useRevokeLicense } from './api';
 import { ReasonDialog } from '../ReasonDialog';
-
-/**
- * Two facts in one cell: on a phone a table of three columns fits without scrolling sideways
- * (a scrolling region with no control in it cannot be reached by keyboard).
- */
-function TwoLines({ first, second }: { first: ReactNode; second: ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <span>{first}</span>
-      <Text size="xs" c="dimmed">
-        {second}
-      </Text>
-    </Stack>
-  );
-}
 
 const lifetimePlans = (plans as readonly Plan[]).filter((plan) => plan.lifetime).map((plan) => plan.id);
 
@@ -55,22 +42,19 @@ function Orders({ movesMoney }: { movesMoney: boolean }) {
   const orders = useOrders(q);
   const refund = useRefund();
   const [refunding, setRefunding] = useState<AdminOrder | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setQ(draft.trim());
-  };
   return (
     <Section title={t('admin.billing.orders.title')}>
       <Stack gap="sm">
-        <form onSubmit={submit} noValidate role="search">
-          <Group align="flex-end" gap="sm" wrap="wrap">
-            <TextInput label={t('admin.billing.orders.query')} type="search" value={draft} maxLength={254} onChange={(event) => setDraft(event.currentTarget.value)} style={{ flex: '1 1 16rem' }} data-testid="orders-query" />
-            <Button type="submit" data-testid="orders-search">
-              {t('admin.billing.search')}
-            </Button>
-          </Group>
-        </form>
-        {orders.isError && <Alert color="red" role="alert">{errorText(orders.error as ApiError)}</Alert>}
+        <SearchForm
+          label={t('admin.billing.orders.query')}
+          value={draft}
+          onChange={setDraft}
+          onSearch={() => setQ(draft.trim())}
+          inputTestId="orders-query"
+          buttonLabel={t('admin.billing.search')}
+          buttonTestId="orders-search"
+        />
+        <LoadFailed when={orders.isError} error={orders.error} />
         {orders.data && orders.data.orders.length === 0 && <Text>{t('admin.billing.orders.empty')}</Text>}
         {orders.data && orders.data.orders.length > 0 && (
           <DataTable<AdminOrder>
@@ -80,6 +64,7 @@ function Orders({ movesMoney }: { movesMoney: boolean }) {
             rowTestId="orders-row"
             label={t('admin.billing.orders.title')}
             minWidth={340}
+            narrow="cards"
             columns={[
               { header: t('admin.billing.orders.number'), cell: (row) => <TwoLines first={row.number} second={formatDate(row.created_at, language)} /> },
               { header: t('admin.billing.orders.buyer'), cell: (row) => <TwoLines first={row.email ?? '—'} second={row.plan} /> },
@@ -150,6 +135,7 @@ function PromoCodes({ movesMoney }: { movesMoney: boolean }) {
             rowTestId="promo-row"
             label={t('admin.billing.promo.title')}
             minWidth={340}
+            narrow="cards"
             columns={[
               { header: t('admin.billing.promo.code'), cell: (row) => <TwoLines first={row.code} second={row.discount} /> },
               { header: t('admin.billing.promo.plans'), cell: (row) => <TwoLines first={row.plans.join(', ') || t('admin.billing.promo.anyPlan')} second={row.expires_at ? formatDate(row.expires_at, language) : '—'} /> },
@@ -190,11 +176,7 @@ function PromoCodes({ movesMoney }: { movesMoney: boolean }) {
                 {t('admin.billing.promo.add')}
               </Button>
             </Group>
-            {create.isError && (
-              <Alert color="red" role="alert" mt="sm">
-                {errorText(create.error as ApiError)}
-              </Alert>
-            )}
+            <LoadFailed when={create.isError} error={create.error} />
           </form>
         )}
       </Stack>
@@ -234,6 +216,7 @@ function Licenses({ movesMoney }: { movesMoney: boolean }) {
             rowTestId="licenses-row"
             label={t('admin.billing.licenses.title')}
             minWidth={340}
+            narrow="cards"
             columns={[
               { header: t('admin.billing.licenses.hash'), cell: (row) => <TwoLines first={<Code>{row.code_hash}</Code>} second={row.plan} /> },
               { header: t('admin.billing.licenses.state'), cell: (row) => <TwoLines first={t(`admin.billing.licenses.states.${row.state}`)} second={formatDate(row.at, language)} /> },
@@ -260,7 +243,7 @@ function Licenses({ movesMoney }: { movesMoney: boolean }) {
                 </Button>
               </Group>
             </form>
-            {issue.isError && <Alert color="red" role="alert">{errorText(issue.error as ApiError)}</Alert>}
+            <LoadFailed when={issue.isError} error={issue.error} />
             {issue.data && (
               <Alert color="blue" title={t('admin.billing.licenses.shownOnce')} data-testid="licenses-issued">
                 <Stack gap={4}>
@@ -288,7 +271,7 @@ function Licenses({ movesMoney }: { movesMoney: boolean }) {
                 </Button>
               </Group>
             </form>
-            {revoke.isError && <Alert color="red" role="alert">{errorText(revoke.error as ApiError)}</Alert>}
+            <LoadFailed when={revoke.isError} error={revoke.error} />
           </>
         )}
       </Stack>

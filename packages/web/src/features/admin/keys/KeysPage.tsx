@@ -8,6 +8,7 @@ import { formatDateTime, isLanguage, type SigningKey, type SigningKeyState } fro
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
+import { DangerChangeButton } from '../DangerChangeButton';
 import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
 import { useDropSigningKey, useRotateSigningKeys, useSigningKeys } from './api';
 import { LoadFailed } from '../LoadFailed';
@@ -54,6 +55,7 @@ export function KeysPage() {
             rowTestId="key-row"
             label={t('admin.keys.listTitle')}
             minWidth={640}
+            narrow="cards"
             rowProps={(row) => ({ 'data-state': row.state, 'data-kid': row.kid })}
             columns={[
               {
@@ -82,24 +84,18 @@ export function KeysPage() {
               label: t('admin.keys.columns.actions'),
               cell: (row) =>
                 row.state === 'signing' ? null : (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    data-testid="key-drop"
-                    aria-label={t('admin.keys.dropKey', { kid: row.kid })}
-                    onClick={() =>
-                      setChange({
-                        title: t('admin.keys.dropTitle'),
-                        body: t('admin.keys.dropBody', { kid: row.kid }),
-                        confirmLabel: t('admin.keys.drop'),
-                        danger: true,
-                        run: (reason) => drop.mutateAsync({ kid: row.kid, reason }),
-                      })
-                    }
-                  >
-                    {t('admin.keys.drop')}
-                  </Button>
+                  <DangerChangeButton
+                    label={t('admin.keys.drop')}
+                    ariaLabel={t('admin.keys.dropKey', { kid: row.kid })}
+                    testId="key-drop"
+                    onAsk={setChange}
+                    change={() => ({
+                      title: t('admin.keys.dropTitle'),
+                      body: t('admin.keys.dropBody', { kid: row.kid }),
+                      confirmLabel: t('admin.keys.drop'),
+                      run: (reason) => drop.mutateAsync({ kid: row.kid, reason }),
+                    })}
+                  />
                 ),
             }}
           />

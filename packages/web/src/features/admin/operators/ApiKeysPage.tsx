@@ -15,6 +15,7 @@ import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
 import { useLanguage } from '../../../lib/use-language';
+import { DangerChangeButton } from '../DangerChangeButton';
 import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
 import { useCreateOperatorApiKey, useOperatorApiKeys, useRevokeOperatorApiKey } from './api';
 import { LoadFailed } from '../LoadFailed';
@@ -154,6 +155,7 @@ export function ApiKeysPage() {
               rowTestId="operator-key-row"
               label={t('admin.apiKeys.listTitle')}
               minWidth={680}
+              narrow="cards"
               rowProps={(row) => ({ 'data-name': row.name })}
               columns={[
                 {
@@ -175,24 +177,18 @@ export function ApiKeysPage() {
               actions={{
                 label: t('admin.apiKeys.columns.actions'),
                 cell: (row) => (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    data-testid="operator-key-revoke"
-                    aria-label={t('admin.apiKeys.revokeKey', { name: row.name })}
-                    onClick={() =>
-                      setChange({
-                        title: t('admin.apiKeys.revokeTitle', { name: row.name }),
-                        body: t('admin.apiKeys.revokeBody'),
-                        confirmLabel: t('admin.apiKeys.revoke'),
-                        danger: true,
-                        run: (reason) => revoke.mutateAsync({ id: row.id, reason }),
-                      })
-                    }
-                  >
-                    {t('admin.apiKeys.revoke')}
-                  </Button>
+                  <DangerChangeButton
+                    label={t('admin.apiKeys.revoke')}
+                    ariaLabel={t('admin.apiKeys.revokeKey', { name: row.name })}
+                    testId="operator-key-revoke"
+                    onAsk={setChange}
+                    change={() => ({
+                      title: t('admin.apiKeys.revokeTitle', { name: row.name }),
+                      body: t('admin.apiKeys.revokeBody'),
+                      confirmLabel: t('admin.apiKeys.revoke'),
+                      run: (reason) => revoke.mutateAsync({ id: row.id, reason }),
+                    })}
+                  />
                 ),
               }}
             />

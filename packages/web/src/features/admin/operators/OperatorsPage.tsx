@@ -11,6 +11,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
 import { useLanguage } from '../../../lib/use-language';
 import { useOperator } from '../operator-context';
+import { DangerChangeButton } from '../DangerChangeButton';
 import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
 import { useGrantRole, useOperators, useRevokeRole } from './api';
 import { LoadFailed } from '../LoadFailed';
@@ -51,14 +52,12 @@ export function OperatorsPage() {
       },
     });
   };
-  const askRevoke = (operator: Operator, held: OperatorRole) =>
-    setChange({
-      title: t('admin.operators.revokeTitle', { role: roleName(held) }),
-      body: t(operator.user_id === me.user_id ? 'admin.operators.revokeOwnBody' : 'admin.operators.revokeBody', { email: operator.email, role: roleName(held) }),
-      confirmLabel: t('admin.operators.revoke'),
-      danger: true,
-      run: (reason) => revoke.mutateAsync({ userId: operator.user_id, role: held, reason }),
-    });
+  const revocation = (operator: Operator, held: OperatorRole) => ({
+    title: t('admin.operators.revokeTitle', { role: roleName(held) }),
+    body: t(operator.user_id === me.user_id ? 'admin.operators.revokeOwnBody' : 'admin.operators.revokeBody', { email: operator.email, role: roleName(held) }),
+    confirmLabel: t('admin.operators.revoke'),
+    run: (reason: string) => revoke.mutateAsync({ userId: operator.user_id, role: held, reason }),
+  });
 
   return (
     <Stack gap="lg" data-testid="admin-operators">
@@ -101,6 +100,7 @@ export function OperatorsPage() {
             rowTestId="operator-row"
             label={t('admin.operators.listTitle')}
             minWidth={560}
+            narrow="cards"
             rowProps={(row) => ({ 'data-email': row.email, 'data-current': row.user_id === me.user_id ? 'true' : undefined })}
             columns={[
               {
@@ -137,18 +137,15 @@ export function OperatorsPage() {
               cell: (row) => (
                 <Group gap="xs" justify="flex-end">
                   {row.roles.map((held) => (
-                    <Button
+                    <DangerChangeButton
                       key={held.role}
-                      size="xs"
-                      variant="light"
-                      color="red"
-                      data-testid="operator-revoke"
-                      data-role={held.role}
-                      aria-label={t('admin.operators.revokeRole', { role: roleName(held.role), email: row.email })}
-                      onClick={() => askRevoke(row, held.role)}
-                    >
-                      {t('admin.operators.revokeShort', { role: roleName(held.role) })}
-                    </Button>
+                      label={t('admin.operators.revokeShort', { role: roleName(held.role) })}
+                      ariaLabel={t('admin.operators.revokeRole', { role: roleName(held.role), email: row.email })}
+                      testId="operator-revoke"
+                      dataRole={held.role}
+                      onAsk={setChange}
+                      change={() => revocation(row, held.role)}
+                    />
                   ))}
                 </Group>
               ),

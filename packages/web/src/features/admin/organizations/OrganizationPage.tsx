@@ -65,6 +65,7 @@ export function OrganizationPage() {
             testId="domains-table"
             rowTestId="domains-row"
             minWidth={340}
+            narrow="cards"
             columns={[
               { header: t('admin.organizations.domain'), cell: (row) => row.domain },
               {
@@ -96,6 +97,7 @@ export function OrganizationPage() {
           testId="members-table"
           rowTestId="members-row"
           minWidth={340}
+          narrow="cards"
           columns={[
             { header: t('admin.organizations.email'), cell: (row) => (row.user_id ? <Anchor component={Link} to={`/admin/people/${row.user_id}`}>{row.email}</Anchor> : row.email) },
             { header: t('admin.organizations.role'), cell: (row) => t(`admin.organizations.roles.${row.role}`) },

@@ -1,15 +1,14 @@
-import '@mantine/core/styles/Button.css';
-import '@mantine/core/styles/Input.css';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
-import { errorText, type ApiError } from '../../../lib/api';
 import { useLanguage } from '../../../lib/use-language';
+import { LoadFailed } from '../LoadFailed';
+import { SearchForm } from '../SearchForm';
 import { useOrganizationSearch } from './api';
 
 /** /admin/organizations: find an organization by name, id, domain or a member's email. */
@@ -19,25 +18,22 @@ export function OrganizationsPage() {
   const [draft, setDraft] = useState('');
   const [q, setQ] = useState('');
   const search = useOrganizationSearch(q);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setQ(draft.trim());
-  };
   const rows = search.data?.organizations ?? [];
   return (
     <Stack gap="lg" data-testid="admin-organizations">
       <PageHeader title={t('admin.organizations.title')} description={t('admin.organizations.description')} />
       <Section title={t('admin.organizations.searchTitle')}>
-        <form onSubmit={submit} noValidate role="search">
-          <Group align="flex-end" gap="sm" wrap="wrap">
-            <TextInput label={t('admin.organizations.query')} type="search" value={draft} maxLength={254} onChange={(event) => setDraft(event.currentTarget.value)} style={{ flex: '1 1 16rem' }} data-testid="organizations-query" />
-            <Button type="submit" data-testid="organizations-search">
-              {t('admin.organizations.search')}
-            </Button>
-          </Group>
-        </form>
+        <SearchForm
+          label={t('admin.organizations.query')}
+          value={draft}
+          onChange={setDraft}
+          onSearch={() => setQ(draft.trim())}
+          inputTestId="organizations-query"
+          buttonLabel={t('admin.organizations.search')}
+          buttonTestId="organizations-search"
+        />
       </Section>
-      {search.isError && <Alert color="red" role="alert">{errorText(search.error as ApiError)}</Alert>}
+      <LoadFailed when={search.isError} error={search.error} />
       {search.data && rows.length === 0 && <Text>{t('admin.organizations.empty')}</Text>}
       {rows.length > 0 && (
         <DataTable
@@ -47,6 +43,7 @@ export function OrganizationsPage() {
           rowTestId="organizations-row"
           label={t('admin.organizations.results')}
           minWidth={340}
+          narrow="cards"
           columns={[
             {
               header: t('admin.organizations.name'),

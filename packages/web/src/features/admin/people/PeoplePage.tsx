@@ -1,15 +1,18 @@
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { Alert, Anchor, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, NativeSelect, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate, PEOPLE_SEARCH_MAX_LENGTH, peopleSearchFields, type PeopleSearchField, type PersonSummary } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
-import { errorText, type ApiError } from '../../../lib/api';
 import { useLanguage } from '../../../lib/use-language';
+import { CursorPager } from '../CursorPager';
+import { useCursorPages } from '../cursor-pages';
+import { LoadFailed } from '../LoadFailed';
+import { SearchForm } from '../SearchForm';
 import { usePeopleSearch } from './api';
 import { StatusBadge } from './StatusBadge';
 
@@ -22,49 +25,39 @@ export function PeoplePage() {
   const [draft, setDraft] = useState('');
   const [by, setBy] = useState<ByChoice>('auto');
   const [applied, setApplied] = useState<{ q: string; by: ByChoice }>({ q: '', by: 'auto' });
-  // Keyset paging: the cursors of the pages walked through, the first page's is none.
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
-  const search = usePeopleSearch(applied.q, applied.by === 'auto' ? undefined : applied.by, cursors.at(-1));
+  const pages = useCursorPages();
+  const search = usePeopleSearch(applied.q, applied.by === 'auto' ? undefined : applied.by, pages.cursor);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     setApplied({ q: draft.trim(), by });
-    setCursors([undefined]);
+    pages.first();
   };
   const people = search.data?.people ?? [];
   return (
     <Stack gap="lg" data-testid="admin-people">
       <PageHeader title={t('admin.people.title')} description={t('admin.people.description')} />
       <Section title={t('admin.people.searchTitle')}>
-        <form onSubmit={submit} noValidate role="search">
-          <Group align="flex-end" gap="sm" wrap="wrap">
-            <TextInput
-              label={t('admin.people.query')}
-              type="search"
-              value={draft}
-              maxLength={PEOPLE_SEARCH_MAX_LENGTH}
-              onChange={(event) => setDraft(event.currentTarget.value)}
-              style={{ flex: '1 1 16rem' }}
-              data-testid="people-query"
-            />
-            <NativeSelect
-              label={t('admin.people.by')}
-              value={by}
-              onChange={(event) => setBy(event.currentTarget.value as ByChoice)}
-              data={(['auto', ...peopleSearchFields] as const).map((value) => ({ value, label: t(`admin.people.fields.${value}`) }))}
-              data-testid="people-by"
-            />
-            <Button type="submit" disabled={!draft.trim()} data-testid="people-search">
-              {t('admin.people.search')}
-            </Button>
-          </Group>
-        </form>
+        <SearchForm
+          label={t('admin.people.query')}
+          value={draft}
+          onChange={setDraft}
+          onSearch={submit}
+          maxLength={PEOPLE_SEARCH_MAX_LENGTH}
+          needsText
+          inputTestId="people-query"
+          buttonLabel={t('admin.people.search')}
+          buttonTestId="people-search"
+        >
+          <NativeSelect
+            label={t('admin.people.by')}
+            value={by}
+            onChange={(event) => setBy(event.currentTarget.value as ByChoice)}
+            data={(['auto', ...peopleSearchFields] as const).map((value) => ({ value, label: t(`admin.people.fields.${value}`) }))}
+            data-testid="people-by"
+          />
+        </SearchForm>
       </Section>
-      {search.isError && (
-        <Alert color="red" role="alert" data-testid="people-error">
-          {errorText(search.error as ApiError)}
-        </Alert>
-      )}
+      <LoadFailed when={search.isError} error={search.error} testId="people-error" />
       {search.data && (
         <Text size="sm" c="dimmed" data-testid="people-searched-by">
           {t('admin.people.searchedBy', { field: t(`admin.people.fields.${search.data.by}`) })}
@@ -79,6 +72,7 @@ export function PeoplePage() {
           rowTestId="people-row"
           label={t('admin.people.results')}
           minWidth={720}
+          narrow="cards"
           columns={[
             {
               header: t('admin.people.columns.email'),
@@ -95,16 +89,7 @@ export function PeoplePage() {
           ]}
         />
       )}
-      {(cursors.length > 1 || search.data?.next_cursor) && (
-        <Group gap="sm">
-          <Button variant="default" disabled={cursors.length <= 1} onClick={() => setCursors((current) => current.slice(0, -1))}>
-            {t('admin.people.previous')}
-          </Button>
-          <Button variant="default" disabled={!search.data?.next_cursor} onClick={() => setCursors((current) => [...current, search.data?.next_cursor ?? undefined])} data-testid="people-next">
-            {t('admin.people.next')}
-          </Button>
-        </Group>
-      )}
+      <CursorPager pages={pages} nextCursor={search.data?.next_cursor} previousLabel={t('admin.people.previous')} nextLabel={t('admin.people.next')} nextTestId="people-next" />
     </Stack>
   );
 }

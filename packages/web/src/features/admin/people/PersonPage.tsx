@@ -113,6 +113,7 @@ export function PersonPage() {
               rowTestId="person-factor"
               label={t('admin.people.secondFactors')}
               minWidth={420}
+              narrow="cards"
               columns={[
                 { header: t('admin.people.factorKind'), cell: (row) => t(`admin.people.factorKinds.${row.kind}`) },
                 { header: t('admin.people.factorName'), cell: (row) => row.name ?? '—' },
@@ -133,6 +134,7 @@ export function PersonPage() {
               rowTestId="person-session"
               label={t('admin.people.sessions')}
               minWidth={640}
+              narrow="cards"
               columns={[
                 { header: t('admin.people.device'), cell: (row) => [row.browser, row.device].filter(Boolean).join(' · ') || '—' },
                 { header: t('admin.people.place'), cell: (row) => [row.location, row.ip].filter(Boolean).join(' · ') || '—' },

@@ -1,32 +1,24 @@
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Badge.css';
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMoney, type WalletCurrency } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
-import { errorText, type ApiError } from '../../../lib/api';
 import { useLanguage } from '../../../lib/use-language';
+import { CursorPager } from '../CursorPager';
+import { useCursorPages } from '../cursor-pages';
+import { LoadFailed } from '../LoadFailed';
+import { SearchForm } from '../SearchForm';
+import { TwoLines } from '../TwoLines';
 import { ReasonDialog } from '../ReasonDialog';
 import { useOperator } from '../operator-context';
 import { useLedgerAccounts, useLedgerEntries, usePayoutAction, usePayoutQueue } from './api';
 
 type QueueItem = NonNullable<ReturnType<typeof usePayoutQueue>['data']>['queue'][number];
-
-/** Two facts in one cell, so the ledger's table fits a phone without scrolling sideways (a region with no control in it is not reachable by keyboard). */
-function TwoLines({ first, second }: { first: ReactNode; second: ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <span>{first}</span>
-      <Text size="xs" c="dimmed">
-        {second}
-      </Text>
-    </Stack>
-  );
-}
 
 const money = (minor: string, currency: WalletCurrency, language: 'en' | 'vi') => formatMoney({ minor: BigInt(minor) }, currency, language);
 
@@ -64,6 +56,7 @@ function PayoutQueue() {
             rowTestId="payouts-row"
             label={t('admin.wallet.queue.title')}
             minWidth={340}
+            narrow="cards"
             columns={[
               { header: t('admin.wallet.queue.researcher'), cell: (row) => row.email ?? row.user_id },
               { header: t('admin.wallet.queue.amount'), cell: (row) => money(row.amount_minor, row.currency, language) },
@@ -112,27 +105,29 @@ function Ledger() {
   const [draft, setDraft] = useState('');
   const [owner, setOwner] = useState('');
   const [accountId, setAccountId] = useState<string | null>(null);
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const pages = useCursorPages();
   const accounts = useLedgerAccounts(owner);
-  const entries = useLedgerEntries(accountId, cursors.at(-1));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const entries = useLedgerEntries(accountId, pages.cursor);
+  const submit = () => {
     setOwner(draft.trim());
     setAccountId(null);
-    setCursors([undefined]);
+    pages.first();
   };
   return (
     <Section title={t('admin.wallet.ledger.title')}>
       <Stack gap="sm">
-        <form onSubmit={submit} noValidate role="search">
-          <Group align="flex-end" gap="sm" wrap="wrap">
-            <TextInput label={t('admin.wallet.ledger.owner')} description={t('admin.wallet.ledger.ownerHint')} type="search" value={draft} maxLength={254} onChange={(event) => setDraft(event.currentTarget.value)} style={{ flex: '1 1 16rem' }} data-testid="ledger-owner" />
-            <Button type="submit" disabled={!draft.trim()} data-testid="ledger-search">
-              {t('admin.wallet.ledger.find')}
-            </Button>
-          </Group>
-        </form>
-        {accounts.isError && <Alert color="red" role="alert">{errorText(accounts.error as ApiError)}</Alert>}
+        <SearchForm
+          label={t('admin.wallet.ledger.owner')}
+          description={t('admin.wallet.ledger.ownerHint')}
+          value={draft}
+          onChange={setDraft}
+          onSearch={submit}
+          needsText
+          inputTestId="ledger-owner"
+          buttonLabel={t('admin.wallet.ledger.find')}
+          buttonTestId="ledger-search"
+        />
+        <LoadFailed when={accounts.isError} error={accounts.error} />
         {accounts.data && accounts.data.accounts.length === 0 && <Text>{t('admin.wallet.ledger.noAccounts')}</Text>}
         {accounts.data && accounts.data.accounts.length > 0 && (
           <Group gap="xs" wrap="wrap" role="group" aria-label={t('admin.wallet.ledger.accounts')}>
@@ -143,7 +138,7 @@ function Ledger() {
                 aria-pressed={account.id === accountId}
                 onClick={() => {
                   setAccountId(account.id);
-                  setCursors([undefined]);
+                  pages.first();
                 }}
                 data-testid="ledger-account"
               >
@@ -161,6 +156,7 @@ function Ledger() {
             rowTestId="ledger-row"
             label={t('admin.wallet.ledger.entries')}
             minWidth={340}
+            narrow="cards"
             columns={[
               { header: t('admin.wallet.ledger.date'), cell: (row) => <TwoLines first={formatDate(row.created_at, language)} second={row.kind} /> },
               { header: t('admin.wallet.ledger.note'), cell: (row) => row.note ?? '—' },
@@ -171,16 +167,7 @@ function Ledger() {
             ]}
           />
         )}
-        {(cursors.length > 1 || entries.data?.next_cursor) && (
-          <Group gap="sm">
-            <Button variant="default" disabled={cursors.length <= 1} onClick={() => setCursors((current) => current.slice(0, -1))}>
-              {t('admin.wallet.ledger.newer')}
-            </Button>
-            <Button variant="default" disabled={!entries.data?.next_cursor} onClick={() => setCursors((current) => [...current, entries.data?.next_cursor ?? undefined])}>
-              {t('admin.wallet.ledger.older')}
-            </Button>
-          </Group>
-        )}
+        <CursorPager pages={pages} nextCursor={entries.data?.next_cursor} previousLabel={t('admin.wallet.ledger.newer')} nextLabel={t('admin.wallet.ledger.older')} />
       </Stack>
     </Section>
   );

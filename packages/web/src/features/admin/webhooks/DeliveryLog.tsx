@@ -2,11 +2,14 @@ import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, webhookDeliveryStatuses, type WebhookDelivery, type WebhookDeliveryStatus } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { useLanguage } from '../../../lib/use-language';
+import { CursorPager } from '../CursorPager';
+import { useCursorPages } from '../cursor-pages';
+import { LoadFailed } from '../LoadFailed';
 import { useDeliveries } from './api';
 
 const statusColor: Record<WebhookDeliveryStatus, string> = { pending: 'yellow', delivered: 'green', failed: 'red' };
@@ -16,8 +19,8 @@ export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRed
   const { t } = useTranslation();
   const language = useLanguage();
   const [status, setStatus] = useState<WebhookDeliveryStatus | undefined>(undefined);
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
-  const log = useDeliveries(clientId, status, cursors.at(-1));
+  const pages = useCursorPages();
+  const log = useDeliveries(clientId, status, pages.cursor);
   const rows = log.data?.items ?? [];
   const nextCursor = log.data?.next_cursor;
   return (
@@ -29,15 +32,11 @@ export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRed
         onChange={(event) => {
           const value = event.currentTarget.value as WebhookDeliveryStatus | '';
           setStatus(value || undefined);
-          setCursors([undefined]);
+          pages.first();
         }}
         maw={260}
       />
-      {log.isError && (
-        <Alert color="red" role="alert">
-          {t('admin.webhooks.loadFailed')}
-        </Alert>
-      )}
+      <LoadFailed when={log.isError} message={t('admin.webhooks.loadFailed')} />
       {log.data && rows.length === 0 && <Text data-testid="webhook-log-empty">{t('admin.webhooks.noDeliveries')}</Text>}
       {rows.length > 0 && (
         <DataTable<WebhookDelivery>
@@ -47,6 +46,7 @@ export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRed
           rowTestId="webhook-log-row"
           label={t('admin.webhooks.log')}
           minWidth={760}
+          narrow="cards"
           columns={[
             { header: t('admin.webhooks.columns.created'), cell: (row) => formatDateTime(row.created_at, language) },
             {
@@ -93,14 +93,7 @@ export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRed
           }}
         />
       )}
-      <Group gap="sm">
-        <Button variant="default" size="xs" disabled={cursors.length < 2} onClick={() => setCursors((current) => current.slice(0, -1))}>
-          {t('admin.webhooks.newer')}
-        </Button>
-        <Button variant="default" size="xs" disabled={!nextCursor} onClick={() => nextCursor && setCursors((current) => [...current, nextCursor])}>
-          {t('admin.webhooks.older')}
-        </Button>
-      </Group>
+      <CursorPager pages={pages} nextCursor={nextCursor} previousLabel={t('admin.webhooks.newer')} nextLabel={t('admin.webhooks.older')} size="xs" />
     </Stack>
   );
 }

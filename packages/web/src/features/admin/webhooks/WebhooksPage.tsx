@@ -49,6 +49,7 @@ export function WebhooksPage() {
           rowTestId="webhook-app"
           label={t('admin.webhooks.apps')}
           minWidth={640}
+          narrow="cards"
           rowProps={(row) => ({ 'data-current': row.client_id === selected ? 'true' : undefined })}
           columns={[
             {
