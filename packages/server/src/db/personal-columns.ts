@@ -101,7 +101,7 @@ export const personalColumns: Record<string, Record<string, ColumnHandling>> = {
   api_keys: { id: no, user_id: deleteRow, name: deleteRow, prefix: deleteRow, key_hash: deleteRow, scopes: no, expires_at: no, last_used_at: no, revoked_at: no, created_at: no },
   notifications: { id: no, user_id: deleteRow, type: no, title: deleteRow, body: deleteRow, metadata: deleteRow, target: no, read_at: no, created_at: no },
   // A sign-in's alert still to deliver: goes with its session (cascade), and is deleted once delivered.
-  security_alerts: { id: no, session_id: deleteRow, kind: no, brand: no, detail: deleteRow, attempts: no, next_attempt_at: no, claimed_until: no, claim_id: no, notified_at: no, last_error: no, created_at: no },
+  security_alerts: { id: no, session_id: deleteRow, kind: no, brand: no, detail: deleteRow, mail_to: deleteRow, attempts: no, next_attempt_at: no, claimed_until: no, claim_id: no, notified_at: no, last_error: no, created_at: no },
   // The provider's sessions, grants and tokens of the account (account_id).
   oidc_models: {
     model: no,

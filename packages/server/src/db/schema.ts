@@ -243,6 +243,8 @@ export const securityAlerts = pgTable(
     kind: text('kind').notNull(),
     brand: text('brand').notNull(),
     detail: text('detail'),
+    /** The account's address when the sign-in was made: the alert goes there, whatever the address became since. */
+    mailTo: text('mail_to'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
     claimedUntil: timestamp('claimed_until', { withTimezone: true }),

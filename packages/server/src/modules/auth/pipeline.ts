@@ -172,7 +172,7 @@ export function createSignInPipeline(deps: SignInDependencies) {
           attempt.session = { token, row: session, history };
           const newDevice = newDeviceAlert(session, history);
           if (newDevice) attempt.events.push(newDevice);
-          await queueSecurityAlerts(tx, session, attempt.origin.brand, attempt.events);
+          await queueSecurityAlerts(tx, session, attempt.origin.brand, attempt.events, attempt.user.email);
         });
         if (attempt.events.length > 0) deps.securityAlerts?.kick();
       },

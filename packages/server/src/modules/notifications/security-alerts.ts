@@ -24,17 +24,32 @@ type AlertRow = typeof securityAlerts.$inferSelect;
 
 /**
  * Queues a new session's security alerts in the transaction that inserts the session: one
- * INSERT (none when there is nothing to say), so a crash keeps both or neither. The
+ * INSERT (none when there is nothing to say), so a crash keeps both or neither. `mailTo`: the
+ * account's address now, where the mail goes even if the address changes before it is sent. The
  * notification and the mail are made after the answer, by `createSecurityAlertWorker`.
  */
-export async function queueSecurityAlerts(tx: DatabaseTransaction, session: { id: string; createdAt: Date }, brand: BrandId, alerts: readonly SecurityAlert[]): Promise<void> {
+export async function queueSecurityAlerts(
+  tx: DatabaseTransaction,
+  session: { id: string; createdAt: Date },
+  brand: BrandId,
+  alerts: readonly SecurityAlert[],
+  mailTo: string,
+): Promise<void> {
   if (alerts.length === 0) return;
   await tx
     .insert(securityAlerts)
-    .values(alerts.map((alert) => ({ id: randomUUID(), sessionId: session.id, kind: alert.kind, brand, detail: alert.detail ?? null, nextAttemptAt: session.createdAt })));
+    .values(alerts.map((alert) => ({ id: randomUUID(), sessionId: session.id, kind: alert.kind, brand, detail: alert.detail ?? null, mailTo, nextAttemptAt: session.createdAt })));
 }
 
-const wordsOf = (row: AlertRow): SecurityEventOptions => ({ brand: isBrandId(row.brand) ? row.brand : 'platform', ...(row.detail ? { detail: row.detail } : {}) });
+/**
+ * The alert's words and its recipient: the address the account had at the sign-in, so an email
+ * change made before a retry (by whoever signed in) never takes the owner's alert with it.
+ */
+const wordsOf = (row: AlertRow): SecurityEventOptions => ({
+  brand: isBrandId(row.brand) ? row.brand : 'platform',
+  ...(row.detail ? { detail: row.detail } : {}),
+  ...(row.mailTo ? { mailTo: row.mailTo } : {}),
+});
 
 /**
  * The security alert worker: claims due alerts in one statement (FOR UPDATE SKIP LOCKED, then
