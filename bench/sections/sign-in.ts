@@ -73,23 +73,53 @@ interface Target {
   app: RunningApp;
   requests: Parameters<typeof load>[0]['requests'];
   rounds: Array<{ server: ServerRound; raw: RawRound }>;
+  newDevice: boolean;
+  /** New device: the alerts still queued at each round's end, and the seconds until delivered. */
+  drains: Array<{ queued: number; seconds: number }>;
 }
 
-async function target(real: RunningApp, label: string, gated: boolean): Promise<Target> {
-  const accounts = await seedAccounts(real, 'signin', ACCOUNTS);
-  const requests = accounts.map((account) => ({
-    method: 'POST' as const,
-    path: '/v3/sso/auth',
-    headers: clientHeaders(account),
-    body: JSON.stringify({ email: account.email, password: account.password }),
-  }));
-  return { label, gated, app: real, requests, rounds: [] };
+/**
+ * A returning browser sends the device id of its earlier sign-ins; a new device sends none, so
+ * the server gives it a fresh one and every sign-in (past the account's first) is the
+ * new-device security alert's.
+ */
+async function target(real: RunningApp, label: string, gated: boolean, device: 'returning' | 'new'): Promise<Target> {
+  const accounts = await seedAccounts(real, `signin-${device}`, ACCOUNTS);
+  const requests = accounts.map((account) => {
+    const { 'device-id': _returning, ...newDevice } = clientHeaders(account);
+    return {
+      method: 'POST' as const,
+      path: '/v3/sso/auth',
+      headers: device === 'returning' ? clientHeaders(account) : newDevice,
+      body: JSON.stringify({ email: account.email, password: account.password }),
+    };
+  });
+  return { label: `${label}, ${device === 'returning' ? 'a returning browser' : 'a new device each time'}`, gated: gated && device === 'returning', app: real, requests, rounds: [], newDevice: device === 'new', drains: [] };
 }
 
 async function serverRound(t: Target): Promise<ServerRound> {
   const cpu = cpuWindow(SECONDS);
   const result = await load({ url: t.app.url, connections: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, requests: t.requests, onStart: cpu.begin });
-  return { ...result, perCpuSecond: result.ok / ((await cpu.milliseconds()) / 1000) };
+  const round = { ...result, perCpuSecond: result.ok / ((await cpu.milliseconds()) / 1000) };
+  if (t.newDevice) t.drains.push(await alertsDrained(t.app));
+  return round;
+}
+
+/**
+ * The new-device alerts are delivered after the answers: how many were still queued when the
+ * round ended, and how long the server took to deliver them. Waited for, so no round pays for
+ * the one before it.
+ */
+async function alertsDrained(app: RunningApp): Promise<{ queued: number; seconds: number }> {
+  const { sql } = await import('drizzle-orm');
+  const queued = async () => {
+    const { rows } = await app.database!.db.execute(sql`select count(*)::int as n from security_alerts`);
+    return Number((rows[0] as { n: number }).n);
+  };
+  const started = performance.now();
+  const atEnd = await queued();
+  for (let left = atEnd; left > 0 && performance.now() - started < 60_000; left = await queued()) await new Promise((resolve) => setTimeout(resolve, 100));
+  return { queued: atEnd, seconds: (performance.now() - started) / 1000 };
 }
 
 function targetRows(t: Target): Row[] {
@@ -116,6 +146,19 @@ function targetRows(t: Target): Row[] {
   ];
 }
 
+/** A new device's sign-ins against a returning browser's on the same database, round by round. */
+function newDeviceRow(returning: Target, fresh: Target): Row {
+  const perSecond = returning.rounds.map(({ server }, round) => fresh.rounds[round]!.server.rps / server.rps);
+  const perCpu = returning.rounds.map(({ server }, round) => fresh.rounds[round]!.server.perCpuSecond / server.perCpuSecond);
+  const listed = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
+  return {
+    metric: `  new device / returning browser, per second`,
+    value: median(perSecond).toFixed(2),
+    status: 'INFO',
+    note: `${fresh.label}: medians of ${perSecond.length} rounds; per second ${listed(perSecond)}; per CPU-second ${listed(perCpu)}; the alerts (notification and mail, made after the answer) still queued at each round's end ${fresh.drains.map((drain) => `${drain.queued} (delivered ${drain.seconds.toFixed(1)} s later)`).join(', ')}`,
+  };
+}
+
 export const signInThroughput: BenchSection = {
   name: 'signin',
   title: 'POST /v3/sso/auth: password sign-ins',
@@ -129,9 +172,11 @@ export const signInThroughput: BenchSection = {
     // Production runs on PostgreSQL (its CPU is another process's); `npm start` embeds PGlite,
     // whose queries run on this process's main thread and count as the server's.
     const onPostgres = await context.realAppOnPostgres();
+    const onPglite = await context.realApp();
     const targets = [
-      ...(onPostgres ? [await target(onPostgres, 'on PostgreSQL (production)', true)] : []),
-      await target(await context.realApp(), 'on embedded PGlite (npm start)', !onPostgres),
+      ...(onPostgres ? [await target(onPostgres, 'on PostgreSQL (production)', true, 'returning'), await target(onPostgres, 'on PostgreSQL (production)', false, 'new')] : []),
+      await target(onPglite, 'on embedded PGlite (npm start)', !onPostgres, 'returning'),
+      await target(onPglite, 'on embedded PGlite (npm start)', false, 'new'),
     ];
 
     const rawRounds: RawRound[] = [];
@@ -161,7 +206,7 @@ export const signInThroughput: BenchSection = {
         status: 'INFO',
         note: `${perCore[0]!.perCpuSecond.toFixed(1)} per CPU-s: how the server hashes (argon2-threads.ts: one thread per core); for reference, not the baseline`,
       },
-      ...targets.flatMap(targetRows),
+      ...targets.flatMap((t, index) => [...targetRows(t), ...(t.newDevice ? [newDeviceRow(targets[index - 1]!, t)] : [])]),
       ...(onPostgres ? [] : [{ metric: 'sign-ins on PostgreSQL', value: 'n/a', status: 'INFO' as const, note: 'no PostgreSQL answered (BENCH_DATABASE_URL, TEST_DATABASE_URL or 127.0.0.1:5432): the target applies to PGlite instead' }]),
     ];
   },
