@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { alias, type PgColumn } from 'drizzle-orm/pg-core';
+import { alias, QueryBuilder, type PgColumn } from 'drizzle-orm/pg-core';
 import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/client';
 import { oauthClients, oidcModels } from '../../db/schema';
@@ -51,31 +51,53 @@ function hotStatements(db: Database) {
       .returning({ id: t.id })
       .prepare('oidc_models_consume'),
     /** Saves rows, one or several in one statement (a provider request's writes: requestWrites). */
-    upsert: db
-      .insert(t)
-      .select(
-        // The table's columns in its order (drizzle inserts into all of them), consumed_at empty.
-        sql`select model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at, null::timestamptz
-            from unnest(${sql.placeholder('model')}::text[], ${sql.placeholder('id')}::text[], ${sql.placeholder('payload')}::jsonb[], ${sql.placeholder('grantId')}::text[],
-                        ${sql.placeholder('userCode')}::text[], ${sql.placeholder('uid')}::text[], ${sql.placeholder('accountId')}::text[], ${sql.placeholder('clientId')}::text[],
-                        ${sql.placeholder('sessionUid')}::text[], ${sql.placeholder('expiresAt')}::timestamptz[])
-              as rows(model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at)`,
-      )
-      .onConflictDoUpdate({
-        target: [t.model, t.id],
-        set: {
-          payload: sql`excluded.payload`,
-          expiresAt: sql`excluded.expires_at`,
-          grantId: sql`excluded.grant_id`,
-          userCode: sql`excluded.user_code`,
-          uid: sql`excluded.uid`,
-          accountId: sql`excluded.account_id`,
-          clientId: sql`excluded.client_id`,
-          sessionUid: sql`excluded.session_uid`,
-        },
-      })
-      .prepare('oidc_models_upsert'),
+    upsert: upsertRows(db.insert(t).select(rowsOfArrays())).prepare('oidc_models_upsert'),
+    /**
+     * Marks one code or token used and saves rows, only if it was unused, in one statement: a
+     * refresh grant consumes its token and stores the rotated one with its access token. The
+     * rows it answers are those saved: none when the token was already used.
+     */
+    consumeAndUpsert: upsertRows(db.with(consumed).insert(t).select(sql`${rowsOfArrays()} where exists (select 1 from ${consumed})`))
+      .returning({ id: t.id })
+      .prepare('oidc_models_consume_upsert'),
   };
+}
+
+/** The rows of a write as parallel arrays (one parameter per column): any number of rows in one statement. */
+const rowsOfArrays = () =>
+  // The table's columns in its order (drizzle inserts into all of them), consumed_at empty.
+  sql`select model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at, null::timestamptz
+      from unnest(${sql.placeholder('model')}::text[], ${sql.placeholder('id')}::text[], ${sql.placeholder('payload')}::jsonb[], ${sql.placeholder('grantId')}::text[],
+                  ${sql.placeholder('userCode')}::text[], ${sql.placeholder('uid')}::text[], ${sql.placeholder('accountId')}::text[], ${sql.placeholder('clientId')}::text[],
+                  ${sql.placeholder('sessionUid')}::text[], ${sql.placeholder('expiresAt')}::timestamptz[])
+        as rows(model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at)`;
+
+/** The code or token `consumeAndUpsert` marks used (its `consumedModel` and `consumedId`), when it was unused. */
+const consumed = (() => {
+  const t = oidcModels;
+  return new QueryBuilder().$with('consumed', { id: sql<string>`id` }).as(
+    sql`update ${t} set ${sql.identifier(t.consumedAt.name)} = now()
+        where ${t.model} = ${sql.placeholder('consumedModel')} and ${t.id} = ${sql.placeholder('consumedId')} and ${t.consumedAt} is null
+        returning ${t.id}`,
+  );
+})();
+
+/** An insert of rows that replaces the rows of the same (model, id). */
+function upsertRows<T extends { onConflictDoUpdate: (config: { target: PgColumn[]; set: Record<string, SQL> }) => unknown }>(insert: T): ReturnType<T['onConflictDoUpdate']> {
+  const t = oidcModels;
+  return insert.onConflictDoUpdate({
+    target: [t.model, t.id],
+    set: {
+      payload: sql`excluded.payload`,
+      expiresAt: sql`excluded.expires_at`,
+      grantId: sql`excluded.grant_id`,
+      userCode: sql`excluded.user_code`,
+      uid: sql`excluded.uid`,
+      accountId: sql`excluded.account_id`,
+      clientId: sql`excluded.client_id`,
+      sessionUid: sql`excluded.session_uid`,
+    },
+  }) as ReturnType<T['onConflictDoUpdate']>;
 }
 
 /**
@@ -120,18 +142,22 @@ type ModelWrite = ReturnType<typeof columnsOf> & { model: string; payload: strin
 
 /**
  * A provider request's writes, held until the request ends (or reads) and then made in one
- * statement: a refresh grant saves the rotated refresh token and its access token in one
- * round trip instead of two, a code grant its access and refresh tokens. The response leaves
- * only after that (provider.ts flushes before Koa answers), so a client never holds a token
- * that is not stored; a read in the same request writes first, so it sees its own writes.
- * Outside a provider request (the portal's own routes) a write goes at once.
+ * statement: a refresh grant marks its token used and saves the rotated refresh token and its
+ * access token in one round trip instead of three, a code grant likewise with its code. The
+ * response leaves only after that (provider.ts flushes before Koa answers), so a client never
+ * holds a token that is not stored, nor one whose code or refresh token was used meanwhile:
+ * the new rows are saved only if the old one was still unused, and otherwise the request is
+ * refused (`refused`: provider.ts answers invalid_grant). A read in the same request writes
+ * first, so it sees its own writes. Outside a provider request (the portal's own routes) a
+ * write or a consume goes at once.
  */
-function requestWrites(statements: ReturnType<typeof hotStatements>, currentRequest: () => object | undefined) {
-  const held = new WeakMap<object, Map<string, ModelWrite>>();
+function requestWrites(statements: ReturnType<typeof hotStatements>, currentRequest: () => object | undefined, refused: (model: string, id: string) => Promise<never>) {
+  type Consume = { model: string; id: string };
+  const held = new WeakMap<object, { rows: Map<string, ModelWrite>; consumes: Consume[] }>();
 
-  async function write(rows: ModelWrite[]): Promise<void> {
+  const columnsOfRows = (rows: ModelWrite[]) => {
     const column = (key: keyof ModelWrite) => rows.map((row) => row[key]);
-    await statements.upsert.execute({
+    return {
       model: column('model'),
       id: column('id'),
       payload: column('payload'),
@@ -142,24 +168,53 @@ function requestWrites(statements: ReturnType<typeof hotStatements>, currentRequ
       clientId: column('clientId'),
       sessionUid: column('sessionUid'),
       expiresAt: column('expiresAt'),
-    });
+    };
+  };
+
+  async function consumeNow({ model, id }: Consume): Promise<void> {
+    if ((await statements.consume.execute({ model, id })).length === 0) await refused(model, id);
   }
+
+  async function write(rows: ModelWrite[], consumes: Consume[]): Promise<void> {
+    const saves = (consume: Consume) => rows.some((row) => row.model === consume.model && row.id === consume.id);
+    const [only] = consumes;
+    // One consume and rows that do not include it (a grant's rotation): one statement.
+    if (only && consumes.length === 1 && rows.length > 0 && !saves(only)) {
+      const saved = await statements.consumeAndUpsert.execute({ ...columnsOfRows(rows), consumedModel: only.model, consumedId: only.id });
+      if (saved.length === 0) await refused(only.model, only.id);
+      return;
+    }
+    // Anything else in turn: a row saved and used in the same request is saved first.
+    const rowsFirst = consumes.some(saves);
+    if (rowsFirst && rows.length > 0) await statements.upsert.execute(columnsOfRows(rows));
+    for (const consume of consumes) await consumeNow(consume);
+    if (!rowsFirst && rows.length > 0) await statements.upsert.execute(columnsOfRows(rows));
+  }
+
+  const heldBy = (request: object) => {
+    let writes = held.get(request);
+    if (!writes) held.set(request, (writes = { rows: new Map(), consumes: [] }));
+    return writes;
+  };
 
   return {
     async add(row: ModelWrite): Promise<void> {
       const request = currentRequest();
-      if (!request) return write([row]);
-      let rows = held.get(request);
-      if (!rows) held.set(request, (rows = new Map()));
+      if (!request) return write([row], []);
       // A second save of the same row replaces the first, as two upserts one after the other would.
-      rows.set(`${row.model}:${row.id}`, row);
+      heldBy(request).rows.set(`${row.model}:${row.id}`, row);
     },
-    /** Writes what `request` holds (by default the provider request this runs in). */
+    async consume(consume: Consume): Promise<void> {
+      const request = currentRequest();
+      if (!request) return consumeNow(consume);
+      heldBy(request).consumes.push(consume);
+    },
+    /** Makes what `request` holds (by default the provider request this runs in). */
     async flush(request = currentRequest()): Promise<void> {
-      const rows = request && held.get(request);
-      if (!rows) return;
+      const writes = request && held.get(request);
+      if (!writes) return;
       held.delete(request);
-      await write([...rows.values()]);
+      await write([...writes.rows.values()], writes.consumes);
     },
   };
 }
@@ -220,7 +275,10 @@ export function createAdapterFactory(
   const handoff = grantHandoff();
   const findRow = findBatcher(statements.find, handoff);
   // The provider request a model call runs in: oidc-provider keeps it (AsyncLocalStorage) as Provider.ctx.
-  const writes = requestWrites(statements, options.currentRequest ?? (() => Provider.ctx));
+  const writes = requestWrites(statements, options.currentRequest ?? (() => Provider.ctx), async (model, id) => {
+    await revokeFamily(model, id);
+    throw new errors.InvalidGrant(`${model} already used`);
+  });
 
   /**
    * What the provider does for a replayed code or refresh token (helpers/revoke.js): every
@@ -315,17 +373,14 @@ export function createAdapterFactory(
     }
 
     /**
-     * Marks a code or token used, in one conditional statement: of two concurrent redemptions
-     * (both read it unused) exactly one wins. The loser is treated as a replay, as the provider
-     * treats a token presented again after use: its whole grant is revoked (so the winner's
-     * new tokens stop working too) and the request answers invalid_grant (a 400, never a 500).
+     * Marks a code or token used, in one conditional statement (made with the request's writes:
+     * requestWrites): of two concurrent redemptions (both read it unused) exactly one wins. The
+     * loser is treated as a replay, as the provider treats a token presented again after use:
+     * its whole grant is revoked (so the winner's new tokens stop working too) and the request
+     * answers invalid_grant (a 400, never a 500).
      */
     async consume(id: string): Promise<void> {
-      await writes.flush();
-      const used = await statements.consume.execute({ model: this.model, id });
-      if (used.length > 0) return;
-      await revokeFamily(this.model, id);
-      throw new errors.InvalidGrant(`${this.model} already used`);
+      await writes.consume({ model: this.model, id });
     }
 
     async destroy(id: string): Promise<void> {

@@ -248,6 +248,7 @@ describe('the adapter', () => {
     expect(await access.find('at-held-2')).toMatchObject({ grantId: 'g-held' });
     await refresh.upsert('rt-held-2', { grantId: 'g-held', accountId: 'a' }, 60);
     await refresh.consume('rt-held-2');
+    await storage.flushRequest(request);
     current = undefined;
     expect((await refresh.find('rt-held-2'))!.consumed).toBeTruthy();
     // Revoking by grant sees every row the request wrote.
@@ -256,6 +257,39 @@ describe('the adapter', () => {
     await access.revokeByGrantId('g-held');
     current = undefined;
     expect(await access.find('at-held-3')).toBeUndefined();
+  });
+
+  it('marks a token used and saves what replaces it in one statement at the end of the request, or saves nothing and revokes the family when another request used it first', async () => {
+    const request = {};
+    let current: object | undefined;
+    const storage = createAdapterFactory(database.db, { currentRequest: () => current });
+    const refresh = storage.adapterFor('RefreshToken');
+    const access = storage.adapterFor('AccessToken');
+    const grants = storage.adapterFor('Grant');
+    await grants.upsert('g-rotate', { accountId: 'a', clientId: 'c' }, 60);
+    await refresh.upsert('rt-old', { grantId: 'g-rotate', accountId: 'a' }, 60);
+    // A rotation: the old token consumed, the new ones saved, all when the request ends.
+    current = request;
+    await refresh.consume('rt-old');
+    await refresh.upsert('rt-new', { grantId: 'g-rotate', accountId: 'a' }, 60);
+    await access.upsert('at-new', { grantId: 'g-rotate', accountId: 'a' }, 60);
+    current = undefined;
+    expect((await refresh.find('rt-old'))!.consumed).toBeUndefined();
+    await storage.flushRequest(request);
+    expect((await refresh.find('rt-old'))!.consumed).toBeTruthy();
+    expect(await refresh.find('rt-new')).toMatchObject({ grantId: 'g-rotate' });
+
+    // A second request that had read rt-old unused: its tokens are never stored, and the grant's family goes.
+    const late = {};
+    current = late;
+    await refresh.consume('rt-old');
+    await refresh.upsert('rt-late', { grantId: 'g-rotate', accountId: 'a' }, 60);
+    current = undefined;
+    await expect(storage.flushRequest(late)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await refresh.find('rt-late')).toBeUndefined();
+    expect(await refresh.find('rt-new')).toBeUndefined();
+    expect(await access.find('at-new')).toBeUndefined();
+    expect(await grants.find('g-rotate')).toBeUndefined();
   });
 
   it("looks a token up under several models in one statement, and hands its grant to the next Grant.find once (never after the grant's deletion here)", async () => {

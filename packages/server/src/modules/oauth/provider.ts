@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { and, desc, eq } from 'drizzle-orm';
 import { MODERATORS_SCOPE } from '@portal/contracts';
 import type { JWK } from 'jose';
-import Provider, { ExternalSigningKey, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, ExternalSigningKey, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { oidcModels, oidcSessionLinks } from '../../db/schema';
@@ -54,6 +54,13 @@ export function multiFactorRequired(params: { acr_values?: unknown; claims?: unk
   } catch {
     return false; // the provider refuses a malformed claims parameter itself
   }
+}
+
+/** An OAuth error answer in place of what the provider had answered (RFC 6749 section 5.2). */
+function answerError(ctx: KoaContextWithOIDC, error: InstanceType<typeof errors.OIDCProviderError>): void {
+  ctx.status = error.statusCode;
+  ctx.set('cache-control', 'no-store');
+  ctx.body = { error: error.error, error_description: error.error_description };
 }
 
 /** Paths of the provider's endpoints. The authorization endpoint is the spec's `/o/authorize`. */
@@ -366,6 +373,8 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
       // The request's held writes (adapter.ts), before Koa sends the response this middleware is inside of.
       // A failure answers 500 with no tokens: nothing reaches a client that is not stored.
       await storage.flushRequest(ctx).catch((error: unknown) => {
+        // The code or refresh token was used by another request meanwhile: nothing was saved, its grant is revoked.
+        if (error instanceof errors.InvalidGrant) return answerError(ctx, error);
         deps.log.error({ err: error, route: ctx.oidc?.route }, 'oidc provider storage failed');
         throw error;
       });

@@ -1,0 +1,95 @@
+import { fileURLToPath } from 'node:url';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestBrowser } from '../../../test/browser';
+import { startProviderTestServer, type TestServer } from '../../../test/harness';
+import { identityClient } from '../../../test/identity';
+import { countStatements } from '../../../test/statement-counter';
+
+/**
+ * What the token endpoint's hot grants ask of the database, per grant, on a warm node: each
+ * statement is a round trip (to PostgreSQL, or to PGlite's worker thread) on every grant, the
+ * first thing that separates the portal from oidc-provider on its in-memory adapter.
+ */
+const CLIENTS_FILE = fileURLToPath(new URL('../../../test/oauth-clients.json', import.meta.url));
+const SECRET = 'product-secret-of-the-statement-counts-0123';
+const CALLBACK = 'http://127.0.0.1:5179/callback';
+const GRANTS = 4;
+
+let server: TestServer;
+let product: oidc.Configuration;
+const basic = `Basic ${Buffer.from(`test-product:${SECRET}`).toString('base64')}`;
+
+const tokenRequest = (path: string, values: Record<string, string>) =>
+  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic }, body: new URLSearchParams(values) });
+
+/**
+ * Statements per grant over GRANTS grants one after another, after one unmeasured grant
+ * (statements prepared, caches warm), less the node's timers that may fall in the window
+ * (the database's readiness ping, the webhook deliveries' poller).
+ */
+async function perGrant(grant: () => Promise<void>): Promise<{ perGrant: number; texts: string[] }> {
+  await grant();
+  const counted = await countStatements(
+    async () => {
+      for (let i = 0; i < GRANTS; i++) await grant();
+    },
+    { ignore: /^select 1$|webhook_deliveries/ },
+  );
+  return { perGrant: counted.count / GRANTS, texts: counted.texts };
+}
+
+beforeAll(async () => {
+  server = await startProviderTestServer({ clientsFile: CLIENTS_FILE, secrets: { 'test-product': SECRET } });
+  product = await oidc.discovery(new URL(server.url), 'test-product', {}, oidc.ClientSecretBasic(SECRET), { execute: [oidc.allowInsecureRequests] });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function signedInTokens(): Promise<{ refresh: string; access: string }> {
+  const token = await identityClient(server.app, server.database).registeredUser(`statements-${Date.now()}@example.com`, 'plum-orbit-cactus-917');
+  const browser = new TestBrowser(server.url);
+  browser.setCookie('auth_token', token);
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(product, {
+    redirect_uri: CALLBACK,
+    scope: 'openid email offline_access',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  });
+  const { url: callback } = await browser.walk(url.href);
+  const tokens = await oidc.authorizationCodeGrant(product, callback, { pkceCodeVerifier: verifier, expectedState: state });
+  return { refresh: tokens.refresh_token!, access: tokens.access_token };
+}
+
+describe('statements per grant on a warm node', () => {
+  it('a refresh grant makes at most 3 statements: find the token with its grant, consume it and store the new tokens, count it for the dashboard', async () => {
+    let { refresh } = await signedInTokens();
+    const statements = await perGrant(async () => {
+      const response = await tokenRequest('/oidc/token', { grant_type: 'refresh_token', refresh_token: refresh });
+      expect(response.status).toBe(200);
+      refresh = ((await response.json()) as { refresh_token: string }).refresh_token;
+    });
+    expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(3);
+  });
+
+  it('an introspection makes at most 1 statement', async () => {
+    const { access } = await signedInTokens();
+    const statements = await perGrant(async () => {
+      const response = await tokenRequest('/oidc/token/introspection', { token: access });
+      expect(((await response.json()) as { active: boolean }).active).toBe(true);
+    });
+    expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(1);
+  });
+
+  it('a client-credentials grant makes at most 2 statements: store the token, count it for the dashboard', async () => {
+    const statements = await perGrant(async () => {
+      const response = await tokenRequest('/oidc/token', { grant_type: 'client_credentials' });
+      expect(response.status).toBe(200);
+    });
+    expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(2);
+  });
+});
