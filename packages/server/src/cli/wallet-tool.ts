@@ -16,7 +16,7 @@ async function main(argv: string[], io: ToolIo): Promise<number> {
   const { command, rest } = commandOf(argv, ['adjust', 'resend', 'balance', 'payouts']);
   if (command === 'balance' || command === 'payouts') return readOrHold(io, command, rest);
   if (command === 'adjust') {
-    const { values, positionals } = parseOptions(rest, { note: { type: 'string' } }, { max: 3 });
+    const { values, positionals } = parseOptions(amountsAsPositionals(rest), { note: { type: 'string' } }, { max: 3 });
     // No admin endpoint adjusts a balance: refused beside a server rather than done on its data.
     const api = adminApiFrom(io.env);
     if (api) return walletViaApi(io, api, command, rest);
@@ -43,6 +43,17 @@ async function main(argv: string[], io: ToolIo): Promise<number> {
     io.out(`signed again: ${done.hash} at ${done.gasPrice} wei per gas (replaces ${done.replaced})`);
     return 0;
   });
+}
+
+/**
+ * A negative amount (`-5`: money out) is an argument, not an option: parseArgs would refuse it
+ * as an unknown option `-5`, so it goes after `--`. The amount is the last argument, so the
+ * order of the arguments stays.
+ */
+function amountsAsPositionals(args: string[]): string[] {
+  const isAmount = (arg: string) => /^-\d/.test(arg);
+  if (args.includes('--') || !args.some(isAmount)) return args;
+  return [...args.filter((arg) => !isAmount(arg)), '--', ...args.filter(isAmount)];
 }
 
 /** `balance`, `payouts` and `payouts hold`: the console's reads and hold, through the admin API or on the database. */
