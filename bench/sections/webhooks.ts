@@ -1,22 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
-import { availableParallelism, tmpdir } from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { availableParallelism, loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
-import { clientHeaders, seedAccounts } from '../lib/accounts';
-import { freePort } from '../../e2e/support/server';
+import { clientHeaders, seedAccounts, type BenchAccount } from '../lib/accounts';
 import { load, perSecond, type LoadResult } from '../lib/load';
+import { startPortalProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /**
- * Events to products: the real app (its own delivery job, every 100 ms) sends BENCH_WEBHOOKS
- * queued events (user.created of that many new accounts, each with a grant to the app, queued
- * by the trigger) to a receiver on this machine, while sign-ins run against the same app. Budgets:
- * at least 200 deliveries a second, and sign-ins at 90 % or more of their rate without
- * deliveries. The app runs in development mode here: the receiver is on loopback, which the
- * production egress rule refuses.
+ * Events to products, with the server as deployed: `src/main.ts` in a process of its own
+ * (bench/lib/server-process.ts), request logs at info to a file, on PostgreSQL (this process
+ * queues events into the same database while the server runs, which PGlite's one process
+ * cannot share), loaded by autocannon from this process. Its own delivery job (every 100 ms)
+ * sends the queued events (user.created of new accounts, each with a grant to the app, queued
+ * by the trigger) to a receiver in a third process, while sign-ins run against the same server.
+ * Budgets: at least 200 deliveries a second, and sign-ins at 90 % or more of their rate without
+ * deliveries. One setting differs from production: NODE_ENV=development, because the receiver
+ * is on loopback, which production's egress rule refuses (config refuses EGRESS_ALLOW_LOOPBACK
+ * there); that mode also picks the demo seed (off here), the dev outbox (no mail here), the
+ * development list of first-party clients and how the web app's files are served, nothing on the
+ * sign-in or delivery path.
  */
 const EVENTS = Number(process.env.BENCH_WEBHOOKS ?? 3000);
 const DELIVERY_TARGET = 200;
@@ -61,40 +64,34 @@ async function drained(receiver: Awaited<ReturnType<typeof startReceiver>>, coun
 export const webhooksSection: BenchSection = {
   name: 'webhooks',
   title: `Webhook delivery: ${EVENTS.toLocaleString('en')} events to a local receiver beside sign-ins`,
-  async run(): Promise<Row[]> {
-    const { buildApp } = await import('../../packages/server/src/app');
-    const { loadConfig } = await import('../../packages/server/src/config');
+  async run(context): Promise<Row[]> {
     const { openDatabase } = await import('../../packages/server/src/db/client');
-    const { migrate } = await import('../../packages/server/src/db/migrate');
     const { createDataProtection } = await import('../../packages/server/src/platform/data-protection');
+    const databaseUrl = await context.postgresDatabase();
+    if (!databaseUrl) return [{ metric: 'deliveries', value: 'n/a', status: 'INFO', note: 'no PostgreSQL answered (BENCH_DATABASE_URL, TEST_DATABASE_URL or 127.0.0.1:5432)' }];
     const receiver = await startReceiver();
-    const database = await openDatabase({ pglite: await PGlite.create() });
-    const webDist = await mkdtemp(path.join(tmpdir(), 'portal-bench-webhooks-'));
-    const port = await freePort();
     const key = randomBytes(32).toString('hex');
+    let accounts: BenchAccount[] = [];
     try {
-      await migrate(database);
-      const config = loadConfig({
-        NODE_ENV: 'development',
-        LOG_LEVEL: 'silent',
-        SEED_DEMO: 'false',
-        PORT: String(port),
-        PLATFORM_ORIGIN: `http://localhost:${port}`,
-        ALTCHA_HMAC_KEY: randomBytes(24).toString('hex'),
-        DATA_ENCRYPTION_KEY: key,
-        EGRESS_ALLOW_LOOPBACK: 'true',
-        WEBHOOK_DELIVERY_INTERVAL_MS: '100',
-        BILLING_JOB_INTERVAL_SECONDS: '0',
+      const server = await startPortalProcess({
+        databaseUrl,
+        env: { NODE_ENV: 'development', SEED_DEMO: 'false', DATA_ENCRYPTION_KEY: key, EGRESS_ALLOW_LOOPBACK: 'true', WEBHOOK_DELIVERY_INTERVAL_MS: '100' },
+        seed: async (database) => {
+          const secret = createDataProtection(Buffer.from(key, 'hex')).seal(`whsec_${randomBytes(32).toString('base64')}`);
+          await database.db.execute(sql`insert into oauth_clients (client_id, metadata) values ('bench-app', '{"client_name":"Bench App"}'::jsonb)`);
+          await database.db.execute(sql`insert into webhook_endpoints (client_id, url, events, secret) values ('bench-app', ${receiver.url}, array['user.created'], ${secret})`);
+          accounts = await seedAccounts({ database }, 'webhooks', 8);
+        },
       });
-      const app = await buildApp({ config, database, webDist, logger: false });
-      await app.listen({ port, host: '127.0.0.1' });
+      // This process's own connection: it queues events while the server delivers them.
+      const database = await openDatabase({ url: databaseUrl }).catch(async (error: unknown) => {
+        await server.stop();
+        throw error;
+      });
       try {
-        const secret = createDataProtection(Buffer.from(key, 'hex')).seal(`whsec_${randomBytes(32).toString('base64')}`);
-        await database.db.execute(sql`insert into oauth_clients (client_id, metadata) values ('bench-app', '{"client_name":"Bench App"}'::jsonb)`);
-        await database.db.execute(sql`insert into webhook_endpoints (client_id, url, events, secret) values ('bench-app', ${receiver.url}, array['user.created'], ${secret})`);
-        const accounts = await seedAccounts({ database }, 'webhooks', 8);
         const requests = accounts.map((account) => ({ method: 'POST' as const, path: '/v3/sso/auth', headers: clientHeaders(account), body: JSON.stringify({ email: account.email, password: account.password }) }));
-        const signIns = (): Promise<LoadResult> => load({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 1, requests });
+        const signIns = (): Promise<LoadResult> => load({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 1, requests, inWorker: false });
+        const busy = loadavg()[0]!;
         // An app hears only of people with a grant to it (migration 0034): the seeded accounts have none, so nothing is queued yet.
         let queued = 0;
         const alone = await signIns();
@@ -148,7 +145,7 @@ export const webhooksSection: BenchSection = {
             note: `backlog: ${delivered} of ${EVENTS} events delivered (each once by webhook-id), from the commit that queued them to the last answer; batches of 25 claimed at once, 4 in flight, the job every 100 ms`,
           },
           { metric: 'deliveries beside sign-ins', value: perSecond(paced, 'delivery/s'), status: 'INFO', note: `queued at ${RATE}/s during the sign-in window` },
-          { metric: 'sign-ins alone', value: perSecond(alone.rps, 'sign-in/s'), status: 'INFO', note: `${CONNECTIONS} connections, ${SECONDS} s` },
+          { metric: 'sign-ins alone', value: perSecond(alone.rps, 'sign-in/s'), status: 'INFO', note: `${CONNECTIONS} connections, ${SECONDS} s; the machine's load average was ${busy.toFixed(1)} on ${availableParallelism()} cores at the start` },
           { metric: `sign-ins beside ${RATE} deliveries/s`, value: perSecond(beside.rps, 'sign-in/s'), status: 'INFO', note: `non-2xx ${beside.non2xx}, errors ${beside.errors}` },
           {
             metric: '  share kept',
@@ -159,12 +156,11 @@ export const webhooksSection: BenchSection = {
           },
         ];
       } finally {
-        await app.close();
+        await database.close();
+        await server.stop();
       }
     } finally {
-      await database.close();
-      await receiver.close();
-      await rm(webDist, { recursive: true, force: true });
+      receiver.close();
     }
   },
 };
