@@ -139,11 +139,20 @@ test('the page in both brands and both languages', async ({ browser }) => {
       }, { email: admin.email, password: admin.password });
       expect(status).toBe(200);
       await page.goto(`${origin}/organization/audit-log`);
-      await expect(page.getByTestId('audit-row').first()).toBeVisible();
+      // The events may take a while on a loaded machine (two cores, several servers and browsers).
+      await expect(page.getByTestId('audit-row').first()).toBeVisible({ timeout: 30_000 });
       await expect(page.getByRole('link', { name: language === 'vi' ? 'Nhật ký kiểm tra' : 'Audit log' })).toBeVisible();
       if (language === 'vi') await expect(page.getByTestId('audit-row').filter({ hasText: 'Đăng nhập thất bại' }).first()).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
       await snap(page, `audit-log-${brand}-${language}`);
+      // A wide desktop, then a phone: there each event is a card and nothing scrolls sideways.
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await snap(page, `audit-log-${brand}-${language}-1440`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(page.getByTestId('audit-table').locator('thead')).toHaveCSS('position', 'absolute');
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await snap(page, `audit-log-${brand}-${language}-390`);
       await context.close();
     }
   }
