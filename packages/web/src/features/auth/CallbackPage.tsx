@@ -1,15 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Alert, Stack } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, SOCIAL_PROVIDERS, socialEndpoints, socialProviderIdSchema, type SocialProviderId } from '@portal/contracts';
-import { FullPageLoader } from '../../components/FullPageLoader';
-import { PageHeader } from '../../components/PageHeader';
 import { ApiError, call, errorText, notify } from '../../lib/api';
 import { oncePerToken } from '../../lib/once-per-token';
 import { recalledSocialSearch, rememberSignUpOffer } from '../../lib/social';
-import { BackToLogin } from './BackToLogin';
 import { isMfaChallenge } from './api';
+import { ProviderReturnView } from './ProviderReturnView';
 import { useSignInResult } from './use-sign-in-result';
 
 /** The provider's answer, read once: a code is single use, even when React runs the effect twice. */
@@ -69,19 +66,6 @@ export function CallbackPage() {
   if (result.secondStep) return result.secondStep;
 
   return (
-    <>
-      <PageHeader title={t('auth.callback.title')} description={t('auth.callback.description')} />
-      {failure ? (
-        <Stack gap="md">
-          <Alert color="red" variant="light" role="alert" data-testid="callback-error">
-            {failure}
-          </Alert>
-          <BackToLogin />
-        </Stack>
-      ) : (
-        !result.restoreElement && <FullPageLoader />
-      )}
-      {result.restoreElement}
-    </>
+    <ProviderReturnView title={t('auth.callback.title')} description={t('auth.callback.description')} failure={failure} failureTestId="callback-error" restoreElement={result.restoreElement} />
   );
 }

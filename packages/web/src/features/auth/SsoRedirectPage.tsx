@@ -1,14 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Alert, Anchor, Stack } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { companySsoEndpoints, paths } from '@portal/contracts';
-import { FullPageLoader } from '../../components/FullPageLoader';
-import { PageHeader } from '../../components/PageHeader';
 import { ApiError, call, errorText } from '../../lib/api';
 import { oncePerToken } from '../../lib/once-per-token';
 import { recalledSocialSearch } from '../../lib/social';
-import { BackToLogin } from './BackToLogin';
+import { ProviderReturnView } from './ProviderReturnView';
 import { useSignInResult } from './use-sign-in-result';
 
 /** Refusals the SAML ACS sends back in the address (codes only, never details). */
@@ -65,27 +63,15 @@ export function SsoRedirectPage() {
   if (result.secondStep) return result.secondStep;
 
   return (
-    <>
-      <PageHeader title={t('auth.ssoRedirect.title')} description={t('auth.ssoRedirect.description')} />
-      {failure ? (
-        <Stack gap="md">
-          <Alert color="red" variant="light" role="alert" data-testid="sso-error">
-            {failure}
-          </Alert>
-          {linkWaiting && (
-            <Anchor component={Link} to={paths.organizationSsoLink} size="sm" data-testid="sso-link-account">
-              {t('auth.ssoRedirect.linkAccount')}
-            </Anchor>
-          )}
-          <Anchor component={Link} to={paths.loginSso} size="sm">
-            {t('auth.ssoRedirect.tryAgain')}
-          </Anchor>
-          <BackToLogin />
-        </Stack>
-      ) : (
-        !result.restoreElement && <FullPageLoader />
+    <ProviderReturnView title={t('auth.ssoRedirect.title')} description={t('auth.ssoRedirect.description')} failure={failure} failureTestId="sso-error" restoreElement={result.restoreElement}>
+      {linkWaiting && (
+        <Anchor component={Link} to={paths.organizationSsoLink} size="sm" data-testid="sso-link-account">
+          {t('auth.ssoRedirect.linkAccount')}
+        </Anchor>
       )}
-      {result.restoreElement}
-    </>
+      <Anchor component={Link} to={paths.loginSso} size="sm">
+        {t('auth.ssoRedirect.tryAgain')}
+      </Anchor>
+    </ProviderReturnView>
   );
 }
