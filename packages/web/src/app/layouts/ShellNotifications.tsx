@@ -3,7 +3,7 @@ import '@mantine/core/styles/Indicator.css';
 import '@mantine/core/styles/Menu.css';
 import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/ScrollArea.css';
-import { ActionIcon, Box, Group, Indicator, Menu, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Box, Group, Indicator, Menu, ScrollArea, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -56,7 +56,8 @@ export function ShellNotifications() {
     // The count wraps the menu, not the other way round: the menu's target (and its
     // aria-expanded) must be the button itself.
     <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} offset={4} color="red" data-testid="notifications-count">
-    <Menu position="bottom-end" width={360} shadow="md" withinPortal onOpen={() => void list.refetch()}>
+    {/* No focus placeholder: Mantine's is a focusable role=presentation div, which a menu may not hold (axe). */}
+    <Menu position="bottom-end" width={360} shadow="md" withinPortal withInitialFocusPlaceholder={false} onOpen={() => void list.refetch()}>
       <Menu.Target>
         <ActionIcon
           variant="subtle"
@@ -69,25 +70,26 @@ export function ShellNotifications() {
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown data-testid="notifications-menu">
-        <Group justify="space-between" px="sm" py={6}>
-          <Text fw={600} size="sm">
+        {/* A menu's parts are its items: "mark all read" is one (it keeps the menu open), the title is plain text. */}
+        <Group justify="space-between" wrap="nowrap" px="sm" py={6}>
+          <Text component="span" fw={600} size="sm">
             {t('shell.notifications.title')}
           </Text>
           {unread > 0 && (
-            <UnstyledButton onClick={() => markAll.mutate()} fz="xs" c="var(--mantine-primary-color-filled)" fw={500}>
+            <Menu.Item onClick={() => markAll.mutate()} closeMenuOnClick={false} w="auto" px={6} py={2} fz="xs" fw={500} c="var(--mantine-primary-color-filled)">
               {t('shell.notifications.markAllRead')}
-            </UnstyledButton>
+            </Menu.Item>
           )}
         </Group>
         <Menu.Divider />
-        {list.isError ? (
-          <Text size="sm" c="dimmed" p="sm">
-            {t('shell.notifications.loadFailed')}
-          </Text>
-        ) : !list.data?.items.length ? (
-          <Text size="sm" c="dimmed" p="sm">
-            {t('shell.notifications.empty')}
-          </Text>
+        {/* A menu holds menu items: with nothing to list, its words are its one (inactive) item. */}
+        {list.isError || !list.data?.items.length ? (
+          // Full strength (a disabled item is faded): these are words to read, not an option.
+          <Menu.Item disabled style={{ opacity: 1, cursor: 'default' }} data-testid="notifications-empty">
+            <Text size="sm" c="dimmed">
+              {t(list.isError ? 'shell.notifications.loadFailed' : 'shell.notifications.empty')}
+            </Text>
+          </Menu.Item>
         ) : (
           <ScrollArea.Autosize mah={420} type="auto">
             {list.data.items.map((notification) => (
