@@ -166,8 +166,11 @@ export function createSecurityAlertWorker(deps: NotifierDependencies) {
   const drain = createDrain('security-alerts', () => run(), log, KICK_DELAY_MS);
   return {
     run,
-    /** Delivers on this node soon after a sign-in committed its alerts (never waits). */
-    kick: drain.kick,
+    /** Delivers on this node soon after a sign-in committed its alerts (never waits); the mailer's `settled()` waits for it. */
+    kick() {
+      drain.kick();
+      deps.mailer.track?.(drain.idle());
+    },
     /** The kicked run in progress, if any (tests and shutdown wait for it). */
     idle: drain.idle,
     stop: drain.stop,

@@ -74,6 +74,16 @@ describe('SMTP mailer against a real SMTP peer', () => {
     expect(sent).toContain('last@example.com');
   });
 
+  it('waits in settled() for tracked work that sends mail after the answer (a queue run), and for keyed mail with its Message-ID', async () => {
+    const own = createMailer({ smtpUrl: peer.url, from: 'CyStack ID <no-reply@cystack.test>', database });
+    const key = '5b0f4e52-8d7e-4a57-9a3e-3f4b7d1c2a90';
+    own.track?.(new Promise((resolve) => setTimeout(resolve, 50)).then(() => own.send({ to: 'queued@example.com', subject: 's', text: 't', html: '<p>t</p>', key })));
+    await own.settled();
+    const mail = peer.messages.find((received) => received.to.includes('queued@example.com'));
+    expect(mail?.headers['message-id']).toBe(`<${key}@cystack.test>`);
+    await own.close();
+  });
+
   it('fails the send when the relay is unreachable', async () => {
     const dead = await startSmtpPeer();
     const url = dead.url;

@@ -9,13 +9,18 @@ export interface Mailer {
   /** 'smtp' delivers; 'outbox' only stores and logs (development). */
   readonly mode: 'smtp' | 'outbox';
   send(message: MailMessage): Promise<void>;
-  /** Resolves once every send started before the call has ended (sent, stored or failed). */
+  /** Resolves once every send started before the call has ended (sent, stored or failed), and the work tracked before it. */
   settled(): Promise<void>;
+  /**
+   * Counts work that will send mail after the answer (a durable queue's run kicked by the
+   * request) among what `settled()` and `close()` wait for.
+   */
+  track?(work: Promise<unknown>): void;
   /** Waits for the sends in flight, then closes: a mail sent in the background as a request ended is not lost to a shutdown. */
   close(): Promise<void>;
 }
 
-type Transport = Omit<Mailer, 'settled'>;
+type Transport = Omit<Mailer, 'settled' | 'track'>;
 
 /** The slice of a pino / Fastify logger the mailer uses. */
 export interface MailLogger {
@@ -56,6 +61,14 @@ function trackingSends(transport: Transport): Mailer {
   const settled = async () => {
     await Promise.allSettled([...inFlight]);
   };
+  const track = (work: Promise<unknown>) => {
+    const done = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  };
   return {
     mode: transport.mode,
     send(message) {
@@ -66,6 +79,7 @@ function trackingSends(transport: Transport): Mailer {
       return sending;
     },
     settled,
+    track,
     async close() {
       await settled();
       await transport.close();
