@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
@@ -72,6 +73,10 @@ describe('one device code, two people', () => {
       const loser = answers[1 - winners[0]!]!;
       expect(loser.status).toBe(400);
       expect(await loser.json()).toMatchObject({ code: '1002', message: 'The authorization code is not valid' });
+      // The loser was refused before anything was made for them: one grant per round, the winner's.
+      const ids = await Promise.all(people.map(userIdOf));
+      const grants = await server.database.db.execute<{ n: number }>(sql`select count(*)::int as n from oidc_models where model = 'Grant' and account_id in (${ids[0]}, ${ids[1]})`);
+      expect(grants.rows[0]!.n).toBe(round + 1);
       // The device signs in as the person whose approval won, not as whoever wrote last.
       const tokens = await oidc.pollDeviceAuthorizationGrant(desktop, { ...device, interval: 0.01 });
       expect(subjectOf(tokens)).toBe(await userIdOf(people[winners[0]!]!));

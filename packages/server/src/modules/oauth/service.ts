@@ -9,7 +9,7 @@ import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/r
 import type { SessionsEnded } from '../sessions';
 import type { CurrentProvider } from './current-provider';
 import { clientLogoPath, thirdPartyClients, type PortalClientMetadata } from './clients';
-import { answerDeviceCode } from './device-code-answer';
+import { answerDeviceCode, takeDeviceCode } from './device-code-answer';
 import { acrFor } from './provider';
 
 /** The signed-in person answering a consent or a device code: who, and how their session authenticated. */
@@ -182,15 +182,16 @@ export function createOAuthService(deps: {
     /**
      * Approves (or refuses) a device sign-in as the provider's own device flow would: the
      * device code gets the person, how they authenticated and a grant of the requested scopes,
-     * and the app's next poll of the token endpoint receives its tokens. The answer is written
-     * only on a code still waiting (answerDeviceCode): when two people answer one code at once,
-     * the first write wins and the other is told the code is not valid, its grant undone.
+     * and the app's next poll of the token endpoint receives its tokens. The person first takes
+     * the code in one conditional statement (takeDeviceCode): when two people answer one code
+     * at once, one takes it and the other is told the code is not valid, before any grant is made.
      */
     async deviceDecision(userCode: string, approver: Approver, allow: boolean): Promise<{ approved: boolean }> {
       const { code, client } = await this.findDeviceCode(userCode, approver);
       const jti = String(code.jti);
+      if (!(await takeDeviceCode(db, jti, approver.userId))) throw new AppError('1002');
       if (!allow) {
-        if (!(await answerDeviceCode(db, jti, { error: 'access_denied', errorDescription: 'The person refused the sign-in' }))) throw new AppError('1002');
+        await answerDeviceCode(db, jti, approver.userId, { error: 'access_denied', errorDescription: 'The person refused the sign-in' });
         return { approved: false };
       }
       const scope = String(code.params?.scope ?? 'openid');
@@ -198,18 +199,14 @@ export function createOAuthService(deps: {
       const grant = new Grant({ accountId: approver.userId, clientId: client.clientId });
       grant.addOIDCScope(scope);
       const grantId = await grant.save();
-      const approval = {
+      await answerDeviceCode(db, jti, approver.userId, {
         accountId: approver.userId,
         acr: acrFor(approver.amr),
         amr: approver.amr,
         authTime: Math.floor(approver.authTime.getTime() / 1000),
         grantId,
         scope,
-      };
-      if (!(await answerDeviceCode(db, jti, approval))) {
-        await grant.destroy();
-        throw new AppError('1002');
-      }
+      });
       return { approved: true };
     },
 
