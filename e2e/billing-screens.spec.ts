@@ -41,7 +41,7 @@ async function signInInBrowser(page: Page, origin: string, email: string) {
 /** Badges (and their labels) in the orders table whose text does not fit. */
 const cutBadges = (page: Page) =>
   page.getByTestId('orders-table').evaluate((table) =>
-    [...table.querySelectorAll('.mantine-Badge-root, .mantine-Badge-label')].filter((element) => element.scrollWidth > element.clientWidth + 1).map((element) => element.textContent),
+    Array.from(table.querySelectorAll('.mantine-Badge-root, .mantine-Badge-label')).filter((element) => element.scrollWidth > element.clientWidth + 1).map((element) => element.textContent),
   );
 
 test('orders with a paid and a failed one, in both brands and languages, at 1280, 1440 and 390 px', async ({ portal, context, page }) => {

@@ -172,7 +172,7 @@ function sidewaysScroll(page: Page): Promise<string[]> {
     const found: string[] = [];
     if (document.documentElement.scrollWidth > document.documentElement.clientWidth) found.push('the page');
     if (window.innerWidth >= 768) return found;
-    for (const element of document.body.querySelectorAll<HTMLElement>('*')) {
+    for (const element of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
       const overflow = getComputedStyle(element).overflowX;
       if ((overflow === 'auto' || overflow === 'scroll') && element.scrollWidth > element.clientWidth + 1) {
         const named = element.closest('[data-testid]')?.getAttribute('data-testid');

@@ -71,7 +71,7 @@ function routedSession(root: Session): Session {
     get(target, property) {
       const scope = openScope();
       // A transaction opened inside the scope is a savepoint of its transaction.
-      if (property === 'transaction' && scope) return (work: (tx: DatabaseTransaction) => Promise<unknown>, config?: unknown) => scope.tx.transaction(work, config as never);
+      if (property === 'transaction' && scope) return (work: (tx: DatabaseTransaction) => Promise<unknown>) => scope.tx.transaction(work);
       if (property === 'prepareQuery') return (...args: unknown[]) => routedPrepared(target, args);
       const session: object = scope ? sessionOf(scope.tx) : target;
       const value: unknown = Reflect.get(session, property);
