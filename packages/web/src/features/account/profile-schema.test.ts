@@ -50,7 +50,7 @@ describe('profile rules (the spec validation rules)', () => {
     // The spec's "alphanumeric only": no spaces, no letters of other scripts.
     expect(messages({ company: 'Acme Corp' })).toEqual({ company: 'Company may contain only letters and numbers' });
     expect(messages({ organization: 'OWASP Hà Nội' })).toEqual({ organization: 'Organization may contain only letters and numbers' });
-    expect(messages({ phone: '1'.repeat(21) })).toEqual({ phone: 'At most 20 characters' });
+    expect(messages({ phone: '1'.repeat(21) })).toEqual({ phone: 'Enter at most 20 characters' });
   });
 
   it('says each rule in Vietnamese', async () => {
@@ -62,7 +62,7 @@ describe('profile rules (the spec validation rules)', () => {
     expect(messages({ company: 'A&B' })).toEqual({ company: 'Tên công ty chỉ được chứa chữ cái và chữ số' });
     expect(messages({ organization: 'R/S' })).toEqual({ organization: 'Tên tổ chức chỉ được chứa chữ cái và chữ số' });
     expect(messages({ address: 'số 12, phố Huế' })).toEqual({ address: 'Địa chỉ chỉ được chứa chữ cái và chữ số' });
-    expect(messages({ phone: '1'.repeat(21) })).toEqual({ phone: 'Tối đa 20 ký tự' });
+    expect(messages({ phone: '1'.repeat(21) })).toEqual({ phone: 'Nhập tối đa 20 ký tự' });
   });
 
   it("translates the server's field codes the browser could not have known", async () => {
