@@ -8,6 +8,7 @@ import { parseOptions, UsageError, withDatabase, type OperatorTool, type ToolIo 
 import { createOperatorService, type OperatorService } from '../modules/operators';
 import { createUserService } from '../modules/users';
 import { systemClock } from '../platform/clock';
+import { transactionScoped } from '../db/scoped-transaction';
 
 const USAGE = 'usage: npm run operators -- grant <email> owner|support|finance [--reason <why>]  |  revoke <email> owner|support|finance [--reason <why>]  |  list';
 const DEFAULT_REASON = 'from the command line';
@@ -55,17 +56,14 @@ function print(io: ToolIo, operators: Operator[]): void {
   for (const operator of operators) io.out(`${operator.email}\t${rolesOf(operator)}`);
 }
 
-/** On the database: the same service the server uses, and the change recorded as the command line's. */
+/** On the database: the same service the server uses, and the change recorded as the command line's, in one transaction with it. */
 async function onDatabase(io: ToolIo, operators: OperatorService, command: Command): Promise<void> {
-  const record = (action: string, target: Record<string, string>) =>
-    operators.record({ actorUserId: null, actorEmail: null, via: 'command-line', action, summary: `npm run operators -- ${command.name}`, target, reason: command.reason, ip: null, userAgent: null });
+  const row = (action: string, target: Record<string, string>) => ({ actorUserId: null, actorEmail: null, via: 'command-line', action, summary: `npm run operators -- ${command.name}`, target, reason: command.reason, ip: null, userAgent: null });
   if (command.name === 'grant') {
-    const granted = await operators.grant(command.email!, command.role!);
-    await record('POST /admin/operators', { userId: granted.user_id, role: command.role! });
+    const granted = await operators.recorded(() => operators.grant(command.email!, command.role!), (answer) => row('POST /admin/operators', { userId: answer.user_id, role: command.role! }));
     io.out(`${granted.email} holds ${rolesOf(granted)}`);
   } else if (command.name === 'revoke') {
-    const userId = await operators.revokeByEmail(command.email!, command.role!);
-    await record('DELETE /admin/operators/{userId}/roles/{role}', { userId, role: command.role! });
+    await operators.recorded(() => operators.revokeByEmail(command.email!, command.role!), (userId) => row('DELETE /admin/operators/{userId}/roles/{role}', { userId, role: command.role! }));
     io.out(`${command.email} no longer holds ${command.role}`);
   } else {
     print(io, await operators.list());
@@ -80,7 +78,9 @@ async function main(argv: string[], io: ToolIo): Promise<number> {
     return 0;
   }
   // A refusal of the service (no activated account, the last owner) exits 1 with its message (cli/run-tool.ts).
-  return withDatabase(io.env, async ({ db }) => {
+  return withDatabase(io.env, async (database) => {
+    // The role's change and its audit row commit together, as through the server (db/scoped-transaction.ts).
+    const db = transactionScoped(database.db);
     const users = createUserService(db);
     await onDatabase(io, createOperatorService({ db, clock: systemClock, findUserByEmail: (address) => users.findByEmail(address) }), command);
     return 0;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { operatorsTool } from '../../cli/operators-tool';
 import { operatorAuditEvents, operatorRoles, users } from '../../db/schema';
@@ -50,6 +50,25 @@ describe('npm run operators', () => {
           ['command-line', 'DELETE /admin/operators/{userId}/roles/{role}', 'support', 'Moved to finance'],
         ]);
       });
+    } finally {
+      await database.close();
+    }
+  }, 300_000);
+
+  it('on the database, changes a role only together with its audit row', async () => {
+    const database = await toolDatabase();
+    const run = (...args: string[]) => outputOf({ NODE_ENV: 'development', ...database.env }, args);
+    try {
+      const now = new Date();
+      await database.use(async (db) => {
+        await db.insert(users).values({ id: randomUUID(), email: 'audited@example.com', fullName: 'Audited', activatedAt: now, createdAt: now, updatedAt: now });
+        // The audit log refuses this one reason: the grant must not apply without its row.
+        await db.execute(sql.raw(`alter table operator_audit_events add constraint cli_audit_refused_in_test check (reason <> 'unwritable reason')`));
+      });
+      await expect(run('grant', 'audited@example.com', 'owner', '--reason', 'unwritable reason')).rejects.toThrow();
+      expect(await database.use((db) => db.select().from(operatorRoles))).toEqual([]);
+      expect(await run('grant', 'audited@example.com', 'owner', '--reason', 'first owner')).toBe('audited@example.com holds owner\n');
+      expect((await database.use((db) => db.select().from(operatorAuditEvents))).map((event) => event.reason)).toEqual(['first owner']);
     } finally {
       await database.close();
     }
