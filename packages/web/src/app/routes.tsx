@@ -142,7 +142,7 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
             { index: true, ...lazyPage(() => import('../features/home/HomePage'), 'HomePage') },
             { path: paths.account, ...lazyPage(() => import('../features/account/AccountPage'), 'AccountPage') },
             { path: paths.apiKeys, ...lazyPage(() => import('../features/api-keys/ApiKeysPage'), 'ApiKeysPage') },
-            { path: paths.organizationAuditLog, ...lazyPage(() => import('../features/audit-log/AuditLogPage'), 'AuditLogPage') },
+            { path: paths.organizationAuditLog, ...lazyPage(() => import('../features/audit/AuditLogPage'), 'AuditLogPage') },
             { path: paths.organizationSso, ...lazyPage(() => import('../features/organization/SsoSettingsPage'), 'SsoSettingsPage') },
             { path: paths.organizationSsoLink, ...lazyPage(() => import('../features/organization/SsoLinkPage'), 'SsoLinkPage') },
             { path: paths.email, ...lazyPage(() => import('../features/email/EmailPage'), 'EmailPage') },

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { accountSections, type AccountSection } from '../../lib/account-sections';
-import { useAdministeredOrganizations } from '../../features/audit-log/api';
+import { useAdministeredOrganizations } from '../../features/audit/api';
 
 interface ShellNavigationProps {
   onNavigate(): void;
