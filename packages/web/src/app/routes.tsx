@@ -109,7 +109,7 @@ export function createRoutes(guardLoader: LoaderFunction): RouteObject[] {
               ...lazyPage(() => import('../features/register/EducationEmailConfirmationPage'), 'EducationEmailConfirmationPage'),
             },
             { path: paths.confirmationInvitation, ...withPageText, ...lazyPage(() => import('../features/organization/InvitationPage'), 'InvitationPage') },
-            { path: paths.confirmationModerator, ...withPageText, ...lazyPage(() => import('../features/moderator/ModeratorInvitationPage'), 'ModeratorInvitationPage') },
+            { path: paths.confirmationModerator, ...withPageText, ...lazyPage(() => import('../features/moderators/ModeratorInvitationPage'), 'ModeratorInvitationPage') },
             { path: paths.captcha, ...withPageText, ...lazyPage(() => import('../features/system/CaptchaPage'), 'CaptchaPage') },
             { path: paths.serverError, ...withPageText, ...lazyPage(() => import('../features/system/ServerErrorPage'), 'ServerErrorPage') },
             // A researcher's public profile: served signed in or not.
