@@ -1,0 +1,143 @@
+import '@mantine/core/styles/Badge.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Code.css';
+import { useState } from 'react';
+import { Badge, Button, Code, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDate, type CompanySsoDomain } from '@portal/contracts';
+import { DataTable } from '../../../components/DataTable';
+import { Section } from '../../../components/Section';
+import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
+import { ApiError, errorText, notify } from '../../../lib/api';
+import { useLanguage } from '../../../lib/use-language';
+import { removeSsoDomain, useSsoChange, verifySsoDomain } from '../api';
+import { AddDomainForm } from './AddDomainForm';
+import { MailProof } from './MailProof';
+
+/** The email domains: add one (its TXT record to publish), verify now, remove. */
+export function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  // The add form starts afresh (no leftover message) after each domain added.
+  const [formKey, setFormKey] = useState(0);
+  const verify = useSsoChange(verifySsoDomain);
+  const remove = useSsoChange(removeSsoDomain);
+  const [rowFailure, setRowFailure] = useState<{ domain: string; text: string } | null>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
+  const verifyNow = async (domain: string) => {
+    setRowFailure(null);
+    try {
+      await verify.mutateAsync([domain]);
+      notify('success', t('organization.sso.domains.verifiedToast', { domain }));
+    } catch (error) {
+      if (error instanceof ApiError) setRowFailure({ domain, text: errorText(error) });
+    }
+  };
+
+  return (
+    <Section title={t('organization.sso.domains.title')} description={t('organization.sso.domains.description')}>
+      <AddDomainForm key={formKey} onAdded={() => setFormKey((key) => key + 1)} />
+      {domains.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('organization.sso.domains.empty')}
+        </Text>
+      ) : (
+        <DataTable
+          rows={domains}
+          rowKey={(row) => row.domain}
+          minWidth={640}
+          narrow="cards"
+          testId="sso-domains"
+          rowTestId="sso-domain"
+          columns={[
+            {
+              header: t('organization.sso.domains.domain'),
+              cell: (row) => (
+                <Text size="sm" fw={500}>
+                  {row.domain}
+                </Text>
+              ),
+            },
+            {
+              header: t('organization.sso.domains.status'),
+              cell: (row) =>
+                row.verified ? (
+                  <Stack gap={0}>
+                    <Badge color="green" variant="light" size="sm">
+                      {t('organization.sso.domains.verified')}
+                    </Badge>
+                    {row.verified_at && (
+                      <Text size="xs" c="dimmed">
+                        {formatDate(row.verified_at, language)}
+                      </Text>
+                    )}
+                  </Stack>
+                ) : (
+                  <Badge color="yellow" variant="light" size="sm">
+                    {t('organization.sso.domains.pending')}
+                  </Badge>
+                ),
+            },
+            {
+              header: t('organization.sso.domains.record'),
+              cell: (row) =>
+                row.verified ? (
+                  <Text size="sm" c="dimmed">
+                    —
+                  </Text>
+                ) : (
+                  <Stack gap={2}>
+                    <Text size="xs">{t('organization.sso.domains.publish', { domain: row.domain })}</Text>
+                    <Code style={{ wordBreak: 'break-all' }} data-testid="sso-domain-record">
+                      {row.txt_record}
+                    </Code>
+                    {rowFailure?.domain === row.domain && (
+                      <Text size="xs" c="red" role="alert" data-testid="sso-domain-error">
+                        {rowFailure.text}
+                      </Text>
+                    )}
+                    <MailProof domain={row.domain} />
+                  </Stack>
+                ),
+            },
+          ]}
+          actions={{
+            label: t('organization.members.actions'),
+            cell: (row) => (
+              <>
+                {!row.verified && (
+                  <Button
+                    variant="light"
+                    size="xs"
+                    loading={verify.isPending && verify.variables?.[0] === row.domain}
+                    aria-label={t('organization.sso.domains.verifyNamed', { domain: row.domain })}
+                    onClick={() => void verifyNow(row.domain)}
+                  >
+                    {t('organization.sso.domains.verify')}
+                  </Button>
+                )}
+                <Button variant="subtle" color="red" size="xs" aria-label={t('organization.sso.domains.removeNamed', { domain: row.domain })} onClick={() => setRemoving(row.domain)}>
+                  {t('organization.sso.domains.remove')}
+                </Button>
+              </>
+            ),
+          }}
+        />
+      )}
+      <ConfirmDialog
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        danger
+        title={t('organization.sso.domains.removeTitle', { domain: removing ?? '' })}
+        confirmLabel={t('organization.sso.domains.remove')}
+        onConfirm={async () => {
+          if (!removing) return;
+          await remove.mutateAsync([removing]);
+          notify('success', t('organization.sso.domains.removed', { domain: removing }));
+        }}
+      >
+        {t('organization.sso.domains.removeBody')}
+      </ConfirmDialog>
+    </Section>
+  );
+}
