@@ -13,17 +13,23 @@ import { cancelPasskeyCeremony, passkeyAuthOptions, signInWithPasskey } from './
 import { usePasskeyAutofill } from './usePasskeyAutofill';
 import { useRestoreOffer } from './use-restore-offer';
 
+/** The session cookie is set: the app reloads at this sign-in page's return target. */
+function useCompleteHere(): () => Promise<void> {
+  const { search } = useLocation();
+  const { allowedRedirectOrigins } = useRuntimeConfig();
+  return () => completeSignIn(signInTarget(search, allowedRedirectOrigins));
+}
+
 /**
  * What the passkey sign-in needs from the page around it: the answer's two outcomes. A
  * session reloads the app at the return target; a challenge (two-step on, passkey without
  * user verification) is for the page to show its second-factor step.
  */
 export function usePasskeyFinish(onChallenge: (challenge: MfaChallengeResponse) => void): (answer: TokenResponse | MfaChallengeResponse) => Promise<void> {
-  const { search } = useLocation();
-  const { allowedRedirectOrigins } = useRuntimeConfig();
+  const complete = useCompleteHere();
   return async (answer) => {
     if (isMfaChallenge(answer)) onChallenge(answer);
-    else await completeSignIn(signInTarget(search, allowedRedirectOrigins));
+    else await complete();
   };
 }
 
@@ -57,7 +63,7 @@ export function PasskeySignInButton({ onChallenge, autofill = true }: PasskeySig
   const { t } = useTranslation();
   const finish = usePasskeyFinish(onChallenge);
   // The restore offer (403 account.deletion_pending) is rare: its code loads when it is needed.
-  const restore = useRestoreOffer();
+  const restore = useRestoreOffer(useCompleteHere());
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<{ error: unknown; errors: PasskeyErrors } | null>(null);
   const [round, setRound] = useState(0);

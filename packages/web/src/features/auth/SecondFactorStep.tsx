@@ -40,7 +40,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
   const [captchaShown, setCaptchaShown] = useState(false);
   const [captchaFailure, setCaptchaFailure] = useState<CaptchaError | null>(null);
   const [seconds, startCooldown] = useCountdown(challenge.method === 'email' ? RESEND_COOLDOWN_SECONDS : 0);
-  const restore = useRestoreOffer();
+  const restore = useRestoreOffer(onSignedIn);
   const passwordStep = challenge.method === 'password';
   const form = useForm({ code: '', recovery: '', password: '' }, () =>
     useRecovery ? { recovery: recoveryCode } : passwordStep ? { password: passwordRule } : { code: verificationCode },

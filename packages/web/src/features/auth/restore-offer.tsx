@@ -1,25 +1,19 @@
 import { useState } from 'react';
 import { Anchor, Text } from '@mantine/core';
-import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/api';
-import { useRuntimeConfig } from '../../lib/runtime-context';
-import { completeSignIn, signInTarget } from '../../lib/sign-in';
 import type { DeletionPending } from './deletion-pending';
 import { RestoreAccountDialog } from './RestoreAccountDialog';
-
 
 /**
  * The offer for one 403 account.deletion_pending (use-restore-offer.tsx shows it): the dialog,
  * open at first, and once declined the note with a way back to it. Confirming posts the
- * restore token (POST /sso/auth/restore → {token}, session cookies set) and completes the
- * sign-in like any other (lib/sign-in.ts: last-active ping, reload at the safe target);
- * declining leaves the visitor on the sign-in page, with the refusal's text.
+ * restore token (POST /sso/auth/restore → {token}, session cookies set), then `onRestored`
+ * completes the sign-in like any other (lib/sign-in.ts: last-active ping, reload at the
+ * sign-in's return target); declining leaves the visitor on the sign-in page, with the refusal's text.
  */
-export function RestoreOfferView({ pending, onRestoring }: { pending: DeletionPending; onRestoring?: () => void }) {
+export function RestoreOfferView({ pending, onRestored }: { pending: DeletionPending; onRestored: () => Promise<void> }) {
   const { t } = useTranslation();
-  const { search } = useLocation();
-  const { allowedRedirectOrigins } = useRuntimeConfig();
   const [opened, setOpened] = useState(true);
   return (
     <>
@@ -36,10 +30,7 @@ export function RestoreOfferView({ pending, onRestoring }: { pending: DeletionPe
         onClose={() => setOpened(false)}
         restoreToken={pending.restoreToken}
         deletionDueAt={pending.deletionDueAt}
-        onRestored={() => {
-          onRestoring?.();
-          void completeSignIn(signInTarget(search, allowedRedirectOrigins));
-        }}
+        onRestored={() => void onRestored()}
       />
     </>
   );

@@ -17,10 +17,11 @@ export interface RestoreOffer {
 
 /**
  * The sign-in pages' one answer to 403 account.deletion_pending: 'Cancel deletion and
- * restore' (restore-offer.tsx) with the deletion date. `onRestoring` runs when the owner
- * confirms, before the sign-in completes.
+ * restore' (restore-offer.tsx) with the deletion date. Once restored (the session cookie is
+ * set), `finish` ends the sign-in as the sign-in itself would have: the caller knows its
+ * return target, which after an outside provider's round trip is not in this page's query.
  */
-export function useRestoreOffer(onRestoring?: () => void): RestoreOffer {
+export function useRestoreOffer(finish: () => Promise<void>): RestoreOffer {
   const [refusal, setRefusal] = useState<{ pending: DeletionPending; round: number } | null>(null);
 
   const offer = (error: unknown) => {
@@ -33,7 +34,7 @@ export function useRestoreOffer(onRestoring?: () => void): RestoreOffer {
 
   const element = refusal ? (
     <Suspense fallback={null}>
-      <RestoreOfferView key={refusal.round} pending={refusal.pending} onRestoring={onRestoring} />
+      <RestoreOfferView key={refusal.round} pending={refusal.pending} onRestored={finish} />
     </Suspense>
   ) : null;
   return { offer, element };

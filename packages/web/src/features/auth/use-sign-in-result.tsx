@@ -22,7 +22,7 @@ export interface SignInResult {
   secondStep: ReactNode;
   /** The restore offer's dialog and note, for the page to place. */
   restoreElement: ReactNode;
-  /** The sign-in is completing (or a restore was confirmed): the page's submit stays busy. */
+  /** The sign-in is completing (also after a confirmed restore): the page's submit stays busy. */
   done: boolean;
 }
 
@@ -38,12 +38,13 @@ export function useSignInResult({ targetSearch }: { targetSearch?: () => string 
   const { allowedRedirectOrigins } = useRuntimeConfig();
   const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
   const [done, setDone] = useState(false);
-  const restore = useRestoreOffer(() => setDone(true));
 
   const finish = async () => {
     setDone(true);
     await completeSignIn(signInTarget(targetSearch ? targetSearch() : search, allowedRedirectOrigins));
   };
+  // A restored account ends its sign-in here too, at the same target.
+  const restore = useRestoreOffer(finish);
 
   const secondStep = challenge ? (
     <Suspense fallback={null}>
