@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from '../../db/columns';
+import { users } from '../users/tables';
+
+// Organizations (migration 0004_billing made them, for the business trial), their members,
+// invitations and on-premise deployments.
+
+/** Companies (enterprises). An email belongs to at most one. */
+export const organizations = pgTable('organizations', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  adminEmail: text('admin_email').notNull(),
+  adminUserId: uuid('admin_user_id').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+export const organizationMembers = pgTable(
+  'organization_members',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** owner, admin or member (migration 0013_organization_invitations). */
+    role: text('role').notNull().default('member'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('organization_members_email_key').on(table.email),
+    index('organization_members_org_idx').on(table.organizationId),
+    check('organization_members_role_check', sql`${table.role} IN ('owner', 'admin', 'member')`),
+  ],
+);
+
+/**
+ * Invitations to join an organization by email (migration 0013_organization_invitations):
+ * the mailed token is stored hashed; pending while neither accepted nor revoked, one pending per
+ * organization and email, valid until `expires_at`. `signup_claimed_at`: the invited person
+ * signed up from the link, so the account joins once activated.
+ */
+export const organizationInvitations = pgTable(
+  'organization_invitations',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    signupClaimedAt: timestamp('signup_claimed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('organization_invitations_token_key').on(table.tokenHash),
+    uniqueIndex('organization_invitations_pending_key').on(table.organizationId, table.email).where(sql`${table.acceptedAt} IS NULL AND ${table.revokedAt} IS NULL`),
+    index('organization_invitations_email_idx').on(table.email),
+    check('organization_invitations_role_check', sql`${table.role} IN ('owner', 'admin', 'member')`),
+  ],
+);
+
+/**
+ * An organization's on-premise deployment (migration 0009_onpremise): where its own
+ * server's API and login page live. Its members are sent there by the prelogin lookup.
+ */
+export const organizationDeployments = pgTable(
+  'organization_deployments',
+  {
+    organizationId: uuid('organization_id')
+      .primaryKey()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    baseApi: text('base_api').notNull(),
+    loginUrl: text('login_url').notNull(),
+    activated: boolean('activated').notNull().default(true),
+    requirePasswordless: boolean('require_passwordless').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('organization_deployments_base_api_https', sql`${table.baseApi} LIKE 'https://%'`)],
+);
