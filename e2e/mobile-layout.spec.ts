@@ -336,3 +336,42 @@ test.describe('the development banner on a phone', () => {
     await snap(page, 'mobile-dev-banner-390');
   });
 });
+
+// On the run's shared server.
+test.describe('the side menu when the window narrows', () => {
+  test('open beside the page at 1440 px, closed (not a drawer over the page) once the same tab is 390 px', async ({ page, context }) => {
+    const demo = demoAccount();
+    test.skip(!demo || process.env.E2E_SMTP === '1', 'needs the shared server with its demo account');
+    const base = e2eEnv().platformUrl;
+    await signIn(context, base, demo!);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${base}${paths.security}`);
+    const menu = page.locator('.mantine-AppShell-navbar');
+    const toggle = page.getByTestId('sidebar-toggle');
+    const title = page.locator('main h1').first();
+    await expect(title).toBeVisible();
+    // Whether the menu covers the page: what is at the middle of the page's title is the menu.
+    const titleCovered = async () => {
+      const box = (await title.boundingBox())!;
+      return page.evaluate(({ x, y }) => !!document.elementFromPoint(x, y)?.closest('.mantine-AppShell-navbar'), { x: box.x + 8, y: box.y + box.height / 2 });
+    };
+    const menuRight = () => menu.evaluate((element) => Math.round(element.getBoundingClientRect().right));
+
+    await expect.poll(menuRight).toBeGreaterThan(0);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(await titleCovered()).toBe(false);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(menuRight).toBeLessThanOrEqual(0);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(await titleCovered()).toBe(false);
+
+    // On the phone the toggle still opens it over the page; back at 1440 px it sits beside the page.
+    await toggle.click();
+    await expect.poll(menuRight).toBeGreaterThan(0);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect.poll(menuRight).toBeGreaterThan(0);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(await titleCovered()).toBe(false);
+  });
+});

@@ -33,6 +33,10 @@ export const appState = createStore<AppState>({
   language: DEFAULT_LANGUAGE,
 });
 
+// Crossing the breakpoint (a window resized, a tablet turned) gives the side bar that width's
+// default too: one left open beside a wide page would stay open as a drawer over a narrow one.
+if (typeof window !== 'undefined') window.matchMedia?.(DESKTOP_QUERY).addEventListener?.('change', (change) => setAsideOpen(change.matches));
+
 export function setBusy(busy: boolean, options: BusyOptions = {}): void {
   appState.set({ busy, busyOptions: busy ? options : {} });
 }
