@@ -1,19 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../test/browser';
-import { startDnsServer } from '../../../test/dns-server';
-import { startOidcIdp, type IdpPerson } from '../../../test/fake-idps';
-import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
-import { identityClient } from '../../../test/identity';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { companySsoTestServer, REDIRECT } from '../../../test/company-sso';
+import type { IdpPerson } from '../../../test/fake-idps';
+import type { TestServer } from '../../../test/harness';
+import type { identityClient } from '../../../test/identity';
 import { samlIdp } from '../../../test/saml-idp';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
 import { companySsoConnections, companySsoDomains, companySsoIdentities, organizationAuditEvents, organizationMembers, users } from '../../db/schema';
-import { createDataProtection, parseDataKey } from '../../platform/data-protection';
 import { limits } from '../../platform/rate-limit';
-import { createRateLimiter } from '../../platform/rate-limit';
-import { createOrganizationService, OrganizationAdminError } from '../organizations';
-import { CompanySsoAdminError, createCompanySsoService, TXT_PREFIX } from '.';
+import { OrganizationAdminError, type OrganizationService } from '../organizations';
+import { CompanySsoAdminError, TXT_PREFIX, type CompanySsoService } from '.';
 
 /**
  * Company SSO against real identity providers the test starts: a second oidc-provider for an
@@ -22,20 +19,18 @@ import { CompanySsoAdminError, createCompanySsoService, TXT_PREFIX } from '.';
  * just-in-time membership and require-SSO are the point.
  */
 const CLIENT = { clientId: 'acme-portal', clientSecret: 'acme-portal-secret-0123456789abcdef' };
-const REDIRECT = 'http://localhost:8080/sso/redirect';
 const PASSWORD = 'plum-orbit-cactus-917';
 const CODE_MAIL = /\n {4}(\d{6})\n/;
 
+const h = companySsoTestServer({ ...CLIENT, redirectUris: [REDIRECT, 'http://locker.localhost:8080/sso/redirect'], addresses: '127.11' });
+const { dnsRecords, nextAddress, start, verifiedDomain } = h;
 let server: TestServer;
 let client: ReturnType<typeof identityClient>;
-let idp: Awaited<ReturnType<typeof startOidcIdp>>;
-let dns: Awaited<ReturnType<typeof startDnsServer>>;
-const dnsRecords = new Map<string, string[]>();
-let admin: ReturnType<typeof createCompanySsoService>;
-let organizations: ReturnType<typeof createOrganizationService>;
+let idp: typeof h.idp;
+let dns: typeof h.dns;
+let admin: CompanySsoService;
+let organizations: OrganizationService;
 const saml = samlIdp();
-let visitors = 0;
-const nextAddress = () => `127.11.${Math.floor(++visitors / 250)}.${(visitors % 250) + 1}`;
 
 const refusal = async (promise: Promise<unknown>) => {
   try {
@@ -47,67 +42,16 @@ const refusal = async (promise: Promise<unknown>) => {
   throw new Error('accepted');
 };
 
-/** Claims a domain for an organization and verifies it through the test's DNS server. */
-async function verifiedDomain(organization: string, domain: string) {
-  const added = await admin.addDomain({ organization, domain });
-  dnsRecords.set(domain, ['v=spf1 -all', added.record]);
-  await admin.verifyDomain({ organization, domain });
-}
-
 beforeAll(async () => {
-  idp = await startOidcIdp({ ...CLIENT, redirectUris: [REDIRECT, 'http://locker.localhost:8080/sso/redirect'] });
-  dns = await startDnsServer(dnsRecords);
-  server = await startTestServer({ env: { COMPANY_SSO_DNS_SERVER: dns.server } });
-  client = identityClient(server.app, server.database);
-  organizations = createOrganizationService({ db: server.database.db, clock: { now: () => new Date() } });
-  admin = createCompanySsoService({
-    config: server.config,
-    db: server.database.db,
-    clock: { now: () => new Date() },
-    limiter: createRateLimiter(),
-    secrets: createDataProtection(parseDataKey(TEST_DATA_KEY)!),
-    organizations,
-    log: { warn: () => undefined },
-    signIn: { run: () => Promise.reject(new Error('not here')) },
-  });
-  await organizations.createNamed({ name: 'Acme', adminEmail: 'boss@acme.test' });
-  await admin.configureOidc({ organization: 'Acme', identifier: 'Acme-Corp', issuer: idp.issuer, clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret });
-  await verifiedDomain('Acme', 'acme.test');
+  ({ server, client, idp, dns, admin, organizations } = h);
+  await h.organizationWithIdp('Acme', 'Acme-Corp', 'acme.test');
   await organizations.createNamed({ name: 'Globex', adminEmail: 'hank@globex.test' });
   await admin.configureSaml({ organization: 'Globex', identifier: 'globex', metadataXml: saml.metadata });
   await verifiedDomain('Globex', 'globex.test');
 });
 
-afterAll(async () => {
-  await server?.close();
-  await Promise.all([idp?.close(), dns?.close()]);
-});
-
-const start = (identifier: string, remoteAddress = nextAddress()) => server.app.inject({ method: 'POST', url: '/v3/_auth/sso/start', payload: { identifier }, remoteAddress });
-
-/** Start, walk the IdP's pages as a browser would up to /sso/redirect, and finish there. */
-async function oidcSignIn(person: IdpPerson, options: { identifier?: string; state?: string; cookie?: string | null } = {}) {
-  idp.signInAs(person);
-  const started = await start(options.identifier ?? 'acme-corp');
-  expect(started.statusCode, started.body).toBe(200);
-  expect(started.json().protocol).toBe('oidc');
-  const cookie = started.cookies.find((item) => item.name === 'portal_sso');
-  expect(cookie?.httpOnly).toBe(true);
-  const url = new URL(started.json().url as string);
-  expect(url.searchParams.get('code_challenge_method')).toBe('S256');
-  expect(url.searchParams.get('nonce')).toBeTruthy();
-  const walked = await new TestBrowser(url.origin).walk(url.href);
-  expect(walked.url.origin + walked.url.pathname).toBe(REDIRECT);
-  const params = walked.url.searchParams;
-  const sealed = options.cookie === null ? undefined : (options.cookie ?? cookie!.value);
-  return server.app.inject({
-    method: 'POST',
-    url: '/v3/_auth/sso/finish',
-    payload: { code: params.get('code'), state: options.state ?? params.get('state'), ...(params.get('iss') ? { iss: params.get('iss') } : {}) },
-    cookies: sealed ? { portal_sso: sealed } : {},
-    remoteAddress: nextAddress(),
-  });
-}
+/** An OIDC sign-in at Acme's IdP (or the `identifier`'s), walked as a browser would. */
+const oidcSignIn = (person: IdpPerson, options: { identifier?: string; state?: string; cookie?: string | null } = {}) => h.oidcSignIn(person, options.identifier ?? 'acme-corp', options);
 
 const userByEmail = async (email: string) => (await server.database.db.select().from(users).where(eq(users.email, email)))[0];
 const memberRow = async (email: string) => (await server.database.db.select().from(organizationMembers).where(eq(organizationMembers.email, email)))[0];

@@ -2,13 +2,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpPeer, type SmtpPeer } from '../../../test/smtp-peer';
+import { operatorCompanySso, testOrganizations } from '../../../test/company-sso';
 import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
 import { createDataProtection, parseDataKey } from '../../platform/data-protection';
-import { createRateLimiter } from '../../platform/rate-limit';
-import { createOrganizationService } from '../organizations';
+import type { OrganizationService } from '../organizations';
 import { companySsoQueries } from './queries';
-import { CompanySsoAdminError, createCompanySsoService } from './service';
+import { CompanySsoAdminError } from '.';
 
 /**
  * Server-side request forgery through a company's identity provider, under the production rule
@@ -19,7 +19,7 @@ import { CompanySsoAdminError, createCompanySsoService } from './service';
 const PASSWORD = 'plum-orbit-cactus-917';
 let server: TestServer;
 let client: ReturnType<typeof identityClient>;
-let organizations: ReturnType<typeof createOrganizationService>;
+let organizations: OrganizationService;
 let peer: SmtpPeer;
 let people = 0;
 /** A service on this machine the attacker aims at: every connection and request to it counted. */
@@ -57,7 +57,7 @@ beforeAll(async () => {
   peer = await startSmtpPeer();
   server = await startTestServer({ env: { SMTP_URL: peer.url, EGRESS_ALLOW_LOOPBACK: 'false' } });
   client = identityClient(server.app, server.database);
-  organizations = createOrganizationService({ db: server.database.db, clock: { now: () => new Date() } });
+  organizations = testOrganizations(server);
 });
 afterAll(async () => {
   await server?.close();
@@ -113,16 +113,7 @@ describe('a company OIDC issuer under the production rule', () => {
 
   it('the operator command refuses such an issuer too, saying why', async () => {
     await organizations.createNamed({ name: 'Operated', adminEmail: 'boss@operated.test' });
-    const admin = createCompanySsoService({
-      config: server.config,
-      db: server.database.db,
-      clock: { now: () => new Date() },
-      limiter: createRateLimiter(),
-      secrets: createDataProtection(parseDataKey(TEST_DATA_KEY)!),
-      organizations,
-      log: { warn: () => undefined },
-      signIn: { run: () => Promise.reject(new Error('not here')) },
-    });
+    const admin = operatorCompanySso(server, organizations);
     const refusal = (issuer: string) =>
       admin.configureOidc({ organization: 'Operated', identifier: 'operated', issuer, clientId: 'portal', clientSecret: 'a-long-enough-secret' }).then(
         () => 'accepted',

@@ -2,11 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from '../../../test/dns-server';
 import { startSmtpPeer, type SmtpPeer } from '../../../test/smtp-peer';
+import { testOrganizations } from '../../../test/company-sso';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
 import { samlIdp } from '../../../test/saml-idp';
 import { companySsoConnections, organizationMembers, sessions, users } from '../../db/schema';
-import { createOrganizationService } from '../organizations';
+import type { OrganizationService } from '../organizations';
 
 /**
  * The organization's SSO settings screen's endpoints: owners and admins only, a recent proof of
@@ -17,7 +18,7 @@ const SECRET = 'acme-settings-secret-0123456789';
 const PASSWORD = 'plum-orbit-cactus-917';
 let server: TestServer;
 let client: ReturnType<typeof identityClient>;
-let organizations: ReturnType<typeof createOrganizationService>;
+let organizations: OrganizationService;
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
 let peer: SmtpPeer;
 const dnsRecords = new Map<string, string[]>();
@@ -65,7 +66,7 @@ beforeAll(async () => {
   peer = await startSmtpPeer();
   server = await startTestServer({ env: { COMPANY_SSO_DNS_SERVER: dns.server, SMTP_URL: peer.url } });
   client = identityClient(server.app, server.database);
-  organizations = createOrganizationService({ db: server.database.db, clock: { now: () => new Date() } });
+  organizations = testOrganizations(server);
 });
 afterAll(async () => {
   await server.close();
