@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { isOperatorAuth } from './endpoint';
-import { allEndpoints } from './endpoints';
-import { adminReasonSchema } from './operators';
+import { allEndpoints } from './all-endpoints';
+import { adminReasonSchema } from './operators/roles';
 
 const label = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;
 

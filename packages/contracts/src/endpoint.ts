@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { ApiKeyScope } from './api/account';
+import type { ApiKeyScope } from './account/schemas';
 import { errorCatalogue, type ErrorCode } from './errors';
-import type { AdminScope, OperatorRole } from './operators';
+import type { AdminScope, OperatorRole } from './operators/roles';
 
 /**
  * An endpoint of `/v3`, declared once: the server registers it from this declaration

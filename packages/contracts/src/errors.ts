@@ -1,28 +1,28 @@
 import { z } from 'zod';
 
-import { accountErrors } from './errors/account';
-import { apiKeyErrors } from './errors/api-keys';
-import { authErrors } from './errors/auth';
-import { billingErrors } from './errors/billing';
-import { walletErrors } from './errors/wallet';
-import { auditErrors } from './errors/audit';
-import { payoutErrors } from './errors/payouts';
-import { commonErrors } from './errors/common';
-import { notificationErrors } from './errors/notifications';
-import { oauthErrors } from './errors/oauth';
-import { organizationErrors } from './errors/organizations';
-import { moderatorErrors } from './errors/moderators';
-import { socialErrors } from './errors/social';
-import { companySsoErrors } from './errors/company-sso';
-import { egressErrors } from './errors/egress';
-import { adminErrors } from './errors/admin';
-import type { ValidationCode } from './errors/validation';
+import { accountErrors } from './account/errors';
+import { apiKeyErrors } from './api-keys/errors';
+import { authErrors } from './auth/errors';
+import { billingErrors } from './billing/errors';
+import { walletErrors } from './wallet/errors';
+import { auditErrors } from './audit/errors';
+import { payoutErrors } from './wallet/payout-errors';
+import { commonErrors } from './common-errors';
+import { notificationErrors } from './notifications/errors';
+import { oauthErrors } from './oauth/errors';
+import { organizationErrors } from './organizations/errors';
+import { moderatorErrors } from './moderators/errors';
+import { socialErrors } from './federation/errors';
+import { companySsoErrors } from './company-sso/errors';
+import { egressErrors } from './egress-errors';
+import { adminErrors } from './operators/errors';
+import type { ValidationCode } from './validation-errors';
 
-export { validationCodeOf, type ValidationCode } from './errors/validation';
+export { validationCodeOf, type ValidationCode } from './validation-errors';
 
 /**
  * Every error the `/v3` API can answer, each module's declared in its own file
- * (`errors/<module>.ts`) and combined here into one lookup. The server throws these codes;
+ * (`<capability>/errors.ts`) and combined here into one lookup. The server throws these codes;
  * the web app maps a code to translated text (i18n key `errors.<code>`), falling back to
  * `message`. Numeric codes are the spec's; the rest are dotted names. Codes are
  * wire format: never rename one.

@@ -1,4 +1,4 @@
-import type { SocialProviderId } from './social-providers';
+import type { SocialProviderId } from './federation/providers';
 import type { BrandId } from './brands';
 import type { Language } from './constants';
 

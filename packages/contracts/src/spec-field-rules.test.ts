@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { businessTrialRequestSchema } from './api/billing';
-import { forgotVerifyCodeRequestSchema, profileMessages, updateMeRequestSchema } from './api/auth';
+import { businessTrialRequestSchema } from './billing/schemas';
+import { forgotVerifyCodeRequestSchema, profileMessages, updateMeRequestSchema } from './auth/schemas';
 
 /** The first message a schema gives for `value` in `field`, or null when it passes. */
 function refusal(schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, body: object, field: string): string | null {

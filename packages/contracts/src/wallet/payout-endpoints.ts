@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import {
+  payoutMethodRequestSchema,
+  payoutSettingsSchema,
+  researcherProfileRequestSchema,
+  researcherProfileSchema,
+  rewardIdParamsSchema,
+  rewardRequestSchema,
+  rewardSchema,
+} from './payout-schemas';
+import { endpoint } from '../endpoint';
+
+/**
+ * Researcher rewards and payouts. The `/bugbounty_platform/rewards` calls are the bug-bounty
+ * platform's back end's: `Authorization: Bearer <access token>` from the client-credentials
+ * grant of its first-party client (service scope `bugbounty`); any other caller gets 401, another
+ * product's client 403. Declared `public` because no session or API key reaches them: the route
+ * checks the product's token itself.
+ */
+const tag = 'payouts';
+const productErrors = ['unauthorized', 'forbidden'] as const;
+
+export const postReward = endpoint({
+  method: 'POST',
+  path: '/bugbounty_platform/rewards',
+  tag,
+  auth: 'public',
+  summary:
+    "The bug-bounty platform records a researcher's approved reward, paid on the next 10th (product's client-credentials token). Idempotent on reward_id: the same body again answers the reward recorded first; another body with the same id is refused (409)",
+  body: rewardRequestSchema,
+  status: 201,
+  response: rewardSchema,
+  errors: [...productErrors, 'payouts.researcher_not_found', 'payouts.reward_conflict'],
+});
+
+export const getReward = endpoint({
+  method: 'GET',
+  path: '/bugbounty_platform/rewards/{reward_id}',
+  tag,
+  auth: 'public',
+  summary: "One of the product's rewards by its own id, with its status (approved, paid, canceled) (product's client-credentials token)",
+  params: rewardIdParamsSchema,
+  response: rewardSchema,
+  errors: [...productErrors, 'not_found'],
+});
+
+export const cancelReward = endpoint({
+  method: 'POST',
+  path: '/bugbounty_platform/rewards/{reward_id}/cancel',
+  tag,
+  auth: 'public',
+  summary: "Cancels a reward not paid yet (again: answers it canceled); a paid reward is refused (409) (product's client-credentials token)",
+  params: rewardIdParamsSchema,
+  response: rewardSchema,
+  errors: [...productErrors, 'not_found', 'payouts.reward_paid'],
+});
+
+export const payoutSettings = endpoint({
+  method: 'GET',
+  path: '/sso/me/wallet/payout',
+  tag,
+  auth: 'session',
+  summary: 'The payout method (the wallet rewards are paid to on the 10th), the public profile switch, the approved rewards waiting and the recent monthly statements',
+  response: payoutSettingsSchema,
+});
+
+export const setPayoutMethod = endpoint({
+  method: 'PUT',
+  path: '/sso/me/wallet/payout',
+  tag,
+  auth: 'session',
+  recentAuth: true,
+  summary: 'Chooses the wallet (currency) rewards are paid to; needs a recent proof of identity (the password)',
+  body: payoutMethodRequestSchema,
+  response: payoutSettingsSchema,
+  errors: ['auth.reauth_required'],
+});
+
+export const setResearcherProfile = endpoint({
+  method: 'PUT',
+  path: '/sso/me/wallet/payout/profile',
+  tag,
+  auth: 'session',
+  summary: 'Turns the public researcher profile (display name and accepted programs count) on or off; off by default',
+  body: researcherProfileRequestSchema,
+  response: payoutSettingsSchema,
+});
+
+export const researcherProfile = endpoint({
+  method: 'GET',
+  path: '/researchers/{username}',
+  tag,
+  auth: 'public',
+  summary: "A researcher's public profile: display name and the number of programs with an approved or paid reward; 404 when there is none or it is turned off; 60 lookups a minute per address",
+  params: z.object({ username: z.string().min(1).max(64) }),
+  response: researcherProfileSchema,
+  errors: ['not_found', 'rate_limited'],
+});
