@@ -8,16 +8,20 @@ import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import type { DataProtection } from '../../platform/data-protection';
 import { egressPolicyFor } from '../../platform/egress';
+import { defineModule, type Late, type Platform } from '../../platform/modules';
 import type { RateLimiter } from '../../platform/rate-limit';
-import type { SessionService } from '../sessions';
+import type { SessionService, SessionsMade } from '../sessions';
 import { createUserService } from '../users';
 import { accountReader } from './accounts';
 import { createAdminApps } from './admin-apps';
 import { createAdminKeys } from './admin-keys';
-import { providerWithKeys } from './current-provider';
+import { installSigningKeyReloadJob, providerWithKeys } from './current-provider';
 import { loadSigningKeys } from './keys';
 import { createProvider, type PlanClaim } from './provider';
 import { productAccessTokens, productClientTokens } from './product-tokens';
+import { installOidcSweepJob } from './sweep';
+import { oauthProviderRoutes, oauthRoutes } from './routes';
+import { oauthAdminRoutes } from './admin-routes';
 import { createOAuthService } from './service';
 
 export { firstPartyClients, thirdPartyClients, type ThirdPartyClients, type ThirdPartyInput } from './clients';
@@ -62,3 +66,43 @@ export async function createOAuth(deps: {
   };
   return { provider, service, admin, accessTokens: productAccessTokens(provider.current, deps.db), clientTokens: productClientTokens(provider.current) };
 }
+
+export type OAuthMade = Awaited<ReturnType<typeof createOAuth>> & { productPlan: Late<ProductPlanClaim> };
+/** The person's plan of a product, for the `plan` claim of the product's own clients. */
+export type ProductPlanClaim = (userId: string, product: string) => Promise<PlanClaim | undefined>;
+
+/**
+ * The OpenID Connect provider: its login is the portal session; ending one ends the other. The
+ * `plan` claim comes from billing, listed later (billing needs organizations, which need the
+ * sign-in pipeline): billing binds `productPlan`, asked only once requests arrive.
+ */
+export const oauthModule = defineModule({
+  name: 'oauth',
+  create: async (needs: { platform: Platform; sessions: SessionsMade; dashboard: { countEvent(event: 'token_grant'): Promise<void> } }, host): Promise<OAuthMade> => {
+    const { config, db, secrets, limiter, clock, log } = needs.platform;
+    const productPlan = host.late<ProductPlanClaim>('oauth: the plan claim (billing)');
+    const made = await createOAuth({
+      config,
+      db,
+      secrets,
+      sessions: needs.sessions.service,
+      limiter,
+      clock,
+      log,
+      onTokenGrant: () => needs.dashboard.countEvent('token_grant'),
+      productPlan: (userId, product) => productPlan.get()(userId, product),
+    });
+    return { ...made, productPlan };
+  },
+  jobs: (app, { provider }, { platform: { config, db } }) => {
+    installOidcSweepJob(app, db);
+    installSigningKeyReloadJob(app, provider, config.OIDC_KEYS_RELOAD_SECONDS);
+  },
+  rootRoutes: async (app, { provider }, { platform, sessions }) => {
+    await app.register(oauthProviderRoutes(platform.config, sessions.service, provider.current));
+  },
+  routes: async (api, { service, admin }) => {
+    await api.register(oauthRoutes(service));
+    await api.register(oauthAdminRoutes(admin.apps, admin.keys));
+  },
+});

@@ -9,3 +9,4 @@ export { IdentityCache } from './identity-cache';
 export { deleteEndedSessions, installSessionRetentionJob, type SessionRetention } from './retention';
 export { sessionRoutes } from './routes';
 export type { AuthMethod, SignedIn, SignInResult } from './signed-in';
+export { authGuardModule, sessionsModule, withSessions, type SessionsMade } from './module';

@@ -5,3 +5,4 @@ export { toUserDto } from './user-dto';
 export { DEMO_EMAIL, seedDemoAccount } from './seed';
 export { createPeopleService, statusOf, type PeopleActor, type PeopleDependencies, type PeopleService } from './people';
 export { peopleAdminRoutes } from './admin-routes';
+export { usersModule } from './module';
