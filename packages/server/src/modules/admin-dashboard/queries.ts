@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Dashboard, DashboardPoint, DashboardRange } from '@portal/contracts';
 import type { Database } from '../../db/client';
-import { dashboardCounters } from '../../db/schema';
+import { dashboardCounters } from './tables';
 
 /** Events that no other table keeps for the dashboard's 30 days, counted per hour. */
 export type CountedEvent = 'sign_in' | 'sign_in_failed' | 'lockout' | 'token_grant';

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { organizationAuditEvents } from '../../db/schema';
+import { organizationAuditEvents } from './tables';
 
 export type AuditEventRow = typeof organizationAuditEvents.$inferSelect;
 export type NewAuditEventRow = typeof organizationAuditEvents.$inferInsert;

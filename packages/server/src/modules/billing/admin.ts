@@ -3,7 +3,7 @@ import { billingCurrencies, findPlan, formatMinor, isBillingCurrency, plans, toM
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
 import type { Database } from '../../db/client';
-import { promoCodes } from '../../db/schema';
+import { promoCodes } from './tables';
 import { issueLicense } from './licenses';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lte, ne, or, sql, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { billingCustomers, licenseRedemptions, orders, paymentMethods, promoCodes, promoRedemptions, stripeEvents, subscriptionStarts, subscriptions, trialUsages } from '../../db/schema';
+import { billingCustomers, licenseRedemptions, orders, paymentMethods, promoCodes, promoRedemptions, stripeEvents, subscriptionStarts, subscriptions, trialUsages } from './tables';
 
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { billingReceipts } from '../../db/schema';
+import { billingReceipts } from './tables';
 import type { Clock } from '../../platform/clock';
 import type { BillingTx } from './queries';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { findPlan, orderTotals, prorationCredit, type BillingCurrency, type Quote, type Subscription } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
-import { paymentMethods, subscriptions } from '../../db/schema';
+import { paymentMethods, subscriptions } from './tables';
 import { AppError, fieldError } from '../../platform/errors';
 import { orderDto, subscriptionDto } from './dto';
 import type { Orders } from './orders';

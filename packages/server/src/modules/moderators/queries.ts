@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { websiteModerators } from '../../db/schema';
+import { websiteModerators } from './tables';
 
 export type ModeratorRow = typeof websiteModerators.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { auditReaderRoles } from '@portal/contracts';
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { organizationMembers, organizations } from '../../db/schema';
+import { organizationMembers, organizations } from './tables';
 
 // Lookups other modules make of organizations (the audit log's: whose events it keeps, who reads it).
 

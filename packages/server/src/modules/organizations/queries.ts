@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { organizationDeployments, organizationMembers, organizations } from '../../db/schema';
+import { organizationDeployments, organizationMembers, organizations } from './tables';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type DeploymentRow = typeof organizationDeployments.$inferSelect;

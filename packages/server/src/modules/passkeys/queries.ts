@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { passkeys, webauthnChallenges } from '../../db/schema';
+import { passkeys, webauthnChallenges } from './tables';
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 export type ChallengeRow = typeof webauthnChallenges.$inferSelect;

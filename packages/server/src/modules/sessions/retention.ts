@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
-import { sessions } from '../../db/schema';
+import { sessions } from './tables';
 import type { Clock } from '../../platform/clock';
 import { installPeriodicJob } from '../../platform/jobs';
 

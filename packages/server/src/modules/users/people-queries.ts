@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { users } from '../../db/schema';
+import { users } from './tables';
 import type { UserRow } from './queries';
 
 /** The fields the console searches by a prefix, each with the expression its index (0029) is on. */

@@ -1,4 +1,4 @@
-import { walletEntries } from '../../db/schema';
+import { walletEntries } from './tables';
 import { post, type Tx } from './ledger';
 
 /** Money paid by card to billing comes in through this system account (the card networks' side)… */

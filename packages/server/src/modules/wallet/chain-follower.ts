@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { erc20Abi, getAddress } from 'viem';
 import type { Database } from '../../db/client';
-import { walletEntries } from '../../db/schema';
+import { walletEntries } from './tables';
 import type { Clock } from '../../platform/clock';
 import { installPeriodicJob } from '../../platform/jobs';
 import { post, rows, type Tx } from './ledger';

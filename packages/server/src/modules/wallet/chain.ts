@@ -17,7 +17,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { formatMoney, type ChainWithdrawal, type ChainWithdrawalStatus } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { walletAccounts, walletChainWithdrawals, walletEntries, walletKnownAddresses } from '../../db/schema';
+import { walletAccounts, walletChainWithdrawals, walletEntries, walletKnownAddresses } from './tables';
 import type { Clock } from '../../platform/clock';
 import { sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';

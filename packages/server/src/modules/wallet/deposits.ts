@@ -4,7 +4,7 @@ import QRCode from 'qrcode';
 import { bankNotificationSchema, formatMoney, type DepositOrder, type DepositOrderCreated, type DepositOrderStatus } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { walletDepositOrders, walletEntries } from '../../db/schema';
+import { walletDepositOrders, walletEntries } from './tables';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { post, rows } from './ledger';

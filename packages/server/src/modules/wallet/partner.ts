@@ -3,7 +3,7 @@ import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { partnerNotificationSchema, type PartnerTransfer, type PartnerTransferStatus, type WalletCurrency } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { walletPartnerTransfers } from '../../db/schema';
+import { walletPartnerTransfers } from './tables';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { installPeriodicJob } from '../../platform/jobs';

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { formatMoney, isLanguage, paths, type Language, type PayoutSettings, type Reward, type RewardRequest, type WalletCurrency } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { researcherSettings, walletEntries, walletPayouts, walletRewards } from '../../db/schema';
+import { researcherSettings, walletEntries, walletPayouts, walletRewards } from './tables';
 import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
 import { sha256 } from '../../platform/crypto';

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, lt, type SQL } from 'drizzle-orm';
 import { currencies, currencyMinorDigits, formatMoney, type WalletCurrency, type WalletTransaction, type WalletTransactionStatus } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { walletAccounts, walletEntries, walletPostings } from '../../db/schema';
+import { walletAccounts, walletEntries, walletPostings } from './tables';
 import type { Clock } from '../../platform/clock';
 import { sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';

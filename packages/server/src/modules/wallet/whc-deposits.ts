@@ -5,7 +5,7 @@ import { HDKey, publicKeyToAddress } from 'viem/accounts';
 import type { WhcDeposit, WhcDepositAddress, WhcDepositStatus } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { walletChainCursors, walletWhcDepositAddresses, walletWhcDeposits } from '../../db/schema';
+import { walletChainCursors, walletWhcDepositAddresses, walletWhcDeposits } from './tables';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { rows } from './ledger';

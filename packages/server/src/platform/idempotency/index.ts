@@ -1,7 +1,7 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { ErrorCode } from '@portal/contracts';
 import type { Database } from '../../db/client';
-import { idempotencyKeys } from '../../db/schema';
+import { idempotencyKeys } from './tables';
 import type { Clock } from '../clock';
 import { sha256 } from '../crypto';
 import { AppError } from '../errors';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../db/client';
-import { mailOutbox } from '../../db/schema';
+import { mailOutbox } from './tables';
 import type { MailMessage } from './message';
 
 export interface OutboxMail extends MailMessage {

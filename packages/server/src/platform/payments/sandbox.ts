@@ -4,7 +4,7 @@ import cardValidator from 'card-validator';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../db/client';
-import { sandboxCards, sandboxCharges } from '../../db/schema';
+import { sandboxCards, sandboxCharges } from './tables';
 import type { Clock } from '../clock';
 import { AppError, fieldError } from '../errors';
 import { limitAddress } from '../client-address';
