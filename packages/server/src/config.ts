@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { brands } from '@portal/contracts';
 import { parseTrustProxy } from './platform/client-address';
 import { parseDataKey } from './platform/data-protection';
+import { parseEgressAllowList } from './platform/egress';
 import { parseLimitOverrides } from './platform/rate-limit/rules';
 import { parseSocialProviders, type SocialProviderSettings } from './social-config';
 import { DEFAULT_BUGBOUNTY_URL, DEFAULT_PRODUCT_URLS, isPageUrl, parseProductUrls } from './config-links';
@@ -24,6 +25,13 @@ const productUrls = z.string().transform((value, context) => {
 /** Allowances of the rate limits by rule name (platform/rate-limit/rules.ts), e.g. `signin:ip=200/600`. */
 const limitOverrides = z.string().transform((value, context) => {
   const parsed = parseLimitOverrides(value);
+  if ('value' in parsed) return parsed.value;
+  context.addIssue({ code: 'custom', message: parsed.problem });
+  return z.NEVER;
+});
+/** Non-public addresses and CIDR ranges outgoing requests may reach (platform/egress/allow-list.ts). */
+const egressAllowList = z.string().transform((value, context) => {
+  const parsed = parseEgressAllowList(value);
   if ('value' in parsed) return parsed.value;
   context.addIssue({ code: 'custom', message: parsed.problem });
   return z.NEVER;
@@ -241,6 +249,8 @@ const envSchema = z
     COMPANY_SSO_DNS_SERVER: list.default([]),
     /** Requests to URLs that someone sets may reach loopback (and plain http there): default outside production only; refused in production. */
     EGRESS_ALLOW_LOOPBACK: flag.optional(),
+    /** Non-public addresses (IPs and CIDR ranges, comma-separated) that requests to URLs someone sets may reach, production included: a receiver in the operator's own network. Empty: none. */
+    EGRESS_ALLOW_HOSTS: egressAllowList.default([]),
   })
   .transform((env) => {
     const port = env.PORT;

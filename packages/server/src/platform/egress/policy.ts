@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import type { EgressRange } from './allow-list';
 
 /** One address a host name resolves to, as node:dns answers it. */
 export interface ResolvedAddress {
@@ -20,6 +21,12 @@ export interface EgressPolicy {
    * app can be tried. Never in production (config refuses EGRESS_ALLOW_LOOPBACK=true there).
    */
   allowLoopback: boolean;
+  /**
+   * Addresses the operator lets requests reach although they are not public (EGRESS_ALLOW_HOSTS,
+   * e.g. a receiver inside their own network), production included: only these ranges, whatever
+   * name leads to them; plain http too when the URL names the address itself.
+   */
+  allowRanges?: readonly EgressRange[];
   /** How a host name is resolved before connecting; by default the system's resolver, as any connection. */
   resolve?: Resolve;
   /** The whole request, body included, ends after this long. */
@@ -33,7 +40,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export const systemResolve: Resolve = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
-/** The policy of a running server: loopback only where the configuration allows it (never in production). */
-export function egressPolicyFor(config: { EGRESS_ALLOW_LOOPBACK: boolean }): EgressPolicy {
-  return { allowLoopback: config.EGRESS_ALLOW_LOOPBACK };
+/** The policy of a running server: loopback only where the configuration allows it (never in production), and the ranges the operator listed. */
+export function egressPolicyFor(config: { EGRESS_ALLOW_LOOPBACK: boolean; EGRESS_ALLOW_HOSTS?: readonly EgressRange[] }): EgressPolicy {
+  return { allowLoopback: config.EGRESS_ALLOW_LOOPBACK, allowRanges: config.EGRESS_ALLOW_HOSTS ?? [] };
 }

@@ -3,8 +3,8 @@ import { systemResolve, type EgressPolicy } from './policy';
 
 /**
  * Why a URL is refused: not an absolute URL; not https (http only to loopback when the policy
- * allows loopback); user and password in it; an address (or a cloud metadata name) that is not
- * public.
+ * allows loopback, or to an address the policy lists, written as the address); user and password
+ * in it; an address (or a cloud metadata name) that is neither public nor listed.
  */
 export type EgressProblem = 'invalid' | 'scheme' | 'credentials' | 'address';
 
@@ -26,7 +26,9 @@ export function checkEgressUrl(raw: string | URL, policy: EgressPolicy): EgressP
   if (!host) return 'invalid';
   if (url.username || url.password) return 'credentials';
   const loopbackHost = LOOPBACK_NAMES.has(host) || host.endsWith('.localhost') || (isIpLiteral(host) && addressAllowed(host, { allowLoopback: true }) && !addressAllowed(host, { allowLoopback: false }));
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowLoopback && loopbackHost)) return 'scheme';
+  // Plain http only where no one else's network is crossed: loopback outside production, or an address the operator listed by its number.
+  const listedLiteral = isIpLiteral(host) && !addressAllowed(host, { allowLoopback: false }) && addressAllowed(host, { allowLoopback: false, allowRanges: policy.allowRanges });
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && ((policy.allowLoopback && loopbackHost) || listedLiteral))) return 'scheme';
   if (METADATA_HOSTS.has(host)) return 'address';
   if (isIpLiteral(host) && !addressAllowed(host, policy)) return 'address';
   return null;
