@@ -3,6 +3,7 @@ import { SSO_IDENTIFIER_PATTERN, type CompanySsoFinishRequest } from '@portal/co
 import { generateCodeVerifier, generateState } from 'arctic';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
+import { inOneTransaction } from '../../db/scoped-transaction';
 import { originFor } from '../../platform/brand';
 import type { Clock } from '../../platform/clock';
 import { randomToken, safeEqual, sha256 } from '../../platform/crypto';
@@ -90,12 +91,16 @@ export interface Organizations {
   membershipOf(email: string): Promise<OrganizationRow | undefined>;
   /** The organization's name (for the link page), or undefined when it is gone. */
   nameOf(organizationId: string): Promise<string | undefined>;
-  /** Adds a member; `via: 'sso'` records the just-in-time membership in the audit log. */
+  /**
+   * Adds a member; `via: 'sso'` records the just-in-time membership in the audit log. Called
+   * inside a transaction of the (transaction-scoped) database, its row and audit entry join it.
+   */
   addMember(organizationId: string, email: string, userId: string | null, via: 'sso'): Promise<boolean>;
 }
 
 export interface CompanySsoDependencies {
   config: Config;
+  /** Transaction-scoped (app.ts): a new person's account, link and membership commit together, the organizations module's writes included. */
   db: Database;
   clock: Clock;
   limiter: RateLimiter;
@@ -125,9 +130,9 @@ export function normalizeIdentifier(value: string | undefined): string | null {
  * organization's SSO identifier or an email of a domain it verified. A returning member is
  * signed in by the IdP's subject while still a member; anyone else by email only when this
  * organization verified the email's domain (its IdP speaks for that domain, and no other): a
- * member's existing account is linked; a new person gets an active account, and membership once
- * signed in; any other existing account is left alone until its owner signs in and confirms the
- * link. Every sign-in ends in the one pipeline.
+ * member's existing account is linked; a new person gets an active account, its link and the
+ * membership at once; any other existing account is left alone until its owner signs in and
+ * confirms the link. Every sign-in ends in the one pipeline.
  */
 export function createCompanySsoService(deps: CompanySsoDependencies) {
   const { config, clock, secrets } = deps;
@@ -188,7 +193,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
   }
 
   /** Links the IdP's subject to the account; a subject linked to another account meanwhile is refused. */
-  async function linkSubject(organizationId: string, subject: string, user: UserRow, email: string): Promise<void> {
+  async function linkSubject(organizationId: string, subject: string, user: { id: string }, email: string): Promise<void> {
     const now = clock.now();
     if (await queries.link({ organizationId, subject, userId: user.id, email, linkedAt: now, lastUsedAt: now })) return;
     const again = await queries.findIdentity(organizationId, subject);
@@ -196,13 +201,28 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
   }
 
   /**
-   * The account an asserted identity signs in, and whether it is new (made just in time: it joins
-   * once signed in). By subject only while the person is still a member of this organization; else
-   * by an email of a domain this organization verified: a member's existing account is linked, a
-   * new person gets an account; an existing account of anyone else is never signed in, linked or
-   * joined by the IdP (its owner signs in their own way and confirms: LinkRequired).
+   * Links the subject and makes the account a member, in one transaction (the caller's, when it
+   * runs in one): a link is never written without the membership. "Linked, not a member" is how
+   * a person removed from the organization reads, refused for good, so a failure between the two
+   * must leave neither. Joined another organization meanwhile: refused, nothing linked.
    */
-  async function accountFor(connection: ConnectionRow, identity: AssertedIdentity): Promise<{ user: UserRow; provisioned: boolean }> {
+  async function linkAsMember(organizationId: string, subject: string, user: { id: string }, email: string): Promise<void> {
+    await inOneTransaction(deps.db, async () => {
+      await linkSubject(organizationId, subject, user, email);
+      if (await queries.isMember(organizationId, user.id, email)) return;
+      if (!(await deps.organizations.addMember(organizationId, email, user.id, 'sso'))) throw new AppError('sso.member_elsewhere', { email }, { email });
+    });
+  }
+
+  /**
+   * The account an asserted identity signs in. By subject only while the person is still a
+   * member of this organization (a link without the membership is a person removed or gone:
+   * never provisioned again); else by an email of a domain this organization verified: a
+   * member's existing account is linked, a new person gets an account, its link and the
+   * membership (just in time, together); an existing account of anyone else is never signed in,
+   * linked or joined by the IdP (its owner signs in their own way and confirms: LinkRequired).
+   */
+  async function accountFor(connection: ConnectionRow, identity: AssertedIdentity): Promise<UserRow> {
     const now = clock.now();
     const organizationId = connection.organizationId;
     const linked = await queries.findIdentity(organizationId, identity.subject);
@@ -212,7 +232,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       // Removed or left: the organization's IdP no longer speaks for them, from that moment.
       if (!(await queries.isMember(organizationId, user.id, user.email))) throw new AppError('sso.not_member');
       await queries.touch(organizationId, identity.subject, now);
-      return { user, provisioned: false };
+      return user;
     }
     const email = await vouchedEmail(organizationId, identity.email);
     const existing = await users.findByEmail(email);
@@ -220,36 +240,32 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       // Nobody proved this mailbox: a stranger may have registered the address first.
       if (!existing.activatedAt || existing.purgedAt) throw new AppError('sso.account_unverified', { email }, { email });
       if (!(await queries.isMember(organizationId, existing.id, existing.email))) {
-        // Linked to this subject since the lookup above: a parallel sign-in (another tab) is provisioning it; it joins once that one finishes.
-        if ((await queries.findIdentity(organizationId, identity.subject))?.userId === existing.id) throw new AppError('sso.account_unverified', { email }, { email });
         const organizationName = (await deps.organizations.nameOf(organizationId)) ?? '';
         const pending: PendingLink = { organizationId, organizationName, subject: identity.subject, email, expiresAt: now.getTime() + PENDING_LINK_TTL_SECONDS * 1000 };
         throw new LinkRequired(secrets.seal(JSON.stringify(pending)), email, organizationName);
       }
       await linkSubject(organizationId, identity.subject, existing, email);
-      return { user: existing, provisioned: false };
+      return existing;
     }
     const id = randomUUID();
     const name = identity.name.trim().slice(0, 100) || email.split('@')[0]!;
     const language = 'en';
-    // The account and its link commit together: a parallel sign-in (another tab) never sees the account without the link, which would read as someone else's account.
-    await deps.db.transaction(async (tx) => {
-      if (!(await createUserService(tx).insert({ id, email, fullName: name, passwordHash: null, language, customerLanguage: language, activatedAt: now, createdAt: now, updatedAt: now }))) return;
-      if (!(await companySsoQueries(tx).link({ organizationId, subject: identity.subject, userId: id, email, linkedAt: now, lastUsedAt: now }))) throw new AppError('sso.account_unverified', { email }, { email });
+    // The account, its link and the membership commit together, before the sign-in: a failure
+    // anywhere (here or in the sign-in after) never leaves the account linked without the
+    // membership, and a parallel sign-in (another tab) sees all three or none.
+    await inOneTransaction(deps.db, async () => {
+      if (!(await users.insert({ id, email, fullName: name, passwordHash: null, language, customerLanguage: language, activatedAt: now, createdAt: now, updatedAt: now }))) return;
+      await linkAsMember(organizationId, identity.subject, { id }, email);
     });
     const user = await users.findByEmail(email);
     if (!user?.activatedAt) throw new AppError('sso.account_unverified', { email }, { email });
-    // Made meanwhile: by a parallel sign-in of this same subject (a second tab) it is theirs; by anyone else, not ours to provision.
+    // Made meanwhile: by a parallel sign-in of this same subject (a second tab) it is theirs, linked and a member; by anyone else, not ours to provision.
     if (user.id !== id && (await queries.findIdentity(organizationId, identity.subject))?.userId !== user.id) throw new AppError('sso.account_unverified', { email }, { email });
-    return { user, provisioned: true };
+    return user;
   }
 
   async function signInAs(connection: ConnectionRow, identity: AssertedIdentity, origin: RequestOrigin): Promise<SignInResult> {
-    const { user, provisioned } = await accountFor(connection, identity);
-    const result = await deps.signIn.run(ssoWay, { user }, origin);
-    // Membership only once the whole sign-in succeeded (a session answered).
-    if (provisioned && 'token' in result) await deps.organizations.addMember(connection.organizationId, user.email, user.id, 'sso');
-    return result;
+    return deps.signIn.run(ssoWay, { user: await accountFor(connection, identity) }, origin);
   }
 
   function openSealed<T extends { expiresAt: number }>(sealed: string | undefined): T | undefined {
@@ -321,8 +337,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       const pending = pendingLinkFor(user, sealed);
       if (!(await queries.connectionOf(pending.organizationId))) throw new AppError('sso.link_invalid');
       const email = await vouchedEmail(pending.organizationId, pending.email);
-      await linkSubject(pending.organizationId, pending.subject, user, email);
-      if (!(await queries.isMember(pending.organizationId, user.id, user.email))) await deps.organizations.addMember(pending.organizationId, email, user.id, 'sso');
+      await linkAsMember(pending.organizationId, pending.subject, user, email);
       return { organization_name: pending.organizationName, email };
     },
     /** The settings screen's reads and changes, for an organization `administeredBy` answered. */
