@@ -4,3 +4,4 @@ export { createDeletionService, deletionGate, restoreScheduledDeletion, type Del
 export { accountRoutes } from './routes';
 export { installDeletionPurgeJob, runDeletionPurge } from './purge';
 export { emailChangeCodeMail } from './mail';
+export { accountModule } from './module';

@@ -6,3 +6,4 @@
  */
 export { createAuditService, record, recordMemberEvent, recordMembershipChange, type MembershipChangeReport, type AuditDependencies, type DatabaseTransaction, type AuditEntry, type AuditHookDependencies, type AuditService, type MemberEventAction } from './service';
 export { auditRoutes } from './routes';
+export { auditModule, type AuditMade } from './module';

@@ -8,3 +8,4 @@ export { signInRoutes } from './sign-in-routes';
 export { activationMail, passwordChangedMail, resetPasswordMail, signupExistingMail } from './mail';
 export { registrationBrowser } from './registration-browser';
 export { endPendingSignIns } from './pending';
+export { authModule, type AuthMade, type CompanySsoMembership } from './module';

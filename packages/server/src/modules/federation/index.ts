@@ -3,3 +3,4 @@ export { createFederationService, type FederationService } from './service';
 export { federationRoutes, socialFormPostRoute } from './routes';
 export { socialSignupCodeMail } from './mail';
 export { openIdRelyingParty, type AuthorizationSecrets } from './providers';
+export { federationModule } from './module';

@@ -3,3 +3,4 @@ export { createSecondFactorService, type FactorProof, type SecondFactorDependenc
 export { createMfaService, type MfaService } from './service';
 export { mfaRoutes } from './routes';
 export { loginCodeMail } from './mail';
+export { mfaModule, type MfaMade } from './module';

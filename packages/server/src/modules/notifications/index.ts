@@ -21,3 +21,4 @@ export {
   type SecurityAlertWorker,
 } from './security-alerts';
 export { notificationRoutes } from './routes';
+export { notificationsModule, type NotificationsMade } from './module';

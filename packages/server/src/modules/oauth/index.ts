@@ -78,7 +78,7 @@ export type ProductPlanClaim = (userId: string, product: string) => Promise<Plan
  */
 export const oauthModule = defineModule({
   name: 'oauth',
-  create: async (needs: { platform: Platform; sessions: SessionsMade; dashboard: { countEvent(event: 'token_grant'): Promise<void> } }, host): Promise<OAuthMade> => {
+  create: async (needs: { platform: Platform; sessions: SessionsMade; adminDashboard: { countEvent(event: 'token_grant'): Promise<void> } }, host): Promise<OAuthMade> => {
     const { config, db, secrets, limiter, clock, log } = needs.platform;
     const productPlan = host.late<ProductPlanClaim>('oauth: the plan claim (billing)');
     const made = await createOAuth({
@@ -89,7 +89,7 @@ export const oauthModule = defineModule({
       limiter,
       clock,
       log,
-      onTokenGrant: () => needs.dashboard.countEvent('token_grant'),
+      onTokenGrant: () => needs.adminDashboard.countEvent('token_grant'),
       productPlan: (userId, product) => productPlan.get()(userId, product),
     });
     return { ...made, productPlan };

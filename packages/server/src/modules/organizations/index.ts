@@ -8,3 +8,4 @@ export type { DeploymentRow, OrganizationRow } from './queries';
 export type { OrganizationRole } from '@portal/contracts';
 export { organizationConsole, type OrganizationConsole, type OrganizationSsoView } from './admin-console';
 export { organizationAdminRoutes } from './admin-routes';
+export { membershipModule, organizationsModule, type OrganizationsMade } from './module';
