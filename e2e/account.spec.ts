@@ -115,21 +115,21 @@ test.describe('profile', () => {
     await form.getByLabel('Address').fill('12, St James Square');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(form.getByText('This field may not be blank.')).toBeVisible();
-    await expect(form.getByText('Username may contain only letters and digits')).toBeVisible();
-    await expect(form.getByText('Phone may contain only numbers')).toBeVisible();
-    await expect(form.getByText('Company may contain only letters and numbers')).toBeVisible();
-    await expect(form.getByText('Organization may contain only letters and numbers')).toBeVisible();
-    await expect(form.getByText('Address may contain only letters and numbers')).toBeVisible();
+    await expect(form.getByText('Enter a username of letters and digits only')).toBeVisible();
+    await expect(form.getByText('Enter a phone number of digits only')).toBeVisible();
+    await expect(form.getByText('Enter a company name of letters and digits only')).toBeVisible();
+    await expect(form.getByText('Enter an organization name of letters and digits only')).toBeVisible();
+    await expect(form.getByText('Enter an address of letters and digits only')).toBeVisible();
     await snap(page, 'account-profile-invalid-en');
 
     // The same messages in Vietnamese, from the preferences' language switch.
     await page.getByTestId('preferences-language').getByText('Tiếng Việt').click();
     await expect(form.getByText('Trường này không được để trống.')).toBeVisible();
-    await expect(form.getByText('Tên người dùng chỉ được chứa chữ cái và chữ số')).toBeVisible();
-    await expect(form.getByText('Số điện thoại chỉ được chứa chữ số')).toBeVisible();
-    await expect(form.getByText('Tên công ty chỉ được chứa chữ cái và chữ số')).toBeVisible();
-    await expect(form.getByText('Tên tổ chức chỉ được chứa chữ cái và chữ số')).toBeVisible();
-    await expect(form.getByText('Địa chỉ chỉ được chứa chữ cái và chữ số')).toBeVisible();
+    await expect(form.getByText('Nhập tên người dùng chỉ gồm chữ cái và chữ số')).toBeVisible();
+    await expect(form.getByText('Nhập số điện thoại chỉ gồm chữ số')).toBeVisible();
+    await expect(form.getByText('Nhập tên công ty chỉ gồm chữ cái và chữ số')).toBeVisible();
+    await expect(form.getByText('Nhập tên tổ chức chỉ gồm chữ cái và chữ số')).toBeVisible();
+    await expect(form.getByText('Nhập địa chỉ chỉ gồm chữ cái và chữ số')).toBeVisible();
     await snap(page, 'account-profile-invalid-vi');
     // Vietnamese-only option (the spec's permissions).
     await expect(page.getByTestId('vietnamese-only')).toBeVisible();
@@ -139,7 +139,7 @@ test.describe('profile', () => {
     await form.getByLabel('Số điện thoại').fill('0912345678');
     // The spec's validation rules: company, organization and address are alphanumeric only (A to Z and digits, no spaces).
     await form.getByLabel('Công ty').fill('Công ty An ninh mạng');
-    await expect(form.getByText('Tên công ty chỉ được chứa chữ cái và chữ số')).toBeVisible();
+    await expect(form.getByText('Nhập tên công ty chỉ gồm chữ cái và chữ số')).toBeVisible();
     await form.getByLabel('Công ty').fill('CyStack');
     await form.getByLabel('Tổ chức').fill('OWASPHanoi');
     await form.getByLabel('Địa chỉ').fill('So1DaiCoViet');

@@ -97,7 +97,7 @@ test('the admin opens the audit log from the side bar, filters it and exports th
   // A reversed range: the server's refusal, under the field.
   await page.getByTestId('audit-filter-from').fill('2001-01-03');
   await page.getByTestId('audit-apply').click();
-  await expect(page.getByTestId('audit-filter-error')).toContainText('The start date must be before the end date');
+  await expect(page.getByTestId('audit-filter-error')).toContainText('Choose a start date before the end date');
   await snap(page, 'audit-log-bad-filter-platform-en');
 });
 

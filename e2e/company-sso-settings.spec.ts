@@ -77,7 +77,7 @@ test('the owner sets the identity provider, requires SSO, and verifies a domain'
   await provider.getByLabel('SAML 2.0').check();
   await provider.getByLabel('IdP metadata XML').fill('<EntityDescriptor');
   await provider.getByRole('button', { name: 'Save identity provider' }).click();
-  await expect(provider.getByText(/The IdP metadata XML cannot be used/)).toBeVisible();
+  await expect(provider.getByText(/Enter IdP metadata XML with an entityID/)).toBeVisible();
   await provider.getByLabel('OpenID Connect').check();
 
   await page.getByTestId('sso-require').click({ force: true });

@@ -229,7 +229,7 @@ test.describe('password recovery', () => {
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByLabel('Confirm password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Reset password' }).click();
-    await expect(page.getByText('The new password must be different from the old one')).toBeVisible();
+    await expect(page.getByText('Choose a new password different from the old one')).toBeVisible();
     await page.getByLabel('New password').fill(NEW_PASSWORD);
     await page.getByLabel('Confirm password').fill(NEW_PASSWORD);
     await snap(page, 'identity-forgot-4-new-password');
@@ -308,7 +308,7 @@ test.describe('form messages in English and Vietnamese', () => {
     await expect(page.getByText('The email field is required')).toBeVisible();
     await chooseLanguage(page, 'vi');
     // The message on screen follows the language.
-    await expect(page.getByText('Vui lòng nhập email')).toBeVisible();
+    await expect(page.getByText('Nhập email', { exact: true })).toBeVisible();
     await snap(page, 'identity-login-required-vi');
     await page.getByLabel('Email hoặc tên người dùng').fill('two words');
     await page.getByRole('button', { name: 'Tiếp tục' }).click();
@@ -323,9 +323,9 @@ test.describe('form messages in English and Vietnamese', () => {
     await page.getByLabel('Email or username').fill('someone@example.test');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect(page.getByText('Password is required')).toBeVisible();
+    await expect(page.getByText('Enter a password')).toBeVisible();
     await chooseLanguage(page, 'vi');
-    await expect(page.getByText('Vui lòng nhập mật khẩu')).toBeVisible();
+    await expect(page.getByText('Nhập mật khẩu của bạn')).toBeVisible();
     await page.getByLabel('Mật khẩu', { exact: true }).fill('wrong-password');
     await page.getByRole('button', { name: 'Đăng nhập', exact: true }).click();
     await expect(page.getByTestId('login-error')).toHaveText('Email hoặc mật khẩu không đúng');
@@ -344,9 +344,9 @@ test.describe('form messages in English and Vietnamese', () => {
               blank: 'This field may not be blank.',
               emailRequired: 'The email field is required',
               emailInvalid: 'Email address is not valid',
-              passwordRequired: 'Password is required',
-              passwordShort: 'Password must be at least 8 characters',
-              terms: 'You must accept the Terms of Service and Privacy Policy',
+              passwordRequired: 'Enter a password',
+              passwordShort: 'Enter a password of at least 8 characters',
+              terms: 'Accept the Terms of Service and Privacy Policy',
             }
           : {
               submit: 'Tạo tài khoản',
@@ -354,11 +354,11 @@ test.describe('form messages in English and Vietnamese', () => {
               email: 'Email',
               password: 'Mật khẩu',
               blank: 'Trường này không được để trống.',
-              emailRequired: 'Vui lòng nhập email',
+              emailRequired: 'Nhập email',
               emailInvalid: 'Địa chỉ email không hợp lệ',
-              passwordRequired: 'Vui lòng nhập mật khẩu',
-              passwordShort: 'Mật khẩu phải có ít nhất 8 ký tự',
-              terms: 'Bạn cần đồng ý với Điều khoản dịch vụ và Chính sách quyền riêng tư',
+              passwordRequired: 'Nhập mật khẩu của bạn',
+              passwordShort: 'Nhập mật khẩu có ít nhất 8 ký tự',
+              terms: 'Đồng ý với Điều khoản dịch vụ và Chính sách quyền riêng tư',
             };
       await setLanguage(context, portal, language);
       await page.goto('/register');
@@ -366,7 +366,7 @@ test.describe('form messages in English and Vietnamese', () => {
       // while they swap in was once lost under CI load, and no message showed.
       await page.waitForLoadState('networkidle');
       await page.getByRole('button', { name: text.submit }).click();
-      for (const message of [text.blank, text.emailRequired, text.passwordRequired, text.terms]) await expect(page.getByText(message)).toBeVisible();
+      for (const message of [text.blank, text.emailRequired, text.passwordRequired, text.terms]) await expect(page.getByText(message, { exact: true })).toBeVisible();
       await snap(page, `identity-register-required-${language}`);
       await page.getByLabel(text.email, { exact: true }).fill('not-an-email');
       await page.getByLabel(text.password, { exact: true }).fill('short');
@@ -381,11 +381,11 @@ test.describe('form messages in English and Vietnamese', () => {
       const text =
         language === 'en'
           ? { next: 'Continue', required: 'The email field is required', send: 'Send code', invalid: 'Email address is not valid', email: 'Recovery email' }
-          : { next: 'Tiếp tục', required: 'Vui lòng nhập email', send: 'Gửi mã', invalid: 'Địa chỉ email không hợp lệ', email: 'Email khôi phục' };
+          : { next: 'Tiếp tục', required: 'Nhập email', send: 'Gửi mã', invalid: 'Địa chỉ email không hợp lệ', email: 'Email khôi phục' };
       await setLanguage(context, portal, language);
       await page.goto('/forgot');
       await page.getByRole('button', { name: text.next }).click();
-      await expect(page.getByText(text.required)).toBeVisible();
+      await expect(page.getByText(text.required, { exact: true })).toBeVisible();
       await page.locator('input[name="username"]').fill('someone');
       await page.getByRole('button', { name: text.next }).click();
       await page.getByLabel(text.email).fill('nope@');

@@ -49,7 +49,7 @@ test('an account in no organization starts one from /organization and becomes it
   // The spec's validation rules: a company is alphanumeric only.
   await form.getByLabel('Company name').fill('Founder Labs');
   await form.getByTestId('business-trial-submit').click();
-  await expect(form.getByText('Company may contain only letters and numbers')).toBeVisible();
+  await expect(form.getByText('Enter a company name of letters and digits only')).toBeVisible();
   await form.getByLabel('Company name').fill('FounderLabs');
   await form.getByTestId('business-trial-submit').click();
 

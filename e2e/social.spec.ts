@@ -61,7 +61,7 @@ test('sign up with Google through /create-user, then sign in again with two-step
   await expect(page.getByLabel('Full name')).toHaveValue('Ada Lovelace');
   await expect(page.getByLabel('Email')).toHaveValue(email);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByText('You must accept the Terms of Service and Privacy Policy')).toBeVisible();
+  await expect(page.getByText('Accept the Terms of Service and Privacy Policy')).toBeVisible();
   await page.getByRole('checkbox').check();
   await snap(page, 'social-create-user');
   await expectNoSeriousViolations(page);

@@ -4,32 +4,34 @@ import { serviceScopes } from '../scopes';
 import { languageSchema } from '../resources/schemas';
 
 /**
- * Identity-core calls under /v3/sso. Field messages are the spec's words; the
- * web app shows them translated by the same text.
+ * Identity-core calls under /v3/sso. Field messages are the spec's words where the spec
+ * words them, else the forms' one voice: what to enter or choose ("Enter …", "Choose …";
+ * web i18n/voice.test.ts holds both languages to it). The web app shows them translated
+ * by the same text.
  */
 export const messages = {
   blank: 'This field may not be blank.',
   emailRequired: 'The email field is required',
   emailInvalid: 'Email address is not valid',
   identifierInvalid: 'Email or username not valid',
-  passwordRequired: 'Password is required',
-  passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters`,
-  passwordTooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`,
+  passwordRequired: 'Enter a password',
+  passwordTooShort: `Enter a password of at least ${PASSWORD_MIN_LENGTH} characters`,
+  passwordTooLong: `Enter a password of at most ${PASSWORD_MAX_LENGTH} characters`,
   confirmMismatch: 'Confirm password is not match!',
-  termsRequired: 'You must accept the Terms of Service and Privacy Policy',
+  termsRequired: 'Accept the Terms of Service and Privacy Policy',
   codeInvalid: 'Verification code incorrect or expired',
-  codeFormat: `The code is ${VERIFICATION_CODE_LENGTH} digits`,
+  codeFormat: `Enter the ${VERIFICATION_CODE_LENGTH}-digit code`,
   /** The password recovery's mailed code (the spec's validation rules: 'recovery code is 6 digits'). */
   recoveryCodeFormat: `Recovery code is ${VERIFICATION_CODE_LENGTH} digits`,
 } as const;
 
 /** The profile's own field messages (PUT /sso/me): the account pages' words (`account.validation.<key>`). */
 export const profileMessages = {
-  username: 'Username may contain only letters and digits',
-  phone: 'Phone may contain only numbers',
-  company: 'Company may contain only letters and numbers',
-  organization: 'Organization may contain only letters and numbers',
-  address: 'Address may contain only letters and numbers',
+  username: 'Enter a username of letters and digits only',
+  phone: 'Enter a phone number of digits only',
+  company: 'Enter a company name of letters and digits only',
+  organization: 'Enter an organization name of letters and digits only',
+  address: 'Enter an address of letters and digits only',
   country: 'Choose a country from the list',
 } as const;
 

@@ -19,7 +19,7 @@ export const companySsoErrors = {
   'sso.issuer_invalid': { status: 400, message: 'Enter the issuer as an https URL without a query or fragment' },
   'sso.client_id_required': { status: 400, message: 'Enter the client ID' },
   'sso.client_secret_required': { status: 400, message: 'Enter the client secret (8 to 1024 characters)' },
-  'sso.metadata_invalid': { status: 400, message: "The IdP metadata XML cannot be used: it needs an entityID, an HTTP-Redirect SingleSignOnService and a signing certificate" },
+  'sso.metadata_invalid': { status: 400, message: "Enter IdP metadata XML with an entityID, an HTTP-Redirect SingleSignOnService and a signing certificate" },
   'sso.not_configured': { status: 409, message: 'Set up the identity provider before requiring SSO' },
   'sso.domain_invalid': { status: 400, message: 'Enter a domain such as example.com' },
   'sso.domain_not_found': { status: 404, message: 'Your organization has not added {domain}' },

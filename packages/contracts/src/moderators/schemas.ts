@@ -21,7 +21,7 @@ export const MODERATOR_INVITATION_VALID_DAYS = 7;
 export const MODERATOR_TOKEN_PREFIX = 'mod-';
 
 /** A website's id as the product knows it. */
-export const websiteIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'Website id must be 1 to 128 letters, digits, dots, dashes, colons or underscores');
+export const websiteIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'Enter a website id of 1 to 128 letters, digits, dots, dashes, colons or underscores');
 export const websiteParamsSchema = z.object({ website_id: websiteIdSchema });
 export const moderatorParamsSchema = z.object({ website_id: websiteIdSchema, moderator_id: z.uuid() });
 

@@ -3,7 +3,7 @@ export const adminErrors = {
   'admin.forbidden': { status: 403, message: 'This is for operators of the portal with another role' },
   'admin.two_factor_required': { status: 403, message: 'Turn on two-step verification on your account to use the operators’ console' },
   'admin.not_found': { status: 404, message: 'Not found' },
-  'admin.reason_required': { status: 400, message: 'Give a reason of 3 to 500 characters: it goes into the operator audit log' },
+  'admin.reason_required': { status: 400, message: 'Enter a reason of 3 to 500 characters: it goes into the operator audit log' },
   'admin.scope_missing': { status: 403, message: 'This operator API key does not hold the scope {scope}' },
   'admin.account_not_found': { status: 404, message: 'No activated account has this email' },
   'admin.last_owner': { status: 409, message: 'The portal needs at least one owner: make another account an owner first' },
@@ -24,7 +24,7 @@ export const adminErrors = {
   'admin.app_first_party': { status: 409, message: 'This is a first-party app: its settings come from its file, not from the console' },
   'admin.app_public': { status: 409, message: 'This app is public (a single-page or native app): it has no secret to rotate' },
   'admin.app_settings_invalid': { status: 400, message: 'These settings are not valid for an app: {detail}' },
-  'admin.logo_invalid': { status: 400, message: 'The logo must be a PNG, JPEG or WebP image of at most 5 MB' },
+  'admin.logo_invalid': { status: 400, message: 'Choose a PNG, JPEG or WebP logo of at most 5 MB' },
   'admin.logo_unreachable': { status: 400, message: 'The logo could not be fetched from this address' },
   'admin.key_signing': { status: 409, message: 'This key signs tokens now: rotate now first, then drop it' },
 } as const;

@@ -288,10 +288,10 @@ describe('server texts in the visitor language (the spec validation rules)', () 
   it.each([
     ['auth.email_exists', 'email already exists', 'Email đã tồn tại'],
     ['auth.email_not_valid', 'email is not valid', 'Email không hợp lệ'],
-    ['auth.enter_valid_email', 'enter a valid email address', 'Vui lòng nhập địa chỉ email hợp lệ'],
+    ['auth.enter_valid_email', 'enter a valid email address', 'Nhập địa chỉ email hợp lệ'],
     ['validation.blank', 'This field may not be blank.', 'Trường này không được để trống.'],
     ['validation.emailInvalid', 'Email address is not valid', 'Địa chỉ email không hợp lệ'],
-    ['validation.passwordTooShort', 'Password must be at least 8 characters', 'Mật khẩu phải có ít nhất 8 ký tự'],
+    ['validation.passwordTooShort', 'Enter a password of at least 8 characters', 'Nhập mật khẩu có ít nhất 8 ký tự'],
   ] as const)('a field coded %s reads "%s" in English and "%s" in Vietnamese', async (code, english, vietnamese) => {
     await i18n.changeLanguage('vi');
     expect(fieldErrorText({ code, message: english })).toBe(vietnamese);
@@ -311,10 +311,10 @@ describe('server texts in the visitor language (the spec validation rules)', () 
       body: { code: 'validation_error', message: 'email: enter a valid email address', details: { fields: { email: { code: 'auth.enter_valid_email', message: 'enter a valid email address' } } } },
     };
     const error = await failure(api.post('/x'));
-    expect(toasts).toEqual([{ kind: 'warning', message: 'Vui lòng nhập địa chỉ email hợp lệ' }]);
+    expect(toasts).toEqual([{ kind: 'warning', message: 'Nhập địa chỉ email hợp lệ' }]);
     const fields = fieldErrors(error);
     expect(Object.keys(fields)).toEqual(['email']);
-    expect(fieldErrorText(fields.email!)).toBe('Vui lòng nhập địa chỉ email hợp lệ');
+    expect(fieldErrorText(fields.email!)).toBe('Nhập địa chỉ email hợp lệ');
   });
 
   it('errorText follows the language shown now, and names the refusal of a handled 403', async () => {

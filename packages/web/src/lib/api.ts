@@ -135,7 +135,7 @@ function stringParams(details: Record<string, unknown> | undefined): Params {
   return params;
 }
 
-/** The constants the form messages name ("Password must be at least {min} characters"). */
+/** The constants the form messages name ("Enter a password of at least {min} characters"). */
 const messageConstants: Params = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH, length: VERIFICATION_CODE_LENGTH };
 
 

@@ -71,10 +71,10 @@ describe('rules', () => {
   });
 
   it('passwords: present to sign in; 8 or more characters, never trimmed, to choose', () => {
-    expect(shown(password(''))).toBe('Password is required');
+    expect(shown(password(''))).toBe('Enter a password');
     expect(password(' ')).toBeNull();
-    expect(shown(newPassword(''))).toBe('Password is required');
-    expect(shown(newPassword('1234567'))).toBe(`Password must be at least ${PASSWORD_MIN_LENGTH} characters`);
+    expect(shown(newPassword(''))).toBe('Enter a password');
+    expect(shown(newPassword('1234567'))).toBe(`Enter a password of at least ${PASSWORD_MIN_LENGTH} characters`);
     expect(newPassword('        ')).toBeNull();
   });
 
@@ -85,15 +85,15 @@ describe('rules', () => {
   });
 
   it('terms and code', () => {
-    expect(shown(acceptTerms(false))).toBe('You must accept the Terms of Service and Privacy Policy');
+    expect(shown(acceptTerms(false))).toBe('Accept the Terms of Service and Privacy Policy');
     expect(acceptTerms(true)).toBeNull();
-    expect(shown(verificationCode('12a456'))).toBe('The code is 6 digits');
+    expect(shown(verificationCode('12a456'))).toBe('Enter the 6-digit code');
     expect(verificationCode('123456')).toBeNull();
   });
 
   it('reads in Vietnamese from the same keys', () => {
-    expect(shown(email(''), vi)).toBe('Vui lòng nhập email');
-    expect(shown(newPassword('short'), vi)).toBe(`Mật khẩu phải có ít nhất ${PASSWORD_MIN_LENGTH} ký tự`);
+    expect(shown(email(''), vi)).toBe('Nhập email');
+    expect(shown(newPassword('short'), vi)).toBe(`Nhập mật khẩu có ít nhất ${PASSWORD_MIN_LENGTH} ký tự`);
     expect(shown(confirmPassword('a')('b'), vi)).toBe('Mật khẩu xác nhận không khớp!');
   });
 

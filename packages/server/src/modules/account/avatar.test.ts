@@ -67,7 +67,7 @@ describe('avatar upload', () => {
     const response = await upload(Buffer.from('just some text, not a picture\n'.repeat(20)), 'fake.png', 'image/png');
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('account.avatar_invalid');
-    expect(response.json().message).toBe('The picture must be a PNG, JPEG or WebP image of at most 5 MB');
+    expect(response.json().message).toBe('Choose a PNG, JPEG or WebP image of at most 5 MB');
   });
 
   it('refuses an SVG and a truncated PNG', async () => {

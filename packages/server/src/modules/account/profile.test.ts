@@ -24,19 +24,19 @@ describe('profile rules (the spec validation rules)', () => {
   it.each([
     ['full_name', '', 'This field may not be blank.'],
     ['full_name', '   ', 'This field may not be blank.'],
-    ['phone', '+84 912', 'Phone may contain only numbers'],
-    ['phone', '09abc', 'Phone may contain only numbers'],
-    ['company', 'Acme, Inc.', 'Company may contain only letters and numbers'],
-    ['organization', 'Org#1', 'Organization may contain only letters and numbers'],
-    ['address', '12/3 Main-street', 'Address may contain only letters and numbers'],
+    ['phone', '+84 912', 'Enter a phone number of digits only'],
+    ['phone', '09abc', 'Enter a phone number of digits only'],
+    ['company', 'Acme, Inc.', 'Enter a company name of letters and digits only'],
+    ['organization', 'Org#1', 'Enter an organization name of letters and digits only'],
+    ['address', '12/3 Main-street', 'Enter an address of letters and digits only'],
     // "Alphanumeric only" is A to Z and 0 to 9: no spaces, no letters of other scripts or other digits.
-    ['company', 'Acme Corp', 'Company may contain only letters and numbers'],
-    ['company', 'Công ty', 'Company may contain only letters and numbers'],
-    ['organization', 'Ａｃｍｅ', 'Organization may contain only letters and numbers'],
-    ['address', '12 Nguyễn Trãi', 'Address may contain only letters and numbers'],
-    ['address', '١٢', 'Address may contain only letters and numbers'],
-    ['username', 'john.doe', 'Username may contain only letters and digits'],
-    ['username', 'jo hn', 'Username may contain only letters and digits'],
+    ['company', 'Acme Corp', 'Enter a company name of letters and digits only'],
+    ['company', 'Công ty', 'Enter a company name of letters and digits only'],
+    ['organization', 'Ａｃｍｅ', 'Enter an organization name of letters and digits only'],
+    ['address', '12 Nguyễn Trãi', 'Enter an address of letters and digits only'],
+    ['address', '١٢', 'Enter an address of letters and digits only'],
+    ['username', 'john.doe', 'Enter a username of letters and digits only'],
+    ['username', 'jo hn', 'Enter a username of letters and digits only'],
   ])('refuses %s = %j with the field message', async (field, value, message) => {
     const response = await putMe({ [field]: value });
     expect(response.statusCode).toBe(400);

@@ -318,7 +318,7 @@ describe('filters, paging and CSV', () => {
     expect((await refusal('?action=sign_in,drop_table')).details.fields.action).toEqual({ code: 'audit.action_invalid', message: 'Unknown action: drop_table', params: { action: 'drop_table' } });
     expect((await refusal('?from=yesterday')).details.fields.from.code).toBe('audit.date_invalid');
     expect((await refusal('?to=2026-02-31')).details.fields.to.code).toBe('audit.date_invalid');
-    expect((await refusal('?from=2026-03-06&to=2026-03-05')).details.fields.to).toEqual({ code: 'audit.date_range_invalid', message: 'The start date must be before the end date' });
+    expect((await refusal('?from=2026-03-06&to=2026-03-05')).details.fields.to).toEqual({ code: 'audit.date_range_invalid', message: 'Choose a start date before the end date' });
     expect((await refusal('?cursor=abc')).details.fields.cursor.code).toBe('audit.cursor_invalid');
     expect((await refusal('?limit=0')).code).toBe('validation_error');
     expect((await refusal(`?email=${'a'.repeat(300)}`)).details.fields.email.code).toBe('audit.email_invalid');

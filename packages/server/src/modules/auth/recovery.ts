@@ -100,7 +100,7 @@ export function createRecoveryService(deps: AuthDependencies & { auth: AuthServi
       const user = live ? await users.findById(live.userId) : undefined;
       if (!live || !user) throw new AppError('auth.reset_link_invalid');
       if (user.passwordHash && (await verifyPassword(user.passwordHash, input.new_password))) {
-        throw new AppError('auth.password_same_as_old', {}, { fields: { new_password: 'The new password must be different from the old one' } });
+        throw new AppError('auth.password_same_as_old', {}, { fields: { new_password: 'Choose a new password different from the old one' } });
       }
       auth.assertAcceptablePassword(input.new_password, 'new_password');
       const passwordHash = await hashPassword(input.new_password);

@@ -110,7 +110,7 @@ export function createAuthService(deps: AuthDependencies) {
   /** Refuses common and breached passwords, naming the request's own field. */
   function assertAcceptablePassword(password: string, field = 'password'): void {
     if (isCommonPassword(password)) {
-      throw new AppError('auth.password_too_common', {}, { fields: { [field]: 'This password is too common. Choose another one' } });
+      throw new AppError('auth.password_too_common', {}, { fields: { [field]: 'Choose a less common password' } });
     }
   }
 

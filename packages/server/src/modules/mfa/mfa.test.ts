@@ -27,7 +27,7 @@ describe('TOTP setup', () => {
     expect(wrong.json().code).toBe('auth.code_invalid');
     const badFormat = await call('POST', '/v3/sso/me/2fa/totp/enable', { token, body: { code: '12ab' } });
     expect(badFormat.statusCode).toBe(400);
-    expect(badFormat.json().details.fields.code).toEqual({ code: 'validation.codeFormat', message: 'The code is 6 digits' });
+    expect(badFormat.json().details.fields.code).toEqual({ code: 'validation.codeFormat', message: 'Enter the 6-digit code' });
 
     const enabled = await call('POST', '/v3/sso/me/2fa/totp/enable', { token, body: { code: await totpCode(secret) } });
     expect(enabled.statusCode).toBe(200);

@@ -109,7 +109,7 @@ describe('password change', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({ code: 'auth.password_not_valid', details: { fields: { current_password: { code: 'auth.password_not_valid', message: 'Password not valid' } } } });
     const same = await change(token, { current_password: PASSWORD, new_password: PASSWORD, confirm_password: PASSWORD });
-    expect(same.json()).toMatchObject({ code: 'auth.password_same_as_old', message: 'The new password must be different from the old one' });
+    expect(same.json()).toMatchObject({ code: 'auth.password_same_as_old', message: 'Choose a new password different from the old one' });
     const mismatch = await change(token, { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_password: `${NEW_PASSWORD}x` });
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().details.fields.confirm_password).toEqual({ code: 'validation.confirmMismatch', message: 'Confirm password is not match!' });

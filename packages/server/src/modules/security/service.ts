@@ -114,13 +114,13 @@ export function createSecurityService(deps: SecurityDependencies) {
         }
         await secondFactor.confirmPassword(user, input.current_password, 'current_password');
         if (await verifyPassword(user.passwordHash, input.new_password)) {
-          throw new AppError('auth.password_same_as_old', {}, { fields: { new_password: 'The new password must be different from the old one' } });
+          throw new AppError('auth.password_same_as_old', {}, { fields: { new_password: 'Choose a new password different from the old one' } });
         }
       }
       // A first password (a passkey-only account) is a new way in: it needs a recent proof.
       else if (!(await sessions.provedWithin(session, config.REAUTH_MAX_AGE_SECONDS))) throw new AppError('auth.reauth_required');
       if (isCommonPassword(input.new_password)) {
-        throw new AppError('auth.password_too_common', {}, { fields: { new_password: 'This password is too common. Choose another one' } });
+        throw new AppError('auth.password_too_common', {}, { fields: { new_password: 'Choose a less common password' } });
       }
       await users.setPasswordHash(user.id, await hashPassword(input.new_password), clock.now(), true);
       await sessions.revokeAll(user.id, session.id);

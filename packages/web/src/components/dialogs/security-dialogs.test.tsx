@@ -25,7 +25,7 @@ describe('TwoFactorInputDialog', () => {
 
     expect(await screen.findByText('Enter the 6-digit code from your authenticator app.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(await screen.findByText('The code is 6 digits')).toBeTruthy();
+    expect(await screen.findByText('Enter the 6-digit code')).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();
 
     fireEvent.change(boxes()[0]!, { target: { value: '111111' } });
@@ -63,7 +63,7 @@ describe('TwoFactorInputDialog', () => {
     renderAccount(<TwoFactorInputDialog opened onClose={() => undefined} method="totp" onSubmit={vi.fn()} />);
     expect(await screen.findByText('Nhập mã 6 chữ số từ ứng dụng xác thực của bạn.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Xác minh' }));
-    expect(await screen.findByText('Mã gồm 6 chữ số')).toBeTruthy();
+    expect(await screen.findByText('Nhập mã gồm 6 chữ số')).toBeTruthy();
   });
 });
 

@@ -40,16 +40,16 @@ describe('ProfileForm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
 
     expect(await screen.findByText('This field may not be blank.')).toBeTruthy();
-    expect(screen.getByText('Phone may contain only numbers')).toBeTruthy();
-    expect(screen.getByText('Company may contain only letters and numbers')).toBeTruthy();
-    expect(screen.getByText('Username may contain only letters and digits')).toBeTruthy();
+    expect(screen.getByText('Enter a phone number of digits only')).toBeTruthy();
+    expect(screen.getByText('Enter a company name of letters and digits only')).toBeTruthy();
+    expect(screen.getByText('Enter a username of letters and digits only')).toBeTruthy();
     expect(kit.requests.filter((request) => request.path === '/sso/me')).toEqual([]);
 
     await act(() => applyLanguage('vi'));
     expect(await screen.findByText('Trường này không được để trống.')).toBeTruthy();
-    expect(screen.getByText('Số điện thoại chỉ được chứa chữ số')).toBeTruthy();
-    expect(screen.getByText('Tên công ty chỉ được chứa chữ cái và chữ số')).toBeTruthy();
-    expect(screen.getByText('Tên người dùng chỉ được chứa chữ cái và chữ số')).toBeTruthy();
+    expect(screen.getByText('Nhập số điện thoại chỉ gồm chữ số')).toBeTruthy();
+    expect(screen.getByText('Nhập tên công ty chỉ gồm chữ cái và chữ số')).toBeTruthy();
+    expect(screen.getByText('Nhập tên người dùng chỉ gồm chữ cái và chữ số')).toBeTruthy();
   });
 
   it("saves the whole user with both languages and shows the server's field message", async () => {

@@ -42,14 +42,14 @@ describe('profile rules (the spec validation rules)', () => {
 
   it('says each rule in English', () => {
     expect(messages({ full_name: '   ' })).toEqual({ full_name: 'This field may not be blank.' });
-    expect(messages({ phone: '+84 123' })).toEqual({ phone: 'Phone may contain only numbers' });
-    expect(messages({ username: 'ada.l' })).toEqual({ username: 'Username may contain only letters and digits' });
-    expect(messages({ company: 'A&B Ltd.' })).toEqual({ company: 'Company may contain only letters and numbers' });
-    expect(messages({ organization: 'R/S' })).toEqual({ organization: 'Organization may contain only letters and numbers' });
-    expect(messages({ address: '12, St James' })).toEqual({ address: 'Address may contain only letters and numbers' });
+    expect(messages({ phone: '+84 123' })).toEqual({ phone: 'Enter a phone number of digits only' });
+    expect(messages({ username: 'ada.l' })).toEqual({ username: 'Enter a username of letters and digits only' });
+    expect(messages({ company: 'A&B Ltd.' })).toEqual({ company: 'Enter a company name of letters and digits only' });
+    expect(messages({ organization: 'R/S' })).toEqual({ organization: 'Enter an organization name of letters and digits only' });
+    expect(messages({ address: '12, St James' })).toEqual({ address: 'Enter an address of letters and digits only' });
     // The spec's "alphanumeric only": no spaces, no letters of other scripts.
-    expect(messages({ company: 'Acme Corp' })).toEqual({ company: 'Company may contain only letters and numbers' });
-    expect(messages({ organization: 'OWASP Hà Nội' })).toEqual({ organization: 'Organization may contain only letters and numbers' });
+    expect(messages({ company: 'Acme Corp' })).toEqual({ company: 'Enter a company name of letters and digits only' });
+    expect(messages({ organization: 'OWASP Hà Nội' })).toEqual({ organization: 'Enter an organization name of letters and digits only' });
     expect(messages({ phone: '1'.repeat(21) })).toEqual({ phone: 'Enter at most 20 characters' });
   });
 
@@ -57,22 +57,22 @@ describe('profile rules (the spec validation rules)', () => {
     await applyLanguage('vi');
     expect(i18n.language).toBe('vi');
     expect(messages({ full_name: '' })).toEqual({ full_name: 'Trường này không được để trống.' });
-    expect(messages({ phone: '12a' })).toEqual({ phone: 'Số điện thoại chỉ được chứa chữ số' });
-    expect(messages({ username: 'nguyễn' })).toEqual({ username: 'Tên người dùng chỉ được chứa chữ cái và chữ số' });
-    expect(messages({ company: 'A&B' })).toEqual({ company: 'Tên công ty chỉ được chứa chữ cái và chữ số' });
-    expect(messages({ organization: 'R/S' })).toEqual({ organization: 'Tên tổ chức chỉ được chứa chữ cái và chữ số' });
-    expect(messages({ address: 'số 12, phố Huế' })).toEqual({ address: 'Địa chỉ chỉ được chứa chữ cái và chữ số' });
+    expect(messages({ phone: '12a' })).toEqual({ phone: 'Nhập số điện thoại chỉ gồm chữ số' });
+    expect(messages({ username: 'nguyễn' })).toEqual({ username: 'Nhập tên người dùng chỉ gồm chữ cái và chữ số' });
+    expect(messages({ company: 'A&B' })).toEqual({ company: 'Nhập tên công ty chỉ gồm chữ cái và chữ số' });
+    expect(messages({ organization: 'R/S' })).toEqual({ organization: 'Nhập tên tổ chức chỉ gồm chữ cái và chữ số' });
+    expect(messages({ address: 'số 12, phố Huế' })).toEqual({ address: 'Nhập địa chỉ chỉ gồm chữ cái và chữ số' });
     expect(messages({ phone: '1'.repeat(21) })).toEqual({ phone: 'Nhập tối đa 20 ký tự' });
   });
 
   it("translates the server's field codes the browser could not have known", async () => {
     const taken = { code: 'account.username_taken', message: 'This username is already taken' } as const;
-    const phone = { code: 'account.validation.phone', message: 'Phone may contain only numbers' } as const;
+    const phone = { code: 'account.validation.phone', message: 'Enter a phone number of digits only' } as const;
     expect(serverMessage(taken)).toBe('This username is already taken');
-    expect(serverMessage(phone)).toBe('Phone may contain only numbers');
+    expect(serverMessage(phone)).toBe('Enter a phone number of digits only');
     await applyLanguage('vi');
     expect(serverMessage(taken)).toBe('Tên người dùng này đã có người sử dụng');
-    expect(serverMessage(phone)).toBe('Số điện thoại chỉ được chứa chữ số');
+    expect(serverMessage(phone)).toBe('Nhập số điện thoại chỉ gồm chữ số');
   });
 
   it("gives the same answers as the server's schema (contracts updateMeRequestSchema)", () => {

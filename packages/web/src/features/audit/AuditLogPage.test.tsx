@@ -30,7 +30,7 @@ const server: FakeServer = ({ path, search }) => {
   if (path === `/organizations/${ORG}/audit-events`) {
     const query = new URLSearchParams(search);
     if (query.get('from') === '2026-11-05' && query.get('to') === '2026-11-01') {
-      return [400, { code: 'validation_error', message: 'The start date must be before the end date', details: { fields: { to: { code: 'audit.date_range_invalid', message: 'The start date must be before the end date' } } } }];
+      return [400, { code: 'validation_error', message: 'Choose a start date before the end date', details: { fields: { to: { code: 'audit.date_range_invalid', message: 'Choose a start date before the end date' } } } }];
     }
     return query.get('cursor') === 'c1' ? [200, { items: second, next_cursor: null }] : [200, { items: first, next_cursor: 'c1' }];
   }
@@ -59,7 +59,7 @@ describe('AuditLogPage', () => {
     fireEvent.change(screen.getByTestId('audit-filter-from'), { target: { value: '2026-11-05' } });
     fireEvent.change(screen.getByTestId('audit-filter-to'), { target: { value: '2026-11-01' } });
     fireEvent.click(screen.getByTestId('audit-apply'));
-    expect((await screen.findByTestId('audit-filter-error')).textContent).toBe('The start date must be before the end date');
+    expect((await screen.findByTestId('audit-filter-error')).textContent).toBe('Choose a start date before the end date');
     const sent = new URLSearchParams(kit.requests.at(-1)!.search);
     expect([sent.get('email'), sent.get('from'), sent.get('to'), sent.get('cursor')]).toEqual(['max@', '2026-11-05', '2026-11-01', null]);
   });

@@ -41,7 +41,7 @@ describe('/login: the identifier step', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('The email field is required')).toBeTruthy();
     pickLanguage('vi');
-    expect(await screen.findByText('Vui lòng nhập email')).toBeTruthy();
+    expect(await screen.findByText('Nhập email')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Email hoặc tên người dùng'), { target: { value: 'two words' } });
     expect(await screen.findByText('Email hoặc tên người dùng không hợp lệ')).toBeTruthy();
   });
@@ -79,7 +79,7 @@ describe('/login/password', () => {
   it('requires the password', async () => {
     await toPasswordStep();
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('Password is required')).toBeTruthy();
+    expect(await screen.findByText('Enter a password')).toBeTruthy();
     expect(server.calls).toEqual([]);
   });
 
@@ -144,7 +144,7 @@ describe('/login/password', () => {
     expect(completeSignIn).not.toHaveBeenCalled();
 
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(await screen.findByText('The code is 6 digits')).toBeTruthy();
+    expect(await screen.findByText('Enter the 6-digit code')).toBeTruthy();
     const boxes = () => within(screen.getByTestId('second-factor-code')).getAllByRole('textbox');
     fireEvent.change(boxes()[0]!, { target: { value: '654321' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));

@@ -120,8 +120,8 @@ describe('/forgot', () => {
       status: 400,
       body: {
         code: 'auth.password_same_as_old',
-        message: 'The new password must be different from the old one',
-        details: { fields: { new_password: { code: 'auth.password_same_as_old', message: 'The new password must be different from the old one' } } },
+        message: 'Choose a new password different from the old one',
+        details: { fields: { new_password: { code: 'auth.password_same_as_old', message: 'Choose a new password different from the old one' } } },
       },
     });
     renderAt('/forgot');
@@ -137,9 +137,9 @@ describe('/forgot', () => {
     type('New password', 'Correct-Horse-42');
     type('Confirm password', 'Correct-Horse-42');
     press('Reset password');
-    expect(await screen.findByText('The new password must be different from the old one')).toBeTruthy();
+    expect(await screen.findByText('Choose a new password different from the old one')).toBeTruthy();
     fireEvent.change(screen.getByTestId('language-picker'), { target: { value: 'vi' } });
-    expect(await screen.findByText('Mật khẩu mới phải khác mật khẩu cũ')).toBeTruthy();
+    expect(await screen.findByText('Chọn mật khẩu mới khác mật khẩu cũ')).toBeTruthy();
   });
 });
 
@@ -165,7 +165,7 @@ describe('/reset-pwd/:token', () => {
     expect(await screen.findByText('Reset links work for 10 minutes after we send them.')).toBeTruthy();
     type('New password', 'short');
     press('Reset password');
-    expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
+    expect(await screen.findByText('Enter a password of at least 8 characters')).toBeTruthy();
     expect(await screen.findByText('This field may not be blank.')).toBeTruthy();
     type('New password', 'Staple-Lantern-77');
     type('Confirm password', 'Staple-Lantern-77');

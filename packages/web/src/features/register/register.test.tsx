@@ -32,9 +32,9 @@ const messages = {
     blank: 'This field may not be blank.',
     emailRequired: 'The email field is required',
     emailInvalid: 'Email address is not valid',
-    passwordRequired: 'Password is required',
-    passwordShort: 'Password must be at least 8 characters',
-    terms: 'You must accept the Terms of Service and Privacy Policy',
+    passwordRequired: 'Enter a password',
+    passwordShort: 'Enter a password of at least 8 characters',
+    terms: 'Accept the Terms of Service and Privacy Policy',
   },
   vi: {
     fullName: 'Họ và tên',
@@ -42,11 +42,11 @@ const messages = {
     password: 'Mật khẩu',
     submit: 'Tạo tài khoản',
     blank: 'Trường này không được để trống.',
-    emailRequired: 'Vui lòng nhập email',
+    emailRequired: 'Nhập email',
     emailInvalid: 'Địa chỉ email không hợp lệ',
-    passwordRequired: 'Vui lòng nhập mật khẩu',
-    passwordShort: 'Mật khẩu phải có ít nhất 8 ký tự',
-    terms: 'Bạn cần đồng ý với Điều khoản dịch vụ và Chính sách quyền riêng tư',
+    passwordRequired: 'Nhập mật khẩu của bạn',
+    passwordShort: 'Nhập mật khẩu có ít nhất 8 ký tự',
+    terms: 'Đồng ý với Điều khoản dịch vụ và Chính sách quyền riêng tư',
   },
 };
 
@@ -96,16 +96,16 @@ describe('/register', () => {
   it("shows the server's field messages under their fields, in the language shown, and starts a new captcha", async () => {
     server.on('POST /sso/users', {
       status: 400,
-      body: { code: 'auth.password_too_common', message: 'This password is too common. Choose another one', details: { fields: { password: { code: 'auth.password_too_common', message: 'This password is too common. Choose another one' } } } },
+      body: { code: 'auth.password_too_common', message: 'Choose a less common password', details: { fields: { password: { code: 'auth.password_too_common', message: 'Choose a less common password' } } } },
     });
     renderAt('/register');
     await screen.findByRole('button', { name: 'Create account' });
     fill(messages.en, { fullName: 'Ada', email: 'ada@example.com', password: 'password123', terms: true });
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
-    expect(await screen.findByText('This password is too common. Choose another one')).toBeTruthy();
+    expect(await screen.findByText('Choose a less common password')).toBeTruthy();
     expect(captchaStub.resets).toBe(1);
     fireEvent.change(screen.getByTestId('language-picker'), { target: { value: 'vi' } });
-    expect(await screen.findByText('Mật khẩu này quá phổ biến. Hãy chọn mật khẩu khác')).toBeTruthy();
+    expect(await screen.findByText('Chọn mật khẩu ít phổ biến hơn')).toBeTruthy();
     expect(server.toasts).toEqual([]);
   });
 

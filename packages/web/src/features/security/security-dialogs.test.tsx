@@ -23,7 +23,7 @@ describe('PasskeyPasswordChangeDialog', () => {
     fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'short' } });
     fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'other' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
-    expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
+    expect(await screen.findByText('Enter a password of at least 8 characters')).toBeTruthy();
     expect(screen.getByText('Confirm password is not match!')).toBeTruthy();
     expect(screen.queryByLabelText(/Current password/)).toBeNull();
 
@@ -36,17 +36,17 @@ describe('PasskeyPasswordChangeDialog', () => {
   it('puts the server refusal under its field, in Vietnamese', async () => {
     await setUpAccountTest(() => [404], 'vi');
     const onSubmit = vi.fn(async () => {
-      throw new ApiError({ status: 400, code: 'auth.password_too_common', message: 'x', serverMessage: 'This password is too common. Choose another one' });
+      throw new ApiError({ status: 400, code: 'auth.password_too_common', message: 'x', serverMessage: 'Choose a less common password' });
     });
     renderAccount(<PasskeyPasswordChangeDialog opened onClose={() => undefined} onSubmit={onSubmit} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Đặt mật khẩu' }));
-    expect(await screen.findByText('Vui lòng nhập mật khẩu')).toBeTruthy();
+    expect(await screen.findByText('Nhập mật khẩu của bạn')).toBeTruthy();
     expect(screen.getByText('Trường này không được để trống.')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Mật khẩu mới'), { target: { value: 'password123' } });
     fireEvent.change(screen.getByLabelText('Xác nhận mật khẩu'), { target: { value: 'password123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Đặt mật khẩu' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalled());
-    expect(await screen.findByText(/Mật khẩu này quá phổ biến/)).toBeTruthy();
+    expect(await screen.findByText(/Chọn mật khẩu ít phổ biến hơn/)).toBeTruthy();
   });
 });
 
