@@ -7,6 +7,7 @@ import { manualClock } from '../../../test/clock';
 import { solveCaptcha } from '../../../test/captcha';
 import { identityClient } from '../../../test/identity';
 import { clientCredentialsToken, startProviderTestServer, type TestServer } from '../../../test/harness';
+import { limits } from '../../platform/rate-limit';
 
 /**
  * The operators' dashboard over HTTP against the real server: who may read it (operators with
@@ -224,6 +225,29 @@ describe('lockouts', () => {
     const after = await figures(owner.token);
     expect(last(after).lockouts - last(before).lockouts).toBe(1);
     expect(last(after).failed_sign_ins - last(before).failed_sign_ins).toBe(50);
+  });
+
+  it('count a person once when parallel wrong second-step codes spend their budget, not each try the lock refuses', async () => {
+    const owner = await operator('owner');
+    const guesser = await person('second-step', true);
+    const before = await figures(owner.token);
+    const right = Number(await totpCode(guesser.secret));
+    const mfaTokens: string[] = [];
+    for (let i = 0; i < 25; i++) mfaTokens.push((await identity.signIn(guesser.email, PASSWORD)).json().mfa_token);
+    // 100 wrong codes at once, four on each pending sign-in, each from its own address: no address runs out.
+    const guesses = mfaTokens.flatMap((mfaToken, i) => Array.from({ length: 4 }, (_, turn) => ({ mfa_token: mfaToken, code: String((right + 1 + i * 4 + turn) % 1_000_000).padStart(6, '0') })));
+    const answers = await Promise.all(guesses.map((body) => call('POST', '/v3/sso/auth/mfa', { body })));
+    const checked = answers.filter((answer) => answer.json().code === 'auth.code_invalid').length;
+    expect(checked).toBe(limits.signInFailuresPerAccount.limit);
+    // Locked: a further try needs the captcha, then waits; those refusals are no more lockouts.
+    const nextToken = (await identity.signIn(guesser.email, PASSWORD)).json().mfa_token;
+    expect((await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: nextToken, code: await totpCode(guesser.secret) } })).json().code).toBe('auth.captcha_required');
+    const waiting = await call('POST', '/v3/sso/auth/mfa', { body: { mfa_token: nextToken, code: await totpCode(guesser.secret), captcha: await solveCaptcha(server.app) } });
+    expect(waiting.statusCode).toBe(429);
+
+    const after = await figures(owner.token);
+    expect(last(after).lockouts - last(before).lockouts).toBe(1);
+    expect(last(after).failed_sign_ins - last(before).failed_sign_ins).toBe(checked);
   });
 });
 

@@ -133,7 +133,8 @@ export function createWaysIn(deps: WaysInDependencies) {
     async verify(user, input, origin) {
       let completed: Awaited<ReturnType<typeof secondFactor.completePendingSignIn>>;
       try {
-        completed = await secondFactor.completePendingSignIn(input.mfa_token, input);
+        // The wrong proof that spends the user's budget locks their second step (each further try waits): a lockout, told once.
+        completed = await secondFactor.completePendingSignIn(input.mfa_token, input, async () => deps.countEvent?.('lockout'));
       } catch (error) {
         // A wrong proof that spent the budget says the next try needs the captcha, as passwords do.
         if (error instanceof AppError && error.status === 400 && error.code !== 'auth.mfa_token_invalid' && user && (await secondFactor.secondStepBudgetSpent(user.id))) {

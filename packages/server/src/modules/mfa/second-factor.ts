@@ -111,22 +111,28 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
    * Runs a check throttled per user like passwords, one atomic step before anything is
    * checked: parallel tries never run more than the budget; once it is spent, each further
    * try waits a growing delay (429 naming the seconds). A failure throws `error`; a success
-   * clears the count.
+   * clears the count. `onLocked` hears of the failure that spent the budget: the try that took
+   * its last place (one atomic count), so one lock is told once, however many tries run in
+   * parallel or are refused afterwards.
    */
-  async function throttled(key: string, check: () => Promise<boolean>, fail: () => AppError): Promise<void> {
-    rateLimited(await limiter.attempt(key, failureRule, failureDelay()));
-    if (!(await check())) throw fail();
+  async function throttled(key: string, check: () => Promise<boolean>, fail: () => AppError, onLocked?: () => Promise<void>): Promise<void> {
+    const decision = await limiter.attempt(key, failureRule, failureDelay());
+    rateLimited(decision);
+    if (!(await check())) {
+      if (decision.count === failureRule.limit) await onLocked?.();
+      throw fail();
+    }
     await limiter.reset(key);
   }
 
   /** A code check (second step, enabling two-step) throttled per user: see throttled. */
-  function throttledCheck(userId: string, check: () => Promise<boolean>, error: ErrorCode = 'auth.code_invalid'): Promise<void> {
-    return throttled(factorFailureKey(userId), check, () => new AppError(error));
+  function throttledCheck(userId: string, check: () => Promise<boolean>, error: ErrorCode = 'auth.code_invalid', onLocked?: () => Promise<void>): Promise<void> {
+    return throttled(factorFailureKey(userId), check, () => new AppError(error), onLocked);
   }
 
   /** Requires a good second factor for the user's method (or a recovery code), throttled. */
-  function requireFactor(user: UserRow, proof: FactorProof, emailPurpose: MfaTokenPurpose): Promise<void> {
-    return throttledCheck(user.id, () => verifyFactor(user, proof, emailPurpose), proof.recovery_code ? 'auth.recovery_code_invalid' : 'auth.code_invalid');
+  function requireFactor(user: UserRow, proof: FactorProof, emailPurpose: MfaTokenPurpose, onLocked?: () => Promise<void>): Promise<void> {
+    return throttledCheck(user.id, () => verifyFactor(user, proof, emailPurpose), proof.recovery_code ? 'auth.recovery_code_invalid' : 'auth.code_invalid', onLocked);
   }
 
   /** A signed-in user re-entering their password; throttled per user (see throttled). */
@@ -210,18 +216,19 @@ export function createSecondFactorService(deps: SecondFactorDependencies) {
     /**
      * Uses up a pending sign-in with the second factor (wrong proofs count against the token
      * and, like passwords, against the user); answers the factors its first step passed.
+     * `onLocked`: the wrong proof that spent the user's budget (see throttled).
      */
-    async completePendingSignIn(mfaToken: string, proof: FactorProof): Promise<{ amr: string[]; proved: 'pwd' | 'otp' }> {
+    async completePendingSignIn(mfaToken: string, proof: FactorProof, onLocked?: () => Promise<void>): Promise<{ amr: string[]; proved: 'pwd' | 'otp' }> {
       const { challenge, user } = await liveChallenge(mfaToken);
       // One of the token's guesses is taken before the proof is checked, in one statement.
       if (!(await tokens.takeAttempt(challenge.id))) throw new AppError('auth.mfa_token_invalid');
       if (challenge.payload?.method === 'password' && !proof.recovery_code) {
         // The mailbox was the first step: the password (or a recovery code) is the second.
         const password = proof.password ?? '';
-        await throttledCheck(user.id, async () => (user.passwordHash ? verifyPassword(user.passwordHash, password) : (await burnVerificationTime(password), false)), 'auth.invalid_credentials');
+        await throttledCheck(user.id, async () => (user.passwordHash ? verifyPassword(user.passwordHash, password) : (await burnVerificationTime(password), false)), 'auth.invalid_credentials', onLocked);
       } else {
         if (proof.password) throw new AppError('auth.code_invalid');
-        await requireFactor(user, proof, 'mfa_email');
+        await requireFactor(user, proof, 'mfa_email', onLocked);
       }
       if (!(await tokens.markUsed(challenge.id))) throw new AppError('auth.mfa_token_invalid');
       const amr = Array.isArray(challenge.payload?.amr) ? challenge.payload.amr.filter((value): value is string => typeof value === 'string') : [];
