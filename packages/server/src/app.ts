@@ -9,47 +9,30 @@ import {
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import { transactionScoped } from './db/scoped-transaction';
-import { accountModule, type DeletionService } from './modules/account';
+import { accountModule } from './modules/account';
 import { adminDashboardModule } from './modules/admin-dashboard';
 import { apiKeysModule } from './modules/api-keys';
 import { auditModule } from './modules/audit';
-import { authModule, type AuthMade } from './modules/auth';
-import { billingAdmin, billingAdminRoutes, billingConsole, billingRoutes, createBillingService, installReceiptJob, installRenewalJob, licenseSecretOf } from './modules/billing';
-import { companySsoRoutes, createCompanySsoService, SAML_ACS_PREFIX } from './modules/company-sso';
+import { authModule } from './modules/auth';
+import { billingModule } from './modules/billing';
+import { companySsoModule, SAML_ACS_PREFIX } from './modules/company-sso';
 import { federationModule } from './modules/federation';
-import { mfaModule, type MfaMade } from './modules/mfa';
+import { mfaModule } from './modules/mfa';
 import { moderatorsModule } from './modules/moderators';
 import { notificationsModule } from './modules/notifications';
-import { oauthModule, type OAuthMade } from './modules/oauth';
-import { createOperatorService, grantConfiguredOwners, installOperatorAccess, operatorAdminRoutes, operatorOf } from './modules/operators';
-import { membershipModule, organizationsModule, type OrganizationsMade } from './modules/organizations';
-import { passkeysModule, type PasskeyService } from './modules/passkeys';
+import { oauthModule } from './modules/oauth';
+import { operatorsModule } from './modules/operators';
+import { membershipModule, organizationsModule } from './modules/organizations';
+import { passkeysModule } from './modules/passkeys';
 import { resourcesModule } from './modules/resources';
 import { securityModule } from './modules/security';
-import { authGuardModule, sessionsModule, type SessionsMade } from './modules/sessions';
-import { supportChatRoutes } from './modules/support-chat';
-import { healthRoutes, installWebApp } from './modules/system';
-import { peopleAdminRoutes, usersModule, type UserService } from './modules/users';
-import {
-  createChainWithdrawalService,
-  createDepositService,
-  createPartnerTransferService,
-  createPayoutService,
-  createWalletService,
-  createWhcDepositFollower,
-  createWhcDepositService,
-  installChainJob,
-  installDepositFollower,
-  installPartnerJob,
-  installPayoutJob,
-  payoutRoutes,
-  walletAdminRoutes,
-  walletConsole,
-  walletRoutes,
-  type PayoutHooks,
-} from './modules/wallet';
-import { createWebhookService, installWebhookDeliveryJob, webhookAdminRoutes } from './modules/webhooks';
-import { createPeopleAdmin } from './people-admin';
+import { authGuardModule, sessionsModule } from './modules/sessions';
+import { supportChatModule } from './modules/support-chat';
+import { installWebApp, systemModule } from './modules/system';
+import { usersModule } from './modules/users';
+import { walletModule, type PayoutHooks } from './modules/wallet';
+import { webhooksModule } from './modules/webhooks';
+import { peopleAdminModule } from './people-admin';
 import { captchaRoutes, createCaptchaVerifier, type CaptchaVerifier } from './platform/captcha';
 import { fastifyTrustProxy } from './platform/client-address';
 import { systemClock, type Clock } from './platform/clock';
@@ -58,11 +41,9 @@ import { createDataProtection, loadDataKey } from './platform/data-protection';
 import { installDeviceId } from './platform/device-id';
 import { installErrorHandling } from './platform/errors';
 import { loggerOptions, OneLinePerRequest, type DestinationStream } from './platform/logger';
-import { egressPolicyFor } from './platform/egress';
 import { createMailer, outboxRoutes, type Mailer } from './platform/mail';
 import { installMetrics } from './platform/metrics';
-import { defineModule, ModuleList, type Http, type Platform } from './platform/modules';
-import { createPaymentProcessor, sandboxRoutes } from './platform/payments';
+import { ModuleList, type Http, type Platform } from './platform/modules';
 import { createRateLimiter, type RateLimiter } from './platform/rate-limit';
 import { installSecurityHeaders } from './platform/security-headers';
 import { responseSerializerCompiler } from './platform/serializer';
@@ -143,6 +124,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const platform: Platform = { config, database, db: database.db, clock, mailer, limiter, captcha, secrets, log: app.log };
 
   const modules = await ModuleList.of({ platform })
+    .add(systemModule)
     .add(sessionsModule)
     .add(usersModule)
     .add(adminDashboardModule)
@@ -161,87 +143,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     .add(securityModule)
     .add(accountModule)
     .add(organizationsModule)
-    .add(defineModule({
-      name: 'rest',
-      create: async (needs: { platform: Platform; sessions: SessionsMade; users: UserService; mfa: MfaMade; auth: AuthMade; passkeys: { passkeys: PasskeyService }; account: { deletion: DeletionService }; organizations: OrganizationsMade; oauth: OAuthMade }) => {
-        const shared = { ...platform, sessions: needs.sessions.service };
-        const { secondFactor, mfa } = needs.mfa;
-        const { signIn, auth } = needs.auth;
-        const { organizations } = needs.organizations;
-        const { passkeys } = needs.passkeys;
-        const { deletion } = needs.account;
-        const sessions = needs.sessions.service;
-        const oauth = needs.oauth;
-        const wallet = createWalletService({ db: database.db, clock, config, requireSecondFactor: (user, proof) => secondFactor.requireFactor(user, proof, 'two_factor_email') });
-        const deposits = createDepositService({ db: database.db, clock, config, log: app.log });
-        // WHC to BEP20 addresses: a code every time (as transfers), the password for a first withdrawal to an address.
-        const chainWithdrawals = createChainWithdrawalService({
-          db: database.db,
-          clock,
-          config,
-          log: app.log,
-          requireSecondFactor: (user, proof) => secondFactor.requireFactor(user, proof, 'two_factor_email'),
-          confirmPassword: (user, password) => secondFactor.confirmPassword(user, password),
-        });
-        const chainJob = installChainJob(app, chainWithdrawals, config.WHC_CHAIN_POLL_SECONDS);
-        // Transfers to a partner exchange wallet: the same rules as transfers here, pending until the partner's signed callback.
-        const partnerTransfers = createPartnerTransferService({ db: database.db, clock, config, log: app.log, wallet });
-        installPartnerJob(app, partnerTransfers, config.PARTNER_EXCHANGE_RETRY_SECONDS);
-        // WHC deposits: addresses from the configured xpub, the chain's token transfers to them credited after confirmations.
-        const whcDeposits = createWhcDepositService({ db: database.db, clock, config, log: app.log });
-        installDepositFollower(app, createWhcDepositFollower({ db: database.db, clock, config, log: app.log }), config.WHC_CHAIN_POLL_SECONDS);
-        // Billing: the configured processor (Stripe, or the built-in sandbox) behind one interface.
-        const payments = createPaymentProcessor(config, database.db, clock);
-        const companySso = createCompanySsoService({ ...shared, signIn, organizations });
-        needs.auth.companySsoMembership.bind((user) => companySso.membershipOf(user));
-        needs.organizations.ssoView.bind(companySso);
-        const billing = createBillingService({
-          ...shared,
-          processor: payments.processor,
-          organizations,
-          licenseSecret: licenseSecretOf(config, secrets),
-          afterRenewalCharge: deps.afterRenewalCharge,
-        });
-        if (config.SEED_DEMO) await billing.seedDemoPromoCodes();
-        oauth.productPlan.bind(async (userId, product) => {
-          const plan = await billing.productPlan(userId, product);
-          return plan && { product: plan.plan.split('.')[0] ?? product, ...plan };
-        });
-        // Operators: every admin endpoint is guarded and its changes recorded by this module.
-        const operators = createOperatorService({ db: database.db, clock, findUserByEmail: (email) => needs.users.findByEmail(email) });
-        await grantConfiguredOwners(operators, config.OPERATOR_EMAILS, app.log);
-        installRenewalJob(app, billing, config.BILLING_JOB_INTERVAL_SECONDS);
-        installReceiptJob(app, billing, config.BILLING_RECEIPT_INTERVAL_SECONDS);
-        // Events to products: queued by the database's triggers with the change, sent by every node's job.
-        const webhookOptions = { db: database.db, clock, secrets, egress: egressPolicyFor(config) };
-        const webhooks = createWebhookService(webhookOptions);
-        installWebhookDeliveryJob(app, { ...webhookOptions, intervalMs: config.WEBHOOK_DELIVERY_INTERVAL_MS });
-        // Researcher rewards (posted by the bug-bounty platform's client) paid on the 10th.
-        const payouts = createPayoutService({ ...shared, hooks: deps.payoutHooks });
-        // People in the operators' console: each page and action through the module that owns it.
-        const people = createPeopleAdmin({ db: database.db, clock, sessions, passkeys, organizations, oauth: oauth.service, wallet, billing, mfa, auth, deletion, operators });
-        const payoutTestDate = config.PAYOUT_TEST_DATE;
-        installPayoutJob(app, payouts, config.PAYOUT_JOB_INTERVAL_SECONDS, payoutTestDate ? () => new Date(`${payoutTestDate}T12:00:00Z`) : undefined);
-        return { wallet, deposits, chainWithdrawals, chainJob, partnerTransfers, whcDeposits, payments, companySso, billing, operators, webhooks, payouts, people };
-      },
-      guard: (root, r, needs) => installOperatorAccess(root, config, needs.sessions.service, r.operators),
-      routes: async (v3, r, needs) => {
-        const { payments, billing, wallet, deposits, chainWithdrawals, chainJob, whcDeposits, partnerTransfers, payouts, operators, companySso, webhooks, people } = r;
-        await v3.register(supportChatRoutes(config, (userId, product) => billing.productPlan(userId, product)));
-        await v3.register(sandboxRoutes(payments.sandbox, limiter));
-        await v3.register(billingRoutes(config, billing, payments.stripe));
-        await v3.register(walletRoutes(wallet, deposits, chainWithdrawals, () => chainJob.kick(), whcDeposits, partnerTransfers));
-        await v3.register(payoutRoutes(config, payouts, needs.oauth.clientTokens, limiter));
-        await v3.register(operatorAdminRoutes(operators, clock));
-        await v3.register(companySsoRoutes(config, companySso));
-        await v3.register(webhookAdminRoutes(webhooks));
-        const licenseSecret = licenseSecretOf(config, secrets);
-        const billingOperators = { admin: billingAdmin({ db: database.db, clock, licenseSecret }), console: billingConsole({ db: database.db, clock, licenseSecret }), billing };
-        await v3.register(billingAdminRoutes(billingOperators));
-        await v3.register(walletAdminRoutes(walletConsole({ db: database.db, clock }), payouts));
-        await v3.register(peopleAdminRoutes(config, people, (request) => ({ roles: operatorOf(request).roles })));
-      },
-    }))
+    .add(walletModule({ payoutHooks: deps.payoutHooks }))
+    .add(companySsoModule)
+    .add(billingModule({ afterRenewalCharge: deps.afterRenewalCharge }))
+    .add(supportChatModule)
+    .add(webhooksModule)
+    .add(operatorsModule)
+    .add(peopleAdminModule)
     .create((close) => app.addHook('onClose', close));
 
   await modules.run('guard', app);
@@ -251,7 +159,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (!deps.mailer) await mailer.close();
   });
 
-  await app.register(healthRoutes(database));
   await modules.run('rootRoutes', app);
   if (config.DEV_OUTBOX) await app.register(outboxRoutes(database));
   await app.register(

@@ -1,15 +1,16 @@
 import type { Database } from './db/client';
 import type { Clock } from './platform/clock';
+import { defineModule, type Platform } from './platform/modules';
 import type { DeletionService } from './modules/account';
-import type { AuthService } from './modules/auth';
+import type { AuthMade, AuthService } from './modules/auth';
 import type { BillingService } from './modules/billing';
-import type { MfaService } from './modules/mfa';
-import type { OAuthService } from './modules/oauth';
-import type { OperatorService } from './modules/operators';
-import { roleOfUser, type OrganizationService } from './modules/organizations';
+import type { MfaMade, MfaService } from './modules/mfa';
+import type { OAuthMade, OAuthService } from './modules/oauth';
+import { operatorOf, type OperatorService } from './modules/operators';
+import { roleOfUser, type OrganizationService, type OrganizationsMade } from './modules/organizations';
 import type { PasskeyService } from './modules/passkeys';
-import type { SessionService } from './modules/sessions';
-import { createPeopleService, type PeopleService } from './modules/users';
+import type { SessionService, SessionsMade } from './modules/sessions';
+import { createPeopleService, peopleAdminRoutes, type PeopleService } from './modules/users';
 import type { WalletService } from './modules/wallet';
 
 /**
@@ -72,3 +73,38 @@ export function createPeopleAdmin(deps: {
     rolesOf: async (userId) => (await deps.operators.standingOf(userId))?.roles ?? [],
   });
 }
+
+/** People in the operators' console: each page and action through the module that owns it, so it is listed after them all. */
+export const peopleAdminModule = defineModule({
+  name: 'people',
+  create: (needs: {
+    platform: Platform;
+    sessions: SessionsMade;
+    mfa: MfaMade;
+    auth: AuthMade;
+    passkeys: { passkeys: PasskeyService };
+    account: { deletion: DeletionService };
+    organizations: OrganizationsMade;
+    oauth: OAuthMade;
+    wallet: { wallet: WalletService };
+    billing: { billing: BillingService };
+    operators: { operators: OperatorService };
+  }): PeopleService =>
+    createPeopleAdmin({
+      db: needs.platform.db,
+      clock: needs.platform.clock,
+      sessions: needs.sessions.service,
+      passkeys: needs.passkeys.passkeys,
+      organizations: needs.organizations.organizations,
+      oauth: needs.oauth.service,
+      wallet: needs.wallet.wallet,
+      billing: needs.billing.billing,
+      mfa: needs.mfa.mfa,
+      auth: needs.auth.auth,
+      deletion: needs.account.deletion,
+      operators: needs.operators.operators,
+    }),
+  routes: async (api, people, { platform }) => {
+    await api.register(peopleAdminRoutes(platform.config, people, (request) => ({ roles: operatorOf(request).roles })));
+  },
+});

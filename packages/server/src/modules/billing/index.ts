@@ -8,3 +8,4 @@ export { renderInvoice } from './invoice';
 export { billingAdmin, BillingAdminError, licenseSecretOf, LICENSE_DEFAULT_DAYS, type PromoAddInput, type PromoListing } from './admin';
 export { billingConsole, type BillingConsole } from './admin-console';
 export { billingAdminRoutes } from './admin-routes';
+export { billingModule } from './module';

@@ -2,3 +2,4 @@
 export { createCompanySsoService, CompanySsoAdminError, normalizeIdentifier, type CompanySsoService } from './service';
 export { companySsoRoutes, SAML_ACS_PREFIX } from './routes';
 export { dnsTxtLookup, TXT_PREFIX } from './domains';
+export { companySsoModule } from './module';

@@ -3,3 +3,4 @@ export { createOperatorService, roleAllows, type OperatorService } from './servi
 export { installOperatorAccess, operatorOf, type OperatorCaller } from './guard';
 export { operatorAdminRoutes } from './admin-routes';
 export { grantConfiguredOwners } from './bootstrap';
+export { operatorsModule } from './module';

@@ -14,3 +14,4 @@ export { createPartnerTransferService, installPartnerJob, PARTNER_CLEARING_ACCOU
 export { postBillingEntry, BILLING_CARDS_ACCOUNT, BILLING_REVENUE_ACCOUNT, type BillingEntry } from './billing-entries';
 export { walletConsole, type WalletConsole } from './admin-console';
 export { walletAdminRoutes } from './admin-routes';
+export { walletModule } from './module';

@@ -7,3 +7,4 @@ export { createDeliveryWorker, type DeliveryWorker } from './delivery';
 export { installWebhookDeliveryJob } from './job';
 export { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './schedule';
 export { createWebhookService, type WebhookService } from './service';
+export { webhooksModule } from './module';

@@ -1,0 +1,25 @@
+import type { Platform } from '../../platform/modules';
+import { defineModule } from '../../platform/modules';
+import type { AuthMade } from '../auth';
+import type { OrganizationsMade } from '../organizations';
+import { withSessions, type SessionsMade } from '../sessions';
+import { companySsoRoutes } from './routes';
+import { createCompanySsoService, type CompanySsoService } from './service';
+
+/**
+ * Company SSO signs people in through the auth module's pipeline, which in turn asks it whether
+ * an account must sign in through its organization's IdP: this module binds that late need, and
+ * the operators' view of an organization's SSO (organizations module).
+ */
+export const companySsoModule = defineModule({
+  name: 'companySso',
+  create: (needs: { platform: Platform; sessions: SessionsMade; auth: AuthMade; organizations: OrganizationsMade }): { companySso: CompanySsoService } => {
+    const companySso = createCompanySsoService({ ...withSessions(needs), signIn: needs.auth.signIn, organizations: needs.organizations.organizations });
+    needs.auth.companySsoMembership.bind((user) => companySso.membershipOf(user));
+    needs.organizations.ssoView.bind(companySso);
+    return { companySso };
+  },
+  routes: async (api, { companySso }, { platform }) => {
+    await api.register(companySsoRoutes(platform.config, companySso));
+  },
+});
