@@ -76,6 +76,64 @@ export function endpoint<const E extends EndpointDeclaration>(declaration: E): E
   return declaration;
 }
 
+/** `GET /sso/me`: an endpoint's method and path in one, as the OpenAPI document and the docs write them. */
+export type EndpointRoute = `${HttpMethod} /${string}`;
+type RouteParts<R> = R extends `${infer M extends HttpMethod} ${infer P}` ? { readonly method: M; readonly path: P } : R;
+
+/**
+ * What a group of declarations shares, said once at the top of their file: the tag, usually
+ * who may call them (and whether a recent proof of identity is needed), and the errors every
+ * one of them may answer.
+ */
+export type EndpointGroup = Pick<EndpointDeclaration, 'tag'> & Partial<Pick<EndpointDeclaration, 'auth' | 'recentAuth' | 'errors'>>;
+
+/** What a declaration of a group adds: everything the group does not give, and may override what it does. */
+type Own<G> = Omit<EndpointDeclaration, 'method' | 'path' | keyof G> & Partial<Omit<EndpointDeclaration, 'method' | 'path'>>;
+
+type InGroup<G, R, E> = RouteParts<R> & Omit<G, keyof E | 'errors'> & Omit<E, 'errors'> & Pick<EndpointDeclaration, 'errors'>;
+
+/**
+ * An endpoint of a group: `endpointIn(signedIn, 'GET /sso/me/sessions', { summary, response })`.
+ * Its errors come after the group's; whatever else it gives wins over the group. The route may
+ * also be a first paint's `{ method, path }` (first-paint.ts).
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function endpointIn<const G extends EndpointGroup, const R extends EndpointRoute | Pick<EndpointDeclaration, 'method' | 'path'>, const E extends Own<G>>(
+  group: G,
+  route: R,
+  own: E,
+): InGroup<G, R, E> {
+  const { method, path } = typeof route === 'string' ? { method: route.slice(0, route.indexOf(' ')) as HttpMethod, path: route.slice(route.indexOf(' ') + 1) } : route;
+  const errors = [...(group.errors ?? []), ...(own.errors ?? [])];
+  const declaration = { method, path, ...group, ...own, ...(errors.length > 0 ? { errors } : {}) };
+  // Checked where it is called (E fills what G leaves out); the method and path split from the route string are the ones its type names.
+  return declaration as unknown as InGroup<G, R, E>;
+}
+
+/**
+ * A capability's usual groups, by who may call: `anyone`; `maybeSignedIn` (the session is read
+ * when there is one); `signedIn` (a session, never an API key); `sensitive` (a session that
+ * proved a factor within the last few minutes).
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function endpointGroups<const T extends string>(tag: T) {
+  return {
+    anyone: { tag, auth: 'public' },
+    maybeSignedIn: { tag, auth: 'optional' },
+    signedIn: { tag, auth: 'session' },
+    sensitive: { tag, auth: 'session', recentAuth: true },
+  } as const;
+}
+
+/**
+ * The operators' console calls of a group (tag `admin`): operators holding one of `roles`
+ * (an owner always may), with their session or an operator API key holding `adminScope`.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function operatorGroup<const S extends AdminScope, const R extends readonly OperatorRole[]>(adminScope: S, roles: R) {
+  return { tag: 'admin', auth: { operator: roles, adminScope } } as const;
+}
+
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 type Input<S> = S extends z.ZodType ? z.input<S> : undefined;
 

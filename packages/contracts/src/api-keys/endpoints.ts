@@ -1,36 +1,23 @@
 import { z } from 'zod';
 import { apiKeyListSchema, createApiKeyRequestSchema, createdApiKeySchema } from '../account/schemas';
-import { endpoint } from '../endpoint';
+import { endpointGroups, endpointIn } from '../endpoint';
 
 /** Managing API keys: a signed-in session only, never a key. */
-const tag = 'api-keys';
+const { signedIn, sensitive } = endpointGroups('api-keys');
 
-export const create = endpoint({
-  method: 'POST',
-  path: '/sso/me/api-keys',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const create = endpointIn(sensitive, 'POST /sso/me/api-keys', {
   summary: 'Create an API key; the key is shown in this answer only',
   body: createApiKeyRequestSchema,
   status: 201,
   response: createdApiKeySchema,
 });
 
-export const list = endpoint({
-  method: 'GET',
-  path: '/sso/me/api-keys',
-  tag,
-  auth: 'session',
+export const list = endpointIn(signedIn, 'GET /sso/me/api-keys', {
   summary: 'The API keys of the user (never the keys themselves)',
   response: apiKeyListSchema,
 });
 
-export const revoke = endpoint({
-  method: 'DELETE',
-  path: '/sso/me/api-keys/{id}',
-  tag,
-  auth: 'session',
+export const revoke = endpointIn(signedIn, 'DELETE /sso/me/api-keys/{id}', {
   summary: 'Revoke an API key',
   params: z.object({ id: z.string().max(64) }),
   response: null,

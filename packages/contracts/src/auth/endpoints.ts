@@ -13,31 +13,24 @@ import {
   tokenResponseSchema,
 } from './schemas';
 import { mfaChallengeResponseSchema } from '../mfa/schemas';
-import { endpoint } from '../endpoint';
+import { endpointGroups, endpointIn } from '../endpoint';
 import * as firstPaint from '../first-paint';
 import { z } from 'zod';
 
 /** Sign-in with a password, sign-up, activation and password recovery: anyone may call them. */
-const tag = 'auth';
+const { anyone } = endpointGroups('auth');
 
 /** A session (the cookies are set too), or the second-factor step when two-step is on. */
 export const signInAnswerSchema = z.union([tokenResponseSchema, mfaChallengeResponseSchema]);
 
-export const signIn = endpoint({
-  ...firstPaint.signIn,
-  tag,
-  auth: 'public',
+export const signIn = endpointIn(anyone, firstPaint.signIn, {
   summary: 'Sign in with email or username and password; answers the second-factor step when two-step is on',
   body: signInRequestSchema,
   response: signInAnswerSchema,
   errors: ['auth.invalid_credentials', 'auth.captcha_required', 'auth.captcha_invalid', 'auth.not_activated', 'sso.required', 'account.deletion_pending', 'rate_limited'],
 });
 
-export const signUp = endpoint({
-  method: 'POST',
-  path: '/sso/users',
-  tag,
-  auth: 'public',
+export const signUp = endpointIn(anyone, 'POST /sso/users', {
   summary: 'Sign up; an activation mail follows',
   body: signUpRequestSchema,
   status: 201,
@@ -45,65 +38,42 @@ export const signUp = endpoint({
   errors: ['auth.password_too_common', 'auth.captcha_required', 'auth.captcha_invalid', 'rate_limited'],
 });
 
-export const resendActivation = endpoint({
-  ...firstPaint.resendActivation,
-  tag,
-  auth: 'public',
+export const resendActivation = endpointIn(anyone, firstPaint.resendActivation, {
   summary: 'Send the activation mail again',
   body: resendActivationRequestSchema,
   response: sentToResponseSchema,
   errors: ['auth.captcha_required', 'auth.captcha_invalid', 'rate_limited'],
 });
 
-export const activate = endpoint({
-  method: 'POST',
-  path: '/sso/users/activate',
-  tag,
-  auth: 'public',
+export const activate = endpointIn(anyone, 'POST /sso/users/activate', {
   summary: 'Activate an account with the mailed link token',
   body: activateRequestSchema,
   response: activationResponseSchema,
   errors: ['auth.activation_link_invalid', 'rate_limited'],
 });
 
-export const forgotVerifyEmail = endpoint({
-  method: 'POST',
-  path: '/sso/password/forgot/verify-email',
-  tag,
-  auth: 'public',
+export const forgotVerifyEmail = endpointIn(anyone, 'POST /sso/password/forgot/verify-email', {
   summary: 'Verify the recovery email; a code is mailed',
   body: forgotVerifyEmailRequestSchema,
   response: null,
   errors: ['auth.recovery_email_mismatch', 'auth.captcha_required', 'auth.captcha_invalid', 'auth.not_activated', 'rate_limited'],
 });
 
-export const forgotVerifyCode = endpoint({
-  method: 'POST',
-  path: '/sso/password/forgot/verify-code',
-  tag,
-  auth: 'public',
+export const forgotVerifyCode = endpointIn(anyone, 'POST /sso/password/forgot/verify-code', {
   summary: 'Exchange the mailed code for a reset token',
   body: forgotVerifyCodeRequestSchema,
   response: resetTokenResponseSchema,
   errors: ['auth.code_invalid', 'rate_limited'],
 });
 
-export const checkResetToken = endpoint({
-  method: 'POST',
-  path: '/sso/password/reset/check',
-  tag,
-  auth: 'public',
+export const checkResetToken = endpointIn(anyone, 'POST /sso/password/reset/check', {
   summary: 'Whether a reset link is still valid',
   body: resetTokenCheckRequestSchema,
   response: null,
   errors: ['auth.reset_link_invalid', 'rate_limited'],
 });
 
-export const resetPassword = endpoint({
-  method: 'POST',
-  path: '/sso/password/reset',
-  tag,
-  auth: 'public',
+export const resetPassword = endpointIn(anyone, 'POST /sso/password/reset', {
   summary: 'Set a new password with a reset token',
   body: resetPasswordRequestSchema,
   response: null,

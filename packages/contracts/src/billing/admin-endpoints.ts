@@ -13,27 +13,19 @@ import {
   adminPromoSchema,
   adminReasonRequestSchema,
 } from './admin-schemas';
-import { endpoint } from '../endpoint';
+import { endpointIn, operatorGroup } from '../endpoint';
 
 /** Billing in the operators' console: finance and owners change it; support may look. */
-const tag = 'admin';
-const read = { operator: ['owner', 'finance', 'support'], adminScope: 'admin:billing' } as const;
-const money = { operator: ['owner', 'finance'], adminScope: 'admin:billing' } as const;
+const read = operatorGroup('admin:billing', ['owner', 'finance', 'support']);
+const money = operatorGroup('admin:billing', ['owner', 'finance']);
+const moneySensitive = { ...money, recentAuth: true } as const;
 
-export const listPromoCodes = endpoint({
-  method: 'GET',
-  path: '/admin/billing/promo-codes',
-  tag,
-  auth: read,
+export const listPromoCodes = endpointIn(read, 'GET /admin/billing/promo-codes', {
   summary: 'Every promo code with its discount, plans, expiry, redemptions and state',
   response: adminPromoListSchema,
 });
 
-export const createPromoCode = endpoint({
-  method: 'POST',
-  path: '/admin/billing/promo-codes',
-  tag,
-  auth: money,
+export const createPromoCode = endpointIn(money, 'POST /admin/billing/promo-codes', {
   summary: 'Adds a promo code as `npm run billing -- promo add` does: a percent, or an amount with its currency; optionally plans, expiry and a redemption limit',
   body: adminPromoCreateSchema,
   status: 201,
@@ -41,11 +33,7 @@ export const createPromoCode = endpoint({
   errors: ['admin.promo_exists', 'admin.promo_invalid'],
 });
 
-export const disablePromoCode = endpoint({
-  method: 'POST',
-  path: '/admin/billing/promo-codes/{code}/disable',
-  tag,
-  auth: money,
+export const disablePromoCode = endpointIn(money, 'POST /admin/billing/promo-codes/{code}/disable', {
   summary: 'Ends a promo code now (orders paid with it keep their discount)',
   params: adminPromoParamsSchema,
   body: adminReasonRequestSchema,
@@ -53,20 +41,12 @@ export const disablePromoCode = endpoint({
   errors: ['admin.not_found'],
 });
 
-export const listLicenses = endpoint({
-  method: 'GET',
-  path: '/admin/billing/licenses',
-  tag,
-  auth: read,
+export const listLicenses = endpointIn(read, 'GET /admin/billing/licenses', {
   summary: 'AppSumo licence codes redeemed or revoked (codes are never stored: their hash, plan, who and when)',
   response: adminLicenseListSchema,
 });
 
-export const issueLicenses = endpoint({
-  method: 'POST',
-  path: '/admin/billing/licenses',
-  tag,
-  auth: money,
+export const issueLicenses = endpointIn(money, 'POST /admin/billing/licenses', {
   summary: 'Issues AppSumo licence codes of a lifetime plan as `npm run billing -- license issue` does; the codes are answered once',
   body: adminLicenseIssueSchema,
   status: 201,
@@ -74,33 +54,20 @@ export const issueLicenses = endpoint({
   errors: ['admin.promo_invalid'],
 });
 
-export const revokeLicense = endpoint({
-  method: 'POST',
-  path: '/admin/billing/licenses/revoke',
-  tag,
-  auth: money,
+export const revokeLicense = endpointIn(money, 'POST /admin/billing/licenses/revoke', {
   summary: 'Revokes an AppSumo code not redeemed yet (the code goes in the body, never in a URL); a redeemed one is refused',
   body: adminLicenseRevokeSchema,
   response: adminLicenseListSchema.shape.licenses.element,
   errors: ['billing.license_invalid', 'admin.license_redeemed'],
 });
 
-export const searchOrders = endpoint({
-  method: 'GET',
-  path: '/admin/billing/orders',
-  tag,
-  auth: read,
+export const searchOrders = endpointIn(read, 'GET /admin/billing/orders', {
   summary: "Orders by number, id or the buyer's email (the newest 50)",
   query: adminOrderSearchQuerySchema,
   response: adminOrderListSchema,
 });
 
-export const refundOrder = endpoint({
-  method: 'POST',
-  path: '/admin/billing/orders/{id}/refund',
-  tag,
-  auth: money,
-  recentAuth: true,
+export const refundOrder = endpointIn(moneySensitive, 'POST /admin/billing/orders/{id}/refund', {
   summary: "Refunds a paid order in full through billing's refund (the processor, then the ledger's reverse entry): once, even when two operators ask at once",
   params: adminOrderParamsSchema,
   body: adminReasonRequestSchema,

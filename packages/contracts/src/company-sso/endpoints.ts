@@ -16,27 +16,19 @@ import {
   companySsoStartResponseSchema,
 } from './schemas';
 import { mfaChallengeResponseSchema } from '../mfa/schemas';
-import { endpoint } from '../endpoint';
+import { endpointGroups, endpointIn } from '../endpoint';
 
 /** Company SSO (/login/sso, /sso/redirect): an organization's OpenID Connect or SAML 2.0 identity provider. */
-const tag = 'company-sso';
+const { anyone, signedIn, sensitive } = endpointGroups('company-sso');
 
-export const start = endpoint({
-  method: 'POST',
-  path: '/_auth/sso/start',
-  tag,
-  auth: 'public',
+export const start = endpointIn(anyone, 'POST /_auth/sso/start', {
   summary: "The organization's identity provider to send the browser to, found by its SSO identifier or an email of a domain it verified; OpenID Connect state, nonce and PKCE are kept in a sealed cookie",
   body: companySsoStartRequestSchema,
   response: companySsoStartResponseSchema,
   errors: ['sso.identifier_invalid', 'sso.idp_unavailable', 'rate_limited'],
 });
 
-export const finish = endpoint({
-  method: 'POST',
-  path: '/_auth/sso/finish',
-  tag,
-  auth: 'public',
+export const finish = endpointIn(anyone, 'POST /_auth/sso/finish', {
   summary: 'Finish a company SSO sign-in at /sso/redirect: a session, the second-factor step or the deletion-restore offer; a new person is provisioned just in time as a member',
   body: companySsoFinishRequestSchema,
   response: z.union([tokenResponseSchema, mfaChallengeResponseSchema]),
@@ -59,45 +51,27 @@ export const finish = endpoint({
 
 const domainErrors = ['organizations.not_member', 'organizations.forbidden'] as const;
 
-export const settings = endpoint({
-  method: 'GET',
-  path: '/sso/me/organization/sso',
-  tag,
-  auth: 'session',
+export const settings = endpointIn(signedIn, 'GET /sso/me/organization/sso', {
   summary: "The organization's SSO identifier, identity provider (never the client secret), require-SSO and domains, for its owners and admins",
   response: companySsoSettingsSchema,
   errors: [...domainErrors],
 });
 
-export const setProvider = endpoint({
-  method: 'PUT',
-  path: '/sso/me/organization/sso',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const setProvider = endpointIn(sensitive, 'PUT /sso/me/organization/sso', {
   summary: 'Set the SSO identifier and identity provider: OpenID Connect (issuer, client id, write-only secret) or SAML 2.0 (IdP metadata XML)',
   body: companySsoProviderRequestSchema,
   response: companySsoSettingsSchema,
   errors: [...domainErrors, 'sso.identifier_format', 'sso.identifier_taken', 'sso.issuer_invalid', 'sso.client_id_required', 'sso.client_secret_required', 'sso.metadata_invalid'],
 });
 
-export const setRequireSso = endpoint({
-  method: 'PUT',
-  path: '/sso/me/organization/sso/require',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const setRequireSso = endpointIn(sensitive, 'PUT /sso/me/organization/sso/require', {
   summary: 'Require SSO for the members (password, email code, passkey and social sign-in refused), or not',
   body: companySsoRequireRequestSchema,
   response: companySsoSettingsSchema,
   errors: [...domainErrors, 'sso.not_configured'],
 });
 
-export const addDomain = endpoint({
-  method: 'POST',
-  path: '/sso/me/organization/sso/domains',
-  tag,
-  auth: 'session',
+export const addDomain = endpointIn(signedIn, 'POST /sso/me/organization/sso/domains', {
   summary: 'Claim an email domain: the answer carries the TXT record that proves it',
   body: companySsoDomainRequestSchema,
   status: 201,
@@ -105,23 +79,14 @@ export const addDomain = endpoint({
   errors: [...domainErrors, 'sso.domain_invalid'],
 });
 
-export const verifyDomain = endpoint({
-  method: 'POST',
-  path: '/sso/me/organization/sso/domains/{domain}/verify',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const verifyDomain = endpointIn(sensitive, 'POST /sso/me/organization/sso/domains/{domain}/verify', {
   summary: "Look the domain's TXT record up now: verified for this organization unless another verified it first",
   params: companySsoDomainParamsSchema,
   response: companySsoDomainSchema,
   errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found', 'sso.domain_record_missing', 'sso.domain_taken', 'sso.dns_unavailable'],
 });
 
-export const mailDomainProof = endpoint({
-  method: 'POST',
-  path: '/sso/me/organization/sso/domains/{domain}/mail-proof',
-  tag,
-  auth: 'session',
+export const mailDomainProof = endpointIn(signedIn, 'POST /sso/me/organization/sso/domains/{domain}/mail-proof', {
   summary: 'Mail a one-time code proving the domain to one of its admin addresses (admin@, hostmaster@, postmaster@, webmaster@, or your own there): the alternative to the TXT record',
   params: companySsoDomainParamsSchema,
   body: companySsoProofMailRequestSchema,
@@ -129,12 +94,7 @@ export const mailDomainProof = endpoint({
   errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found', 'sso.domain_verified_already', 'sso.proof_address_invalid', 'rate_limited'],
 });
 
-export const confirmDomainProof = endpoint({
-  method: 'POST',
-  path: '/sso/me/organization/sso/domains/{domain}/mail-proof/confirm',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const confirmDomainProof = endpointIn(sensitive, 'POST /sso/me/organization/sso/domains/{domain}/mail-proof/confirm', {
   summary: 'The code mailed to the domain: verifies it (single use, expiring, 5 guesses)',
   params: companySsoDomainParamsSchema,
   body: companySsoProofCodeRequestSchema,
@@ -142,11 +102,7 @@ export const confirmDomainProof = endpoint({
   errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found', 'auth.code_invalid', 'sso.domain_taken', 'rate_limited'],
 });
 
-export const removeDomain = endpoint({
-  method: 'DELETE',
-  path: '/sso/me/organization/sso/domains/{domain}',
-  tag,
-  auth: 'session',
+export const removeDomain = endpointIn(signedIn, 'DELETE /sso/me/organization/sso/domains/{domain}', {
   summary: "Remove a domain from the organization (its members' email domain no longer leads to the organization's SSO)",
   params: companySsoDomainParamsSchema,
   response: null,
@@ -157,22 +113,13 @@ export const removeDomain = endpoint({
 
 const linkErrors = ['sso.link_invalid', 'sso.link_other_account'] as const;
 
-export const pendingLink = endpoint({
-  method: 'GET',
-  path: '/sso/me/organization/sso/link',
-  tag,
-  auth: 'session',
+export const pendingLink = endpointIn(signedIn, 'GET /sso/me/organization/sso/link', {
   summary: "The company SSO link this browser holds (an organization's identity provider named the signed-in account's email): whose and for which organization",
   response: companySsoPendingLinkSchema,
   errors: [...linkErrors],
 });
 
-export const confirmLink = endpoint({
-  method: 'POST',
-  path: '/sso/me/organization/sso/link',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const confirmLink = endpointIn(sensitive, 'POST /sso/me/organization/sso/link', {
   summary: "Link the signed-in account to the organization's identity provider and join the organization: only its owner, signed in their own way, confirms this",
   response: companySsoPendingLinkSchema,
   errors: [...linkErrors, 'sso.domain_not_verified', 'sso.member_elsewhere'],

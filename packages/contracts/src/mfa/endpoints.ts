@@ -10,127 +10,81 @@ import {
   totpSetupResponseSchema,
   twoFactorStatusSchema,
 } from './schemas';
-import { endpoint } from '../endpoint';
+import { endpointGroups, endpointIn } from '../endpoint';
 import { signInAnswerSchema } from '../auth/endpoints';
 import * as firstPaint from '../first-paint';
 
 /** Email-code sign-in and the second-factor step of a sign-in (tag `auth`), and the two-step settings. */
-const settings = 'two-step verification';
+const { anyone: signingIn } = endpointGroups('auth');
+const { signedIn, sensitive } = endpointGroups('two-step verification');
 
-export const verifySecondFactor = endpoint({
-  ...firstPaint.verifySecondFactor,
-  tag: 'auth',
-  auth: 'public',
+export const verifySecondFactor = endpointIn(signingIn, firstPaint.verifySecondFactor, {
   summary: 'Complete a sign-in with the second factor (a current code or a recovery code)',
   body: mfaVerifyRequestSchema,
   response: tokenResponseSchema,
   errors: ['auth.mfa_token_invalid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.not_activated', 'auth.captcha_required', 'auth.captcha_invalid', 'rate_limited'],
 });
 
-export const resendSecondFactor = endpoint({
-  ...firstPaint.resendSecondFactor,
-  tag: 'auth',
-  auth: 'public',
+export const resendSecondFactor = endpointIn(signingIn, firstPaint.resendSecondFactor, {
   summary: 'Mail another sign-in code (email method)',
   body: mfaResendRequestSchema,
   response: null,
   errors: ['auth.mfa_token_invalid', 'rate_limited'],
 });
 
-export const sendLoginCode = endpoint({
-  method: 'POST',
-  path: '/sso/auth/code/send',
-  tag: 'auth',
-  auth: 'public',
+export const sendLoginCode = endpointIn(signingIn, 'POST /sso/auth/code/send', {
   summary: 'Mail a 6-digit sign-in code (same answer whether or not the account exists)',
   body: loginCodeSendRequestSchema,
   response: sentToResponseSchema,
   errors: ['auth.captcha_required', 'auth.captcha_invalid', 'rate_limited'],
 });
 
-export const signInWithCode = endpoint({
-  method: 'POST',
-  path: '/sso/auth/code',
-  tag: 'auth',
-  auth: 'public',
+export const signInWithCode = endpointIn(signingIn, 'POST /sso/auth/code', {
   summary: 'Sign in with a mailed code; answers the second-factor step when two-step is on',
   body: loginCodeRequestSchema,
   response: signInAnswerSchema,
   errors: ['auth.code_invalid', 'auth.not_activated', 'sso.required', 'account.deletion_pending', 'rate_limited'],
 });
 
-export const status = endpoint({
-  method: 'GET',
-  path: '/sso/me/2fa',
-  tag: settings,
-  auth: 'session',
+export const status = endpointIn(signedIn, 'GET /sso/me/2fa', {
   summary: 'Two-step verification status',
   response: twoFactorStatusSchema,
 });
 
-export const totpSetup = endpoint({
-  method: 'POST',
-  path: '/sso/me/2fa/totp/setup',
-  tag: settings,
-  auth: 'session',
-  recentAuth: true,
+export const totpSetup = endpointIn(sensitive, 'POST /sso/me/2fa/totp/setup', {
   summary: 'Start TOTP: a pending secret, its otpauth URL and QR code',
   response: totpSetupResponseSchema,
   errors: ['auth.two_factor_already_enabled', 'rate_limited'],
 });
 
-export const totpEnable = endpoint({
-  method: 'POST',
-  path: '/sso/me/2fa/totp/enable',
-  tag: settings,
-  auth: 'session',
-  recentAuth: true,
+export const totpEnable = endpointIn(sensitive, 'POST /sso/me/2fa/totp/enable', {
   summary: 'Turn TOTP on with a code from the app; answers the recovery codes',
   body: enableTwoFactorRequestSchema,
   response: recoveryCodesResponseSchema,
   errors: ['auth.code_invalid', 'auth.two_factor_already_enabled', 'rate_limited'],
 });
 
-export const emailSend = endpoint({
-  method: 'POST',
-  path: '/sso/me/2fa/email/send',
-  tag: settings,
-  auth: 'session',
+export const emailSend = endpointIn(signedIn, 'POST /sso/me/2fa/email/send', {
   summary: 'Mail a code to turn the email method on (or to confirm changes while it is on)',
   response: null,
   errors: ['rate_limited'],
 });
 
-export const emailEnable = endpoint({
-  method: 'POST',
-  path: '/sso/me/2fa/email/enable',
-  tag: settings,
-  auth: 'session',
-  recentAuth: true,
+export const emailEnable = endpointIn(sensitive, 'POST /sso/me/2fa/email/enable', {
   summary: 'Turn the email method on with the mailed code; answers the recovery codes',
   body: enableTwoFactorRequestSchema,
   response: recoveryCodesResponseSchema,
   errors: ['auth.code_invalid', 'auth.two_factor_already_enabled', 'rate_limited'],
 });
 
-export const disable = endpoint({
-  method: 'POST',
-  path: '/sso/me/2fa/disable',
-  tag: settings,
-  auth: 'session',
-  recentAuth: true,
+export const disable = endpointIn(sensitive, 'POST /sso/me/2fa/disable', {
   summary: 'Turn two-step verification off (password and a current or recovery code)',
   body: confirmTwoFactorRequestSchema,
   response: null,
   errors: ['auth.password_not_valid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.two_factor_not_enabled', 'rate_limited'],
 });
 
-export const regenerateRecoveryCodes = endpoint({
-  method: 'POST',
-  path: '/sso/me/2fa/recovery-codes',
-  tag: settings,
-  auth: 'session',
-  recentAuth: true,
+export const regenerateRecoveryCodes = endpointIn(sensitive, 'POST /sso/me/2fa/recovery-codes', {
   summary: 'Replace the recovery codes (password and a current or recovery code)',
   body: confirmTwoFactorRequestSchema,
   response: recoveryCodesResponseSchema,

@@ -10,7 +10,7 @@ import {
   websiteNotificationResultSchema,
   websiteParamsSchema,
 } from './schemas';
-import { endpoint } from '../endpoint';
+import { endpointGroups, endpointIn } from '../endpoint';
 
 /**
  * Website moderators. The `/products/websites/...` calls are a product's back end's:
@@ -19,15 +19,11 @@ import { endpoint } from '../endpoint';
  * Each product sees only its own websites' moderators. Declared `public` because no session or
  * API key reaches them: the route checks the product's token itself.
  */
-const tag = 'moderators';
+const { anyone, signedIn } = endpointGroups('moderators');
 const productErrors = ['unauthorized', 'forbidden'] as const;
 const refusals = ['moderators.invitation_invalid', 'moderators.invitation_expired', 'moderators.invitation_revoked', 'moderators.invitation_used'] as const;
 
-export const invite = endpoint({
-  method: 'POST',
-  path: '/products/websites/{website_id}/moderators',
-  tag,
-  auth: 'public',
+export const invite = endpointIn(anyone, 'POST /products/websites/{website_id}/moderators', {
   summary:
     "Invites an email to moderate one of the product's websites and mails the link (product's client-credentials token, scope moderators). Idempotent per product, website and email: a live invitation or moderator is answered as it is (200); a new one is 201; an expired one gets a new link",
   params: websiteParamsSchema,
@@ -37,33 +33,21 @@ export const invite = endpoint({
   errors: [...productErrors, 'rate_limited'],
 });
 
-export const list = endpoint({
-  method: 'GET',
-  path: '/products/websites/{website_id}/moderators',
-  tag,
-  auth: 'public',
+export const list = endpointIn(anyone, 'GET /products/websites/{website_id}/moderators', {
   summary: "The website's moderators and pending invitations with their status (revoked ones are left out) (product's client-credentials token, scope moderators)",
   params: websiteParamsSchema,
   response: moderatorListSchema,
   errors: [...productErrors],
 });
 
-export const revoke = endpoint({
-  method: 'DELETE',
-  path: '/products/websites/{website_id}/moderators/{moderator_id}',
-  tag,
-  auth: 'public',
+export const revoke = endpointIn(anyone, 'DELETE /products/websites/{website_id}/moderators/{moderator_id}', {
   summary: "Withdraws an invitation or removes a moderator: its link stops working and it receives the website's notifications no more (product's client-credentials token, scope moderators)",
   params: moderatorParamsSchema,
   response: null,
   errors: [...productErrors, 'moderators.not_found'],
 });
 
-export const notify = endpoint({
-  method: 'POST',
-  path: '/products/websites/{website_id}/notifications',
-  tag,
-  auth: 'public',
+export const notify = endpointIn(anyone, 'POST /products/websites/{website_id}/notifications', {
   summary: "A security-analysis notification of the website, stored for each of its accepted moderators (product's client-credentials token, scope moderators)",
   params: websiteParamsSchema,
   body: websiteNotificationRequestSchema,
@@ -71,33 +55,21 @@ export const notify = endpoint({
   errors: [...productErrors],
 });
 
-export const preview = endpoint({
-  method: 'POST',
-  path: '/sso/moderator-invitations/preview',
-  tag,
-  auth: 'public',
+export const preview = endpointIn(anyone, 'POST /sso/moderator-invitations/preview', {
   summary: 'What a moderator invitation link is for: the website, the product, the invited email, its status, whether the email has an account',
   body: moderatorTokenRequestSchema,
   response: moderatorInvitationPreviewSchema,
   errors: ['moderators.invitation_invalid', 'rate_limited'],
 });
 
-export const accept = endpoint({
-  method: 'POST',
-  path: '/sso/me/moderator-invitations/accept',
-  tag,
-  auth: 'session',
+export const accept = endpointIn(signedIn, 'POST /sso/me/moderator-invitations/accept', {
   summary: 'Accept a moderator invitation mailed to the signed-in account (single use)',
   body: moderatorTokenRequestSchema,
   response: moderatorInvitationAcceptedSchema,
   errors: [...refusals, 'moderators.invitation_other_person'],
 });
 
-export const claimForSignUp = endpoint({
-  method: 'POST',
-  path: '/sso/moderator-invitations/sign-up',
-  tag,
-  auth: 'public',
+export const claimForSignUp = endpointIn(anyone, 'POST /sso/moderator-invitations/sign-up', {
   summary: 'The invited person signs up from the link: the account becomes a moderator once activated',
   body: moderatorTokenRequestSchema,
   response: null,

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { markNotificationRequestSchema, notificationListSchema, notificationSchema } from '../account/schemas';
-import { endpoint } from '../endpoint';
+import { endpointIn } from '../endpoint';
 
 /** The signed-in user's notifications (the spec's entities, state rules and call list). API keys need notifications:read / :write. */
 const tag = 'notifications';
+const readers = { tag, auth: { scope: 'notifications:read' } } as const;
+const writers = { tag, auth: { scope: 'notifications:write' } } as const;
 
-export const list = endpoint({
-  method: 'GET',
-  path: '/notifications',
-  tag,
-  auth: { scope: 'notifications:read' },
+export const list = endpointIn(readers, 'GET /notifications', {
   summary: 'A page of notifications, newest first, with the unread count',
   query: z.object({
     page: z.coerce.number().int().min(1).max(10_000).default(1),
@@ -18,20 +16,12 @@ export const list = endpoint({
   response: notificationListSchema,
 });
 
-export const markAllRead = endpoint({
-  method: 'PUT',
-  path: '/notifications/read-all',
-  tag,
-  auth: { scope: 'notifications:write' },
+export const markAllRead = endpointIn(writers, 'PUT /notifications/read-all', {
   summary: 'Mark every notification read',
   response: z.object({ updated: z.number().int() }),
 });
 
-export const markRead = endpoint({
-  method: 'PUT',
-  path: '/notifications/{id}',
-  tag,
-  auth: { scope: 'notifications:write' },
+export const markRead = endpointIn(writers, 'PUT /notifications/{id}', {
   summary: 'Mark a notification read (on click)',
   params: z.object({ id: z.string().max(64) }),
   body: markNotificationRequestSchema,

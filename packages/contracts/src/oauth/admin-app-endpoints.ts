@@ -10,43 +10,30 @@ import {
   setAppLogoRequestSchema,
   updateAppRequestSchema,
 } from './admin-app-schemas';
-import { endpoint } from '../endpoint';
+import { endpointIn, operatorGroup } from '../endpoint';
 
 /**
  * Apps in the operators' console. Owners and support read them; only owners change them (a
  * secret, a redirect URI or a disabled app changes who can sign people in). First-party
  * clients are read-only (admin.app_first_party): they come from their checked-in file.
  */
-const tag = 'admin';
-const readers = { operator: ['owner', 'support'], adminScope: 'admin:apps' } as const;
-const writers = { operator: ['owner'], adminScope: 'admin:apps' } as const;
+const readers = operatorGroup('admin:apps', ['owner', 'support']);
+const writers = operatorGroup('admin:apps', ['owner']);
 const clientIdParams = z.object({ client_id: appClientIdSchema });
 
-export const listApps = endpoint({
-  method: 'GET',
-  path: '/admin/apps',
-  tag,
-  auth: readers,
+export const listApps = endpointIn(readers, 'GET /admin/apps', {
   summary: 'First-party clients (from their file) and outside apps, with their settings (never a secret)',
   response: adminAppListSchema,
 });
 
-export const getApp = endpoint({
-  method: 'GET',
-  path: '/admin/apps/{client_id}',
-  tag,
-  auth: readers,
+export const getApp = endpointIn(readers, 'GET /admin/apps/{client_id}', {
   summary: "An app's settings (never its secret)",
   params: clientIdParams,
   response: adminAppSchema,
   errors: ['admin.not_found'],
 });
 
-export const registerApp = endpoint({
-  method: 'POST',
-  path: '/admin/apps',
-  tag,
-  auth: writers,
+export const registerApp = endpointIn(writers, 'POST /admin/apps', {
   summary: 'Register an outside app; a confidential one gets its secret in this answer only',
   body: registerAppRequestSchema,
   status: 201,
@@ -54,11 +41,7 @@ export const registerApp = endpoint({
   errors: ['admin.app_settings_invalid', 'egress.url_refused'],
 });
 
-export const updateApp = endpoint({
-  method: 'PATCH',
-  path: '/admin/apps/{client_id}',
-  tag,
-  auth: writers,
+export const updateApp = endpointIn(writers, 'PATCH /admin/apps/{client_id}', {
   summary: "Change an outside app's name, URIs, site, scopes or grant types; every node uses them from its next request",
   params: clientIdParams,
   body: updateAppRequestSchema,
@@ -66,11 +49,7 @@ export const updateApp = endpoint({
   errors: ['admin.not_found', 'admin.app_first_party', 'admin.app_settings_invalid', 'egress.url_refused'],
 });
 
-export const setAppLogo = endpoint({
-  method: 'PUT',
-  path: '/admin/apps/{client_id}/logo',
-  tag,
-  auth: writers,
+export const setAppLogo = endpointIn(writers, 'PUT /admin/apps/{client_id}/logo', {
   summary: "Replace an outside app's logo (PNG, JPEG or WebP; served as our own 128 px WebP)",
   params: clientIdParams,
   body: setAppLogoRequestSchema,
@@ -78,11 +57,7 @@ export const setAppLogo = endpoint({
   errors: ['admin.not_found', 'admin.app_first_party', 'admin.logo_invalid', 'admin.logo_unreachable', 'egress.url_refused'],
 });
 
-export const rotateAppSecret = endpoint({
-  method: 'POST',
-  path: '/admin/apps/{client_id}/secret',
-  tag,
-  auth: writers,
+export const rotateAppSecret = endpointIn(writers, 'POST /admin/apps/{client_id}/secret', {
   summary: 'A new secret, in this answer only; the old one stops working at once',
   params: clientIdParams,
   body: appReasonRequestSchema,
@@ -90,11 +65,7 @@ export const rotateAppSecret = endpoint({
   errors: ['admin.not_found', 'admin.app_first_party', 'admin.app_public'],
 });
 
-export const disableApp = endpoint({
-  method: 'POST',
-  path: '/admin/apps/{client_id}/disable',
-  tag,
-  auth: writers,
+export const disableApp = endpointIn(writers, 'POST /admin/apps/{client_id}/disable', {
   summary: 'Disable an outside app: it signs nobody in and refreshes no token, on every node at once',
   params: clientIdParams,
   body: appReasonRequestSchema,
@@ -102,11 +73,7 @@ export const disableApp = endpoint({
   errors: ['admin.not_found', 'admin.app_first_party'],
 });
 
-export const enableApp = endpoint({
-  method: 'POST',
-  path: '/admin/apps/{client_id}/enable',
-  tag,
-  auth: writers,
+export const enableApp = endpointIn(writers, 'POST /admin/apps/{client_id}/enable', {
   summary: 'Enable a disabled outside app again',
   params: clientIdParams,
   body: appReasonRequestSchema,
@@ -114,11 +81,7 @@ export const enableApp = endpoint({
   errors: ['admin.not_found', 'admin.app_first_party'],
 });
 
-export const deleteApp = endpoint({
-  method: 'DELETE',
-  path: '/admin/apps/{client_id}',
-  tag,
-  auth: writers,
+export const deleteApp = endpointIn(writers, 'DELETE /admin/apps/{client_id}', {
   summary: 'Delete an outside app with its logo, consents and tokens',
   params: clientIdParams,
   body: appReasonRequestSchema,

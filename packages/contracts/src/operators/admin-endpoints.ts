@@ -13,36 +13,28 @@ import {
   revokeOperatorApiKeyRequestSchema,
   revokeOperatorRequestSchema,
 } from './admin-schemas';
-import { endpoint } from '../endpoint';
+import { endpointIn, operatorGroup } from '../endpoint';
 import { operatorRoleSchema } from './roles';
 
 /** Operators themselves: who they are, their roles, their API keys and the operator audit log. */
-const tag = 'admin';
-const anyOperator = ['owner', 'support', 'finance'] as const;
+const allRoles = ['owner', 'support', 'finance'] as const;
+const anyOperator = operatorGroup('admin:dashboard', allRoles);
+const owners = operatorGroup('admin:people', ['owner']);
+const keys = operatorGroup('admin:keys', allRoles);
+const keysSensitive = { ...keys, recentAuth: true } as const;
+const auditors = operatorGroup('admin:audit', ['owner']);
 
-export const me = endpoint({
-  method: 'GET',
-  path: '/admin/me',
-  tag,
-  auth: { operator: anyOperator, adminScope: 'admin:dashboard' },
+export const me = endpointIn(anyOperator, 'GET /admin/me', {
   summary: "The calling operator and their roles (the console's shell)",
   response: adminMeSchema,
 });
 
-export const listOperators = endpoint({
-  method: 'GET',
-  path: '/admin/operators',
-  tag,
-  auth: { operator: ['owner'], adminScope: 'admin:people' },
+export const listOperators = endpointIn(owners, 'GET /admin/operators', {
   summary: 'Every operator and their roles',
   response: operatorListSchema,
 });
 
-export const grantRole = endpoint({
-  method: 'POST',
-  path: '/admin/operators',
-  tag,
-  auth: { operator: ['owner'], adminScope: 'admin:people' },
+export const grantRole = endpointIn(owners, 'POST /admin/operators', {
   summary: 'Give an activated account an operator role',
   body: grantOperatorRequestSchema,
   status: 201,
@@ -50,11 +42,7 @@ export const grantRole = endpoint({
   errors: ['admin.account_not_found'],
 });
 
-export const revokeRole = endpoint({
-  method: 'DELETE',
-  path: '/admin/operators/{userId}/roles/{role}',
-  tag,
-  auth: { operator: ['owner'], adminScope: 'admin:people' },
+export const revokeRole = endpointIn(owners, 'DELETE /admin/operators/{userId}/roles/{role}', {
   summary: "Take an operator role away; it stops the account's sessions and keys from acting as that role at once",
   params: z.object({ userId: z.uuid(), role: operatorRoleSchema }),
   body: revokeOperatorRequestSchema,
@@ -63,12 +51,7 @@ export const revokeRole = endpoint({
 });
 
 /** Operator API keys: made and revoked from a session that proved a factor just now, never by a key. */
-export const createApiKey = endpoint({
-  method: 'POST',
-  path: '/admin/api-keys',
-  tag,
-  auth: { operator: anyOperator, adminScope: 'admin:keys' },
-  recentAuth: true,
+export const createApiKey = endpointIn(keysSensitive, 'POST /admin/api-keys', {
   summary: 'Create an operator API key limited to admin scopes; the key is shown in this answer only',
   body: createOperatorApiKeyRequestSchema,
   status: 201,
@@ -76,21 +59,12 @@ export const createApiKey = endpoint({
   errors: ['admin.key_limit_reached'],
 });
 
-export const listApiKeys = endpoint({
-  method: 'GET',
-  path: '/admin/api-keys',
-  tag,
-  auth: { operator: anyOperator, adminScope: 'admin:keys' },
+export const listApiKeys = endpointIn(keys, 'GET /admin/api-keys', {
   summary: "The calling operator's API keys (never the keys themselves)",
   response: operatorApiKeyListSchema,
 });
 
-export const revokeApiKey = endpoint({
-  method: 'DELETE',
-  path: '/admin/api-keys/{id}',
-  tag,
-  auth: { operator: anyOperator, adminScope: 'admin:keys' },
-  recentAuth: true,
+export const revokeApiKey = endpointIn(keysSensitive, 'DELETE /admin/api-keys/{id}', {
   summary: "Revoke one of the calling operator's API keys",
   params: z.object({ id: z.uuid() }),
   body: revokeOperatorApiKeyRequestSchema,
@@ -98,22 +72,14 @@ export const revokeApiKey = endpoint({
   errors: ['admin.not_found'],
 });
 
-export const audit = endpoint({
-  method: 'GET',
-  path: '/admin/audit',
-  tag,
-  auth: { operator: ['owner'], adminScope: 'admin:audit' },
+export const audit = endpointIn(auditors, 'GET /admin/audit', {
   summary: 'A page of the operator audit log, newest first, filtered by operator, action, target and dates',
   query: operatorAuditListQuerySchema,
   response: operatorAuditListSchema,
   errors: ['admin.cursor_invalid'],
 });
 
-export const auditCsv = endpoint({
-  method: 'GET',
-  path: '/admin/audit.csv',
-  tag,
-  auth: { operator: ['owner'], adminScope: 'admin:audit' },
+export const auditCsv = endpointIn(auditors, 'GET /admin/audit.csv', {
   summary: 'The operator audit log with the same filters as a CSV file (RFC 4180, newest first, formulas neutralised)',
   query: operatorAuditFilterQuerySchema,
   response: 'binary',

@@ -7,39 +7,26 @@ import {
   adminOrganizationSearchQuerySchema,
   adminVerifyDomainRequestSchema,
 } from './admin-schemas';
-import { endpoint } from '../endpoint';
+import { endpointIn, operatorGroup } from '../endpoint';
 
 /** Organizations in the operators' console: owners and support. */
-const tag = 'admin';
-const auth = { operator: ['owner', 'support'], adminScope: 'admin:organizations' } as const;
+const staff = operatorGroup('admin:organizations', ['owner', 'support']);
+const staffSensitive = { ...staff, recentAuth: true } as const;
 
-export const searchOrganizations = endpoint({
-  method: 'GET',
-  path: '/admin/organizations',
-  tag,
-  auth,
+export const searchOrganizations = endpointIn(staff, 'GET /admin/organizations', {
   summary: 'Organizations whose name, id, domain or a member email matches (the newest 50)',
   query: adminOrganizationSearchQuerySchema,
   response: adminOrganizationListSchema,
 });
 
-export const getOrganization = endpoint({
-  method: 'GET',
-  path: '/admin/organizations/{id}',
-  tag,
-  auth,
+export const getOrganization = endpointIn(staff, 'GET /admin/organizations/{id}', {
   summary: 'An organization with its members, domains and SSO connection (never its client secret)',
   params: adminOrganizationParamsSchema,
   response: adminOrganizationSchema,
   errors: ['admin.not_found'],
 });
 
-export const verifyDomainByHand = endpoint({
-  method: 'POST',
-  path: '/admin/organizations/{id}/domains/{domain}/verify',
-  tag,
-  auth,
-  recentAuth: true,
+export const verifyDomainByHand = endpointIn(staffSensitive, 'POST /admin/organizations/{id}/domains/{domain}/verify', {
   summary:
     'Marks a claimed domain verified by an operator (with a reason, in the operator audit log): free-mail domains and public suffixes are refused, and a domain another organization verified stays theirs',
   params: adminDomainParamsSchema,

@@ -9,31 +9,23 @@ import {
   organizationInvitationSchema,
 } from './schemas';
 import { emailSchema } from '../auth/schemas';
-import { endpoint } from '../endpoint';
+import { endpointGroups, endpointIn } from '../endpoint';
 
 /**
  * The organization page: a signed-in member's organization, its members and roles,
  * and invitations by email. Every action is checked against the caller's role on the server.
  */
-const tag = 'organizations';
+const { anyone, signedIn } = endpointGroups('organizations');
 const invitationParams = z.object({ id: z.uuid() });
 const memberParams = z.object({ email: emailSchema });
 
-export const mine = endpoint({
-  method: 'GET',
-  path: '/sso/me/organization',
-  tag,
-  auth: 'session',
+export const mine = endpointIn(signedIn, 'GET /sso/me/organization', {
   summary: "The caller's organization: name, role, members, and pending invitations for owners and admins",
   response: myOrganizationSchema,
   errors: ['organizations.not_member'],
 });
 
-export const invite = endpoint({
-  method: 'POST',
-  path: '/sso/me/organization/invitations',
-  tag,
-  auth: 'session',
+export const invite = endpointIn(signedIn, 'POST /sso/me/organization/invitations', {
   summary: 'Invite an email to the organization with a role; a link valid 7 days is mailed',
   body: inviteRequestSchema,
   status: 201,
@@ -41,43 +33,27 @@ export const invite = endpoint({
   errors: ['organizations.not_member', 'organizations.forbidden', 'organizations.already_member', '7015', 'rate_limited'],
 });
 
-export const invitations = endpoint({
-  method: 'GET',
-  path: '/sso/me/organization/invitations',
-  tag,
-  auth: 'session',
+export const invitations = endpointIn(signedIn, 'GET /sso/me/organization/invitations', {
   summary: 'Pending invitations of the organization (owners and admins)',
   response: z.array(organizationInvitationSchema),
   errors: ['organizations.not_member', 'organizations.forbidden'],
 });
 
-export const resendInvitation = endpoint({
-  method: 'POST',
-  path: '/sso/me/organization/invitations/{id}/resend',
-  tag,
-  auth: 'session',
+export const resendInvitation = endpointIn(signedIn, 'POST /sso/me/organization/invitations/{id}/resend', {
   summary: 'Mail a pending invitation again with a new link (the old link stops working), valid 7 days from now',
   params: invitationParams,
   response: organizationInvitationSchema,
   errors: ['organizations.not_member', 'organizations.forbidden', 'organizations.invitation_not_found', 'rate_limited'],
 });
 
-export const revokeInvitation = endpoint({
-  method: 'DELETE',
-  path: '/sso/me/organization/invitations/{id}',
-  tag,
-  auth: 'session',
+export const revokeInvitation = endpointIn(signedIn, 'DELETE /sso/me/organization/invitations/{id}', {
   summary: 'Withdraw a pending invitation',
   params: invitationParams,
   response: null,
   errors: ['organizations.not_member', 'organizations.forbidden', 'organizations.invitation_not_found'],
 });
 
-export const changeRole = endpoint({
-  method: 'PUT',
-  path: '/sso/me/organization/members/{email}/role',
-  tag,
-  auth: 'session',
+export const changeRole = endpointIn(signedIn, 'PUT /sso/me/organization/members/{email}/role', {
   summary: "Change a member's role (owners: any; admins: between member and admin)",
   params: memberParams,
   body: changeRoleRequestSchema,
@@ -85,32 +61,20 @@ export const changeRole = endpoint({
   errors: ['organizations.not_member', 'organizations.forbidden', 'organizations.member_not_found', 'organizations.last_owner'],
 });
 
-export const removeMember = endpoint({
-  method: 'DELETE',
-  path: '/sso/me/organization/members/{email}',
-  tag,
-  auth: 'session',
+export const removeMember = endpointIn(signedIn, 'DELETE /sso/me/organization/members/{email}', {
   summary: 'Remove a member (owners: anyone; admins: members and admins)',
   params: memberParams,
   response: null,
   errors: ['organizations.not_member', 'organizations.forbidden', 'organizations.member_not_found', 'organizations.last_owner'],
 });
 
-export const leave = endpoint({
-  method: 'POST',
-  path: '/sso/me/organization/leave',
-  tag,
-  auth: 'session',
+export const leave = endpointIn(signedIn, 'POST /sso/me/organization/leave', {
   summary: 'Leave the organization (not as its last owner)',
   response: null,
   errors: ['organizations.not_member', 'organizations.last_owner'],
 });
 
-export const acceptInvitation = endpoint({
-  method: 'POST',
-  path: '/sso/me/organization/invitations/accept',
-  tag,
-  auth: 'session',
+export const acceptInvitation = endpointIn(signedIn, 'POST /sso/me/organization/invitations/accept', {
   summary: 'Accept an invitation mailed to the signed-in account: join the organization',
   body: invitationTokenRequestSchema,
   response: invitationAcceptedSchema,
@@ -124,22 +88,14 @@ export const acceptInvitation = endpoint({
   ],
 });
 
-export const previewInvitation = endpoint({
-  method: 'POST',
-  path: '/sso/organization-invitations/preview',
-  tag,
-  auth: 'public',
+export const previewInvitation = endpointIn(anyone, 'POST /sso/organization-invitations/preview', {
   summary: 'What an invitation link is for: the organization, the invited email, its status, whether the email has an account',
   body: invitationTokenRequestSchema,
   response: invitationPreviewSchema,
   errors: ['organizations.invitation_invalid', 'rate_limited'],
 });
 
-export const claimForSignUp = endpoint({
-  method: 'POST',
-  path: '/sso/organization-invitations/sign-up',
-  tag,
-  auth: 'public',
+export const claimForSignUp = endpointIn(anyone, 'POST /sso/organization-invitations/sign-up', {
   summary: 'The invited person signed up from the link: the account joins the organization once activated',
   body: invitationTokenRequestSchema,
   response: null,

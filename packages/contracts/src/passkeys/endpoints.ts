@@ -11,32 +11,24 @@ import {
   passkeyRenameRequestSchema,
   passkeySchema,
 } from '../mfa/schemas';
-import { endpoint } from '../endpoint';
+import { endpointGroups, endpointIn } from '../endpoint';
 import * as firstPaint from '../first-paint';
 import { signInAnswerSchema } from '../auth/endpoints';
 
-const tag = 'passkeys';
+const { anyone, signedIn, sensitive } = endpointGroups('passkeys');
 
 /** WebAuthn options as @simplewebauthn produces them, passed through to the browser. */
 export const webauthnOptionsSchema = z.record(z.string(), z.unknown());
 const idParams = z.object({ id: z.string().max(100) });
 
-export const registerOptions = endpoint({
-  method: 'POST',
-  path: '/sso/users/webauthn/register/options',
-  tag,
-  auth: 'public',
+export const registerOptions = endpointIn(anyone, 'POST /sso/users/webauthn/register/options', {
   summary: 'Creation options for signing up with a passkey',
   body: passkeyRegisterOptionsRequestSchema,
   response: webauthnOptionsSchema,
   errors: ['rate_limited'],
 });
 
-export const register = endpoint({
-  method: 'POST',
-  path: '/sso/users/webauthn/register',
-  tag,
-  auth: 'public',
+export const register = endpointIn(anyone, 'POST /sso/users/webauthn/register', {
   summary: 'Sign up with a passkey; the account is activated by mail',
   body: passkeyRegisterRequestSchema,
   status: 201,
@@ -44,64 +36,40 @@ export const register = endpoint({
   errors: ['auth.passkey_signup_failed', 'rate_limited'],
 });
 
-export const authOptions = endpoint({
-  ...firstPaint.passkeyAuthOptions,
-  tag,
-  auth: 'public',
+export const authOptions = endpointIn(anyone, firstPaint.passkeyAuthOptions, {
   summary: 'Request options for signing in with a passkey (discoverable credentials)',
   body: passkeyAuthOptionsRequestSchema,
   response: webauthnOptionsSchema,
   errors: ['rate_limited'],
 });
 
-export const authenticate = endpoint({
-  ...firstPaint.passkeyAuthenticate,
-  tag,
-  auth: 'public',
+export const authenticate = endpointIn(anyone, firstPaint.passkeyAuthenticate, {
   summary: 'Sign in with a passkey; answers the second-factor step when two-step is on',
   body: passkeyAuthRequestSchema,
   response: signInAnswerSchema,
   errors: ['auth.passkey_failed', 'auth.not_activated', 'account.deletion_pending', 'rate_limited'],
 });
 
-export const enableOptions = endpoint({
-  method: 'POST',
-  path: '/sso/users/me/webauthn/enable/options',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const enableOptions = endpointIn(sensitive, 'POST /sso/users/me/webauthn/enable/options', {
   summary: 'Creation options for adding a passkey to the account',
   body: passkeyEnableOptionsRequestSchema,
   response: webauthnOptionsSchema,
   errors: ['rate_limited'],
 });
 
-export const enable = endpoint({
-  method: 'POST',
-  path: '/sso/users/me/webauthn/enable',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const enable = endpointIn(sensitive, 'POST /sso/users/me/webauthn/enable', {
   summary: 'Add a passkey to the account',
   body: passkeyEnableRequestSchema,
   response: passkeySchema,
   errors: ['auth.passkey_failed', 'rate_limited'],
 });
 
-export const list = endpoint({
-  method: 'GET',
-  path: '/sso/users/me/webauthn',
-  tag,
-  auth: 'session',
+export const list = endpointIn(signedIn, 'GET /sso/users/me/webauthn', {
   summary: 'The passkeys of the account',
   response: passkeyListSchema,
 });
 
-export const rename = endpoint({
-  method: 'PUT',
-  path: '/sso/users/me/webauthn/{id}',
-  tag,
-  auth: 'session',
+export const rename = endpointIn(signedIn, 'PUT /sso/users/me/webauthn/{id}', {
   summary: 'Rename a passkey',
   params: idParams,
   body: passkeyRenameRequestSchema,
@@ -109,11 +77,7 @@ export const rename = endpoint({
   errors: ['auth.passkey_not_found'],
 });
 
-export const remove = endpoint({
-  method: 'DELETE',
-  path: '/sso/users/me/webauthn/{id}',
-  tag,
-  auth: 'session',
+export const remove = endpointIn(signedIn, 'DELETE /sso/users/me/webauthn/{id}', {
   summary: 'Remove a passkey',
   params: idParams,
   response: null,

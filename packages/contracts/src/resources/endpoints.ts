@@ -1,22 +1,15 @@
 import { countriesResponseSchema, langResponseSchema } from './schemas';
-import { endpoint } from '../endpoint';
+import { endpointGroups, endpointIn } from '../endpoint';
 import * as firstPaint from '../first-paint';
 
-const tag = 'resources';
+const { anyone } = endpointGroups('resources');
 
-export const lang = endpoint({
-  ...firstPaint.lang,
-  tag,
-  auth: 'public',
+export const lang = endpointIn(anyone, firstPaint.lang, {
   summary: 'Language for this visitor by IP, then Accept-Language',
   response: langResponseSchema,
 });
 
-export const countries = endpoint({
-  method: 'GET',
-  path: '/resources/countries',
-  tag,
-  auth: 'public',
+export const countries = endpointIn(anyone, 'GET /resources/countries', {
   summary: 'Every country with English and Vietnamese names',
   response: countriesResponseSchema,
 });

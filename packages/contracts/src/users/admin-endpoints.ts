@@ -1,30 +1,21 @@
 import { peopleSearchQuerySchema, peopleSearchResultSchema, personActionRequestSchema, personDetailSchema, personParamsSchema } from './admin-schemas';
-import { endpoint } from '../endpoint';
+import { endpointIn, operatorGroup } from '../endpoint';
 
 /**
  * People in the operators' console. Every role reads (finance answers questions about
  * orders and balances); support and owners act on accounts, finance never does.
  */
-const tag = 'admin';
-const read = { operator: ['owner', 'support', 'finance'], adminScope: 'admin:people' } as const;
-const act = { operator: ['owner', 'support'], adminScope: 'admin:people' } as const;
+const read = operatorGroup('admin:people', ['owner', 'support', 'finance']);
+const act = operatorGroup('admin:people', ['owner', 'support']);
 
-export const search = endpoint({
-  method: 'GET',
-  path: '/admin/people',
-  tag,
-  auth: read,
+export const search = endpointIn(read, 'GET /admin/people', {
   summary: 'People whose email, username or name starts with the query, or whose id it is: one page, in the order of the field searched (keyset paging)',
   query: peopleSearchQuerySchema,
   response: peopleSearchResultSchema,
   errors: ['admin.cursor_invalid'],
 });
 
-export const person = endpoint({
-  method: 'GET',
-  path: '/admin/people/{userId}',
-  tag,
-  auth: read,
+export const person = endpointIn(read, 'GET /admin/people/{userId}', {
   summary: "A person's page: status, second factors (kinds, never secrets), sessions, organizations, connected apps, balances and orders",
   params: personParamsSchema,
   response: personDetailSchema,
@@ -32,7 +23,7 @@ export const person = endpoint({
 });
 
 const action = (path: string, summary: string, errors: Array<'admin.not_found' | 'admin.person_already_activated' | 'admin.person_two_factor_off' | 'admin.person_deletion_pending'> = ['admin.not_found']) =>
-  endpoint({ method: 'POST', path: `/admin/people/{userId}/${path}`, tag, auth: act, summary, params: personParamsSchema, body: personActionRequestSchema, response: personDetailSchema, errors });
+  endpointIn(act, `POST /admin/people/{userId}/${path}`, { summary, params: personParamsSchema, body: personActionRequestSchema, response: personDetailSchema, errors });
 
 export const lock = action('lock', 'Locks the account: no sign-in, and every session, API key and token refused at once on every node, until unlocked');
 export const unlock = action('unlock', 'Unlocks a locked account: the person signs in again');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sessionSchema } from '../mfa/schemas';
 import { adminReasonSchema } from '../operators/roles';
 
 /**
@@ -53,15 +54,8 @@ export const personSecondFactorSchema = z.object({
   added_at: z.string().nullable(),
 });
 
-export const personSessionSchema = z.object({
-  id: z.string(),
-  browser: z.string().nullable(),
-  device: z.string().nullable(),
-  ip: z.string().nullable(),
-  location: z.string().nullable(),
-  created_at: z.string(),
-  last_active_at: z.string(),
-});
+/** A session as the person's own list shows it, less which one is the caller's. */
+export const personSessionSchema = sessionSchema.omit({ current: true });
 
 export const personDetailSchema = personSummarySchema.extend({
   language: z.string(),

@@ -16,38 +16,25 @@ import {
   walletTransferRequestSchema,
 } from './schemas';
 import { whcDepositAddressSchema, whcDepositListSchema } from './whc-deposit-schemas';
-import { endpoint } from '../endpoint';
+import { endpointGroups, endpointIn } from '../endpoint';
 
 /** The signed-in user's wallet: balances, transactions, transfers to other accounts. */
-const tag = 'wallet';
+const { anyone, signedIn, sensitive } = endpointGroups('wallet');
 const currencyParams = z.object({ currency: walletCurrencySchema });
 
-export const balances = endpoint({
-  method: 'GET',
-  path: '/sso/me/wallet',
-  tag,
-  auth: 'session',
+export const balances = endpointIn(signedIn, 'GET /sso/me/wallet', {
   summary: 'The balances in USD, VND and WHC (integer minor units)',
   response: walletBalancesSchema,
 });
 
-export const transactions = endpoint({
-  method: 'GET',
-  path: '/sso/me/wallet/{currency}/transactions',
-  tag,
-  auth: 'session',
+export const transactions = endpointIn(signedIn, 'GET /sso/me/wallet/{currency}/transactions', {
   summary: 'A page of the movements of one currency, newest first, filtered by direction and status',
   params: currencyParams,
   query: walletTransactionQuerySchema,
   response: walletTransactionListSchema,
 });
 
-export const transfer = endpoint({
-  method: 'POST',
-  path: '/sso/me/wallet/{currency}/transfers',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const transfer = endpointIn(sensitive, 'POST /sso/me/wallet/{currency}/transfers', {
   summary:
     'Transfer to another account of this portal by email or username (instant, applied once per idempotency key); needs a recent proof of identity; WHC needs two-step on and a current code',
   params: currencyParams,
@@ -69,12 +56,7 @@ export const transfer = endpoint({
   ],
 });
 
-export const createWithdrawal = endpoint({
-  method: 'POST',
-  path: '/sso/me/wallet/WHC/withdrawals',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const createWithdrawal = endpointIn(sensitive, 'POST /sso/me/wallet/WHC/withdrawals', {
   summary:
     'Send WHC to a BEP20 address (EIP-55 checksum checked): a recent proof of identity, two-step on, a current code every time, the password for a first withdrawal to an address; debited at once, pending until the token transfer is confirmed on chain (completed) or reverted (failed, the amount returned); applied once per idempotency key',
   body: chainWithdrawalRequestSchema,
@@ -97,20 +79,12 @@ export const createWithdrawal = endpoint({
   ],
 });
 
-export const listWithdrawals = endpoint({
-  method: 'GET',
-  path: '/sso/me/wallet/WHC/withdrawals',
-  tag,
-  auth: 'session',
+export const listWithdrawals = endpointIn(signedIn, 'GET /sso/me/wallet/WHC/withdrawals', {
   summary: 'The 20 newest WHC withdrawals to BEP20 addresses with their status and transaction hash, and whether this server sends them at all',
   response: chainWithdrawalListSchema,
 });
 
-export const createDeposit = endpoint({
-  method: 'POST',
-  path: '/sso/me/wallet/VND/deposits',
-  tag,
-  auth: 'session',
+export const createDeposit = endpointIn(signedIn, 'POST /sso/me/wallet/VND/deposits', {
   summary: 'A VND deposit order by bank transfer: a reference to write in the transfer, the VietQR payload and its image, the bank account; credited once the bank reports the amount and reference',
   body: depositRequestSchema,
   status: 201,
@@ -118,63 +92,38 @@ export const createDeposit = endpoint({
   errors: ['wallet.deposit_amount_invalid', 'wallet.deposit_orders_limit', 'wallet.deposits_unavailable'],
 });
 
-export const listDeposits = endpoint({
-  method: 'GET',
-  path: '/sso/me/wallet/VND/deposits',
-  tag,
-  auth: 'session',
+export const listDeposits = endpointIn(signedIn, 'GET /sso/me/wallet/VND/deposits', {
   summary: 'The recent VND deposit orders, newest first, with their status',
   response: depositOrderListSchema,
 });
 
-export const getDeposit = endpoint({
-  method: 'GET',
-  path: '/sso/me/wallet/VND/deposits/{id}',
-  tag,
-  auth: 'session',
+export const getDeposit = endpointIn(signedIn, 'GET /sso/me/wallet/VND/deposits/{id}', {
   summary: 'One of the VND deposit orders, with what to transfer again (the VietQR payload and image, the bank account)',
   params: z.object({ id: z.uuid() }),
   response: depositOrderCreatedSchema,
   errors: ['not_found', 'wallet.deposits_unavailable'],
 });
 
-export const bankNotification = endpoint({
-  method: 'POST',
-  path: '/wallet/bank-notifications',
-  tag,
-  auth: 'public',
+export const bankNotification = endpointIn(anyone, 'POST /wallet/bank-notifications', {
   summary:
     'The bank\'s notification of an incoming transfer, signed (x-bank-signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">, 5 minutes): credits the pending order whose reference and amount it matches, once per transaction_id',
   response: bankNotificationResultSchema,
   errors: ['wallet.bank_signature_invalid', 'wallet.deposits_unavailable'],
 });
 
-export const whcDepositAddress = endpoint({
-  method: 'POST',
-  path: '/sso/me/wallet/WHC/deposit-address',
-  tag,
-  auth: 'session',
+export const whcDepositAddress = endpointIn(signedIn, 'POST /sso/me/wallet/WHC/deposit-address', {
   summary:
     'The signed-in person\'s BEP20 address for WHC deposits (made on the first request, the same ever after) with its QR code; token transfers to it are credited once after the configured confirmations',
   response: whcDepositAddressSchema,
   errors: ['wallet.whc_deposits_unavailable'],
 });
 
-export const listWhcDeposits = endpoint({
-  method: 'GET',
-  path: '/sso/me/wallet/WHC/deposits',
-  tag,
-  auth: 'session',
+export const listWhcDeposits = endpointIn(signedIn, 'GET /sso/me/wallet/WHC/deposits', {
   summary: 'The 20 newest token transfers found to the person\'s deposit address: pending (with its confirmations so far), completed or ignored; and whether this server takes WHC deposits',
   response: whcDepositListSchema,
 });
 
-export const createPartnerTransfer = endpoint({
-  method: 'POST',
-  path: '/sso/me/wallet/{currency}/partner-transfers',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const createPartnerTransfer = endpointIn(sensitive, 'POST /sso/me/wallet/{currency}/partner-transfers', {
   summary:
     'Transfer to a partner exchange wallet by the recipient\'s email, phone or username there (a recent proof of identity needed): debited at once, pending until the partner\'s signed callback (or its answer when asked by the transfer id) says completed or rejected (the amount and the daily allowance returned, only then); applied once per idempotency key; WHC needs two-step on and a current code',
   params: currencyParams,
@@ -196,21 +145,13 @@ export const createPartnerTransfer = endpoint({
   ],
 });
 
-export const listPartnerTransfers = endpoint({
-  method: 'GET',
-  path: '/sso/me/wallet/{currency}/partner-transfers',
-  tag,
-  auth: 'session',
+export const listPartnerTransfers = endpointIn(signedIn, 'GET /sso/me/wallet/{currency}/partner-transfers', {
   summary: 'The 20 newest transfers to partner exchange wallets in the currency, with their status, and whether this server has a partner configured',
   params: currencyParams,
   response: partnerTransferListSchema,
 });
 
-export const partnerNotification = endpoint({
-  method: 'POST',
-  path: '/wallet/partner-notifications',
-  tag,
-  auth: 'public',
+export const partnerNotification = endpointIn(anyone, 'POST /wallet/partner-notifications', {
   summary:
     'The partner exchange\'s callback on a transfer, signed (x-partner-signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">, 5 minutes): completes it, or rejects it and returns the amount, once',
   response: partnerNotificationResultSchema,

@@ -8,7 +8,7 @@ import {
   rewardRequestSchema,
   rewardSchema,
 } from './payout-schemas';
-import { endpoint } from '../endpoint';
+import { endpointGroups, endpointIn } from '../endpoint';
 
 /**
  * Researcher rewards and payouts. The `/bugbounty_platform/rewards` calls are the bug-bounty
@@ -17,14 +17,10 @@ import { endpoint } from '../endpoint';
  * product's client 403. Declared `public` because no session or API key reaches them: the route
  * checks the product's token itself.
  */
-const tag = 'payouts';
+const { anyone, signedIn, sensitive } = endpointGroups('payouts');
 const productErrors = ['unauthorized', 'forbidden'] as const;
 
-export const postReward = endpoint({
-  method: 'POST',
-  path: '/bugbounty_platform/rewards',
-  tag,
-  auth: 'public',
+export const postReward = endpointIn(anyone, 'POST /bugbounty_platform/rewards', {
   summary:
     "The bug-bounty platform records a researcher's approved reward, paid on the next 10th (product's client-credentials token). Idempotent on reward_id: the same body again answers the reward recorded first; another body with the same id is refused (409)",
   body: rewardRequestSchema,
@@ -33,64 +29,39 @@ export const postReward = endpoint({
   errors: [...productErrors, 'payouts.researcher_not_found', 'payouts.reward_conflict'],
 });
 
-export const getReward = endpoint({
-  method: 'GET',
-  path: '/bugbounty_platform/rewards/{reward_id}',
-  tag,
-  auth: 'public',
+export const getReward = endpointIn(anyone, 'GET /bugbounty_platform/rewards/{reward_id}', {
   summary: "One of the product's rewards by its own id, with its status (approved, paid, canceled) (product's client-credentials token)",
   params: rewardIdParamsSchema,
   response: rewardSchema,
   errors: [...productErrors, 'not_found'],
 });
 
-export const cancelReward = endpoint({
-  method: 'POST',
-  path: '/bugbounty_platform/rewards/{reward_id}/cancel',
-  tag,
-  auth: 'public',
+export const cancelReward = endpointIn(anyone, 'POST /bugbounty_platform/rewards/{reward_id}/cancel', {
   summary: "Cancels a reward not paid yet (again: answers it canceled); a paid reward is refused (409) (product's client-credentials token)",
   params: rewardIdParamsSchema,
   response: rewardSchema,
   errors: [...productErrors, 'not_found', 'payouts.reward_paid'],
 });
 
-export const payoutSettings = endpoint({
-  method: 'GET',
-  path: '/sso/me/wallet/payout',
-  tag,
-  auth: 'session',
+export const payoutSettings = endpointIn(signedIn, 'GET /sso/me/wallet/payout', {
   summary: 'The payout method (the wallet rewards are paid to on the 10th), the public profile switch, the approved rewards waiting and the recent monthly statements',
   response: payoutSettingsSchema,
 });
 
-export const setPayoutMethod = endpoint({
-  method: 'PUT',
-  path: '/sso/me/wallet/payout',
-  tag,
-  auth: 'session',
-  recentAuth: true,
+export const setPayoutMethod = endpointIn(sensitive, 'PUT /sso/me/wallet/payout', {
   summary: 'Chooses the wallet (currency) rewards are paid to; needs a recent proof of identity (the password)',
   body: payoutMethodRequestSchema,
   response: payoutSettingsSchema,
   errors: ['auth.reauth_required'],
 });
 
-export const setResearcherProfile = endpoint({
-  method: 'PUT',
-  path: '/sso/me/wallet/payout/profile',
-  tag,
-  auth: 'session',
+export const setResearcherProfile = endpointIn(signedIn, 'PUT /sso/me/wallet/payout/profile', {
   summary: 'Turns the public researcher profile (display name and accepted programs count) on or off; off by default',
   body: researcherProfileRequestSchema,
   response: payoutSettingsSchema,
 });
 
-export const researcherProfile = endpoint({
-  method: 'GET',
-  path: '/researchers/{username}',
-  tag,
-  auth: 'public',
+export const researcherProfile = endpointIn(anyone, 'GET /researchers/{username}', {
   summary: "A researcher's public profile: display name and the number of programs with an approved or paid reward; 404 when there is none or it is turned off; 60 lookups a minute per address",
   params: z.object({ username: z.string().min(1).max(64) }),
   response: researcherProfileSchema,

@@ -11,42 +11,29 @@ import {
   webhookDeliverySchema,
   webhookReasonRequestSchema,
 } from './admin-schemas';
-import { endpoint } from '../endpoint';
+import { endpointIn, operatorGroup } from '../endpoint';
 
 /**
  * Events to products: each outside app's endpoint, its signing secret and its delivery log.
  * Where an app's events go (every account's changes) is an owner's decision; support reads the
  * log to answer a product team.
  */
-const tag = 'admin';
-const readers = { operator: ['owner', 'support'], adminScope: 'admin:webhooks' } as const;
-const owners = { operator: ['owner'], adminScope: 'admin:webhooks' } as const;
+const readers = operatorGroup('admin:webhooks', ['owner', 'support']);
+const owners = operatorGroup('admin:webhooks', ['owner']);
 
-export const list = endpoint({
-  method: 'GET',
-  path: '/admin/webhooks',
-  tag,
-  auth: readers,
+export const list = endpointIn(readers, 'GET /admin/webhooks', {
   summary: 'Every outside app with its endpoint (when set) and its pending and failed deliveries',
   response: webhookAppListSchema,
 });
 
-export const get = endpoint({
-  method: 'GET',
-  path: '/admin/webhooks/{clientId}',
-  tag,
-  auth: readers,
+export const get = endpointIn(readers, 'GET /admin/webhooks/{clientId}', {
   summary: "One outside app's endpoint (never its secret)",
   params: webhookAppParamsSchema,
   response: webhookAppSchema,
   errors: ['admin.not_found'],
 });
 
-export const put = endpoint({
-  method: 'PUT',
-  path: '/admin/webhooks/{clientId}',
-  tag,
-  auth: owners,
+export const put = endpointIn(owners, 'PUT /admin/webhooks/{clientId}', {
   summary: "Set an outside app's endpoint URL and events; a new endpoint's signing secret is in this answer only",
   params: webhookAppParamsSchema,
   body: putWebhookRequestSchema,
@@ -54,11 +41,7 @@ export const put = endpoint({
   errors: ['admin.not_found'],
 });
 
-export const remove = endpoint({
-  method: 'DELETE',
-  path: '/admin/webhooks/{clientId}',
-  tag,
-  auth: owners,
+export const remove = endpointIn(owners, 'DELETE /admin/webhooks/{clientId}', {
   summary: "Remove an outside app's endpoint: nothing more is queued or sent to it",
   params: webhookAppParamsSchema,
   body: webhookReasonRequestSchema,
@@ -66,11 +49,7 @@ export const remove = endpoint({
   errors: ['admin.not_found'],
 });
 
-export const rotateSecret = endpoint({
-  method: 'POST',
-  path: '/admin/webhooks/{clientId}/secret',
-  tag,
-  auth: owners,
+export const rotateSecret = endpointIn(owners, 'POST /admin/webhooks/{clientId}/secret', {
   summary: 'A new signing secret, shown in this answer only; the old one stops signing at once',
   params: webhookAppParamsSchema,
   body: webhookReasonRequestSchema,
@@ -78,11 +57,7 @@ export const rotateSecret = endpoint({
   errors: ['admin.not_found'],
 });
 
-export const deliveries = endpoint({
-  method: 'GET',
-  path: '/admin/webhooks/{clientId}/deliveries',
-  tag,
-  auth: readers,
+export const deliveries = endpointIn(readers, 'GET /admin/webhooks/{clientId}/deliveries', {
   summary: "A page of the app's delivery log, newest first (status, attempts, last answer, next attempt)",
   params: webhookAppParamsSchema,
   query: webhookDeliveryListQuerySchema,
@@ -90,11 +65,7 @@ export const deliveries = endpoint({
   errors: ['admin.not_found'],
 });
 
-export const redeliver = endpoint({
-  method: 'POST',
-  path: '/admin/webhooks/{clientId}/deliveries/{deliveryId}/redeliver',
-  tag,
-  auth: owners,
+export const redeliver = endpointIn(owners, 'POST /admin/webhooks/{clientId}/deliveries/{deliveryId}/redeliver', {
   summary: 'Send a delivery again now, with the same webhook-id (a receiver that had it drops it)',
   params: webhookDeliveryParamsSchema,
   body: webhookReasonRequestSchema,
