@@ -15,7 +15,7 @@ const fruits: Fruit[] = [
   { id: 'b', name: 'Banana', ripe: false },
 ];
 
-function renderTable(actions?: boolean, narrow?: 'cards') {
+function renderTable(actions?: boolean, narrow?: 'scroll' | 'cards') {
   return render(
     <MantineProvider>
       <DataTable
@@ -59,10 +59,12 @@ describe('DataTable', () => {
     expect(within(screen.getAllByTestId('fruit-row')[1]!).getByRole('button', { name: 'Eat Banana' })).toBeTruthy();
   });
 
-  it('scrolls sideways on a phone unless asked for cards', () => {
-    renderTable(true);
-    const container = screen.getByTestId('fruit-table').closest('[data-narrow]');
-    expect(container?.getAttribute('data-narrow')).toBe('scroll');
+  it('shows cards on a phone unless asked to scroll sideways', () => {
+    const { unmount } = renderTable(true);
+    expect(screen.getByTestId('fruit-table').closest('[data-narrow]')?.getAttribute('data-narrow')).toBe('cards');
+    unmount();
+    renderTable(true, 'scroll');
+    expect(screen.getByTestId('fruit-table').closest('[data-narrow]')?.getAttribute('data-narrow')).toBe('scroll');
   });
 
   it('in cards mode names each value on the card without changing the cell’s text, and keeps the actions and headings', () => {

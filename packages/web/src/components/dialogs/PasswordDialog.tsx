@@ -1,6 +1,6 @@
 import './styles';
 import type { ReactNode } from 'react';
-import { Modal, Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import type { TwoFactorMethod } from '@portal/contracts';
 import { messageKey, secondFactorCodes, useFieldMessage } from './form-errors';
 import { checkSecondFactor, secondFactorBody, secondFactorDefaults, secondFactorFields, secondFactorShape, type SecondFactorValues } from './second-factor';
 import { SecondFactorFields } from './SecondFactorFields';
-import { DialogActions } from './DialogActions';
+import { FormDialog } from './FormDialog';
 import { useDialogForm } from './use-dialog-form';
 
 export interface PasswordCredentials {
@@ -61,23 +61,18 @@ export function PasswordDialog({ opened, onClose, title, children, method, submi
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
-      <form noValidate onSubmit={(event) => void submit(event)}>
-        <Stack gap="md">
-          {children}
-          <SecondFactorFields control={form.control} method={method} />
-          {confirmWord && (
-            <TextInput
-              label={t('account.deletion.confirmLabel', { word: confirmWord })}
-              autoComplete="off"
-              {...form.register('confirmation')}
-              error={message(form.formState.errors.confirmation?.message)}
-              data-testid="confirm-word"
-            />
-          )}
-          <DialogActions failure={failure} onCancel={onClose} submitLabel={submitLabel} submitting={form.formState.isSubmitting} danger={danger} />
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog opened={opened} onClose={onClose} title={title} onSubmit={submit} failure={failure} submitLabel={submitLabel} submitting={form.formState.isSubmitting} danger={danger}>
+      {children}
+      <SecondFactorFields control={form.control} method={method} />
+      {confirmWord && (
+        <TextInput
+          label={t('account.deletion.confirmLabel', { word: confirmWord })}
+          autoComplete="off"
+          {...form.register('confirmation')}
+          error={message(form.formState.errors.confirmation?.message)}
+          data-testid="confirm-word"
+        />
+      )}
+    </FormDialog>
   );
 }

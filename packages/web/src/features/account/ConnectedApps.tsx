@@ -39,14 +39,7 @@ export function ConnectedApps() {
           </Text>
         )}
         {!!apps.data?.length && (
-          <DataTable
-            rows={apps.data}
-            rowKey={(app) => app.client_id}
-            minWidth={560}
-            narrow="cards"
-            testId="connected-apps-table"
-            rowTestId="connected-app"
-            label={t('account.connectedApps.title')}
+          <DataTable rows={apps.data} rowKey={(app) => app.client_id} minWidth={560} testId="connected-apps-table" rowTestId="connected-app" label={t('account.connectedApps.title')}
             columns={[
               {
                 header: t('account.connectedApps.columns.app'),

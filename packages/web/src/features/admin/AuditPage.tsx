@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, type OperatorAuditEvent } from '@portal/contracts';
+import { NameCell } from '../../components/cells';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
@@ -108,41 +109,16 @@ export function AuditPage() {
       <LoadFailed when={events.isError} message={t('admin.audit.loadFailed')} testId="audit-load-failed" />
       {events.data && rows.length === 0 && <Text data-testid="audit-empty">{t('admin.audit.empty')}</Text>}
       {rows.length > 0 && (
-        <DataTable<OperatorAuditEvent>
-          rows={rows}
-          rowKey={(row) => row.id}
-          testId="audit-table"
-          rowTestId="audit-row"
-          label={t('admin.audit.title')}
-          minWidth={880}
-          narrow="cards"
+        <DataTable<OperatorAuditEvent> rows={rows} rowKey={(row) => row.id} testId="audit-table" rowTestId="audit-row" label={t('admin.audit.title')} minWidth={880}
           columns={[
             { header: t('admin.audit.columns.when'), cell: (row) => formatDateTime(row.occurred_at, language) },
             {
               header: t('admin.audit.columns.who'),
-              cell: (row) => (
-                <Stack gap={0}>
-                  <Text size="sm">{row.actor_email ?? '—'}</Text>
-                  {row.via !== 'session' && (
-                    <Text size="xs" c="dimmed">
-                      {t('admin.audit.viaKey', { key: row.via.replace(/^key:/, '') })}
-                    </Text>
-                  )}
-                </Stack>
-              ),
+              cell: (row) => <NameCell name={row.actor_email ?? '—'} detail={row.via !== 'session' && t('admin.audit.viaKey', { key: row.via.replace(/^key:/, '') })} />,
             },
             {
               header: t('admin.audit.columns.what'),
-              cell: (row) => (
-                <Stack gap={0}>
-                  <Text size="sm" ff="monospace">
-                    {row.action}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {row.summary}
-                  </Text>
-                </Stack>
-              ),
+              cell: (row) => <NameCell name={row.action} mono detail={row.summary} />,
             },
             {
               header: t('admin.audit.columns.target'),
@@ -154,7 +130,7 @@ export function AuditPage() {
                 </Text>
               ),
             },
-            { header: t('admin.audit.columns.reason'), cell: (row) => <Text size="sm">{row.reason}</Text> },
+            { header: t('admin.audit.columns.reason'), text: (row) => row.reason },
             { header: t('admin.audit.columns.address'), cell: (row) => row.ip ?? '—' },
           ]}
         />

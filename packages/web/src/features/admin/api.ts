@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { adminDashboardEndpoints, adminOperatorEndpoints, endpointPath, type DashboardRange } from '@portal/contracts';
-import { ApiError, apiUrl, call } from '../../lib/api';
-import { currentDeviceId } from '../../lib/device-id';
+import { call } from '../../lib/api';
+import { downloadCsv } from '../../lib/download';
+import { setFilters } from '../../lib/filter-query';
 
 /**
  * The calling operator. The shell handles every refusal itself (not an operator: the 404 page;
@@ -28,14 +29,7 @@ export interface OperatorAuditFilters {
 }
 
 /** The filters as the query string carries them: only the ones set. */
-export function auditFilterQuery(filters: OperatorAuditFilters): OperatorAuditFilters {
-  const query: OperatorAuditFilters = {};
-  for (const key of ['actor', 'action', 'target', 'from', 'to'] as const) {
-    const value = filters[key]?.trim();
-    if (value) query[key] = value;
-  }
-  return query;
-}
+export const auditFilterQuery = (filters: OperatorAuditFilters): OperatorAuditFilters => setFilters(filters, ['actor', 'action', 'target', 'from', 'to']);
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -49,21 +43,5 @@ export const useOperatorAudit = (filters: OperatorAuditFilters, cursor: string |
   });
 
 /** Downloads the filtered log as the server's CSV file (with the session cookie), named as the server names it. */
-export async function downloadOperatorAuditCsv(filters: OperatorAuditFilters): Promise<void> {
-  const deviceId = currentDeviceId();
-  const search = new URLSearchParams(auditFilterQuery(filters) as Record<string, string>).toString();
-  const response = await fetch(`${apiUrl(endpointPath(adminOperatorEndpoints.auditCsv))}${search ? `?${search}` : ''}`, {
-    credentials: 'include',
-    headers: deviceId ? { 'device-id': deviceId } : {},
-  });
-  if (!response.ok) throw new ApiError({ status: response.status, code: `http_${response.status}`, message: `operator audit export ${response.status}` });
-  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'operator-audit.csv';
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export const downloadOperatorAuditCsv = (filters: OperatorAuditFilters): Promise<void> =>
+  downloadCsv(endpointPath(adminOperatorEndpoints.auditCsv), auditFilterQuery(filters) as Record<string, string>, 'operator-audit.csv', 'operator audit');

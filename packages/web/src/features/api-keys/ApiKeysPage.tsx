@@ -10,6 +10,7 @@ import { formatDateTime, type apiKeySchema } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
+import { StateBadge } from '../../components/cells';
 import { DataTable } from '../../components/DataTable';
 import { CreateKeyDialog, scopeLabelKey } from './CreateKeyDialog';
 import { notify } from '../../lib/api';
@@ -49,14 +50,7 @@ export function ApiKeysPage() {
             {t('apiKeys.empty')}
           </Text>
         ) : (
-          <DataTable
-            rows={keys.data}
-            rowKey={(key) => key.id}
-            minWidth={720}
-            narrow="cards"
-            highlightOnHover
-            testId="api-keys-table"
-            rowTestId="api-key-row"
+          <DataTable rows={keys.data} rowKey={(key) => key.id} minWidth={720} highlightOnHover testId="api-keys-table" rowTestId="api-key-row"
             columns={[
               {
                 header: t('apiKeys.columns.name'),
@@ -69,7 +63,7 @@ export function ApiKeysPage() {
                   </Stack>
                 ),
               },
-              { header: t('apiKeys.columns.created'), cell: (key) => <Text size="sm">{when(key.created_at, '')}</Text> },
+              { header: t('apiKeys.columns.created'), text: (key) => when(key.created_at, '') },
               {
                 header: t('apiKeys.columns.scopes'),
                 cell: (key) => (
@@ -82,14 +76,12 @@ export function ApiKeysPage() {
                   </Group>
                 ),
               },
-              { header: t('apiKeys.columns.lastUsed'), cell: (key) => <Text size="sm">{when(key.last_used_at, t('common.never'))}</Text> },
+              { header: t('apiKeys.columns.lastUsed'), text: (key) => when(key.last_used_at, t('common.never')) },
               {
                 header: t('apiKeys.columns.expires'),
                 cell: (key) =>
                   expired(key) ? (
-                    <Badge color="red" variant="light" size="sm">
-                      {t('apiKeys.expired')}
-                    </Badge>
+                    <StateBadge color="red" size="sm">{t('apiKeys.expired')}</StateBadge>
                   ) : (
                     <Text size="sm">{when(key.expires_at, t('apiKeys.noExpiry'))}</Text>
                   ),

@@ -14,6 +14,7 @@ import { Alert, Button, Group, Loader, MultiSelect, Select, SimpleGrid, Stack, T
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { auditActions, formatDateTime, type AuditEvent, type AuditFilterQuery } from '@portal/contracts';
+import { NameCell } from '../../components/cells';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
@@ -64,16 +65,7 @@ function PersonCell({ event }: { event: AuditEvent }) {
   const { t } = useTranslation();
   const person = event.target_email ?? event.actor_email;
   const actor = event.actor_email && event.actor_email !== person ? event.actor_email : null;
-  return (
-    <Stack gap={0}>
-      <Text size="sm">{person ?? '—'}</Text>
-      {actor && (
-        <Text size="xs" c="dimmed">
-          {t('auditLog.by', { email: actor })}
-        </Text>
-      )}
-    </Stack>
-  );
+  return <NameCell name={person ?? '—'} detail={actor && t('auditLog.by', { email: actor })} />;
 }
 
 function fieldErrors(error: unknown, t: TFunction): Partial<Record<'action' | 'email' | 'from' | 'to' | 'cursor', string>> {
@@ -257,12 +249,7 @@ export function AuditLogPage() {
             {t('auditLog.empty')}
           </Text>
         ) : (
-          <DataTable
-            rows={page.items}
-            rowKey={(event) => event.id}
-            minWidth={760}
-            narrow="cards"
-            highlightOnHover
+          <DataTable rows={page.items} rowKey={(event) => event.id} minWidth={760} highlightOnHover
             busy={events.isFetching}
             testId="audit-table"
             rowTestId="audit-row"
@@ -285,14 +272,7 @@ export function AuditLogPage() {
                 ),
               },
               { header: t('auditLog.columns.person'), cell: (event) => <PersonCell event={event} /> },
-              {
-                header: t('auditLog.columns.ip'),
-                cell: (event) => (
-                  <Text size="sm" ff="monospace">
-                    {event.ip ?? '—'}
-                  </Text>
-                ),
-              },
+              { header: t('auditLog.columns.ip'), text: (event) => event.ip ?? '—', mono: true },
               {
                 header: t('auditLog.columns.details'),
                 // One element: on a phone card the cell is one grid cell beside its label.

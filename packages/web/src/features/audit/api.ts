@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { auditEndpoints, endpointPath, type AuditFilterQuery } from '@portal/contracts';
-import { ApiError, apiUrl, call } from '../../lib/api';
-import { currentDeviceId } from '../../lib/device-id';
+import { call } from '../../lib/api';
+import { downloadCsv } from '../../lib/download';
+import { setFilters } from '../../lib/filter-query';
 
 export const administeredQueryKey = ['organizations', 'administered'] as const;
 
@@ -10,14 +11,7 @@ export const useAdministeredOrganizations = () =>
   useQuery({ queryKey: administeredQueryKey, queryFn: () => call(auditEndpoints.administered, undefined, { silent: true }), staleTime: 60_000 });
 
 /** The filters as the query string carries them: only the ones set. */
-export function filterQuery(filters: AuditFilterQuery): AuditFilterQuery {
-  const query: AuditFilterQuery = {};
-  for (const key of ['action', 'email', 'from', 'to'] as const) {
-    const value = filters[key]?.trim();
-    if (value) query[key] = value;
-  }
-  return query;
-}
+export const filterQuery = (filters: AuditFilterQuery): AuditFilterQuery => setFilters(filters, ['action', 'email', 'from', 'to']);
 
 /** One page of the log; the page shows 400s and 403s itself. */
 export const useAuditEvents = (organizationId: string | undefined, filters: AuditFilterQuery, cursor: string | undefined) =>
@@ -32,21 +26,5 @@ export const useAuditEvents = (organizationId: string | undefined, filters: Audi
 export const PAGE_SIZE = 50;
 
 /** Downloads the filtered log as a CSV file (with the session cookie), named as the server names it. */
-export async function downloadAuditCsv(organizationId: string, filters: AuditFilterQuery): Promise<void> {
-  const deviceId = currentDeviceId();
-  const search = new URLSearchParams(filterQuery(filters) as Record<string, string>).toString();
-  const response = await fetch(`${apiUrl(endpointPath(auditEndpoints.exportCsv, { organizationId }))}${search ? `?${search}` : ''}`, {
-    credentials: 'include',
-    headers: deviceId ? { 'device-id': deviceId } : {},
-  });
-  if (!response.ok) throw new ApiError({ status: response.status, code: `http_${response.status}`, message: `audit log export ${response.status}` });
-  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'audit-log.csv';
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export const downloadAuditCsv = (organizationId: string, filters: AuditFilterQuery): Promise<void> =>
+  downloadCsv(endpointPath(auditEndpoints.exportCsv, { organizationId }), filterQuery(filters) as Record<string, string>, 'audit-log.csv', 'audit log');

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Card } from '@portal/contracts';
 import { CardName } from '../../components/billing/CardName';
 import { DataTable } from '../../components/DataTable';
+import { ListBody } from '../../components/ListBody';
 import { RowAction } from '../../components/RowAction';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
@@ -112,55 +113,45 @@ export function CardsSection() {
 
   return (
     <Section title={t('billing.cards.title')} description={t('billing.cards.description')}>
-      {cards.isPending ? (
-        <Loader size="sm" aria-label={t('common.loading')} />
-      ) : !cards.data?.length ? (
-        <Text size="sm" c="dimmed">
-          {t('billing.cards.empty')}
-        </Text>
-      ) : (
-        <DataTable
-          rows={cards.data}
-          rowKey={(card) => card.id}
-          minWidth={0}
-          narrow="cards"
-          testId="cards-table"
-          rowTestId="card-row"
-          columns={[
-            {
-              header: t('billing.cards.card'),
-              label: '',
-              cell: (card) => (
-                <>
-                  <CardName card={card} />
-                  <Text size="xs" c="dimmed">
-                    {t('billing.cards.expires', { date: cardExpiry(card) })} · {card.cardholder}, {card.city}
-                  </Text>
-                </>
-              ),
-            },
-          ]}
-          actions={{
-            label: t('billing.subscriptions.actions'),
-            cell: (card) => (
-              <>
-                {!card.is_default && (
-                  <RowAction
-                    label={t('billing.cards.setDefault')}
-                    of={cardLabel(card)}
-                    onClick={async () => {
-                      await setDefaultCard(card.id);
-                      notify('success', t('billing.cards.defaultChanged'));
-                      await refresh();
-                    }}
-                  />
-                )}
-                <RowAction label={t('billing.cards.remove')} of={cardLabel(card)} danger onClick={() => setRemoving(card)} />
-              </>
-            ),
-          }}
-        />
-      )}
+      <ListBody rows={cards.data} pending={cards.isPending} empty={t('billing.cards.empty')}>
+        {(rows) => (
+            <DataTable rows={rows} rowKey={(card) => card.id} minWidth={0} testId="cards-table" rowTestId="card-row"
+              columns={[
+                {
+                  header: t('billing.cards.card'),
+                  label: '',
+                  cell: (card) => (
+                    <>
+                      <CardName card={card} />
+                      <Text size="xs" c="dimmed">
+                        {t('billing.cards.expires', { date: cardExpiry(card) })} · {card.cardholder}, {card.city}
+                      </Text>
+                    </>
+                  ),
+                },
+              ]}
+              actions={{
+                label: t('billing.subscriptions.actions'),
+                cell: (card) => (
+                  <>
+                    {!card.is_default && (
+                      <RowAction
+                        label={t('billing.cards.setDefault')}
+                        of={cardLabel(card)}
+                        onClick={async () => {
+                          await setDefaultCard(card.id);
+                          notify('success', t('billing.cards.defaultChanged'));
+                          await refresh();
+                        }}
+                      />
+                    )}
+                    <RowAction label={t('billing.cards.remove')} of={cardLabel(card)} danger onClick={() => setRemoving(card)} />
+                  </>
+                ),
+              }}
+            />
+        )}
+      </ListBody>
       {adding ? (
         <AddCardForm onDone={() => setAdding(false)} />
       ) : (

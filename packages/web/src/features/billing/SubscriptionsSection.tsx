@@ -1,11 +1,12 @@
 import './styles';
 import { useState } from 'react';
-import { Button, Loader, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { findPlan, formatDate, type Card, type Subscription } from '@portal/contracts';
 import { SubscriptionStatusBadge } from '../../components/billing/SubscriptionStatusBadge';
 import { DataTable } from '../../components/DataTable';
+import { ListBody } from '../../components/ListBody';
 import { RowAction } from '../../components/RowAction';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
@@ -38,102 +39,92 @@ export function SubscriptionsSection({ onChange }: { onChange(subscription: Subs
 
   return (
     <Section title={t('billing.subscriptions.title')} description={t('billing.subscriptions.description')}>
-      {subscriptions.isPending ? (
-        <Loader size="sm" aria-label={t('common.loading')} />
-      ) : !subscriptions.data?.length ? (
-        <Text size="sm" c="dimmed">
-          {t('billing.subscriptions.empty')}
-        </Text>
-      ) : (
-        <DataTable
-          rows={subscriptions.data}
-          rowKey={(subscription) => subscription.id}
-          minWidth={640}
-          narrow="cards"
-          testId="subscriptions-table"
-          rowTestId="subscription-row"
-          rowProps={(subscription) => ({ 'data-plan': subscription.plan })}
-          columns={[
-            {
-              header: t('billing.subscriptions.plan'),
-              label: '',
-              cell: (subscription) => (
-                <>
-                  <Text size="sm" fw={500} data-testid="subscription-plan">
-                    {planTitle(subscription.product, subscription.plan_name)}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {subscription.lifetime ? t('billing.subscriptions.lifetime') : t('billing.subscriptions.months', { count: subscription.months })}
-                    {findPlan(subscription.plan)?.perMember && ` · ${t('billing.subscriptions.seats', { count: subscription.seats })}`}
-                  </Text>
-                </>
-              ),
-            },
-            {
-              header: t('billing.subscriptions.status'),
-              // One element: on a phone card the cell is one grid cell beside its label.
-              cell: (subscription) => (
-                <Stack gap={2} align="flex-start">
-                  <SubscriptionStatusBadge status={subscription.status} testId="subscription-status" />
-                  {subscription.status === 'trialing' && subscription.trial_ends_at && (
-                    <Text size="xs" c="dimmed" data-testid="subscription-trial">
-                      {t('billing.subscriptions.trialEnds', { date: date(subscription.trial_ends_at) })}
+      <ListBody rows={subscriptions.data} pending={subscriptions.isPending} empty={t('billing.subscriptions.empty')}>
+        {(rows) => (
+            <DataTable rows={rows} rowKey={(subscription) => subscription.id} minWidth={640} testId="subscriptions-table" rowTestId="subscription-row"
+              rowProps={(subscription) => ({ 'data-plan': subscription.plan })}
+              columns={[
+                {
+                  header: t('billing.subscriptions.plan'),
+                  label: '',
+                  cell: (subscription) => (
+                    <>
+                      <Text size="sm" fw={500} data-testid="subscription-plan">
+                        {planTitle(subscription.product, subscription.plan_name)}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {subscription.lifetime ? t('billing.subscriptions.lifetime') : t('billing.subscriptions.months', { count: subscription.months })}
+                        {findPlan(subscription.plan)?.perMember && ` · ${t('billing.subscriptions.seats', { count: subscription.seats })}`}
+                      </Text>
+                    </>
+                  ),
+                },
+                {
+                  header: t('billing.subscriptions.status'),
+                  // One element: on a phone card the cell is one grid cell beside its label.
+                  cell: (subscription) => (
+                    <Stack gap={2} align="flex-start">
+                      <SubscriptionStatusBadge status={subscription.status} testId="subscription-status" />
+                      {subscription.status === 'trialing' && subscription.trial_ends_at && (
+                        <Text size="xs" c="dimmed" data-testid="subscription-trial">
+                          {t('billing.subscriptions.trialEnds', { date: date(subscription.trial_ends_at) })}
+                        </Text>
+                      )}
+                      {subscription.status === 'trialing' && cards.data && <TrialCard card={chargedCard(subscription, cards.data)} />}
+                    </Stack>
+                  ),
+                },
+                {
+                  header: t('billing.subscriptions.nextCharge'),
+                  cell: (subscription) => (
+                    <Text size="sm">
+                      {subscription.next_charge_at
+                        ? date(subscription.next_charge_at)
+                        : subscription.cancel_at_period_end && subscription.status !== 'canceled'
+                          ? t('billing.subscriptions.endsOn', { date: date(subscription.current_period_end) })
+                          : '—'}
                     </Text>
-                  )}
-                  {subscription.status === 'trialing' && cards.data && <TrialCard card={chargedCard(subscription, cards.data)} />}
-                </Stack>
-              ),
-            },
-            {
-              header: t('billing.subscriptions.nextCharge'),
-              cell: (subscription) => (
-                <Text size="sm">
-                  {subscription.next_charge_at
-                    ? date(subscription.next_charge_at)
-                    : subscription.cancel_at_period_end && subscription.status !== 'canceled'
-                      ? t('billing.subscriptions.endsOn', { date: date(subscription.current_period_end) })
-                      : '—'}
-                </Text>
-              ),
-            },
-            {
-              header: t('billing.subscriptions.price'),
-              cell: (subscription) => (
-                <Text size="sm" data-testid="subscription-price">
-                  {subscription.lifetime ? '—' : priceText.period(subscription.price, subscription.currency, subscription.months)}
-                </Text>
-              ),
-            },
-          ]}
-          actions={{
-            label: t('billing.subscriptions.actions'),
-            cell: (subscription) =>
-              subscription.status !== 'canceled' &&
-              !subscription.lifetime && (
-                <>
-                  {subscription.status !== 'past_due' && !subscription.organization_id && (
-                    <Button size="compact-sm" variant="light" onClick={() => onChange(subscription)}>
-                      {t('billing.subscriptions.change')}
-                    </Button>
-                  )}
-                  {subscription.cancel_at_period_end ? (
-                    <RowAction
-                      label={t('billing.subscriptions.resume')}
-                      of={planTitle(subscription.product, subscription.plan_name)}
-                      onClick={async () => {
-                        await resumeSubscription(subscription.id);
-                        notify('success', t('billing.subscriptions.resumed'));
-                        await refresh();
-                      }}
-                    />
-                  ) : (
-                    <RowAction label={t('billing.subscriptions.cancel')} of={planTitle(subscription.product, subscription.plan_name)} danger onClick={() => setCanceling(subscription)} />
-                  )}
-                </>
-              ),
-          }}
-        />
-      )}
+                  ),
+                },
+                {
+                  header: t('billing.subscriptions.price'),
+                  cell: (subscription) => (
+                    <Text size="sm" data-testid="subscription-price">
+                      {subscription.lifetime ? '—' : priceText.period(subscription.price, subscription.currency, subscription.months)}
+                    </Text>
+                  ),
+                },
+              ]}
+              actions={{
+                label: t('billing.subscriptions.actions'),
+                cell: (subscription) =>
+                  subscription.status !== 'canceled' &&
+                  !subscription.lifetime && (
+                    <>
+                      {subscription.status !== 'past_due' && !subscription.organization_id && (
+                        <Button size="compact-sm" variant="light" onClick={() => onChange(subscription)}>
+                          {t('billing.subscriptions.change')}
+                        </Button>
+                      )}
+                      {subscription.cancel_at_period_end ? (
+                        <RowAction
+                          label={t('billing.subscriptions.resume')}
+                          of={planTitle(subscription.product, subscription.plan_name)}
+                          onClick={async () => {
+                            await resumeSubscription(subscription.id);
+                            notify('success', t('billing.subscriptions.resumed'));
+                            await refresh();
+                          }}
+                        />
+                      ) : (
+                        <RowAction label={t('billing.subscriptions.cancel')} of={planTitle(subscription.product, subscription.plan_name)} danger onClick={() => setCanceling(subscription)} />
+                      )}
+                    </>
+                  ),
+              }}
+            />
+        )}
+      </ListBody>
       <ConfirmDialog
         opened={canceling !== null}
         onClose={() => setCanceling(null)}

@@ -2,11 +2,12 @@ import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import { useState } from 'react';
-import { Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { StateBadge } from '../../components/cells';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
@@ -100,9 +101,7 @@ function RecoveryEmailSection() {
         <Group justify="space-between" mt="xs" wrap="wrap" data-testid="recovery-email-row">
           <Group gap="sm">
             <Text fw={500}>{recovery}</Text>
-            <Badge color={verified ? 'green' : 'yellow'} variant="light">
-              {verified ? t('email.recovery.verified') : t('email.recovery.unverified')}
-            </Badge>
+            <StateBadge color={verified ? 'green' : 'yellow'}>{verified ? t('email.recovery.verified') : t('email.recovery.unverified')}</StateBadge>
           </Group>
           <Group gap="xs">
             {!verified && (

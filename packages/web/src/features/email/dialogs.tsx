@@ -1,6 +1,7 @@
 import '../../components/dialogs/styles';
-import { Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { PasswordInput, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { TwoFactorMethod } from '@portal/contracts';
@@ -8,7 +9,7 @@ import { secondFactorCodes, useFieldMessage } from '../../components/dialogs/for
 import { checkSecondFactor, secondFactorBody, secondFactorDefaults, secondFactorFields, secondFactorShape, type SecondFactorValues } from '../../components/dialogs/second-factor';
 import { SecondFactorFields } from '../../components/dialogs/SecondFactorFields';
 import type { EmailChangeBody } from './api';
-import { DialogActions } from '../../components/dialogs/DialogActions';
+import { FormDialog } from '../../components/dialogs/FormDialog';
 import { useDialogForm } from '../../components/dialogs/use-dialog-form';
 
 /** contracts emailSchema, with the messages as i18n keys. */
@@ -19,6 +20,27 @@ const sameAddress = (a: string, b: string | null | undefined) => Boolean(b) && a
 
 /** Server codes that belong to the address field. */
 const addressCodes = <Field extends string>(field: Field) => ({ 'auth.email_exists': field, 'auth.email_not_valid': field });
+
+interface AddressFieldProps {
+  /** What the dialog is for, above the field. */
+  body: string;
+  label: string;
+  testId: string;
+  registration: UseFormRegisterReturn;
+  error: string | undefined;
+}
+
+/** The dialog's text and the address field it opens on. */
+function AddressField({ body, label, testId, registration, error }: AddressFieldProps) {
+  return (
+    <>
+      <Text size="sm" c="dimmed">
+        {body}
+      </Text>
+      <TextInput label={label} type="email" autoComplete="email" data-autofocus {...registration} error={error} data-testid={testId} />
+    </>
+  );
+}
 
 interface ChangeEmailDialogProps {
   opened: boolean;
@@ -48,26 +70,10 @@ export function ChangeEmailDialog({ opened, onClose, currentEmail, method, onSub
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('email.primary.dialogTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
-      <form noValidate onSubmit={(event) => void submit(event)}>
-        <Stack gap="md">
-          <Text size="sm" c="dimmed">
-            {t('email.primary.dialogBody')}
-          </Text>
-          <TextInput
-            label={t('email.primary.newEmail')}
-            type="email"
-            autoComplete="email"
-            data-autofocus
-            {...form.register('new_email')}
-            error={message(form.formState.errors.new_email?.message)}
-            data-testid="new-email"
-          />
-          <SecondFactorFields control={form.control} method={method} />
-          <DialogActions failure={failure} onCancel={onClose} submitLabel={t('common.continue')} submitting={form.formState.isSubmitting} />
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog opened={opened} onClose={onClose} title={t('email.primary.dialogTitle')} onSubmit={submit} failure={failure} submitLabel={t('common.continue')} submitting={form.formState.isSubmitting}>
+      <AddressField body={t('email.primary.dialogBody')} label={t('email.primary.newEmail')} testId="new-email" registration={form.register('new_email')} error={message(form.formState.errors.new_email?.message)} />
+      <SecondFactorFields control={form.control} method={method} />
+    </FormDialog>
   );
 }
 
@@ -97,32 +103,16 @@ export function RecoveryEmailDialog({ opened, onClose, primaryEmail, onSubmit }:
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('email.recovery.dialogTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
-      <form noValidate onSubmit={(event) => void submit(event)}>
-        <Stack gap="md">
-          <Text size="sm" c="dimmed">
-            {t('email.recovery.dialogBody')}
-          </Text>
-          <TextInput
-            label={t('email.recovery.label')}
-            type="email"
-            autoComplete="email"
-            data-autofocus
-            {...form.register('email')}
-            error={message(form.formState.errors.email?.message)}
-            data-testid="recovery-email"
-          />
-          <PasswordInput
-            label={t('secondFactor.password')}
-            autoComplete="current-password"
-            visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
-            {...form.register('password')}
-            error={message(form.formState.errors.password?.message)}
-            data-testid="confirm-password"
-          />
-          <DialogActions failure={failure} onCancel={onClose} submitLabel={t('common.continue')} submitting={form.formState.isSubmitting} />
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog opened={opened} onClose={onClose} title={t('email.recovery.dialogTitle')} onSubmit={submit} failure={failure} submitLabel={t('common.continue')} submitting={form.formState.isSubmitting}>
+      <AddressField body={t('email.recovery.dialogBody')} label={t('email.recovery.label')} testId="recovery-email" registration={form.register('email')} error={message(form.formState.errors.email?.message)} />
+      <PasswordInput
+        label={t('secondFactor.password')}
+        autoComplete="current-password"
+        visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
+        {...form.register('password')}
+        error={message(form.formState.errors.password?.message)}
+        data-testid="confirm-password"
+      />
+    </FormDialog>
   );
 }

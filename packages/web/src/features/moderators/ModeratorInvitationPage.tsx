@@ -1,10 +1,8 @@
-import '@mantine/core/styles/Alert.css';
-import '@mantine/core/styles/Button.css';
-import { Alert, Button, Stack } from '@mantine/core';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { InvitationResult, invitationResultTexts } from '../../components/InvitationResult';
+import { DoneWithLink } from '../../components/DoneWithLink';
 import { acceptModeratorInvitation, previewModeratorInvitation } from './api';
 
 /**
@@ -23,14 +21,7 @@ export function ModeratorInvitationPage() {
       accept={acceptModeratorInvitation}
       summary={(preview) => t('register.moderatorInvitation.summary', { product: preview.product, email: preview.email, website: preview.website_name })}
       done={(accepted) => (
-        <Stack gap="sm">
-          <Alert color="green" data-testid="moderator-accepted">
-            {t('register.moderatorInvitation.accepted', { website: accepted.website_name })}
-          </Alert>
-          <Button component={Link} to={paths.home}>
-            {t('register.moderatorInvitation.open')}
-          </Button>
-        </Stack>
+        <DoneWithLink message={t('register.moderatorInvitation.accepted', { website: accepted.website_name })} testId="moderator-accepted" to={paths.home} label={t('register.moderatorInvitation.open')} />
       )}
     />
   );

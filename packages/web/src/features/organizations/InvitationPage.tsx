@@ -1,10 +1,8 @@
-import '@mantine/core/styles/Alert.css';
-import '@mantine/core/styles/Button.css';
-import { Alert, Button, Stack } from '@mantine/core';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { InvitationResult, invitationResultTexts } from '../../components/InvitationResult';
+import { DoneWithLink } from '../../components/DoneWithLink';
 import { acceptInvitation, previewInvitation } from './api';
 
 /**
@@ -25,14 +23,7 @@ export function InvitationPage() {
         t('register.organizationInvitation.summary', { organization: preview.organization_name, email: preview.email, role: t(`register.organizationInvitation.roles.${preview.role}`) })
       }
       done={(joined) => (
-        <Stack gap="sm">
-          <Alert color="green" data-testid="invitation-joined">
-            {t('register.organizationInvitation.joined', { organization: joined.organization_name })}
-          </Alert>
-          <Button component={Link} to={paths.organization}>
-            {t('register.organizationInvitation.open')}
-          </Button>
-        </Stack>
+        <DoneWithLink message={t('register.organizationInvitation.joined', { organization: joined.organization_name })} testId="invitation-joined" to={paths.organization} label={t('register.organizationInvitation.open')} />
       )}
     />
   );

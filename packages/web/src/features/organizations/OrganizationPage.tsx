@@ -22,6 +22,7 @@ import {
   type OrganizationRole,
 } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
+import { NameCell, StateBadge } from '../../components/cells';
 import { DataTable } from '../../components/DataTable';
 import { Section } from '../../components/Section';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
@@ -89,30 +90,11 @@ export function OrganizationPage() {
       <PageHeader title={data.name} description={t('organization.description', { role: roleName(me) })} />
 
       <Section title={t('organization.members.title')} description={t('organization.members.description', { count: data.members.length })}>
-        <DataTable
-          rows={data.members}
-          rowKey={(member) => member.email}
-          minWidth={640}
-          // On a phone each row is a card: name, role and date in full, no sideways scroll.
-          narrow="cards"
-          testId="organization-members"
-          rowTestId="organization-member"
+        <DataTable rows={data.members} rowKey={(member) => member.email} minWidth={640} testId="organization-members" rowTestId="organization-member"
           columns={[
             {
               header: t('organization.members.member'),
-              cell: (member) => (
-                <Stack gap={0}>
-                  <Text size="sm" fw={500}>
-                    {member.name ?? member.email}
-                    {member.email === data.email && ` ${t('organization.members.you')}`}
-                  </Text>
-                  {member.name && (
-                    <Text size="xs" c="dimmed">
-                      {member.email}
-                    </Text>
-                  )}
-                </Stack>
-              ),
+              cell: (member) => <NameCell strong name={`${member.name ?? member.email}${member.email === data.email ? ` ${t('organization.members.you')}` : ''}`} detail={member.name && member.email} />,
             },
             {
               header: t('organization.members.role'),
@@ -134,7 +116,7 @@ export function OrganizationPage() {
                 );
               },
             },
-            { header: t('organization.members.joined'), cell: (member) => <Text size="sm">{formatDate(member.joined_at, language)}</Text> },
+            { header: t('organization.members.joined'), text: (member) => formatDate(member.joined_at, language) },
           ]}
           actions={{
             label: t('organization.members.actions'),
@@ -160,24 +142,15 @@ export function OrganizationPage() {
               {t('organization.invitations.empty')}
             </Text>
           ) : (
-            <DataTable
-              rows={data.invitations}
-              rowKey={(invitation) => invitation.id}
-              minWidth={640}
-              // On a phone each row is a card: name, role and date in full, no sideways scroll.
-              narrow="cards"
-              testId="organization-invitations"
-              rowTestId="organization-invitation"
+            <DataTable rows={data.invitations} rowKey={(invitation) => invitation.id} minWidth={640} testId="organization-invitations" rowTestId="organization-invitation"
               columns={[
-                { header: t('organization.invitations.email'), cell: (invitation) => <Text size="sm">{invitation.email}</Text> },
-                { header: t('organization.members.role'), cell: (invitation) => <Text size="sm">{roleName(invitation.role)}</Text> },
+                { header: t('organization.invitations.email'), text: (invitation) => invitation.email },
+                { header: t('organization.members.role'), text: (invitation) => roleName(invitation.role) },
                 {
                   header: t('organization.invitations.expires'),
                   cell: (invitation) =>
                     invitation.expired ? (
-                      <Badge color="red" variant="light" size="sm">
-                        {t('organization.invitations.expired')}
-                      </Badge>
+                      <StateBadge color="red" size="sm">{t('organization.invitations.expired')}</StateBadge>
                     ) : (
                       <Text size="sm">{formatDate(invitation.expires_at, language)}</Text>
                     ),

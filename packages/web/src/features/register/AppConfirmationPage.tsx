@@ -6,6 +6,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { loginPathFor, paths } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
+import { DoneWithLink } from '../../components/DoneWithLink';
 import { Spinner } from '../../components/Spinner';
 import { ApiError, errorText } from '../../lib/api';
 import { oncePerToken } from '../../lib/once-per-token';
@@ -58,16 +59,7 @@ export function AppConfirmationPage() {
       );
     }
     if (outcome.state === 'activated') {
-      return (
-        <Stack gap="sm">
-          <Alert color="green" data-testid="license-activated">
-            {t('register.confirmationApp.activated', { plan: outcome.plan })}
-          </Alert>
-          <Button component={Link} to={paths.billing}>
-            {t('register.confirmationApp.home')}
-          </Button>
-        </Stack>
-      );
+      return <DoneWithLink message={t('register.confirmationApp.activated', { plan: outcome.plan })} testId="license-activated" to={paths.billing} label={t('register.confirmationApp.home')} />;
     }
     return (
       <Alert color="red" role="alert" data-testid="license-failed">

@@ -34,13 +34,7 @@ export function DeviceActivityPage() {
           <LoadFailed message={t('securityCenter.devices.loadFailed')} />
         ) : (
           <Stack gap="md">
-            <DataTable
-              rows={list}
-              rowKey={(session) => session.id}
-              minWidth={720}
-              narrow="cards"
-              testId="sessions-table"
-              rowTestId="session-row"
+            <DataTable rows={list} rowKey={(session) => session.id} minWidth={720} testId="sessions-table" rowTestId="session-row"
               rowProps={(session) => ({ 'data-current': session.current ? 'true' : undefined })}
               columns={[
                 {
@@ -58,16 +52,9 @@ export function DeviceActivityPage() {
                     </Group>
                   ),
                 },
-                { header: t('securityCenter.devices.device'), cell: (session) => <Text size="sm">{label(session).device}</Text> },
-                { header: t('securityCenter.devices.location'), cell: (session) => <Text size="sm">{session.location || unknown}</Text> },
-                {
-                  header: t('securityCenter.devices.ip'),
-                  cell: (session) => (
-                    <Text size="sm" ff="monospace">
-                      {session.ip || unknown}
-                    </Text>
-                  ),
-                },
+                { header: t('securityCenter.devices.device'), text: (session) => label(session).device },
+                { header: t('securityCenter.devices.location'), text: (session) => session.location || unknown },
+                { header: t('securityCenter.devices.ip'), text: (session) => session.ip || unknown, mono: true },
                 {
                   header: t('securityCenter.devices.lastActive'),
                   cell: (session) => (

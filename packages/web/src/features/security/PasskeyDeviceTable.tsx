@@ -1,11 +1,12 @@
 import '@mantine/core/styles/Badge.css';
 import '../../components/dialogs/styles';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Group, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@portal/contracts';
 import { ApiError, errorText } from '../../lib/api';
 import { ConfirmDialog } from '../../components/dialogs/ConfirmDialog';
+import { FormDialog } from '../../components/dialogs/FormDialog';
 import { DataTable } from '../../components/DataTable';
 import { RowAction } from '../../components/RowAction';
 import { useLanguage } from '../../lib/use-language';
@@ -37,13 +38,7 @@ export function PasskeyDeviceTable({ passkeys, onRename, onRemove }: PasskeyDevi
 
   return (
     <>
-      <DataTable
-        rows={passkeys}
-        rowKey={(passkey) => passkey.id}
-        minWidth={560}
-        narrow="cards"
-        testId="passkey-table"
-        rowTestId="passkey-row"
+      <DataTable rows={passkeys} rowKey={(passkey) => passkey.id} minWidth={560} testId="passkey-table" rowTestId="passkey-row"
         columns={[
           {
             header: t('passkeyUi.table.name'),
@@ -60,7 +55,7 @@ export function PasskeyDeviceTable({ passkeys, onRename, onRemove }: PasskeyDevi
               </Group>
             ),
           },
-          { header: t('passkeyUi.table.created'), cell: (passkey) => <Text size="sm">{formatDateTime(passkey.created_at, language)}</Text> },
+          { header: t('passkeyUi.table.created'), text: (passkey) => formatDateTime(passkey.created_at, language) },
           {
             header: t('passkeyUi.table.lastUsed'),
             cell: (passkey) => (
@@ -123,31 +118,19 @@ function RenameDialog({ passkey, onClose, onRename }: { passkey: PasskeyRow | nu
   };
 
   return (
-    <Modal opened={passkey !== null} onClose={onClose} title={t('passkeyUi.table.renameTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
-      <form noValidate onSubmit={(event) => void submit(event)}>
-        <Stack gap="md">
-          <TextInput
-            label={t('passkeyUi.table.name')}
-            maxLength={NAME_MAX}
-            data-autofocus
-            value={name}
-            onChange={(event) => {
-              setName(event.currentTarget.value);
-              setProblem(null);
-            }}
-            error={problem}
-            data-testid="passkey-rename-input"
-          />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={pending}>
-              {t('passkeyUi.table.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog opened={passkey !== null} onClose={onClose} title={t('passkeyUi.table.renameTitle')} onSubmit={submit} failure={null} submitLabel={t('passkeyUi.table.save')} submitting={pending}>
+      <TextInput
+        label={t('passkeyUi.table.name')}
+        maxLength={NAME_MAX}
+        data-autofocus
+        value={name}
+        onChange={(event) => {
+          setName(event.currentTarget.value);
+          setProblem(null);
+        }}
+        error={problem}
+        data-testid="passkey-rename-input"
+      />
+    </FormDialog>
   );
 }

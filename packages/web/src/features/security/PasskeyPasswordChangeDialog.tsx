@@ -1,13 +1,12 @@
 import '../../components/dialogs/styles';
-import { useEffect, useState } from 'react';
-import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, type Path } from 'react-hook-form';
+import type { Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { ApiError } from '../../lib/api';
-import { placeServerErrors, useFieldMessage } from '../../components/dialogs/form-errors';
+import { FormDialog } from '../../components/dialogs/FormDialog';
+import { useDialogForm } from '../../components/dialogs/use-dialog-form';
 import { newPasswordCodes, newPasswordDefaults, newPasswordSchema, type NewPasswordValues } from './new-password';
-import { DialogActions } from '../../components/dialogs/DialogActions';
+import { PasswordInputs } from './PasswordInputs';
 
 export interface PasskeyPasswordChangeDialogProps {
   opened: boolean;
@@ -24,51 +23,28 @@ const schema = newPasswordSchema(false);
  */
 export function PasskeyPasswordChangeDialog({ opened, onClose, onSubmit }: PasskeyPasswordChangeDialogProps) {
   const { t } = useTranslation();
-  const message = useFieldMessage();
-  const [failure, setFailure] = useState<ApiError | null>(null);
-  const form = useForm<NewPasswordValues>({ resolver: zodResolver(schema), defaultValues: newPasswordDefaults });
-
-  useEffect(() => {
-    if (!opened) {
-      form.reset(newPasswordDefaults);
-      setFailure(null);
-    }
-  }, [opened, form]);
-
-  const submit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit({ new_password: values.new_password, confirm_password: values.confirm_password });
-    } catch (error) {
-      setFailure(placeServerErrors<NewPasswordValues>(error, form.setError, ['new_password', 'confirm_password'], newPasswordCodes as Record<string, Path<NewPasswordValues>>));
-    }
+  const { form, failure, submit } = useDialogForm<NewPasswordValues>(opened, {
+    resolver: zodResolver(schema),
+    defaultValues: newPasswordDefaults,
+    fields: ['new_password', 'confirm_password'],
+    codes: newPasswordCodes as Record<string, Path<NewPasswordValues>>,
+    send: (values) => onSubmit({ new_password: values.new_password, confirm_password: values.confirm_password }),
   });
 
-  const toggle = { 'aria-label': t('form.showPassword') };
   return (
-    <Modal opened={opened} onClose={onClose} title={t('passkeyUi.setPasswordTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
-      <form noValidate onSubmit={(event) => void submit(event)} data-testid="passkey-password-change">
-        <Stack gap="md">
-          <Text size="sm">{t('passkeyUi.setPasswordBody')}</Text>
-          <input type="text" name="username" autoComplete="username" hidden readOnly />
-          <PasswordInput
-            label={t('securityCenter.password.new')}
-            autoComplete="new-password"
-            visibilityToggleButtonProps={toggle}
-            data-autofocus
-            {...form.register('new_password')}
-            error={message(form.formState.errors.new_password?.message)}
-          />
-          <PasswordInput
-            label={t('securityCenter.password.confirm')}
-            autoComplete="new-password"
-            visibilityToggleButtonProps={toggle}
-            {...form.register('confirm_password')}
-            error={message(form.formState.errors.confirm_password?.message)}
-          />
-          <DialogActions failure={failure} onCancel={onClose} submitLabel={t('securityCenter.password.setSubmit')} submitting={form.formState.isSubmitting} />
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title={t('passkeyUi.setPasswordTitle')}
+      onSubmit={submit}
+      failure={failure}
+      submitLabel={t('securityCenter.password.setSubmit')}
+      submitting={form.formState.isSubmitting}
+      testId="passkey-password-change"
+    >
+      <Text size="sm">{t('passkeyUi.setPasswordBody')}</Text>
+      <input type="text" name="username" autoComplete="username" hidden readOnly />
+      <PasswordInputs form={form} autoFocus />
+    </FormDialog>
   );
 }

@@ -3,12 +3,12 @@ import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Alert.css';
 import { useState } from 'react';
-import { Alert, Button, Group, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Button, Group, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@portal/contracts';
-import { placeServerErrors, useFieldMessage } from '../../components/dialogs/form-errors';
+import { placeServerErrors } from '../../components/dialogs/form-errors';
 import { newPasswordCodes, newPasswordDefaults, newPasswordSchema, type NewPasswordValues } from './new-password';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
@@ -16,10 +16,10 @@ import { ApiError, errorText, notify } from '../../lib/api';
 import { useAuthState } from '../../lib/session';
 import { changePassword, useRefreshSecurity, useSecurityOverview } from './api';
 import { LoadFailed, Loading, useLanguage } from './shared';
+import { PasswordInputs } from './PasswordInputs';
 
 function PasswordForm({ hasPassword, onDone }: { hasPassword: boolean; onDone(): Promise<void> }) {
   const { t } = useTranslation();
-  const message = useFieldMessage();
   const { user } = useAuthState();
   const [failure, setFailure] = useState<ApiError | null>(null);
   const form = useForm<NewPasswordValues>({ resolver: zodResolver(newPasswordSchema(hasPassword)), defaultValues: newPasswordDefaults });
@@ -44,35 +44,12 @@ function PasswordForm({ hasPassword, onDone }: { hasPassword: boolean; onDone():
     }
   });
 
-  const toggle = { 'aria-label': t('form.showPassword') };
   return (
     <form noValidate onSubmit={(event) => void submit(event)} data-testid="password-form">
       <Stack gap="md" maw={440}>
         {/* For password managers: the account this password belongs to. */}
         <input type="text" name="username" autoComplete="username" value={user?.email ?? ''} readOnly hidden />
-        {hasPassword && (
-          <PasswordInput
-            label={t('securityCenter.password.current')}
-            autoComplete="current-password"
-            visibilityToggleButtonProps={toggle}
-            {...form.register('current_password')}
-            error={message(form.formState.errors.current_password?.message)}
-          />
-        )}
-        <PasswordInput
-          label={t('securityCenter.password.new')}
-          autoComplete="new-password"
-          visibilityToggleButtonProps={toggle}
-          {...form.register('new_password')}
-          error={message(form.formState.errors.new_password?.message)}
-        />
-        <PasswordInput
-          label={t('securityCenter.password.confirm')}
-          autoComplete="new-password"
-          visibilityToggleButtonProps={toggle}
-          {...form.register('confirm_password')}
-          error={message(form.formState.errors.confirm_password?.message)}
-        />
+        <PasswordInputs form={form} withCurrent={hasPassword} />
         {failure && (
           <Alert color="red" variant="light" role="alert">
             {errorText(failure)}

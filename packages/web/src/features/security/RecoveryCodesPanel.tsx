@@ -6,19 +6,8 @@ import '@mantine/core/styles/Code.css';
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Code, CopyButton, Group, SimpleGrid, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { saveDownload } from '../../lib/download';
 import { useAuthState } from '../../lib/session';
-
-/** Saves `text` as a file through the browser's download. */
-function download(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /**
  * The recovery codes, shown once (after turning two-step on, after making new ones): copy,
@@ -46,7 +35,7 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone(
         ))}
       </SimpleGrid>
       <Group gap="sm">
-        <Button variant="default" onClick={() => download(`recovery-codes-${location.hostname}.txt`, text)} data-testid="download-codes">
+        <Button variant="default" onClick={() => saveDownload(new Blob([text], { type: 'text/plain;charset=utf-8' }), `recovery-codes-${location.hostname}.txt`, 1000)} data-testid="download-codes">
           {t('securityCenter.twoStep.download')}
         </Button>
         <CopyButton value={codes.join('\n')}>

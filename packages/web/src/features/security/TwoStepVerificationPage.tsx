@@ -4,9 +4,10 @@ import '@mantine/core/styles/Image.css';
 import '@mantine/core/styles/Paper.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import { useState } from 'react';
-import { Alert, Badge, Button, Code, Group, Image, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Image, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contracts';
+import { StateBadge } from '../../components/cells';
 import { OtpInput } from '../../components/form/OtpInput';
 import { useCodeCheck } from '../../components/form/use-code-check';
 import { PasskeyPasswordChangeDialog } from './PasskeyPasswordChangeDialog';
@@ -218,9 +219,7 @@ export function TwoStepVerificationPage() {
     body = (
       <Stack gap="md" data-testid="two-step-off">
         <Group gap="xs">
-          <Badge color="gray" variant="light">
-            {t('securityCenter.overview.twoStepOff')}
-          </Badge>
+          <StateBadge color="gray">{t('securityCenter.overview.twoStepOff')}</StateBadge>
           <Text size="sm">{t('securityCenter.twoStep.statusOff')}</Text>
         </Group>
         <Title order={2} fz="h4">

@@ -1,8 +1,10 @@
 import './styles';
-import { Anchor, Group, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatDate, paths, type Subscription } from '@portal/contracts';
+import { CellText } from '../../components/cells';
+import { ListBody } from '../../components/ListBody';
 import { Section } from '../../components/Section';
 import { CardName } from '../../components/billing/CardName';
 import { SubscriptionStatusBadge } from '../../components/billing/SubscriptionStatusBadge';
@@ -26,22 +28,18 @@ export function PaymentMethodsSummary() {
   return (
     <Section title={t('wallet.paymentMethods.title')} description={t('wallet.paymentMethods.description')}>
       <Stack gap="xs" data-testid="wallet-cards">
-        {cards.isPending ? (
-          <Loader size="sm" aria-label={t('common.loading')} />
-        ) : !cards.data?.length ? (
-          <Text size="sm" c="dimmed">
-            {t('billing.cards.empty')}
-          </Text>
-        ) : (
-          cards.data.map((card) => (
-            <Group key={card.id} gap="xs" data-testid="wallet-card">
-              <CardName card={card} />
-              <Text size="sm" c="dimmed">
-                {t('billing.cards.expires', { date: cardExpiry(card) })}
-              </Text>
-            </Group>
-          ))
-        )}
+        <ListBody rows={cards.data} pending={cards.isPending} empty={t('billing.cards.empty')}>
+          {(rows) =>
+            rows.map((card) => (
+              <Group key={card.id} gap="xs" data-testid="wallet-card">
+                <CardName card={card} />
+                <Text size="sm" c="dimmed">
+                  {t('billing.cards.expires', { date: cardExpiry(card) })}
+                </Text>
+              </Group>
+            ))
+          }
+        </ListBody>
         <ManageLink testId="wallet-cards-manage" />
       </Stack>
     </Section>
@@ -64,27 +62,17 @@ export function SubscriptionsSummary() {
   return (
     <Section title={t('wallet.subscriptions.title')} description={t('wallet.subscriptions.description')}>
       <Stack gap="xs" data-testid="wallet-subscriptions">
-        {subscriptions.isPending ? (
-          <Loader size="sm" aria-label={t('common.loading')} />
-        ) : !live.length ? (
-          <Text size="sm" c="dimmed">
-            {t('billing.subscriptions.empty')}
-          </Text>
-        ) : (
-          live.map((subscription) => (
-            <Group key={subscription.id} gap="xs" data-testid="wallet-subscription">
-              <Text size="sm" fw={500}>
-                {planTitle(subscription.product, subscription.plan_name)}
-              </Text>
-              <SubscriptionStatusBadge size="sm" status={subscription.status} />
-              {when(subscription) && (
-                <Text size="sm" c="dimmed">
-                  {when(subscription)}
-                </Text>
-              )}
-            </Group>
-          ))
-        )}
+        <ListBody rows={live} pending={subscriptions.isPending} empty={t('billing.subscriptions.empty')}>
+          {(rows) =>
+            rows.map((subscription) => (
+              <Group key={subscription.id} gap="xs" data-testid="wallet-subscription">
+                <CellText strong>{planTitle(subscription.product, subscription.plan_name)}</CellText>
+                <SubscriptionStatusBadge size="sm" status={subscription.status} />
+                {when(subscription) && <CellText dimmed>{when(subscription)}</CellText>}
+              </Group>
+            ))
+          }
+        </ListBody>
         <ManageLink testId="wallet-subscriptions-manage" />
       </Stack>
     </Section>

@@ -1,11 +1,12 @@
 import './styles';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Badge, Button, Group, Loader, Pagination, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Loader, Pagination, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, mfaEndpoints, type Language, type TwoFactorMethod, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
 import { RequiredTwoFactorDialog } from '../../components/dialogs/RequiredTwoFactorDialog';
 import { TwoFactorInputDialog, type TwoFactorProof } from '../../components/dialogs/TwoFactorInputDialog';
+import { StateBadge } from '../../components/cells';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
@@ -208,16 +209,10 @@ function Transactions({ currency, pendingIncoming = [] }: { currency: WalletCurr
           {t('wallet.transactions.empty')}
         </Text>
       ) : (
-        <DataTable
-          rows={rows}
-          rowKey={(row) => row.key}
-          minWidth={720}
-          narrow="cards"
-          testId="transactions-table"
-          rowTestId="transaction-row"
+        <DataTable rows={rows} rowKey={(row) => row.key} minWidth={720} testId="transactions-table" rowTestId="transaction-row"
           columns={[
-            { header: t('wallet.transactions.time'), cell: (row) => <Text size="sm">{formatDateTime(row.at, language)}</Text> },
-            { header: t('wallet.transactions.direction'), cell: (row) => <Text size="sm">{t(`wallet.transactions.${row.direction}`)}</Text> },
+            { header: t('wallet.transactions.time'), text: (row) => formatDateTime(row.at, language) },
+            { header: t('wallet.transactions.direction'), text: (row) => t(`wallet.transactions.${row.direction}`) },
             {
               header: t('wallet.transactions.amount'),
               cell: (row) => (
@@ -227,17 +222,15 @@ function Transactions({ currency, pendingIncoming = [] }: { currency: WalletCurr
                 </Text>
               ),
             },
-            { header: t('wallet.transactions.balance'), cell: (row) => <Text size="sm">{row.balance === null ? '—' : formatBalance(row.balance, currency, language)}</Text> },
-            { header: t('wallet.transactions.destination'), cell: (row) => <Text size="sm">{row.destination ?? '—'}</Text> },
+            { header: t('wallet.transactions.balance'), text: (row) => row.balance === null ? '—' : formatBalance(row.balance, currency, language) },
+            { header: t('wallet.transactions.destination'), text: (row) => row.destination ?? '—' },
             {
               header: t('wallet.transactions.status'),
               cell: (row) => (
-                <Badge color={statusColor[row.status]} variant="light">
-                  {t(`billing.orders.statuses.${row.status}`)}
-                </Badge>
+                <StateBadge color={statusColor[row.status]}>{t(`billing.orders.statuses.${row.status}`)}</StateBadge>
               ),
             },
-            { header: t('wallet.transactions.note'), cell: (row) => <Text size="sm">{row.note}</Text> },
+            { header: t('wallet.transactions.note'), text: (row) => row.note },
           ]}
         />
       )}

@@ -189,24 +189,11 @@ export function DepositSection() {
           </Text>
         )
       ) : (
-        <DataTable
-          rows={deposits.data.items}
-          rowKey={(item) => item.id}
-          minWidth={560}
-          testId="deposits-table"
-          label={t('wallet.deposit.orders')}
-          rowTestId="deposit-row"
+        <DataTable narrow="scroll" rows={deposits.data.items} rowKey={(item) => item.id} minWidth={560} testId="deposits-table" label={t('wallet.deposit.orders')} rowTestId="deposit-row"
           rowProps={(item) => ({ 'data-reference': item.reference })}
           columns={[
             { header: t('wallet.deposit.time'), cell: (item) => <TimeCell at={item.created_at} language={language} /> },
-            {
-              header: t('wallet.deposit.referenceColumn'),
-              cell: (item) => (
-                <Text size="sm" ff="monospace">
-                  {item.reference}
-                </Text>
-              ),
-            },
+            { header: t('wallet.deposit.referenceColumn'), text: (item) => item.reference, mono: true },
             { header: t('wallet.deposit.transferAmount'), cell: (item) => <AmountCell minor={item.amount} currency="VND" language={language} /> },
             {
               header: t('wallet.deposit.status'),

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Code, FileInput, Group, Image, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AdminApp } from '@portal/contracts';
+import { NameCell } from '../../../components/cells';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
@@ -99,26 +100,12 @@ export function AppsPage() {
         </Section>
       )}
       {apps.data && (
-        <DataTable<AdminApp>
-          rows={apps.data.apps}
-          rowKey={(row) => row.client_id}
-          testId="apps-table"
-          rowTestId="app-row"
-          label={t('admin.apps.title')}
-          minWidth={560}
-          narrow="cards"
+        <DataTable<AdminApp> rows={apps.data.apps} rowKey={(row) => row.client_id} testId="apps-table" rowTestId="app-row" label={t('admin.apps.title')} minWidth={560}
           rowProps={(row) => ({ 'data-current': row.client_id === selected ? 'true' : undefined, 'data-client-id': row.client_id })}
           columns={[
             {
               header: t('admin.apps.columns.app'),
-              cell: (row) => (
-                <Stack gap={0}>
-                  <Text size="sm">{row.name}</Text>
-                  <Text size="xs" c="dimmed" ff="monospace">
-                    {row.client_id}
-                  </Text>
-                </Stack>
-              ),
+              cell: (row) => <NameCell name={row.name} detail={row.client_id} detailMono />,
             },
             { header: t('admin.apps.columns.kind'), cell: (row) => (row.kind === 'first_party' ? t('admin.apps.firstParty') : t('admin.apps.outside')) },
             {

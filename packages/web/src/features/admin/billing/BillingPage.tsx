@@ -57,14 +57,7 @@ function Orders({ movesMoney }: { movesMoney: boolean }) {
         <LoadFailed when={orders.isError} error={orders.error} />
         {orders.data && orders.data.orders.length === 0 && <Text>{t('admin.billing.orders.empty')}</Text>}
         {orders.data && orders.data.orders.length > 0 && (
-          <DataTable<AdminOrder>
-            rows={orders.data.orders}
-            rowKey={(row) => row.id}
-            testId="orders-table"
-            rowTestId="orders-row"
-            label={t('admin.billing.orders.title')}
-            minWidth={340}
-            narrow="cards"
+          <DataTable<AdminOrder> rows={orders.data.orders} rowKey={(row) => row.id} testId="orders-table" rowTestId="orders-row" label={t('admin.billing.orders.title')} minWidth={340}
             columns={[
               { header: t('admin.billing.orders.number'), cell: (row) => <TwoLines first={row.number} second={formatDate(row.created_at, language)} /> },
               { header: t('admin.billing.orders.buyer'), cell: (row) => <TwoLines first={row.email ?? '—'} second={row.plan} /> },
@@ -128,14 +121,7 @@ function PromoCodes({ movesMoney }: { movesMoney: boolean }) {
       <Stack gap="sm">
         {promos.data && promos.data.promo_codes.length === 0 && <Text>{t('admin.billing.promo.empty')}</Text>}
         {promos.data && promos.data.promo_codes.length > 0 && (
-          <DataTable
-            rows={promos.data.promo_codes}
-            rowKey={(row) => row.code}
-            testId="promo-table"
-            rowTestId="promo-row"
-            label={t('admin.billing.promo.title')}
-            minWidth={340}
-            narrow="cards"
+          <DataTable rows={promos.data.promo_codes} rowKey={(row) => row.code} testId="promo-table" rowTestId="promo-row" label={t('admin.billing.promo.title')} minWidth={340}
             columns={[
               { header: t('admin.billing.promo.code'), cell: (row) => <TwoLines first={row.code} second={row.discount} /> },
               { header: t('admin.billing.promo.plans'), cell: (row) => <TwoLines first={row.plans.join(', ') || t('admin.billing.promo.anyPlan')} second={row.expires_at ? formatDate(row.expires_at, language) : '—'} /> },
@@ -209,14 +195,7 @@ function Licenses({ movesMoney }: { movesMoney: boolean }) {
       <Stack gap="sm">
         {licenses.data && licenses.data.licenses.length === 0 && <Text>{t('admin.billing.licenses.empty')}</Text>}
         {licenses.data && licenses.data.licenses.length > 0 && (
-          <DataTable
-            rows={licenses.data.licenses}
-            rowKey={(row) => row.code_hash}
-            testId="licenses-table"
-            rowTestId="licenses-row"
-            label={t('admin.billing.licenses.title')}
-            minWidth={340}
-            narrow="cards"
+          <DataTable rows={licenses.data.licenses} rowKey={(row) => row.code_hash} testId="licenses-table" rowTestId="licenses-row" label={t('admin.billing.licenses.title')} minWidth={340}
             columns={[
               { header: t('admin.billing.licenses.hash'), cell: (row) => <TwoLines first={<Code>{row.code_hash}</Code>} second={row.plan} /> },
               { header: t('admin.billing.licenses.state'), cell: (row) => <TwoLines first={t(`admin.billing.licenses.states.${row.state}`)} second={formatDate(row.at, language)} /> },

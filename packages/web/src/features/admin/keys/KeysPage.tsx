@@ -2,9 +2,10 @@ import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import { useState } from 'react';
-import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, isLanguage, type SigningKey, type SigningKeyState } from '@portal/contracts';
+import { NameCell } from '../../../components/cells';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
@@ -48,26 +49,12 @@ export function KeysPage() {
       </Group>
       {keys.data && (
         <Section title={t('admin.keys.listTitle')} description={t('admin.keys.listHint', { seconds: keys.data.reload_seconds })}>
-          <DataTable<SigningKey>
-            rows={keys.data.keys}
-            rowKey={(row) => row.kid}
-            testId="keys-table"
-            rowTestId="key-row"
-            label={t('admin.keys.listTitle')}
-            minWidth={640}
-            narrow="cards"
+          <DataTable<SigningKey> rows={keys.data.keys} rowKey={(row) => row.kid} testId="keys-table" rowTestId="key-row" label={t('admin.keys.listTitle')} minWidth={640}
             rowProps={(row) => ({ 'data-state': row.state, 'data-kid': row.kid })}
             columns={[
               {
                 header: t('admin.keys.columns.key'),
-                cell: (row) => (
-                  <Stack gap={0}>
-                    <Text size="sm">{row.alg}</Text>
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {row.kid}
-                    </Text>
-                  </Stack>
-                ),
+                cell: (row) => <NameCell name={row.alg} detail={row.kid} detailMono />,
               },
               {
                 header: t('admin.keys.columns.state'),

@@ -11,6 +11,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Checkbox, Code, CopyButton, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { adminScopes, formatDate, type AdminScope, type OperatorApiKey } from '@portal/contracts';
+import { NameCell } from '../../../components/cells';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
@@ -148,26 +149,12 @@ export function ApiKeysPage() {
               {t('admin.apiKeys.none')}
             </Text>
           ) : (
-            <DataTable<OperatorApiKey>
-              rows={keys.data}
-              rowKey={(row) => row.id}
-              testId="operator-keys-table"
-              rowTestId="operator-key-row"
-              label={t('admin.apiKeys.listTitle')}
-              minWidth={680}
-              narrow="cards"
+            <DataTable<OperatorApiKey> rows={keys.data} rowKey={(row) => row.id} testId="operator-keys-table" rowTestId="operator-key-row" label={t('admin.apiKeys.listTitle')} minWidth={680}
               rowProps={(row) => ({ 'data-name': row.name })}
               columns={[
                 {
                   header: t('admin.apiKeys.columns.key'),
-                  cell: (row) => (
-                    <Stack gap={0}>
-                      <Text size="sm">{row.name}</Text>
-                      <Text size="xs" c="dimmed" ff="monospace" data-testid="operator-key-prefix">
-                        {row.prefix}…
-                      </Text>
-                    </Stack>
-                  ),
+                  cell: (row) => <NameCell name={row.name} detail={`${row.prefix}…`} detailMono detailTestId="operator-key-prefix" />,
                 },
                 { header: t('admin.apiKeys.columns.scopes'), cell: (row) => <Text size="xs" ff="monospace">{row.scopes.join(' ')}</Text> },
                 { header: t('admin.apiKeys.columns.created'), cell: (row) => date(row.created_at, '—') },

@@ -93,14 +93,7 @@ export function OperatorsPage() {
       </Section>
       {operators.data && (
         <Section title={t('admin.operators.listTitle')} description={t('admin.operators.listHint')}>
-          <DataTable<Operator>
-            rows={operators.data}
-            rowKey={(row) => row.user_id}
-            testId="operators-table"
-            rowTestId="operator-row"
-            label={t('admin.operators.listTitle')}
-            minWidth={560}
-            narrow="cards"
+          <DataTable<Operator> rows={operators.data} rowKey={(row) => row.user_id} testId="operators-table" rowTestId="operator-row" label={t('admin.operators.listTitle')} minWidth={560}
             rowProps={(row) => ({ 'data-email': row.email, 'data-current': row.user_id === me.user_id ? 'true' : undefined })}
             columns={[
               {

@@ -59,13 +59,7 @@ export function OrganizationPage() {
         {data.domains.length === 0 ? (
           <Text>{t('admin.organizations.noDomains')}</Text>
         ) : (
-          <DataTable
-            rows={data.domains}
-            rowKey={(row) => row.domain}
-            testId="domains-table"
-            rowTestId="domains-row"
-            minWidth={340}
-            narrow="cards"
+          <DataTable rows={data.domains} rowKey={(row) => row.domain} testId="domains-table" rowTestId="domains-row" minWidth={340}
             columns={[
               { header: t('admin.organizations.domain'), cell: (row) => row.domain },
               {
@@ -91,13 +85,7 @@ export function OrganizationPage() {
         )}
       </Section>
       <Section title={t('admin.organizations.membersTitle', { count: data.members })}>
-        <DataTable
-          rows={data.member_list}
-          rowKey={(row) => row.email}
-          testId="members-table"
-          rowTestId="members-row"
-          minWidth={340}
-          narrow="cards"
+        <DataTable rows={data.member_list} rowKey={(row) => row.email} testId="members-table" rowTestId="members-row" minWidth={340}
           columns={[
             { header: t('admin.organizations.email'), cell: (row) => (row.user_id ? <Anchor component={Link} to={`/admin/people/${row.user_id}`}>{row.email}</Anchor> : row.email) },
             { header: t('admin.organizations.role'), cell: (row) => t(`admin.organizations.roles.${row.role}`) },

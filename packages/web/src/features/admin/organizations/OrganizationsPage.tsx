@@ -36,14 +36,7 @@ export function OrganizationsPage() {
       <LoadFailed when={search.isError} error={search.error} />
       {search.data && rows.length === 0 && <Text>{t('admin.organizations.empty')}</Text>}
       {rows.length > 0 && (
-        <DataTable
-          rows={rows}
-          rowKey={(row) => row.id}
-          testId="organizations-table"
-          rowTestId="organizations-row"
-          label={t('admin.organizations.results')}
-          minWidth={340}
-          narrow="cards"
+        <DataTable rows={rows} rowKey={(row) => row.id} testId="organizations-table" rowTestId="organizations-row" label={t('admin.organizations.results')} minWidth={340}
           columns={[
             {
               header: t('admin.organizations.name'),

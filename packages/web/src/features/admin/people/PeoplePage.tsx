@@ -65,14 +65,7 @@ export function PeoplePage() {
       )}
       {search.data && people.length === 0 && <Text data-testid="people-empty">{t('admin.people.empty')}</Text>}
       {people.length > 0 && (
-        <DataTable<PersonSummary>
-          rows={people}
-          rowKey={(row) => row.id}
-          testId="people-table"
-          rowTestId="people-row"
-          label={t('admin.people.results')}
-          minWidth={720}
-          narrow="cards"
+        <DataTable<PersonSummary> rows={people} rowKey={(row) => row.id} testId="people-table" rowTestId="people-row" label={t('admin.people.results')} minWidth={720}
           columns={[
             {
               header: t('admin.people.columns.email'),

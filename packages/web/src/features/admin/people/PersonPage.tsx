@@ -106,14 +106,8 @@ export function PersonPage() {
         {p.second_factors.length === 0
           ? empty('person-factors-empty')
           : (
-            <DataTable
-              rows={p.second_factors}
-              rowKey={(row) => `${row.kind}:${row.name ?? ''}:${row.added_at ?? ''}`}
-              testId="person-factors"
-              rowTestId="person-factor"
-              label={t('admin.people.secondFactors')}
+            <DataTable rows={p.second_factors} rowKey={(row) => `${row.kind}:${row.name ?? ''}:${row.added_at ?? ''}`} testId="person-factors" rowTestId="person-factor" label={t('admin.people.secondFactors')}
               minWidth={420}
-              narrow="cards"
               columns={[
                 { header: t('admin.people.factorKind'), cell: (row) => t(`admin.people.factorKinds.${row.kind}`) },
                 { header: t('admin.people.factorName'), cell: (row) => row.name ?? '—' },
@@ -127,14 +121,7 @@ export function PersonPage() {
         {p.sessions.length === 0
           ? empty('person-sessions-empty')
           : (
-            <DataTable
-              rows={p.sessions}
-              rowKey={(row) => row.id}
-              testId="person-sessions"
-              rowTestId="person-session"
-              label={t('admin.people.sessions')}
-              minWidth={640}
-              narrow="cards"
+            <DataTable rows={p.sessions} rowKey={(row) => row.id} testId="person-sessions" rowTestId="person-session" label={t('admin.people.sessions')} minWidth={640}
               columns={[
                 { header: t('admin.people.device'), cell: (row) => [row.browser, row.device].filter(Boolean).join(' · ') || '—' },
                 { header: t('admin.people.place'), cell: (row) => [row.location, row.ip].filter(Boolean).join(' · ') || '—' },

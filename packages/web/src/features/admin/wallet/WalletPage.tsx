@@ -49,14 +49,7 @@ function PayoutQueue() {
         <Text size="sm">{t('admin.wallet.queue.explain')}</Text>
         {queue.data && items.length === 0 && <Text data-testid="payouts-empty">{t('admin.wallet.queue.empty')}</Text>}
         {items.length > 0 && (
-          <DataTable<QueueItem>
-            rows={items}
-            rowKey={(row) => `${row.user_id}:${row.currency}`}
-            testId="payouts-table"
-            rowTestId="payouts-row"
-            label={t('admin.wallet.queue.title')}
-            minWidth={340}
-            narrow="cards"
+          <DataTable<QueueItem> rows={items} rowKey={(row) => `${row.user_id}:${row.currency}`} testId="payouts-table" rowTestId="payouts-row" label={t('admin.wallet.queue.title')} minWidth={340}
             columns={[
               { header: t('admin.wallet.queue.researcher'), cell: (row) => row.email ?? row.user_id },
               { header: t('admin.wallet.queue.amount'), cell: (row) => money(row.amount_minor, row.currency, language) },
@@ -149,14 +142,7 @@ function Ledger() {
         )}
         {entries.data && entries.data.entries.length === 0 && <Text>{t('admin.wallet.ledger.noEntries')}</Text>}
         {entries.data && entries.data.entries.length > 0 && (
-          <DataTable
-            rows={entries.data.entries}
-            rowKey={(row) => row.posting_id}
-            testId="ledger-table"
-            rowTestId="ledger-row"
-            label={t('admin.wallet.ledger.entries')}
-            minWidth={340}
-            narrow="cards"
+          <DataTable rows={entries.data.entries} rowKey={(row) => row.posting_id} testId="ledger-table" rowTestId="ledger-row" label={t('admin.wallet.ledger.entries')} minWidth={340}
             columns={[
               { header: t('admin.wallet.ledger.date'), cell: (row) => <TwoLines first={formatDate(row.created_at, language)} second={row.kind} /> },
               { header: t('admin.wallet.ledger.note'), cell: (row) => row.note ?? '—' },

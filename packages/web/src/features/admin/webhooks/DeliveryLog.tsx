@@ -2,9 +2,10 @@ import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import { useState } from 'react';
-import { Badge, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, webhookDeliveryStatuses, type WebhookDelivery, type WebhookDeliveryStatus } from '@portal/contracts';
+import { NameCell, StateBadge } from '../../../components/cells';
 import { DataTable } from '../../../components/DataTable';
 import { useLanguage } from '../../../lib/use-language';
 import { CursorPager } from '../CursorPager';
@@ -39,35 +40,17 @@ export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRed
       <LoadFailed when={log.isError} message={t('admin.webhooks.loadFailed')} />
       {log.data && rows.length === 0 && <Text data-testid="webhook-log-empty">{t('admin.webhooks.noDeliveries')}</Text>}
       {rows.length > 0 && (
-        <DataTable<WebhookDelivery>
-          rows={rows}
-          rowKey={(row) => row.id}
-          testId="webhook-log"
-          rowTestId="webhook-log-row"
-          label={t('admin.webhooks.log')}
-          minWidth={760}
-          narrow="cards"
+        <DataTable<WebhookDelivery> rows={rows} rowKey={(row) => row.id} testId="webhook-log" rowTestId="webhook-log-row" label={t('admin.webhooks.log')} minWidth={760}
           columns={[
             { header: t('admin.webhooks.columns.created'), cell: (row) => formatDateTime(row.created_at, language) },
             {
               header: t('admin.webhooks.columns.event'),
-              cell: (row) => (
-                <Stack gap={0}>
-                  <Text size="sm" ff="monospace">
-                    {row.type}
-                  </Text>
-                  <Text size="xs" c="dimmed" ff="monospace">
-                    {row.event_id}
-                  </Text>
-                </Stack>
-              ),
+              cell: (row) => <NameCell name={row.type} mono detail={row.event_id} detailMono />,
             },
             {
               header: t('admin.webhooks.columns.status'),
               cell: (row) => (
-                <Badge color={statusColor[row.status]} variant="light">
-                  {t(`admin.webhooks.status.${row.status}`)}
-                </Badge>
+                <StateBadge color={statusColor[row.status]}>{t(`admin.webhooks.status.${row.status}`)}</StateBadge>
               ),
             },
             { header: t('admin.webhooks.columns.attempts'), cell: (row) => String(row.attempts) },

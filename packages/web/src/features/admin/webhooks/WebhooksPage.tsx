@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { WebhookApp } from '@portal/contracts';
+import { NameCell } from '../../../components/cells';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
@@ -42,26 +43,12 @@ export function WebhooksPage() {
       <LoadFailed when={apps.isError} message={t('admin.webhooks.loadFailed')} />
       {apps.data && apps.data.items.length === 0 && <Text>{t('admin.webhooks.noApps')}</Text>}
       {apps.data && apps.data.items.length > 0 && (
-        <DataTable<WebhookApp>
-          rows={apps.data.items}
-          rowKey={(row) => row.client_id}
-          testId="webhook-apps"
-          rowTestId="webhook-app"
-          label={t('admin.webhooks.apps')}
-          minWidth={640}
-          narrow="cards"
+        <DataTable<WebhookApp> rows={apps.data.items} rowKey={(row) => row.client_id} testId="webhook-apps" rowTestId="webhook-app" label={t('admin.webhooks.apps')} minWidth={640}
           rowProps={(row) => ({ 'data-current': row.client_id === selected ? 'true' : undefined })}
           columns={[
             {
               header: t('admin.webhooks.columns.app'),
-              cell: (row) => (
-                <Stack gap={0}>
-                  <Text size="sm">{row.client_name}</Text>
-                  <Text size="xs" c="dimmed" ff="monospace">
-                    {row.client_id}
-                  </Text>
-                </Stack>
-              ),
+              cell: (row) => <NameCell name={row.client_name} detail={row.client_id} detailMono />,
             },
             { header: t('admin.webhooks.columns.endpoint'), cell: (row) => (row.endpoint ? (row.endpoint.enabled ? row.endpoint.url : t('admin.webhooks.off', { url: row.endpoint.url })) : t('admin.webhooks.none')) },
             { header: t('admin.webhooks.columns.pending'), cell: (row) => String(row.pending) },

@@ -2,9 +2,10 @@ import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Code.css';
 import { useState } from 'react';
-import { Badge, Button, Code, Stack, Text } from '@mantine/core';
+import { Button, Code, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate, type CompanySsoDomain } from '@portal/contracts';
+import { StateBadge } from '../../../components/cells';
 import { DataTable } from '../../../components/DataTable';
 import { Section } from '../../../components/Section';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
@@ -42,30 +43,15 @@ export function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
           {t('organization.sso.domains.empty')}
         </Text>
       ) : (
-        <DataTable
-          rows={domains}
-          rowKey={(row) => row.domain}
-          minWidth={640}
-          narrow="cards"
-          testId="sso-domains"
-          rowTestId="sso-domain"
+        <DataTable rows={domains} rowKey={(row) => row.domain} minWidth={640} testId="sso-domains" rowTestId="sso-domain"
           columns={[
-            {
-              header: t('organization.sso.domains.domain'),
-              cell: (row) => (
-                <Text size="sm" fw={500}>
-                  {row.domain}
-                </Text>
-              ),
-            },
+            { header: t('organization.sso.domains.domain'), text: (row) => row.domain, strong: true },
             {
               header: t('organization.sso.domains.status'),
               cell: (row) =>
                 row.verified ? (
                   <Stack gap={0}>
-                    <Badge color="green" variant="light" size="sm">
-                      {t('organization.sso.domains.verified')}
-                    </Badge>
+                    <StateBadge color="green" size="sm">{t('organization.sso.domains.verified')}</StateBadge>
                     {row.verified_at && (
                       <Text size="xs" c="dimmed">
                         {formatDate(row.verified_at, language)}
@@ -73,9 +59,7 @@ export function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
                     )}
                   </Stack>
                 ) : (
-                  <Badge color="yellow" variant="light" size="sm">
-                    {t('organization.sso.domains.pending')}
-                  </Badge>
+                  <StateBadge color="yellow" size="sm">{t('organization.sso.domains.pending')}</StateBadge>
                 ),
             },
             {

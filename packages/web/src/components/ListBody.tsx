@@ -1,0 +1,24 @@
+import '@mantine/core/styles/Loader.css';
+import type { ReactNode } from 'react';
+import { Loader } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { EmptyText } from './cells';
+
+interface ListBodyProps<Row> {
+  /** The list's rows; undefined until they are fetched. */
+  rows: readonly Row[] | undefined;
+  pending: boolean;
+  /** What the list says when it has no rows. */
+  empty: ReactNode;
+  emptyTestId?: string;
+  /** The table of the rows, when there are some. */
+  children(rows: readonly Row[]): ReactNode;
+}
+
+/** A fetched list: a loader while it comes, its empty text when it has no rows, else its table. */
+export function ListBody<Row>({ rows, pending, empty, emptyTestId, children }: ListBodyProps<Row>) {
+  const { t } = useTranslation();
+  if (pending) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (!rows?.length) return <EmptyText testId={emptyTestId}>{empty}</EmptyText>;
+  return children(rows);
+}
