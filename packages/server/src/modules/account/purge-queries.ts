@@ -7,7 +7,7 @@ export const PURGED_NAME = 'Deleted user';
 
 /**
  * Queries of the deletion purge. It spans every table that holds personal data (as
- * db/personal-columns.ts lists them); the account module owns deletion, so the purge lives here.
+ * db/personal-columns/ lists them); the account module owns deletion, so the purge lives here.
  */
 export function purgeQueries(db: Database) {
   return {

@@ -45,7 +45,7 @@ export const purgedEmail = (userId: string) => `deleted-${userId}@deleted.invali
 const sameEmail = (column: PgColumn, email: string): SQL => sql`lower(${column}) = ${email}`;
 
 /**
- * Everything of one account outside its own row, as db/personal-columns.ts lists it: the
+ * Everything of one account outside its own row, as db/personal-columns/ lists it: the
  * account's rows are deleted, the rows that record something for others (organizations, their
  * audit log, invoices, the ledger) lose the person's name, addresses, IP, browser and notes.
  * Runs inside the purge's transaction, before the account row is emptied (it matches by the

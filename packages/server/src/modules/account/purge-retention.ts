@@ -9,7 +9,7 @@ export const CLEARED_COUNTERPARTY = 'deleted';
 export const CLEARED_CHAIN_ADDRESS = `0x${'0'.repeat(40)}`;
 
 /**
- * What accounting law keeps of a purged account (db/personal-columns.ts: `kept`), cleared once
+ * What accounting law keeps of a purged account (db/personal-columns/: `kept`), cleared once
  * the law no longer requires it: ACCOUNTING_RETENTION_YEARS after the end of the record's year.
  * Invoices lose their billing name and address; money movements the address or account they
  * went to or came from (a movement still pending is left alone). Number, date and amounts stay,

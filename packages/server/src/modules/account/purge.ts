@@ -7,7 +7,7 @@ import { purgeQueries } from './purge-queries';
 import { expireAccountingRecords } from './purge-retention';
 
 /**
- * Empties every account whose deletion date has passed, as db/personal-columns.ts lists it:
+ * Empties every account whose deletion date has passed, as db/personal-columns/ lists it:
  * its sessions, keys, identities, cards, memberships and the like are deleted; organizations,
  * their audit log and the ledger keep their rows without the person's address, IP, browser or
  * notes; the user row keeps only its id and dates (email `deleted-<id>@deleted.invalid`, name
