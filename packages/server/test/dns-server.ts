@@ -1,4 +1,5 @@
 import { createSocket } from 'node:dgram';
+import { Resolver } from 'node:dns/promises';
 import { isIP, type AddressInfo } from 'node:net';
 
 const txtData = (value: string) => {
@@ -66,4 +67,11 @@ export async function startDnsServer(records: Map<string, string[]>, addresses: 
     },
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
+}
+
+/** Resolves names to their IPv4 addresses through the DNS server at `server` (startDnsServer's), as the egress guard's `resolve` takes it. */
+export function ipv4Resolver(server: string): (host: string) => Promise<Array<{ address: string; family: number }>> {
+  const resolver = new Resolver();
+  resolver.setServers([server]);
+  return async (host) => (await resolver.resolve4(host)).map((address) => ({ address, family: 4 }));
 }

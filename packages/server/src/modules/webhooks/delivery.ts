@@ -1,10 +1,10 @@
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import type { DataProtection } from '../../platform/data-protection';
-import { egressFetch, EgressRefused, type EgressPolicy } from '../../platform/egress';
+import { egressSend, EgressRefused, type EgressPolicy } from '../../platform/egress';
 import { webhookQueries, type ClaimedDelivery } from './queries';
 import { MAX_ATTEMPTS, nextAttemptAfter } from './schedule';
-import { signedHeaders } from './signing';
+import { signerFor, type Signer } from './signing';
 
 export interface DeliveryWorkerOptions {
   db: Database;
@@ -14,8 +14,10 @@ export interface DeliveryWorkerOptions {
   /** Deliveries claimed per round (one statement). */
   batchSize?: number;
   /**
-   * Attempts in flight at once on this node. Each is a request out and its answer read on the
-   * same event loop as the sign-ins: a bounded few keep delivery from crowding them out.
+   * Attempts in flight at once on this node. An attempt costs its CPU whether it waits alone or
+   * beside others; waiting is what bounds a node's rate on a busy machine (each answer waits for
+   * the receiver's process to be scheduled), so a few more in flight keep the rate without taking
+   * more from the requests the node serves. Still bounded: a receiver gets at most this many.
    */
   concurrency?: number;
   /** Pause between rounds of a run, so the requests that came in meanwhile are served first. */
@@ -41,25 +43,25 @@ export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
  */
 export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const queries = webhookQueries(options.db);
-  const batchSize = options.batchSize ?? 25;
-  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const batchSize = options.batchSize ?? 50;
+  const concurrency = Math.max(1, options.concurrency ?? 16);
   const pauseMs = options.pauseMs ?? 5;
   const leaseMs = options.leaseMs ?? 60_000;
   const runBudgetMs = options.runBudgetMs ?? 10_000;
   const policy: EgressPolicy = { ...options.egress, timeoutMs: ATTEMPT_TIMEOUT_MS, maxResponseBytes: ANSWER_LIMIT_BYTES };
 
-  /** Sends one delivery; a success is returned for the round to record with the others, anything else is recorded here. */
-  // Opened secrets by their sealed form: every delivery of a round to one endpoint shares one.
-  const opened = new Map<string, string>();
-  const secretOf = (sealed: string) => {
-    let secret = opened.get(sealed);
-    if (secret === undefined) {
-      if (opened.size > 1000) opened.clear();
-      opened.set(sealed, (secret = options.secrets.open(sealed)));
+  // Signers by the secret's sealed form: every delivery to one endpoint shares one (opened and decoded once).
+  const signers = new Map<string, Signer>();
+  const signerOf = (sealed: string) => {
+    let signer = signers.get(sealed);
+    if (signer === undefined) {
+      if (signers.size > 1000) signers.clear();
+      signers.set(sealed, (signer = signerFor(options.secrets.open(sealed))));
     }
-    return secret;
+    return signer;
   };
 
+  /** Sends one delivery; a success is returned for the round to record with the others, anything else is recorded here. */
   async function attempt(delivery: ClaimedDelivery): Promise<{ id: number; statusCode: number } | null> {
     const at = options.clock.now();
     if (!delivery.url || !delivery.secret || !delivery.enabled) {
@@ -72,10 +74,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     let error: string | null = null;
     try {
       // The signature's time is the wall clock: receivers check it against theirs.
-      const headers = { 'content-type': 'application/json', 'user-agent': 'portal-webhooks', ...signedHeaders(secretOf(delivery.secret), delivery.eventId, body, new Date()) };
-      const response = await egressFetch(delivery.url, { method: 'POST', headers, body }, policy);
-      statusCode = response.status;
-      await response.body?.cancel().catch(() => undefined);
+      const headers = { 'content-type': 'application/json', 'user-agent': 'portal-webhooks', ...signerOf(delivery.secret)(delivery.eventId, body, new Date()) };
+      // Only the status counts; the answer is dropped and its connection kept for the next delivery.
+      statusCode = (await egressSend(delivery.url, { method: 'POST', headers, body }, policy)).status;
       if (statusCode < 200 || statusCode >= 300) error = statusCode >= 300 && statusCode < 400 ? 'redirect_not_followed' : 'status';
     } catch (caught) {
       // Only the kind of failure is kept: a message could carry what the receiver said.

@@ -1,8 +1,7 @@
-import { Resolver } from 'node:dns/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDnsServer } from '../../../test/dns-server';
+import { ipv4Resolver, startDnsServer } from '../../../test/dns-server';
 import { loadConfig } from '../../config';
 import { addressAllowed, checkEgressTarget, checkEgressUrl, egressFetch, egressPolicyFor, EgressRefused, parseEgressAllowList, type EgressPolicy, type EgressRange, type Resolve } from '.';
 
@@ -41,9 +40,7 @@ beforeAll(async () => {
     if (name === 'loop-and-private.example.test') return ['127.0.0.1', '10.1.2.3'];
     return undefined;
   });
-  const resolver = new Resolver();
-  resolver.setServers([dns.server]);
-  resolve = async (host) => (await resolver.resolve4(host)).map((address) => ({ address, family: 4 }));
+  resolve = ipv4Resolver(dns.server);
 });
 
 afterAll(async () => {

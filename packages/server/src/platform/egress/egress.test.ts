@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
-import { Resolver } from 'node:dns/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDnsServer } from '../../../test/dns-server';
+import { ipv4Resolver, startDnsServer } from '../../../test/dns-server';
 import { addressAllowed, checkEgressTarget, checkEgressUrl, egressFetch, EgressRefused, type EgressPolicy, type Resolve } from '.';
 
 /** A server on 127.0.0.1 that counts the connections and requests that reach it. */
@@ -50,9 +49,7 @@ beforeAll(async () => {
     if (name === 'rebind.example.test') return [rebindAnswers[Math.min(rebindQuestions++, 1)]!];
     return undefined;
   });
-  const resolver = new Resolver();
-  resolver.setServers([dns.server]);
-  resolve = async (host) => (await resolver.resolve4(host)).map((address) => ({ address, family: 4 }));
+  resolve = ipv4Resolver(dns.server);
 });
 
 afterAll(async () => {

@@ -1,42 +1,8 @@
-import type { Agent, fetch as UndiciFetch } from 'undici';
-import { guardedLookup } from './lookup';
+import type { fetch as UndiciFetch } from 'undici';
+import { agentFor, loadUndici } from './agent';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type EgressPolicy } from './policy';
-import { EgressRefused } from './refusal';
+import { EgressRefused, refusalIn } from './refusal';
 import { checkEgressUrl } from './url';
-
-type Undici = typeof import('undici');
-let undici: Promise<Undici> | undefined;
-/**
- * The undici package, loaded at the first request: when it loads before Node's own fetch has
- * installed its process-wide dispatcher, it installs its own Agent there, and Node's fetch (a
- * different undici inside Node) then fails every request ("fetch failed"). Reading `Response`
- * first loads Node's undici, which installs its dispatcher (oidc-provider does the same). A
- * static import would not do: a bundle hoists it above everything else.
- */
-function loadUndici(): Promise<Undici> {
-  void globalThis.Response;
-  return (undici ??= import('undici'));
-}
-
-/** One connection pool per policy, its every connection through the guarded lookup. */
-const agents = new WeakMap<EgressPolicy, Agent>();
-function agentFor(policy: EgressPolicy, { Agent }: Undici): Agent {
-  let agent = agents.get(policy);
-  if (!agent) {
-    const timeout = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    agent = new Agent({ connect: { lookup: guardedLookup(policy), timeout }, headersTimeout: timeout, bodyTimeout: timeout });
-    agents.set(policy, agent);
-  }
-  return agent;
-}
-
-/** The guard's refusal when fetch wrapped it ("fetch failed", caused by the lookup's error). */
-function refusalIn(error: unknown): EgressRefused | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    if (current instanceof EgressRefused) return current;
-  }
-  return undefined;
-}
 
 /** Statuses whose response has no body (the Response constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);

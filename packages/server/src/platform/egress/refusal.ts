@@ -10,3 +10,11 @@ export class EgressRefused extends Error {
     super(message);
   }
 }
+
+/** The guard's refusal in an error that wrapped it (fetch's "fetch failed", caused by the lookup's error). */
+export function refusalIn(error: unknown): EgressRefused | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof EgressRefused) return current;
+  }
+  return undefined;
+}
