@@ -4,7 +4,9 @@ import type { Config } from '../../config';
 import { route } from '../../platform/http/route';
 import { requestOrigin } from '../../platform/request-origin';
 import { caller, cookieIsSecure, setSessionCookies } from '../sessions';
-import { LinkRequired, SSO_LINK_COOKIE, SSO_LINK_MAX_AGE, SSO_STATE_COOKIE, SSO_STATE_MAX_AGE, type CompanySsoService } from './service';
+import { LinkRequired } from './accounts';
+import { SSO_LINK_COOKIE, SSO_LINK_MAX_AGE, SSO_STATE_COOKIE, SSO_STATE_MAX_AGE } from './sealed';
+import type { CompanySsoService } from './service';
 
 /** The SAML ACS's path prefix: exempt from the cross-site guard (the IdP's page posts it), like the social form_post callback. */
 export const SAML_ACS_PREFIX = '/v3/_auth/sso/saml/';
