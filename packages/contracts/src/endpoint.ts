@@ -82,10 +82,10 @@ type RouteParts<R> = R extends `${infer M extends HttpMethod} ${infer P}` ? { re
 
 /**
  * What a group of declarations shares, said once at the top of their file: the tag, usually
- * who may call them (and whether a recent proof of identity is needed), and the errors every
- * one of them may answer.
+ * who may call them (and whether a recent proof of identity is needed), the errors every one
+ * of them may answer, and the path parameters of the resource they act on.
  */
-export type EndpointGroup = Pick<EndpointDeclaration, 'tag'> & Partial<Pick<EndpointDeclaration, 'auth' | 'recentAuth' | 'errors'>>;
+export type EndpointGroup = Pick<EndpointDeclaration, 'tag'> & Partial<Pick<EndpointDeclaration, 'auth' | 'recentAuth' | 'errors' | 'params' | 'paramPatterns'>>;
 
 /** What a declaration of a group adds: everything the group does not give, and may override what it does. */
 type Own<G> = Omit<EndpointDeclaration, 'method' | 'path' | keyof G> & Partial<Omit<EndpointDeclaration, 'method' | 'path'>>;

@@ -49,64 +49,63 @@ export const finish = endpointIn(anyone, 'POST /_auth/sso/finish', {
 
 // ----- The organization's SSO settings (owners and admins of the caller's organization) -----
 
-const domainErrors = ['organizations.not_member', 'organizations.forbidden'] as const;
+/** The organization's owners and admins. */
+const admins = { ...signedIn, errors: ['organizations.not_member', 'organizations.forbidden'] } as const;
+const adminsSensitive = { ...admins, recentAuth: true } as const;
+/** One domain the organization claimed. */
+const domain = { ...admins, params: companySsoDomainParamsSchema, errors: [...admins.errors, 'sso.domain_invalid', 'sso.domain_not_found'] } as const;
+const domainSensitive = { ...domain, recentAuth: true } as const;
 
-export const settings = endpointIn(signedIn, 'GET /sso/me/organization/sso', {
+export const settings = endpointIn(admins, 'GET /sso/me/organization/sso', {
   summary: "The organization's SSO identifier, identity provider (never the client secret), require-SSO and domains, for its owners and admins",
   response: companySsoSettingsSchema,
-  errors: [...domainErrors],
 });
 
-export const setProvider = endpointIn(sensitive, 'PUT /sso/me/organization/sso', {
+export const setProvider = endpointIn(adminsSensitive, 'PUT /sso/me/organization/sso', {
   summary: 'Set the SSO identifier and identity provider: OpenID Connect (issuer, client id, write-only secret) or SAML 2.0 (IdP metadata XML)',
   body: companySsoProviderRequestSchema,
   response: companySsoSettingsSchema,
-  errors: [...domainErrors, 'sso.identifier_format', 'sso.identifier_taken', 'sso.issuer_invalid', 'sso.client_id_required', 'sso.client_secret_required', 'sso.metadata_invalid'],
+  errors: ['sso.identifier_format', 'sso.identifier_taken', 'sso.issuer_invalid', 'sso.client_id_required', 'sso.client_secret_required', 'sso.metadata_invalid'],
 });
 
-export const setRequireSso = endpointIn(sensitive, 'PUT /sso/me/organization/sso/require', {
+export const setRequireSso = endpointIn(adminsSensitive, 'PUT /sso/me/organization/sso/require', {
   summary: 'Require SSO for the members (password, email code, passkey and social sign-in refused), or not',
   body: companySsoRequireRequestSchema,
   response: companySsoSettingsSchema,
-  errors: [...domainErrors, 'sso.not_configured'],
+  errors: ['sso.not_configured'],
 });
 
-export const addDomain = endpointIn(signedIn, 'POST /sso/me/organization/sso/domains', {
+export const addDomain = endpointIn(admins, 'POST /sso/me/organization/sso/domains', {
   summary: 'Claim an email domain: the answer carries the TXT record that proves it',
   body: companySsoDomainRequestSchema,
   status: 201,
   response: companySsoDomainSchema,
-  errors: [...domainErrors, 'sso.domain_invalid'],
+  errors: ['sso.domain_invalid'],
 });
 
-export const verifyDomain = endpointIn(sensitive, 'POST /sso/me/organization/sso/domains/{domain}/verify', {
+export const verifyDomain = endpointIn(domainSensitive, 'POST /sso/me/organization/sso/domains/{domain}/verify', {
   summary: "Look the domain's TXT record up now: verified for this organization unless another verified it first",
-  params: companySsoDomainParamsSchema,
   response: companySsoDomainSchema,
-  errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found', 'sso.domain_record_missing', 'sso.domain_taken', 'sso.dns_unavailable'],
+  errors: ['sso.domain_record_missing', 'sso.domain_taken', 'sso.dns_unavailable'],
 });
 
-export const mailDomainProof = endpointIn(signedIn, 'POST /sso/me/organization/sso/domains/{domain}/mail-proof', {
+export const mailDomainProof = endpointIn(domain, 'POST /sso/me/organization/sso/domains/{domain}/mail-proof', {
   summary: 'Mail a one-time code proving the domain to one of its admin addresses (admin@, hostmaster@, postmaster@, webmaster@, or your own there): the alternative to the TXT record',
-  params: companySsoDomainParamsSchema,
   body: companySsoProofMailRequestSchema,
   response: companySsoProofMailResponseSchema,
-  errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found', 'sso.domain_verified_already', 'sso.proof_address_invalid', 'rate_limited'],
+  errors: ['sso.domain_verified_already', 'sso.proof_address_invalid', 'rate_limited'],
 });
 
-export const confirmDomainProof = endpointIn(sensitive, 'POST /sso/me/organization/sso/domains/{domain}/mail-proof/confirm', {
+export const confirmDomainProof = endpointIn(domainSensitive, 'POST /sso/me/organization/sso/domains/{domain}/mail-proof/confirm', {
   summary: 'The code mailed to the domain: verifies it (single use, expiring, 5 guesses)',
-  params: companySsoDomainParamsSchema,
   body: companySsoProofCodeRequestSchema,
   response: companySsoDomainSchema,
-  errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found', 'auth.code_invalid', 'sso.domain_taken', 'rate_limited'],
+  errors: ['auth.code_invalid', 'sso.domain_taken', 'rate_limited'],
 });
 
-export const removeDomain = endpointIn(signedIn, 'DELETE /sso/me/organization/sso/domains/{domain}', {
+export const removeDomain = endpointIn(domain, 'DELETE /sso/me/organization/sso/domains/{domain}', {
   summary: "Remove a domain from the organization (its members' email domain no longer leads to the organization's SSO)",
-  params: companySsoDomainParamsSchema,
   response: null,
-  errors: [...domainErrors, 'sso.domain_invalid', 'sso.domain_not_found'],
 });
 
 // ----- Linking an existing account: its owner signs in their own way, then confirms -----

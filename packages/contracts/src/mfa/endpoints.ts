@@ -17,6 +17,10 @@ import * as firstPaint from '../first-paint';
 /** Email-code sign-in and the second-factor step of a sign-in (tag `auth`), and the two-step settings. */
 const { anyone: signingIn } = endpointGroups('auth');
 const { signedIn, sensitive } = endpointGroups('two-step verification');
+/** Turning a method on with its first code. */
+const enableErrors = ['auth.code_invalid', 'auth.two_factor_already_enabled', 'rate_limited'] as const;
+/** The password and a current or recovery code. */
+const confirmErrors = ['auth.password_not_valid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.two_factor_not_enabled', 'rate_limited'] as const;
 
 export const verifySecondFactor = endpointIn(signingIn, firstPaint.verifySecondFactor, {
   summary: 'Complete a sign-in with the second factor (a current code or a recovery code)',
@@ -61,7 +65,7 @@ export const totpEnable = endpointIn(sensitive, 'POST /sso/me/2fa/totp/enable', 
   summary: 'Turn TOTP on with a code from the app; answers the recovery codes',
   body: enableTwoFactorRequestSchema,
   response: recoveryCodesResponseSchema,
-  errors: ['auth.code_invalid', 'auth.two_factor_already_enabled', 'rate_limited'],
+  errors: enableErrors,
 });
 
 export const emailSend = endpointIn(signedIn, 'POST /sso/me/2fa/email/send', {
@@ -74,19 +78,19 @@ export const emailEnable = endpointIn(sensitive, 'POST /sso/me/2fa/email/enable'
   summary: 'Turn the email method on with the mailed code; answers the recovery codes',
   body: enableTwoFactorRequestSchema,
   response: recoveryCodesResponseSchema,
-  errors: ['auth.code_invalid', 'auth.two_factor_already_enabled', 'rate_limited'],
+  errors: enableErrors,
 });
 
 export const disable = endpointIn(sensitive, 'POST /sso/me/2fa/disable', {
   summary: 'Turn two-step verification off (password and a current or recovery code)',
   body: confirmTwoFactorRequestSchema,
   response: null,
-  errors: ['auth.password_not_valid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.two_factor_not_enabled', 'rate_limited'],
+  errors: confirmErrors,
 });
 
 export const regenerateRecoveryCodes = endpointIn(sensitive, 'POST /sso/me/2fa/recovery-codes', {
   summary: 'Replace the recovery codes (password and a current or recovery code)',
   body: confirmTwoFactorRequestSchema,
   response: recoveryCodesResponseSchema,
-  errors: ['auth.password_not_valid', 'auth.code_invalid', 'auth.recovery_code_invalid', 'auth.two_factor_not_enabled', 'rate_limited'],
+  errors: confirmErrors,
 });

@@ -20,6 +20,8 @@ import { endpointIn, operatorGroup } from '../endpoint';
 const readers = operatorGroup('admin:apps', ['owner', 'support']);
 const writers = operatorGroup('admin:apps', ['owner']);
 const clientIdParams = z.object({ client_id: appClientIdSchema });
+/** A change to one outside app (never a first-party client). */
+const appChange = { ...writers, params: clientIdParams, errors: ['admin.not_found', 'admin.app_first_party'] } as const;
 
 export const listApps = endpointIn(readers, 'GET /admin/apps', {
   summary: 'First-party clients (from their file) and outside apps, with their settings (never a secret)',
@@ -41,50 +43,41 @@ export const registerApp = endpointIn(writers, 'POST /admin/apps', {
   errors: ['admin.app_settings_invalid', 'egress.url_refused'],
 });
 
-export const updateApp = endpointIn(writers, 'PATCH /admin/apps/{client_id}', {
+export const updateApp = endpointIn(appChange, 'PATCH /admin/apps/{client_id}', {
   summary: "Change an outside app's name, URIs, site, scopes or grant types; every node uses them from its next request",
-  params: clientIdParams,
   body: updateAppRequestSchema,
   response: adminAppSchema,
-  errors: ['admin.not_found', 'admin.app_first_party', 'admin.app_settings_invalid', 'egress.url_refused'],
+  errors: ['admin.app_settings_invalid', 'egress.url_refused'],
 });
 
-export const setAppLogo = endpointIn(writers, 'PUT /admin/apps/{client_id}/logo', {
+export const setAppLogo = endpointIn(appChange, 'PUT /admin/apps/{client_id}/logo', {
   summary: "Replace an outside app's logo (PNG, JPEG or WebP; served as our own 128 px WebP)",
-  params: clientIdParams,
   body: setAppLogoRequestSchema,
   response: adminAppSchema,
-  errors: ['admin.not_found', 'admin.app_first_party', 'admin.logo_invalid', 'admin.logo_unreachable', 'egress.url_refused'],
+  errors: ['admin.logo_invalid', 'admin.logo_unreachable', 'egress.url_refused'],
 });
 
-export const rotateAppSecret = endpointIn(writers, 'POST /admin/apps/{client_id}/secret', {
+export const rotateAppSecret = endpointIn(appChange, 'POST /admin/apps/{client_id}/secret', {
   summary: 'A new secret, in this answer only; the old one stops working at once',
-  params: clientIdParams,
   body: appReasonRequestSchema,
   response: appSecretSchema,
-  errors: ['admin.not_found', 'admin.app_first_party', 'admin.app_public'],
+  errors: ['admin.app_public'],
 });
 
-export const disableApp = endpointIn(writers, 'POST /admin/apps/{client_id}/disable', {
+export const disableApp = endpointIn(appChange, 'POST /admin/apps/{client_id}/disable', {
   summary: 'Disable an outside app: it signs nobody in and refreshes no token, on every node at once',
-  params: clientIdParams,
   body: appReasonRequestSchema,
   response: adminAppSchema,
-  errors: ['admin.not_found', 'admin.app_first_party'],
 });
 
-export const enableApp = endpointIn(writers, 'POST /admin/apps/{client_id}/enable', {
+export const enableApp = endpointIn(appChange, 'POST /admin/apps/{client_id}/enable', {
   summary: 'Enable a disabled outside app again',
-  params: clientIdParams,
   body: appReasonRequestSchema,
   response: adminAppSchema,
-  errors: ['admin.not_found', 'admin.app_first_party'],
 });
 
-export const deleteApp = endpointIn(writers, 'DELETE /admin/apps/{client_id}', {
+export const deleteApp = endpointIn(appChange, 'DELETE /admin/apps/{client_id}', {
   summary: 'Delete an outside app with its logo, consents and tokens',
-  params: clientIdParams,
   body: appReasonRequestSchema,
   response: null,
-  errors: ['admin.not_found', 'admin.app_first_party'],
 });

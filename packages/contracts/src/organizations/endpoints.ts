@@ -16,6 +16,8 @@ import { endpointGroups, endpointIn } from '../endpoint';
  * and invitations by email. Every action is checked against the caller's role on the server.
  */
 const { anyone, signedIn } = endpointGroups('organizations');
+/** The organization's owners and admins: a member of no organization, or a plain member, is refused. */
+const managers = { ...signedIn, errors: ['organizations.not_member', 'organizations.forbidden'] } as const;
 const invitationParams = z.object({ id: z.uuid() });
 const memberParams = z.object({ email: emailSchema });
 
@@ -25,47 +27,46 @@ export const mine = endpointIn(signedIn, 'GET /sso/me/organization', {
   errors: ['organizations.not_member'],
 });
 
-export const invite = endpointIn(signedIn, 'POST /sso/me/organization/invitations', {
+export const invite = endpointIn(managers, 'POST /sso/me/organization/invitations', {
   summary: 'Invite an email to the organization with a role; a link valid 7 days is mailed',
   body: inviteRequestSchema,
   status: 201,
   response: organizationInvitationSchema,
-  errors: ['organizations.not_member', 'organizations.forbidden', 'organizations.already_member', '7015', 'rate_limited'],
+  errors: ['organizations.already_member', '7015', 'rate_limited'],
 });
 
-export const invitations = endpointIn(signedIn, 'GET /sso/me/organization/invitations', {
+export const invitations = endpointIn(managers, 'GET /sso/me/organization/invitations', {
   summary: 'Pending invitations of the organization (owners and admins)',
   response: z.array(organizationInvitationSchema),
-  errors: ['organizations.not_member', 'organizations.forbidden'],
 });
 
-export const resendInvitation = endpointIn(signedIn, 'POST /sso/me/organization/invitations/{id}/resend', {
+export const resendInvitation = endpointIn(managers, 'POST /sso/me/organization/invitations/{id}/resend', {
   summary: 'Mail a pending invitation again with a new link (the old link stops working), valid 7 days from now',
   params: invitationParams,
   response: organizationInvitationSchema,
-  errors: ['organizations.not_member', 'organizations.forbidden', 'organizations.invitation_not_found', 'rate_limited'],
+  errors: ['organizations.invitation_not_found', 'rate_limited'],
 });
 
-export const revokeInvitation = endpointIn(signedIn, 'DELETE /sso/me/organization/invitations/{id}', {
+export const revokeInvitation = endpointIn(managers, 'DELETE /sso/me/organization/invitations/{id}', {
   summary: 'Withdraw a pending invitation',
   params: invitationParams,
   response: null,
-  errors: ['organizations.not_member', 'organizations.forbidden', 'organizations.invitation_not_found'],
+  errors: ['organizations.invitation_not_found'],
 });
 
-export const changeRole = endpointIn(signedIn, 'PUT /sso/me/organization/members/{email}/role', {
+export const changeRole = endpointIn(managers, 'PUT /sso/me/organization/members/{email}/role', {
   summary: "Change a member's role (owners: any; admins: between member and admin)",
   params: memberParams,
   body: changeRoleRequestSchema,
   response: null,
-  errors: ['organizations.not_member', 'organizations.forbidden', 'organizations.member_not_found', 'organizations.last_owner'],
+  errors: ['organizations.member_not_found', 'organizations.last_owner'],
 });
 
-export const removeMember = endpointIn(signedIn, 'DELETE /sso/me/organization/members/{email}', {
+export const removeMember = endpointIn(managers, 'DELETE /sso/me/organization/members/{email}', {
   summary: 'Remove a member (owners: anyone; admins: members and admins)',
   params: memberParams,
   response: null,
-  errors: ['organizations.not_member', 'organizations.forbidden', 'organizations.member_not_found', 'organizations.last_owner'],
+  errors: ['organizations.member_not_found', 'organizations.last_owner'],
 });
 
 export const leave = endpointIn(signedIn, 'POST /sso/me/organization/leave', {

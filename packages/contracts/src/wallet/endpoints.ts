@@ -21,6 +21,8 @@ import { endpointGroups, endpointIn } from '../endpoint';
 /** The signed-in user's wallet: balances, transactions, transfers to other accounts. */
 const { anyone, signedIn, sensitive } = endpointGroups('wallet');
 const currencyParams = z.object({ currency: walletCurrencySchema });
+/** Two-step on and a current code (WHC), and the rate limit. */
+const codeErrors = ['auth.two_factor_required', 'auth.code_invalid', 'auth.recovery_code_invalid', 'rate_limited'] as const;
 
 export const balances = endpointIn(signedIn, 'GET /sso/me/wallet', {
   summary: 'The balances in USD, VND and WHC (integer minor units)',
@@ -49,10 +51,7 @@ export const transfer = endpointIn(sensitive, 'POST /sso/me/wallet/{currency}/tr
     'wallet.over_transfer_limit',
     'wallet.over_daily_limit',
     'wallet.idempotency_conflict',
-    'auth.two_factor_required',
-    'auth.code_invalid',
-    'auth.recovery_code_invalid',
-    'rate_limited',
+    ...codeErrors,
   ],
 });
 
@@ -72,10 +71,7 @@ export const createWithdrawal = endpointIn(sensitive, 'POST /sso/me/wallet/WHC/w
     'wallet.idempotency_conflict',
     'wallet.password_required',
     'auth.password_not_valid',
-    'auth.two_factor_required',
-    'auth.code_invalid',
-    'auth.recovery_code_invalid',
-    'rate_limited',
+    ...codeErrors,
   ],
 });
 
@@ -138,10 +134,7 @@ export const createPartnerTransfer = endpointIn(sensitive, 'POST /sso/me/wallet/
     'wallet.over_transfer_limit',
     'wallet.over_daily_limit',
     'wallet.idempotency_conflict',
-    'auth.two_factor_required',
-    'auth.code_invalid',
-    'auth.recovery_code_invalid',
-    'rate_limited',
+    ...codeErrors,
   ],
 });
 
