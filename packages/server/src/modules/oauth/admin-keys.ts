@@ -29,8 +29,9 @@ export function signingKeyStates(rows: readonly StoredKey[], now: Date): Array<S
 
 /**
  * The signing keys in the operators' console. A rotation or a drop is read by this node at
- * once and by every other node at its next key reload (OIDC_KEYS_RELOAD_SECONDS), as the
- * command-line tool's are. Private keys never leave keys.ts.
+ * once, and by every other node as soon as the database announces it (change-feed.ts; at its
+ * next key reload, OIDC_KEYS_RELOAD_SECONDS, at the latest), as the command-line tool's are.
+ * Private keys never leave keys.ts.
  */
 export function createAdminKeys(deps: { db: Database; secrets: DataProtection; clock: Clock; provider: ProviderWithKeys; reloadSeconds: number }) {
   // The public columns only: the sealed private key is never read here.

@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../test/browser';
 import { startProviderTestServer, type TestServer } from '../../../test/harness';
-import { identityClient } from '../../../test/identity';
+import { productSignIn } from '../../../test/oidc-sign-in';
 import { countStatements } from '../../../test/statement-counter';
 
 /**
@@ -48,20 +47,7 @@ afterAll(async () => {
 });
 
 async function signedInTokens(): Promise<{ refresh: string; access: string }> {
-  const token = await identityClient(server.app, server.database).registeredUser(`statements-${Date.now()}@example.com`, 'plum-orbit-cactus-917');
-  const browser = new TestBrowser(server.url);
-  browser.setCookie('auth_token', token);
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(product, {
-    redirect_uri: CALLBACK,
-    scope: 'openid email offline_access',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-  });
-  const { url: callback } = await browser.walk(url.href);
-  const tokens = await oidc.authorizationCodeGrant(product, callback, { pkceCodeVerifier: verifier, expectedState: state });
+  const tokens = await productSignIn(server, product, CALLBACK, 'statements');
   return { refresh: tokens.refresh_token!, access: tokens.access_token };
 }
 

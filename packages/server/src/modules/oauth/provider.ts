@@ -1,88 +1,29 @@
-import { createPrivateKey, createPublicKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import { and, desc, eq } from 'drizzle-orm';
 import { MODERATORS_SCOPE } from '@portal/contracts';
 import type { JWK } from 'jose';
-import Provider, { errors, ExternalSigningKey, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Configuration } from 'oidc-provider';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { oidcModels, oidcSessionLinks } from '../../db/schema';
-import { safeEqual, sha256 } from '../../platform/crypto';
 import type { DataProtection } from '../../platform/data-protection';
 import { egressFetch, egressPolicyFor } from '../../platform/egress';
 import type { AccountReader } from './accounts';
 import { createAdapterFactory } from './adapter';
+import { followOAuthChanges } from './change-feed';
+import { outsideApps } from './client-adapter';
+import { compareHashedClientSecrets } from './client-secrets';
 import { firstPartyClients, PERSON_SCOPES, type PortalClientMetadata } from './clients';
-import { simplePage } from './pages';
-import { grantRequestedApiScopes, resourceIndicatorsFeature, resourceServers } from './resource-servers';
-import { logoutFormTargets, SELF_POSTING_LOGOUT_CSP, withFormTargets } from './logout-targets';
+import { existingGrantLoader } from './existing-grant';
+import { loginPolicy } from './login-policy';
+import { INTERACTION_PATH, OIDC_ROUTES } from './oidc-routes';
+import { ACR_MULTI, ACR_SINGLE } from './portal-identity';
+import { providerResources, resourcesOf } from './provider-resources';
+import { installPortalMiddleware } from './provider-middleware';
+import { devicePages, logoutPages, renderError } from './provider-pages';
+import { resourceIndicatorsFeature, resourceServers } from './resource-servers';
+import { LocalSigningKey } from './signing-key';
 import { introspectionAllowed, revokesGrant, signInOfRevocation } from './token-policies';
 
-/** The portal session a provider request came with (read by the Fastify route that hands the request over). */
-export interface PortalIdentity {
-  sessionId: string;
-  userId: string;
-  amr: string[];
-  authTime: Date;
-  /** Set-Cookie values that sign the browser out of the portal (RP-initiated logout). */
-  clearCookies: string[];
-  /** Ends the portal session (RP-initiated logout ends the one session). */
-  signOut(): Promise<void>;
-}
-
-/** Per raw request: set by the hand-over, read by the provider's checks and middleware. */
-export const portalIdentities = new WeakMap<IncomingMessage, PortalIdentity | null>();
-
-/** ACR values: one factor, or more than one (RFC 8176's `mfa`, or a user-verified passkey). */
-export const ACR_SINGLE = 'urn:portal:loa:1';
-export const ACR_MULTI = 'urn:portal:loa:2';
-export const acrFor = (amr: readonly string[]) => (amr.includes('mfa') || (amr.includes('hwk') && amr.includes('user')) ? ACR_MULTI : ACR_SINGLE);
-
-/**
- * Whether an authorization request accepts only more than one factor: `acr_values` naming
- * loa:2 and not loa:1, or an essential `acr` claim whose values are loa:2 only.
- */
-export function multiFactorRequired(params: { acr_values?: unknown; claims?: unknown }): boolean {
-  const acceptsOnlyMulti = (values: readonly unknown[]) => values.includes(ACR_MULTI) && !values.includes(ACR_SINGLE);
-  if (typeof params.acr_values === 'string' && acceptsOnlyMulti(params.acr_values.split(' '))) return true;
-  if (typeof params.claims !== 'string') return false;
-  try {
-    const claims = JSON.parse(params.claims) as { id_token?: { acr?: { essential?: boolean; value?: unknown; values?: unknown } } };
-    const acr = claims.id_token?.acr;
-    if (!acr?.essential) return false;
-    return acceptsOnlyMulti(Array.isArray(acr.values) ? acr.values : [acr.value]);
-  } catch {
-    return false; // the provider refuses a malformed claims parameter itself
-  }
-}
-
-/** An OAuth error answer in place of what the provider had answered (RFC 6749 section 5.2). */
-function answerError(ctx: KoaContextWithOIDC, error: InstanceType<typeof errors.OIDCProviderError>): void {
-  ctx.status = error.statusCode;
-  ctx.set('cache-control', 'no-store');
-  ctx.body = { error: error.error, error_description: error.error_description };
-}
-
-/** Paths of the provider's endpoints. The authorization endpoint is the spec's `/o/authorize`. */
-export const OIDC_ROUTES = {
-  authorization: '/o/authorize',
-  token: '/oidc/token',
-  jwks: '/oidc/jwks',
-  userinfo: '/oidc/userinfo',
-  introspection: '/oidc/token/introspection',
-  revocation: '/oidc/token/revocation',
-  end_session: '/oidc/session/end',
-  device_authorization: '/oidc/device/auth',
-  // The device flow's verification_uri: our own page (the provider's is never routed to it).
-  code_verification: '/login/quick-app',
-  registration: '/oidc/reg',
-  pushed_authorization_request: '/oidc/request',
-  backchannel_authentication: '/oidc/backchannel',
-  challenge: '/oidc/challenge',
-  credential: '/oidc/credential',
-} as const;
-
-export const INTERACTION_PATH = '/o/interaction';
+export { INTERACTION_PATH, OIDC_ROUTES } from './oidc-routes';
+export { ACR_MULTI, ACR_SINGLE, acrFor, multiFactorRequired, portalIdentities, type PortalIdentity } from './portal-identity';
 
 export interface ProviderDependencies {
   config: Config;
@@ -114,45 +55,6 @@ export interface PlanClaim {
 const DAY = 24 * 60 * 60;
 
 /**
- * A signing key of ours (keys.ts) that signs with node:crypto's synchronous `sign`: 26 µs of
- * CPU for an ES256 signature, against 80 µs through jose's webcrypto (a thread-pool job and
- * its promise), on every code and refresh grant's ID token. oidc-provider takes such keys as
- * ExternalSigningKey (the experimental `externalSigningSupport`, acknowledged below: a
- * version that changes it fails at start, in every test).
- */
-class LocalSigningKey extends ExternalSigningKey {
-  readonly #kid: string | undefined;
-  readonly #alg: string | undefined;
-  readonly #private: KeyObject;
-  readonly #public: KeyObject;
-
-  constructor(jwk: JWK) {
-    super();
-    this.#kid = jwk.kid;
-    this.#alg = jwk.alg;
-    this.#private = createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
-    this.#public = createPublicKey(this.#private);
-  }
-
-  override get kid() {
-    return this.#kid;
-  }
-
-  override get alg() {
-    return this.#alg;
-  }
-
-  override keyObject(): KeyObject {
-    return this.#public;
-  }
-
-  override sign(data: Uint8Array): Uint8Array {
-    // JWS's ES256 is the raw r||s pair (IEEE P1363), not DER.
-    return sign('sha256', data, this.#alg?.startsWith('ES') ? { key: this.#private, dsaEncoding: 'ieee-p1363' } : this.#private);
-  }
-}
-
-/**
  * The OpenID Connect provider (oidc-provider 9): code flow only (PKCE S256 for every client),
  * refresh tokens rotated on every use (a replayed one revokes its grant: the whole family),
  * client credentials, revocation, introspection, userinfo, RP-initiated and back-channel
@@ -163,24 +65,24 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
   const { config, db, secrets } = deps;
   const egress = egressPolicyFor(config);
 
-  const storage = createAdapterFactory(db, { revocationSignIn: () => signInOfRevocation(Provider.ctx) });
-  const policy = interactionPolicy.base();
-  // One session: the provider's login holds only while the portal session it came from does
-  // (signed out, revoked, or another person signed in on this browser: ask again).
-  policy.get('login')!.checks.push(
-    new interactionPolicy.Check('portal_session', 'the portal session ended or changed', 'login_required', (ctx) => {
-      const portal = portalIdentities.get(ctx.req);
-      const accountId = ctx.oidc.session?.accountId;
-      if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-      return portal?.userId === accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
-    }),
-    // Step-up: an app that accepts only more than one factor sends a single-factor login back
-    // to the interaction, which asks the person to sign in again with their second step.
-    new interactionPolicy.Check('multi_factor_required', 'the app asks for more than one factor', 'login_required', (ctx) => {
-      if (!multiFactorRequired(ctx.oidc.params ?? {})) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-      return ctx.oidc.session?.acr === ACR_MULTI ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
-    }),
+  // Outside apps are kept in memory while the change feed is live: any node's change of an app
+  // forgets it on every node as it commits (client-cache.ts); a change of keys reloads them.
+  const clients = outsideApps(db);
+  const resources = providerResources();
+  const changes = await followOAuthChanges(
+    db,
+    {
+      client: (clientId) => clients.forget(clientId),
+      keys: () => resources.keysChanged(),
+      gap: () => {
+        clients.clear();
+        resources.keysChanged();
+      },
+    },
+    { keepaliveMs: config.LISTEN_KEEPALIVE_MS },
   );
+  clients.follow(changes);
+  const storage = createAdapterFactory(db, { revocationSignIn: () => signInOfRevocation(Provider.ctx), clients });
 
   const configuration: Configuration = {
     adapter: storage.adapterFor,
@@ -239,65 +141,20 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
       resourceIndicators: resourceIndicatorsFeature(resourceServers(config)),
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
-      rpInitiatedLogout: {
-        enabled: true,
-        async logoutSource(ctx, form) {
-          const page = simplePage(
-            'Sign out?',
-            'Do you want to sign out of your account on this browser?',
-            `${form}<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button><button type="submit" form="op.logoutForm">No, stay signed in</button>`,
-            { formTargets: logoutFormTargets(ctx) },
-          );
-          ctx.set('content-security-policy', page.csp);
-          ctx.type = 'html';
-          ctx.body = page.html;
-        },
-        async postLogoutSuccessSource(ctx) {
-          const page = simplePage('Signed out', 'You have signed out.');
-          ctx.set('content-security-policy', page.csp);
-          ctx.type = 'html';
-          ctx.body = page.html;
-        },
-      },
+      rpInitiatedLogout: { enabled: true, ...logoutPages },
       deviceFlow: {
         enabled: true,
         charset: 'base-20',
         mask: '****-****',
-        // Our page asks for the code (the provider's own page is not served).
-        async userCodeInputSource(ctx) {
-          ctx.redirect(OIDC_ROUTES.code_verification);
-        },
-        async successSource(ctx) {
-          const page = simplePage('Signed in', 'The app is signed in. You can close this page.');
-          ctx.set('content-security-policy', page.csp);
-          ctx.type = 'html';
-          ctx.body = page.html;
-        },
+        ...devicePages,
       },
     },
     routes: OIDC_ROUTES,
     interactions: {
-      policy,
+      policy: loginPolicy(),
       url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`,
     },
-    // First-party clients (the products) never ask: their grant covers what they request. Other
-    // apps' grants are remembered per person until revoked, across browser sessions.
-    async loadExistingGrant(ctx) {
-      const client = ctx.oidc.client!;
-      const session = ctx.oidc.session!;
-      const accountId = session.accountId!;
-      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId) ?? (await rememberedGrant(accountId, client.clientId));
-      let grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
-      if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
-      if ((client.metadata() as PortalClientMetadata).first_party) {
-        grant ??= new ctx.oidc.provider.Grant({ accountId, clientId: client.clientId });
-        grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
-        if (ctx.oidc.requestParamClaims) grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
-        grantRequestedApiScopes(ctx, grant);
-        await grant.save();
-      }
-      return grant;
-    },
+    loadExistingGrant: existingGrantLoader(storage.rememberedGrant),
     // An app's revocation of one sign-in's token keeps the person's consent (token-policies.ts).
     revokeGrantPolicy: revokesGrant,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -328,79 +185,21 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
     fetch(url, options) {
       return egressFetch(url instanceof Request ? url.url : url, options, egress);
     },
-    async renderError(ctx, out) {
-      const page = simplePage(
-        'This request cannot be completed',
-        out.error === 'invalid_client' || out.error === 'invalid_redirect_uri'
-          ? 'The app that sent you here is not registered for this address. Nothing was shared with it.'
-          : `The app's request is not valid (${out.error}). Nothing was shared with it.`,
-      );
-      ctx.set('content-security-policy', page.csp);
-      ctx.type = 'html';
-      ctx.body = page.html;
-    },
+    renderError,
   };
-
-  async function rememberedGrant(accountId: string, clientId: string): Promise<string | undefined> {
-    const [row] = await db
-      .select({ id: oidcModels.id })
-      .from(oidcModels)
-      .where(and(eq(oidcModels.model, 'Grant'), eq(oidcModels.accountId, accountId), eq(oidcModels.clientId, clientId)))
-      .orderBy(desc(oidcModels.expiresAt))
-      .limit(1);
-    return row?.id;
-  }
 
   const provider = new Provider(config.PLATFORM_ORIGIN, configuration);
   // X-Forwarded-Proto and -Host are believed only behind the proxies TRUST_PROXY names.
   provider.proxy = config.TRUST_PROXY !== false;
 
-  // Client secrets (first-party from OAUTH_CLIENT_SECRETS, outside apps from `npm run clients`)
-  // reach the provider as SHA-256 only; the presented secret is hashed before comparing.
-  const ClientClass = provider.Client as unknown as { prototype: { clientSecret?: string; compareClientSecret(actual: string): Promise<boolean> | boolean } };
-  ClientClass.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string) {
-    const stored = this.clientSecret ?? '';
-    return stored.startsWith('sha256:') && safeEqual(stored, `sha256:${sha256(actual)}`);
-  };
+  compareHashedClientSecrets(provider);
 
-  // The provider session stands on a portal session: remember which, so ending the portal
-  // session ends the provider session and the tokens that came from it.
-  provider.use(async (ctx: KoaContextWithOIDC, next) => {
-    if (ctx.path === OIDC_ROUTES.end_session) ctx.set('content-security-policy', SELF_POSTING_LOGOUT_CSP);
-    try {
-      await next();
-    } finally {
-      // The request's held writes (adapter.ts), before Koa sends the response this middleware is inside of.
-      // A failure answers 500 with no tokens: nothing reaches a client that is not stored.
-      await storage.flushRequest(ctx).catch((error: unknown) => {
-        // The code or refresh token was used by another request meanwhile: nothing was saved, its grant is revoked.
-        if (error instanceof errors.InvalidGrant) return answerError(ctx, error);
-        deps.log.error({ err: error, route: ctx.oidc?.route }, 'oidc provider storage failed');
-        throw error;
-      });
-    }
-    const route = ctx.oidc?.route;
-    // Signed out already: the provider's self-posting form goes on to the app's checked post-logout URI.
-    if (route === 'end_session' && !ctx.oidc.session?.accountId) {
-      ctx.set('content-security-policy', withFormTargets(ctx.response.get('content-security-policy'), logoutFormTargets(ctx)));
-    }
-    const portal = portalIdentities.get(ctx.req);
-    if (!portal) return;
-    if ((route === 'resume' || route === 'authorization') && ctx.oidc.session?.accountId === portal.userId && ctx.oidc.session.uid) {
-      await db
-        .insert(oidcSessionLinks)
-        .values({ sessionUid: ctx.oidc.session.uid, portalSessionId: portal.sessionId })
-        .onConflictDoUpdate({ target: oidcSessionLinks.sessionUid, set: { portalSessionId: portal.sessionId } });
-    }
-    // RP-initiated logout that the person confirmed signs them out of the portal too.
-    if (route === 'end_session_confirm' && ctx.oidc.params?.logout) {
-      await portal.signOut();
-      ctx.append('set-cookie', portal.clearCookies);
-    }
-  });
+  installPortalMiddleware(provider, { flushRequest: storage.flushRequest, linkSession: storage.linkSession, log: deps.log });
 
   if (deps.onTokenGrant) provider.on('grant.success', () => void deps.onTokenGrant?.());
   provider.on('server_error', (_ctx, error) => deps.log.error({ err: error }, 'oidc provider error'));
+  resources.close = () => changes.close();
   provider.on('backchannel.error', (_ctx, error, client) => deps.log.warn({ err: error, client: client.clientId }, 'back-channel logout failed'));
+  resourcesOf.set(provider, resources);
   return provider;
 }

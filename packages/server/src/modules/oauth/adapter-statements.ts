@@ -1,0 +1,110 @@
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { alias, QueryBuilder, type PgColumn } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client';
+import { oidcModels, oidcSessionLinks } from '../../db/schema';
+import { liveRow } from './model-rows';
+
+/**
+ * The statements of a token grant, prepared once: drizzle builds a query's SQL on every call
+ * otherwise (a measurable share of a refresh grant's CPU), and PostgreSQL parses a named
+ * statement once per connection.
+ */
+export function hotStatements(db: Database) {
+  const t = oidcModels;
+  const grant = alias(oidcModels, 'grant_row');
+  return {
+    /** The rows of `id` among `models`, each with its live grant's payload when it has one (the same snapshot). */
+    find: db
+      .select({ model: t.model, payload: t.payload, consumedAt: t.consumedAt, grantPayload: grant.payload })
+      .from(t)
+      .leftJoin(grant, and(eq(grant.model, 'Grant'), eq(grant.id, t.grantId), liveRow(grant.expiresAt)))
+      .where(and(sql`${t.model} = any(${sql.placeholder('models')})`, eq(t.id, sql.placeholder('id')), liveRow(t.expiresAt)))
+      .prepare('oidc_models_find'),
+    consume: db
+      .update(t)
+      .set({ consumedAt: sql`now()` })
+      .where(and(eq(t.model, sql.placeholder('model')), eq(t.id, sql.placeholder('id')), isNull(t.consumedAt)))
+      .returning({ id: t.id })
+      .prepare('oidc_models_consume'),
+    /** Saves rows, one or several in one statement (a provider request's writes: requestWrites). */
+    upsert: upsertRows(db.insert(t).select(rowsOfArrays())).prepare('oidc_models_upsert'),
+    /**
+     * Marks one code or token used and saves rows, only if it was unused, in one statement: a
+     * refresh grant consumes its token and stores the rotated one with its access token. The
+     * rows it answers are those saved: none when the token was already used.
+     */
+    consumeAndUpsert: upsertRows(db.with(consumed).insert(t).select(sql`${rowsOfArrays()} where exists (select 1 from ${consumed})`))
+      .returning({ id: t.id })
+      .prepare('oidc_models_consume_upsert'),
+    /**
+     * Saves rows and links the provider session to the portal session it stands on
+     * (`linkSessionUid`, `linkPortalSessionId`), in one statement: an authorization's writes.
+     */
+    upsertLinked: upsertRows(db.with(linked).insert(t).select(rowsOfArrays())).prepare('oidc_models_upsert_linked'),
+    /** A person's latest live grant for a client, with its payload (a new provider session's authorization). */
+    remembered: db
+      .select({ id: t.id, payload: t.payload })
+      .from(t)
+      .where(and(eq(t.model, 'Grant'), eq(t.accountId, sql.placeholder('accountId')), eq(t.clientId, sql.placeholder('clientId')), liveRow(t.expiresAt)))
+      .orderBy(desc(t.expiresAt))
+      .limit(1)
+      .prepare('oidc_models_remembered_grant'),
+    /** The link alone (an authorization that saved nothing). */
+    link: db
+      .insert(oidcSessionLinks)
+      .values({ sessionUid: sql.placeholder('linkSessionUid'), portalSessionId: sql.placeholder('linkPortalSessionId') })
+      .onConflictDoUpdate({ target: oidcSessionLinks.sessionUid, set: { portalSessionId: sql`excluded.portal_session_id` } })
+      .prepare('oidc_session_links_upsert'),
+  };
+}
+
+/** The rows of a write as parallel arrays (one parameter per column): any number of rows in one statement. */
+const rowsOfArrays = () =>
+  // The table's columns in its order (drizzle inserts into all of them), consumed_at empty.
+  sql`select model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at, null::timestamptz
+      from unnest(${sql.placeholder('model')}::text[], ${sql.placeholder('id')}::text[], ${sql.placeholder('payload')}::jsonb[], ${sql.placeholder('grantId')}::text[],
+                  ${sql.placeholder('userCode')}::text[], ${sql.placeholder('uid')}::text[], ${sql.placeholder('accountId')}::text[], ${sql.placeholder('clientId')}::text[],
+                  ${sql.placeholder('sessionUid')}::text[], ${sql.placeholder('expiresAt')}::timestamptz[])
+        as rows(model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at)`;
+
+/** The code or token `consumeAndUpsert` marks used (its `consumedModel` and `consumedId`), when it was unused. */
+const consumed = (() => {
+  const t = oidcModels;
+  return new QueryBuilder().$with('consumed', { id: sql<string>`id` }).as(
+    sql`update ${t} set ${sql.identifier(t.consumedAt.name)} = now()
+        where ${t.model} = ${sql.placeholder('consumedModel')} and ${t.id} = ${sql.placeholder('consumedId')} and ${t.consumedAt} is null
+        returning ${t.id}`,
+  );
+})();
+
+/** The link `upsertLinked` makes (PostgreSQL runs a data-modifying WITH whether or not the statement reads it). */
+const linked = (() => {
+  const l = oidcSessionLinks;
+  return new QueryBuilder().$with('linked', { sessionUid: sql<string>`session_uid` }).as(
+    sql`insert into ${l} (${sql.identifier(l.sessionUid.name)}, ${sql.identifier(l.portalSessionId.name)})
+        values (${sql.placeholder('linkSessionUid')}, ${sql.placeholder('linkPortalSessionId')}::uuid)
+        on conflict (${sql.identifier(l.sessionUid.name)}) do update set ${sql.identifier(l.portalSessionId.name)} = excluded.${sql.identifier(l.portalSessionId.name)}
+        returning ${l.sessionUid}`,
+  );
+})();
+
+/** An insert of rows that replaces the rows of the same (model, id). */
+function upsertRows<T extends { onConflictDoUpdate: (config: { target: PgColumn[]; set: Record<string, SQL> }) => unknown }>(insert: T): ReturnType<T['onConflictDoUpdate']> {
+  const t = oidcModels;
+  return insert.onConflictDoUpdate({
+    target: [t.model, t.id],
+    set: {
+      payload: sql`excluded.payload`,
+      expiresAt: sql`excluded.expires_at`,
+      grantId: sql`excluded.grant_id`,
+      userCode: sql`excluded.user_code`,
+      uid: sql`excluded.uid`,
+      accountId: sql`excluded.account_id`,
+      clientId: sql`excluded.client_id`,
+      sessionUid: sql`excluded.session_uid`,
+    },
+  }) as ReturnType<T['onConflictDoUpdate']>;
+}
+
+export type HotStatements = ReturnType<typeof hotStatements>;
+export type FindStatement = HotStatements['find'];

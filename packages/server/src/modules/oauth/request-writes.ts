@@ -1,0 +1,103 @@
+import type { HotStatements } from './adapter-statements';
+import type { ModelWrite } from './model-rows';
+
+/**
+ * A provider request's writes, held until the request ends (or reads) and then made in one
+ * statement: a refresh grant marks its token used and saves the rotated refresh token and its
+ * access token in one round trip instead of three, a code grant likewise with its code. The
+ * response leaves only after that (provider.ts flushes before Koa answers), so a client never
+ * holds a token that is not stored, nor one whose code or refresh token was used meanwhile:
+ * the new rows are saved only if the old one was still unused, and otherwise the request is
+ * refused (`refused`: provider.ts answers invalid_grant). A read in the same request writes
+ * first, so it sees its own writes. An authorization's link of its provider session to the
+ * portal session goes in the same statement (`linkSession`). Outside a provider request (the portal's own routes) a
+ * write or a consume goes at once.
+ */
+/** A provider session and the portal session it stands on (service.ts ends the one with the other). */
+export interface SessionLink {
+  sessionUid: string;
+  portalSessionId: string;
+}
+
+export function requestWrites(statements: HotStatements, currentRequest: () => object | undefined, refused: (model: string, id: string) => Promise<never>) {
+  type Consume = { model: string; id: string };
+  const held = new WeakMap<object, { rows: Map<string, ModelWrite>; consumes: Consume[]; link?: SessionLink }>();
+
+  const columnsOfRows = (rows: ModelWrite[]) => {
+    const column = (key: keyof ModelWrite) => rows.map((row) => row[key]);
+    return {
+      model: column('model'),
+      id: column('id'),
+      payload: column('payload'),
+      grantId: column('grantId'),
+      userCode: column('userCode'),
+      uid: column('uid'),
+      accountId: column('accountId'),
+      clientId: column('clientId'),
+      sessionUid: column('sessionUid'),
+      expiresAt: column('expiresAt'),
+    };
+  };
+
+  async function consumeNow({ model, id }: Consume): Promise<void> {
+    if ((await statements.consume.execute({ model, id })).length === 0) await refused(model, id);
+  }
+
+  async function write(rows: ModelWrite[], consumes: Consume[], link?: SessionLink): Promise<void> {
+    const linkParameters = link && { linkSessionUid: link.sessionUid, linkPortalSessionId: link.portalSessionId };
+    // An authorization's writes and its session's link: one statement.
+    if (linkParameters && consumes.length === 0 && rows.length > 0) {
+      await statements.upsertLinked.execute({ ...columnsOfRows(rows), ...linkParameters });
+      return;
+    }
+    await writeRows(rows, consumes);
+    if (linkParameters) await statements.link.execute(linkParameters);
+  }
+
+  async function writeRows(rows: ModelWrite[], consumes: Consume[]): Promise<void> {
+    const saves = (consume: Consume) => rows.some((row) => row.model === consume.model && row.id === consume.id);
+    const [only] = consumes;
+    // One consume and rows that do not include it (a grant's rotation): one statement.
+    if (only && consumes.length === 1 && rows.length > 0 && !saves(only)) {
+      const saved = await statements.consumeAndUpsert.execute({ ...columnsOfRows(rows), consumedModel: only.model, consumedId: only.id });
+      if (saved.length === 0) await refused(only.model, only.id);
+      return;
+    }
+    // Anything else in turn: a row saved and used in the same request is saved first.
+    const rowsFirst = consumes.some(saves);
+    if (rowsFirst && rows.length > 0) await statements.upsert.execute(columnsOfRows(rows));
+    for (const consume of consumes) await consumeNow(consume);
+    if (!rowsFirst && rows.length > 0) await statements.upsert.execute(columnsOfRows(rows));
+  }
+
+  const heldBy = (request: object) => {
+    let writes = held.get(request);
+    if (!writes) held.set(request, (writes = { rows: new Map(), consumes: [] }));
+    return writes;
+  };
+
+  return {
+    async add(row: ModelWrite): Promise<void> {
+      const request = currentRequest();
+      if (!request) return writeRows([row], []);
+      // A second save of the same row replaces the first, as two upserts one after the other would.
+      heldBy(request).rows.set(`${row.model}:${row.id}`, row);
+    },
+    /** Links the provider session of `request` to its portal session, with the request's writes. */
+    linkSession(request: object, link: SessionLink): void {
+      heldBy(request).link = link;
+    },
+    async consume(consume: Consume): Promise<void> {
+      const request = currentRequest();
+      if (!request) return consumeNow(consume);
+      heldBy(request).consumes.push(consume);
+    },
+    /** Makes what `request` holds (by default the provider request this runs in). */
+    async flush(request = currentRequest()): Promise<void> {
+      const writes = request && held.get(request);
+      if (!writes) return;
+      held.delete(request);
+      await write([...writes.rows.values()], writes.consumes, writes.link);
+    },
+  };
+}
