@@ -15,6 +15,7 @@ import { email as emailRule, identifier } from '../../lib/validators';
 import type { OnPremiseOutcome } from '../../lib/onpremise';
 import { PasskeySignInButton } from './PasskeySignInButton';
 import { useSignInResult } from './use-sign-in-result';
+import { addressTyping } from '../../lib/address-input';
 
 /**
  * /login: the first sign-in step, the email or username. The identifier goes to the password
@@ -84,8 +85,7 @@ export function LoginPage() {
             name="username"
             // "webauthn": the browser offers this site's passkeys here too (PasskeySignInButton's autofill).
             autoComplete="username webauthn"
-            autoCapitalize="none"
-            spellCheck={false}
+            {...addressTyping}
             autoFocus
             onFocus={() => mounted.current && armAutofill()}
             onPointerDown={armAutofill}

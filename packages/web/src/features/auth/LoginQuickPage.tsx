@@ -14,6 +14,7 @@ import { useCountdown } from '../../lib/use-countdown';
 import { useForm } from '../../lib/use-form';
 import { email as emailRule, verificationCode } from '../../lib/validators';
 import { useSignInResult } from './use-sign-in-result';
+import { addressTyping } from '../../lib/address-input';
 
 /**
  * POST /sso/auth/code/send → {email}: the same answer whether or not the account exists. A
@@ -109,8 +110,7 @@ export function LoginQuickPage() {
               type="email"
               name="email"
               autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
+              {...addressTyping}
               autoFocus
               {...form.text('email')}
             />

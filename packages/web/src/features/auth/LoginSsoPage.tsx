@@ -9,6 +9,7 @@ import { startCompanySso } from '../../lib/social';
 import { useCountdown } from '../../lib/use-countdown';
 import { BackToLogin } from './BackToLogin';
 import { LightField, LightSubmit } from './LightField';
+import { addressTyping } from '../../lib/address-input';
 
 const looksLikeEmail = (value: string | null | undefined) => (value && value.includes('@') ? value : '');
 
@@ -56,8 +57,7 @@ export function LoginSsoPage() {
             placeholder={t('auth.loginSso.identifierPlaceholder')}
             name="sso-identifier"
             autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
+            {...addressTyping}
             autoFocus
             value={identifier}
             onChange={(event) => setIdentifier(event.currentTarget.value)}

@@ -294,9 +294,7 @@ function InviteForm({ me }: { me: OrganizationRole }) {
             type="email"
             autoComplete="off"
             style={{ flex: '1 1 240px' }}
-            value={form.values.email}
-            onChange={(event) => form.set('email', event.currentTarget.value)}
-            error={form.error('email')}
+            {...form.text('email')}
           />
           <NativeSelect
             label={t('organization.members.role')}

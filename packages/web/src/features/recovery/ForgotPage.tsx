@@ -2,13 +2,14 @@ import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Radio.css';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Anchor, Button, Group, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH } from '@portal/contracts';
 import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
-import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
+import { CaptchaError } from '../../components/captcha/types';
+import { useCaptchaSubmit } from '../../components/captcha/use-captcha-submit';
 import { OtpInput } from '../../components/form/OtpInput';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
@@ -19,6 +20,7 @@ import { useForm } from '../../lib/use-form';
 import { email as emailRule, identifier as identifierRule, recoveryVerificationCode } from '../../lib/validators';
 import { verifyRecoveryCode, verifyRecoveryEmail } from './api';
 import { NewPasswordForm } from './NewPasswordForm';
+import { addressTyping } from '../../lib/address-input';
 
 type Step = 'identify' | 'email' | 'code' | 'password';
 
@@ -122,8 +124,7 @@ function IdentifyStep({ initial, onDone }: { initial: string; onDone(identifier:
           label={t('recovery.forgot.identifierLabel')}
           name="username"
           autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
+          {...addressTyping}
           autoFocus
           {...form.text('identifier')}
         />
@@ -147,18 +148,13 @@ function IdentifyStep({ initial, onDone }: { initial: string; onDone(identifier:
 function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(): void; onDone(email: string): void }) {
   const { t } = useTranslation();
   const form = useForm({ email: identifier.includes('@') ? identifier : '' }, () => ({ email: emailRule }));
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<ApiError | null>(null);
-  const [captchaFailure, setCaptchaFailure] = useState<CaptchaError | null>(null);
-  const captcha = useRef<CaptchaHandle>(null);
+  const { captcha, pending, setPending, failure, setFailure, captchaFailure, setCaptchaFailure, start } = useCaptchaSubmit<ApiError, CaptchaError>();
   const [captchaShown, setCaptchaShown] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (pending || !form.check()) return;
-    setPending(true);
-    setFailure(null);
-    setCaptchaFailure(null);
+    start();
     try {
       const address = form.values.email.trim();
       const answer = captchaShown ? await captcha.current?.token() : undefined;
@@ -186,8 +182,7 @@ function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(
           name="email"
           type="email"
           autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
+          {...addressTyping}
           autoFocus
           value={form.values.email}
           onChange={(event) => form.set('email', event.currentTarget.value)}

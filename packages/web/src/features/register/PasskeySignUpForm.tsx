@@ -3,7 +3,7 @@ import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Alert.css';
-import { useRef, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -15,7 +15,8 @@ import { ApiError, call, fieldErrors } from '../../lib/api';
 import { rememberSignupEmail } from '../../lib/flow-storage';
 import { useForm } from '../../lib/use-form';
 import { acceptTerms, email, required } from '../../lib/validators';
-import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
+import { CaptchaError } from '../../components/captcha/types';
+import { useCaptchaSubmit } from '../../components/captcha/use-captcha-submit';
 import { isCaptchaRefusal, SignUpCaptcha } from '../../components/captcha/SignUpCaptcha';
 import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
 
@@ -35,10 +36,7 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
   const ready = useSecurityText();
   const { search } = useLocation();
   const navigate = useNavigate();
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
-  const captcha = useRef<CaptchaHandle>(null);
-  const [captchaFailure, setCaptchaFailure] = useState<CaptchaError | ApiError | null>(null);
+  const { captcha, pending, setPending, failure, setFailure, captchaFailure, setCaptchaFailure, start } = useCaptchaSubmit<unknown, CaptchaError | ApiError>();
   const form = useForm({ fullName: '', email: '', terms: false }, () => ({ fullName: required, email, terms: acceptTerms }));
   const { values } = form;
 
@@ -47,9 +45,7 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (pending || !form.check()) return;
-    setPending(true);
-    setFailure(null);
-    setCaptchaFailure(null);
+    start();
     try {
       const address = values.email.trim();
       const captchaAnswer = await captcha.current?.token();

@@ -4,12 +4,13 @@ import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Alert.css';
-import { useRef, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { PASSWORD_MIN_LENGTH, paths, type FieldError, type Language } from '@portal/contracts';
-import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
+import { CaptchaError } from '../../components/captcha/types';
+import { useCaptchaSubmit } from '../../components/captcha/use-captcha-submit';
 import { PasswordStrength } from '../../components/PasswordStrength';
 import { ApiError, errorText, fieldErrors } from '../../lib/api';
 import { useCurrentService } from '../../lib/service';
@@ -38,10 +39,7 @@ export function RegisterForm({ fixedEmail, beforeSignUp }: { fixedEmail?: string
   const { search } = useLocation();
   const navigate = useNavigate();
   const service = useCurrentService();
-  const captcha = useRef<CaptchaHandle>(null);
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<ApiError | null>(null);
-  const [captchaFailure, setCaptchaFailure] = useState<CaptchaError | ApiError | null>(null);
+  const { captcha, pending, setPending, failure, setFailure, captchaFailure, setCaptchaFailure, start } = useCaptchaSubmit<ApiError, CaptchaError | ApiError>();
   const form = useForm({ fullName: '', email: fixedEmail ?? '', password: '', terms: false }, () => ({
     fullName: required,
     email,
@@ -53,9 +51,7 @@ export function RegisterForm({ fixedEmail, beforeSignUp }: { fixedEmail?: string
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (pending || !form.check()) return;
-    setPending(true);
-    setFailure(null);
-    setCaptchaFailure(null);
+    start();
     try {
       const answer = await captcha.current?.token();
       const address = (fixedEmail ?? values.email).trim();

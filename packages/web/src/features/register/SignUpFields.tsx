@@ -6,6 +6,7 @@ import { Trans } from 'react-i18next';
 import type { Form } from '../../lib/use-form';
 import { useRuntimeConfig } from '../../lib/runtime-context';
 import { FULL_NAME_MAX_LENGTH } from '../../lib/validators';
+import { addressTyping } from '../../lib/address-input';
 
 /** What every sign-up form asks, whichever way the account signs in (password or passkey). */
 type SignUpValues = { fullName: string; email: string; terms: boolean };
@@ -40,8 +41,7 @@ export function NameAndEmailFields({
         name="email"
         type="email"
         autoComplete={emailAutoComplete}
-        autoCapitalize="none"
-        spellCheck={false}
+        {...addressTyping}
         readOnly={emailReadOnly}
         {...form.text('email')}
       />

@@ -36,9 +36,7 @@ export function AddDomainForm({ onAdded }: { onAdded(): void }) {
           placeholder="example.com"
           autoComplete="off"
           style={{ flex: '1 1 240px' }}
-          value={form.values.domain}
-          onChange={(event) => form.set('domain', event.currentTarget.value)}
-          error={form.error('domain')}
+          {...form.text('domain')}
         />
         <Button type="submit" mt={24} loading={add.isPending}>
           {t('organization.sso.domains.add')}

@@ -68,9 +68,7 @@ export function ProviderSection({ settings }: { settings: CompanySsoSettings }) 
             label={t('organization.sso.provider.identifier')}
             description={t('organization.sso.provider.identifierHint')}
             autoComplete="off"
-            value={form.values.identifier}
-            onChange={(event) => form.set('identifier', event.currentTarget.value)}
-            error={form.error('identifier')}
+            {...form.text('identifier')}
             maw={360}
           />
           <Radio.Group label={t('organization.sso.provider.protocol')} value={form.values.protocol} onChange={(value) => form.set('protocol', value as Protocol)}>
@@ -85,24 +83,18 @@ export function ProviderSection({ settings }: { settings: CompanySsoSettings }) 
                 label={t('organization.sso.provider.issuer')}
                 placeholder="https://login.example.com"
                 autoComplete="off"
-                value={form.values.issuer}
-                onChange={(event) => form.set('issuer', event.currentTarget.value)}
-                error={form.error('issuer')}
+                {...form.text('issuer')}
               />
               <TextInput
                 label={t('organization.sso.provider.clientId')}
                 autoComplete="off"
-                value={form.values.clientId}
-                onChange={(event) => form.set('clientId', event.currentTarget.value)}
-                error={form.error('clientId')}
+                {...form.text('clientId')}
               />
               <PasswordInput
                 label={t('organization.sso.provider.clientSecret')}
                 description={hasSecret ? t('organization.sso.provider.secretStored') : t('organization.sso.provider.secretHint')}
                 autoComplete="new-password"
-                value={form.values.clientSecret}
-                onChange={(event) => form.set('clientSecret', event.currentTarget.value)}
-                error={form.error('clientSecret')}
+                {...form.text('clientSecret')}
               />
             </>
           ) : (
