@@ -21,9 +21,9 @@ import * as moderators from './moderators/endpoints';
 import * as notifications from './notifications/endpoints';
 import * as oauth from './oauth/endpoints';
 import * as organizations from './organizations/endpoints';
+import * as onPremise from './organizations/on-premise-endpoints';
 import * as passkeys from './passkeys/endpoints';
 import * as payouts from './wallet/payout-endpoints';
-import * as products from './products';
 import * as resources from './resources/endpoints';
 import * as security from './security/endpoints';
 import * as sessions from './sessions/endpoints';
@@ -36,7 +36,7 @@ import * as supportChat from './support-chat/endpoints';
  * tooling. The web app imports the per-module namespaces from the package root instead, so a
  * page's bundle carries only the declarations it calls.
  */
-export const endpointModules = { account, adminApps, adminKeys, adminDashboard, adminBilling, adminOrganizations, adminWallet, adminPeople, adminOperators, adminWebhooks, apiKeys, audit, auth, avatar, billing, captcha, mfa, moderators, notifications, oauth, organizations, passkeys, payouts, products, resources, security, sessions, social, companySso, supportChat, wallet } as const;
+export const endpointModules = { account, adminApps, adminKeys, adminDashboard, adminBilling, adminOrganizations, adminWallet, adminPeople, adminOperators, adminWebhooks, apiKeys, audit, auth, avatar, billing, captcha, mfa, moderators, notifications, oauth, organizations, onPremise, passkeys, payouts, resources, security, sessions, social, companySso, supportChat, wallet } as const;
 
 const isDeclaration = (value: unknown): value is EndpointDeclaration =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;

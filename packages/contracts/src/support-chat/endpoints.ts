@@ -1,9 +1,14 @@
+import { z } from 'zod';
 import { chatwootIdentitySchema } from '../account/schemas';
-import { endpoint } from '../endpoint';
-import { productParams, productPatterns } from '../products';
+import { productPlanSchema } from '../billing/schemas';
+import { endpoint, endpointIn } from '../endpoint';
+import { productParams, productPatterns } from '../product-platform';
+import { languageSchema } from '../resources/schemas';
 
 /** The support-chat identity (the spec's call list); 404 when the chat is not configured. API keys need me:read. */
 const tag = 'support-chat';
+/** A product's own access token (the products' view of the user) is accepted too. */
+const productView = { tag, auth: { scope: 'me:read', productToken: true }, params: productParams, paramPatterns: productPatterns } as const;
 
 export const identity = endpoint({
   method: 'GET',
@@ -15,15 +20,32 @@ export const identity = endpoint({
   errors: ['not_found'],
 });
 
-export const productIdentity = endpoint({
-  method: 'GET',
-  path: '/{product}_platform/pm/users/me/chatwoot',
-  tag,
-  // A product's own access token is accepted too (the products' view of the user).
-  auth: { scope: 'me:read', productToken: true },
+export const productIdentity = endpointIn(productView, 'GET /{product}_platform/pm/users/me/chatwoot', {
   summary: 'Support-chat identity for a product (the locker product uses this one)',
-  params: productParams,
-  paramPatterns: productPatterns,
   response: chatwootIdentitySchema,
+  errors: ['not_found'],
+});
+
+/**
+ * The password-manager user: the shared spec names the call but not its fields; these are
+ * what the product pages read.
+ */
+export const pmUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string().nullable(),
+  full_name: z.string(),
+  language: languageSchema,
+  avatar_url: z.string().nullable(),
+  is_activated: z.boolean(),
+  two_factor_enabled: z.boolean(),
+  created_at: z.string(),
+  /** The person's plan of this product (billing): the free plan without a subscription. */
+  plan: productPlanSchema.optional(),
+});
+
+export const pmUser = endpointIn(productView, 'GET /{product}_platform/pm/users/me', {
+  summary: 'The password-manager user',
+  response: pmUserSchema,
   errors: ['not_found'],
 });
