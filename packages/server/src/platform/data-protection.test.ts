@@ -32,6 +32,14 @@ describe('data protection', () => {
     expect(() => protect.open('v1::')).toThrow(DataKeyMismatch);
   });
 
+  it('refuses a sealed value whose authentication tag was cut short (GCM checks only the bytes it is given)', () => {
+    const [iv, body] = protect.seal('').slice('v1:'.length).split(':') as [string, string];
+    // The empty plaintext's whole body is its 16-byte tag: its first 4 bytes would pass a check
+    // that takes the tag's length from the value, so a forger had 2^32 tries, not 2^128.
+    const shortTag = Buffer.from(body, 'base64url').subarray(0, 4).toString('base64url');
+    expect(() => protect.open(`v1:${iv}:${shortTag}`)).toThrow(DataKeyMismatch);
+  });
+
   it('hashes with the key: the same value hashes apart under another key', () => {
     expect(protect.keyedHash('x')).toMatch(/^k1:[0-9a-f]{64}$/);
     expect(protect.keyedHash('x')).toBe(protect.keyedHash('x'));

@@ -41,6 +41,9 @@ export function parseDataKey(text: string): Buffer | null {
   return bytes.length === 32 ? bytes : null;
 }
 
+/** AES-GCM's full tag. */
+const TAG_BYTES = 16;
+
 export function createDataProtection(key: Buffer): DataProtection {
   // Separate keys per use, so one can never be turned against the other.
   const derive = (label: string) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), label, 32));
@@ -57,10 +60,12 @@ export function createDataProtection(key: Buffer): DataProtection {
       if (!stored.startsWith(SEALED)) return stored;
       const [iv = '', body = ''] = stored.slice(SEALED.length).split(':');
       const bytes = Buffer.from(body, 'base64url');
+      // The tag is always 16 bytes: a shorter one would be checked only as far as it goes.
+      if (bytes.length < TAG_BYTES) throw new DataKeyMismatch();
       try {
-        const decipher = createDecipheriv('aes-256-gcm', encryptionKey, Buffer.from(iv, 'base64url'));
-        decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-        return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
+        const decipher = createDecipheriv('aes-256-gcm', encryptionKey, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
+        decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+        return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
       } catch {
         // GCM's own words ("Unsupported state or unable to authenticate data") name no cause an operator can act on.
         throw new DataKeyMismatch();
