@@ -24,6 +24,7 @@ import {
   useVerifyRecoveryEmail,
 } from './api';
 import { ChangeEmailDialog, emailField, RecoveryEmailDialog } from './dialogs';
+import { useCodeSteps } from './use-code-steps';
 
 /** /email: the primary, the recovery and the education email. */
 export function EmailPage() {
@@ -44,8 +45,7 @@ function PrimaryEmailSection() {
   const { user } = useAuthState();
   const request = useRequestEmailChange();
   const confirm = useConfirmEmailChange();
-  const [step, setStep] = useState<'idle' | 'details' | 'code'>('idle');
-  const [pendingEmail, setPendingEmail] = useState('');
+  const { step, setStep, pendingEmail, codeSentTo, close } = useCodeSteps();
 
   return (
     <Section title={t('email.primary.title')} description={t('email.primary.description')}>
@@ -59,23 +59,22 @@ function PrimaryEmailSection() {
       </Group>
       <ChangeEmailDialog
         opened={step === 'details'}
-        onClose={() => setStep('idle')}
+        onClose={close}
         currentEmail={user?.email ?? ''}
         method={user?.two_factor_method}
         onSubmit={async (body) => {
           await request.mutateAsync(body);
-          setPendingEmail(body.new_email);
-          setStep('code');
+          codeSentTo(body.new_email);
         }}
       />
       <OtpDialog
         opened={step === 'code'}
-        onClose={() => setStep('idle')}
+        onClose={close}
         title={t('email.primary.codeTitle')}
         email={pendingEmail}
         onSubmit={async (code) => {
           const saved = await confirm.mutateAsync(code);
-          setStep('idle');
+          close();
           notify('success', t('email.primary.changed', { email: saved.email }));
         }}
       />
@@ -90,8 +89,7 @@ function RecoveryEmailSection() {
   const request = useRequestRecoveryEmail();
   const verify = useVerifyRecoveryEmail();
   const remove = useRemoveRecoveryEmail();
-  const [step, setStep] = useState<'idle' | 'details' | 'code' | 'remove'>('idle');
-  const [pendingEmail, setPendingEmail] = useState('');
+  const { step, setStep, pendingEmail, codeSentTo, close } = useCodeSteps<'remove'>();
   const recovery = user?.recovery_email ?? null;
   const verified = Boolean(user?.recovery_email_verified);
 
@@ -107,10 +105,7 @@ function RecoveryEmailSection() {
             {!verified && (
               <Button
                 variant="light"
-                onClick={() => {
-                  setPendingEmail(recovery);
-                  setStep('code');
-                }}
+                onClick={() => codeSentTo(recovery)}
               >
                 {t('email.recovery.verify')}
               </Button>
@@ -133,28 +128,27 @@ function RecoveryEmailSection() {
       )}
       <RecoveryEmailDialog
         opened={step === 'details'}
-        onClose={() => setStep('idle')}
+        onClose={close}
         primaryEmail={user?.email ?? ''}
         onSubmit={async (body) => {
           await request.mutateAsync(body);
-          setPendingEmail(body.email);
-          setStep('code');
+          codeSentTo(body.email);
         }}
       />
       <OtpDialog
         opened={step === 'code'}
-        onClose={() => setStep('idle')}
+        onClose={close}
         title={t('email.recovery.codeTitle')}
         email={pendingEmail}
         onSubmit={async (code) => {
           await verify.mutateAsync(code);
-          setStep('idle');
+          close();
           notify('success', t('email.recovery.verifiedToast'));
         }}
       />
       <ConfirmDialog
         opened={step === 'remove'}
-        onClose={() => setStep('idle')}
+        onClose={close}
         title={t('email.recovery.removeTitle')}
         confirmLabel={t('email.recovery.remove')}
         danger

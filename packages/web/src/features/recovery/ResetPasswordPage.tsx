@@ -3,9 +3,9 @@ import { useEffect, useState } from 'react';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { WaitingView } from '../../components/WaitingView';
 import { paths, RESET_LINK_TTL_SECONDS } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
-import { Spinner } from '../../components/Spinner';
 import { notify } from '../../lib/api';
 import { checkResetToken } from './api';
 import { NewPasswordForm } from './NewPasswordForm';
@@ -33,12 +33,7 @@ export function ResetPasswordPage() {
   }, [token]);
 
   if (linkState === 'checking') {
-    return (
-      <Stack align="center" gap="md" py="xl" role="status">
-        <Spinner />
-        <Text>{t('recovery.resetPassword.checking')}</Text>
-      </Stack>
-    );
+    return <WaitingView text={t('recovery.resetPassword.checking')} />;
   }
 
   if (linkState === 'invalid' || !token) {

@@ -5,7 +5,7 @@ import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type ActivationResponse } from '@portal/contracts';
 import { ResendActivation } from '../../components/ResendActivation';
-import { Spinner } from '../../components/Spinner';
+import { WaitingView } from '../../components/WaitingView';
 import { rememberIdentifier } from '../../lib/flow-storage';
 import { oncePerToken } from '../../lib/once-per-token';
 import { activate } from './api';
@@ -37,12 +37,7 @@ export function ConfirmationPage() {
   }, [token]);
 
   if (outcome.state === 'pending') {
-    return (
-      <Stack align="center" gap="md" py="xl" role="status">
-        <Spinner />
-        <Text>{t('register.confirmation.activating')}</Text>
-      </Stack>
-    );
+    return <WaitingView text={t('register.confirmation.activating')} />;
   }
 
   if (outcome.state === 'activated') {

@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { accountEndpoints, paths } from '@portal/contracts';
 import { call } from '../../lib/api';
+import { WaitingView } from '../../components/WaitingView';
 import { loadAccountCatalogue } from '../../lib/i18n';
 import { oncePerToken } from '../../lib/once-per-token';
 
@@ -39,12 +40,7 @@ export function EducationEmailConfirmationPage() {
   }, [token]);
 
   if (outcome.state === 'pending') {
-    return (
-      <Stack align="center" gap="md" py="xl" role="status">
-        <Loader />
-        <Text>{t('app.loading')}</Text>
-      </Stack>
-    );
+    return <WaitingView text={t('app.loading')} indicator={<Loader />} />;
   }
 
   const confirmed = outcome.state === 'confirmed';
