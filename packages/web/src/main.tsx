@@ -2,17 +2,18 @@ import './app/mantine-styles';
 import { StrictMode, startTransition } from 'react';
 import { DEFAULT_LANGUAGE } from '@portal/contracts';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from 'react-router';
 import { AppProviders } from './app/AppProviders';
 import { prefetchToasts, showToast } from './app/toasts';
 import { prefetchBusyLoader } from './components/BusyGate';
-import { createAppRouter, guardsSendAway } from './app/router';
+import { createAppNavigation, guardsSendAway } from './app/router';
+import { RootRoute } from './app/RootRoute';
 import { configureApi } from './lib/api';
 import { setCookieDomain } from './lib/cookies';
 import { markVisited } from './lib/visit';
 import { appState } from './lib/app-state';
 import { exposeNonceToVitePreload, readCspNonce } from './lib/csp-nonce';
-import { hasFirstScreen, routerSettled } from './lib/first-screen';
+import { hasFirstScreen, settleFirstLocation } from './lib/first-screen';
 import { storeEntryParams } from './lib/entry-params';
 import { initI18n } from './lib/i18n';
 import { applyLanguage, followAccountLanguage, languageSources, resolveInitialLanguage } from './lib/language';
@@ -36,28 +37,30 @@ async function start(): Promise<void> {
   // English until the visitor's language is known: a toast raised meanwhile is still text.
   initI18n(DEFAULT_LANGUAGE);
 
-  // The navigate callbacks run only after a response arrives, by which time `router` exists.
-  const navigate = (to: string) => void router.navigate(to);
+  const navigation = createAppNavigation();
+  const navigate = (to: string) => navigation.navigate(to);
   configureApi({ baseUrl: config.apiBaseUrl, notify: showToast, navigate, onUnauthorized: () => clearSession('expired') });
   setSignOutNavigator(navigate);
 
-  // Creating the router starts the first navigation: the session check runs while the
-  // language is being resolved, not after it.
   // The server's guess is in the page (config.language); the dev server's shell has none and asks.
   const initialLanguage = resolveInitialLanguage(languageSources(config.language)).then(applyLanguage);
   // A signed-in account's own language comes after that guess, never raced by it.
   setWhenFoundSignedIn((user) => initialLanguage.then(() => followAccountLanguage(user)));
-  const router = createAppRouter();
-  await initialLanguage;
-  // The server-rendered first screen of /login stays until the live page is ready to replace it.
+  // Behind the server-rendered first screen of /login, the first navigation (session check,
+  // guards, the page's code) starts now, while the language is being resolved, not after it.
   const firstScreen = hasFirstScreen();
-  if (firstScreen) await routerSettled(router);
+  const settling = firstScreen ? settleFirstLocation(navigation.resolve) : undefined;
+  await initialLanguage;
+  // The first screen stays until the live page is ready to replace it.
+  const resolved = await settling;
 
   const root = createRoot(document.getElementById('root')!);
   const app = (
     <StrictMode>
       <AppProviders config={config} nonce={nonce}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <RootRoute navigation={navigation} resolved={resolved} />
+        </BrowserRouter>
       </AppProviders>
     </StrictMode>
   );
@@ -66,7 +69,7 @@ async function start(): Promise<void> {
   if (firstScreen) startTransition(() => root.render(app));
   else root.render(app);
   // On the first interaction: the toast and busy-loader code, and from then on the link prefetch.
-  const startLinkPrefetch = () => void import('./lib/link-prefetch').then(({ startLinkPrefetch }) => startLinkPrefetch(router, guardsSendAway), () => undefined);
+  const startLinkPrefetch = () => void import('./lib/link-prefetch').then(({ startLinkPrefetch }) => startLinkPrefetch(navigation, guardsSendAway), () => undefined);
   prefetchToasts(prefetchBusyLoader, startLinkPrefetch);
 }
 

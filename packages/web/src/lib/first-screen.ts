@@ -1,20 +1,10 @@
 /**
  * The sign-in page's first screen, rendered on the server (src/first-screen.tsx) and sent in
  * the shell of `/login`, is painted before the app's JavaScript arrives. The app renders its
- * live page in its place only once the router has settled (guards answered, the page's code
- * loaded), so the visitor sees the first screen, then the same page alive, never a loader
- * between them.
+ * live page in its place only once the first navigation has resolved (guards answered, the
+ * page's code loaded), so the visitor sees the first screen, then the same page alive, never a
+ * loader between them.
  */
-
-/** What of a data router (createBrowserRouter) this needs. */
-interface SettlingRouter {
-  state: RouterState;
-  subscribe(listener: (state: RouterState) => void): () => void;
-}
-interface RouterState {
-  initialized: boolean;
-  navigation: { state: string };
-}
 
 /** The attribute on the server-rendered first screen's wrapper. */
 export const FIRST_SCREEN_ATTRIBUTE = 'data-first-screen';
@@ -23,15 +13,23 @@ export function hasFirstScreen(): boolean {
   return document.querySelector(`[${FIRST_SCREEN_ATTRIBUTE}]`) !== null;
 }
 
-/** Resolves once the router's first navigation (guards, lazy page, loaders, redirects) is done. */
-export function routerSettled(router: SettlingRouter): Promise<void> {
-  if (router.state.initialized && router.state.navigation.state === 'idle') return Promise.resolve();
-  return new Promise((resolve) => {
-    const unsubscribe = router.subscribe((state) => {
-      if (state.initialized && state.navigation.state === 'idle') {
-        unsubscribe();
-        resolve();
-      }
-    });
-  });
+/** A chain of guards' redirects longer than this is a bug; the app then resolves it live. */
+const MAX_REDIRECTS = 10;
+
+/**
+ * Resolves the page's URL before the router exists, following the guards' redirects in the
+ * address bar (as replacements, as a router would on a first load). The path with query the
+ * first render may show at once, or undefined when that could not be settled here.
+ */
+export async function settleFirstLocation(resolve: (url: URL) => Promise<string | undefined>): Promise<string | undefined> {
+  try {
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
+      const redirect = await resolve(new URL(location.href));
+      if (redirect === undefined) return `${location.pathname}${location.search}`;
+      history.replaceState(null, '', redirect);
+    }
+  } catch {
+    // The live navigation resolves again and shows what failed.
+  }
+  return undefined;
 }

@@ -13,9 +13,9 @@ function table() {
   const register = vi.fn(async () => ({}));
   const account = vi.fn(async () => ({}));
   const routes: RouteObject[] = [
-    { path: '/forgot', lazy: forgot },
-    { path: '/register', children: [{ index: true, lazy: register }] },
-    { path: '/account', lazy: account },
+    { path: '/forgot', handle: { load: forgot } },
+    { path: '/register', children: [{ index: true, handle: { load: register } }] },
+    { path: '/account', handle: { load: account } },
   ];
   return { routes, forgot, register, account };
 }

@@ -15,7 +15,7 @@ function whenIdle(run: () => void): void {
   else setTimeout(run, LINK_PREFETCH_IDLE_MS);
 }
 
-const fetched = new Set<RouteObject['lazy']>();
+const fetched = new Set<() => Promise<unknown>>();
 
 /** Whether a link's page would send this visitor elsewhere (its matched routes, outermost first). */
 export type SendsAway = (matched: RouteObject[], url: URL) => boolean;
@@ -38,14 +38,15 @@ export function prefetchLinkedRoutes(routes: RouteObject[], root: ParentNode = d
     const matches = matchRoutes(routes, url.pathname) ?? [];
     if (sendsAway(matches.map((match) => match.route), url)) continue;
     for (const match of matches) {
-      const lazy = match.route.lazy;
-      if (typeof lazy !== 'function' || fetched.has(lazy)) continue;
-      fetched.add(lazy);
+      // A lazy page's route keeps how to fetch its code in its handle (app/lazy-page.tsx).
+      const load = (match.route.handle as { load?: unknown } | undefined)?.load as (() => Promise<unknown>) | undefined;
+      if (typeof load !== 'function' || fetched.has(load)) continue;
+      fetched.add(load);
       started += 1;
-      // The module lands in the browser's module map: the navigation later finds it there.
+      // The module is kept by its route: the navigation later finds it loaded.
       Promise.resolve()
-        .then(() => (lazy as () => Promise<unknown>)())
-        .catch(() => fetched.delete(lazy));
+        .then(load)
+        .catch(() => fetched.delete(load));
     }
   }
   return started;

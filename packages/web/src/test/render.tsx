@@ -1,9 +1,10 @@
 import { cleanup, configure, render } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { MemoryRouter, useLocation, type Location, type RouteObject } from 'react-router';
 import type { RuntimeConfig } from '@portal/contracts';
 import { AppProviders } from '../app/AppProviders';
-import { createAppRoutes } from '../app/router';
+import { createAppNavigation } from '../app/router';
+import { RootRoute } from '../app/RootRoute';
 import { initI18n } from '../lib/i18n';
 import { currentUser as sessionUser, setSessionUser, type SessionUser } from '../lib/session';
 
@@ -42,14 +43,29 @@ interface RenderRoutesOptions {
   config?: Partial<RuntimeConfig>;
 }
 
+/** Where the router is, and how to move it, as a test sees it. */
+export interface TestRouter {
+  state: { location: Location };
+  navigate(to: string): void;
+}
+
+function LocationProbe({ into }: { into: TestRouter }) {
+  into.state.location = useLocation();
+  return null;
+}
+
 /** Render the app's real route table (or given routes) in memory at `path`. */
 export function renderAt(path: string, { user = null, currentUser = sessionUser, routes, config }: RenderRoutesOptions = {}) {
   initI18n('en');
   setSessionUser(user);
-  const router = createMemoryRouter(routes ?? createAppRoutes({ currentUser }), { initialEntries: [path] });
+  const navigation = createAppNavigation({ currentUser, routes });
+  const router: TestRouter = { state: { location: { pathname: '', search: '', hash: '', state: null, key: '' } }, navigate: navigation.navigate };
   const view = render(
     <AppProviders config={{ ...testConfig, ...config }} env="test">
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <RootRoute navigation={navigation} />
+        <LocationProbe into={router} />
+      </MemoryRouter>
     </AppProviders>,
   );
   return { ...view, router, currentUser };

@@ -1,14 +1,12 @@
 import { useEffect } from 'react';
-import { useRouteError } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ErrorView } from '../../components/ErrorView';
 import { isChunkLoadError, reloadAfterChunkError } from '../../lib/chunk-reload';
 import { PublicFrame } from '../layouts/PublicFrame';
 import { describeRouteError } from './describe-route-error';
 
-/** The router's error element: whatever a route throws ends here. */
-export function RouteErrorPage() {
-  const error = useRouteError();
+/** Where a navigation ends that failed (a guard's error, a page's chunk) or whose page threw. */
+export function RouteErrorPage({ error }: { error: unknown }) {
   const { t } = useTranslation();
 
   useEffect(() => {

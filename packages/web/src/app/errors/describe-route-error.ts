@@ -25,12 +25,21 @@ function errorDataMessage(data: unknown, t: TFunction): string | undefined {
   return message || undefined;
 }
 
+/** What react-router's `data(value, init)` makes. */
+function isThrownData(error: unknown): error is { data: unknown; init?: { status?: number } } {
+  return !!error && typeof error === 'object' && (error as { type?: unknown }).type === 'DataWithResponseInit';
+}
+
 /**
  * Any error a route can end in, as the status and message the error page shows: the
  * status defaults to 500 and the message to 'Error' (the spec's error catalogue).
  */
 export function describeRouteError(error: unknown, t: TFunction): RouteErrorDescription {
   const fallback = t('errors.fallback');
+  // A guard's `data()` (middleware.ts), thrown as is: the declarative router does not wrap it.
+  if (isThrownData(error)) {
+    return { status: error.init?.status ?? 500, message: errorDataMessage(error.data, t) ?? fallback };
+  }
   if (isRouteErrorResponse(error)) {
     const notFound = error.status === 404 ? t('errors.page_not_found') : undefined;
     return { status: error.status, message: errorDataMessage(error.data, t) ?? notFound ?? (error.statusText || fallback) };

@@ -1,11 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { matchRoutes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RouteErrorPage } from '../errors/RouteErrorPage';
 import { createAppRoutes, guardsSendAway } from '../router';
 import { setSessionUser } from '../../lib/session';
 import { ada, locationOf, renderAt } from '../../test/render';
-import { createGuardLoader } from './guard-loader';
 import { middlewareNames, runMiddleware } from './middleware';
 
 describe('runMiddleware', () => {
@@ -24,7 +22,7 @@ describe('runMiddleware', () => {
   });
 
   it('fails with a 500 naming an unknown middleware', async () => {
-    // Thrown as `data()`, which the router turns into a route error response (see below).
+    // Thrown as `data()`, which the error page reads as a status and message (see below).
     const failure = await runMiddleware(context(['auth', 'nope'])).catch((error: unknown) => error);
     expect(failure).toMatchObject({ init: { status: 500 }, data: { message: 'Unknown middleware nope' } });
   });
@@ -117,20 +115,13 @@ describe('route guards', () => {
   });
 
   it('shows an unknown middleware as a 500 on the error page', async () => {
-    let routes: Parameters<typeof createGuardLoader>[0]['routes'] extends () => infer R ? R : never = [];
-    const loader = createGuardLoader({ routes: () => routes, currentUser: async () => null });
-    routes = [
+    const routes = [
       {
-        id: 'root',
-        loader,
-        shouldRevalidate: () => true,
-        errorElement: <RouteErrorPage />,
-        HydrateFallback: () => null,
         handle: { middleware: ['maintenance', 'auth'] },
-        children: [{ path: '/broken', handle: { middleware: ['nope'] }, Component: () => <p>broken page</p> }],
+        children: [{ path: '/broken', handle: { middleware: ['nope'] }, element: <p>broken page</p> }],
       },
     ];
-    renderAt('/broken', { routes });
+    renderAt('/broken', { routes, currentUser: async () => null });
     expect(await screen.findByText('Unknown middleware nope')).toBeTruthy();
     expect(screen.getByTestId('error-status').textContent).toBe('500');
     expect(screen.queryByText('broken page')).toBeNull();
