@@ -113,7 +113,7 @@ test.describe('sign-up, activation, sign-in, sign-out', () => {
     expect(signUp.status()).toBe(201);
 
     await signInThroughPages(page, email, PASSWORD);
-    await expect(page.getByTestId('login-error')).toHaveText('Your account is not activated. Please check your email');
+    await expect(page.getByTestId('login-error')).toHaveText('Your account is not activated. Check your email');
     await page.getByRole('button', { name: 'Resend activation email' }).click();
     await expect(page.getByText(`If ${email} has an account waiting for activation, a new link is on its way.`)).toBeVisible();
     await expect(page.getByRole('button', { name: /Resend in \d+ s/ })).toBeDisabled();

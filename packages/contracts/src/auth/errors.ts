@@ -1,8 +1,8 @@
 /** Signing in and up, recovery, second factors, passkeys and sessions (server modules auth, mfa, passkeys, security). */
 export const authErrors = {
   'auth.invalid_credentials': { status: 400, message: 'Email or password not valid' },
-  'auth.not_activated': { status: 403, message: 'Your account is not activated. Please check your email' },
-  'auth.account_locked': { status: 403, message: 'This account is locked. Please contact support' },
+  'auth.not_activated': { status: 403, message: 'Your account is not activated. Check your email' },
+  'auth.account_locked': { status: 403, message: 'This account is locked. Contact support' },
   'auth.account_not_found': { status: 404, message: 'No account for this email or username' },
   'auth.captcha_required': { status: 400, message: 'Complete the captcha' },
   'auth.captcha_invalid': { status: 400, message: 'Captcha verification failed' },
@@ -20,7 +20,7 @@ export const authErrors = {
   'auth.enter_valid_email': { status: 400, message: 'enter a valid email address' },
 
   // Second factors and passkeys.
-  'auth.mfa_token_invalid': { status: 400, message: 'Your sign-in took too long. Please sign in again' },
+  'auth.mfa_token_invalid': { status: 400, message: 'Your sign-in took too long. Sign in again' },
   'auth.reauth_required': { status: 403, message: 'Confirm it is you to continue' },
   'auth.mfa_not_email': { status: 400, message: 'This sign-in does not use email codes' },
   'auth.recovery_code_invalid': { status: 400, message: 'Recovery code not valid' },

@@ -2,8 +2,8 @@
 export const companySsoErrors = {
   'sso.identifier_invalid': { status: 400, message: 'SSO identifier invalid' },
   'sso.required': { status: 403, message: 'Your organization requires single sign-on (SSO). Sign in with your company SSO instead' },
-  'sso.state_invalid': { status: 400, message: 'This SSO sign-in took too long or was started in another browser. Please try again' },
-  'sso.idp_unavailable': { status: 502, message: "Your organization's identity provider cannot be reached. Please try again later" },
+  'sso.state_invalid': { status: 400, message: 'This SSO sign-in took too long or was started in another browser. Try again' },
+  'sso.idp_unavailable': { status: 502, message: "Your organization's identity provider cannot be reached. Try again later" },
   'sso.response_invalid': { status: 400, message: "Your organization's identity provider sent an answer that cannot be accepted" },
   'sso.email_missing': { status: 400, message: "Your organization's identity provider did not send your email address" },
   'sso.domain_not_verified': { status: 403, message: 'Your organization has not verified the domain of {email}, so it cannot sign in with SSO. Ask your administrator' },
@@ -29,5 +29,5 @@ export const companySsoErrors = {
   'sso.domain_public_suffix': { status: 400, message: '{domain} is a public suffix that many owners share: claim your organization\'s own domain, such as example.com' },
   'sso.proof_address_invalid': { status: 400, message: 'Choose admin@, administrator@, hostmaster@, postmaster@ or webmaster@ of the domain' },
   'sso.domain_verified_already': { status: 409, message: '{domain} is verified already' },
-  'sso.dns_unavailable': { status: 502, message: 'The DNS lookup of {domain} failed. Please try again later' },
+  'sso.dns_unavailable': { status: 502, message: 'The DNS lookup of {domain} failed. Try again later' },
 } as const;

@@ -108,4 +108,12 @@ describe('the voice of field messages', () => {
     const numbers = FIELD_MESSAGES.filter((path) => /\bnumbers\b/i.test(english.get(path)!));
     expect(numbers.map((path) => `${path}: ${english.get(path)}`)).toEqual([]);
   });
+
+  it('never pleads in any message the spec does not word: no "Please" / "Vui lòng"', () => {
+    // The spec's 401 text, and the busy loader's label (a status line, not a message).
+    const exempt = new Set(['errors.unauthorized', 'busy.label']);
+    const pleadingEnglish = [...english].filter(([path, text]) => !exempt.has(path) && /\bplease\b/i.test(text));
+    const pleadingVietnamese = [...vietnamese].filter(([path, text]) => path !== 'busy.label' && /vui lòng/iu.test(text));
+    expect([...pleadingEnglish, ...pleadingVietnamese].map(([path, text]) => `${path}: ${text}`)).toEqual([]);
+  });
 });

@@ -318,12 +318,12 @@ describe('server texts in the visitor language (the spec validation rules)', () 
   });
 
   it('errorText follows the language shown now, and names the refusal of a handled 403', async () => {
-    answer = { status: 403, body: { code: 'auth.not_activated', message: 'Your account is not activated. Please check your email' } };
+    answer = { status: 403, body: { code: 'auth.not_activated', message: 'Your account is not activated. Check your email' } };
     const error = await failure(api.post('/sso/auth', {}, { handle: [403] }));
     expect(toasts).toEqual([]);
-    expect(errorText(error)).toBe('Your account is not activated. Please check your email');
+    expect(errorText(error)).toBe('Your account is not activated. Check your email');
     await i18n.changeLanguage('vi');
-    expect(errorText(error)).toBe('Tài khoản của bạn chưa được kích hoạt. Vui lòng kiểm tra email');
+    expect(errorText(error)).toBe('Tài khoản của bạn chưa được kích hoạt. Hãy kiểm tra email');
   });
 
   it('a 429 in the form counts the seconds the server named', async () => {

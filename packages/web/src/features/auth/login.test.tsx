@@ -113,11 +113,11 @@ describe('/login/password', () => {
   });
 
   it('tells an account not activated so, and sends the activation mail again', async () => {
-    server.on('POST /sso/auth', { status: 403, body: { code: 'auth.not_activated', message: 'Your account is not activated. Please check your email' } });
+    server.on('POST /sso/auth', { status: 403, body: { code: 'auth.not_activated', message: 'Your account is not activated. Check your email' } });
     server.on('POST /sso/users/activation/resend', { status: 200, body: { email: 'ada@example.com' } });
     await toPasswordStep();
     submitPassword('Correct-Horse');
-    expect((await screen.findByTestId('login-error')).textContent).toBe('Your account is not activated. Please check your email');
+    expect((await screen.findByTestId('login-error')).textContent).toBe('Your account is not activated. Check your email');
     fireEvent.click(await screen.findByRole('button', { name: 'Resend activation email' }));
     expect(await screen.findByText('If ada@example.com has an account waiting for activation, a new link is on its way.')).toBeTruthy();
     expect(server.callsTo('POST /sso/users/activation/resend')).toEqual([{ email: 'ada@example.com', captcha: 'captcha-answer' }]);
