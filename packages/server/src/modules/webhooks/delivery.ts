@@ -22,7 +22,11 @@ export interface DeliveryWorkerOptions {
   concurrency?: number;
   /** Pause between rounds of a run, so the requests that came in meanwhile are served first. */
   pauseMs?: number;
-  /** How long a claim holds: past it another worker may take the delivery again (a crashed node). */
+  /**
+   * How long a claim holds: past it another worker may take the delivery again (a crashed node).
+   * By default long enough for a whole batch to time out lane by lane, so a slow receiver's
+   * deliveries are not claimed again while they are still being sent.
+   */
   leaseMs?: number;
   /** One run stops claiming after this long, so a job's run ends and the node can close. */
   runBudgetMs?: number;
@@ -43,10 +47,10 @@ export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
  */
 export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const queries = webhookQueries(options.db);
-  const batchSize = options.batchSize ?? 50;
+  const batchSize = options.batchSize ?? 100;
   const concurrency = Math.max(1, options.concurrency ?? 16);
   const pauseMs = options.pauseMs ?? 5;
-  const leaseMs = options.leaseMs ?? 60_000;
+  const leaseMs = options.leaseMs ?? Math.ceil(batchSize / concurrency) * ATTEMPT_TIMEOUT_MS + 30_000;
   const runBudgetMs = options.runBudgetMs ?? 10_000;
   const policy: EgressPolicy = { ...options.egress, timeoutMs: ATTEMPT_TIMEOUT_MS, maxResponseBytes: ANSWER_LIMIT_BYTES };
 
