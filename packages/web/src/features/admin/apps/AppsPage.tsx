@@ -5,7 +5,7 @@ import '@mantine/core/styles/Code.css';
 import '@mantine/core/styles/Image.css';
 import '@mantine/core/styles/Input.css';
 import { useState } from 'react';
-import { Alert, Badge, Button, Code, FileInput, Group, Image, Stack, Text } from '@mantine/core';
+import { Badge, Button, FileInput, Group, Image, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AdminApp } from '@portal/contracts';
 import { NameCell } from '../../../components/cells';
@@ -17,6 +17,7 @@ import { fileAsBase64, useApps, useDeleteApp, useRegisterApp, useRotateAppSecret
 import { AppForm } from './AppForm';
 import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
 import { LoadFailed } from '../LoadFailed';
+import { SecretOnce } from '../SecretOnce';
 
 /** A secret just made: shown in this page once, never read back from the server. */
 interface ShownSecret {
@@ -56,19 +57,14 @@ export function AppsPage() {
       <PageHeader title={t('admin.apps.title')} description={t('admin.apps.description')} />
       <LoadFailed when={apps.isError} message={t('admin.apps.loadFailed')} />
       {shown && (
-        <Alert color="yellow" title={t('admin.apps.secretTitle')} data-testid="app-secret">
-          <Stack gap="xs">
-            <Text size="sm">{t('admin.apps.secretOnce', { clientId: shown.clientId })}</Text>
-            <Code block data-testid="app-secret-value">
-              {shown.secret}
-            </Code>
-            <Group>
-              <Button size="xs" variant="default" onClick={() => setShown(null)} data-testid="app-secret-dismiss">
-                {t('admin.apps.secretDone')}
-              </Button>
-            </Group>
-          </Stack>
-        </Alert>
+        <SecretOnce
+          title={t('admin.apps.secretTitle')}
+          text={t('admin.apps.secretOnce', { clientId: shown.clientId })}
+          secret={shown.secret}
+          testId="app-secret"
+          valueTestId="app-secret-value"
+          dismiss={{ label: t('admin.apps.secretDone'), testId: 'app-secret-dismiss', onClick: () => setShown(null) }}
+        />
       )}
       {isOwner && !registering && (
         <Group>

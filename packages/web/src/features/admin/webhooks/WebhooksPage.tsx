@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import { useState } from 'react';
-import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { WebhookApp } from '@portal/contracts';
 import { NameCell } from '../../../components/cells';
@@ -14,6 +14,7 @@ import { DeliveryLog } from './DeliveryLog';
 import { EndpointForm } from './EndpointForm';
 import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
 import { LoadFailed } from '../LoadFailed';
+import { SecretOnce } from '../SecretOnce';
 
 /**
  * /admin/webhooks: each outside app's endpoint and events, its signing secret (shown once, when
@@ -69,14 +70,7 @@ export function WebhooksPage() {
         <>
           <Section title={t('admin.webhooks.endpointOf', { name: app.client_name })}>
             <Stack gap="md">
-              {shownSecret && (
-                <Alert color="yellow" title={t('admin.webhooks.secretTitle')} data-testid="webhook-secret">
-                  <Stack gap="xs">
-                    <Text size="sm">{t('admin.webhooks.secretOnce')}</Text>
-                    <Code block>{shownSecret}</Code>
-                  </Stack>
-                </Alert>
-              )}
+              {shownSecret && <SecretOnce title={t('admin.webhooks.secretTitle')} text={t('admin.webhooks.secretOnce')} secret={shownSecret} testId="webhook-secret" />}
               <EndpointForm
                 key={`${app.client_id}:${app.endpoint?.updated_at ?? 'none'}`}
                 app={app}
