@@ -37,10 +37,16 @@ export function hotStatements(db: Database) {
       .returning({ id: t.id })
       .prepare('oidc_models_consume_upsert'),
     /**
-     * Saves rows and links the provider session to the portal session it stands on
-     * (`linkSessionUid`, `linkPortalSessionId`), in one statement: an authorization's writes.
+     * Saves rows, links the provider session to the portal session it stands on
+     * (`linkSessionUid`, `linkPortalSessionId`) and deletes the rows `removeModel` and `removeId`
+     * name (none of them saved here), in one statement: an authorization's writes.
      */
-    upsertLinked: upsertRows(db.with(linked).insert(t).select(rowsOfArrays())).prepare('oidc_models_upsert_linked'),
+    upsertLinked: upsertRows(db.with(linked, removed).insert(t).select(rowsOfArrays())).prepare('oidc_models_upsert_linked'),
+    /** Deletes rows (`removeModel`, `removeId`): interactions a request ended. */
+    remove: db
+      .delete(t)
+      .where(sql`(${t.model}, ${t.id}) in (select * from unnest(${sql.placeholder('removeModel')}::text[], ${sql.placeholder('removeId')}::text[]))`)
+      .prepare('oidc_models_remove'),
     /** A person's latest live grant for a client, with its payload (a new provider session's authorization). */
     remembered: db
       .select({ id: t.id, payload: t.payload })
@@ -85,6 +91,16 @@ const linked = (() => {
         values (${sql.placeholder('linkSessionUid')}, ${sql.placeholder('linkPortalSessionId')}::uuid)
         on conflict (${sql.identifier(l.sessionUid.name)}) do update set ${sql.identifier(l.portalSessionId.name)} = excluded.${sql.identifier(l.portalSessionId.name)}
         returning ${l.sessionUid}`,
+  );
+})();
+
+/** The rows `upsertLinked` deletes. */
+const removed = (() => {
+  const t = oidcModels;
+  return new QueryBuilder().$with('removed', { id: sql<string>`id` }).as(
+    sql`delete from ${t}
+        where (${t.model}, ${t.id}) in (select * from unnest(${sql.placeholder('removeModel')}::text[], ${sql.placeholder('removeId')}::text[]))
+        returning ${t.id}`,
   );
 })();
 

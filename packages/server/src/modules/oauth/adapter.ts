@@ -67,7 +67,8 @@ export function createAdapterFactory(
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      await writes.flush();
+      // Its row is read with its grant's: the request's writes of either go first.
+      await writes.flushTouching(this.model, 'Grant');
       if (this.model === 'Grant') {
         const handed = handoff.take(id);
         if (handed) return handed as AdapterPayload;
@@ -107,6 +108,8 @@ export function createAdapterFactory(
     }
 
     async destroy(id: string): Promise<void> {
+      // An interaction ends with the writes of the request that ends it (request-writes.ts).
+      if (this.model === 'Interaction') return writes.removeInteraction(id);
       await writes.flush();
       if (this.model === 'Grant') handoff.forget(id);
       await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
@@ -132,7 +135,7 @@ export function createAdapterFactory(
      * Grant.find of the same request then takes (token-reads.ts: one statement, not two).
      */
     async rememberedGrant(accountId: string, clientId: string): Promise<string | undefined> {
-      await writes.flush();
+      await writes.flushTouching('Grant');
       const [row] = await statements.remembered.execute({ accountId, clientId });
       if (!row) return undefined;
       handoff.offer(row.id, row.payload);

@@ -21,7 +21,14 @@ export interface SessionLink {
 
 export function requestWrites(statements: HotStatements, currentRequest: () => object | undefined, refused: (model: string, id: string) => Promise<never>) {
   type Consume = { model: string; id: string };
-  const held = new WeakMap<object, { rows: Map<string, ModelWrite>; consumes: Consume[]; link?: SessionLink }>();
+  /**
+   * `removals`: interactions the request ended (resume), deleted with its writes; `removalsFirst`
+   * when a row removed was then saved again, so that the delete goes before the save.
+   */
+  type Held = { rows: Map<string, ModelWrite>; consumes: Consume[]; link?: SessionLink; removals: Consume[]; removalsFirst: boolean };
+  const held = new WeakMap<object, Held>();
+  const keyOf = (row: { model: string; id: string }) => `${row.model}:${row.id}`;
+  const removalColumns = (removals: Consume[]) => ({ removeModel: removals.map((row) => row.model), removeId: removals.map((row) => row.id) });
 
   const columnsOfRows = (rows: ModelWrite[]) => {
     const column = (key: keyof ModelWrite) => rows.map((row) => row[key]);
@@ -43,15 +50,18 @@ export function requestWrites(statements: HotStatements, currentRequest: () => o
     if ((await statements.consume.execute({ model, id })).length === 0) await refused(model, id);
   }
 
-  async function write(rows: ModelWrite[], consumes: Consume[], link?: SessionLink): Promise<void> {
+  async function write({ rows: byKey, consumes, link, removals, removalsFirst }: Held): Promise<void> {
+    const rows = [...byKey.values()];
     const linkParameters = link && { linkSessionUid: link.sessionUid, linkPortalSessionId: link.portalSessionId };
-    // An authorization's writes and its session's link: one statement.
-    if (linkParameters && consumes.length === 0 && rows.length > 0) {
-      await statements.upsertLinked.execute({ ...columnsOfRows(rows), ...linkParameters });
+    // An authorization's writes, its session's link and the end of its interaction: one statement.
+    if (linkParameters && consumes.length === 0 && rows.length > 0 && !removalsFirst) {
+      await statements.upsertLinked.execute({ ...columnsOfRows(rows), ...linkParameters, ...removalColumns(removals) });
       return;
     }
+    if (removalsFirst) await statements.remove.execute(removalColumns(removals));
     await writeRows(rows, consumes);
     if (linkParameters) await statements.link.execute(linkParameters);
+    if (!removalsFirst && removals.length > 0) await statements.remove.execute(removalColumns(removals));
   }
 
   async function writeRows(rows: ModelWrite[], consumes: Consume[]): Promise<void> {
@@ -72,7 +82,7 @@ export function requestWrites(statements: HotStatements, currentRequest: () => o
 
   const heldBy = (request: object) => {
     let writes = held.get(request);
-    if (!writes) held.set(request, (writes = { rows: new Map(), consumes: [] }));
+    if (!writes) held.set(request, (writes = { rows: new Map(), consumes: [], removals: [], removalsFirst: false }));
     return writes;
   };
 
@@ -81,7 +91,9 @@ export function requestWrites(statements: HotStatements, currentRequest: () => o
       const request = currentRequest();
       if (!request) return writeRows([row], []);
       // A second save of the same row replaces the first, as two upserts one after the other would.
-      heldBy(request).rows.set(`${row.model}:${row.id}`, row);
+      const writes = heldBy(request);
+      if (writes.removals.some((removal) => keyOf(removal) === keyOf(row))) writes.removalsFirst = true;
+      writes.rows.set(keyOf(row), row);
     },
     /** Links the provider session of `request` to its portal session, with the request's writes. */
     linkSession(request: object, link: SessionLink): void {
@@ -92,12 +104,33 @@ export function requestWrites(statements: HotStatements, currentRequest: () => o
       if (!request) return consumeNow(consume);
       heldBy(request).consumes.push(consume);
     },
+    /**
+     * Deletes an interaction with the request's writes (the provider ends it when the person
+     * comes back from it). Only interactions: nothing consumes them, so no consume of the same
+     * request can depend on the order; a save of it earlier in the request is not made.
+     */
+    async removeInteraction(id: string): Promise<void> {
+      const removal = { model: 'Interaction', id };
+      const request = currentRequest();
+      if (!request) return void (await statements.remove.execute(removalColumns([removal])));
+      const writes = heldBy(request);
+      writes.rows.delete(keyOf(removal));
+      writes.removals.push(removal);
+    },
+    /** Makes what the current request holds if any of it is of `models` (a read of them only needs those first). */
+    async flushTouching(...models: string[]): Promise<void> {
+      const request = currentRequest();
+      const writes = request && held.get(request);
+      if (!writes) return;
+      const ofModel = (row: { model: string }) => models.includes(row.model);
+      if ([...writes.rows.values()].some(ofModel) || writes.consumes.some(ofModel) || writes.removals.some(ofModel)) await this.flush(request);
+    },
     /** Makes what `request` holds (by default the provider request this runs in). */
     async flush(request = currentRequest()): Promise<void> {
       const writes = request && held.get(request);
       if (!writes) return;
       held.delete(request);
-      await write([...writes.rows.values()], writes.consumes, writes.link);
+      await write(writes);
     },
   };
 }
