@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -16,6 +17,18 @@ const runId = (process.env.E2E_RUN_ID ||= `${new Date().toISOString().replace(/[
 // and node_modules, inherit this and skip most of compiling again (a server's start took about
 // 12 % less CPU). Node checks each entry against its source, and runs side by side share it.
 process.env.NODE_COMPILE_CACHE ||= path.join(root, '.cache', 'e2e', 'node-compile-cache');
+
+/**
+ * The specs whose tests run one after another in one worker (`mode: 'serial'` or `'default'`):
+ * each is one job of the run, most with their own server and set-up in a beforeAll, a minute or
+ * several on one lane. Playwright hands jobs to the two workers in project order, then file
+ * order; these go first (project "sequential"), the specs whose tests are jobs of one test each
+ * after them (project "parallel"). The run then ends on short jobs that even out the two lanes,
+ * not on one lane still in a long spec (alphabetically, the wallet specs) while the other idles.
+ */
+const SEQUENTIAL_SPECS = readdirSync(path.join(root, 'e2e')).filter(
+  (file) => file.endsWith('.spec.ts') && /describe\.configure\(\{[^}]*mode: '(serial|default)'/.test(readFileSync(path.join(root, 'e2e', file), 'utf8')),
+);
 
 /**
  * End-to-end tests: the real server (packages/server/src/main.ts, PGlite in a temporary
@@ -56,5 +69,8 @@ export default defineConfig({
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'sequential', testMatch: SEQUENTIAL_SPECS },
+    { name: 'parallel', testIgnore: SEQUENTIAL_SPECS },
+  ],
 });
