@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApiKeyScope } from './account/schemas';
+import type { ApiKeyScope } from './api-keys/schemas';
 import { errorCatalogue, type ErrorCode } from './errors';
 import type { AdminScope, OperatorRole } from './operators/roles';
 

@@ -3,7 +3,7 @@ import { codeSchema, emailSchema, messages, passwordSchema } from '../auth/schem
 import { recoveryCodeSchema } from '../mfa/schemas';
 
 /**
- * Account self-service (issue: account self-service). Calls under /v3 unless noted.
+ * Account self-service: the profile, its emails, privacy, export and deletion. Calls under /v3 unless noted.
  * Actions that change how one signs in take the password, and the second factor when on.
  */
 const secondFactor = {
@@ -43,65 +43,3 @@ export const DELETION_CONFIRMATION_WORD = 'DELETE';
 export const deletionRequestSchema = z.object({ ...secondFactor, confirmation: z.string().trim().min(1, messages.blank) });
 export const deletionResponseSchema = z.object({ deletion_due_at: z.string() });
 export const restoreRequestSchema = z.object({ restore_token: z.string().min(1).max(200) });
-
-/** API keys. A key never manages keys, password, second factors, sessions or deletion. */
-export const apiKeyScopes = ['me:read', 'me:write', 'notifications:read', 'notifications:write'] as const;
-export type ApiKeyScope = (typeof apiKeyScopes)[number];
-export const API_KEY_PREFIX = 'pk_';
-/**
- * An API key's whole shape: the prefix and 43 characters (32 random bytes, base64url). Only
- * this shape is taken for a key: session and access tokens are 43 random base64url characters
- * too, and one in 262,144 of them starts with the prefix by chance.
- */
-export const API_KEY_PATTERN = /^pk_[A-Za-z0-9_-]{43}$/;
-/** POST /sso/me/api-keys → the key, shown this once. */
-export const createApiKeyRequestSchema = z.object({
-  name: z.string().trim().min(1, messages.blank).max(60),
-  scopes: z.array(z.enum(apiKeyScopes)).min(1, 'Choose at least one scope'),
-  /** Days until the key stops working; absent for no expiry. */
-  expires_in_days: z.number().int().min(1).max(365).optional(),
-});
-export const apiKeySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  scopes: z.array(z.enum(apiKeyScopes)),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-  expires_at: z.string().nullable(),
-});
-/** GET /sso/me/api-keys; DELETE /sso/me/api-keys/{id} → 204. */
-export const apiKeyListSchema = z.array(apiKeySchema);
-export const createdApiKeySchema = apiKeySchema.extend({ key: z.string() });
-
-/** Notifications (the spec's entities and state rules). GET /notifications?page=&page_size= ; PUT /notifications/{id} {read: true}; PUT /notifications/read-all. */
-export const notificationTypes = ['reports', 'programs', 'programs/updates', 'transactions', 'other'] as const;
-export const notificationSchema = z.object({
-  id: z.string(),
-  type: z.enum(notificationTypes),
-  title: z.string(),
-  body: z.string(),
-  metadata: z.object({
-    report_id: z.string().optional(),
-    comment_id: z.string().optional(),
-    program_alias: z.string().optional(),
-    transaction_id: z.string().optional(),
-  }),
-  /** 'owner' when the user owns the program the notification is about. */
-  target: z.enum(['owner', 'other']),
-  read: z.boolean(),
-  created_at: z.string(),
-});
-export type Notification = z.infer<typeof notificationSchema>;
-export const notificationListSchema = z.object({ items: z.array(notificationSchema), unread_count: z.number().int(), total: z.number().int() });
-export const markNotificationRequestSchema = z.object({ read: z.literal(true) });
-
-/** GET /sso/me/chatwoot and GET /{product}_platform/pm/users/me/chatwoot: Chatwoot identity validation. */
-export const chatwootIdentitySchema = z.object({
-  identifier: z.string(),
-  name: z.string(),
-  email: z.string(),
-  language_override: z.string(),
-  /** HMAC-SHA256 of identifier with the configured secret. */
-  user_hash: z.string(),
-});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiKeyListSchema, createApiKeyRequestSchema, createdApiKeySchema } from '../account/schemas';
+import { apiKeyListSchema, createApiKeyRequestSchema, createdApiKeySchema } from './schemas';
 import { endpointGroups, endpointIn } from '../endpoint';
 
 /** Managing API keys: a signed-in session only, never a key. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { markNotificationRequestSchema, notificationListSchema, notificationSchema } from '../account/schemas';
+import { markNotificationRequestSchema, notificationListSchema, notificationSchema } from './schemas';
 import { endpointIn } from '../endpoint';
 
 /** The signed-in user's notifications (the spec's entities, state rules and call list). API keys need notifications:read / :write. */

@@ -10,7 +10,7 @@ import {
   passkeyRegisterRequestSchema,
   passkeyRenameRequestSchema,
   passkeySchema,
-} from '../mfa/schemas';
+} from './schemas';
 import { endpointGroups, endpointIn } from '../endpoint';
 import * as firstPaint from '../first-paint';
 import { signInAnswerSchema } from '../auth/endpoints';

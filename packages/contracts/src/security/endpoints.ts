@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changePasswordRequestSchema, reauthRequestSchema, revokedCountSchema, securityOverviewSchema, sessionListSchema } from '../mfa/schemas';
+import { changePasswordRequestSchema, reauthRequestSchema, revokedCountSchema, securityOverviewSchema, sessionListSchema } from './schemas';
 import { endpointGroups, endpointIn } from '../endpoint';
 
 /** The security pages. Sessions only: an API key never reaches them. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatwootIdentitySchema } from '../account/schemas';
+import { chatwootIdentitySchema } from './schemas';
 import { productPlanSchema } from '../billing/schemas';
 import { endpoint, endpointIn } from '../endpoint';
 import { productParams, productPatterns } from '../product-platform';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sessionSchema } from '../mfa/schemas';
+import { sessionSchema } from '../security/schemas';
 import { adminReasonSchema } from '../operators/roles';
 
 /**
