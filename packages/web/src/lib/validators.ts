@@ -2,7 +2,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, VERIFICATION_CODE_LENGTH } fr
 
 /**
  * The form rules of the identity core, checked in the browser before a request: the same
- * rules and the same words as the server's schemas (contracts `api/auth.ts`, `messages`),
+ * rules and the same words as the server's schemas (contracts `auth/schemas.ts`, `messages`),
  * without zod, so the sign-in page stays light. validators.test.ts holds the two to the
  * same answers. A rule answers null (fine) or a message: an i18n key under `validation.`
  * with its parameters, translated when shown so a language switch re-translates it.

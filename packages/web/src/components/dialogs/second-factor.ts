@@ -5,7 +5,7 @@ import { messageKey } from './form-errors';
 
 /**
  * The password, and the second factor when two-step verification is on, that the actions
- * changing how one signs in ask for (contracts api/account.ts `secondFactor`): a current
+ * changing how one signs in ask for (contracts account/schemas.ts `secondFactor`): a current
  * code, or one of the recovery codes instead.
  */
 export interface SecondFactorValues {
