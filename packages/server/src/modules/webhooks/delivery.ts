@@ -93,18 +93,24 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     return null;
   }
 
-  /** Sends the claimed batch `concurrency` at a time (never more in flight on this node); the successes, in claim order. */
+  // The node's lanes, shared by the rounds in progress: never more than `concurrency` attempts in flight.
+  let inFlight = 0;
+  const waiting: Array<() => void> = [];
+  const lane = () => (inFlight < concurrency ? (inFlight++, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve)));
+  const freeLane = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else inFlight--;
+  };
+
+  /** Sends the claimed batch, in claim order, each as a lane is free; the successes. */
   async function sendAll(claimed: ClaimedDelivery[]): Promise<Array<{ id: number; statusCode: number }>> {
-    const results: Array<{ id: number; statusCode: number } | null> = new Array(claimed.length).fill(null);
-    let next = 0;
-    const lane = async () => {
-      while (next < claimed.length) {
-        const index = next++;
-        results[index] = await attempt(claimed[index]!);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
-    return results.filter((result) => result !== null);
+    const results: Array<Promise<{ id: number; statusCode: number } | null>> = [];
+    for (const delivery of claimed) {
+      await lane();
+      results.push(attempt(delivery).finally(freeLane));
+    }
+    return (await Promise.all(results)).filter((result) => result !== null);
   }
 
   /** One round: claims a batch and sends it. Returns how many were claimed. */
@@ -117,17 +123,25 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     return claimed.length;
   }
 
-  /** Rounds until nothing is due (or the budget is spent), pausing between them. Returns how many were claimed. */
+  /**
+   * Rounds until nothing is due (or the budget is spent), pausing between them. Two rounds go at
+   * once, sharing the lanes: one claims and records while the other's attempts are in flight, so
+   * the lanes do not stand idle at a round's start and end. Returns how many were claimed.
+   */
   async function run(): Promise<number> {
     const started = Date.now();
     let sent = 0;
-    for (;;) {
-      const claimed = await round();
-      sent += claimed;
-      if (claimed === 0 || Date.now() - started > runBudgetMs) return sent;
-      // A backlog drains in rounds with the request path served between them (timers run after pending I/O).
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
+    const rounds = async () => {
+      for (;;) {
+        const claimed = await round();
+        sent += claimed;
+        if (claimed === 0 || Date.now() - started > runBudgetMs) return;
+        // A backlog drains in rounds with the request path served between them (timers run after pending I/O).
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    };
+    await Promise.all([rounds(), rounds()]);
+    return sent;
   }
 
   return { round, run };
