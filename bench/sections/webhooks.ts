@@ -162,11 +162,18 @@ export const webhooksSection: BenchSection = {
         /** Sign-ins while events are queued at RATE a second (a batch every 100 ms), as a busy portal would; then the rest is drained. */
         const besideDeliveries = async () => {
           let feeding = true;
+          // Each batch queues what the rate owes since the start, so a slow insert on a loaded machine makes the next batch larger, not the rate lower.
+          const feedStart = performance.now();
+          let fed = 0;
           const feeder = (async () => {
             while (feeding) {
               const started = performance.now();
-              await insert(RATE / 10);
-              queued += RATE / 10;
+              const owed = Math.floor((RATE * (started - feedStart)) / 1000) - fed;
+              if (owed > 0) {
+                await insert(owed);
+                fed += owed;
+                queued += owed;
+              }
               await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (performance.now() - started))));
             }
           })();
@@ -235,7 +242,7 @@ export const webhooksSection: BenchSection = {
             value: perSecond(median(beside.map((round) => round.delivered)), 'delivery/s'),
             target: `≥ ${RATE * 0.9}/s`,
             status: beside.every((round) => round.delivered >= RATE * 0.9) ? 'PASS' : 'FAIL',
-            note: `median of ${ROUNDS} rounds; queued during them at ${beside.map((round) => Math.round(round.queued)).join(', ')}/s (asked ${RATE}/s: a loaded machine slows this process's inserts, and the share below is then read beside fewer deliveries); behind the queue when each round ended: ${beside.map((round) => round.behind).join(', ')}`,
+            note: `median of ${ROUNDS} rounds; queued during them at ${beside.map((round) => Math.round(round.queued)).join(', ')}/s (asked ${RATE}/s, in batches every 100 ms that catch up with the rate); behind the queue when each round ended: ${beside.map((round) => round.behind).join(', ')}`,
           },
           {
             metric: 'sign-ins alone',
