@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -11,19 +11,27 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const ENTRIES = ['main', 'organizations-admin', 'oauth-admin', 'operators-admin', 'billing-admin', 'wallet-admin'] as const;
 export type ServerEntry = (typeof ENTRIES)[number];
 
+const PGLITE_REMOTE = path.join(ROOT, 'packages', 'server', 'src', 'db', 'pglite-remote.ts');
+
 /**
  * Each source file keeps its own `import.meta.url` (the migrations folder, the first-party
- * clients file and `createRequire` are found from it), not the bundle's.
+ * clients file and `createRequire` are found from it), not the bundle's. Except db/pglite-remote.ts:
+ * it starts PGlite's worker thread from `./pglite-worker.js` beside itself, and from its TypeScript
+ * source it would start it through tsx instead (tsx's loader in the worker of every server and
+ * operator command: 0.1-0.2 s of CPU each); it gets an address in the bundle's folder, where the
+ * worker is bundled as pglite-worker.js.
  */
-const ownImportMetaUrl: Plugin = {
-  name: 'own-import-meta-url',
-  setup(builder) {
-    builder.onLoad({ filter: /[\\/]packages[\\/](server|contracts)[\\/]src[\\/].*\.ts$/ }, async (args) => ({
-      contents: (await readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-      loader: 'ts',
-    }));
-  },
-};
+function ownImportMetaUrl(outDir: string): Plugin {
+  return {
+    name: 'own-import-meta-url',
+    setup(builder) {
+      builder.onLoad({ filter: /[\\/]packages[\\/](server|contracts)[\\/]src[\\/].*\.ts$/ }, async (args) => {
+        const url = args.path === PGLITE_REMOTE ? pathToFileURL(path.join(outDir, 'pglite-remote.mjs')).href : pathToFileURL(args.path).href;
+        return { contents: (await readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(url)), loader: 'ts' };
+      });
+    },
+  };
+}
 
 /** Packages stay in node_modules (loaded by Node as they are); only our workspace's TypeScript is bundled. */
 const packagesExternal: Plugin = {
@@ -46,7 +54,10 @@ export async function bundleServer(): Promise<() => Promise<void>> {
   const outDir = path.join(ROOT, '.cache', `server-bundle-${process.pid}`);
   await rm(outDir, { recursive: true, force: true });
   await build({
-    entryPoints: Object.fromEntries(ENTRIES.map((entry) => [entry, path.join(ROOT, 'packages', 'server', 'src', `${entry}.ts`)])),
+    entryPoints: {
+      ...Object.fromEntries(ENTRIES.map((entry) => [entry, path.join(ROOT, 'packages', 'server', 'src', `${entry}.ts`)])),
+      'pglite-worker': path.join(ROOT, 'packages', 'server', 'src', 'db', 'pglite-worker.ts'),
+    },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -56,8 +67,10 @@ export async function bundleServer(): Promise<() => Promise<void>> {
     target: 'node20.19',
     sourcemap: 'linked',
     logLevel: 'warning',
-    plugins: [ownImportMetaUrl, packagesExternal],
+    plugins: [ownImportMetaUrl(outDir), packagesExternal],
   });
+  // The worker's name as pglite-remote.ts asks for it (an ES module: the repository's package.json says "type": "module").
+  await rename(path.join(outDir, 'pglite-worker.mjs'), path.join(outDir, 'pglite-worker.js'));
   process.env.SERVER_BUNDLE_DIR = outDir;
   return async () => {
     delete process.env.SERVER_BUNDLE_DIR;
