@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { apiKeys, avatars, notifications, passkeys, sessions, users } from '../../db/schema';
-
+import { pickColumns } from '../../db/pick-columns';
 import type { UserRow } from '../users';
 /** One-time tokens this module issues. */
 export type AccountTokenPurpose = 'email_change' | 'recovery_email' | 'education_email' | 'restore';
@@ -45,12 +45,6 @@ export function accountQueries(db: Database) {
       return row;
     },
 
-
-
-
-
-
-
     // Deletion.
     async scheduleDeletion(userId: string, now: Date, dueAt: Date): Promise<UserRow | undefined> {
       const [row] = await db
@@ -77,49 +71,9 @@ export function accountQueries(db: Database) {
      */
     async exportData(userId: string) {
       const [sessionRows, passkeyRows, keyRows, notificationRows] = await Promise.all([
-        db
-          .select({
-            id: sessions.id,
-            deviceId: sessions.deviceId,
-            browser: sessions.browser,
-            device: sessions.device,
-            ip: sessions.ip,
-            location: sessions.location,
-            createdAt: sessions.createdAt,
-            lastActiveAt: sessions.lastActiveAt,
-            expiresAt: sessions.expiresAt,
-            revokedAt: sessions.revokedAt,
-          })
-          .from(sessions)
-          .where(eq(sessions.userId, userId))
-          .orderBy(asc(sessions.createdAt)),
-        db
-          .select({
-            id: passkeys.id,
-            name: passkeys.name,
-            deviceType: passkeys.deviceType,
-            backedUp: passkeys.backedUp,
-            transports: passkeys.transports,
-            createdAt: passkeys.createdAt,
-            lastUsedAt: passkeys.lastUsedAt,
-          })
-          .from(passkeys)
-          .where(eq(passkeys.userId, userId))
-          .orderBy(asc(passkeys.createdAt)),
-        db
-          .select({
-            id: apiKeys.id,
-            name: apiKeys.name,
-            prefix: apiKeys.prefix,
-            scopes: apiKeys.scopes,
-            createdAt: apiKeys.createdAt,
-            lastUsedAt: apiKeys.lastUsedAt,
-            expiresAt: apiKeys.expiresAt,
-            revokedAt: apiKeys.revokedAt,
-          })
-          .from(apiKeys)
-          .where(eq(apiKeys.userId, userId))
-          .orderBy(asc(apiKeys.createdAt)),
+        db.select(pickColumns(sessions, 'id', 'deviceId', 'browser', 'device', 'ip', 'location', 'createdAt', 'lastActiveAt', 'expiresAt', 'revokedAt')).from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.createdAt)),
+        db.select(pickColumns(passkeys, 'id', 'name', 'deviceType', 'backedUp', 'transports', 'createdAt', 'lastUsedAt')).from(passkeys).where(eq(passkeys.userId, userId)).orderBy(asc(passkeys.createdAt)),
+        db.select(pickColumns(apiKeys, 'id', 'name', 'prefix', 'scopes', 'createdAt', 'lastUsedAt', 'expiresAt', 'revokedAt')).from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(asc(apiKeys.createdAt)),
         db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(asc(notifications.createdAt)),
       ]);
       return { sessions: sessionRows, passkeys: passkeyRows, apiKeys: keyRows, notifications: notificationRows };
