@@ -28,6 +28,8 @@ export default defineConfig({
         // A whole flow of pages in happy-dom (the recovery test walks five) passes 5 s when the
         // two cores are shared with the server suites: a timeout there is load, not a fault.
         test: { name: 'web', include: ['packages/web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom', testTimeout: 20_000 },
+        // The web app's own binding for react-i18next, as in its build (packages/web/vite.config.ts).
+        resolve: { alias: [{ find: /^react-i18next$/, replacement: new URL('./packages/web/src/lib/react-i18n.tsx', import.meta.url).pathname }] },
       },
     ],
   },

@@ -49,6 +49,13 @@ function devHtmlShell(env: Record<string, string>): Plugin {
 }
 
 /**
+ * `react-i18next` is the app's own small binding to its translator (src/lib/react-i18n.tsx and
+ * src/lib/translator.ts say why): components import it by the package's name and types. The
+ * tests resolve it the same way (vitest.config.ts).
+ */
+const appAliases = [{ find: /^react-i18next$/, replacement: new URL('./src/lib/react-i18n.tsx', import.meta.url).pathname }];
+
+/**
  * Smaller first paint, same behaviour. react-router's package exports point every bundler at
  * its development build (dev warnings, the "Hey developer" error screen); its production build
  * sits beside it. react-i18next imports the pre-React-18 shim of useSyncExternalStore, which
@@ -67,8 +74,12 @@ const productionAliases = [
  * Marking the calls pure and dropping the name assignments lets tree-shaking remove the unused ones.
  * `<Link prefetch>` needs framework mode's route manifest, which a data router does not have: the
  * app prefetches route chunks itself (lib/link-prefetch.ts), so Link's prefetch machinery
- * (~1.5 KB gzipped) is cut. Each patch must match, so a react-router upgrade that changes the code
- * fails the build instead of silently shipping it whole.
+ * (~1.5 KB gzipped) is cut. The app renders with the declarative router (app/RootRoute.tsx, which
+ * has its own error boundary), so the data router's per-route error boundary and default error
+ * screen, which `useRoutes` keeps referenced for data routers only, are cut too (~0.9 KB Brotli
+ * of the sign-in page): a data router in a build would render no errorElement. Each patch must
+ * match, so a react-router upgrade that changes the code fails the build instead of silently
+ * shipping it whole.
  */
 function reactRouterTreeShaking(): Plugin {
   const patches: Array<[RegExp, string]> = [
@@ -77,6 +88,9 @@ function reactRouterTreeShaking(): Plugin {
     [/= (React\d*)\.createContext\(/g, '= /* @__PURE__ */ $1.createContext('],
     [/usePrefetchBehavior\(\s*prefetch,\s*rest\s*\)/g, '[false, null, {}]'],
     [/return shouldPrefetch && !isAbsolute \? [^\n]*PrefetchPageLinks[^\n]* : link;/g, 'return link;'],
+    [/^RenderErrorBoundary\.contextType = RSCRouterContext;$/gm, ''],
+    [/errorElement = match\.route\.errorElement \|\| defaultErrorElement;/g, 'errorElement = match.route.errorElement || null;'],
+    [/return dataRouterState && \(match\.route\.ErrorBoundary \|\| match\.route\.errorElement \|\| index === 0\) \? [^;]*?RenderErrorBoundary,[\s\S]*?\) : getChildren\(\);/g, 'return getChildren();'],
   ];
   return {
     name: 'portal-react-router-tree-shaking',
@@ -145,7 +159,7 @@ export default defineConfig(({ mode, command, isSsrBuild }) => {
   return {
     root: webRoot,
     plugins: [react(), devHtmlShell(env), reactRouterTreeShaking(), precompress()],
-    resolve: { alias: command === 'build' ? productionAliases : [] },
+    resolve: { alias: command === 'build' ? [...appAliases, ...productionAliases] : appAliases },
     // The server-side bundle of the first screen carries its dependencies, so it runs from any copy of dist.
     ssr: { noExternal: true },
     // The API lives on the Node server; the dev server forwards to it.

@@ -1,10 +1,10 @@
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { DEFAULT_LANGUAGE, type Language } from '@portal/contracts';
 import en from '../i18n/en.json';
+import { Translator } from './translator';
 
 /**
- * One i18next instance for the app. The catalogue comes in parts so the sign-in page
+ * One translator for the app (lib/translator.ts, i18next's interface). The catalogue comes in parts so the sign-in page
  * carries only its own text: `public` (en.json: layouts, form messages, the first sign-in
  * step, the HTTP statuses' texts), `pages` (pages.en.json: the other public pages, sign-in
  * steps, sign-up, recovery, results), `errors` (errors.en.json: the API's error codes) and
@@ -14,7 +14,10 @@ import en from '../i18n/en.json';
  * changes. An error code whose text is not loaded shows the server's own (English) message.
  * Placeholders use single braces, `{email}`, like the error catalogue in contracts.
  */
-export const i18n = i18next.createInstance();
+/** Typed as i18next's `t`: keys and placeholders are checked against the English catalogue (i18n/i18next.d.ts). */
+type AppI18n = Omit<Translator, 't' | 'getFixedT'> & { t: TFunction; getFixedT(language: string): TFunction };
+
+export const i18n = new Translator() as unknown as AppI18n;
 
 type Catalogue = Record<string, unknown>;
 type CatalogueLoader = () => Promise<{ default: Catalogue }>;
@@ -66,15 +69,7 @@ async function loadPart(part: CataloguePart, language: Language): Promise<void> 
 
 export function initI18n(language: Language = DEFAULT_LANGUAGE): typeof i18n {
   if (!i18n.isInitialized) {
-    void i18n.use(initReactI18next).init({
-      resources: { en: { translation: en } },
-      lng: language,
-      fallbackLng: DEFAULT_LANGUAGE,
-      supportedLngs: ['en', 'vi'],
-      interpolation: { prefix: '{', suffix: '}', escapeValue: false },
-      returnNull: false,
-      initAsync: false,
-    });
+    void i18n.init({ resources: { en: { translation: en } }, lng: language, fallbackLng: DEFAULT_LANGUAGE, supportedLngs: ['en', 'vi'] });
   }
   return i18n;
 }

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Anchor, Group, Stack, Text } from '@mantine/core';
-import { Link, Navigate, useLocation } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
@@ -41,12 +41,20 @@ export function LoginPasswordPage() {
   const [wait, startWait] = useCountdown();
   const result = useSignInResult();
 
+  const navigate = useNavigate();
+
   // The 429 message counts down with the wait, and goes when it is over.
   useEffect(() => {
     if (wait === 0 && failure?.kind === 'api' && failure.error.status === 429) setFailure(null);
   }, [wait, failure]);
 
-  if (!identifier) return <Navigate to={`${paths.login}${search}`} replace />;
+  // No identifier (opened directly): back to its first step. An effect, not react-router's
+  // <Navigate>, which only this page used and which then stays out of the entry chunk.
+  useEffect(() => {
+    if (!identifier) void navigate(`${paths.login}${search}`, { replace: true });
+  }, [identifier, navigate, search]);
+
+  if (!identifier) return null;
 
   if (result.secondStep) return result.secondStep;
 
