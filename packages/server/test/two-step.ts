@@ -1,8 +1,9 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { manualClock } from './clock';
-import { identityClient } from './identity';
-import { startTestServer, type TestServer } from './harness';
+import type { TestServer } from './harness';
+import { startServerWithClient, type IdentityClient } from './server-with-client';
+import { visitorCalls } from './visitor-calls';
 
 export const PASSWORD = 'plum-orbit-cactus-917';
 /** The 6-digit code of a mailed sign-in or two-step code. */
@@ -16,25 +17,12 @@ export function twoStepTestServer() {
   // The middle of a 30-second step, so "one step of drift" is unambiguous.
   const clock = manualClock(new Date(Math.floor(Date.now() / 30_000) * 30_000 + 15_000));
   let server: TestServer;
-  let client: ReturnType<typeof identityClient>;
-  beforeAll(async () => {
-    server = await startTestServer({ clock });
-    client = identityClient(server.app, server.database);
-  });
+  let client: IdentityClient;
+  beforeAll(async () => ({ server, client } = await startServerWithClient({ clock })));
   afterAll(() => server.close());
 
-  let visitors = 0;
   /** Each call from its own address, so per-IP limits stay out of the way unless a test wants them. */
-  function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string; body?: unknown; ip?: string } = {}) {
-    visitors += 1;
-    return server.app.inject({
-      method,
-      url,
-      payload: options.body as object | undefined,
-      remoteAddress: options.ip ?? `10.9.${Math.floor(visitors / 250)}.${(visitors % 250) + 1}`,
-      headers: { 'user-agent': 'vitest', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-    });
-  }
+  const call = visitorCalls(() => server, '10.9');
 
   const epoch = () => Math.floor(clock.now().getTime() / 1000);
   const totpCode = (secret: string, steps = 0) => generate({ secret, epoch: epoch() + steps * 30 });

@@ -4,18 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
 import { listOutbox } from '../../platform/mail';
-import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
 
 const PASSWORD = 'plum-orbit-cactus-917';
 const clock = manualClock();
 let server: TestServer;
-let client: ReturnType<typeof identityClient>;
-
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-  client = identityClient(server.app, server.database);
-});
+let client: IdentityClient;
+beforeAll(async () => ({ server, client } = await startServerWithClient({ clock })));
 afterAll(() => server.close());
 
 const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>

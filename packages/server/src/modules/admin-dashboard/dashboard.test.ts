@@ -8,6 +8,7 @@ import { solveCaptcha } from '../../../test/captcha';
 import { identityClient } from '../../../test/identity';
 import { clientCredentialsToken, startProviderTestServer, type TestServer } from '../../../test/harness';
 import { limits } from '../../platform/rate-limit';
+import { visitorCalls } from '../../../test/visitor-calls';
 
 /**
  * The operators' dashboard over HTTP against the real server: who may read it (operators with
@@ -24,7 +25,6 @@ const clock = manualClock(new Date(Math.floor(Date.now() / HOUR) * HOUR + 10 * 6
 let server: TestServer;
 let identity: ReturnType<typeof identityClient>;
 let people = 0;
-let visitors = 0;
 
 beforeAll(async () => {
   server = await startProviderTestServer({ clientsFile: CLIENTS_FILE, secrets: { 'test-vulnscan': SECRET }, clock });
@@ -32,16 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-function call(method: 'GET' | 'POST', url: string, options: { token?: string; body?: unknown } = {}) {
-  visitors += 1;
-  return server.app.inject({
-    method,
-    url,
-    payload: options.body as object | undefined,
-    remoteAddress: `10.33.${Math.floor(visitors / 250)}.${(visitors % 250) + 1}`,
-    headers: { 'user-agent': 'vitest', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-  });
-}
+const call = visitorCalls(() => server, '10.33');
 
 const totpCode = (secret: string) => generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) });
 const nextEmail = (name: string) => `${name}-${++people}@dashboard.test`;

@@ -4,19 +4,15 @@ import { BUSINESS_TRIAL_MAX_MEMBERS } from '@portal/contracts';
 import { personWithCard } from '../../../test/billing';
 import { solveCaptcha } from '../../../test/captcha';
 import { manualClock } from '../../../test/clock';
-import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
 import { organizationMembers, subscriptions, trialUsages, users } from '../../db/schema';
 import { listOutbox } from '../../platform/mail';
 
 const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
 let server: TestServer;
-let client: ReturnType<typeof identityClient>;
-
-beforeAll(async () => {
-  server = await startTestServer({ clock, env: { BILLING_JOB_INTERVAL_SECONDS: '0' } });
-  client = identityClient(server.app, server.database);
-});
+let client: IdentityClient;
+beforeAll(async () => ({ server, client } = await startServerWithClient({ clock, env: { BILLING_JOB_INTERVAL_SECONDS: '0' } })));
 afterAll(() => server.close());
 
 const form = (email: string, extra: Record<string, unknown> = {}) => ({ company: 'AcmeCorp', full_name: 'Ada Admin', email, members: 5, ...extra });

@@ -2,18 +2,14 @@ import { and, count, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personWithCard } from '../../../test/billing';
 import { manualClock } from '../../../test/clock';
-import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
 import { orders, sandboxCharges, subscriptions } from '../../db/schema';
 
 const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
 let server: TestServer;
-let client: ReturnType<typeof identityClient>;
-
-beforeAll(async () => {
-  server = await startTestServer({ clock, env: { BILLING_JOB_INTERVAL_SECONDS: '0' } });
-  client = identityClient(server.app, server.database);
-});
+let client: IdentityClient;
+beforeAll(async () => ({ server, client } = await startServerWithClient({ clock, env: { BILLING_JOB_INTERVAL_SECONDS: '0' } })));
 afterAll(() => server.close());
 
 const subscribe = (session: string, plan: string, key: string) =>

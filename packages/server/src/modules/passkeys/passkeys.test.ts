@@ -5,6 +5,7 @@ import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
 import { solveCaptcha } from '../../../test/captcha';
+import { visitorAddresses, visitorCalls } from '../../../test/visitor-calls';
 
 const clock = manualClock();
 let server: TestServer;
@@ -19,21 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-let visitors = 0;
-function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string; body?: unknown; host?: string } = {}) {
-  visitors += 1;
-  return server.app.inject({
-    method,
-    url,
-    payload: options.body as object | undefined,
-    remoteAddress: `10.8.${Math.floor(visitors / 250)}.${(visitors % 250) + 1}`,
-    headers: {
-      'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
-      ...(options.host ? { host: options.host } : {}),
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-    },
-  });
-}
+const nextAddress = visitorAddresses('10.8');
+const call = visitorCalls(() => server, nextAddress, 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36');
 
 type Json = Record<string, unknown>;
 const authOptions = async (body: Json = {}, host?: string) => (await call('POST', '/v3/sso/users/webauthn/auth/options', { body, host })).json() as Json;
@@ -44,8 +32,7 @@ async function passkeySignUp(email: string, authenticator = new SoftAuthenticato
   const options = await call('POST', '/v3/sso/users/webauthn/register/options', { body: { algorithms: ['es256', 'rs256'], email, full_name: 'Key Holder', captcha: await solveCaptcha(server.app) } });
   expect(options.statusCode).toBe(200);
   // Through the client, which keeps the registration cookie: its activation links keep the passkey.
-  visitors += 1;
-  const response = await client.post('/v3/sso/users/webauthn/register', { response: authenticator.register(options.json()) }, {}, `10.8.${Math.floor(visitors / 250)}.${(visitors % 250) + 1}`);
+  const response = await client.post('/v3/sso/users/webauthn/register', { response: authenticator.register(options.json()) }, {}, nextAddress());
   return { authenticator, response, options: options.json() as Json };
 }
 

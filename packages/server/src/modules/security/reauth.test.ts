@@ -3,34 +3,21 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
-import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
+import { visitorCalls } from '../../../test/visitor-calls';
 
 /** Sensitive changes need a recent proof; a password change ends what sign-ins left pending. */
 const clock = manualClock();
 let server: TestServer;
-let client: ReturnType<typeof identityClient>;
+let client: IdentityClient;
 const PASSWORD = 'plum-orbit-cactus-917';
 const NEW_PASSWORD = 'lantern-gravel-heron-42';
 const CODE_MAIL = /\n {4}(\d{6})\n/;
-
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-  client = identityClient(server.app, server.database);
-});
+beforeAll(async () => ({ server, client } = await startServerWithClient({ clock })));
 afterAll(() => server.close());
 
-let visitors = 0;
-function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string; body?: unknown } = {}) {
-  visitors += 1;
-  return server.app.inject({
-    method,
-    url,
-    payload: options.body as object | undefined,
-    remoteAddress: `10.6.${Math.floor(visitors / 250)}.${(visitors % 250) + 1}`,
-    headers: { 'user-agent': 'vitest', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-  });
-}
+const call = visitorCalls(() => server, '10.6');
 
 const SIX_MINUTES = 6 * 60_000;
 

@@ -1,29 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
+import { visitorCalls } from '../../../test/visitor-calls';
 
 let server: TestServer;
-let client: ReturnType<typeof identityClient>;
+let client: IdentityClient;
 const PASSWORD = 'plum-orbit-cactus-917';
 const NEW_PASSWORD = 'lantern-gravel-heron-42';
-
-beforeAll(async () => {
-  server = await startTestServer();
-  client = identityClient(server.app, server.database);
-});
+beforeAll(async () => ({ server, client } = await startServerWithClient()));
 afterAll(() => server.close());
 
-let visitors = 0;
-function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string; body?: unknown; userAgent?: string } = {}) {
-  visitors += 1;
-  return server.app.inject({
-    method,
-    url,
-    payload: options.body as object | undefined,
-    remoteAddress: `10.7.${Math.floor(visitors / 250)}.${(visitors % 250) + 1}`,
-    headers: { 'user-agent': options.userAgent ?? 'vitest', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-  });
-}
+const call = visitorCalls(() => server, '10.7');
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 

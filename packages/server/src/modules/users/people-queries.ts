@@ -38,6 +38,16 @@ const summaryColumns = {
 };
 
 export function peopleQueries(db: Database) {
+  /** Sets or clears the lock of an account that is not so already; whether it changed. */
+  async function setLocked(id: string, now: Date, locked: boolean): Promise<boolean> {
+    const rows = await db
+      .update(users)
+      .set({ lockedAt: locked ? now : null, updatedAt: now })
+      .where(and(eq(users.id, id), locked ? isNull(users.lockedAt) : isNotNull(users.lockedAt)))
+      .returning({ id: users.id });
+    return rows.length > 0;
+  }
+
   return {
     /**
      * One page of the accounts whose field starts with `prefix` (already lower case), after
@@ -65,22 +75,8 @@ export function peopleQueries(db: Database) {
     },
 
     /** Locks an unlocked account; whether it did (a second lock changes nothing). */
-    async lock(id: string, now: Date): Promise<boolean> {
-      const rows = await db
-        .update(users)
-        .set({ lockedAt: now, updatedAt: now })
-        .where(and(eq(users.id, id), isNull(users.lockedAt)))
-        .returning({ id: users.id });
-      return rows.length > 0;
-    },
-
-    async unlock(id: string, now: Date): Promise<boolean> {
-      const rows = await db
-        .update(users)
-        .set({ lockedAt: null, updatedAt: now })
-        .where(and(eq(users.id, id), isNotNull(users.lockedAt)))
-        .returning({ id: users.id });
-      return rows.length > 0;
-    },
+    lock: (id: string, now: Date) => setLocked(id, now, true),
+    /** Unlocks a locked account; whether it did. */
+    unlock: (id: string, now: Date) => setLocked(id, now, false),
   };
 }
