@@ -52,9 +52,13 @@ export async function open(page: Page, url: string, stillFor: () => Promise<numb
   const target = new URL(url);
   const current = page.url() ? new URL(page.url()) : null;
   if (current?.origin === target.origin) {
+    // The entry in React Router's shape (its index after the current one, as its own navigate
+    // writes it): the router's history drops a pop whose entry has no index, and the page would
+    // stay on the screen before under the new address.
     await page.evaluate((path) => {
-      history.pushState(null, '', path);
-      dispatchEvent(new PopStateEvent('popstate', { state: null }));
+      const index = (history.state as { idx?: number } | null)?.idx ?? 0;
+      history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx: index + 1 }, '', path);
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
     }, `${target.pathname}${target.search}`);
   } else {
     await page.goto(url);
