@@ -58,8 +58,8 @@ const appAliases = [{ find: /^react-i18next$/, replacement: new URL('./src/lib/r
 /**
  * Smaller first paint, same behaviour. react-router's package exports point every bundler at
  * its development build (dev warnings, the "Hey developer" error screen); its production build
- * sits beside it. react-i18next imports the pre-React-18 shim of useSyncExternalStore, which
- * React 19 has built in.
+ * sits beside it. The charts (recharts, react-redux) import the pre-React-18 shim of
+ * useSyncExternalStore, which React 19 has built in.
  */
 const productionAliases = [
   { find: /^react-router$/, replacement: new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url).pathname },
