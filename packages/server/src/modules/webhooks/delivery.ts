@@ -32,6 +32,8 @@ export interface DeliveryWorkerOptions {
   runBudgetMs?: number;
 }
 
+/** Rounds a run keeps going at once on the node's lanes. */
+const ROUNDS_AT_ONCE = 2;
 /** A receiver has this long to answer (Standard Webhooks suggests a short timeout; retries follow). */
 const ATTEMPT_TIMEOUT_MS = 15_000;
 /** A receiver's answer is not read beyond this: only its status counts. */
@@ -50,7 +52,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const batchSize = options.batchSize ?? 100;
   const concurrency = Math.max(1, options.concurrency ?? 16);
   const pauseMs = options.pauseMs ?? 5;
-  const leaseMs = options.leaseMs ?? Math.ceil(batchSize / concurrency) * ATTEMPT_TIMEOUT_MS + 30_000;
+  // A claimed batch may wait for lanes the other round holds: its lease covers both batches timing out lane by lane.
+  const leaseMs = options.leaseMs ?? Math.ceil((ROUNDS_AT_ONCE * batchSize) / concurrency) * ATTEMPT_TIMEOUT_MS + 30_000;
   const runBudgetMs = options.runBudgetMs ?? 10_000;
   const policy: EgressPolicy = { ...options.egress, timeoutMs: ATTEMPT_TIMEOUT_MS, maxResponseBytes: ANSWER_LIMIT_BYTES };
 
@@ -140,7 +143,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
         await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
     };
-    await Promise.all([rounds(), rounds()]);
+    await Promise.all(Array.from({ length: ROUNDS_AT_ONCE }, rounds));
     return sent;
   }
 
