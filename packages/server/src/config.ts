@@ -14,34 +14,22 @@ const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 
 const url = z.url();
 /** A page people are sent to from ours: an absolute http(s) URL. */
 const pageUrl = z.string().refine(isPageUrl, 'must be an absolute http(s) URL');
+/** A setting read by a parser that answers its value or what is wrong with it (the message the start stops with). */
+const parsedBy = <T>(parse: (text: string) => { value: T } | { problem: string }) =>
+  z.string().transform((value, context) => {
+    const parsed = parse(value);
+    if ('value' in parsed) return parsed.value;
+    context.addIssue({ code: 'custom', message: parsed.problem });
+    return z.NEVER;
+  });
 /** Product sites by product key (config-links.ts). */
-const productUrls = z.string().transform((value, context) => {
-  const parsed = parseProductUrls(value);
-  if ('value' in parsed) return parsed.value;
-  context.addIssue({ code: 'custom', message: parsed.problem });
-  return z.NEVER;
-});
-/** A hop count or proxy addresses and CIDRs; a bare `true` stops the start with what to write instead. */
+const productUrls = parsedBy(parseProductUrls);
 /** Allowances of the rate limits by rule name (platform/rate-limit/rules.ts), e.g. `signin:ip=200/600`. */
-const limitOverrides = z.string().transform((value, context) => {
-  const parsed = parseLimitOverrides(value);
-  if ('value' in parsed) return parsed.value;
-  context.addIssue({ code: 'custom', message: parsed.problem });
-  return z.NEVER;
-});
+const limitOverrides = parsedBy(parseLimitOverrides);
 /** Non-public addresses and CIDR ranges outgoing requests may reach (platform/egress/allow-list.ts). */
-const egressAllowList = z.string().transform((value, context) => {
-  const parsed = parseEgressAllowList(value);
-  if ('value' in parsed) return parsed.value;
-  context.addIssue({ code: 'custom', message: parsed.problem });
-  return z.NEVER;
-});
-const trustProxy = z.string().transform((value, context) => {
-  const parsed = parseTrustProxy(value);
-  if ('value' in parsed) return parsed.value;
-  context.addIssue({ code: 'custom', message: parsed.problem });
-  return z.NEVER;
-});
+const egressAllowList = parsedBy(parseEgressAllowList);
+/** A hop count or proxy addresses and CIDRs; a bare `true` stops the start with what to write instead. */
+const trustProxy = parsedBy(parseTrustProxy);
 
 /** Wallet limits in major units per currency, e.g. `USD=10000,VND=250000000,WHC=100000`. */
 const walletLimits = (defaults: Record<'USD' | 'VND' | 'WHC', number>) =>

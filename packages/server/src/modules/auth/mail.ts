@@ -1,5 +1,5 @@
 /** The mails of sign-up and recovery, in every language we write. */
-import { DEFAULT_CODE_MINUTES, defineMail } from '../../platform/mail';
+import { DEFAULT_CODE_MINUTES, defineMail, type CommonWords, type MailTarget } from '../../platform/mail';
 
 /** Confirm the address of a new account. */
 export const activationMail = defineMail<{ link: string }>({
@@ -104,47 +104,42 @@ export const resetPasswordMail = defineMail<{ code: string; link: string; validM
   }),
 });
 
-/** Notice after a password change; other sessions were signed out. */
-export const passwordChangedMail = defineMail<{ resetLink?: string; supportUrl?: string; /** The account's passkeys and API keys with where to review them (notifications accountInventory). */ inventory?: string[] }>({
-  en: ({ name, resetLink, supportUrl, inventory }, brand, { greeting, signOff, footer }) => ({
-    subject: `Your ${brand} password was changed`,
-    heading: 'Your password was changed',
-    blocks: [
-      greeting(name),
-      {
-        kind: 'p',
-        text: `The password of your ${brand} account was just changed. For your safety, all other sessions have been signed out.`,
-      },
-      {
-        kind: 'p',
-        text: "If you didn't make this change, reset your password right away and contact our support team.",
-      },
-      ...(inventory ?? []).map((text) => ({ kind: 'p' as const, text })),
-      ...(resetLink ? [{ kind: 'link' as const, label: 'Reset password', url: resetLink }] : []),
-      ...(supportUrl ? [{ kind: 'link' as const, label: 'Contact support', url: supportUrl }] : []),
-    ],
-    signOff: signOff(brand),
-    footer: footer(brand),
-  }),
+type PasswordChangedVars = { resetLink?: string; supportUrl?: string; /** The account's passkeys and API keys with where to review them (notifications accountInventory). */ inventory?: string[] };
 
-  vi: ({ name, resetLink, supportUrl, inventory }, brand, { greeting, signOff, footer }) => ({
-    subject: `Mật khẩu ${brand} của bạn đã được thay đổi`,
-    heading: 'Mật khẩu của bạn đã được thay đổi',
+/** The words of the password-changed notice in one language; the blocks are the same in each. */
+function passwordChangedWording(words: { subject(brand: string): string; heading: string; changed(brand: string): string; notYou: string; reset: string; support: string }) {
+  return ({ name, resetLink, supportUrl, inventory }: PasswordChangedVars & MailTarget, brand: string, { greeting, signOff, footer }: CommonWords) => ({
+    subject: words.subject(brand),
+    heading: words.heading,
     blocks: [
       greeting(name),
-      {
-        kind: 'p',
-        text: `Mật khẩu tài khoản ${brand} của bạn vừa được thay đổi. Để bảo đảm an toàn, tất cả các phiên đăng nhập khác đã được đăng xuất.`,
-      },
-      {
-        kind: 'p',
-        text: 'Nếu bạn không thực hiện thay đổi này, hãy đặt lại mật khẩu ngay và liên hệ với bộ phận hỗ trợ của chúng tôi.',
-      },
+      { kind: 'p' as const, text: words.changed(brand) },
+      { kind: 'p' as const, text: words.notYou },
       ...(inventory ?? []).map((text) => ({ kind: 'p' as const, text })),
-      ...(resetLink ? [{ kind: 'link' as const, label: 'Đặt lại mật khẩu', url: resetLink }] : []),
-      ...(supportUrl ? [{ kind: 'link' as const, label: 'Liên hệ hỗ trợ', url: supportUrl }] : []),
+      ...(resetLink ? [{ kind: 'link' as const, label: words.reset, url: resetLink }] : []),
+      ...(supportUrl ? [{ kind: 'link' as const, label: words.support, url: supportUrl }] : []),
     ],
     signOff: signOff(brand),
     footer: footer(brand),
+  });
+}
+
+/** Notice after a password change; other sessions were signed out. */
+export const passwordChangedMail = defineMail<PasswordChangedVars>({
+  en: passwordChangedWording({
+    subject: (brand) => `Your ${brand} password was changed`,
+    heading: 'Your password was changed',
+    changed: (brand) => `The password of your ${brand} account was just changed. For your safety, all other sessions have been signed out.`,
+    notYou: "If you didn't make this change, reset your password right away and contact our support team.",
+    reset: 'Reset password',
+    support: 'Contact support',
+  }),
+  vi: passwordChangedWording({
+    subject: (brand) => `Mật khẩu ${brand} của bạn đã được thay đổi`,
+    heading: 'Mật khẩu của bạn đã được thay đổi',
+    changed: (brand) => `Mật khẩu tài khoản ${brand} của bạn vừa được thay đổi. Để bảo đảm an toàn, tất cả các phiên đăng nhập khác đã được đăng xuất.`,
+    notYou: 'Nếu bạn không thực hiện thay đổi này, hãy đặt lại mật khẩu ngay và liên hệ với bộ phận hỗ trợ của chúng tôi.',
+    reset: 'Đặt lại mật khẩu',
+    support: 'Liên hệ hỗ trợ',
   }),
 });
