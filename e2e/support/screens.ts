@@ -46,9 +46,10 @@ export async function watchActivity(page: Page): Promise<() => Promise<number>> 
  * history navigation it waited for nothing, and a fixed 250 ms pause stood in for the data.)
  * With motion reduced (the spec's test.use, and the theme's respectReducedMotion) nothing is
  * mid-fade when it is measured. After the first, screens open the way a link does
- * (history + popstate, which the router follows): no reload of the app for each.
+ * (history + popstate, which the router follows): no reload of the app for each. `timeout`: how
+ * long it may take to settle (the expect timeout unless given).
  */
-export async function open(page: Page, url: string, stillFor: () => Promise<number>): Promise<void> {
+export async function open(page: Page, url: string, stillFor: () => Promise<number>, timeout?: number): Promise<void> {
   const target = new URL(url);
   const current = page.url() ? new URL(page.url()) : null;
   if (current?.origin === target.origin) {
@@ -63,7 +64,7 @@ export async function open(page: Page, url: string, stillFor: () => Promise<numb
   } else {
     await page.goto(url);
   }
-  await expect.poll(stillFor, { message: `${url} settles`, intervals: [50] }).toBeGreaterThanOrEqual(STILL_MS);
+  await expect.poll(stillFor, { message: `${url} settles`, intervals: [50], timeout }).toBeGreaterThanOrEqual(STILL_MS);
   await expect(page.locator('#root')).not.toBeEmpty();
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
