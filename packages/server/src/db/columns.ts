@@ -13,3 +13,12 @@ export const tz = (name: string) => timestamp(name, { withTimezone: true });
 
 /** Amounts in minor units (đồng, cents): whole numbers, never floating point. */
 export const money = (name: string) => bigint(name, { mode: 'number' });
+
+/** A mailed invitation's life after its link: when it expires, and when it was accepted, revoked or claimed for a sign-up; then when it was made. */
+export const invitationLifeColumns = () => ({
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  acceptedAt: tz('accepted_at'),
+  revokedAt: tz('revoked_at'),
+  signupClaimedAt: tz('signup_claimed_at'),
+  createdAt: createdAt(),
+});

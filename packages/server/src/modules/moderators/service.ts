@@ -15,14 +15,12 @@ import {
   type ModeratorInviteRequest,
   type ServiceScope,
 } from '@portal/contracts';
-import type { Config } from '../../config';
-import type { Database } from '../../db/client';
 import { originFor } from '../../platform/brand';
-import type { Clock } from '../../platform/clock';
+import type { InvitationServiceDependencies } from '../../platform/invitation-dependencies';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import { sendInBackground, type Mailer } from '../../platform/mail';
-import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import { sendInBackground } from '../../platform/mail';
+import { limits, rateKey, rateLimited } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { createNotifications } from '../notifications';
 import { createUserService } from '../users';
@@ -35,14 +33,7 @@ export interface ProductCaller {
   serviceScope: string;
 }
 
-export interface ModeratorDependencies {
-  db: Database;
-  clock: Clock;
-  config: Config;
-  mailer: Mailer;
-  limiter: RateLimiter;
-  log: { error(object: unknown, message: string): void };
-}
+export type ModeratorDependencies = InvitationServiceDependencies;
 
 export type ModeratorService = ReturnType<typeof createModeratorService>;
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from '../../db/columns';
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { invitationLifeColumns } from '../../db/columns';
 import { users } from '../users/tables';
 
 /**
@@ -21,11 +21,7 @@ export const websiteModerators = pgTable(
     language: text('language'),
     tokenHash: text('token_hash').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
-    signupClaimedAt: timestamp('signup_claimed_at', { withTimezone: true }),
-    createdAt: createdAt(),
+    ...invitationLifeColumns(),
   },
   (table) => [
     uniqueIndex('website_moderators_token_key').on(table.tokenHash),

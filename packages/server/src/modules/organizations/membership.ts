@@ -14,15 +14,13 @@ import {
   type OrganizationRole,
 } from '@portal/contracts';
 import { and, asc, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
-import type { Config } from '../../config';
-import type { Database } from '../../db/client';
 import { organizationInvitations, organizationMembers, organizations, users } from '../../db/schema';
 import { originFor } from '../../platform/brand';
-import type { Clock } from '../../platform/clock';
+import type { InvitationServiceDependencies } from '../../platform/invitation-dependencies';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import { sendInBackground, type Mailer } from '../../platform/mail';
-import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
+import { sendInBackground } from '../../platform/mail';
+import { limits, rateKey, rateLimited } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { mailLanguage } from '../users';
 import { invitationMail } from './mail';
@@ -50,13 +48,7 @@ export interface Actor {
   language: string;
 }
 
-export interface MembershipDependencies {
-  db: Database;
-  clock: Clock;
-  config: Config;
-  mailer: Mailer;
-  limiter: RateLimiter;
-  log: { error(object: unknown, message: string): void };
+export interface MembershipDependencies extends InvitationServiceDependencies {
   /** Every membership and role change; the integrator binds it to the audit log. A failing hook is logged, the change stays. */
   onMembershipChanged?: MembershipChangeHook;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from '../../db/columns';
+import { createdAt, invitationLifeColumns } from '../../db/columns';
 import { users } from '../users/tables';
 
 // Organizations (migration 0004_billing made them, for the business trial), their members,
@@ -51,11 +51,7 @@ export const organizationInvitations = pgTable(
     role: text('role').notNull(),
     tokenHash: text('token_hash').notNull(),
     invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
-    signupClaimedAt: timestamp('signup_claimed_at', { withTimezone: true }),
-    createdAt: createdAt(),
+    ...invitationLifeColumns(),
   },
   (table) => [
     uniqueIndex('organization_invitations_token_key').on(table.tokenHash),
