@@ -4,17 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, sessions, users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
 import { sha256 } from '../../platform/crypto';
-import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
 
 const clock = manualClock();
 let server: TestServer;
-let client: ReturnType<typeof identityClient>;
+let client: IdentityClient;
 let session: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ clock });
-  client = identityClient(server.app, server.database);
+  ({ server, client } = await startServerWithClient({ clock }));
   session = await client.registeredUser('keys@example.com');
 });
 afterAll(() => server.close());

@@ -3,20 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, securityAlerts, users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
 import { createMailer } from '../../platform/mail';
-import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
 import { securityCopy } from './security-copy';
 import { createNotification, notifySecurityEvent, type NotifierDependencies } from './service';
 
 const PASSWORD = 'plum-orbit-cactus-917';
 const clock = manualClock();
 let server: TestServer;
-let client: ReturnType<typeof identityClient>;
+let client: IdentityClient;
 let deps: NotifierDependencies;
 
 beforeAll(async () => {
-  server = await startTestServer({ clock });
-  client = identityClient(server.app, server.database);
+  ({ server, client } = await startServerWithClient({ clock }));
   const log = { error: () => {} };
   deps = { config: server.config, db: server.database.db, clock, mailer: createMailer({ from: 'test@localhost', database: server.database }), log };
 });
