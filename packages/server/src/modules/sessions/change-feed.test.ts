@@ -45,23 +45,13 @@ describe('identity change feed', () => {
     expect(feed.live).toBe(true);
   });
 
-  it('evicts a user whose row changes, once the change has reached this node', async () => {
+  it.each([
+    ['a user whose row changes, once the change has reached this node', (userId: string) => database.db.update(users).set({ fullName: 'Renamed' }).where(eq(users.id, userId))],
+    ['the user of a revoked session', (_userId: string, sessionId: string) => database.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId))],
+    ['the user of a deleted session', (_userId: string, sessionId: string) => database.db.delete(sessions).where(eq(sessions.id, sessionId))],
+  ] as const)('evicts %s', async (_what, change) => {
     const { userId, session } = await signedInUser();
-    await database.db.update(users).set({ fullName: 'Renamed' }).where(eq(users.id, userId));
-    await feed.barrier();
-    expect(cache.get(session.tokenHash)).toBeUndefined();
-  });
-
-  it('evicts the user of a revoked session', async () => {
-    const { session } = await signedInUser();
-    await database.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, session.id));
-    await feed.barrier();
-    expect(cache.get(session.tokenHash)).toBeUndefined();
-  });
-
-  it('evicts the user of a deleted session', async () => {
-    const { session } = await signedInUser();
-    await database.db.delete(sessions).where(eq(sessions.id, session.id));
+    await change(userId, session.id);
     await feed.barrier();
     expect(cache.get(session.tokenHash)).toBeUndefined();
   });
