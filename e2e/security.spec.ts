@@ -250,6 +250,9 @@ test('email-code sign-in through the SMTP peer', async ({ page, portal, request 
   await page.goto('/login');
   await page.getByRole('link', { name: 'Sign in with an email code' }).click();
   await page.waitForURL(/\/login\/quick/);
+  // The address changes as the link is followed; /login (whose field is also "Email") stays on
+  // screen until the next page's code has loaded: fill the field once that page shows.
+  await expect(page.getByRole('heading', { name: 'Sign in with an email code' })).toBeVisible();
   await page.getByLabel('Email').fill(account.email);
   await snap(page, 'login-quick-en');
   await page.getByRole('button', { name: 'Send code' }).click();
