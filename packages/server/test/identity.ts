@@ -3,6 +3,10 @@ import { listOutbox } from '../src/platform/mail';
 import type { DatabaseHandle } from '../src/db/client';
 import { solveCaptcha } from './captcha';
 
+let visitors = 0;
+/** Each sign-up comes from its own loopback address, as real people do, so per-IP limits stay out of the way (counted across clients: one client's people are another's too). */
+const nextVisitor = () => `127.1.${Math.floor(++visitors / 250)}.${(visitors % 250) + 1}`;
+
 /** Helpers that drive the identity API the way the web app does. */
 export function identityClient(app: FastifyInstance, database: DatabaseHandle) {
   /**
@@ -18,9 +22,6 @@ export function identityClient(app: FastifyInstance, database: DatabaseHandle) {
     if (set) registration = set.value;
     return response;
   };
-  let visitors = 0;
-  /** Each sign-up comes from its own loopback address, as real people do, so per-IP limits stay out of the way. */
-  const nextVisitor = () => `127.1.${Math.floor(++visitors / 250)}.${(visitors % 250) + 1}`;
 
   /** The newest mail to `email` matching `pattern`, skipping matches already used (`exclude`). */
   async function mailTo(email: string, pattern: RegExp, exclude: string[] = [], timeoutMs = 5000): Promise<RegExpMatchArray> {
@@ -52,9 +53,13 @@ export function identityClient(app: FastifyInstance, database: DatabaseHandle) {
     },
     /** Signs up, activates and signs in; returns the session token. */
     async registeredUser(email: string, password = 'plum-orbit-cactus-917'): Promise<string> {
-      await this.signUp(email, password);
-      await this.activate(email);
-      const response = await this.signIn(email, password);
+      // In a browser of its own: two made at once (Promise.all) must not share one registration
+      // cookie, or the first activation link is followed in the second's browser and, as the
+      // mailbox owner's would be, activates the account without the registration's password.
+      const browser = identityClient(app, database);
+      await browser.signUp(email, password);
+      await browser.activate(email);
+      const response = await browser.signIn(email, password);
       if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
       return response.json().token as string;
     },
