@@ -1,8 +1,6 @@
-import '@mantine/core/styles/Loader.css';
 import type { ReactNode } from 'react';
-import { Loader } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { EmptyText } from './cells';
+import { LoadingIndicator } from './LoadingIndicator';
 
 interface ListBodyProps<Row> {
   /** The list's rows; undefined until they are fetched. */
@@ -17,8 +15,7 @@ interface ListBodyProps<Row> {
 
 /** A fetched list: a loader while it comes, its empty text when it has no rows, else its table. */
 export function ListBody<Row>({ rows, pending, empty, emptyTestId, children }: ListBodyProps<Row>) {
-  const { t } = useTranslation();
-  if (pending) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (pending) return <LoadingIndicator />;
   if (!rows?.length) return <EmptyText testId={emptyTestId}>{empty}</EmptyText>;
   return children(rows);
 }

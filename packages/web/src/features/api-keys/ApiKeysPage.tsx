@@ -1,9 +1,8 @@
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
-import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/Code.css';
 import { useState } from 'react';
-import { Badge, Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { formatDateTime, type apiKeySchema } from '@portal/contracts';
@@ -16,6 +15,7 @@ import { CreateKeyDialog, scopeLabelKey } from './CreateKeyDialog';
 import { notify } from '../../lib/api';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api';
 import { useLanguage } from '../../lib/use-language';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 type ApiKey = z.infer<typeof apiKeySchema>;
 
@@ -43,7 +43,7 @@ export function ApiKeysPage() {
         </Group>
         {keys.isPending ? (
           <Group justify="center" py="md">
-            <Loader size="sm" aria-label={t('common.loading')} />
+            <LoadingIndicator />
           </Group>
         ) : !keys.data?.length ? (
           <Text size="sm" c="dimmed" py="sm">

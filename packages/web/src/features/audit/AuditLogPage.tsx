@@ -3,14 +3,13 @@ import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/CloseButton.css';
 import '@mantine/core/styles/Combobox.css';
 import '@mantine/core/styles/Input.css';
-import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/Pill.css';
 import '@mantine/core/styles/PillsInput.css';
 import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Loader, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { auditActions, formatDateTime, type AuditEvent, type AuditFilterQuery } from '@portal/contracts';
@@ -21,6 +20,7 @@ import { Section } from '../../components/Section';
 import { ApiError, errorText } from '../../lib/api';
 import { downloadAuditCsv, useAdministeredOrganizations, useAuditEvents } from './api';
 import { useLanguage } from '../../lib/use-language';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 interface Draft {
   actions: string[];
@@ -114,7 +114,7 @@ export function AuditLogPage() {
   if (administered.isPending) {
     return (
       <Group justify="center" py="xl">
-        <Loader size="sm" aria-label={t('common.loading')} />
+        <LoadingIndicator />
       </Group>
     );
   }
@@ -242,7 +242,7 @@ export function AuditLogPage() {
           </Alert>
         ) : !page ? (
           <Group justify="center" py="md">
-            <Loader size="sm" aria-label={t('common.loading')} />
+            <LoadingIndicator />
           </Group>
         ) : page.items.length === 0 ? (
           <Text size="sm" c="dimmed" py="sm" data-testid="audit-empty">

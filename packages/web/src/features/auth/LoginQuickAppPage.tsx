@@ -2,7 +2,7 @@ import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { loginPathFor, oauthEndpoints, paths } from '@portal/contracts';
@@ -11,6 +11,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ApiError, call, errorText } from '../../lib/api';
 import { loadAccountCatalogue } from '../../lib/i18n';
 import { currentUser, useAuthState } from '../../lib/session';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 type OAuthApp = oauthEndpoints.OAuthApp;
 
@@ -76,7 +77,7 @@ export function LoginQuickAppPage() {
   if (!sessionKnown) {
     return (
       <Group justify="center" py="xl">
-        <Loader size="sm" aria-label={t('app.loading')} />
+        <LoadingIndicator />
       </Group>
     );
   }

@@ -1,6 +1,6 @@
 import './styles';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { Button, Group, Loader, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Card } from '@portal/contracts';
@@ -15,6 +15,7 @@ import { cardExpiry, cardLabel } from '../../lib/billing-display';
 import { addCard, billingKeys, removeCard, setDefaultCard, tokenizeCard, useBillingConfig, useCards, useSubscriptions } from './api';
 import { blankAddressFields, CardAddressFields, CardFormNotice, emptyAddress, type CardAddress } from './CardAddressFields';
 import { checkCard, type CardInput } from './card-checks';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 /** Stripe's Payment Element and Stripe.js: loaded only when Stripe is the processor and a card is being added. */
 const StripeCardForm = lazy(() => import('./StripeCardForm'));
@@ -24,12 +25,11 @@ const empty: Values = { number: '', expiry: '', cvc: '', ...emptyAddress };
 
 /** Adds a card with the configured processor's form: Stripe's Payment Element, or the sandbox's fields. */
 function AddCardForm({ onDone }: { onDone(): void }) {
-  const { t } = useTranslation();
   const config = useBillingConfig();
-  if (config.isPending) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (config.isPending) return <LoadingIndicator />;
   if (config.data?.processor === 'stripe' && config.data.publishable_key) {
     return (
-      <Suspense fallback={<Loader size="sm" aria-label={t('common.loading')} />}>
+      <Suspense fallback={<LoadingIndicator />}>
         <StripeCardForm publishableKey={config.data.publishable_key} onDone={onDone} />
       </Suspense>
     );

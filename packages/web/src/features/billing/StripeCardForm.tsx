@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Input, Loader, Stack } from '@mantine/core';
+import { Alert, Button, Group, Input, Stack } from '@mantine/core';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import type { Stripe, StripeElementLocale } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, errorText, fieldErrors, fieldErrorText, notify } from '../../lib/api';
 import { addCard, billingKeys, createCardSetup } from './api';
 import { blankAddressFields, CardAddressFields, CardFormNotice, emptyAddress, type CardAddress } from './CardAddressFields';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 /** Stripe.js, fetched once per publishable key, and only when this form first shows. */
 const loaded = new Map<string, Promise<Stripe | null>>();
@@ -58,7 +59,7 @@ export default function StripeCardForm({ publishableKey, onDone, stripe }: Props
       </Alert>
     );
   }
-  if (!secret) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (!secret) return <LoadingIndicator />;
   const locale: StripeElementLocale = i18n.language === 'vi' ? 'vi' : 'en';
   return (
     <Elements stripe={stripePromise} options={{ clientSecret: secret, locale }}>

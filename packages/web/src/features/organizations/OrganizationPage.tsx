@@ -2,10 +2,9 @@ import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
-import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/Combobox.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -33,6 +32,7 @@ import { useForm } from '../../lib/use-form';
 import { email as emailRule } from '../../lib/validators';
 import { changeRole, invite, leaveOrganization, removeMember, resendInvitation, revokeInvitation, useOrganizationChange } from './api';
 import { useLanguage } from '../../lib/use-language';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 type Pending = { kind: 'remove'; member: OrganizationMember } | { kind: 'role'; member: OrganizationMember; role: OrganizationRole } | { kind: 'leave' } | null;
 
@@ -54,7 +54,7 @@ export function OrganizationPage() {
   if (organization.isPending) {
     return (
       <Group justify="center" py="xl">
-        <Loader size="sm" aria-label={t('common.loading')} />
+        <LoadingIndicator />
       </Group>
     );
   }

@@ -1,8 +1,7 @@
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
-import '@mantine/core/styles/Loader.css';
 import { useState } from 'react';
-import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -10,6 +9,7 @@ import { paths } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, errorText, notify } from '../../lib/api';
 import { confirmSsoLink, fetchPendingSsoLink, pendingSsoLinkQueryKey, useOrganizationChange } from './api';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 /**
  * /organization/sso/link: an organization's identity provider named the email of this existing
@@ -27,7 +27,7 @@ export function SsoLinkPage() {
   if (pending.isPending) {
     return (
       <Group justify="center" py="xl">
-        <Loader size="sm" aria-label={t('common.loading')} />
+        <LoadingIndicator />
       </Group>
     );
   }

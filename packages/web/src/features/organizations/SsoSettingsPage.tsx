@@ -1,6 +1,5 @@
 import '@mantine/core/styles/Alert.css';
-import '@mantine/core/styles/Loader.css';
-import { Alert, Group, Loader, Stack } from '@mantine/core';
+import { Alert, Group, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
@@ -10,6 +9,7 @@ import { DomainsSection } from './sso/DomainsSection';
 import { ProviderSection } from './sso/ProviderSection';
 import { RegistrationSection } from './sso/RegistrationSection';
 import { RequireSection } from './sso/RequireSection';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 /**
  * /organization/sso: the organization's company SSO for its owners and admins: the SSO
@@ -24,7 +24,7 @@ export function SsoSettingsPage() {
   if (settings.isPending) {
     return (
       <Group justify="center" py="xl">
-        <Loader size="sm" aria-label={t('common.loading')} />
+        <LoadingIndicator />
       </Group>
     );
   }

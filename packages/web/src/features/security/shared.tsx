@@ -1,15 +1,15 @@
 import '@mantine/core/styles/Alert.css';
-import '@mantine/core/styles/Loader.css';
-import { Alert, Center, Loader } from '@mantine/core';
+import { Alert, Center } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionInfo } from './api';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 export { useLanguage } from '../../lib/use-language';
 
 export function Loading() {
   return (
     <Center py="xl">
-      <Loader size="sm" aria-label="…" />
+      <LoadingIndicator />
     </Center>
   );
 }

@@ -1,6 +1,6 @@
 import './styles';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Button, Group, Loader, Pagination, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Pagination, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, mfaEndpoints, type Language, type TwoFactorMethod, type WalletCurrency, type WalletTransactionStatus } from '@portal/contracts';
@@ -13,6 +13,7 @@ import { Section } from '../../components/Section';
 import { ApiError, call, errorText, notify } from '../../lib/api';
 import { partnerTransfer, transfer, transferRefusals, useBalances, usePartnerTransfers, useTransactions, walletKeys, type TransactionQuery } from './api';
 import { useLanguage } from '../../lib/use-language';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 const PAGE_SIZE = 10;
 const statusColor: Record<WalletTransactionStatus, string> = { paid: 'green', completed: 'green', unpaid: 'gray', failed: 'red', pending: 'yellow', rejected: 'red' };
@@ -203,7 +204,7 @@ function Transactions({ currency, pendingIncoming = [] }: { currency: WalletCurr
         />
       </Group>
       {transactions.isPending ? (
-        <Loader size="sm" aria-label={t('common.loading')} />
+        <LoadingIndicator />
       ) : !transactions.data?.items.length && !incoming.length ? (
         <Text size="sm" c="dimmed" data-testid="transactions-empty">
           {t('wallet.transactions.empty')}
@@ -262,7 +263,7 @@ export function CurrencyWallet({
       <PageHeader title={title} description={description} />
       <Section title={t('wallet.balance')}>
         {minor === undefined ? (
-          <Loader size="sm" aria-label={t('common.loading')} />
+          <LoadingIndicator />
         ) : (
           <Title order={3} data-testid="wallet-balance">
             {formatBalance(minor, currency, language)}

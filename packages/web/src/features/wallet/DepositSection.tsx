@@ -1,7 +1,7 @@
 import './styles';
 import '../../components/dialogs/styles';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, CopyButton, Group, Loader, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, type DepositOrderCreated, type DepositOrderStatus } from '@portal/contracts';
@@ -10,6 +10,7 @@ import { createDeposit, fetchDeposit, useDeposits, walletKeys } from './api';
 import { DataTable } from '../../components/DataTable';
 import { useLanguage } from '../../lib/use-language';
 import { AmountCell, StatusBadge, TimeCell } from './cells';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 const statusColor: Record<DepositOrderStatus, string> = { pending: 'yellow', paid: 'green', expired: 'gray' };
 const MIN_DEPOSIT = 10_000;
@@ -181,7 +182,7 @@ export function DepositSection() {
       <DepositDialog opened={opened} onClose={() => setOpened(false)} />
       <OrderDialog order={shown} onClose={() => setShown(null)} />
       {deposits.isPending ? (
-        <Loader size="sm" aria-label={t('common.loading')} />
+        <LoadingIndicator />
       ) : !deposits.data?.items.length ? (
         enabled && (
           <Text size="sm" c="dimmed" data-testid="deposits-empty">

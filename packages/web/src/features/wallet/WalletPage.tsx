@@ -1,5 +1,5 @@
 import './styles';
-import { Anchor, Card, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Card, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type WalletCurrency } from '@portal/contracts';
@@ -9,6 +9,7 @@ import { useBalances } from './api';
 import { PaymentMethodsSummary, SubscriptionsSummary } from './BillingSummary';
 import { formatBalance } from './CurrencyWallet';
 import { useLanguage } from '../../lib/use-language';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 const pages: Record<WalletCurrency, string> = { USD: paths.walletUsd, VND: paths.walletVnd, WHC: paths.walletWhc };
 
@@ -22,7 +23,7 @@ export function WalletPage() {
       <PageHeader title={t('wallet.title')} description={t('wallet.description')} />
       <Section title={t('wallet.balances.title')} description={t('wallet.balances.description')}>
         {!balances.data ? (
-          <Loader size="sm" aria-label={t('common.loading')} />
+          <LoadingIndicator />
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             {balances.data.balances.map(({ currency, minor }) => (

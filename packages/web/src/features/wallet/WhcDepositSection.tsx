@@ -1,6 +1,6 @@
 import './styles';
 import { useEffect, useRef } from 'react';
-import { Alert, Button, CopyButton, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { type WhcDeposit, type WhcDepositStatus } from '@portal/contracts';
@@ -8,6 +8,7 @@ import { useWhcDepositAddress, useWhcDeposits, walletKeys } from './api';
 import { DataTable } from '../../components/DataTable';
 import { useLanguage } from '../../lib/use-language';
 import { AmountCell, StatusBadge, TimeCell, TransactionLink } from './cells';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 const statusColor: Record<WhcDepositStatus, string> = { pending: 'yellow', completed: 'green', ignored: 'gray' };
 
@@ -52,7 +53,7 @@ export function WhcDepositSection() {
   const address = useWhcDepositAddress(enabled);
   const statusText = useStatusText();
   useRefreshOnChange(deposits.data?.items);
-  if (deposits.isPending) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (deposits.isPending) return <LoadingIndicator />;
   if (!enabled) {
     return (
       <Text size="sm" c="dimmed" data-testid="whc-deposit-unavailable">
@@ -64,7 +65,7 @@ export function WhcDepositSection() {
   return (
     <Stack gap="md" data-testid="whc-deposit">
       {address.isPending ? (
-        <Loader size="sm" aria-label={t('common.loading')} />
+        <LoadingIndicator />
       ) : address.data ? (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <img src={address.data.qr_image} alt={t('wallet.whcDeposit.qrAlt')} width={200} height={200} data-testid="whc-deposit-qr" style={{ maxWidth: '100%', height: 'auto' }} />

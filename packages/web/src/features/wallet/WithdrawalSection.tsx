@@ -1,6 +1,6 @@
 import './styles';
 import { useState, type FormEvent } from 'react';
-import { Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { mfaEndpoints, type ChainWithdrawalStatus, type TwoFactorMethod } from '@portal/contracts';
@@ -12,6 +12,7 @@ import { useWithdrawals, walletKeys, withdraw, withdrawalKeys } from './api';
 import { DataTable } from '../../components/DataTable';
 import { useLanguage } from '../../lib/use-language';
 import { AmountCell, short, StatusBadge, TimeCell, TransactionLink } from './cells';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
 const statusColor: Record<ChainWithdrawalStatus, string> = { pending: 'yellow', completed: 'green', failed: 'red' };
 /** 0x + 40 hex digits; the checksum is the server's to check (viem). */
@@ -165,7 +166,7 @@ export function WithdrawalSection() {
   const language = useLanguage();
   const withdrawals = useWithdrawals();
   const enabled = withdrawals.data?.enabled ?? false;
-  if (withdrawals.isPending) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (withdrawals.isPending) return <LoadingIndicator />;
   return (
     <Stack gap="md">
       {enabled ? (
