@@ -7,6 +7,7 @@ import { appState, useAppState } from '../lib/app-state';
 import { storeEntryParams } from '../lib/entry-params';
 import { RouteErrorBoundary } from './errors/RouteErrorBoundary';
 import { RouteErrorPage } from './errors/RouteErrorPage';
+import { PageBeingLeft } from './PageBeingLeft';
 import type { AppNavigation } from './router';
 import classes from './RootRoute.module.css';
 
@@ -45,7 +46,7 @@ interface RootRouteProps {
 /**
  * The root of the app under the router. Every navigation is resolved first (guards, which may
  * send the visitor elsewhere, then the page's code and text), while the page being left stays
- * on view under a progress bar; only then does the new page render, in one go. Keeps the app
+ * on view, inert, under a progress bar; only then does the new page render, in one go. Keeps the app
  * state's current path, and stores entry values that arrive on in-app links too.
  */
 export function RootRoute({ navigation, resolved }: RootRouteProps) {
@@ -110,13 +111,15 @@ export function RootRoute({ navigation, resolved }: RootRouteProps) {
           style={{ '--portal-progress-delay': `${DATA_FETCH_MIN_DELAY_MS}ms` } as CSSProperties}
         />
       )}
-      {shown === null ? (
-        <FullPageLoader />
-      ) : shown.error ? (
-        <RouteErrorPage error={shown.error.value} />
-      ) : (
-        <RouteErrorBoundary resetKey={shown.location.key}>{element}</RouteErrorBoundary>
-      )}
+      <PageBeingLeft pending={navigating}>
+        {shown === null ? (
+          <FullPageLoader />
+        ) : shown.error ? (
+          <RouteErrorPage error={shown.error.value} />
+        ) : (
+          <RouteErrorBoundary resetKey={shown.location.key}>{element}</RouteErrorBoundary>
+        )}
+      </PageBeingLeft>
       <ScrollToTop pathname={shownPath} />
     </>
   );
