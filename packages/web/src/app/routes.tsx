@@ -49,23 +49,23 @@ export function createRoutes(): RouteObject[] {
               path: paths.register,
               handle: preventToUser,
               children: [
-                { index: true, ...lazyPage(() => import('../features/register/RegisterPage'), 'RegisterPage', { text }) },
-                { path: paths.registerVerifyingEmail, ...lazyPage(() => import('../features/register/VerifyingEmailPage'), 'VerifyingEmailPage', { text }) },
-                { path: paths.registerWithId, ...lazyPage(() => import('../features/register/RegisterWithIdPage'), 'RegisterWithIdPage', { text }) },
+                { index: true, ...lazyPage(() => import('../features/auth/register/RegisterPage'), 'RegisterPage', { text }) },
+                { path: paths.registerVerifyingEmail, ...lazyPage(() => import('../features/auth/register/VerifyingEmailPage'), 'VerifyingEmailPage', { text }) },
+                { path: paths.registerWithId, ...lazyPage(() => import('../features/auth/register/RegisterWithIdPage'), 'RegisterWithIdPage', { text }) },
               ],
             },
             // The business trial makes its starter the owner of a company billed after the trial: signed in only (others sign in and come back).
             {
               path: paths.registerLockerEnterpriseTrial,
-              ...lazyPage(() => import('../features/register/LockerEnterpriseTrialPage'), 'LockerEnterpriseTrialPage', { meta: requiresUser, text }),
+              ...lazyPage(() => import('../features/auth/register/LockerEnterpriseTrialPage'), 'LockerEnterpriseTrialPage', { meta: requiresUser, text }),
             },
             {
               path: paths.registerLockerEnterpriseTrialSuccess,
-              ...lazyPage(() => import('../features/register/LockerEnterpriseTrialSuccessPage'), 'LockerEnterpriseTrialSuccessPage', { meta: requiresUser, text }),
+              ...lazyPage(() => import('../features/auth/register/LockerEnterpriseTrialSuccessPage'), 'LockerEnterpriseTrialSuccessPage', { meta: requiresUser, text }),
             },
-            { path: paths.createUser, ...lazyPage(() => import('../features/register/CreateUserPage'), 'CreateUserPage', { meta: preventToUser, text }) },
-            { path: paths.forgot, ...lazyPage(() => import('../features/recovery/ForgotPage'), 'ForgotPage', { meta: preventToUser, text }) },
-            { path: paths.resetPassword, ...lazyPage(() => import('../features/recovery/ResetPasswordPage'), 'ResetPasswordPage', { meta: preventToUser, text }) },
+            { path: paths.createUser, ...lazyPage(() => import('../features/auth/register/CreateUserPage'), 'CreateUserPage', { meta: preventToUser, text }) },
+            { path: paths.forgot, ...lazyPage(() => import('../features/auth/recovery/ForgotPage'), 'ForgotPage', { meta: preventToUser, text }) },
+            { path: paths.resetPassword, ...lazyPage(() => import('../features/auth/recovery/ResetPasswordPage'), 'ResetPasswordPage', { meta: preventToUser, text }) },
             // The OpenID Connect provider's pages need the person signed in (the guard sends anyone else to sign in and back).
             { path: paths.oauthAuthorize, ...lazyPage(() => import('../features/auth/OAuthAuthorizePage'), 'OAuthAuthorizePage', { meta: requiresUser, text }) },
           ],
@@ -78,18 +78,18 @@ export function createRoutes(): RouteObject[] {
             { path: paths.callback, ...lazyPage(() => import('../features/auth/CallbackPage'), 'CallbackPage', { text }) },
             { path: paths.callbackApp, ...lazyPage(() => import('../features/auth/CallbackAppPage'), 'CallbackAppPage', { text }) },
             { path: paths.ssoRedirect, ...lazyPage(() => import('../features/auth/SsoRedirectPage'), 'SsoRedirectPage', { text }) },
-            { path: paths.confirmation, ...lazyPage(() => import('../features/register/ConfirmationPage'), 'ConfirmationPage', { text }) },
-            { path: paths.confirmationApp, ...lazyPage(() => import('../features/register/AppConfirmationPage'), 'AppConfirmationPage', { text }) },
+            { path: paths.confirmation, ...lazyPage(() => import('../features/auth/register/ConfirmationPage'), 'ConfirmationPage', { text }) },
+            { path: paths.confirmationApp, ...lazyPage(() => import('../features/auth/register/AppConfirmationPage'), 'AppConfirmationPage', { text }) },
             {
               path: paths.confirmationEducationEmail,
-              ...lazyPage(() => import('../features/register/EducationEmailConfirmationPage'), 'EducationEmailConfirmationPage', { text }),
+              ...lazyPage(() => import('../features/auth/register/EducationEmailConfirmationPage'), 'EducationEmailConfirmationPage', { text }),
             },
             { path: paths.confirmationInvitation, ...lazyPage(() => import('../features/organizations/InvitationPage'), 'InvitationPage', { text }) },
             { path: paths.confirmationModerator, ...lazyPage(() => import('../features/moderators/ModeratorInvitationPage'), 'ModeratorInvitationPage', { text }) },
             { path: paths.captcha, ...lazyPage(() => import('../features/system/CaptchaPage'), 'CaptchaPage', { text }) },
             { path: paths.serverError, ...lazyPage(() => import('../features/system/ServerErrorPage'), 'ServerErrorPage', { text }) },
             // A researcher's public profile: served signed in or not.
-            { path: paths.researcher, ...lazyPage(() => import('../features/payouts/ResearcherProfilePage'), 'ResearcherProfilePage', { text }) },
+            { path: paths.researcher, ...lazyPage(() => import('../features/wallet/payouts/ResearcherProfilePage'), 'ResearcherProfilePage', { text }) },
             // Never renders: the maintenance guard redirects it home.
             { path: paths.maintenance, element: null },
             { path: '*', element: <NotFoundPage /> },
@@ -111,8 +111,8 @@ export function createRoutes(): RouteObject[] {
             { path: paths.organizationAuditLog, ...lazyPage(() => import('../features/audit/AuditLogPage'), 'AuditLogPage') },
             { path: paths.organizationSso, ...lazyPage(() => import('../features/organizations/SsoSettingsPage'), 'SsoSettingsPage') },
             { path: paths.organizationSsoLink, ...lazyPage(() => import('../features/organizations/SsoLinkPage'), 'SsoLinkPage') },
-            { path: paths.email, ...lazyPage(() => import('../features/email/EmailPage'), 'EmailPage') },
-            { path: paths.privacy, ...lazyPage(() => import('../features/privacy/PrivacyPage'), 'PrivacyPage') },
+            { path: paths.email, ...lazyPage(() => import('../features/account/email/EmailPage'), 'EmailPage') },
+            { path: paths.privacy, ...lazyPage(() => import('../features/account/privacy/PrivacyPage'), 'PrivacyPage') },
             { path: paths.billing, ...lazyPage(() => import('../features/billing/BillingPage'), 'BillingPage') },
             // An account in no organization starts one there with the business trial's form, whose text is the public pages'.
             { path: paths.organization, ...lazyPage(() => import('../features/organizations/OrganizationPage'), 'OrganizationPage', { text }) },
@@ -120,7 +120,7 @@ export function createRoutes(): RouteObject[] {
             { path: paths.walletUsd, ...lazyPage(() => import('../features/wallet/UsdWalletPage'), 'UsdWalletPage') },
             { path: paths.walletVnd, ...lazyPage(() => import('../features/wallet/VndWalletPage'), 'VndWalletPage') },
             { path: paths.walletWhc, ...lazyPage(() => import('../features/wallet/WhcWalletPage'), 'WhcWalletPage') },
-            { path: paths.walletPayout, ...lazyPage(() => import('../features/payouts/PayoutPage'), 'PayoutPage') },
+            { path: paths.walletPayout, ...lazyPage(() => import('../features/wallet/payouts/PayoutPage'), 'PayoutPage') },
             {
               path: paths.security,
               children: [

@@ -24,12 +24,12 @@ const everyone: readonly OperatorRole[] = ['owner', 'support', 'finance'];
 
 /** Add a page with one line anywhere in the list: the menu orders itself by `adminNavOrder`. */
 export const adminPages: readonly AdminPage[] = [
-  { path: 'apps', nav: { label: 'apps', roles: ['owner', 'support'] }, load: () => import('./apps/AppsPage').then((module) => module.AppsPage) },
-  { path: 'keys', nav: { label: 'keys', roles: ['owner'] }, load: () => import('./keys/KeysPage').then((module) => module.KeysPage) },
+  { path: 'apps', nav: { label: 'apps', roles: ['owner', 'support'] }, load: () => import('./oauth/AppsPage').then((module) => module.AppsPage) },
+  { path: 'keys', nav: { label: 'keys', roles: ['owner'] }, load: () => import('./oauth/KeysPage').then((module) => module.KeysPage) },
   { path: '', nav: { label: 'dashboard', roles: everyone }, load: () => import('./DashboardPage').then((module) => module.DashboardPage) },
   { path: 'audit', nav: { label: 'audit', roles: ['owner'] }, load: () => import('./AuditPage').then((module) => module.AuditPage) },
-  { path: 'people', nav: { label: 'people', roles: everyone }, load: () => import('./people/PeoplePage').then((module) => module.PeoplePage) },
-  { path: 'people/:userId', load: () => import('./people/PersonPage').then((module) => module.PersonPage) },
+  { path: 'people', nav: { label: 'people', roles: everyone }, load: () => import('./users/PeoplePage').then((module) => module.PeoplePage) },
+  { path: 'people/:userId', load: () => import('./users/PersonPage').then((module) => module.PersonPage) },
   { path: 'organizations', nav: { label: 'organizations', roles: ['owner', 'support'] }, load: () => import('./organizations/OrganizationsPage').then((module) => module.OrganizationsPage) },
   { path: 'organizations/:organizationId', load: () => import('./organizations/OrganizationPage').then((module) => module.OrganizationPage) },
   { path: 'billing', nav: { label: 'billing', roles: everyone }, load: () => import('./billing/BillingPage').then((module) => module.BillingPage) },

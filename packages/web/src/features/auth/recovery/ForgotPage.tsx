@@ -1,0 +1,285 @@
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/Radio.css';
+import { useState, type FormEvent } from 'react';
+import { Anchor, Button, Group, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths, RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH } from '@portal/contracts';
+import { CaptchaPrompt } from '../../../components/captcha/CaptchaPrompt';
+import { CaptchaError } from '../../../components/captcha/types';
+import { useCaptchaSubmit } from '../../../components/captcha/use-captcha-submit';
+import { OtpInput } from '../../../components/form/OtpInput';
+import { PageHeader } from '../../../components/PageHeader';
+import { RESEND_COOLDOWN_SECONDS } from '../../../components/ResendActivation';
+import { ApiError, errorText, notify, retryAfterSeconds } from '../../../lib/api';
+import { recalledIdentifier, rememberIdentifier, stateValue } from '../../../lib/flow-storage';
+import { useCountdown } from '../../../lib/use-countdown';
+import { useForm } from '../../../lib/use-form';
+import { email as emailRule, identifier as identifierRule, recoveryVerificationCode } from '../../../lib/validators';
+import { verifyRecoveryCode, verifyRecoveryEmail } from './api';
+import { NewPasswordForm } from './NewPasswordForm';
+import { addressTyping } from '../../../lib/address-input';
+
+type Step = 'identify' | 'email' | 'code' | 'password';
+
+/** A step's own heading, under the page's. */
+function StepHeader({ title, description }: { title: string; description: string }) {
+  return (
+    <Stack gap={4}>
+      <Title order={2} fz="h3">
+        {title}
+      </Title>
+      <Text c="dimmed" size="sm">
+        {description}
+      </Text>
+    </Stack>
+  );
+}
+const steps: Step[] = ['identify', 'email', 'code', 'password'];
+
+/**
+ * /forgot: password recovery. 1. the account (email or username) and the way to receive a
+ * code (email, the only one for now); 2. the full recovery email, checked by the server,
+ * which mails a 6-digit code and a link; 3. the code; 4. the new password.
+ */
+export function ForgotPage() {
+  const { t } = useTranslation();
+  const { search, state } = useLocation();
+  const navigate = useNavigate();
+  const [step, setStep] = useState<Step>('identify');
+  const [identifier, setIdentifier] = useState(() => stateValue(state, 'identifier') ?? recalledIdentifier());
+  const [recoveryEmail, setRecoveryEmail] = useState('');
+  const [resetToken, setResetToken] = useState('');
+
+  const finish = () => {
+    notify('success', t('recovery.forgot.done'));
+    rememberIdentifier(identifier);
+    void navigate(`${paths.login}${search}`, { state: { identifier } });
+  };
+
+  return (
+    <>
+      <PageHeader title={t('recovery.forgot.title')} description={t('recovery.forgot.description')} />
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} mb="xs" data-testid="forgot-step">
+        {t('recovery.forgot.step', { current: steps.indexOf(step) + 1, total: steps.length })}
+      </Text>
+      {step === 'identify' && (
+        <IdentifyStep
+          initial={identifier}
+          onDone={(value) => {
+            setIdentifier(value);
+            setStep('email');
+          }}
+        />
+      )}
+      {step === 'email' && (
+        <EmailStep
+          identifier={identifier}
+          onBack={() => setStep('identify')}
+          onDone={(value) => {
+            setRecoveryEmail(value);
+            setStep('code');
+          }}
+        />
+      )}
+      {step === 'code' && (
+        <CodeStep
+          identifier={identifier}
+          email={recoveryEmail}
+          onBack={() => setStep('email')}
+          onDone={(token) => {
+            setResetToken(token);
+            setStep('password');
+          }}
+        />
+      )}
+      {step === 'password' && (
+        <Stack gap="md">
+          <StepHeader title={t('recovery.forgot.newPasswordTitle')} description={t('recovery.forgot.newPasswordDescription')} />
+          <NewPasswordForm token={resetToken} userInputs={[identifier, recoveryEmail]} onDone={finish} onInvalid={() => setStep('code')} />
+        </Stack>
+      )}
+      <Anchor component={Link} to={`${paths.login}${search}`} size="sm" mt="lg" display="inline-block">
+        {t('auth.backToLogin')}
+      </Anchor>
+    </>
+  );
+}
+
+function IdentifyStep({ initial, onDone }: { initial: string; onDone(identifier: string): void }) {
+  const { t } = useTranslation();
+  const form = useForm({ identifier: initial }, () => ({ identifier: identifierRule }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.check()) onDone(form.values.identifier.trim());
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label={t('recovery.forgot.identifierLabel')}
+          name="username"
+          autoComplete="username"
+          {...addressTyping}
+          autoFocus
+          {...form.text('identifier')}
+        />
+        <Radio.Group label={t('recovery.forgot.methodLabel')} value="email" readOnly>
+          <Radio
+            mt="xs"
+            value="email"
+            label={t('recovery.forgot.methodEmail')}
+            description={t('recovery.forgot.methodEmailHint', { length: VERIFICATION_CODE_LENGTH })}
+            readOnly
+          />
+        </Radio.Group>
+        <Button type="submit" fullWidth>
+          {t('recovery.forgot.continue')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(): void; onDone(email: string): void }) {
+  const { t } = useTranslation();
+  const form = useForm({ email: identifier.includes('@') ? identifier : '' }, () => ({ email: emailRule }));
+  const { captcha, pending, setPending, failure, setFailure, captchaFailure, setCaptchaFailure, start } = useCaptchaSubmit<ApiError, CaptchaError>();
+  const [captchaShown, setCaptchaShown] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending || !form.check()) return;
+    start();
+    try {
+      const address = form.values.email.trim();
+      const answer = captchaShown ? await captcha.current?.token() : undefined;
+      await verifyRecoveryEmail(identifier, address, answer);
+      onDone(address);
+    } catch (error) {
+      captcha.current?.reset();
+      if (error instanceof CaptchaError) setCaptchaFailure(error);
+      else if (error instanceof ApiError) {
+        if (error.details?.captcha_required === true) setCaptchaShown(true);
+        setFailure(error);
+      } else throw error;
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const mismatch = failure?.code === 'auth.recovery_email_mismatch';
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Stack gap="md">
+        <StepHeader title={t('recovery.forgot.verifyTitle')} description={t('recovery.forgot.verifyDescription', { identifier })} />
+        <TextInput
+          label={t('recovery.forgot.emailLabel')}
+          name="email"
+          type="email"
+          autoComplete="email"
+          {...addressTyping}
+          autoFocus
+          value={form.values.email}
+          onChange={(event) => form.set('email', event.currentTarget.value)}
+          error={form.error('email') ?? (failure ? errorText(failure) : captchaFailure ? t(captchaFailure.key) : undefined)}
+          description={mismatch ? t('recovery.forgot.mismatchHint') : undefined}
+          inputWrapperOrder={['label', 'input', 'error', 'description']}
+        />
+        {captchaShown && <CaptchaPrompt ref={captcha} hint={t('recovery.forgot.captchaHint')} action="recovery" />}
+        <Group justify="space-between">
+          <Button variant="default" onClick={onBack}>
+            {t('recovery.forgot.back')}
+          </Button>
+          <Button type="submit" loading={pending}>
+            {t('recovery.forgot.sendCode')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function CodeStep({ identifier, email, onBack, onDone }: { identifier: string; email: string; onBack(): void; onDone(token: string): void }) {
+  const { t } = useTranslation();
+  const form = useForm({ code: '' }, () => ({ code: recoveryVerificationCode }));
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [resent, setResent] = useState(false);
+  // The code was just mailed: a new one can be asked for after the server's gap.
+  const [seconds, startCooldown] = useCountdown(RESEND_COOLDOWN_SECONDS);
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (pending || !form.check()) return;
+    setPending(true);
+    setFailure(null);
+    try {
+      const { reset_token } = await verifyRecoveryCode(identifier, form.values.code.trim());
+      onDone(reset_token);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setFailure(error);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const resend = async () => {
+    setFailure(null);
+    setResent(false);
+    try {
+      await verifyRecoveryEmail(identifier, email);
+      setResent(true);
+      startCooldown(RESEND_COOLDOWN_SECONDS);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status === 429) startCooldown(retryAfterSeconds(error));
+      setFailure(error);
+    }
+  };
+
+  const error = form.error('code') ?? (failure ? errorText(failure) : undefined);
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Stack gap="md">
+        <StepHeader
+          title={t('recovery.forgot.codeTitle')}
+          description={t('recovery.forgot.codeDescription', { length: VERIFICATION_CODE_LENGTH, email, minutes: RESET_LINK_TTL_SECONDS / 60 })}
+        />
+        <Stack gap={6}>
+          <OtpInput
+            label={t('recovery.forgot.codeLabel')}
+            value={form.values.code}
+            onChange={(value) => form.set('code', value)}
+            error={error}
+            autoFocus
+            testId="recovery-code"
+          />
+          {resent && !failure && (
+            <Text size="xs" c="teal.8" role="status">
+              {t('recovery.forgot.resent', { email })}
+            </Text>
+          )}
+        </Stack>
+        <Group justify="space-between">
+          <Button variant="default" onClick={onBack}>
+            {t('recovery.forgot.back')}
+          </Button>
+          <Button type="submit" loading={pending}>
+            {t('recovery.forgot.verify')}
+          </Button>
+        </Group>
+        <div>
+          <Button variant="subtle" size="xs" px={0} disabled={seconds > 0} onClick={() => void resend()}>
+            {seconds > 0 ? t('recovery.forgot.resendIn', { seconds }) : t('recovery.forgot.resend')}
+          </Button>
+        </div>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,92 @@
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/PasswordInput.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Alert.css';
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { PASSWORD_MIN_LENGTH, type FieldError } from '@portal/contracts';
+import { PasswordStrength } from '../../../components/PasswordStrength';
+import { ApiError, errorText, fieldErrors } from '../../../lib/api';
+import { useForm } from '../../../lib/use-form';
+import { confirmPassword, newPassword } from '../../../lib/validators';
+import { resetPassword } from './api';
+
+/** Server field names to this form's fields (a too-common password is reported as `password`). */
+const serverFields: Record<string, 'newPassword' | 'confirm'> = {
+  new_password: 'newPassword',
+  password: 'newPassword',
+  confirm_password: 'confirm',
+};
+
+interface NewPasswordFormProps {
+  token: string;
+  /** The password is set (every session was signed out). */
+  onDone(): void;
+  /** The token died meanwhile (expired, used elsewhere). */
+  onInvalid(): void;
+  /** Words the password should not lean on (the identifier). */
+  userInputs?: string[];
+}
+
+/** New password and its confirmation: the last step of /forgot and the /reset-pwd page. */
+export function NewPasswordForm({ token, onDone, onInvalid, userInputs = [] }: NewPasswordFormProps) {
+  const { t } = useTranslation();
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const form = useForm({ newPassword: '', confirm: '' }, (values) => ({ newPassword, confirm: confirmPassword(values.newPassword) }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending || !form.check()) return;
+    setPending(true);
+    setFailure(null);
+    try {
+      await resetPassword(token, form.values.newPassword, form.values.confirm);
+      onDone();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.code === 'auth.reset_link_invalid') return onInvalid();
+      const mapped: Record<string, FieldError> = {};
+      for (const [name, message] of Object.entries(fieldErrors(error))) if (serverFields[name]) mapped[serverFields[name]] = message;
+      if (Object.keys(mapped).length > 0) form.setServerErrors(mapped);
+      else setFailure(error);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Stack gap="md">
+        <Stack gap={6}>
+          <PasswordInput
+            label={t('recovery.resetPassword.newPassword')}
+            name="new-password"
+            autoComplete="new-password"
+            description={t('register.form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+            autoFocus
+            {...form.text('newPassword')}
+            visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
+          />
+          <PasswordStrength password={form.values.newPassword} userInputs={userInputs} />
+        </Stack>
+        <PasswordInput
+          label={t('recovery.resetPassword.confirmPassword')}
+          name="confirm-password"
+          autoComplete="new-password"
+          {...form.text('confirm')}
+          visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
+        />
+        {failure && (
+          <Alert color="red" variant="light" role="alert">
+            {errorText(failure)}
+          </Alert>
+        )}
+        <Button type="submit" fullWidth loading={pending}>
+          {t('recovery.resetPassword.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,186 @@
+import '@mantine/core/styles/Anchor.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/Loader.css';
+import '@mantine/core/styles/Paper.css';
+import '@mantine/core/styles/Radio.css';
+import '@mantine/core/styles/Switch.css';
+import '@mantine/core/styles/Table.css';
+import { useEffect, useState } from 'react';
+import { Anchor, Button, Group, Loader, Radio, Stack, Switch, Table, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { currencies, formatMoney, paths, type Language, type PayoutSettings, type WalletCurrency } from '@portal/contracts';
+import { PageHeader } from '../../../components/PageHeader';
+import { Section } from '../../../components/Section';
+import { ApiError, errorText, notify } from '../../../lib/api';
+import { usePayoutSettings, useSetPayoutMethod, useSetProfilePublic } from './api';
+import { formatDay, formatMonth } from '../../../lib/dates';
+import { useLanguage } from '../../../lib/use-language';
+
+const money = (minor: string, currency: WalletCurrency, language: Language) => formatMoney({ minor }, currency, language);
+
+/** The failure toast of a save, unless the shared policy has handled it (a sign-out on 401, a server error page). */
+function failed(error: unknown, text: string) {
+  const handledElsewhere = error instanceof ApiError && (error.status === 401 || (error.status ?? 0) > 500);
+  if (!handledElsewhere) notify('error', error instanceof ApiError ? `${text}: ${errorText(error)}` : text);
+}
+
+/** /wallet/payout: the wallet rewards are paid into (the password to change it), the rewards waiting, the monthly statements, the public profile. */
+export function PayoutPage() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const settings = usePayoutSettings();
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('payouts.title')} description={t('payouts.description')} />
+      <Anchor component={Link} to={paths.wallet} size="sm">
+        {t('payouts.back')}
+      </Anchor>
+      {!settings.data ? (
+        <Loader size="sm" aria-label={t('common.loading')} />
+      ) : (
+        <>
+          <MethodSection settings={settings.data} language={language} />
+          <PendingSection settings={settings.data} language={language} />
+          <StatementsSection settings={settings.data} language={language} />
+          <ProfileSection settings={settings.data} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+interface SectionProps {
+  settings: PayoutSettings;
+  language: Language;
+}
+
+function MethodSection({ settings, language }: SectionProps) {
+  const { t } = useTranslation();
+  const save = useSetPayoutMethod();
+  const [choice, setChoice] = useState<string | null>(settings.payout_currency);
+  useEffect(() => setChoice(settings.payout_currency), [settings.payout_currency]);
+  const submit = async () => {
+    if (!choice) return;
+    try {
+      await save.mutateAsync(choice as WalletCurrency);
+      notify('success', t('payouts.method.saved'));
+    } catch (error) {
+      failed(error, t('payouts.method.failed'));
+    }
+  };
+  return (
+    <Section title={t('payouts.method.title')} description={t('payouts.method.description')}>
+      {!settings.payout_currency && (
+        <Text size="sm" data-testid="payout-method-none">
+          {t('payouts.method.none')}
+        </Text>
+      )}
+      <Radio.Group value={choice} onChange={setChoice} label={t('payouts.method.label')} data-testid="payout-method">
+        <Group mt="xs" gap="lg">
+          {currencies.map((currency) => (
+            <Radio key={currency} value={currency} label={t(`payouts.currency.${currency}`)} />
+          ))}
+        </Group>
+      </Radio.Group>
+      <Text size="sm" c="dimmed">
+        {t('payouts.method.password')} {t('payouts.method.next', { date: formatDay(`${settings.next_payout}T00:00:00Z`, language) })}
+      </Text>
+      <Group>
+        <Button onClick={() => void submit()} loading={save.isPending} disabled={!choice || choice === settings.payout_currency} data-testid="payout-method-save">
+          {t('payouts.method.save')}
+        </Button>
+      </Group>
+    </Section>
+  );
+}
+
+function PendingSection({ settings, language }: SectionProps) {
+  const { t } = useTranslation();
+  return (
+    <Section title={t('payouts.pending.title')} description={t('payouts.pending.description')}>
+      {settings.pending.length === 0 ? (
+        <Text size="sm" data-testid="payout-pending-empty">
+          {t('payouts.pending.empty')}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={420}>
+          <Table data-testid="payout-pending">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('payouts.pending.program')}</Table.Th>
+                <Table.Th>{t('payouts.pending.amount')}</Table.Th>
+                <Table.Th>{t('payouts.pending.date')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {settings.pending.map((reward) => (
+                <Table.Tr key={reward.id}>
+                  <Table.Td>{reward.program_alias}</Table.Td>
+                  <Table.Td>{money(reward.amount_minor, reward.currency, language)}</Table.Td>
+                  <Table.Td>{formatDay(reward.created_at, language)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Section>
+  );
+}
+
+function StatementsSection({ settings, language }: SectionProps) {
+  const { t } = useTranslation();
+  return (
+    <Section title={t('payouts.statements.title')} description={t('payouts.statements.description')}>
+      {settings.statements.length === 0 ? (
+        <Text size="sm">{t('payouts.statements.empty')}</Text>
+      ) : (
+        <Stack gap="sm" data-testid="payout-statements">
+          {settings.statements.map((statement) => (
+            <div key={statement.id} data-testid={`payout-statement-${statement.currency}`}>
+              <Group justify="space-between" gap="xs">
+                <Text fw={600}>{t('payouts.statements.line', { month: formatMonth(statement.period, language) })}</Text>
+                <Text fw={600}>{money(statement.amount_minor, statement.currency, language)}</Text>
+              </Group>
+              <Text size="sm" c="dimmed">
+                {t('payouts.statements.rewards', { count: statement.rewards.length, programs: [...new Set(statement.rewards.map((reward) => reward.program_alias))].sort().join(', ') })}
+              </Text>
+            </div>
+          ))}
+        </Stack>
+      )}
+    </Section>
+  );
+}
+
+function ProfileSection({ settings }: { settings: PayoutSettings }) {
+  const { t } = useTranslation();
+  const save = useSetProfilePublic();
+  const change = async (value: boolean) => {
+    try {
+      await save.mutateAsync(value);
+      notify('success', t('payouts.profile.saved'));
+    } catch (error) {
+      failed(error, t('payouts.profile.failed'));
+    }
+  };
+  return (
+    <Section title={t('payouts.profile.title')} description={t('payouts.profile.description')}>
+      <Switch
+        label={t('payouts.profile.label')}
+        checked={settings.profile_public}
+        disabled={!settings.username || save.isPending}
+        onChange={(event) => void change(event.currentTarget.checked)}
+        data-testid="payout-profile-switch"
+      />
+      {!settings.username && <Text size="sm">{t('payouts.profile.noUsername')}</Text>}
+      {settings.username && settings.profile_public && (
+        <Anchor component={Link} to={paths.researcher.replace(':username', encodeURIComponent(settings.username))} size="sm" data-testid="payout-profile-link">
+          {t('payouts.profile.link')}
+        </Anchor>
+      )}
+    </Section>
+  );
+}
