@@ -39,12 +39,27 @@ export function changeDialog(change: PendingChange | null): Omit<ReasonDialogPro
   };
 }
 
+type DialogTexts = Pick<ReasonDialogProps, 'title' | 'body' | 'confirmLabel' | 'danger'>;
+
+/**
+ * The texts of the change last asked for. A page drops its change as the dialog closes
+ * (changeDialog(null) has empty texts) while the dialog is still fading out: without these, its
+ * title and confirm button were empty for that time, a button without an accessible name.
+ */
+function useTextsWhileOpen(texts: DialogTexts, opened: boolean): DialogTexts {
+  const [kept, setKept] = useState(texts);
+  const changed = kept.title !== texts.title || kept.body !== texts.body || kept.confirmLabel !== texts.confirmLabel || kept.danger !== texts.danger;
+  if (opened && changed) setKept(texts);
+  return opened ? texts : kept;
+}
+
 /**
  * Asks the reason every changing admin call carries into the operator audit log (the API's
  * rule: 3 to 500 characters once trimmed), runs the change, and says why when it fails.
  */
-export function ReasonDialog({ opened, title, body, confirmLabel, danger, onClose, onConfirm }: ReasonDialogProps) {
+export function ReasonDialog({ opened, onClose, onConfirm, ...texts }: ReasonDialogProps) {
   const { t, i18n } = useTranslation();
+  const { title, body, confirmLabel, danger } = useTextsWhileOpen(texts, opened);
   const [reason, setReason] = useState('');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
