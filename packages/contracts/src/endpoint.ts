@@ -87,13 +87,14 @@ type RouteParts<R> = R extends `${infer M extends HttpMethod} ${infer P}` ? { re
  */
 export type EndpointGroup = Pick<EndpointDeclaration, 'tag'> & Partial<Pick<EndpointDeclaration, 'auth' | 'recentAuth' | 'errors' | 'params' | 'paramPatterns'>>;
 
-/** What a declaration of a group adds: everything the group does not give, and may override what it does. */
-type Own<G> = Omit<EndpointDeclaration, 'method' | 'path' | keyof G> & Partial<Omit<EndpointDeclaration, 'method' | 'path'>>;
+/** What a declaration of a group adds besides its summary: everything the group does not give, and may override what it does. */
+type Own<G> = Omit<EndpointDeclaration, 'method' | 'path' | 'summary' | keyof G> & Partial<Omit<EndpointDeclaration, 'method' | 'path' | 'summary'>>;
 
-type InGroup<G, R, E> = RouteParts<R> & Omit<G, keyof E | 'errors'> & Omit<E, 'errors'> & Pick<EndpointDeclaration, 'errors'>;
+type InGroup<G, R, E> = RouteParts<R> & Pick<EndpointDeclaration, 'summary'> & Omit<G, keyof E | 'errors'> & Omit<E, 'errors'> & Pick<EndpointDeclaration, 'errors'>;
 
 /**
- * An endpoint of a group: `endpointIn(signedIn, 'GET /sso/me/sessions', { summary, response })`.
+ * An endpoint of a group, its address and summary first, as a line of a table:
+ * `endpointIn(signedIn, 'GET /sso/me/sessions', 'The signed-in sessions', { response })`.
  * Its errors come after the group's; whatever else it gives wins over the group. The route may
  * also be a first paint's `{ method, path }` (first-paint.ts).
  */
@@ -101,11 +102,12 @@ type InGroup<G, R, E> = RouteParts<R> & Omit<G, keyof E | 'errors'> & Omit<E, 'e
 export function endpointIn<const G extends EndpointGroup, const R extends EndpointRoute | Pick<EndpointDeclaration, 'method' | 'path'>, const E extends Own<G>>(
   group: G,
   route: R,
+  summary: string,
   own: E,
 ): InGroup<G, R, E> {
   const { method, path } = typeof route === 'string' ? { method: route.slice(0, route.indexOf(' ')) as HttpMethod, path: route.slice(route.indexOf(' ') + 1) } : route;
   const errors = [...(group.errors ?? []), ...(own.errors ?? [])];
-  const declaration = { method, path, ...group, ...own, ...(errors.length > 0 ? { errors } : {}) };
+  const declaration = { method, path, ...group, summary, ...own, ...(errors.length > 0 ? { errors } : {}) };
   // Checked where it is called (E fills what G leaves out); the method and path split from the route string are the ones its type names.
   return declaration as unknown as InGroup<G, R, E>;
 }

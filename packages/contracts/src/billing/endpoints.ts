@@ -29,8 +29,7 @@ const { anyone, signedIn } = endpointGroups(tag);
 /** Cards, subscriptions and orders are named by UUIDs: anything else is refused before it reaches the database. */
 const idParams = z.object({ id: z.uuid() });
 
-export const config = endpointIn(anyone, 'GET /billing/config', {
-  summary: 'Which payment processor the pages hand card details to (sandbox or Stripe, with its publishable key)',
+export const config = endpointIn(anyone, 'GET /billing/config', 'Which payment processor the pages hand card details to (sandbox or Stripe, with its publishable key)', {
   response: billingConfigSchema,
 });
 
@@ -57,55 +56,37 @@ export const sandboxToken = endpoint({
   ],
 });
 
-export const stripeWebhook = endpointIn(anyone, 'POST /billing/stripe/webhook', {
-  summary: "Stripe's events, checked by their signature (Stripe-Signature); a forged or replayed event is refused",
+export const stripeWebhook = endpointIn(anyone, 'POST /billing/stripe/webhook', "Stripe's events, checked by their signature (Stripe-Signature); a forged or replayed event is refused", {
   response: z.object({ received: z.boolean() }),
   errors: ['billing.webhook_invalid', 'not_found'],
 });
 
-export const listCards = endpointIn(signedIn, 'GET /sso/me/cards', {
-  summary: 'The payment cards of the user, the default first',
-  response: cardListSchema,
-});
+export const listCards = endpointIn(signedIn, 'GET /sso/me/cards', 'The payment cards of the user, the default first', { response: cardListSchema });
 
-export const addCard = endpointIn(signedIn, 'POST /sso/me/cards', {
-  summary: "Save a card from the processor's token with its billing address; the first card becomes the default",
-  body: addCardRequestSchema,
-  status: 201,
-  response: cardSchema,
+export const addCard = endpointIn(signedIn, 'POST /sso/me/cards', "Save a card from the processor's token with its billing address; the first card becomes the default", {
+  body: addCardRequestSchema, status: 201, response: cardSchema,
   errors: ['billing.card_declined', 'billing.insufficient_funds', 'billing.card_token_invalid', 'billing.processor_unavailable'],
 });
 
-export const cardSetup = endpointIn(signedIn, 'POST /sso/me/cards/setup', {
-  summary: "With Stripe: a SetupIntent for the page's Payment Element to confirm the card with (its client secret); 404 with the sandbox",
-  status: 201,
-  response: cardSetupSchema,
+export const cardSetup = endpointIn(signedIn, 'POST /sso/me/cards/setup', "With Stripe: a SetupIntent for the page's Payment Element to confirm the card with (its client secret); 404 with the sandbox", {
+  status: 201, response: cardSetupSchema,
   errors: ['billing.processor_unavailable', 'not_found'],
 });
 
-export const setDefaultCard = endpointIn(signedIn, 'PUT /sso/me/cards/{id}/default', {
-  summary: 'Make a card the default',
-  params: idParams,
-  response: cardListSchema,
+export const setDefaultCard = endpointIn(signedIn, 'PUT /sso/me/cards/{id}/default', 'Make a card the default', {
+  params: idParams, response: cardListSchema,
   errors: ['billing.card_not_found'],
 });
 
-export const removeCard = endpointIn(signedIn, 'DELETE /sso/me/cards/{id}', {
-  summary: 'Remove a card: every live subscription of the person is cancelled with it (AppSumo lifetime grants, paid by no card, stay) and the answer lists them; removing the default makes the most recently added card the default',
-  params: idParams,
-  response: removeCardResponseSchema,
+export const removeCard = endpointIn(signedIn, 'DELETE /sso/me/cards/{id}', 'Remove a card: every live subscription of the person is cancelled with it (AppSumo lifetime grants, paid by no card, stay) and the answer lists them; removing the default makes the most recently added card the default', {
+  params: idParams, response: removeCardResponseSchema,
   errors: ['billing.card_not_found'],
 });
 
-export const listSubscriptions = endpointIn(signedIn, 'GET /sso/me/subscriptions', {
-  summary: 'The subscriptions of the user',
-  response: subscriptionListSchema,
-});
+export const listSubscriptions = endpointIn(signedIn, 'GET /sso/me/subscriptions', 'The subscriptions of the user', { response: subscriptionListSchema });
 
-export const quote = endpointIn(signedIn, 'POST /sso/me/checkout/quote', {
-  summary: 'The totals of a purchase or change before paying (price, discount, subtotal, credit, total, due now)',
-  body: quoteRequestSchema,
-  response: quoteSchema,
+export const quote = endpointIn(signedIn, 'POST /sso/me/checkout/quote', 'The totals of a purchase or change before paying (price, discount, subtotal, credit, total, due now)', {
+  body: quoteRequestSchema, response: quoteSchema,
   errors: ['billing.promo_invalid', 'billing.plan_unavailable', 'billing.subscription_not_found'],
 });
 
@@ -120,61 +101,40 @@ const chargeErrors = [
   'billing.processor_unavailable',
 ] as const;
 
-export const subscribe = endpointIn(signedIn, 'POST /sso/me/subscriptions', {
-  summary: 'Start a subscription: a 14-day trial where the plan has one and the person never had one for the product, otherwise the first charge',
-  body: subscribeRequestSchema,
-  status: 201,
-  response: subscriptionResultSchema,
+export const subscribe = endpointIn(signedIn, 'POST /sso/me/subscriptions', 'Start a subscription: a 14-day trial where the plan has one and the person never had one for the product, otherwise the first charge', {
+  body: subscribeRequestSchema, status: 201, response: subscriptionResultSchema,
   errors: [...chargeErrors, 'billing.already_subscribed'],
 });
 
-export const changeSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/change', {
-  summary: 'Change the plan or period: the unused part of the current period is credited (proration) and the new period starts now',
-  params: idParams,
-  body: changeSubscriptionRequestSchema,
-  response: subscriptionResultSchema,
+export const changeSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/change', 'Change the plan or period: the unused part of the current period is credited (proration) and the new period starts now', {
+  params: idParams, body: changeSubscriptionRequestSchema, response: subscriptionResultSchema,
   errors: [...chargeErrors, 'billing.subscription_not_found', 'billing.subscription_not_changeable'],
 });
 
-export const cancelSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/cancel', {
-  summary: 'Cancel at the end of the current period (a trial ends without a charge)',
-  params: idParams,
-  response: subscriptionSchema,
+export const cancelSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/cancel', 'Cancel at the end of the current period (a trial ends without a charge)', {
+  params: idParams, response: subscriptionSchema,
   errors: ['billing.subscription_not_found', 'billing.subscription_not_changeable'],
 });
 
-export const resumeSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/resume', {
-  summary: 'Undo a cancellation before the period ends',
-  params: idParams,
-  response: subscriptionSchema,
+export const resumeSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/resume', 'Undo a cancellation before the period ends', {
+  params: idParams, response: subscriptionSchema,
   errors: ['billing.subscription_not_found', 'billing.subscription_not_changeable'],
 });
 
-export const listOrders = endpointIn(signedIn, 'GET /sso/me/orders', {
-  summary: 'The orders of the user, newest first',
-  response: orderListSchema,
-});
+export const listOrders = endpointIn(signedIn, 'GET /sso/me/orders', 'The orders of the user, newest first', { response: orderListSchema });
 
-export const invoice = endpointIn(signedIn, 'GET /sso/me/orders/{id}/invoice', {
-  summary: "The invoice of a paid order as a PDF, in the person's language",
-  params: idParams,
-  response: 'binary',
+export const invoice = endpointIn(signedIn, 'GET /sso/me/orders/{id}/invoice', "The invoice of a paid order as a PDF, in the person's language", {
+  params: idParams, response: 'binary',
   errors: ['billing.order_not_found'],
 });
 
-export const businessTrial = endpointIn(signedIn, 'POST /billing/business-trial', {
-  // Signed in: a trial makes its admin the owner of a company billed after 14 days, so nobody starts one for someone else's email.
-  summary:
-    "Start the signed-in person's company's 14-day trial of the password manager for business, for their own email, behind the captcha (7013 trial already applied, 7014 a plan exists, 7015 in an Enterprise)",
-  body: businessTrialRequestSchema,
-  status: 201,
-  response: businessTrialResponseSchema,
+// Signed in: a trial makes its admin the owner of a company billed after 14 days, so nobody starts one for someone else's email.
+export const businessTrial = endpointIn(signedIn, 'POST /billing/business-trial', "Start the signed-in person's company's 14-day trial of the password manager for business, for their own email, behind the captcha (7013 trial already applied, 7014 a plan exists, 7015 in an Enterprise)", {
+  body: businessTrialRequestSchema, status: 201, response: businessTrialResponseSchema,
   errors: ['7013', '7014', '7015', 'billing.trial_email_mismatch', 'auth.not_activated', 'auth.captcha_required', 'auth.captcha_invalid', 'rate_limited'],
 });
 
-export const redeemLicense = endpointIn(signedIn, 'POST /sso/me/licenses/redeem', {
-  summary: 'Redeem an AppSumo license code: grants its lifetime plan once',
-  body: redeemLicenseRequestSchema,
-  response: redeemLicenseResponseSchema,
+export const redeemLicense = endpointIn(signedIn, 'POST /sso/me/licenses/redeem', 'Redeem an AppSumo license code: grants its lifetime plan once', {
+  body: redeemLicenseRequestSchema, response: redeemLicenseResponseSchema,
   errors: ['billing.license_invalid'],
 });

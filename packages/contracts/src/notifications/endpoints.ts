@@ -7,24 +7,19 @@ const tag = 'notifications';
 const readers = { tag, auth: { scope: 'notifications:read' } } as const;
 const writers = { tag, auth: { scope: 'notifications:write' } } as const;
 
-export const list = endpointIn(readers, 'GET /notifications', {
-  summary: 'A page of notifications, newest first, with the unread count',
+export const list = endpointIn(readers, 'GET /notifications', 'A page of notifications, newest first, with the unread count', {
+  response: notificationListSchema,
   query: z.object({
     page: z.coerce.number().int().min(1).max(10_000).default(1),
     page_size: z.coerce.number().int().min(1).max(100).default(20),
   }),
-  response: notificationListSchema,
 });
 
-export const markAllRead = endpointIn(writers, 'PUT /notifications/read-all', {
-  summary: 'Mark every notification read',
+export const markAllRead = endpointIn(writers, 'PUT /notifications/read-all', 'Mark every notification read', {
   response: z.object({ updated: z.number().int() }),
 });
 
-export const markRead = endpointIn(writers, 'PUT /notifications/{id}', {
-  summary: 'Mark a notification read (on click)',
-  params: z.object({ id: z.string().max(64) }),
-  body: markNotificationRequestSchema,
-  response: notificationSchema,
+export const markRead = endpointIn(writers, 'PUT /notifications/{id}', 'Mark a notification read (on click)', {
+  params: z.object({ id: z.string().max(64) }), body: markNotificationRequestSchema, response: notificationSchema,
   errors: ['notifications.not_found'],
 });

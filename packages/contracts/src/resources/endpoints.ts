@@ -4,12 +4,8 @@ import * as firstPaint from '../first-paint';
 
 const { anyone } = endpointGroups('resources');
 
-export const lang = endpointIn(anyone, firstPaint.lang, {
-  summary: 'Language for this visitor by IP, then Accept-Language',
-  response: langResponseSchema,
-});
+export const lang = endpointIn(anyone, firstPaint.lang, 'Language for this visitor by IP, then Accept-Language', { response: langResponseSchema });
 
-export const countries = endpointIn(anyone, 'GET /resources/countries', {
-  summary: 'Every country with English and Vietnamese names',
+export const countries = endpointIn(anyone, 'GET /resources/countries', 'Every country with English and Vietnamese names', {
   response: countriesResponseSchema,
 });

@@ -20,8 +20,7 @@ export const identity = endpoint({
   errors: ['not_found'],
 });
 
-export const productIdentity = endpointIn(productView, 'GET /{product}_platform/pm/users/me/chatwoot', {
-  summary: 'Support-chat identity for a product (the locker product uses this one)',
+export const productIdentity = endpointIn(productView, 'GET /{product}_platform/pm/users/me/chatwoot', 'Support-chat identity for a product (the locker product uses this one)', {
   response: chatwootIdentitySchema,
   errors: ['not_found'],
 });
@@ -44,8 +43,7 @@ export const pmUserSchema = z.object({
   plan: productPlanSchema.optional(),
 });
 
-export const pmUser = endpointIn(productView, 'GET /{product}_platform/pm/users/me', {
-  summary: 'The password-manager user',
+export const pmUser = endpointIn(productView, 'GET /{product}_platform/pm/users/me', 'The password-manager user', {
   response: pmUserSchema,
   errors: ['not_found'],
 });
