@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, isNull, lte, ne, or, sql, lt } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, or, sql, lt } from 'drizzle-orm';
+import { claimDueRows } from '../../db/claim-due';
 import type { Database } from '../../db/client';
 import { billingCustomers, licenseRedemptions, orders, paymentMethods, promoCodes, promoRedemptions, stripeEvents, subscriptionStarts, subscriptions, trialUsages } from './tables';
 
@@ -197,37 +198,9 @@ export function billingQueries(db: Database) {
         .where(and(eq(subscriptionStarts.userId, userId), eq(subscriptionStarts.product, product), eq(subscriptionStarts.generation, generation)));
     },
 
-    /**
-     * The renewal job's claim: up to `limit` due subscriptions nobody holds, each marked with
-     * this run's claim id until `until`, in one statement (FOR UPDATE SKIP LOCKED: several nodes
-     * running at once take disjoint rows). A claim whose holder died lapses at `until`.
-     */
-    async claimDue(now: Date, until: Date, claimId: string, limit: number): Promise<SubscriptionRow[]> {
-      // The due rows are picked and locked once, in a CTE (materialized, run once): the usual
-      // form for SKIP LOCKED queues, since a subquery inside the UPDATE's own WHERE may be
-      // evaluated again when PostgreSQL re-checks a row that a concurrent claim changed.
-      const due = db.$with('due').as(
-        db
-          .select({ id: subscriptions.id })
-          .from(subscriptions)
-          .where(
-            and(
-              live,
-              eq(subscriptions.lifetime, false),
-              lte(subscriptions.nextAttemptAt, now),
-              or(isNull(subscriptions.claimedUntil), lt(subscriptions.claimedUntil, now)),
-            ),
-          )
-          .orderBy(asc(subscriptions.nextAttemptAt))
-          .limit(limit)
-          .for('update', { skipLocked: true }),
-      );
-      return db
-        .with(due)
-        .update(subscriptions)
-        .set({ claimedUntil: until, claimId })
-        .where(inArray(subscriptions.id, db.select({ id: due.id }).from(due)))
-        .returning();
+    /** The renewal job's claim: up to `limit` due subscriptions nobody holds (see claimDueRows). A lifetime plan never renews. */
+    claimDue(now: Date, until: Date, claimId: string, limit: number): Promise<SubscriptionRow[]> {
+      return claimDueRows(db, subscriptions, subscriptions.id, { now, until, claimId, limit, where: and(live, eq(subscriptions.lifetime, false)) });
     },
 
     // Orders ----------------------------------------------------------------------------------

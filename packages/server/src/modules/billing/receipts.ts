@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { claimDueRows } from '../../db/claim-due';
 import type { Database } from '../../db/client';
 import { billingReceipts } from './tables';
 import type { Clock } from '../../platform/clock';
@@ -36,29 +37,15 @@ export function createReceiptWorker(deps: ReceiptWorkerDeps) {
   let draining: Promise<{ sent: number; retried: number; failed: number }> | null = null;
   let again = false;
 
-  async function claim(claimId: string, limit: number): Promise<ReceiptRow[]> {
+  function claim(claimId: string, limit: number): Promise<ReceiptRow[]> {
     const now = clock.now();
-    const due = db.$with('due').as(
-      db
-        .select({ orderId: billingReceipts.orderId })
-        .from(billingReceipts)
-        .where(
-          and(
-            eq(billingReceipts.status, 'pending'),
-            lte(billingReceipts.nextAttemptAt, now),
-            or(isNull(billingReceipts.claimedUntil), lt(billingReceipts.claimedUntil, now)),
-          ),
-        )
-        .orderBy(asc(billingReceipts.nextAttemptAt))
-        .limit(limit)
-        .for('update', { skipLocked: true }),
-    );
-    return db
-      .with(due)
-      .update(billingReceipts)
-      .set({ claimedUntil: new Date(now.getTime() + RECEIPT_LEASE_MS), claimId })
-      .where(inArray(billingReceipts.orderId, db.select({ orderId: due.orderId }).from(due)))
-      .returning();
+    return claimDueRows(db, billingReceipts, billingReceipts.orderId, {
+      now,
+      until: new Date(now.getTime() + RECEIPT_LEASE_MS),
+      claimId,
+      limit,
+      where: eq(billingReceipts.status, 'pending'),
+    });
   }
 
   async function settle(row: ReceiptRow, claimId: string, error: unknown): Promise<'sent' | 'retried' | 'failed'> {

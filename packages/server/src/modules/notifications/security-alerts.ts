@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isBrandId, type BrandId } from '@portal/contracts';
-import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { claimDueRows } from '../../db/claim-due';
 import type { DatabaseTransaction } from '../../db/client';
 import { securityAlerts, sessions, users } from '../../db/schema';
 import { createDrain, installPeriodicJob, type JobLogger } from '../../platform/jobs';
@@ -64,23 +65,9 @@ export function createSecurityAlertWorker(deps: NotifierDependencies) {
   // Longer than SMTP's timeouts, so a slow mail is not taken over and sent twice.
   const leaseMs = deps.config.SECURITY_ALERT_LEASE_SECONDS * 1000;
 
-  async function claim(claimId: string, limit: number): Promise<AlertRow[]> {
+  function claim(claimId: string, limit: number): Promise<AlertRow[]> {
     const now = clock.now();
-    const due = db.$with('due').as(
-      db
-        .select({ id: securityAlerts.id })
-        .from(securityAlerts)
-        .where(and(lte(securityAlerts.nextAttemptAt, now), or(isNull(securityAlerts.claimedUntil), lt(securityAlerts.claimedUntil, now))))
-        .orderBy(asc(securityAlerts.nextAttemptAt))
-        .limit(limit)
-        .for('update', { skipLocked: true }),
-    );
-    return db
-      .with(due)
-      .update(securityAlerts)
-      .set({ claimedUntil: new Date(now.getTime() + leaseMs), claimId })
-      .where(inArray(securityAlerts.id, db.select({ id: due.id }).from(due)))
-      .returning();
+    return claimDueRows(db, securityAlerts, securityAlerts.id, { now, until: new Date(now.getTime() + leaseMs), claimId, limit });
   }
 
   /** The owner of each claimed alert's session, by session id; a purged account is nobody's to tell. */
