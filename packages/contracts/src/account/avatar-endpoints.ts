@@ -8,8 +8,7 @@ const writers = { tag, auth: { scope: 'me:write' } } as const;
 const { anyone } = endpointGroups(tag);
 
 export const upload = endpointIn(writers, 'PUT /sso/me/avatar', 'Upload a profile picture (multipart field `file`: PNG, JPEG or WebP, at most 5 MB); stored as a 256x256 WebP', {
-  body: 'multipart', response: avatarResponseSchema,
-  errors: ['account.avatar_invalid', 'payload_too_large', 'unsupported_media_type'],
+  body: 'multipart', response: avatarResponseSchema, errors: ['account.avatar_invalid', 'payload_too_large', 'unsupported_media_type'],
 });
 
 export const remove = endpointIn(writers, 'DELETE /sso/me/avatar', 'Remove the profile picture', { response: null });

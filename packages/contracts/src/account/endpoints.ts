@@ -37,30 +37,25 @@ export const requestEmailChange = endpointIn(sensitive, 'POST /sso/me/email/chan
 });
 
 export const confirmEmailChange = endpointIn(signedIn, 'POST /sso/me/email/change/confirm', 'Confirm the new email with the code it received', {
-  body: emailChangeConfirmSchema, response: userSchema,
-  errors: ['auth.code_invalid', 'auth.email_exists', 'rate_limited'],
+  body: emailChangeConfirmSchema, response: userSchema, errors: ['auth.code_invalid', 'auth.email_exists', 'rate_limited'],
 });
 
 export const setRecoveryEmail = endpointIn(signedIn, 'PUT /sso/me/recovery-email', 'Set the recovery email (a code is mailed to it)', {
-  body: recoveryEmailRequestSchema, response: null,
-  errors: ['auth.password_not_valid', 'rate_limited'],
+  body: recoveryEmailRequestSchema, response: null, errors: ['auth.password_not_valid', 'rate_limited'],
 });
 
 export const verifyRecoveryEmail = endpointIn(signedIn, 'POST /sso/me/recovery-email/verify', 'Verify the recovery email with its code', {
-  body: recoveryEmailVerifySchema, response: userSchema,
-  errors: ['auth.code_invalid', 'rate_limited'],
+  body: recoveryEmailVerifySchema, response: userSchema, errors: ['auth.code_invalid', 'rate_limited'],
 });
 
 export const removeRecoveryEmail = endpointIn(signedIn, 'DELETE /sso/me/recovery-email', 'Remove the recovery email', { response: userSchema });
 
 export const requestEducationEmail = endpointIn(signedIn, 'POST /sso/me/education-email', 'Mail a confirmation link to an education address', {
-  body: educationEmailRequestSchema, response: null,
-  errors: ['rate_limited'],
+  body: educationEmailRequestSchema, response: null, errors: ['rate_limited'],
 });
 
 export const confirmEducationEmail = endpointIn(anyone, 'POST /sso/users/education-email/confirm', 'Confirm an education email with the mailed link token', {
-  body: educationEmailConfirmSchema, response: sentToResponseSchema,
-  errors: ['account.email_link_invalid'],
+  body: educationEmailConfirmSchema, response: sentToResponseSchema, errors: ['account.email_link_invalid'],
 });
 
 export const privacy = endpointIn(read, 'GET /sso/me/privacy', 'Privacy choices', { response: privacySettingsSchema });
@@ -77,6 +72,5 @@ export const requestDeletion = endpointIn(signedIn, 'POST /sso/me/deletion', 'Sc
 });
 
 export const restore = endpointIn(signingIn, firstPaint.restore, 'Cancel a scheduled deletion with the restore token a sign-in answered, and sign in', {
-  body: restoreRequestSchema, response: tokenResponseSchema,
-  errors: ['auth.mfa_token_invalid', 'rate_limited'],
+  body: restoreRequestSchema, response: tokenResponseSchema, errors: ['auth.mfa_token_invalid', 'rate_limited'],
 });

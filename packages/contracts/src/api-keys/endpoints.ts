@@ -12,6 +12,5 @@ export const create = endpointIn(sensitive, 'POST /sso/me/api-keys', 'Create an 
 export const list = endpointIn(signedIn, 'GET /sso/me/api-keys', 'The API keys of the user (never the keys themselves)', { response: apiKeyListSchema });
 
 export const revoke = endpointIn(signedIn, 'DELETE /sso/me/api-keys/{id}', 'Revoke an API key', {
-  params: z.object({ id: z.string().max(64) }), response: null,
-  errors: ['api_keys.not_found'],
+  params: z.object({ id: z.string().max(64) }), response: null, errors: ['api_keys.not_found'],
 });

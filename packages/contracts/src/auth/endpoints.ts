@@ -39,8 +39,7 @@ export const resendActivation = endpointIn(anyone, firstPaint.resendActivation, 
 });
 
 export const activate = endpointIn(anyone, 'POST /sso/users/activate', 'Activate an account with the mailed link token', {
-  body: activateRequestSchema, response: activationResponseSchema,
-  errors: ['auth.activation_link_invalid', 'rate_limited'],
+  body: activateRequestSchema, response: activationResponseSchema, errors: ['auth.activation_link_invalid', 'rate_limited'],
 });
 
 export const forgotVerifyEmail = endpointIn(anyone, 'POST /sso/password/forgot/verify-email', 'Verify the recovery email; a code is mailed', {
@@ -49,13 +48,11 @@ export const forgotVerifyEmail = endpointIn(anyone, 'POST /sso/password/forgot/v
 });
 
 export const forgotVerifyCode = endpointIn(anyone, 'POST /sso/password/forgot/verify-code', 'Exchange the mailed code for a reset token', {
-  body: forgotVerifyCodeRequestSchema, response: resetTokenResponseSchema,
-  errors: ['auth.code_invalid', 'rate_limited'],
+  body: forgotVerifyCodeRequestSchema, response: resetTokenResponseSchema, errors: ['auth.code_invalid', 'rate_limited'],
 });
 
 export const checkResetToken = endpointIn(anyone, 'POST /sso/password/reset/check', 'Whether a reset link is still valid', {
-  body: resetTokenCheckRequestSchema, response: null,
-  errors: ['auth.reset_link_invalid', 'rate_limited'],
+  body: resetTokenCheckRequestSchema, response: null, errors: ['auth.reset_link_invalid', 'rate_limited'],
 });
 
 export const resetPassword = endpointIn(anyone, 'POST /sso/password/reset', 'Set a new password with a reset token', {

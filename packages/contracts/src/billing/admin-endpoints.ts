@@ -25,13 +25,11 @@ export const listPromoCodes = endpointIn(read, 'GET /admin/billing/promo-codes',
 });
 
 export const createPromoCode = endpointIn(money, 'POST /admin/billing/promo-codes', 'Adds a promo code as `npm run billing -- promo add` does: a percent, or an amount with its currency; optionally plans, expiry and a redemption limit', {
-  body: adminPromoCreateSchema, status: 201, response: adminPromoSchema,
-  errors: ['admin.promo_exists', 'admin.promo_invalid'],
+  body: adminPromoCreateSchema, status: 201, response: adminPromoSchema, errors: ['admin.promo_exists', 'admin.promo_invalid'],
 });
 
 export const disablePromoCode = endpointIn(money, 'POST /admin/billing/promo-codes/{code}/disable', 'Ends a promo code now (orders paid with it keep their discount)', {
-  params: adminPromoParamsSchema, body: adminReasonRequestSchema, response: adminPromoSchema,
-  errors: ['admin.not_found'],
+  params: adminPromoParamsSchema, body: adminReasonRequestSchema, response: adminPromoSchema, errors: ['admin.not_found'],
 });
 
 export const listLicenses = endpointIn(read, 'GET /admin/billing/licenses', 'AppSumo licence codes redeemed or revoked (codes are never stored: their hash, plan, who and when)', {
@@ -39,8 +37,7 @@ export const listLicenses = endpointIn(read, 'GET /admin/billing/licenses', 'App
 });
 
 export const issueLicenses = endpointIn(money, 'POST /admin/billing/licenses', 'Issues AppSumo licence codes of a lifetime plan as `npm run billing -- license issue` does; the codes are answered once', {
-  body: adminLicenseIssueSchema, status: 201, response: adminLicenseIssuedSchema,
-  errors: ['admin.promo_invalid'],
+  body: adminLicenseIssueSchema, status: 201, response: adminLicenseIssuedSchema, errors: ['admin.promo_invalid'],
 });
 
 export const revokeLicense = endpointIn(money, 'POST /admin/billing/licenses/revoke', 'Revokes an AppSumo code not redeemed yet (the code goes in the body, never in a URL); a redeemed one is refused', {

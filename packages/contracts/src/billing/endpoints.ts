@@ -57,8 +57,7 @@ export const sandboxToken = endpoint({
 });
 
 export const stripeWebhook = endpointIn(anyone, 'POST /billing/stripe/webhook', "Stripe's events, checked by their signature (Stripe-Signature); a forged or replayed event is refused", {
-  response: z.object({ received: z.boolean() }),
-  errors: ['billing.webhook_invalid', 'not_found'],
+  response: z.object({ received: z.boolean() }), errors: ['billing.webhook_invalid', 'not_found'],
 });
 
 export const listCards = endpointIn(signedIn, 'GET /sso/me/cards', 'The payment cards of the user, the default first', { response: cardListSchema });
@@ -69,18 +68,15 @@ export const addCard = endpointIn(signedIn, 'POST /sso/me/cards', "Save a card f
 });
 
 export const cardSetup = endpointIn(signedIn, 'POST /sso/me/cards/setup', "With Stripe: a SetupIntent for the page's Payment Element to confirm the card with (its client secret); 404 with the sandbox", {
-  status: 201, response: cardSetupSchema,
-  errors: ['billing.processor_unavailable', 'not_found'],
+  status: 201, response: cardSetupSchema, errors: ['billing.processor_unavailable', 'not_found'],
 });
 
 export const setDefaultCard = endpointIn(signedIn, 'PUT /sso/me/cards/{id}/default', 'Make a card the default', {
-  params: idParams, response: cardListSchema,
-  errors: ['billing.card_not_found'],
+  params: idParams, response: cardListSchema, errors: ['billing.card_not_found'],
 });
 
 export const removeCard = endpointIn(signedIn, 'DELETE /sso/me/cards/{id}', 'Remove a card: every live subscription of the person is cancelled with it (AppSumo lifetime grants, paid by no card, stay) and the answer lists them; removing the default makes the most recently added card the default', {
-  params: idParams, response: removeCardResponseSchema,
-  errors: ['billing.card_not_found'],
+  params: idParams, response: removeCardResponseSchema, errors: ['billing.card_not_found'],
 });
 
 export const listSubscriptions = endpointIn(signedIn, 'GET /sso/me/subscriptions', 'The subscriptions of the user', { response: subscriptionListSchema });
@@ -102,8 +98,7 @@ const chargeErrors = [
 ] as const;
 
 export const subscribe = endpointIn(signedIn, 'POST /sso/me/subscriptions', 'Start a subscription: a 14-day trial where the plan has one and the person never had one for the product, otherwise the first charge', {
-  body: subscribeRequestSchema, status: 201, response: subscriptionResultSchema,
-  errors: [...chargeErrors, 'billing.already_subscribed'],
+  body: subscribeRequestSchema, status: 201, response: subscriptionResultSchema, errors: [...chargeErrors, 'billing.already_subscribed'],
 });
 
 export const changeSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/change', 'Change the plan or period: the unused part of the current period is credited (proration) and the new period starts now', {
@@ -112,20 +107,17 @@ export const changeSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptio
 });
 
 export const cancelSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/cancel', 'Cancel at the end of the current period (a trial ends without a charge)', {
-  params: idParams, response: subscriptionSchema,
-  errors: ['billing.subscription_not_found', 'billing.subscription_not_changeable'],
+  params: idParams, response: subscriptionSchema, errors: ['billing.subscription_not_found', 'billing.subscription_not_changeable'],
 });
 
 export const resumeSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/resume', 'Undo a cancellation before the period ends', {
-  params: idParams, response: subscriptionSchema,
-  errors: ['billing.subscription_not_found', 'billing.subscription_not_changeable'],
+  params: idParams, response: subscriptionSchema, errors: ['billing.subscription_not_found', 'billing.subscription_not_changeable'],
 });
 
 export const listOrders = endpointIn(signedIn, 'GET /sso/me/orders', 'The orders of the user, newest first', { response: orderListSchema });
 
 export const invoice = endpointIn(signedIn, 'GET /sso/me/orders/{id}/invoice', "The invoice of a paid order as a PDF, in the person's language", {
-  params: idParams, response: 'binary',
-  errors: ['billing.order_not_found'],
+  params: idParams, response: 'binary', errors: ['billing.order_not_found'],
 });
 
 // Signed in: a trial makes its admin the owner of a company billed after 14 days, so nobody starts one for someone else's email.
@@ -135,6 +127,5 @@ export const businessTrial = endpointIn(signedIn, 'POST /billing/business-trial'
 });
 
 export const redeemLicense = endpointIn(signedIn, 'POST /sso/me/licenses/redeem', 'Redeem an AppSumo license code: grants its lifetime plan once', {
-  body: redeemLicenseRequestSchema, response: redeemLicenseResponseSchema,
-  errors: ['billing.license_invalid'],
+  body: redeemLicenseRequestSchema, response: redeemLicenseResponseSchema, errors: ['billing.license_invalid'],
 });

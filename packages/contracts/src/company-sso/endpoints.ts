@@ -62,18 +62,15 @@ export const setProvider = endpointIn(adminsSensitive, 'PUT /sso/me/organization
 });
 
 export const setRequireSso = endpointIn(adminsSensitive, 'PUT /sso/me/organization/sso/require', 'Require SSO for the members (password, email code, passkey and social sign-in refused), or not', {
-  body: companySsoRequireRequestSchema, response: companySsoSettingsSchema,
-  errors: ['sso.not_configured'],
+  body: companySsoRequireRequestSchema, response: companySsoSettingsSchema, errors: ['sso.not_configured'],
 });
 
 export const addDomain = endpointIn(admins, 'POST /sso/me/organization/sso/domains', 'Claim an email domain: the answer carries the TXT record that proves it', {
-  body: companySsoDomainRequestSchema, status: 201, response: companySsoDomainSchema,
-  errors: ['sso.domain_invalid'],
+  body: companySsoDomainRequestSchema, status: 201, response: companySsoDomainSchema, errors: ['sso.domain_invalid'],
 });
 
 export const verifyDomain = endpointIn(domainSensitive, 'POST /sso/me/organization/sso/domains/{domain}/verify', "Look the domain's TXT record up now: verified for this organization unless another verified it first", {
-  response: companySsoDomainSchema,
-  errors: ['sso.domain_record_missing', 'sso.domain_taken', 'sso.dns_unavailable'],
+  response: companySsoDomainSchema, errors: ['sso.domain_record_missing', 'sso.domain_taken', 'sso.dns_unavailable'],
 });
 
 export const mailDomainProof = endpointIn(domain, 'POST /sso/me/organization/sso/domains/{domain}/mail-proof', 'Mail a one-time code proving the domain to one of its admin addresses (admin@, hostmaster@, postmaster@, webmaster@, or your own there): the alternative to the TXT record', {
@@ -95,11 +92,9 @@ export const removeDomain = endpointIn(domain, 'DELETE /sso/me/organization/sso/
 const linkErrors = ['sso.link_invalid', 'sso.link_other_account'] as const;
 
 export const pendingLink = endpointIn(signedIn, 'GET /sso/me/organization/sso/link', "The company SSO link this browser holds (an organization's identity provider named the signed-in account's email): whose and for which organization", {
-  response: companySsoPendingLinkSchema,
-  errors: [...linkErrors],
+  response: companySsoPendingLinkSchema, errors: [...linkErrors],
 });
 
 export const confirmLink = endpointIn(sensitive, 'POST /sso/me/organization/sso/link', "Link the signed-in account to the organization's identity provider and join the organization: only its owner, signed in their own way, confirms this", {
-  response: companySsoPendingLinkSchema,
-  errors: [...linkErrors, 'sso.domain_not_verified', 'sso.member_elsewhere'],
+  response: companySsoPendingLinkSchema, errors: [...linkErrors, 'sso.domain_not_verified', 'sso.member_elsewhere'],
 });

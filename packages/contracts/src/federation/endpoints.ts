@@ -44,6 +44,5 @@ export const linked = endpointIn(signedIn, 'GET /sso/me/social', 'The social acc
 });
 
 export const unlink = endpointIn(sensitive, 'DELETE /sso/me/social/{provider}', 'Unlink a social account; refused when it is the last way to sign in', {
-  params: socialProviderParamsSchema, response: null,
-  errors: ['social.not_linked', 'social.last_method'],
+  params: socialProviderParamsSchema, response: null, errors: ['social.not_linked', 'social.last_method'],
 });

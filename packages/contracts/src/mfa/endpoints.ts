@@ -28,8 +28,7 @@ export const verifySecondFactor = endpointIn(signingIn, firstPaint.verifySecondF
 });
 
 export const resendSecondFactor = endpointIn(signingIn, firstPaint.resendSecondFactor, 'Mail another sign-in code (email method)', {
-  body: mfaResendRequestSchema, response: null,
-  errors: ['auth.mfa_token_invalid', 'rate_limited'],
+  body: mfaResendRequestSchema, response: null, errors: ['auth.mfa_token_invalid', 'rate_limited'],
 });
 
 export const sendLoginCode = endpointIn(signingIn, 'POST /sso/auth/code/send', 'Mail a 6-digit sign-in code (same answer whether or not the account exists)', {
@@ -45,8 +44,7 @@ export const signInWithCode = endpointIn(signingIn, 'POST /sso/auth/code', 'Sign
 export const status = endpointIn(signedIn, 'GET /sso/me/2fa', 'Two-step verification status', { response: twoFactorStatusSchema });
 
 export const totpSetup = endpointIn(sensitive, 'POST /sso/me/2fa/totp/setup', 'Start TOTP: a pending secret, its otpauth URL and QR code', {
-  response: totpSetupResponseSchema,
-  errors: ['auth.two_factor_already_enabled', 'rate_limited'],
+  response: totpSetupResponseSchema, errors: ['auth.two_factor_already_enabled', 'rate_limited'],
 });
 
 export const totpEnable = endpointIn(sensitive, 'POST /sso/me/2fa/totp/enable', 'Turn TOTP on with a code from the app; answers the recovery codes', {
@@ -55,8 +53,7 @@ export const totpEnable = endpointIn(sensitive, 'POST /sso/me/2fa/totp/enable', 
 });
 
 export const emailSend = endpointIn(signedIn, 'POST /sso/me/2fa/email/send', 'Mail a code to turn the email method on (or to confirm changes while it is on)', {
-  response: null,
-  errors: ['rate_limited'],
+  response: null, errors: ['rate_limited'],
 });
 
 export const emailEnable = endpointIn(sensitive, 'POST /sso/me/2fa/email/enable', 'Turn the email method on with the mailed code; answers the recovery codes', {

@@ -29,13 +29,11 @@ export const invite = endpointIn(anyone, 'POST /products/websites/{website_id}/m
 });
 
 export const list = endpointIn(anyone, 'GET /products/websites/{website_id}/moderators', "The website's moderators and pending invitations with their status (revoked ones are left out) (product's client-credentials token, scope moderators)", {
-  params: websiteParamsSchema, response: moderatorListSchema,
-  errors: [...productErrors],
+  params: websiteParamsSchema, response: moderatorListSchema, errors: [...productErrors],
 });
 
 export const revoke = endpointIn(anyone, 'DELETE /products/websites/{website_id}/moderators/{moderator_id}', "Withdraws an invitation or removes a moderator: its link stops working and it receives the website's notifications no more (product's client-credentials token, scope moderators)", {
-  params: moderatorParamsSchema, response: null,
-  errors: [...productErrors, 'moderators.not_found'],
+  params: moderatorParamsSchema, response: null, errors: [...productErrors, 'moderators.not_found'],
 });
 
 export const notify = endpointIn(anyone, 'POST /products/websites/{website_id}/notifications', "A security-analysis notification of the website, stored for each of its accepted moderators (product's client-credentials token, scope moderators)", {
@@ -44,8 +42,7 @@ export const notify = endpointIn(anyone, 'POST /products/websites/{website_id}/n
 });
 
 export const preview = endpointIn(anyone, 'POST /sso/moderator-invitations/preview', 'What a moderator invitation link is for: the website, the product, the invited email, its status, whether the email has an account', {
-  body: moderatorTokenRequestSchema, response: moderatorInvitationPreviewSchema,
-  errors: ['moderators.invitation_invalid', 'rate_limited'],
+  body: moderatorTokenRequestSchema, response: moderatorInvitationPreviewSchema, errors: ['moderators.invitation_invalid', 'rate_limited'],
 });
 
 export const accept = endpointIn(signedIn, 'POST /sso/me/moderator-invitations/accept', 'Accept a moderator invitation mailed to the signed-in account (single use)', {
@@ -54,6 +51,5 @@ export const accept = endpointIn(signedIn, 'POST /sso/me/moderator-invitations/a
 });
 
 export const claimForSignUp = endpointIn(anyone, 'POST /sso/moderator-invitations/sign-up', 'The invited person signs up from the link: the account becomes a moderator once activated', {
-  body: moderatorTokenRequestSchema, response: null,
-  errors: [...refusals, 'rate_limited'],
+  body: moderatorTokenRequestSchema, response: null, errors: [...refusals, 'rate_limited'],
 });

@@ -28,28 +28,23 @@ export const listApps = endpointIn(readers, 'GET /admin/apps', 'First-party clie
 });
 
 export const getApp = endpointIn(readers, 'GET /admin/apps/{client_id}', "An app's settings (never its secret)", {
-  params: clientIdParams, response: adminAppSchema,
-  errors: ['admin.not_found'],
+  params: clientIdParams, response: adminAppSchema, errors: ['admin.not_found'],
 });
 
 export const registerApp = endpointIn(writers, 'POST /admin/apps', 'Register an outside app; a confidential one gets its secret in this answer only', {
-  body: registerAppRequestSchema, status: 201, response: registeredAppSchema,
-  errors: ['admin.app_settings_invalid', 'egress.url_refused'],
+  body: registerAppRequestSchema, status: 201, response: registeredAppSchema, errors: ['admin.app_settings_invalid', 'egress.url_refused'],
 });
 
 export const updateApp = endpointIn(appChange, 'PATCH /admin/apps/{client_id}', "Change an outside app's name, URIs, site, scopes or grant types; every node uses them from its next request", {
-  body: updateAppRequestSchema, response: adminAppSchema,
-  errors: ['admin.app_settings_invalid', 'egress.url_refused'],
+  body: updateAppRequestSchema, response: adminAppSchema, errors: ['admin.app_settings_invalid', 'egress.url_refused'],
 });
 
 export const setAppLogo = endpointIn(appChange, 'PUT /admin/apps/{client_id}/logo', "Replace an outside app's logo (PNG, JPEG or WebP; served as our own 128 px WebP)", {
-  body: setAppLogoRequestSchema, response: adminAppSchema,
-  errors: ['admin.logo_invalid', 'admin.logo_unreachable', 'egress.url_refused'],
+  body: setAppLogoRequestSchema, response: adminAppSchema, errors: ['admin.logo_invalid', 'admin.logo_unreachable', 'egress.url_refused'],
 });
 
 export const rotateAppSecret = endpointIn(appChange, 'POST /admin/apps/{client_id}/secret', 'A new secret, in this answer only; the old one stops working at once', {
-  body: appReasonRequestSchema, response: appSecretSchema,
-  errors: ['admin.app_public'],
+  body: appReasonRequestSchema, response: appSecretSchema, errors: ['admin.app_public'],
 });
 
 export const disableApp = endpointIn(appChange, 'POST /admin/apps/{client_id}/disable', 'Disable an outside app: it signs nobody in and refreshes no token, on every node at once', {

@@ -33,8 +33,7 @@ const uidParams = z.object({ uid: z.string().regex(/^[\w-]{10,64}$/) });
 const clientIdParams = z.object({ client_id: z.string().regex(/^[\w-]{1,128}$/) });
 
 export const consentRequest = endpointIn(signedIn, 'GET /oauth/interactions/{uid}', 'The authorization request waiting for consent: the app and the scopes it asks for', {
-  params: uidParams, response: consentRequestSchema,
-  errors: ['oauth.request_expired'],
+  params: uidParams, response: consentRequestSchema, errors: ['oauth.request_expired'],
 });
 
 export const consentDecision = endpointIn(signedIn, 'POST /oauth/interactions/{uid}/consent', 'Allow or deny the app; answers where the browser goes next (back through the provider)', {
@@ -50,18 +49,15 @@ export const connectedApps = endpointIn(signedIn, 'GET /sso/me/connected-apps', 
 });
 
 export const revokeConnectedApp = endpointIn(signedIn, 'DELETE /sso/me/connected-apps/{client_id}', "Revoke an app's access: its grant and every token issued from it", {
-  params: clientIdParams, response: null,
-  errors: ['oauth.app_not_found'],
+  params: clientIdParams, response: null, errors: ['oauth.app_not_found'],
 });
 
 export const appLogo = endpointIn(anyone, 'GET /oauth/clients/{client_id}/logo', "An outside app's logo (a WebP made from the operator's file); `?v=` makes the answer cacheable forever", {
-  params: clientIdParams, query: z.object({ v: z.string().max(20).optional() }), response: 'binary',
-  errors: ['not_found'],
+  params: clientIdParams, query: z.object({ v: z.string().max(20).optional() }), response: 'binary', errors: ['not_found'],
 });
 
 export const appRedirects = endpointIn(anyone, 'GET /oauth/clients/{client_id}/app-redirects', "An app's registered private-scheme redirect URIs: the only addresses /callback-app hands a sign-in answer to for it", {
-  params: clientIdParams, response: z.object({ redirect_uris: z.array(z.string()) }),
-  errors: ['not_found'],
+  params: clientIdParams, response: z.object({ redirect_uris: z.array(z.string()) }), errors: ['not_found'],
 });
 
 const userCode = z.string().trim().min(4).max(32);
@@ -73,6 +69,5 @@ export const deviceRequest = endpointIn(signedIn, 'POST /oauth/device/lookup', '
 
 // A code typed on another device can be a phisher's: the person proves it is them before an app gets their account.
 export const deviceDecision = endpointIn(sensitive, 'POST /oauth/device/decision', 'Approve or refuse the app behind a device sign-in code; needs a sign-in of the last few minutes', {
-  body: z.object({ user_code: userCode, allow: z.boolean() }), response: z.object({ approved: z.boolean() }),
-  errors: ['1002'],
+  body: z.object({ user_code: userCode, allow: z.boolean() }), response: z.object({ approved: z.boolean() }), errors: ['1002'],
 });

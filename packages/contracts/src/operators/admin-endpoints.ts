@@ -29,8 +29,7 @@ export const me = endpointIn(anyOperator, 'GET /admin/me', "The calling operator
 export const listOperators = endpointIn(owners, 'GET /admin/operators', 'Every operator and their roles', { response: operatorListSchema });
 
 export const grantRole = endpointIn(owners, 'POST /admin/operators', 'Give an activated account an operator role', {
-  body: grantOperatorRequestSchema, status: 201, response: operatorSchema,
-  errors: ['admin.account_not_found'],
+  body: grantOperatorRequestSchema, status: 201, response: operatorSchema, errors: ['admin.account_not_found'],
 });
 
 export const revokeRole = endpointIn(owners, 'DELETE /admin/operators/{userId}/roles/{role}', "Take an operator role away; it stops the account's sessions and keys from acting as that role at once", {
@@ -40,8 +39,7 @@ export const revokeRole = endpointIn(owners, 'DELETE /admin/operators/{userId}/r
 
 /** Operator API keys: made and revoked from a session that proved a factor just now, never by a key. */
 export const createApiKey = endpointIn(keysSensitive, 'POST /admin/api-keys', 'Create an operator API key limited to admin scopes; the key is shown in this answer only', {
-  body: createOperatorApiKeyRequestSchema, status: 201, response: createdOperatorApiKeySchema,
-  errors: ['admin.key_limit_reached'],
+  body: createOperatorApiKeyRequestSchema, status: 201, response: createdOperatorApiKeySchema, errors: ['admin.key_limit_reached'],
 });
 
 export const listApiKeys = endpointIn(keys, 'GET /admin/api-keys', "The calling operator's API keys (never the keys themselves)", {
@@ -49,13 +47,11 @@ export const listApiKeys = endpointIn(keys, 'GET /admin/api-keys', "The calling 
 });
 
 export const revokeApiKey = endpointIn(keysSensitive, 'DELETE /admin/api-keys/{id}', "Revoke one of the calling operator's API keys", {
-  params: z.object({ id: z.uuid() }), body: revokeOperatorApiKeyRequestSchema, response: null,
-  errors: ['admin.not_found'],
+  params: z.object({ id: z.uuid() }), body: revokeOperatorApiKeyRequestSchema, response: null, errors: ['admin.not_found'],
 });
 
 export const audit = endpointIn(auditors, 'GET /admin/audit', 'A page of the operator audit log, newest first, filtered by operator, action, target and dates', {
-  query: operatorAuditListQuerySchema, response: operatorAuditListSchema,
-  errors: ['admin.cursor_invalid'],
+  query: operatorAuditListQuerySchema, response: operatorAuditListSchema, errors: ['admin.cursor_invalid'],
 });
 
 export const auditCsv = endpointIn(auditors, 'GET /admin/audit.csv', 'The operator audit log with the same filters as a CSV file (RFC 4180, newest first, formulas neutralised)', {

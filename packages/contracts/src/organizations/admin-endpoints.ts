@@ -18,8 +18,7 @@ export const searchOrganizations = endpointIn(staff, 'GET /admin/organizations',
 });
 
 export const getOrganization = endpointIn(staff, 'GET /admin/organizations/{id}', 'An organization with its members, domains and SSO connection (never its client secret)', {
-  params: adminOrganizationParamsSchema, response: adminOrganizationSchema,
-  errors: ['admin.not_found'],
+  params: adminOrganizationParamsSchema, response: adminOrganizationSchema, errors: ['admin.not_found'],
 });
 
 export const verifyDomainByHand = endpointIn(staffSensitive, 'POST /admin/organizations/{id}/domains/{domain}/verify', 'Marks a claimed domain verified by an operator (with a reason, in the operator audit log): free-mail domains and public suffixes are refused, and a domain another organization verified stays theirs', {

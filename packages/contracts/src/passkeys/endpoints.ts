@@ -22,18 +22,15 @@ export const webauthnOptionsSchema = z.record(z.string(), z.unknown());
 const idParams = z.object({ id: z.string().max(100) });
 
 export const registerOptions = endpointIn(anyone, 'POST /sso/users/webauthn/register/options', 'Creation options for signing up with a passkey', {
-  body: passkeyRegisterOptionsRequestSchema, response: webauthnOptionsSchema,
-  errors: ['rate_limited'],
+  body: passkeyRegisterOptionsRequestSchema, response: webauthnOptionsSchema, errors: ['rate_limited'],
 });
 
 export const register = endpointIn(anyone, 'POST /sso/users/webauthn/register', 'Sign up with a passkey; the account is activated by mail', {
-  body: passkeyRegisterRequestSchema, status: 201, response: sentToResponseSchema,
-  errors: ['auth.passkey_signup_failed', 'rate_limited'],
+  body: passkeyRegisterRequestSchema, status: 201, response: sentToResponseSchema, errors: ['auth.passkey_signup_failed', 'rate_limited'],
 });
 
 export const authOptions = endpointIn(anyone, firstPaint.passkeyAuthOptions, 'Request options for signing in with a passkey (discoverable credentials)', {
-  body: passkeyAuthOptionsRequestSchema, response: webauthnOptionsSchema,
-  errors: ['rate_limited'],
+  body: passkeyAuthOptionsRequestSchema, response: webauthnOptionsSchema, errors: ['rate_limited'],
 });
 
 export const authenticate = endpointIn(anyone, firstPaint.passkeyAuthenticate, 'Sign in with a passkey; answers the second-factor step when two-step is on', {
@@ -42,23 +39,19 @@ export const authenticate = endpointIn(anyone, firstPaint.passkeyAuthenticate, '
 });
 
 export const enableOptions = endpointIn(sensitive, 'POST /sso/users/me/webauthn/enable/options', 'Creation options for adding a passkey to the account', {
-  body: passkeyEnableOptionsRequestSchema, response: webauthnOptionsSchema,
-  errors: ['rate_limited'],
+  body: passkeyEnableOptionsRequestSchema, response: webauthnOptionsSchema, errors: ['rate_limited'],
 });
 
 export const enable = endpointIn(sensitive, 'POST /sso/users/me/webauthn/enable', 'Add a passkey to the account', {
-  body: passkeyEnableRequestSchema, response: passkeySchema,
-  errors: ['auth.passkey_failed', 'rate_limited'],
+  body: passkeyEnableRequestSchema, response: passkeySchema, errors: ['auth.passkey_failed', 'rate_limited'],
 });
 
 export const list = endpointIn(signedIn, 'GET /sso/users/me/webauthn', 'The passkeys of the account', { response: passkeyListSchema });
 
 export const rename = endpointIn(signedIn, 'PUT /sso/users/me/webauthn/{id}', 'Rename a passkey', {
-  params: idParams, body: passkeyRenameRequestSchema, response: passkeySchema,
-  errors: ['auth.passkey_not_found'],
+  params: idParams, body: passkeyRenameRequestSchema, response: passkeySchema, errors: ['auth.passkey_not_found'],
 });
 
 export const remove = endpointIn(signedIn, 'DELETE /sso/users/me/webauthn/{id}', 'Remove a passkey', {
-  params: idParams, response: null,
-  errors: ['auth.passkey_not_found'],
+  params: idParams, response: null, errors: ['auth.passkey_not_found'],
 });

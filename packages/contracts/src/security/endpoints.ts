@@ -20,15 +20,13 @@ export const reauthenticate = endpointIn(signedIn, 'POST /sso/me/reauth', "Prove
 });
 
 export const reauthPasskeyOptions = endpointIn(signedIn, 'POST /sso/me/reauth/passkey/options', "Request options to re-authenticate with one of the account's passkeys (its assertion goes to POST /sso/me/reauth as `passkey`)", {
-  response: z.record(z.string(), z.unknown()),
-  errors: ['auth.passkey_not_found', 'rate_limited'],
+  response: z.record(z.string(), z.unknown()), errors: ['auth.passkey_not_found', 'rate_limited'],
 });
 
 export const listSessions = endpointIn(signedIn, 'GET /sso/me/sessions', 'Signed-in sessions, the current one marked', { response: sessionListSchema });
 
 export const revokeSession = endpointIn(signedIn, 'DELETE /sso/me/sessions/{id}', 'Sign out one session', {
-  params: z.object({ id: z.string().max(100) }), response: null,
-  errors: ['auth.session_not_found'],
+  params: z.object({ id: z.string().max(100) }), response: null, errors: ['auth.session_not_found'],
 });
 
 export const revokeOtherSessions = endpointIn(signedIn, 'POST /sso/me/sessions/revoke-others', 'Sign out every other session', {

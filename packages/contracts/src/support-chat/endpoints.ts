@@ -21,8 +21,7 @@ export const identity = endpoint({
 });
 
 export const productIdentity = endpointIn(productView, 'GET /{product}_platform/pm/users/me/chatwoot', 'Support-chat identity for a product (the locker product uses this one)', {
-  response: chatwootIdentitySchema,
-  errors: ['not_found'],
+  response: chatwootIdentitySchema, errors: ['not_found'],
 });
 
 /**
@@ -44,6 +43,5 @@ export const pmUserSchema = z.object({
 });
 
 export const pmUser = endpointIn(productView, 'GET /{product}_platform/pm/users/me', 'The password-manager user', {
-  response: pmUserSchema,
-  errors: ['not_found'],
+  response: pmUserSchema, errors: ['not_found'],
 });

@@ -9,13 +9,11 @@ const read = operatorGroup('admin:people', ['owner', 'support', 'finance']);
 const act = operatorGroup('admin:people', ['owner', 'support']);
 
 export const search = endpointIn(read, 'GET /admin/people', 'People whose email, username or name starts with the query, or whose id it is: one page, in the order of the field searched (keyset paging)', {
-  query: peopleSearchQuerySchema, response: peopleSearchResultSchema,
-  errors: ['admin.cursor_invalid'],
+  query: peopleSearchQuerySchema, response: peopleSearchResultSchema, errors: ['admin.cursor_invalid'],
 });
 
 export const person = endpointIn(read, 'GET /admin/people/{userId}', "A person's page: status, second factors (kinds, never secrets), sessions, organizations, connected apps, balances and orders", {
-  params: personParamsSchema, response: personDetailSchema,
-  errors: ['admin.not_found'],
+  params: personParamsSchema, response: personDetailSchema, errors: ['admin.not_found'],
 });
 
 const action = (path: string, summary: string, errors: Array<'admin.not_found' | 'admin.person_already_activated' | 'admin.person_two_factor_off' | 'admin.person_deletion_pending'> = ['admin.not_found']) =>

@@ -32,8 +32,7 @@ export const holdPayout = endpointIn(money, 'POST /admin/wallet/payouts/{user_id
 });
 
 export const ledgerAccounts = endpointIn(read, 'GET /admin/wallet/accounts', "A person's ledger accounts (by email or id), or the system's (`system`)", {
-  query: adminLedgerAccountsQuerySchema, response: adminLedgerAccountListSchema,
-  errors: ['admin.account_not_found'],
+  query: adminLedgerAccountsQuerySchema, response: adminLedgerAccountListSchema, errors: ['admin.account_not_found'],
 });
 
 export const ledgerEntries = endpointIn(read, 'GET /admin/wallet/accounts/{id}/entries', "A ledger account's postings, newest first, 50 a page, each with its transaction and the balance after it", {

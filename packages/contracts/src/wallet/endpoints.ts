@@ -76,18 +76,15 @@ export const listDeposits = endpointIn(signedIn, 'GET /sso/me/wallet/VND/deposit
 });
 
 export const getDeposit = endpointIn(signedIn, 'GET /sso/me/wallet/VND/deposits/{id}', 'One of the VND deposit orders, with what to transfer again (the VietQR payload and image, the bank account)', {
-  params: z.object({ id: z.uuid() }), response: depositOrderCreatedSchema,
-  errors: ['not_found', 'wallet.deposits_unavailable'],
+  params: z.object({ id: z.uuid() }), response: depositOrderCreatedSchema, errors: ['not_found', 'wallet.deposits_unavailable'],
 });
 
 export const bankNotification = endpointIn(anyone, 'POST /wallet/bank-notifications', 'The bank\'s notification of an incoming transfer, signed (x-bank-signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">, 5 minutes): credits the pending order whose reference and amount it matches, once per transaction_id', {
-  response: bankNotificationResultSchema,
-  errors: ['wallet.bank_signature_invalid', 'wallet.deposits_unavailable'],
+  response: bankNotificationResultSchema, errors: ['wallet.bank_signature_invalid', 'wallet.deposits_unavailable'],
 });
 
 export const whcDepositAddress = endpointIn(signedIn, 'POST /sso/me/wallet/WHC/deposit-address', 'The signed-in person\'s BEP20 address for WHC deposits (made on the first request, the same ever after) with its QR code; token transfers to it are credited once after the configured confirmations', {
-  response: whcDepositAddressSchema,
-  errors: ['wallet.whc_deposits_unavailable'],
+  response: whcDepositAddressSchema, errors: ['wallet.whc_deposits_unavailable'],
 });
 
 export const listWhcDeposits = endpointIn(signedIn, 'GET /sso/me/wallet/WHC/deposits', 'The 20 newest token transfers found to the person\'s deposit address: pending (with its confirmations so far), completed or ignored; and whether this server takes WHC deposits', {
@@ -113,6 +110,5 @@ export const listPartnerTransfers = endpointIn(signedIn, 'GET /sso/me/wallet/{cu
 });
 
 export const partnerNotification = endpointIn(anyone, 'POST /wallet/partner-notifications', 'The partner exchange\'s callback on a transfer, signed (x-partner-signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">, 5 minutes): completes it, or rejects it and returns the amount, once', {
-  response: partnerNotificationResultSchema,
-  errors: ['wallet.partner_signature_invalid', 'wallet.partner_unavailable', 'not_found'],
+  response: partnerNotificationResultSchema, errors: ['wallet.partner_signature_invalid', 'wallet.partner_unavailable', 'not_found'],
 });

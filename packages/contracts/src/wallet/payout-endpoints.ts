@@ -26,13 +26,11 @@ export const postReward = endpointIn(anyone, 'POST /bugbounty_platform/rewards',
 });
 
 export const getReward = endpointIn(anyone, 'GET /bugbounty_platform/rewards/{reward_id}', "One of the product's rewards by its own id, with its status (approved, paid, canceled) (product's client-credentials token)", {
-  params: rewardIdParamsSchema, response: rewardSchema,
-  errors: [...productErrors, 'not_found'],
+  params: rewardIdParamsSchema, response: rewardSchema, errors: [...productErrors, 'not_found'],
 });
 
 export const cancelReward = endpointIn(anyone, 'POST /bugbounty_platform/rewards/{reward_id}/cancel', "Cancels a reward not paid yet (again: answers it canceled); a paid reward is refused (409) (product's client-credentials token)", {
-  params: rewardIdParamsSchema, response: rewardSchema,
-  errors: [...productErrors, 'not_found', 'payouts.reward_paid'],
+  params: rewardIdParamsSchema, response: rewardSchema, errors: [...productErrors, 'not_found', 'payouts.reward_paid'],
 });
 
 export const payoutSettings = endpointIn(signedIn, 'GET /sso/me/wallet/payout', 'The payout method (the wallet rewards are paid to on the 10th), the public profile switch, the approved rewards waiting and the recent monthly statements', {
@@ -40,8 +38,7 @@ export const payoutSettings = endpointIn(signedIn, 'GET /sso/me/wallet/payout', 
 });
 
 export const setPayoutMethod = endpointIn(sensitive, 'PUT /sso/me/wallet/payout', 'Chooses the wallet (currency) rewards are paid to; needs a recent proof of identity (the password)', {
-  body: payoutMethodRequestSchema, response: payoutSettingsSchema,
-  errors: ['auth.reauth_required'],
+  body: payoutMethodRequestSchema, response: payoutSettingsSchema, errors: ['auth.reauth_required'],
 });
 
 export const setResearcherProfile = endpointIn(signedIn, 'PUT /sso/me/wallet/payout/profile', 'Turns the public researcher profile (display name and accepted programs count) on or off; off by default', {
@@ -49,6 +46,5 @@ export const setResearcherProfile = endpointIn(signedIn, 'PUT /sso/me/wallet/pay
 });
 
 export const researcherProfile = endpointIn(anyone, 'GET /researchers/{username}', "A researcher's public profile: display name and the number of programs with an approved or paid reward; 404 when there is none or it is turned off; 60 lookups a minute per address", {
-  params: z.object({ username: z.string().min(1).max(64) }), response: researcherProfileSchema,
-  errors: ['not_found', 'rate_limited'],
+  params: z.object({ username: z.string().min(1).max(64) }), response: researcherProfileSchema, errors: ['not_found', 'rate_limited'],
 });
