@@ -18,6 +18,7 @@ import { AppForm } from './AppForm';
 import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
 import { LoadFailed } from '../LoadFailed';
 import { SecretOnce } from '../SecretOnce';
+import { ChangeButton } from '../ChangeButton';
 
 /** A secret just made: shown in this page once, never read back from the server. */
 interface ShownSecret {
@@ -170,60 +171,48 @@ export function AppsPage() {
             {editable && (
               <Group gap="sm">
                 {!app.public && (
-                  <Button
-                    variant="default"
-                    data-testid="app-rotate"
-                    onClick={() =>
-                      setChange({
-                        title: t('admin.apps.rotateTitle'),
-                        body: t('admin.apps.rotateBody', { name: app.name }),
-                        confirmLabel: t('admin.apps.rotate'),
-                        danger: true,
-                        run: async (reason) => {
-                          const rotated = await rotate.mutateAsync({ clientId: app.client_id, reason });
-                          setShown({ clientId: rotated.client_id, secret: rotated.client_secret });
-                        },
-                      })
-                    }
-                  >
-                    {t('admin.apps.rotate')}
-                  </Button>
-                )}
-                <Button
-                  variant="default"
-                  color={app.disabled ? undefined : 'red'}
-                  data-testid={app.disabled ? 'app-enable' : 'app-disable'}
-                  onClick={() =>
-                    setChange({
-                      title: app.disabled ? t('admin.apps.enableTitle') : t('admin.apps.disableTitle'),
-                      body: app.disabled ? t('admin.apps.enableBody', { name: app.name }) : t('admin.apps.disableBody', { name: app.name }),
-                      confirmLabel: app.disabled ? t('admin.apps.enable') : t('admin.apps.disable'),
-                      danger: !app.disabled,
-                      run: (reason) => setDisabled.mutateAsync({ clientId: app.client_id, disabled: !app.disabled, reason }),
-                    })
-                  }
-                >
-                  {app.disabled ? t('admin.apps.enable') : t('admin.apps.disable')}
-                </Button>
-                <Button
-                  variant="default"
-                  color="red"
-                  data-testid="app-delete"
-                  onClick={() =>
-                    setChange({
-                      title: t('admin.apps.deleteTitle'),
-                      body: t('admin.apps.deleteBody', { name: app.name }),
-                      confirmLabel: t('admin.apps.delete'),
+                  <ChangeButton
+                    testId="app-rotate"
+                    onAsk={setChange}
+                    change={{
+                      title: t('admin.apps.rotateTitle'),
+                      body: t('admin.apps.rotateBody', { name: app.name }),
+                      confirmLabel: t('admin.apps.rotate'),
                       danger: true,
                       run: async (reason) => {
-                        await remove.mutateAsync({ clientId: app.client_id, reason });
-                        choose(null);
+                        const rotated = await rotate.mutateAsync({ clientId: app.client_id, reason });
+                        setShown({ clientId: rotated.client_id, secret: rotated.client_secret });
                       },
-                    })
-                  }
-                >
-                  {t('admin.apps.delete')}
-                </Button>
+                    }}
+                  />
+                )}
+                <ChangeButton
+                  testId={app.disabled ? 'app-enable' : 'app-disable'}
+                  red={!app.disabled}
+                  onAsk={setChange}
+                  change={{
+                    title: app.disabled ? t('admin.apps.enableTitle') : t('admin.apps.disableTitle'),
+                    body: app.disabled ? t('admin.apps.enableBody', { name: app.name }) : t('admin.apps.disableBody', { name: app.name }),
+                    confirmLabel: app.disabled ? t('admin.apps.enable') : t('admin.apps.disable'),
+                    danger: !app.disabled,
+                    run: (reason) => setDisabled.mutateAsync({ clientId: app.client_id, disabled: !app.disabled, reason }),
+                  }}
+                />
+                <ChangeButton
+                  testId="app-delete"
+                  red
+                  onAsk={setChange}
+                  change={{
+                    title: t('admin.apps.deleteTitle'),
+                    body: t('admin.apps.deleteBody', { name: app.name }),
+                    confirmLabel: t('admin.apps.delete'),
+                    danger: true,
+                    run: async (reason) => {
+                      await remove.mutateAsync({ clientId: app.client_id, reason });
+                      choose(null);
+                    },
+                  }}
+                />
               </Group>
             )}
           </Stack>

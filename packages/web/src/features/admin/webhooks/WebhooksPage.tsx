@@ -15,6 +15,7 @@ import { EndpointForm } from './EndpointForm';
 import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
 import { LoadFailed } from '../LoadFailed';
 import { SecretOnce } from '../SecretOnce';
+import { ChangeButton } from '../ChangeButton';
 
 /**
  * /admin/webhooks: each outside app's endpoint and events, its signing secret (shown once, when
@@ -89,40 +90,32 @@ export function WebhooksPage() {
               />
               {isOwner && app.endpoint && (
                 <Group gap="sm">
-                  <Button
-                    variant="default"
-                    data-testid="webhook-rotate"
-                    onClick={() =>
-                      setChange({
-                        title: t('admin.webhooks.rotateTitle'),
-                        body: t('admin.webhooks.rotateBody'),
-                        confirmLabel: t('admin.webhooks.rotate'),
-                        danger: true,
-                        run: async (reason) => setShownSecret((await rotate.mutateAsync({ clientId: app.client_id, reason })).secret),
-                      })
-                    }
-                  >
-                    {t('admin.webhooks.rotate')}
-                  </Button>
-                  <Button
-                    variant="default"
-                    color="red"
-                    data-testid="webhook-remove"
-                    onClick={() =>
-                      setChange({
-                        title: t('admin.webhooks.removeTitle'),
-                        body: t('admin.webhooks.removeBody'),
-                        confirmLabel: t('admin.webhooks.remove'),
-                        danger: true,
-                        run: async (reason) => {
-                          await remove.mutateAsync({ clientId: app.client_id, reason });
-                          setShownSecret(null);
-                        },
-                      })
-                    }
-                  >
-                    {t('admin.webhooks.remove')}
-                  </Button>
+                  <ChangeButton
+                    testId="webhook-rotate"
+                    onAsk={setChange}
+                    change={{
+                      title: t('admin.webhooks.rotateTitle'),
+                      body: t('admin.webhooks.rotateBody'),
+                      confirmLabel: t('admin.webhooks.rotate'),
+                      danger: true,
+                      run: async (reason) => setShownSecret((await rotate.mutateAsync({ clientId: app.client_id, reason })).secret),
+                    }}
+                  />
+                  <ChangeButton
+                    testId="webhook-remove"
+                    red
+                    onAsk={setChange}
+                    change={{
+                      title: t('admin.webhooks.removeTitle'),
+                      body: t('admin.webhooks.removeBody'),
+                      confirmLabel: t('admin.webhooks.remove'),
+                      danger: true,
+                      run: async (reason) => {
+                        await remove.mutateAsync({ clientId: app.client_id, reason });
+                        setShownSecret(null);
+                      },
+                    }}
+                  />
                 </Group>
               )}
             </Stack>
