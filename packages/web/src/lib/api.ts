@@ -206,6 +206,15 @@ export function errorText(error: ApiError): string {
   return specific ?? messageFor(error.status, error.code, error.serverMessage, error.details);
 }
 
+/**
+ * The failure toast of a `silent` call, worded by the page ("Could not save: <why>"), unless
+ * the policy has acted already (a sign-out on 401, the server error page on a 5xx).
+ */
+export function notifyFailure(error: unknown, text: string): void {
+  const handledByPolicy = error instanceof ApiError && (error.status === 401 || (error.status ?? 0) > 500);
+  if (!handledByPolicy) notify('error', error instanceof ApiError ? `${text}: ${errorText(error)}` : text);
+}
+
 // ---------------------------------------------------------------------------------------
 // Errors from responses
 

@@ -9,7 +9,7 @@ import { ACCOUNT_DELETION_WINDOW_DAYS, paths } from '@portal/contracts';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
-import { ApiError, errorText, notify } from '../../../lib/api';
+import { notify, notifyFailure } from '../../../lib/api';
 import { downloadJson, fetchExport, useAuthorizedApps, usePrivacy, useSavePrivacy, type PrivacySettings } from './api';
 
 /** /privacy: marketing mail and usage data, a copy of one's data, what deletion keeps, and the outside apps (OAuth consents). */
@@ -37,9 +37,7 @@ function SettingsSection() {
       await save.mutateAsync({ ...privacy.data, ...patch });
       notify('success', t('privacy.settings.saved'));
     } catch (error) {
-      // The policy still signs out on a 401 and leaves on a 5xx; the rest is worded here.
-      const handledElsewhere = error instanceof ApiError && (error.status === 401 || (error.status ?? 0) > 500);
-      if (!handledElsewhere) notify('error', error instanceof ApiError ? `${t('privacy.settings.failed')}: ${errorText(error)}` : t('privacy.settings.failed'));
+      notifyFailure(error, t('privacy.settings.failed'));
     }
   };
 

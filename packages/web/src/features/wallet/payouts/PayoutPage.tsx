@@ -13,18 +13,12 @@ import { useTranslation } from 'react-i18next';
 import { currencies, formatMoney, paths, type Language, type PayoutSettings, type WalletCurrency } from '@portal/contracts';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
-import { ApiError, errorText, notify } from '../../../lib/api';
+import { notify, notifyFailure } from '../../../lib/api';
 import { usePayoutSettings, useSetPayoutMethod, useSetProfilePublic } from './api';
 import { formatDay, formatMonth } from '../../../lib/dates';
 import { useLanguage } from '../../../lib/use-language';
 
 const money = (minor: string, currency: WalletCurrency, language: Language) => formatMoney({ minor }, currency, language);
-
-/** The failure toast of a save, unless the shared policy has handled it (a sign-out on 401, a server error page). */
-function failed(error: unknown, text: string) {
-  const handledElsewhere = error instanceof ApiError && (error.status === 401 || (error.status ?? 0) > 500);
-  if (!handledElsewhere) notify('error', error instanceof ApiError ? `${text}: ${errorText(error)}` : text);
-}
 
 /** /wallet/payout: the wallet rewards are paid into (the password to change it), the rewards waiting, the monthly statements, the public profile. */
 export function PayoutPage() {
@@ -67,7 +61,7 @@ function MethodSection({ settings, language }: SectionProps) {
       await save.mutateAsync(choice as WalletCurrency);
       notify('success', t('payouts.method.saved'));
     } catch (error) {
-      failed(error, t('payouts.method.failed'));
+      notifyFailure(error, t('payouts.method.failed'));
     }
   };
   return (
@@ -163,7 +157,7 @@ function ProfileSection({ settings }: { settings: PayoutSettings }) {
       await save.mutateAsync(value);
       notify('success', t('payouts.profile.saved'));
     } catch (error) {
-      failed(error, t('payouts.profile.failed'));
+      notifyFailure(error, t('payouts.profile.failed'));
     }
   };
   return (
