@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keysetPageQueryFields } from '../fields';
 
 /**
  * The organization audit log: what happened to an organization's members and its
@@ -57,11 +58,7 @@ export const auditFilterQuerySchema = z.object({
 });
 export type AuditFilterQuery = z.infer<typeof auditFilterQuerySchema>;
 
-export const auditListQuerySchema = auditFilterQuerySchema.extend({
-  /** The `next_cursor` of the previous page (keyset paging, newest first). */
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
+export const auditListQuerySchema = auditFilterQuerySchema.extend(keysetPageQueryFields);
 
 export const auditEventListSchema = z.object({
   items: z.array(auditEventSchema),

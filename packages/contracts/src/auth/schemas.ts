@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, VERIFICATION_CODE_LENGTH } from '../constants';
 import { serviceScopes } from '../scopes';
+import { personFields } from '../fields';
 import { languageSchema } from '../resources/schemas';
 
 /**
@@ -110,10 +111,7 @@ export const activationResponseSchema = z.object({ email: z.string(), needs_pass
 export type ActivationResponse = z.infer<typeof activationResponseSchema>;
 
 export const userSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  username: z.string().nullable(),
-  full_name: z.string(),
+  ...personFields,
   language: languageSchema,
   customer_language: languageSchema,
   is_activated: z.boolean(),

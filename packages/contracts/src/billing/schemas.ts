@@ -48,13 +48,9 @@ export const sandboxTokenRequestSchema = z.object({
   exp_year: z.number().int(),
   cvc: z.string().max(8),
 });
-export const cardTokenSchema = z.object({
-  token: z.string(),
-  brand: z.enum(cardBrands),
-  last4: z.string(),
-  exp_month: z.number().int(),
-  exp_year: z.number().int(),
-});
+/** What a card shows of itself (never its number): the token that stands for it and the saved card both carry it. */
+const cardFace = { brand: z.enum(cardBrands), last4: z.string(), exp_month: z.number().int(), exp_year: z.number().int() };
+export const cardTokenSchema = z.object({ token: z.string(), ...cardFace });
 
 export const billingConfigSchema = z.object({
   processor: z.enum(['sandbox', 'stripe']),
@@ -77,17 +73,12 @@ export const addCardRequestSchema = z.object({
   make_default: z.boolean().optional(),
 });
 
+export const billingAddressSchema = z.object({ cardholder: z.string(), city: z.string(), state: z.string(), zip: z.string(), country: z.string().nullable() });
+
 export const cardSchema = z.object({
   id: z.string(),
-  brand: z.enum(cardBrands),
-  last4: z.string(),
-  exp_month: z.number().int(),
-  exp_year: z.number().int(),
-  cardholder: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zip: z.string(),
-  country: z.string().nullable(),
+  ...cardFace,
+  ...billingAddressSchema.shape,
   is_default: z.boolean(),
   created_at: z.string(),
   /** Live subscriptions this card pays: removing it cancels them. */
@@ -133,7 +124,8 @@ export const removeCardResponseSchema = z.object({ canceled_subscriptions: z.arr
 export const orderStatuses = ['paid', 'completed', 'unpaid', 'failed', 'pending', 'rejected'] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
-export const billingAddressSchema = z.object({ cardholder: z.string(), city: z.string(), state: z.string(), zip: z.string(), country: z.string().nullable() });
+/** What a price comes to, in minor units: list price, promo discount, subtotal, the credit of a replaced subscription, and the total. */
+const priceBreakdown = { price: z.number().int(), discount: z.number().int(), subtotal: z.number().int(), credit: z.number().int(), total: z.number().int() };
 
 /** An order (the spec's entities): id, time, plan, months, price, discount, subtotal, total, currency, payment method, billing address. */
 export const orderSchema = z.object({
@@ -143,11 +135,7 @@ export const orderSchema = z.object({
   plan: z.string(),
   plan_name: z.string(),
   months: z.number().int(),
-  price: z.number().int(),
-  discount: z.number().int(),
-  subtotal: z.number().int(),
-  credit: z.number().int(),
-  total: z.number().int(),
+  ...priceBreakdown,
   currency: currencySchema,
   status: z.enum(orderStatuses),
   kind: z.enum(['new', 'renewal', 'change', 'trial']),
@@ -173,11 +161,7 @@ export const quoteSchema = z.object({
   plan: z.string(),
   months: z.number().int(),
   currency: currencySchema,
-  price: z.number().int(),
-  discount: z.number().int(),
-  subtotal: z.number().int(),
-  credit: z.number().int(),
-  total: z.number().int(),
+  ...priceBreakdown,
   /** Charged today: 0 during a trial. */
   due_now: z.number().int(),
   trial_days: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { adminReasonSchema, adminScopeSchema, operatorRoleSchema } from './roles';
+import { keysetPageQueryFields } from '../fields';
 
 /** The signed-in operator, for the console's shell (which pages to show). */
 export const adminMeSchema = z.object({
@@ -77,10 +78,7 @@ export const operatorAuditFilterQuerySchema = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 });
-export const operatorAuditListQuerySchema = operatorAuditFilterQuerySchema.extend({
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
+export const operatorAuditListQuerySchema = operatorAuditFilterQuerySchema.extend(keysetPageQueryFields);
 export const operatorAuditListSchema = z.object({
   events: z.array(operatorAuditEventSchema),
   next_cursor: z.string().nullable(),

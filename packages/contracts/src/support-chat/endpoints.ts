@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chatwootIdentitySchema } from './schemas';
 import { productPlanSchema } from '../billing/schemas';
 import { endpoint, endpointIn } from '../endpoint';
+import { personFields } from '../fields';
 import { productParams, productPatterns } from '../product-platform';
 import { languageSchema } from '../resources/schemas';
 
@@ -29,10 +30,7 @@ export const productIdentity = endpointIn(productView, 'GET /{product}_platform/
  * what the product pages read.
  */
 export const pmUserSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  username: z.string().nullable(),
-  full_name: z.string(),
+  ...personFields,
   language: languageSchema,
   avatar_url: z.string().nullable(),
   is_activated: z.boolean(),

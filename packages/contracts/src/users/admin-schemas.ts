@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { personFields } from '../fields';
 import { sessionSchema } from '../security/schemas';
 import { adminReasonSchema } from '../operators/roles';
 
@@ -31,10 +32,7 @@ export const personStatusSchema = z.enum(personStatuses);
 export type PersonStatus = z.infer<typeof personStatusSchema>;
 
 export const personSummarySchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  username: z.string().nullable(),
-  full_name: z.string(),
+  ...personFields,
   status: personStatusSchema,
   created_at: z.string(),
 });

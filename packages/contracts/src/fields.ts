@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/**
+ * Fields several schemas share, spread into their objects where they stand (the order of an
+ * object's fields is the order the OpenAPI document lists them in).
+ */
+
+/** Who a person is, as every view of one begins: id, sign-in email, username (when chosen) and full name. */
+export const personFields = { id: z.string(), email: z.string(), username: z.string().nullable(), full_name: z.string() };
+
+/** A page of a log read newest first by keyset: `cursor` is the previous page's `next_cursor`. */
+export const keysetPageQueryFields = { cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) };
