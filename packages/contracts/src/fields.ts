@@ -8,5 +8,8 @@ import { z } from 'zod';
 /** Who a person is, as every view of one begins: id, sign-in email, username (when chosen) and full name. */
 export const personFields = { id: z.string(), email: z.string(), username: z.string().nullable(), full_name: z.string() };
 
+/** Who did what a log entry records: their user id and email. */
+export const actorFields = { actor_user_id: z.string().nullable(), actor_email: z.string().nullable() };
+
 /** A page of a log read newest first by keyset: `cursor` is the previous page's `next_cursor`. */
 export const keysetPageQueryFields = { cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { keysetPageQueryFields } from '../fields';
+import { actorFields, keysetPageQueryFields } from '../fields';
 
 /**
  * The organization audit log: what happened to an organization's members and its
@@ -34,8 +34,7 @@ export const auditEventSchema = z.object({
   id: z.string(),
   occurred_at: z.string(),
   action: auditActionSchema,
-  actor_user_id: z.string().nullable(),
-  actor_email: z.string().nullable(),
+  ...actorFields,
   target_user_id: z.string().nullable(),
   target_email: z.string().nullable(),
   ip: z.string().nullable(),

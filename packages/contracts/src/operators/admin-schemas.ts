@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { adminReasonSchema, adminScopeSchema, operatorRoleSchema } from './roles';
-import { keysetPageQueryFields } from '../fields';
+import { actorFields, keysetPageQueryFields } from '../fields';
 
 /** The signed-in operator, for the console's shell (which pages to show). */
 export const adminMeSchema = z.object({
@@ -11,12 +11,8 @@ export const adminMeSchema = z.object({
 });
 export type AdminMe = z.infer<typeof adminMeSchema>;
 
-export const operatorSchema = z.object({
-  user_id: z.string(),
-  email: z.string(),
-  full_name: z.string(),
-  roles: z.array(z.object({ role: operatorRoleSchema, granted_at: z.string() })),
-});
+/** An operator in the owners' list: as the shell knows them, each role with when it was granted. */
+export const operatorSchema = adminMeSchema.extend({ roles: z.array(z.object({ role: operatorRoleSchema, granted_at: z.string() })) });
 export const operatorListSchema = z.array(operatorSchema);
 export type Operator = z.infer<typeof operatorSchema>;
 
@@ -55,8 +51,7 @@ export const revokeOperatorApiKeyRequestSchema = z.object({ reason: adminReasonS
 export const operatorAuditEventSchema = z.object({
   id: z.string(),
   occurred_at: z.string(),
-  actor_user_id: z.string().nullable(),
-  actor_email: z.string().nullable(),
+  ...actorFields,
   /** `session` or the operator API key's id. */
   via: z.string(),
   /** The endpoint: `POST /admin/operators`. */
