@@ -10,7 +10,7 @@ export interface E2eEnv {
   lockerUrl: string;
   /** Where the locker logo links (VAULT_URL; default LOCKER_ORIGIN/). */
   vaultUrl: string;
-  /** Folder where the SMTP peer drops caught mail (only with E2E_SMTP=1). */
+  /** Folder where the run's SMTP peer drops caught mail (the mail portal's, support/mail.ts). */
   mailDir?: string;
 }
 

@@ -10,13 +10,13 @@ import { readMail } from './smtp';
  * Specs that read mail (activation links, reset codes) get a `portal`: a server whose mail
  * goes to a real SMTP peer.
  *
- * - With the global SMTP peer (`E2E_SMTP=1`: global-setup.ts points the shared server's
- *   SMTP_URL at it and publishes E2E_MAIL_DIR), `portal` is the shared server and mail is
- *   read from that folder.
- * - Otherwise (a plain `npx playwright test`), each worker starts its own server
+ * - Under the global setup, `portal` is the run's mail portal (global-setup.ts starts it and
+ *   its SMTP peer once and publishes E2E_MAIL_PORTAL_URL, E2E_MAIL_LOCKER_URL and
+ *   E2E_MAIL_DIR; with `E2E_SMTP=1` it is the shared server itself), and mail is read from
+ *   the peer's folder.
+ * - Otherwise (specs run against E2E_BASE_URL), each worker starts its own server
  *   (startPortalServer) with SMTP_URL on its own peer (packages/server/test/smtp-peer.ts),
- *   once, on first use. Its counters (rate limits) are its own too, so throttling tests
- *   cannot starve the other specs.
+ *   once, on first use.
  *
  * Use `test` and `expect` from this module; `baseURL` is the portal's platform origin.
  */
@@ -60,11 +60,11 @@ export async function poll(read: () => Promise<MailMessage[]> | MailMessage[], t
   }
 }
 
-async function sharedPortal(mailDir: string): Promise<Portal> {
+function sharedPortal(mailDir: string): Portal {
   const env = e2eEnv();
   return {
-    platformUrl: env.platformUrl,
-    lockerUrl: env.lockerUrl,
+    platformUrl: process.env.E2E_MAIL_PORTAL_URL || env.platformUrl,
+    lockerUrl: process.env.E2E_MAIL_LOCKER_URL || env.lockerUrl,
     waitForMail: (to, options) => poll(() => readMail(mailDir), to, options),
   };
 }
@@ -100,7 +100,7 @@ export const test = base.extend<object, { portal: Portal }>({
     async ({}, use) => {
       const mailDir = process.env.E2E_MAIL_DIR;
       if (mailDir) {
-        await use(await sharedPortal(mailDir));
+        await use(sharedPortal(mailDir));
         return;
       }
       const own = await ownPortal();

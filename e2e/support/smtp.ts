@@ -1,13 +1,12 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { e2eEnv } from './env';
 
 /**
- * The SMTP hook for specs that need mail. Off by default (the server's dev outbox serves
- * the foundation specs); `E2E_SMTP=1` makes the global setup start this peer and point the
- * server's SMTP_URL at it. Each message lands as JSON in a folder the workers can read
- * (they are other processes), and `waitForMail` finds it.
+ * The run's SMTP peer: the global setup starts it for the mail portal (support/mail.ts), or
+ * with `E2E_SMTP=1` for the shared server. Each message lands as JSON in a folder the
+ * workers can read (they are other processes), and `waitForMail` finds it.
  *
  * When packages/server/test/smtp-peer.ts exists (the server's own SMTP test peer), this
  * file may delegate to it; the interface below is what specs rely on.
@@ -48,7 +47,11 @@ export async function startSmtpPeer(mailDir: string): Promise<SmtpPeer> {
         };
         count += 1;
         const name = `${Date.now()}-${String(count).padStart(4, '0')}.json`;
-        writeFile(path.join(mailDir, name), JSON.stringify(record)).then(() => callback(), callback);
+        // Written aside and renamed into place: a reader never sees half a message.
+        const partial = path.join(mailDir, `${name}.partial`);
+        writeFile(partial, JSON.stringify(record))
+          .then(() => rename(partial, path.join(mailDir, name)))
+          .then(() => callback(), callback);
       });
     },
   });
@@ -133,11 +136,19 @@ export function parseMail(record: { from: string; to: string[]; raw: string; rec
   return { ...record, subject: decodeWords(headers.get('subject') ?? ''), text: bodies.text, html: bodies.html };
 }
 
+/** Messages already read, by folder and file: the run's folder holds hundreds, each read once per worker. */
+const parsed = new Map<string, Map<string, CaughtMail>>();
+
 /** Every caught message, oldest first. */
 export async function readMail(mailDir = e2eEnv().mailDir): Promise<CaughtMail[]> {
-  if (!mailDir) throw new Error('no SMTP peer: run with E2E_SMTP=1');
+  if (!mailDir) throw new Error('no SMTP peer: run through the global setup');
+  const known = parsed.get(mailDir) ?? new Map<string, CaughtMail>();
+  parsed.set(mailDir, known);
   const names = (await readdir(mailDir)).filter((name) => name.endsWith('.json')).sort();
-  return Promise.all(names.map(async (name) => parseMail(JSON.parse(await readFile(path.join(mailDir, name), 'utf8')))));
+  await Promise.all(
+    names.filter((name) => !known.has(name)).map(async (name) => known.set(name, parseMail(JSON.parse(await readFile(path.join(mailDir, name), 'utf8'))))),
+  );
+  return names.map((name) => known.get(name)!);
 }
 
 /** The newest message to `to` (and matching `subject`), waiting up to `timeoutMs`. */
