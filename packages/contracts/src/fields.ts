@@ -8,6 +8,9 @@ import { z } from 'zod';
 /** Who a person is, as every view of one begins: id, sign-in email, username (when chosen) and full name. */
 export const personFields = { id: z.string(), email: z.string(), username: z.string().nullable(), full_name: z.string() };
 
+/** When a record was made and last changed. */
+export const timestampFields = { created_at: z.string(), updated_at: z.string() };
+
 /** Who did what a log entry records: their user id and email. */
 export const actorFields = { actor_user_id: z.string().nullable(), actor_email: z.string().nullable() };
 

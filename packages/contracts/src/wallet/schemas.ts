@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestampFields } from '../fields';
 import { currencies } from '../format';
 
 /**
@@ -80,8 +81,7 @@ export const partnerTransferSchema = z.object({
   recipient: z.string(),
   amount: minorUnitsSchema,
   status: partnerTransferStatusSchema,
-  created_at: z.string(),
-  updated_at: z.string(),
+  ...timestampFields,
 });
 export type PartnerTransfer = z.infer<typeof partnerTransferSchema>;
 
@@ -134,8 +134,7 @@ export const chainWithdrawalSchema = z.object({
   amount: minorUnitsSchema,
   status: chainWithdrawalStatusSchema,
   tx_hash: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  ...timestampFields,
 });
 export type ChainWithdrawal = z.infer<typeof chainWithdrawalSchema>;
 

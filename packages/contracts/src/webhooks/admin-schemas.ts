@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestampFields } from '../fields';
 import { adminReasonSchema } from '../operators/roles';
 
 /**
@@ -21,8 +22,7 @@ export const webhookEndpointSchema = z.object({
   url: z.string(),
   events: z.array(webhookEventTypeSchema),
   enabled: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  ...timestampFields,
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
