@@ -1,7 +1,7 @@
-import type { Page } from '@playwright/test';
+import type { Page, PlaywrightWorkerArgs, Route } from '@playwright/test';
 import { axeViolations, isSerious } from './support/axe';
 import { cspViolations, pageErrors } from './support/helpers';
-import { open, watchActivity } from './support/screens';
+import { open, UNFINISHED, watchActivity } from './support/screens';
 import { createActivatedAccount, expect, test, uniqueEmail, type Portal } from './support/mail';
 
 /**
@@ -52,6 +52,13 @@ const ACCOUNT_SCREENS = [
   '/security/webauthn',
 ];
 
+/** Screens whose data arrives after the page (each shows a LoadingIndicator meanwhile), with the API call each waits for. */
+const LOADING_SCREENS = [
+  { screen: '/wallet', api: '/v3/sso/me/wallet' },
+  { screen: '/security/webauthn', api: '/v3/sso/users/me/webauthn' },
+  { screen: '/security/two-step-verification', api: '/v3/sso/me/2fa' },
+];
+
 const PASSWORD = 'Orchid-Lantern-Harbor-58';
 
 interface Finding {
@@ -84,6 +91,25 @@ async function sweep(page: Page, origin: string, screens: string[], stillFor: ()
   return findings;
 }
 
+/**
+ * A new activated account of `base`'s brand, signed in from the page (Node cannot resolve
+ * locker.localhost; Chromium can). The app learns of the session at its next page load.
+ */
+async function signIn(page: Page, playwright: PlaywrightWorkerArgs['playwright'], portal: Portal, base: string, name: string, stillFor: () => Promise<number>): Promise<void> {
+  const request = await playwright.request.newContext();
+  const account = { email: uniqueEmail(name), password: PASSWORD, fullName: 'Ada Lovelace' };
+  await createActivatedAccount(request, portal, account);
+  await request.dispose();
+  await open(page, `${base}/login/explore`, stillFor);
+  const status = await page.evaluate(
+    async ({ email, password }) =>
+      (await fetch('/v3/sso/auth', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) })).status,
+    account,
+  );
+  expect(status).toBe(200);
+  await page.goto('about:blank');
+}
+
 const brands = [
   { brand: 'platform', origin: (portal: Portal) => portal.platformUrl },
   { brand: 'locker', origin: (portal: Portal) => portal.lockerUrl },
@@ -104,20 +130,8 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
         await page.context().addCookies([{ name: 'lang', value: language, url: base }]);
         const findings = await sweep(page, base, PUBLIC_SCREENS, stillFor);
 
-        // An account of this brand, signed in from the page (Node cannot resolve locker.localhost; Chromium can).
-        const request = await playwright.request.newContext();
-        const account = { email: uniqueEmail(`a11y-${brand}-${language}`), password: PASSWORD, fullName: 'Ada Lovelace' };
-        await createActivatedAccount(request, portal, account);
-        await request.dispose();
-        await open(page, `${base}/login/explore`, stillFor);
-        const status = await page.evaluate(
-          async ({ email, password }) =>
-            (await fetch('/v3/sso/auth', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) })).status,
-          account,
-        );
-        expect(status).toBe(200);
+        await signIn(page, playwright, portal, base, `a11y-${brand}-${language}`, stillFor);
         // The app learns of the new session when it loads: the first account screen is a page load.
-        await page.goto('about:blank');
         findings.push(...(await sweep(page, base, ACCOUNT_SCREENS, stillFor, { signedIn: true })));
 
         expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
@@ -126,4 +140,28 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
       });
     }
   }
+
+  // The sweep audits finished screens; what shows before, while a screen's data is on its way, is audited here.
+  test('a screen while its data loads has no serious or critical violation', async ({ page, portal, playwright }) => {
+    const base = portal.platformUrl;
+    const errors = pageErrors(page);
+    const stillFor = await watchActivity(page);
+    await signIn(page, playwright, portal, base, 'a11y-loading', stillFor);
+    const findings: Finding[] = [];
+    for (const { screen, api } of LOADING_SCREENS) {
+      // The screen's data is held until it has been audited.
+      const held: Route[] = [];
+      const hold = (url: URL) => url.pathname === api;
+      await page.route(hold, (route) => void held.push(route));
+      await page.goto(`${base}${screen}`);
+      await expect(page.getByTestId('loading').first()).toBeVisible();
+      await expect.poll(() => held.length, { message: `${screen} asks for its data` }).toBeGreaterThan(0);
+      findings.push(...(await audit(page, `${screen} (loading)`)));
+      await Promise.all(held.map((route) => route.continue()));
+      await page.unroute(hold);
+      await expect(page.locator(UNFINISHED)).toHaveCount(0);
+    }
+    expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+    expect(errors.map(String)).toEqual([]);
+  });
 });
