@@ -1,6 +1,7 @@
-import { Alert, Button, Group } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { errorText, type ApiError } from '../../lib/api';
+import type { ApiError } from '../../lib/api';
+import { FailureAlert } from '../FailureAlert';
 
 interface DialogActionsProps {
   /** The server's refusal of the last submit, shown above the buttons. */
@@ -16,11 +17,7 @@ export function DialogActions({ failure, onCancel, submitLabel, submitting, dang
   const { t } = useTranslation();
   return (
     <>
-      {failure && (
-        <Alert color="red" variant="light" role="alert">
-          {errorText(failure)}
-        </Alert>
-      )}
+      <FailureAlert failure={failure} />
       <Group justify="flex-end" gap="sm">
         <Button variant="default" onClick={onCancel}>
           {t('common.cancel')}

@@ -1,12 +1,13 @@
 import './styles';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Alert, Button, getDefaultZIndex, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, getDefaultZIndex, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { mfaEndpoints, paths, securityEndpoints } from '@portal/contracts';
 import { ApiError, call, setReauthPrompt } from '../../lib/api';
 import { logout } from '../../lib/session';
 import { passkeysSupported } from '../passkey/support';
 import { DialogActions } from './DialogActions';
+import { FailureAlert } from '../FailureAlert';
 
 type Proof = 'password' | 'code' | 'passkey' | 'none';
 
@@ -105,11 +106,7 @@ export function ReauthDialog() {
       <Button variant="light" onClick={() => void provePasskey()} loading={submitting} data-testid="reauth-passkey">
         {t('reauth.usePasskey')}
       </Button>
-      {passkeyProblem && (
-        <Alert color="red" variant="light" role="alert">
-          {passkeyProblem}
-        </Alert>
-      )}
+      <FailureAlert failure={passkeyProblem} />
     </>
   );
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Alert, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
+import { FailureAlert } from '../../components/FailureAlert';
 import { FullPageLoader } from '../../components/FullPageLoader';
 import { PageHeader } from '../../components/PageHeader';
 import { BackToLogin } from './BackToLogin';
@@ -22,9 +23,7 @@ export function ProviderReturnView({ title, description, failure, failureTestId,
       <PageHeader title={title} description={description} />
       {failure ? (
         <Stack gap="md">
-          <Alert color="red" variant="light" role="alert" data-testid={failureTestId}>
-            {failure}
-          </Alert>
+          <FailureAlert failure={failure} testId={failureTestId} />
           {children}
           <BackToLogin />
         </Stack>

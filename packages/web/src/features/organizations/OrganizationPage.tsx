@@ -1,10 +1,9 @@
-import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Combobox.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -33,6 +32,7 @@ import { email as emailRule } from '../../lib/validators';
 import { changeRole, invite, leaveOrganization, removeMember, resendInvitation, revokeInvitation, useOrganizationChange } from './api';
 import { useLanguage } from '../../lib/use-language';
 import { LoadingIndicator } from '../../components/LoadingIndicator';
+import { FailureAlert } from '../../components/FailureAlert';
 
 type Pending = { kind: 'remove'; member: OrganizationMember } | { kind: 'role'; member: OrganizationMember; role: OrganizationRole } | { kind: 'leave' } | null;
 
@@ -307,11 +307,7 @@ function InviteForm({ me }: { me: OrganizationRole }) {
             {t('organization.invite.submit')}
           </Button>
         </Group>
-        {failure && (
-          <Alert color="red" variant="light" role="alert" data-testid="invite-error">
-            {failure}
-          </Alert>
-        )}
+        <FailureAlert failure={failure} testId="invite-error" />
       </Stack>
     </form>
   );

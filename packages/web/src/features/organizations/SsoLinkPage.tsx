@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ApiError, errorText, notify } from '../../lib/api';
 import { confirmSsoLink, fetchPendingSsoLink, pendingSsoLinkQueryKey, useOrganizationChange } from './api';
 import { LoadingIndicator } from '../../components/LoadingIndicator';
+import { FailureAlert } from '../../components/FailureAlert';
 
 /**
  * /organization/sso/link: an organization's identity provider named the email of this existing
@@ -40,11 +41,7 @@ export function SsoLinkPage() {
           <Text size="sm" c="dimmed">
             {t('organization.ssoLink.consequence', { organization: pending.data.organization_name })}
           </Text>
-          {failure && (
-            <Alert color="red" variant="light" role="alert">
-              {failure}
-            </Alert>
-          )}
+          <FailureAlert failure={failure} />
           <Group>
             <Button
               loading={confirm.isPending}

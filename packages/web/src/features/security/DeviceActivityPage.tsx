@@ -9,7 +9,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { revokeOtherSessions, revokeSession, useRefreshSecurity, useSessions, type SessionInfo } from './api';
-import { LoadFailed, Loading, useLanguage, useSessionLabel } from './shared';
+import { Loading, useLanguage, useSessionLabel } from './shared';
+import { FailureAlert } from '../../components/FailureAlert';
 
 /** /security/device-activity: every signed-in session (this one marked), sign out one, or all the others. */
 export function DeviceActivityPage() {
@@ -31,7 +32,7 @@ export function DeviceActivityPage() {
         {sessions.isPending ? (
           <Loading />
         ) : !sessions.data ? (
-          <LoadFailed message={t('securityCenter.devices.loadFailed')} />
+          <FailureAlert failure={t('securityCenter.devices.loadFailed')} />
         ) : (
           <Stack gap="md">
             <DataTable rows={list} rowKey={(session) => session.id} minWidth={720} testId="sessions-table" rowTestId="session-row"

@@ -8,7 +8,8 @@ import { PasskeyDeviceTable } from './PasskeyDeviceTable';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { enablePasskey, passkeyEnableOptions, removePasskey, renamePasskey, usePasskeys, useRefreshSecurity } from './api';
-import { LoadFailed, Loading } from './shared';
+import { Loading } from './shared';
+import { FailureAlert } from '../../components/FailureAlert';
 
 /** /security/webauthn: create a passkey (the browser's prompt), and the passkeys with rename and remove. */
 export function PasskeysPage() {
@@ -40,7 +41,7 @@ export function PasskeysPage() {
           {passkeys.isPending ? (
             <Loading />
           ) : !passkeys.data ? (
-            <LoadFailed message={t('securityCenter.passkeys.loadFailed')} />
+            <FailureAlert failure={t('securityCenter.passkeys.loadFailed')} />
           ) : passkeys.data.length === 0 ? (
             <Text size="sm" c="dimmed" data-testid="passkeys-empty">
               {t('securityCenter.passkeys.empty')}

@@ -12,11 +12,12 @@ import { placeServerErrors } from '../../components/dialogs/form-errors';
 import { newPasswordCodes, newPasswordDefaults, newPasswordSchema, type NewPasswordValues } from './new-password';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
-import { ApiError, errorText, notify } from '../../lib/api';
+import { ApiError, notify } from '../../lib/api';
 import { useAuthState } from '../../lib/session';
 import { changePassword, useRefreshSecurity, useSecurityOverview } from './api';
-import { LoadFailed, Loading, useLanguage } from './shared';
+import { Loading, useLanguage } from './shared';
 import { PasswordInputs } from './PasswordInputs';
+import { FailureAlert } from '../../components/FailureAlert';
 
 function PasswordForm({ hasPassword, onDone }: { hasPassword: boolean; onDone(): Promise<void> }) {
   const { t } = useTranslation();
@@ -50,11 +51,7 @@ function PasswordForm({ hasPassword, onDone }: { hasPassword: boolean; onDone():
         {/* For password managers: the account this password belongs to. */}
         <input type="text" name="username" autoComplete="username" value={user?.email ?? ''} readOnly hidden />
         <PasswordInputs form={form} withCurrent={hasPassword} />
-        {failure && (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(failure)}
-          </Alert>
-        )}
+        <FailureAlert failure={failure} />
         <Group>
           <Button type="submit" loading={form.formState.isSubmitting}>
             {t(hasPassword ? 'securityCenter.password.submit' : 'securityCenter.password.setSubmit')}
@@ -82,7 +79,7 @@ export function PasswordPage() {
       {overview.isPending ? (
         <Loading />
       ) : !data ? (
-        <LoadFailed message={t('securityCenter.overview.loadFailed')} />
+        <FailureAlert failure={t('securityCenter.overview.loadFailed')} />
       ) : (
         <>
         {done && (

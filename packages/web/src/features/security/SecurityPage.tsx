@@ -10,7 +10,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { useSecurityOverview } from './api';
 import { LinkedAccountsSection } from './LinkedAccountsSection';
-import { LoadFailed, Loading, useLanguage, useSessionLabel } from './shared';
+import { Loading, useLanguage, useSessionLabel } from './shared';
+import { FailureAlert } from '../../components/FailureAlert';
 
 const RECENT = 3;
 
@@ -52,7 +53,7 @@ export function SecurityPage() {
       {overview.isPending ? (
         <Loading />
       ) : !data ? (
-        <LoadFailed message={t('securityCenter.overview.loadFailed')} />
+        <FailureAlert failure={t('securityCenter.overview.loadFailed')} />
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">

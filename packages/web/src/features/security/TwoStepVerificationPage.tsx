@@ -31,7 +31,8 @@ import {
   type TotpSetup,
 } from './api';
 import { RecoveryCodesPanel } from './RecoveryCodesPanel';
-import { LoadFailed, Loading } from './shared';
+import { Loading } from './shared';
+import { FailureAlert } from '../../components/FailureAlert';
 
 const LOW_RECOVERY_CODES = 3;
 
@@ -178,7 +179,7 @@ export function TwoStepVerificationPage() {
 
   let body;
   if (status.isPending) body = <Loading />;
-  else if (!status.data) body = <LoadFailed message={t('securityCenter.twoStep.loadFailed')} />;
+  else if (!status.data) body = <FailureAlert failure={t('securityCenter.twoStep.loadFailed')} />;
   else if (codes) {
     body = (
       <Section title={t('securityCenter.twoStep.codesTitle')}>

@@ -1,5 +1,4 @@
-import '@mantine/core/styles/Alert.css';
-import { Alert, Center } from '@mantine/core';
+import { Center } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionInfo } from './api';
 import { LoadingIndicator } from '../../components/LoadingIndicator';
@@ -11,14 +10,6 @@ export function Loading() {
     <Center py="xl">
       <LoadingIndicator />
     </Center>
-  );
-}
-
-export function LoadFailed({ message }: { message: string }) {
-  return (
-    <Alert color="red" variant="light" role="alert">
-      {message}
-    </Alert>
   );
 }
 

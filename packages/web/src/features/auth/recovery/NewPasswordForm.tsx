@@ -1,16 +1,16 @@
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/Button.css';
-import '@mantine/core/styles/Alert.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
+import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN_LENGTH, type FieldError } from '@portal/contracts';
 import { PasswordStrength } from '../../../components/PasswordStrength';
-import { ApiError, errorText, fieldErrors } from '../../../lib/api';
+import { ApiError, fieldErrors } from '../../../lib/api';
 import { useForm } from '../../../lib/use-form';
 import { confirmPassword, newPassword } from '../../../lib/validators';
 import { resetPassword } from './api';
+import { FailureAlert } from '../../../components/FailureAlert';
 
 /** Server field names to this form's fields (a too-common password is reported as `password`). */
 const serverFields: Record<string, 'newPassword' | 'confirm'> = {
@@ -78,11 +78,7 @@ export function NewPasswordForm({ token, onDone, onInvalid, userInputs = [] }: N
           {...form.text('confirm')}
           visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
         />
-        {failure && (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(failure)}
-          </Alert>
-        )}
+        <FailureAlert failure={failure} />
         <Button type="submit" fullWidth loading={pending}>
           {t('recovery.resetPassword.submit')}
         </Button>

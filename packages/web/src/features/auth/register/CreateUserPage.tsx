@@ -1,7 +1,6 @@
-import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, SOCIAL_PROVIDERS, socialEndpoints, type Language } from '@portal/contracts';
@@ -14,6 +13,7 @@ import { recalledSignUpOffer, recalledSocialSearch, rememberSignUpOffer } from '
 import { useForm } from '../../../lib/use-form';
 import { acceptTerms, email, required } from '../../../lib/validators';
 import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
+import { FailureAlert } from '../../../components/FailureAlert';
 
 /**
  * /create-user: the end of a sign-up with a social account. The name and email come from the
@@ -122,11 +122,7 @@ export function CreateUserPage() {
             <NameAndEmailFields form={form} labels={{ fullName: t('register.form.fullName'), email: t('register.form.email') }} emailAutoComplete="email" />
             {!offer.email_verified && <Text size="sm" c="dimmed">{t('register.createUser.emailUnproven', { provider })}</Text>}
             <TermsCheckbox form={form} />
-            {failure && (
-              <Alert color="red" variant="light" role="alert" data-testid="create-user-error">
-                {failure}
-              </Alert>
-            )}
+            <FailureAlert failure={failure} testId="create-user-error" />
             <Button type="submit" fullWidth loading={pending}>
               {t('register.createUser.submit')}
             </Button>

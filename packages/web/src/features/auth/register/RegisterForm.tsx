@@ -3,16 +3,15 @@ import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/Button.css';
-import '@mantine/core/styles/Alert.css';
 import type { FormEvent } from 'react';
-import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { PASSWORD_MIN_LENGTH, paths, type FieldError, type Language } from '@portal/contracts';
 import { CaptchaError } from '../../../components/captcha/types';
 import { useCaptchaSubmit } from '../../../components/captcha/use-captcha-submit';
 import { PasswordStrength } from '../../../components/PasswordStrength';
-import { ApiError, errorText, fieldErrors } from '../../../lib/api';
+import { ApiError, fieldErrors } from '../../../lib/api';
 import { useCurrentService } from '../../../lib/service';
 import { rememberSignupEmail } from '../../../lib/flow-storage';
 import { useForm } from '../../../lib/use-form';
@@ -20,6 +19,7 @@ import { acceptTerms, email, newPassword, required } from '../../../lib/validato
 import { signUp } from './api';
 import { isCaptchaRefusal, SignUpCaptcha } from '../../../components/captcha/SignUpCaptcha';
 import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
+import { FailureAlert } from '../../../components/FailureAlert';
 
 /** Server field names (the request body) to this form's fields. */
 const serverFields: Record<string, 'fullName' | 'email' | 'password' | 'terms'> = {
@@ -108,11 +108,7 @@ export function RegisterForm({ fixedEmail, beforeSignUp }: { fixedEmail?: string
         </Stack>
         <TermsCheckbox form={form} />
         <SignUpCaptcha captchaRef={captcha} failure={captchaFailure} onAnswer={() => setCaptchaFailure(null)} />
-        {failure && (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(failure)}
-          </Alert>
-        )}
+        <FailureAlert failure={failure} />
         <Button type="submit" fullWidth loading={pending}>
           {t('register.form.submit')}
         </Button>

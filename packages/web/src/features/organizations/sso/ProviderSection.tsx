@@ -1,11 +1,10 @@
-import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/Radio.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, PasswordInput, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { CompanySsoSettings } from '@portal/contracts';
 import { Section } from '../../../components/Section';
@@ -13,6 +12,7 @@ import { ApiError, errorText, fieldErrors, notify } from '../../../lib/api';
 import { useForm } from '../../../lib/use-form';
 import { required } from '../../../lib/validators';
 import { setSsoProvider, useSsoChange } from '../api';
+import { FailureAlert } from '../../../components/FailureAlert';
 
 type Protocol = 'oidc' | 'saml';
 
@@ -117,11 +117,7 @@ export function ProviderSection({ settings }: { settings: CompanySsoSettings }) 
               />
             </>
           )}
-          {failure && (
-            <Alert color="red" variant="light" role="alert" data-testid="sso-provider-error">
-              {failure}
-            </Alert>
-          )}
+          <FailureAlert failure={failure} testId="sso-provider-error" />
           <Group>
             <Button type="submit" loading={save.isPending}>
               {t('organization.sso.provider.save')}

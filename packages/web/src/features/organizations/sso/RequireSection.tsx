@@ -1,12 +1,12 @@
-import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Switch.css';
 import { useState } from 'react';
-import { Alert, Switch } from '@mantine/core';
+import { Switch } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { CompanySsoSettings } from '@portal/contracts';
 import { Section } from '../../../components/Section';
 import { ApiError, errorText, notify } from '../../../lib/api';
 import { setRequireSso, useSsoChange } from '../api';
+import { FailureAlert } from '../../../components/FailureAlert';
 
 /** Require SSO: members then sign in only through the identity provider. */
 export function RequireSection({ settings }: { settings: CompanySsoSettings }) {
@@ -32,11 +32,7 @@ export function RequireSection({ settings }: { settings: CompanySsoSettings }) {
         onChange={(event) => void toggle(event.currentTarget.checked)}
         data-testid="sso-require"
       />
-      {failure && (
-        <Alert color="red" variant="light" role="alert">
-          {failure}
-        </Alert>
-      )}
+      <FailureAlert failure={failure} />
     </Section>
   );
 }
