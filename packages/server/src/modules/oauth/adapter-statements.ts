@@ -12,6 +12,24 @@ import { liveRow } from './model-rows';
 export function hotStatements(db: Database) {
   const t = oidcModels;
   const grant = alias(oidcModels, 'grant_row');
+  const remembered = alias(oidcModels, 'remembered_grant');
+  // The account and app of an interaction's authorization (oidc-provider's Interaction payload).
+  const interactionAccount = sql<string | null>`coalesce(${t.payload} #>> '{result,login,accountId}', ${t.payload} #>> '{session,accountId}')`;
+  const interactionClient = sql<string | null>`${t.payload} #>> '{params,client_id}'`;
+  const rememberedGrant = db
+    .select({ id: remembered.id, payload: remembered.payload })
+    .from(remembered)
+    .where(
+      and(
+        eq(remembered.model, 'Grant'),
+        eq(remembered.accountId, interactionAccount),
+        eq(remembered.clientId, interactionClient),
+        liveRow(remembered.expiresAt),
+      ),
+    )
+    .orderBy(desc(remembered.expiresAt))
+    .limit(1)
+    .as('remembered');
   return {
     /** The rows of `id` among `models`, each with its live grant's payload when it has one (the same snapshot). */
     find: db
@@ -20,6 +38,24 @@ export function hotStatements(db: Database) {
       .leftJoin(grant, and(eq(grant.model, 'Grant'), eq(grant.id, t.grantId), liveRow(grant.expiresAt)))
       .where(and(sql`${t.model} = any(${sql.placeholder('models')})`, eq(t.id, sql.placeholder('id')), liveRow(t.expiresAt)))
       .prepare('oidc_models_find'),
+    /**
+     * An interaction with the person's latest live grant for its app: the account its login
+     * names (else its session's) and its client, as a resume's loadExistingGrant asks next
+     * (existing-grant.ts, rememberedGrant). One statement instead of two on every authorization.
+     */
+    findInteraction: db
+      .select({
+        payload: t.payload,
+        consumedAt: t.consumedAt,
+        accountId: interactionAccount.as('interaction_account'),
+        clientId: interactionClient.as('interaction_client'),
+        grantId: rememberedGrant.id,
+        grantPayload: rememberedGrant.payload,
+      })
+      .from(t)
+      .leftJoinLateral(rememberedGrant, sql`true`)
+      .where(and(eq(t.model, 'Interaction'), eq(t.id, sql.placeholder('id')), liveRow(t.expiresAt)))
+      .prepare('oidc_models_find_interaction'),
     consume: db
       .update(t)
       .set({ consumedAt: sql`now()` })

@@ -6,6 +6,7 @@ import { hotStatements } from './adapter-statements';
 import { ClientAdapter, readOutsideApp } from './client-adapter';
 import { clientCache, type ClientCache } from './client-cache';
 import { columnsOf, liveRow, unpack } from './model-rows';
+import { rememberedReadAhead } from './remembered-read-ahead';
 import { requestWrites, type SessionLink } from './request-writes';
 import { findBatcher, grantHandoff } from './token-reads';
 
@@ -29,8 +30,10 @@ export function createAdapterFactory(
   const statements = hotStatements(db);
   const handoff = grantHandoff();
   const findRow = findBatcher(statements.find, handoff);
+  const readAhead = rememberedReadAhead();
   // The provider request a model call runs in: oidc-provider keeps it (AsyncLocalStorage) as Provider.ctx.
-  const writes = requestWrites(statements, options.currentRequest ?? (() => Provider.ctx), async (model, id) => {
+  const currentRequest = options.currentRequest ?? (() => Provider.ctx);
+  const writes = requestWrites(statements, currentRequest, async (model, id) => {
     await revokeFamily(model, id);
     throw new errors.InvalidGrant(`${model} already used`);
   });
@@ -50,14 +53,37 @@ export function createAdapterFactory(
       return;
     }
     handoff.forget(row.grantId);
+    readAhead.forget(currentRequest());
     await db.delete(oidcModels).where(or(eq(oidcModels.grantId, row.grantId), and(eq(oidcModels.model, 'Grant'), eq(oidcModels.id, row.grantId))));
+  }
+
+  /**
+   * An interaction, in a provider request with the person's remembered grant for its app
+   * (rememberedGrant takes it next): a resume's two reads in one statement.
+   */
+  async function findInteraction(id: string): Promise<AdapterPayload | undefined> {
+    const request = currentRequest();
+    if (!request) return unpack(await findRow('Interaction', id));
+    const at = Date.now();
+    const [row] = await statements.findInteraction.execute({ id });
+    if (row?.accountId && row.clientId) {
+      const grant = row.grantId && row.grantPayload ? { id: row.grantId, payload: row.grantPayload } : undefined;
+      readAhead.keep(request, { accountId: row.accountId, clientId: row.clientId, grant, at });
+    }
+    return unpack(row);
+  }
+
+  /** A grant saved or deleted here: the current request's read-ahead of remembered grants is no longer what it would read. */
+  function grantChanged(id: string): void {
+    handoff.forget(id);
+    readAhead.forget(currentRequest());
   }
 
   class ModelAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-      if (this.model === 'Grant') handoff.forget(id);
+      if (this.model === 'Grant') grantChanged(id);
       await writes.add({
         ...columnsOf(this.model, id, payload),
         model: this.model,
@@ -69,6 +95,7 @@ export function createAdapterFactory(
     async find(id: string): Promise<AdapterPayload | undefined> {
       // Its row is read with its grant's: the request's writes of either go first.
       await writes.flushTouching(this.model, 'Grant');
+      if (this.model === 'Interaction') return findInteraction(id);
       if (this.model === 'Grant') {
         const handed = handoff.take(id);
         if (handed) return handed as AdapterPayload;
@@ -111,13 +138,13 @@ export function createAdapterFactory(
       // An interaction ends with the writes of the request that ends it (request-writes.ts).
       if (this.model === 'Interaction') return writes.removeInteraction(id);
       await writes.flush();
-      if (this.model === 'Grant') handoff.forget(id);
+      if (this.model === 'Grant') grantChanged(id);
       await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
       await writes.flush();
-      handoff.forget(grantId);
+      grantChanged(grantId);
       // An app's revocation ends its tokens of one sign-in; the grant's others (other browsers) stay.
       const signIn = options.revocationSignIn?.();
       await db
@@ -136,6 +163,13 @@ export function createAdapterFactory(
      */
     async rememberedGrant(accountId: string, clientId: string): Promise<string | undefined> {
       await writes.flushTouching('Grant');
+      const request = currentRequest();
+      const readWithInteraction = request && readAhead.take(request, accountId, clientId);
+      if (readWithInteraction) {
+        const { grant, at } = readWithInteraction;
+        if (grant) handoff.offer(grant.id, grant.payload, at);
+        return grant?.id;
+      }
       const [row] = await statements.remembered.execute({ accountId, clientId });
       if (!row) return undefined;
       handoff.offer(row.id, row.payload);

@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestBrowser } from '../../../test/browser';
 import { startProviderTestServer, type TestServer } from '../../../test/harness';
+import { identityClient } from '../../../test/identity';
 import { productSignIn } from '../../../test/oidc-sign-in';
 import { countStatements } from '../../../test/statement-counter';
 
@@ -14,6 +16,9 @@ const CLIENTS_FILE = fileURLToPath(new URL('../../../test/oauth-clients.json', i
 const SECRET = 'product-secret-of-the-statement-counts-0123';
 const CALLBACK = 'http://127.0.0.1:5179/callback';
 const GRANTS = 4;
+/** The public product page of the test clients: the code flow with PKCE, client_id only. */
+const SPA = 'test-spa';
+const SPA_CALLBACK = 'http://127.0.0.1:5179/spa/callback';
 
 let server: TestServer;
 let product: oidc.Configuration;
@@ -60,6 +65,35 @@ describe('statements per grant on a warm node', () => {
       refresh = ((await response.json()) as { refresh_token: string }).refresh_token;
     });
     expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(3);
+  });
+
+  it('a signed-in code round trip (authorize, interaction, resume, token) makes at most 8 statements', async () => {
+    const portalSession = await identityClient(server.app, server.database).registeredUser(`statements-trip-${Date.now()}@example.com`, 'plum-orbit-cactus-917');
+    const statements = await perGrant(async () => {
+      // A new browser each time, signed in to the portal only: a new provider session, as the bench's round trips.
+      const browser = new TestBrowser(server.url);
+      browser.setCookie('auth_token', portalSession);
+      const verifier = oidc.randomPKCECodeVerifier();
+      const authorize = new URL('/o/authorize', server.url);
+      authorize.search = new URLSearchParams({
+        client_id: SPA,
+        redirect_uri: SPA_CALLBACK,
+        response_type: 'code',
+        scope: 'openid email',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }).toString();
+      const { url: callback } = await browser.walk(authorize.href);
+      const code = callback.searchParams.get('code');
+      expect(code, callback.href).toBeTruthy();
+      const tokens = await fetch(`${server.url}/oidc/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: code!, redirect_uri: SPA_CALLBACK, code_verifier: verifier, client_id: SPA }),
+      });
+      expect(tokens.status).toBe(200);
+    });
+    expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(8);
   });
 
   it('an introspection makes at most 1 statement', async () => {

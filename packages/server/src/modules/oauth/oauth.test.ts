@@ -8,6 +8,7 @@ import { createDataProtection } from '../../platform/data-protection';
 import { sha256 } from '../../platform/crypto';
 import { ImageRejected } from '../../platform/square-image';
 import { TEST_DATA_KEY } from '../../../test/harness';
+import { countStatements } from '../../../test/statement-counter';
 import { outputOf, runToolInProcess, toolDatabase } from '../../../test/operator-tools';
 import { oauthTool } from '../../cli/oauth-tool';
 import { freshDatabase } from '../../../test/db-target';
@@ -290,6 +291,44 @@ describe('the adapter', () => {
     expect(await refresh.find('rt-new')).toBeUndefined();
     expect(await access.find('at-new')).toBeUndefined();
     expect(await grants.find('g-rotate')).toBeUndefined();
+  });
+
+  it("reads a resume's remembered grant with its interaction, and never hands over one that the request deleted or that a grant it saved replaces", async () => {
+    const request = {};
+    let current: object | undefined;
+    const storage = createAdapterFactory(database.db, { currentRequest: () => current });
+    const grants = storage.adapterFor('Grant');
+    const interactions = storage.adapterFor('Interaction');
+    await grants.upsert('g-remembered', { accountId: 'acct-r', clientId: 'app-r' }, 60);
+    await interactions.upsert('i-remembered', { params: { client_id: 'app-r' }, result: { login: { accountId: 'acct-r' } } }, 60);
+    const remembered = async () => {
+      let grantId: string | undefined;
+      const counted = await countStatements(async () => (grantId = await storage.rememberedGrant('acct-r', 'app-r')), { settleMs: 0 });
+      return { grantId, statements: counted.count };
+    };
+    await storage.rememberedGrant('acct-nobody', 'app-r'); // its statement prepared: one exchange from now on
+
+    // Read with the interaction: no statement of its own, and once only.
+    current = request;
+    expect(await interactions.find('i-remembered')).toMatchObject({ params: { client_id: 'app-r' } });
+    expect(await remembered()).toEqual({ grantId: 'g-remembered', statements: 0 });
+    expect(await remembered()).toEqual({ grantId: 'g-remembered', statements: 1 });
+    // Another person's or app's: read from the database.
+    await interactions.find('i-remembered');
+    expect(await storage.rememberedGrant('acct-other', 'app-r')).toBeUndefined();
+
+    // The request deletes the grant after reading it with the interaction: it is not handed over.
+    await interactions.find('i-remembered');
+    await grants.destroy('g-remembered');
+    expect(await remembered()).toEqual({ grantId: undefined, statements: 1 });
+
+    // The request saves a newer grant for them: that one is remembered, not the one read before.
+    await grants.upsert('g-older', { accountId: 'acct-r', clientId: 'app-r' }, 60);
+    await storage.flushRequest(request);
+    await interactions.find('i-remembered');
+    await grants.upsert('g-newer', { accountId: 'acct-r', clientId: 'app-r' }, 120);
+    expect((await remembered()).grantId).toBe('g-newer');
+    current = undefined;
   });
 
   it("looks a token up under several models in one statement, and hands its grant to the next Grant.find once (never after the grant's deletion here)", async () => {

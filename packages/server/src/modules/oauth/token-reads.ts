@@ -6,7 +6,7 @@ import type { ModelRow } from './model-rows';
  * (a few milliseconds apart, more under load). Short, because an entry whose request never got
  * there could otherwise answer another request's Grant.find with what another node revoked.
  */
-const HANDOFF_MS = 500;
+export const HANDOFF_MS = 500;
 
 /**
  * Grants read together with a token (one statement), handed to the Grant.find that the same
@@ -22,10 +22,11 @@ const HANDOFF_MS = 500;
 export function grantHandoff() {
   const waiting = new Map<string, { payload: Record<string, unknown>; at: number }>();
   return {
-    offer(grantId: string, payload: Record<string, unknown>) {
+    /** `readAt`: when the grant was read (by default now). */
+    offer(grantId: string, payload: Record<string, unknown>, readAt = Date.now()) {
       const now = Date.now();
       if (waiting.size > 1000) for (const [id, entry] of waiting) if (now - entry.at > HANDOFF_MS) waiting.delete(id);
-      waiting.set(grantId, { payload, at: now });
+      waiting.set(grantId, { payload, at: readAt });
     },
     take(grantId: string): Record<string, unknown> | undefined {
       const entry = waiting.get(grantId);
