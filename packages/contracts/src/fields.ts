@@ -14,5 +14,8 @@ export const timestampFields = { created_at: z.string(), updated_at: z.string() 
 /** Who did what a log entry records: their user id and email. */
 export const actorFields = { actor_user_id: z.string().nullable(), actor_email: z.string().nullable() };
 
+/** A numbered page of a list: the page (from 1) and how many items a page holds. */
+export const pageQueryFields = { page: z.coerce.number().int().min(1).max(10_000).default(1), page_size: z.coerce.number().int().min(1).max(100).default(20) };
+
 /** A page of a log read newest first by keyset: `cursor` is the previous page's `next_cursor`. */
 export const keysetPageQueryFields = { cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { markNotificationRequestSchema, notificationListSchema, notificationSchema } from './schemas';
 import { endpointIn } from '../endpoint';
+import { pageQueryFields } from '../fields';
 
 /** The signed-in user's notifications (the spec's entities, state rules and call list). API keys need notifications:read / :write. */
 const tag = 'notifications';
@@ -8,11 +9,7 @@ const readers = { tag, auth: { scope: 'notifications:read' } } as const;
 const writers = { tag, auth: { scope: 'notifications:write' } } as const;
 
 export const list = endpointIn(readers, 'GET /notifications', 'A page of notifications, newest first, with the unread count', {
-  response: notificationListSchema,
-  query: z.object({
-    page: z.coerce.number().int().min(1).max(10_000).default(1),
-    page_size: z.coerce.number().int().min(1).max(100).default(20),
-  }),
+  query: z.object(pageQueryFields), response: notificationListSchema,
 });
 
 export const markAllRead = endpointIn(writers, 'PUT /notifications/read-all', 'Mark every notification read', {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampFields } from '../fields';
+import { pageQueryFields, timestampFields } from '../fields';
 import { currencies } from '../format';
 
 /**
@@ -43,8 +43,7 @@ export const walletTransactionListSchema = z.object({
 });
 
 export const walletTransactionQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageQueryFields,
   direction: z.enum(['in', 'out']).optional(),
   status: walletTransactionStatusSchema.optional(),
 });
