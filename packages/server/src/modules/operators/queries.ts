@@ -1,9 +1,8 @@
-import { and, desc, eq, gte, ilike, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { OperatorRole } from '@portal/contracts';
 import type { Database } from '../../db/client';
-import { operatorApiKeys, operatorAuditEvents, operatorRoles, users } from '../../db/schema';
+import { operatorAuditEvents, operatorRoles, users } from '../../db/schema';
 
-export type OperatorApiKeyRow = typeof operatorApiKeys.$inferSelect;
 export type OperatorAuditRow = typeof operatorAuditEvents.$inferSelect;
 export type NewOperatorAuditRow = typeof operatorAuditEvents.$inferInsert;
 
@@ -80,50 +79,6 @@ export function operatorQueries(db: Database) {
         .from(operatorRoles)
         .innerJoin(users, eq(users.id, operatorRoles.userId))
         .orderBy(users.email, operatorRoles.role);
-    },
-
-    async insertKey(row: typeof operatorApiKeys.$inferInsert): Promise<OperatorApiKeyRow> {
-      const [inserted] = await db.insert(operatorApiKeys).values(row).returning();
-      return inserted!;
-    },
-
-    async liveKeysOf(userId: string): Promise<OperatorApiKeyRow[]> {
-      return db
-        .select()
-        .from(operatorApiKeys)
-        .where(and(eq(operatorApiKeys.userId, userId), isNull(operatorApiKeys.revokedAt)))
-        .orderBy(desc(operatorApiKeys.createdAt));
-    },
-
-    async revokeKey(userId: string, id: string, now: Date): Promise<boolean> {
-      const rows = await db
-        .update(operatorApiKeys)
-        .set({ revokedAt: now })
-        .where(and(eq(operatorApiKeys.id, id), eq(operatorApiKeys.userId, userId), isNull(operatorApiKeys.revokedAt)))
-        .returning({ id: operatorApiKeys.id });
-      return rows.length > 0;
-    },
-
-    /** Revokes every key of an account (it lost its last role). */
-    async revokeAllKeys(userId: string, now: Date): Promise<void> {
-      await db.update(operatorApiKeys).set({ revokedAt: now }).where(and(eq(operatorApiKeys.userId, userId), isNull(operatorApiKeys.revokedAt)));
-    },
-
-    async keyByHash(keyHash: string) {
-      const [row] = await db
-        .select({ key: operatorApiKeys, user: users })
-        .from(operatorApiKeys)
-        .innerJoin(users, eq(users.id, operatorApiKeys.userId))
-        .where(eq(operatorApiKeys.keyHash, keyHash))
-        .limit(1);
-      return row;
-    },
-
-    async touchKey(id: string, now: Date, since: Date): Promise<void> {
-      await db
-        .update(operatorApiKeys)
-        .set({ lastUsedAt: now })
-        .where(and(eq(operatorApiKeys.id, id), or(isNull(operatorApiKeys.lastUsedAt), lt(operatorApiKeys.lastUsedAt, since))));
     },
 
     async record(row: NewOperatorAuditRow): Promise<void> {

@@ -1,19 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { API_KEY_PATTERN, API_KEY_PREFIX, adminScopes, type AdminScope, type OperatorAuditEvent, type OperatorRole } from '@portal/contracts';
+import { adminScopes, type AdminScope, type OperatorAuditEvent, type OperatorRole } from '@portal/contracts';
 import type { Database } from '../../db/client';
+import { operatorApiKeys } from '../../db/schema';
 import { inOneTransaction } from '../../db/scoped-transaction';
 import type { Clock } from '../../platform/clock';
 import { csvRecord } from '../../platform/csv';
-import { randomToken, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
+import { bearerKeyStore, toKeyDto, type KeyRow } from '../api-keys';
 import type { UserRow } from '../users';
-import { operatorQueries, type AuditFilter, type NewOperatorAuditRow, type OperatorApiKeyRow, type OperatorAuditRow, type OperatorStanding } from './queries';
+import { operatorQueries, type AuditFilter, type NewOperatorAuditRow, type OperatorAuditRow, type OperatorStanding } from './queries';
 
-/** Writing last-used on every call would turn every read into a write; once a minute is enough. */
-const TOUCH_INTERVAL_MS = 60_000;
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** Characters of the secret part shown in lists, as for personal keys. */
-const VISIBLE_CHARS = 8;
 /** Live keys one operator may hold. */
 export const MAX_OPERATOR_KEYS = 20;
 const CSV_BATCH = 500;
@@ -34,17 +29,7 @@ export function roleAllows(held: readonly OperatorRole[], allowed: readonly Oper
 
 const knownScopes = (scopes: readonly string[]): AdminScope[] => scopes.filter((scope): scope is AdminScope => (adminScopes as readonly string[]).includes(scope));
 
-export function toOperatorKeyDto(row: OperatorApiKeyRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    scopes: knownScopes(row.scopes),
-    created_at: row.createdAt.toISOString(),
-    last_used_at: row.lastUsedAt?.toISOString() ?? null,
-    expires_at: row.expiresAt?.toISOString() ?? null,
-  };
-}
+export const toOperatorKeyDto = (row: KeyRow) => toKeyDto(row, knownScopes);
 
 export function toAuditDto(row: OperatorAuditRow): OperatorAuditEvent {
   return {
@@ -81,6 +66,7 @@ function parseCursor(cursor: string | undefined): number | undefined {
 export function createOperatorService(deps: OperatorServiceDependencies) {
   const { clock } = deps;
   const queries = operatorQueries(deps.db);
+  const keys = bearerKeyStore(deps.db, clock, operatorApiKeys);
 
   async function accountFor(email: string): Promise<UserRow> {
     const user = await deps.findUserByEmail(email.trim().toLowerCase());
@@ -110,7 +96,7 @@ export function createOperatorService(deps: OperatorServiceDependencies) {
       if (outcome === 'not_found') throw new AppError('admin.not_found');
       if (outcome === 'last_owner') throw new AppError('admin.last_owner');
       const standing = await queries.standingOf(userId);
-      if (standing && standing.roles.length === 0) await queries.revokeAllKeys(userId, clock.now());
+      if (standing && standing.roles.length === 0) await keys.revokeAll(userId);
     },
 
     /** As `revoke`, for the account of `email`; answers its id. */
@@ -133,39 +119,21 @@ export function createOperatorService(deps: OperatorServiceDependencies) {
 
     /** A live operator key and its account, or null; roles are checked by the guard on every call. */
     async authenticateKey(key: string): Promise<{ user: UserRow; keyId: string; scopes: AdminScope[] } | null> {
-      if (!API_KEY_PATTERN.test(key)) return null;
-      const found = await queries.keyByHash(sha256(key));
-      const now = clock.now();
-      if (!found || found.key.revokedAt || (found.key.expiresAt && found.key.expiresAt <= now)) return null;
-      if (!found.key.lastUsedAt || now.getTime() - found.key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-        await queries.touchKey(found.key.id, now, new Date(now.getTime() - TOUCH_INTERVAL_MS));
-      }
-      return { user: found.user, keyId: found.key.id, scopes: knownScopes(found.key.scopes) };
+      const found = await keys.authenticate(key);
+      return found && { user: found.user, keyId: found.key.id, scopes: knownScopes(found.key.scopes) };
     },
 
     /** Creates a key; the secret is in the answer this once and nowhere else. */
     async createKey(userId: string, input: { name: string; scopes: AdminScope[]; expires_in_days?: number }) {
-      if ((await queries.liveKeysOf(userId)).length >= MAX_OPERATOR_KEYS) throw new AppError('admin.key_limit_reached', { max: MAX_OPERATOR_KEYS });
-      const secret = randomToken(32);
-      const key = `${API_KEY_PREFIX}${secret}`;
-      const now = clock.now();
-      const row = await queries.insertKey({
-        id: randomUUID(),
-        userId,
-        name: input.name,
-        prefix: secret.slice(0, VISIBLE_CHARS),
-        keyHash: sha256(key),
-        scopes: [...new Set(input.scopes)],
-        expiresAt: input.expires_in_days ? new Date(now.getTime() + input.expires_in_days * DAY_MS) : null,
-        createdAt: now,
-      });
+      if ((await keys.liveKeysOf(userId)).length >= MAX_OPERATOR_KEYS) throw new AppError('admin.key_limit_reached', { max: MAX_OPERATOR_KEYS });
+      const { row, key } = await keys.create(userId, input);
       return { ...toOperatorKeyDto(row), key };
     },
 
-    listKeys: async (userId: string) => (await queries.liveKeysOf(userId)).map(toOperatorKeyDto),
+    listKeys: async (userId: string) => (await keys.liveKeysOf(userId)).map(toOperatorKeyDto),
 
     async revokeKey(userId: string, id: string): Promise<void> {
-      if (!(await queries.revokeKey(userId, id, clock.now()))) throw new AppError('admin.not_found');
+      if (!(await keys.revoke(userId, id))) throw new AppError('admin.not_found');
     },
 
     record: (row: NewOperatorAuditRow) => queries.record(row),
