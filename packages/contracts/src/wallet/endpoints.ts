@@ -23,6 +23,8 @@ const { anyone, signedIn, sensitive } = endpointGroups('wallet');
 const currencyParams = z.object({ currency: walletCurrencySchema });
 /** Two-step on and a current code (WHC), and the rate limit. */
 const codeErrors = ['auth.two_factor_required', 'auth.code_invalid', 'auth.recovery_code_invalid', 'rate_limited'] as const;
+/** Money leaving the portal (a withdrawal, a partner transfer): the amount, the balance, the limits, a reused idempotency key. */
+const sendingErrors = ['wallet.amount_invalid', 'wallet.insufficient_balance', 'wallet.over_transfer_limit', 'wallet.over_daily_limit', 'wallet.idempotency_conflict'] as const;
 
 export const balances = endpointIn(signedIn, 'GET /sso/me/wallet', 'The balances in USD, VND and WHC (integer minor units)', {
   response: walletBalancesSchema,
@@ -48,18 +50,7 @@ export const transfer = endpointIn(sensitive, 'POST /sso/me/wallet/{currency}/tr
 
 export const createWithdrawal = endpointIn(sensitive, 'POST /sso/me/wallet/WHC/withdrawals', 'Send WHC to a BEP20 address (EIP-55 checksum checked): a recent proof of identity, two-step on, a current code every time, the password for a first withdrawal to an address; debited at once, pending until the token transfer is confirmed on chain (completed) or reverted (failed, the amount returned); applied once per idempotency key', {
   body: chainWithdrawalRequestSchema, status: 201, response: chainWithdrawalSchema,
-  errors: [
-    'wallet.chain_unavailable',
-    'wallet.address_invalid',
-    'wallet.amount_invalid',
-    'wallet.insufficient_balance',
-    'wallet.over_transfer_limit',
-    'wallet.over_daily_limit',
-    'wallet.idempotency_conflict',
-    'wallet.password_required',
-    'auth.password_not_valid',
-    ...codeErrors,
-  ],
+  errors: ['wallet.chain_unavailable', 'wallet.address_invalid', ...sendingErrors, 'wallet.password_required', 'auth.password_not_valid', ...codeErrors],
 });
 
 export const listWithdrawals = endpointIn(signedIn, 'GET /sso/me/wallet/WHC/withdrawals', 'The 20 newest WHC withdrawals to BEP20 addresses with their status and transaction hash, and whether this server sends them at all', {
@@ -93,16 +84,7 @@ export const listWhcDeposits = endpointIn(signedIn, 'GET /sso/me/wallet/WHC/depo
 
 export const createPartnerTransfer = endpointIn(sensitive, 'POST /sso/me/wallet/{currency}/partner-transfers', 'Transfer to a partner exchange wallet by the recipient\'s email, phone or username there (a recent proof of identity needed): debited at once, pending until the partner\'s signed callback (or its answer when asked by the transfer id) says completed or rejected (the amount and the daily allowance returned, only then); applied once per idempotency key; WHC needs two-step on and a current code', {
   params: currencyParams, body: partnerTransferRequestSchema, status: 201, response: partnerTransferSchema,
-  errors: [
-    'wallet.partner_unavailable',
-    'wallet.partner_recipient_invalid',
-    'wallet.amount_invalid',
-    'wallet.insufficient_balance',
-    'wallet.over_transfer_limit',
-    'wallet.over_daily_limit',
-    'wallet.idempotency_conflict',
-    ...codeErrors,
-  ],
+  errors: ['wallet.partner_unavailable', 'wallet.partner_recipient_invalid', ...sendingErrors, ...codeErrors],
 });
 
 export const listPartnerTransfers = endpointIn(signedIn, 'GET /sso/me/wallet/{currency}/partner-transfers', 'The 20 newest transfers to partner exchange wallets in the currency, with their status, and whether this server has a partner configured', {
