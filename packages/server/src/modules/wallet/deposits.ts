@@ -1,6 +1,7 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
+import type { z } from 'zod';
 import { bankNotificationSchema, formatMoney, type DepositOrder, type DepositOrderCreated, type DepositOrderStatus } from '@portal/contracts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
@@ -81,6 +82,36 @@ export function bankSignatureValid(secret: string, raw: Buffer, header: string |
 export function signBankNotification(secret: string, raw: string | Buffer, at: Date): string {
   const timestamp = Math.floor(at.getTime() / 1000);
   return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.`).update(raw).digest('hex')}`;
+}
+
+/**
+ * A signed JSON notification (the bank's; the partner's callback), read from the exact bytes its
+ * sender signed: refused unless `bankSignatureValid`, then parsed with its schema. A refusal is
+ * logged without the header or the body: a forger learns nothing from the log either.
+ */
+export function readSignedNotification<T>(
+  sender: { name: 'bank' | 'partner'; secret: string; log: Pick<DepositLogger, 'warn'> },
+  raw: Buffer,
+  signature: string | undefined,
+  now: Date,
+  schema: z.ZodType<T>,
+): T {
+  if (!bankSignatureValid(sender.secret, raw, signature, now)) {
+    sender.log.warn({ signed: Boolean(signature), bytes: raw.length }, `${sender.name} notification refused: missing, forged or stale signature`);
+    throw new AppError(`wallet.${sender.name}_signature_invalid`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new AppError('validation_error');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const fields = Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join('.') || 'body', issue.message]));
+    throw new AppError('validation_error', {}, { fields });
+  }
+  return parsed.data;
 }
 
 /** Thrown inside the crediting transaction when no order matches: rolls back its entry. */
@@ -172,23 +203,7 @@ export function createDepositService(deps: { db: Database; clock: Clock; config:
     /** The bank's notification, as the exact bytes it signed. */
     async notify(raw: Buffer, signature: string | undefined): Promise<BankNotificationResult> {
       if (!settings) throw new AppError('wallet.deposits_unavailable');
-      if (!bankSignatureValid(settings.secret, raw, signature, clock.now())) {
-        // Said without the header or the body: a forger learns nothing from the log either.
-        log.warn({ signed: Boolean(signature), bytes: raw.length }, 'bank notification refused: missing, forged or stale signature');
-        throw new AppError('wallet.bank_signature_invalid');
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw new AppError('validation_error');
-      }
-      const parsed = bankNotificationSchema.safeParse(json);
-      if (!parsed.success) {
-        const fields = Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join('.') || 'body', issue.message]));
-        throw new AppError('validation_error', {}, { fields });
-      }
-      const notification = parsed.data;
+      const notification = readSignedNotification({ name: 'bank', secret: settings.secret, log }, raw, signature, clock.now(), bankNotificationSchema);
       const about = { transaction_id: notification.transaction_id, amount: notification.amount };
       if (notification.account_number.trim() !== settings.accountNumber) {
         log.warn(about, 'bank notification for another account: nothing credited');

@@ -8,7 +8,7 @@ import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { installPeriodicJob } from '../../platform/jobs';
 import { egressPolicyFor } from '../../platform/egress';
-import { bankSignatureValid as signatureValid } from './deposits';
+import { readSignedNotification } from './deposits';
 import { reverseEntry, rows } from './ledger';
 import { createPartnerClient, type PartnerAnswer } from './partner-client';
 import type { TransferRequest, WalletService } from './service';
@@ -223,22 +223,7 @@ export function createPartnerTransferService(deps: { db: Database; clock: Clock;
     /** The partner's callback, as the exact bytes it signed. */
     async notify(raw: Buffer, signature: string | undefined): Promise<PartnerNotificationResult> {
       if (!partner) throw new AppError('wallet.partner_unavailable');
-      if (!signatureValid(partner.secret, raw, signature, clock.now())) {
-        log.warn({ signed: Boolean(signature), bytes: raw.length }, 'partner notification refused: missing, forged or stale signature');
-        throw new AppError('wallet.partner_signature_invalid');
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw new AppError('validation_error');
-      }
-      const parsed = partnerNotificationSchema.safeParse(json);
-      if (!parsed.success) {
-        const fields = Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join('.') || 'body', issue.message]));
-        throw new AppError('validation_error', {}, { fields });
-      }
-      const notification = parsed.data;
+      const notification = readSignedNotification({ name: 'partner', secret: partner.secret, log }, raw, signature, clock.now(), partnerNotificationSchema);
       const applied =
         notification.status === 'completed' ? await complete(notification.transfer_id, notification.partner_reference ?? null) : await reject(notification.transfer_id, notification.reason?.trim() || null);
       const [row] = await db.select({ status: walletPartnerTransfers.status }).from(walletPartnerTransfers).where(eq(walletPartnerTransfers.id, notification.transfer_id));

@@ -1,5 +1,5 @@
 import { walletEndpoints } from '@portal/contracts';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { route } from '../../platform/http/route';
 import { caller } from '../sessions';
 import type { ChainWithdrawalService } from './chain';
@@ -7,6 +7,13 @@ import type { DepositService } from './deposits';
 import type { PartnerTransferService } from './partner';
 import type { WalletService } from './service';
 import type { WhcDepositService } from './whc-deposits';
+
+/** A signed notification's exact bytes (read raw, the signature is over them) and its signature header. */
+function signedBody(request: FastifyRequest, header: string): [raw: Buffer, signature: string | undefined] {
+  const body = request.body as unknown;
+  const signature = request.headers[header];
+  return [Buffer.isBuffer(body) ? body : Buffer.alloc(0), typeof signature === 'string' ? signature : undefined];
+}
 
 /**
  * The wallet's `/v3` routes: the signed-in person's own balances, transactions, transfers, VND
@@ -46,27 +53,9 @@ export function walletRoutes(
 
     await app.register(async (raw: FastifyInstance) => {
       raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-      route(
-        raw,
-        walletEndpoints.bankNotification,
-        async (request) => {
-          const body = request.body as unknown;
-          const signature = request.headers['x-bank-signature'];
-          return deposits.notify(Buffer.isBuffer(body) ? body : Buffer.alloc(0), typeof signature === 'string' ? signature : undefined);
-        },
-        { bodyLimit: 64 * 1024 },
-      );
+      route(raw, walletEndpoints.bankNotification, async (request) => deposits.notify(...signedBody(request, 'x-bank-signature')), { bodyLimit: 64 * 1024 });
       if (partner) {
-        route(
-          raw,
-          walletEndpoints.partnerNotification,
-          async (request) => {
-            const body = request.body as unknown;
-            const signature = request.headers['x-partner-signature'];
-            return partner.notify(Buffer.isBuffer(body) ? body : Buffer.alloc(0), typeof signature === 'string' ? signature : undefined);
-          },
-          { bodyLimit: 16 * 1024 },
-        );
+        route(raw, walletEndpoints.partnerNotification, async (request) => partner.notify(...signedBody(request, 'x-partner-signature')), { bodyLimit: 16 * 1024 });
       }
     });
   };
