@@ -14,7 +14,7 @@ import type { RequestOrigin } from '../../platform/request-origin';
 import { burnVerificationTime, verifyPassword } from '../../platform/passwords';
 import { createUserService, mailLanguage, toUserDto, type UserRow } from '../users';
 import { type NotifierDependencies, notifySecurityEvent } from '../notifications';
-import type { SessionService } from '../sessions';
+import { sessionDeviceDto, type SessionService } from '../sessions';
 import { accountMailCopy, emailChangeCodeMail } from './mail';
 import { accountQueries, type AccountTokenPurpose } from './queries';
 
@@ -244,14 +244,8 @@ export function createAccountService(deps: AccountDependencies) {
           privacy: { marketing_emails: user.marketingEmails, usage_data: user.usageData },
         },
         sessions: data.sessions.map((row) => ({
-          id: row.id,
+          ...sessionDeviceDto(row),
           device_id: row.deviceId,
-          browser: row.browser,
-          device: row.device,
-          ip: row.ip,
-          location: row.location,
-          created_at: row.createdAt.toISOString(),
-          last_active_at: row.lastActiveAt.toISOString(),
           expires_at: row.expiresAt.toISOString(),
           revoked_at: iso(row.revokedAt),
         })),

@@ -12,7 +12,7 @@ import { passwordChangedMail } from '../auth';
 import type { MfaService, SecondFactorService } from '../mfa';
 import { createUserService, replyLanguage } from '../users';
 import type { PasskeyService } from '../passkeys';
-import type { Authentication, SessionRow, SessionService } from '../sessions';
+import { sessionDeviceDto, type Authentication, type SessionRow, type SessionService } from '../sessions';
 import { endPendingSignIns } from '../auth';
 
 /** How many sessions the overview page lists. */
@@ -34,16 +34,7 @@ export interface SecurityDependencies {
 export type SecurityService = ReturnType<typeof createSecurityService>;
 
 function toSessionDto(row: SessionRow, currentId: string): SessionInfo {
-  return {
-    id: row.id,
-    browser: row.browser,
-    device: row.device,
-    ip: row.ip,
-    location: row.location,
-    created_at: row.createdAt.toISOString(),
-    last_active_at: row.lastActiveAt.toISOString(),
-    current: row.id === currentId,
-  };
+  return { ...sessionDeviceDto(row), current: row.id === currentId };
 }
 
 /** The security pages: overview, password change, and the sessions (device activity) list. */
