@@ -65,6 +65,15 @@ export function hotStatements(db: Database) {
     /** Saves rows, one or several in one statement (a provider request's writes: requestWrites). */
     upsert: upsertRows(db.insert(t).select(rowsOfArrays())).prepare('oidc_models_upsert'),
     /**
+     * Saves interactions (a sign-in in progress), committed without waiting for the disk: after
+     * a database crash the last ones saved may be gone, and the person starts that sign-in again
+     * ("This sign-in request has expired"). An interaction grants nothing by itself, and the
+     * authorization that ends it (`upsertLinked`) commits as every other write does, which also
+     * makes the interaction's own rows durable first (PostgreSQL writes its log in order). Two of
+     * a code flow's writes that no longer wait for a disk flush each.
+     */
+    upsertInteractions: upsertRows(db.insert(t).select(sql`${rowsOfArrays()} where ${commitWithoutWaitingForDisk}`)).prepare('oidc_models_upsert_interactions'),
+    /**
      * Marks one code or token used and saves rows, only if it was unused, in one statement: a
      * refresh grant consumes its token and stores the rotated one with its access token. The
      * rows it answers are those saved: none when the token was already used.
@@ -108,6 +117,13 @@ const rowsOfArrays = () =>
                   ${sql.placeholder('userCode')}::text[], ${sql.placeholder('uid')}::text[], ${sql.placeholder('accountId')}::text[], ${sql.placeholder('clientId')}::text[],
                   ${sql.placeholder('sessionUid')}::text[], ${sql.placeholder('expiresAt')}::timestamptz[])
         as rows(model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at)`;
+
+/**
+ * Sets synchronous_commit off for the statement's own transaction (a statement outside a
+ * transaction block commits as it ends; set_config's `true`: this transaction only). A one-time
+ * filter, evaluated before the first row.
+ */
+const commitWithoutWaitingForDisk = sql`(select set_config('synchronous_commit', 'off', true)) = 'off'`;
 
 /** The code or token `consumeAndUpsert` marks used (its `consumedModel` and `consumedId`), when it was unused. */
 const consumed = (() => {

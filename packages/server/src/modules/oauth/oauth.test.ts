@@ -331,6 +331,15 @@ describe('the adapter', () => {
     current = undefined;
   });
 
+  it('saves interactions alone without waiting for the disk, for their own transaction only: the next statement commits as before', async () => {
+    const storage = createAdapterFactory(database.db);
+    await storage.adapterFor('Interaction').upsert('i-unflushed', { params: { client_id: 'app-u' } }, 60);
+    expect(await storage.adapterFor('Interaction').find('i-unflushed')).toMatchObject({ params: { client_id: 'app-u' } });
+    const { sql } = await import('drizzle-orm');
+    const shown = (await database.db.execute(sql`show synchronous_commit`)) as unknown as { rows: Array<{ synchronous_commit: string }> };
+    expect(shown.rows[0]!.synchronous_commit).toBe('on');
+  });
+
   it("looks a token up under several models in one statement, and hands its grant to the next Grant.find once (never after the grant's deletion here)", async () => {
     const { adapterFor } = createAdapterFactory(database.db);
     const grants = adapterFor('Grant');

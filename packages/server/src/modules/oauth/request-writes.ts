@@ -65,6 +65,11 @@ export function requestWrites(statements: HotStatements, currentRequest: () => o
   }
 
   async function writeRows(rows: ModelWrite[], consumes: Consume[]): Promise<void> {
+    // Interactions alone (an authorization that sends the person to sign in, the sign-in's answer): see upsertInteractions.
+    if (consumes.length === 0 && rows.length > 0 && rows.every((row) => row.model === 'Interaction')) {
+      await statements.upsertInteractions.execute(columnsOfRows(rows));
+      return;
+    }
     const saves = (consume: Consume) => rows.some((row) => row.model === consume.model && row.id === consume.id);
     const [only] = consumes;
     // One consume and rows that do not include it (a grant's rotation): one statement.
