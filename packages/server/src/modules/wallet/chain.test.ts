@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import { sql } from 'drizzle-orm';
-import ganache from 'ganache';
-import { createPublicClient, createWalletClient, defineChain, getAddress, http, type Address, type Hex } from 'viem';
+import { createPublicClient, http, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testTokenAbi, testTokenBytecode } from '../../../test/erc20';
+import { testTokenAbi } from '../../../test/erc20';
 import { identityClient } from '../../../test/identity';
-import { freePort, startTestServer, type TestServer } from '../../../test/harness';
+import { startTestServer, type TestServer } from '../../../test/harness';
+import { chainOf, startTestChain, type TestChain } from '../../../test/test-chain';
 import { roomyTotpEpoch } from '../../../test/totp';
 import { createChainWithdrawalService, toTokenUnits, type ChainWithdrawalService } from './chain';
 import { rows } from './ledger';
@@ -23,7 +23,7 @@ const OTHER = privateKeyToAccount(`0x${'7f'.repeat(32)}`).address;
 const DECIMALS = 18;
 const WHC = 10 ** 8;
 
-let chainServer: ReturnType<typeof ganache.server>;
+let chain: TestChain;
 let rpcUrl: string;
 let token: Address;
 let server: TestServer;
@@ -38,26 +38,13 @@ const unused = async () => {
 const node = (overrides: Partial<TestServer['config']> = {}): ChainWithdrawalService =>
   createChainWithdrawalService({ db: server.database.db, clock: { now: () => new Date() }, config: { ...server.config, ...overrides }, log: silent, requireSecondFactor: unused, confirmPassword: unused });
 
-const chainOf = (url: string) => defineChain({ id: 1337, name: 'ganache', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
 const reader = () => createPublicClient({ chain: chainOf(rpcUrl), transport: http(rpcUrl) });
 const tokenBalance = (address: Address) => reader().readContract({ address: token, abi: testTokenAbi, functionName: 'balanceOf', args: [address] });
 
 beforeAll(async () => {
-  const port = await freePort();
-  chainServer = ganache.server({
-    logging: { quiet: true },
-    chain: { chainId: 1337 },
-    miner: { instamine: 'eager' },
-    wallet: { accounts: [{ secretKey: SIGNER_KEY, balance: `0x${(10n ** 21n).toString(16)}` }] },
-    // ganache's option types resolve to `undefined` under moduleResolution "bundler".
-  } as never);
-  await chainServer.listen(port, '127.0.0.1');
-  rpcUrl = `http://127.0.0.1:${port}`;
   // The token: its whole supply with the signer, as an operator funds the hot wallet.
-  const deployer = createWalletClient({ account: signer, chain: chainOf(rpcUrl), transport: http(rpcUrl) });
-  const hash = await deployer.deployContract({ abi: testTokenAbi, bytecode: testTokenBytecode, args: [DECIMALS, BLOCKED, 10n ** 6n * 10n ** 18n] });
-  const receipt = await reader().waitForTransactionReceipt({ hash });
-  token = getAddress(receipt.contractAddress!);
+  chain = await startTestChain(SIGNER_KEY, { decimals: DECIMALS, blocked: BLOCKED, supply: 10n ** 6n * 10n ** 18n });
+  ({ rpcUrl, token } = chain);
 
   server = await startTestServer({
     env: { WHC_CHAIN_RPC_URL: rpcUrl, WHC_TOKEN_ADDRESS: token, WHC_SIGNER_KEY: SIGNER_KEY, WHC_TOKEN_DECIMALS: String(DECIMALS), WHC_CHAIN_POLL_SECONDS: '0' },
@@ -67,7 +54,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.close();
-  await chainServer?.close();
+  await chain?.close();
 });
 
 const call = (token: string, method: 'GET' | 'POST', url: string, payload?: object) => server.app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}` } });

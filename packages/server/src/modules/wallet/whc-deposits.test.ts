@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import ganache from 'ganache';
-import { createPublicClient, createTestClient, createWalletClient, defineChain, getAddress, http, type Address, type Hex } from 'viem';
+import { createPublicClient, createTestClient, createWalletClient, http, type Address, type Hex } from 'viem';
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testTokenAbi, testTokenBytecode } from '../../../test/erc20';
+import { testTokenAbi } from '../../../test/erc20';
 import { identityClient } from '../../../test/identity';
-import { freePort, startTestServer, type TestServer } from '../../../test/harness';
+import { startTestServer, type TestServer } from '../../../test/harness';
+import { chainOf, startTestChain, type TestChain } from '../../../test/test-chain';
 import { createWhcDepositFollower, type WhcDepositFollower } from './chain-follower';
 import { rows } from './ledger';
 import { createWhcDepositService, depositAddressAt, toLedgerUnits } from './whc-deposits';
@@ -20,7 +20,7 @@ const DECIMALS = 18;
 const CONFIRMATIONS = 3;
 const WHC = 10n ** 18n;
 
-let chainServer: ReturnType<typeof ganache.server>;
+let chain: TestChain;
 let rpcUrl: string;
 let token: Address;
 let server: TestServer;
@@ -28,7 +28,6 @@ let client: ReturnType<typeof identityClient>;
 let people = 0;
 const silent = { info: () => {}, warn: () => {} };
 
-const chainOf = (url: string) => defineChain({ id: 1337, name: 'ganache', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
 const reader = () => createPublicClient({ chain: chainOf(rpcUrl), transport: http(rpcUrl) });
 const tester = () => createTestClient({ mode: 'ganache', chain: chainOf(rpcUrl), transport: http(rpcUrl) });
 const mine = (blocks: number) => tester().mine({ blocks });
@@ -47,19 +46,8 @@ const follower = (overrides: Partial<TestServer['config']> = {}): WhcDepositFoll
   createWhcDepositFollower({ db: server.database.db, clock: { now: () => new Date() }, config: { ...server.config, ...overrides }, log: silent });
 
 beforeAll(async () => {
-  const port = await freePort();
-  chainServer = ganache.server({
-    logging: { quiet: true },
-    chain: { chainId: 1337 },
-    miner: { instamine: 'eager' },
-    wallet: { accounts: [{ secretKey: FUNDER_KEY, balance: `0x${(10n ** 21n).toString(16)}` }] },
-    // ganache's option types resolve to `undefined` under moduleResolution "bundler".
-  } as never);
-  await chainServer.listen(port, '127.0.0.1');
-  rpcUrl = `http://127.0.0.1:${port}`;
-  const deployer = createWalletClient({ account: funder, chain: chainOf(rpcUrl), transport: http(rpcUrl) });
-  const hash = await deployer.deployContract({ abi: testTokenAbi, bytecode: testTokenBytecode, args: [DECIMALS, funder.address, 10n ** 6n * WHC] });
-  token = getAddress((await reader().waitForTransactionReceipt({ hash })).contractAddress!);
+  chain = await startTestChain(FUNDER_KEY, { decimals: DECIMALS, blocked: funder.address, supply: 10n ** 6n * WHC });
+  ({ rpcUrl, token } = chain);
 
   server = await startTestServer({
     env: {
@@ -76,7 +64,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.close();
-  await chainServer?.close();
+  await chain?.close();
 });
 
 const call = (session: string, method: 'GET' | 'POST', url: string) => server.app.inject({ method, url, headers: { authorization: `Bearer ${session}` } });
