@@ -39,13 +39,10 @@ export function createChainReceipts({ db, clock, config, log }: ChainContext, ch
           from wallet_chain_withdrawals where id = ${id} and status = 'pending' for update`,
       );
       if (!row) return false;
-      const refundId = await reverseEntry(tx, {
-        entryId: row.entry_id,
+      const refundId = await reverseEntry(tx, row, {
         outcome: 'failed',
         refundKind: 'withdrawal_refund',
         currency: 'WHC',
-        userId: row.user_id,
-        amount: Number(row.amount_minor),
         from: CHAIN_OUTBOUND_ACCOUNT,
         note: `Returned: the transfer to ${row.address} failed on chain`,
         day: row.day,

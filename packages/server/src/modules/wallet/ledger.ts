@@ -76,24 +76,28 @@ export async function releaseDailyAllowance(tx: Tx, userId: string, currency: Wa
 
 /**
  * Returns a pending transfer out of a person's wallet, inside the caller's transaction (which
- * holds the row that says it is pending, locked): a reversing entry (`refundKind`, completed)
- * moves the amount from the system account it went to back to the person, the original entry
- * takes `outcome`, and the day's allowance is given back. Returns the reversing entry's id, for
- * the caller's row (whose status change, `... WHERE status = 'pending'`, makes it happen once).
+ * holds `pending`, the row that says it is pending, locked): a reversing entry (`refundKind`,
+ * completed) moves its amount from the system account it went to back to the person, the
+ * original entry takes `outcome`, and the day's allowance is given back. Returns the reversing
+ * entry's id, for the caller's row (whose status change, `... WHERE status = 'pending'`, makes it
+ * happen once).
  */
 export async function reverseEntry(
   tx: Tx,
-  reversal: { entryId: string; outcome: 'failed' | 'rejected'; refundKind: string; currency: WalletCurrency; userId: string; amount: number; from: string; note: string; day: string },
+  pending: { entry_id: string; user_id: string; amount_minor: string },
+  reversal: { outcome: 'failed' | 'rejected'; refundKind: string; currency: WalletCurrency; from: string; note: string; day: string },
 ): Promise<string> {
+  const userId = pending.user_id;
+  const amount = Number(pending.amount_minor);
   const [refund] = await rows<{ id: string }>(
     tx,
     sql`insert into wallet_entries (kind, currency, status, note) values (${reversal.refundKind}, ${reversal.currency}, 'completed', ${reversal.note}) returning id`,
   );
-  await tx.execute(sql`update wallet_entries set status = ${reversal.outcome} where id = ${reversal.entryId}`);
+  await tx.execute(sql`update wallet_entries set status = ${reversal.outcome} where id = ${pending.entry_id}`);
   await post(tx, refund!.id, reversal.currency, [
-    { account: { system: reversal.from }, amount: -reversal.amount },
-    { account: { userId: reversal.userId }, amount: reversal.amount },
+    { account: { system: reversal.from }, amount: -amount },
+    { account: { userId }, amount },
   ]);
-  await releaseDailyAllowance(tx, reversal.userId, reversal.currency, reversal.day, reversal.amount);
+  await releaseDailyAllowance(tx, userId, reversal.currency, reversal.day, amount);
   return refund!.id;
 }

@@ -73,13 +73,10 @@ export function createPartnerTransferService(deps: { db: Database; clock: Clock;
           from wallet_partner_transfers where id = ${id} and status = 'pending' for update`,
       );
       if (!row) return false;
-      const refundId = await reverseEntry(tx, {
-        entryId: row.entry_id,
+      const refundId = await reverseEntry(tx, row, {
         outcome: 'rejected',
         refundKind: 'partner_refund',
         currency: row.currency,
-        userId: row.user_id,
-        amount: Number(row.amount_minor),
         from: PARTNER_CLEARING_ACCOUNT,
         note: `Returned: the partner exchange rejected the transfer to ${row.recipient}${reason ? ` (${reason})` : ''}`,
         day: row.allowance_day,
