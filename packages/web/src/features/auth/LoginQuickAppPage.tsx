@@ -8,10 +8,11 @@ import { useTranslation } from 'react-i18next';
 import { loginPathFor, oauthEndpoints, paths } from '@portal/contracts';
 import { ReauthDialog } from '../../components/dialogs/ReauthDialog';
 import { PageHeader } from '../../components/PageHeader';
-import { ApiError, call, errorText } from '../../lib/api';
+import { call } from '../../lib/api';
 import { loadAccountCatalogue } from '../../lib/i18n';
 import { currentUser, useAuthState } from '../../lib/session';
 import { LoadingIndicator } from '../../components/LoadingIndicator';
+import { useAttempt } from './use-attempt';
 
 type OAuthApp = oauthEndpoints.OAuthApp;
 
@@ -40,34 +41,20 @@ export function LoginQuickAppPage() {
   }, []);
   const params = new URLSearchParams(useLocation().search);
   const [code, setCode] = useState(params.get('user_code') ?? '');
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { pending, failure, attempt } = useAttempt();
   const [request, setRequest] = useState<{ app: OAuthApp; scopes: string[]; user_code: string } | null>(null);
   const [outcome, setOutcome] = useState<'approved' | 'refused' | null>(null);
-
-  const run = async (work: () => Promise<void>) => {
-    setPending(true);
-    setFailure(null);
-    try {
-      await work();
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      setFailure(errorText(error));
-    } finally {
-      setPending(false);
-    }
-  };
 
   const lookUp = (event: FormEvent) => {
     event.preventDefault();
     if (!code.trim()) return;
     // Signed out: sign in first, then back here with the code (the app's request is only shown to its person).
     if (!loggedIn) return void navigate(loginPathFor(`${paths.loginQuickApp}?user_code=${encodeURIComponent(code.trim())}`));
-    void run(async () => setRequest(await call(oauthEndpoints.deviceRequest, { body: { user_code: code.trim() } }, { handle: [400] })));
+    void attempt(async () => setRequest(await call(oauthEndpoints.deviceRequest, { body: { user_code: code.trim() } }, { handle: [400] })));
   };
 
   const decide = (allow: boolean) =>
-    run(async () => {
+    attempt(async () => {
       // The re-authentication dialog's words are in the account catalogue, which this page does not load otherwise.
       await loadAccountCatalogue().catch(() => undefined);
       const { approved } = await call(oauthEndpoints.deviceDecision, { body: { user_code: request!.user_code, allow } }, { handle: [400] });

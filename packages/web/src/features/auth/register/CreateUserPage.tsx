@@ -6,12 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { paths, SOCIAL_PROVIDERS, socialEndpoints, type Language } from '@portal/contracts';
 import { OtpInput } from '../../../components/form/OtpInput';
 import { PageHeader } from '../../../components/PageHeader';
-import { ApiError, call, errorText } from '../../../lib/api';
+import { call } from '../../../lib/api';
 import { useRuntimeConfig } from '../../../lib/runtime-context';
 import { completeSignIn, signInTarget } from '../../../lib/sign-in';
 import { recalledSignUpOffer, recalledSocialSearch, rememberSignUpOffer } from '../../../lib/social';
 import { useForm } from '../../../lib/use-form';
 import { acceptTerms, email, required } from '../../../lib/validators';
+import { useAttempt } from '../use-attempt';
 import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
 import { FailureAlert } from '../../../components/FailureAlert';
 
@@ -27,8 +28,7 @@ export function CreateUserPage() {
   const form = useForm({ fullName: offer?.full_name ?? '', email: offer?.email ?? '', terms: false }, () => ({ fullName: required, email, terms: acceptTerms }));
   const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { pending, failure, attempt } = useAttempt();
 
   if (!offer) {
     return (
@@ -48,20 +48,6 @@ export function CreateUserPage() {
   const signedIn = async () => {
     rememberSignUpOffer(null);
     await completeSignIn(signInTarget(recalledSocialSearch(), allowedRedirectOrigins));
-  };
-
-  const attempt = async (run: () => Promise<void>) => {
-    if (pending) return;
-    setPending(true);
-    setFailure(null);
-    try {
-      await run();
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      setFailure(errorText(error));
-    } finally {
-      setPending(false);
-    }
   };
 
   const submit = (event: FormEvent) => {
