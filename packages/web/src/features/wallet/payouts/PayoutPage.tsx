@@ -1,16 +1,16 @@
 import '@mantine/core/styles/Anchor.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/InlineInput.css';
-import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/Paper.css';
 import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Table.css';
 import { useEffect, useState } from 'react';
-import { Anchor, Button, Group, Loader, Radio, Stack, Switch, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Radio, Stack, Switch, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { currencies, formatMoney, paths, type Language, type PayoutSettings, type WalletCurrency } from '@portal/contracts';
+import { LoadingIndicator } from '../../../components/LoadingIndicator';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
 import { notify, notifyFailure } from '../../../lib/api';
@@ -32,7 +32,7 @@ export function PayoutPage() {
         {t('payouts.back')}
       </Anchor>
       {!settings.data ? (
-        <Loader size="sm" aria-label={t('common.loading')} />
+        <LoadingIndicator />
       ) : (
         <>
           <MethodSection settings={settings.data} language={language} />

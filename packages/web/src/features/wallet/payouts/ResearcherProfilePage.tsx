@@ -1,10 +1,10 @@
-import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/Paper.css';
-import { Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import type { ResearcherProfile } from '@portal/contracts';
 import { useTranslation } from 'react-i18next';
+import { LoadingIndicator } from '../../../components/LoadingIndicator';
 import { PageHeader } from '../../../components/PageHeader';
 import { fetchResearcherProfile } from './api';
 
@@ -25,7 +25,7 @@ export function ResearcherProfilePage() {
       current = false;
     };
   }, [username]);
-  if (profile === undefined) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (profile === undefined) return <LoadingIndicator />;
   if (!profile) {
     return (
       <Stack gap="lg" py="md">
