@@ -21,22 +21,15 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-/** An authorization request of the public product page in `browser`: the interaction it was sent to and its PKCE verifier. */
+/** The public product page's authorization request in `browser`: the interaction it was sent to, where it ended, and its PKCE verifier. */
 async function startSignIn(browser: TestBrowser) {
+  const page = await oidc.discovery(new URL(server.url), SPA, {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
   const verifier = oidc.randomPKCECodeVerifier();
-  const authorize = new URL('/o/authorize', server.url);
-  authorize.search = new URLSearchParams({
-    client_id: SPA,
-    redirect_uri: SPA_CALLBACK,
-    response_type: 'code',
-    scope: 'openid email',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  }).toString();
+  const authorize = oidc.buildAuthorizationUrl(page, { redirect_uri: SPA_CALLBACK, scope: 'openid email', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
   const { visited, url } = await browser.walk(authorize.href);
   const interaction = visited.find((path) => path.startsWith('/o/interaction/'));
   expect(interaction, visited.join(' -> ')).toBeTruthy();
-  return { interaction: interaction!, uid: interaction!.split('/').pop()!, verifier, landed: url };
+  return { page, interaction: interaction!, uid: interaction!.split('/').pop()!, verifier, landed: url };
 }
 
 describe("an interaction is its own browser's", () => {
@@ -45,7 +38,7 @@ describe("an interaction is its own browser's", () => {
     const victim = new TestBrowser(server.url);
     victim.setCookie('auth_token', await people.registeredUser(`interaction-victim-${Date.now()}@example.com`));
     const attacker = new TestBrowser(server.url);
-    const { interaction, uid, verifier } = await startSignIn(attacker);
+    const { page, interaction, uid, verifier } = await startSignIn(attacker);
 
     // The victim follows the attacker's link while signed in to the portal.
     await victim.walk(interaction);
@@ -54,14 +47,8 @@ describe("an interaction is its own browser's", () => {
     const { url: landed } = await attacker.walk(`/o/authorize/${uid}`);
     const code = landed.origin === new URL(SPA_CALLBACK).origin ? landed.searchParams.get('code') : null;
     if (code) {
-      const tokens = await fetch(`${server.url}/oidc/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: SPA_CALLBACK, code_verifier: verifier, client_id: SPA }),
-      });
-      const { id_token } = (await tokens.json()) as { id_token?: string };
-      const claims = id_token ? JSON.parse(Buffer.from(id_token.split('.')[1]!, 'base64url').toString()) : {};
-      expect({ signedInAs: claims.email }, 'the attacker got a code for the victim').toEqual({ signedInAs: undefined });
+      const tokens = await oidc.authorizationCodeGrant(page, landed, { pkceCodeVerifier: verifier });
+      expect({ signedInAs: tokens.claims()?.email }, 'the attacker got a code for the victim').toEqual({ signedInAs: undefined });
     }
     expect(code).toBeNull();
   });
