@@ -18,17 +18,31 @@ const runId = (process.env.E2E_RUN_ID ||= `${new Date().toISOString().replace(/[
 // 12 % less CPU). Node checks each entry against its source, and runs side by side share it.
 process.env.NODE_COMPILE_CACHE ||= path.join(root, '.cache', 'e2e', 'node-compile-cache');
 
+const specSources = new Map(
+  readdirSync(path.join(root, 'e2e'))
+    .filter((file) => file.endsWith('.spec.ts'))
+    .map((file) => [file, readFileSync(path.join(root, 'e2e', file), 'utf8')]),
+);
+const specsWhere = (matches: (source: string) => boolean) => [...specSources].filter(([, source]) => matches(source)).map(([file]) => file);
+
 /**
  * The specs whose tests run one after another in one worker (`mode: 'serial'` or `'default'`):
  * each is one job of the run, most with their own server and set-up in a beforeAll, a minute or
  * several on one lane. Playwright hands jobs to the two workers in project order, then file
- * order; these go first (project "sequential"), the specs whose tests are jobs of one test each
- * after them (project "parallel"). The run then ends on short jobs that even out the two lanes,
+ * order; these go first (projects "sequential"), the specs whose tests are jobs of one test each
+ * after them (projects "parallel"). The run then ends on short jobs that even out the two lanes,
  * not on one lane still in a long spec (alphabetically, the wallet specs) while the other idles.
  */
-const SEQUENTIAL_SPECS = readdirSync(path.join(root, 'e2e')).filter(
-  (file) => file.endsWith('.spec.ts') && /describe\.configure\(\{[^}]*mode: '(serial|default)'/.test(readFileSync(path.join(root, 'e2e', file), 'utf8')),
-);
+const SEQUENTIAL_SPECS = specsWhere((source) => /describe\.configure\(\{[^}]*mode: '(serial|default)'/.test(source));
+
+/**
+ * The specs on support/mail.ts's `test` (its worker fixture, the mail portal). A worker serves
+ * only specs of the same worker fixtures: at a job whose fixtures differ from the last one's,
+ * Playwright stops the worker and starts another (a process and a Chromium). In file order the
+ * mail specs and the others alternate; a project of their own each keeps them together.
+ */
+const MAIL_SPECS = specsWhere((source) => /import \{[^}]*\btest\b(?! as)[^}]*\} from '\.\/support\/mail'/.test(source));
+const inSequential = (mail: boolean) => SEQUENTIAL_SPECS.filter((file) => MAIL_SPECS.includes(file) === mail);
 
 /**
  * End-to-end tests: the real server (packages/server/src/main.ts, PGlite in a temporary
@@ -70,7 +84,9 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'sequential', testMatch: SEQUENTIAL_SPECS },
-    { name: 'parallel', testIgnore: SEQUENTIAL_SPECS },
+    { name: 'sequential-mail', testMatch: inSequential(true) },
+    { name: 'sequential', testMatch: inSequential(false) },
+    { name: 'parallel-mail', testMatch: MAIL_SPECS, testIgnore: SEQUENTIAL_SPECS },
+    { name: 'parallel', testIgnore: [...SEQUENTIAL_SPECS, ...MAIL_SPECS] },
   ],
 });

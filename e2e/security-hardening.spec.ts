@@ -37,6 +37,10 @@ const test = shared.extend<object, { portal: Portal }>({
   ],
 });
 
+// Both tests in one worker, one after another: the server above is started once (as two jobs,
+// each worker that took one started its own).
+test.describe.configure({ mode: 'default' });
+
 const PASSWORD = 'Correct-Horse-42-battery';
 const NEW_PASSWORD = 'Staple-Lantern-77-orbit';
 
