@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { startOrganizationsTest } from '../../../test/organizations';
+import type { IdentityClient } from '../../../test/server-with-client';
 import { organizationMembers } from '../../db/schema';
-import { createOrganizationService } from './service';
+import type { createOrganizationService } from './service';
 
 /**
  * Rights come from current membership rows only: the organization's creator columns
@@ -11,7 +12,7 @@ import { createOrganizationService } from './service';
  * owner removed reads no audit log, sees no SSO settings and claims no domain.
  */
 let server: TestServer;
-let client: ReturnType<typeof identityClient>;
+let client: IdentityClient;
 let organizations: ReturnType<typeof createOrganizationService>;
 let people = 0;
 
@@ -25,9 +26,7 @@ async function person(label: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = identityClient(server.app, server.database);
-  organizations = createOrganizationService({ db: server.database.db, clock: { now: () => new Date() } });
+  ({ server, client, organizations } = await startOrganizationsTest());
 });
 afterAll(() => server.close());
 

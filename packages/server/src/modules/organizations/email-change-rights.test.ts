@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { startOrganizationsTest } from '../../../test/organizations';
+import type { IdentityClient } from '../../../test/server-with-client';
 import { organizationMembers, users } from '../../db/schema';
-import { createOrganizationService } from './service';
+import type { createOrganizationService } from './service';
 
 /**
  * A membership row belongs to its account: when the account's owner changes its email, the row
@@ -15,7 +16,7 @@ const PASSWORD = 'plum-orbit-cactus-917';
 const CODE = /^ {4}(\d{6})$/m;
 const ACTIVATION = /\/confirmation\/([\w-]+)/;
 let server: TestServer;
-let client: ReturnType<typeof identityClient>;
+let client: IdentityClient;
 let organizations: ReturnType<typeof createOrganizationService>;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -30,9 +31,7 @@ async function changeEmail(token: string, to: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = identityClient(server.app, server.database);
-  organizations = createOrganizationService({ db: server.database.db, clock: { now: () => new Date() } });
+  ({ server, client, organizations } = await startOrganizationsTest());
 });
 afterAll(() => server.close());
 

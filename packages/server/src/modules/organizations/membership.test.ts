@@ -1,16 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identityClient } from '../../../test/identity';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { startOrganizationsTest } from '../../../test/organizations';
+import type { IdentityClient } from '../../../test/server-with-client';
 import { organizationInvitations, organizationMembers, users } from '../../db/schema';
 import { createMailer } from '../../platform/mail';
 import { createMemoryRateLimiter } from '../../platform/rate-limit/memory';
 import { limits } from '../../platform/rate-limit';
 import { createMembershipService, type MembershipChange } from '.';
-import { createOrganizationService } from './service';
+import type { createOrganizationService } from './service';
 
 let server: TestServer;
-let client: ReturnType<typeof identityClient>;
+let client: IdentityClient;
 let organizations: ReturnType<typeof createOrganizationService>;
 const tokens: Record<string, string> = {};
 let people = 0;
@@ -53,9 +54,7 @@ async function team(label: string) {
 const roleOf = async (email: string) => (await server.database.db.select().from(organizationMembers).where(eq(organizationMembers.email, email)))[0]?.role;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = identityClient(server.app, server.database);
-  organizations = createOrganizationService({ db: server.database.db, clock: { now: () => new Date() } });
+  ({ server, client, organizations } = await startOrganizationsTest());
 });
 afterAll(() => server.close());
 
