@@ -14,6 +14,7 @@ import {
   type OrganizationRole,
 } from '@portal/contracts';
 import { and, asc, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
+import type { DatabaseTransaction } from '../../db/client';
 import { organizationInvitations, organizationMembers, organizations, users } from '../../db/schema';
 import { originFor } from '../../platform/brand';
 import type { InvitationServiceDependencies } from '../../platform/invitation-dependencies';
@@ -94,6 +95,20 @@ export function createMembershipService(deps: MembershipDependencies) {
     const membership = await membershipOfAccount(db, actor);
     if (!membership) throw new AppError('organizations.not_member');
     return membership;
+  }
+
+  /**
+   * Runs `change` under the organization's lock with the actor's role and the member `email`'s,
+   * both read under it: refused when the actor is no longer a member, or `email` is not one.
+   */
+  function withRolesLocked<T>(organizationId: string, actor: Actor, email: string, change: (tx: DatabaseTransaction, actorRole: OrganizationRole, target: OrganizationRole) => Promise<T>): Promise<T> {
+    return withOrganizationLocked(db, organizationId, async (tx) => {
+      const actorRole = await roleIn(tx, organizationId, actor.email);
+      if (!actorRole) throw new AppError('organizations.not_member');
+      const target = await roleIn(tx, organizationId, email);
+      if (!target) throw new AppError('organizations.member_not_found', { email }, { email });
+      return change(tx, actorRole, target);
+    });
   }
 
   const toInvitation = (row: InvitationRow, now: Date): OrganizationInvitation => ({
@@ -275,11 +290,7 @@ export function createMembershipService(deps: MembershipDependencies) {
     /** Changes a member's role: the actor's and target's roles are read under the organization's lock. */
     async changeRole(actor: Actor, email: string, role: OrganizationRole): Promise<void> {
       const membership = await membershipOf(actor);
-      const from = await withOrganizationLocked(db, membership.organizationId, async (tx) => {
-        const actorRole = await roleIn(tx, membership.organizationId, actor.email);
-        if (!actorRole) throw new AppError('organizations.not_member');
-        const target = await roleIn(tx, membership.organizationId, email);
-        if (!target) throw new AppError('organizations.member_not_found', { email }, { email });
+      const from = await withRolesLocked(membership.organizationId, actor, email, async (tx, actorRole, target) => {
         if (!mayChangeRole(actorRole, target, role)) throw new AppError('organizations.forbidden');
         if (target === role) return undefined;
         if (!(await updateRole(tx, membership.organizationId, email, role))) throw new AppError('organizations.last_owner');
@@ -291,11 +302,7 @@ export function createMembershipService(deps: MembershipDependencies) {
     /** Removes another member (leaving is `leave`). */
     async remove(actor: Actor, email: string): Promise<void> {
       const membership = await membershipOf(actor);
-      const removed = await withOrganizationLocked(db, membership.organizationId, async (tx) => {
-        const actorRole = await roleIn(tx, membership.organizationId, actor.email);
-        if (!actorRole) throw new AppError('organizations.not_member');
-        const target = await roleIn(tx, membership.organizationId, email);
-        if (!target) throw new AppError('organizations.member_not_found', { email }, { email });
+      const removed = await withRolesLocked(membership.organizationId, actor, email, async (tx, actorRole, target) => {
         if (!mayRemove(actorRole, target)) throw new AppError('organizations.forbidden');
         const role = await deleteMember(tx, membership.organizationId, email);
         if (!role) throw new AppError('organizations.last_owner');
