@@ -9,7 +9,7 @@ import type { OAuthMade, OAuthService } from './modules/oauth';
 import { operatorOf, type OperatorService } from './modules/operators';
 import { roleOfUser, type OrganizationService, type OrganizationsMade } from './modules/organizations';
 import type { PasskeyService } from './modules/passkeys';
-import type { SessionService, SessionsMade } from './modules/sessions';
+import { sessionDeviceDto, type SessionService, type SessionsMade } from './modules/sessions';
 import { createPeopleService, peopleAdminRoutes, type PeopleService } from './modules/users';
 import type { WalletService } from './modules/wallet';
 
@@ -32,21 +32,11 @@ export function createPeopleAdmin(deps: {
   deletion: DeletionService;
   operators: Pick<OperatorService, 'standingOf'>;
 }): PeopleService {
-  const iso = (date: Date) => date.toISOString();
   return createPeopleService({
     db: deps.db,
     clock: deps.clock,
     sessions: {
-      list: async (userId) =>
-        (await deps.sessions.list(userId)).map((session) => ({
-          id: session.id,
-          browser: session.browser,
-          device: session.device,
-          ip: session.ip,
-          location: session.location,
-          created_at: iso(session.createdAt),
-          last_active_at: iso(session.lastActiveAt),
-        })),
+      list: async (userId) => (await deps.sessions.list(userId)).map(sessionDeviceDto),
       revokeAll: (userId) => deps.sessions.revokeAll(userId),
     },
     passkeys: async (userId) => (await deps.passkeys.list(userId)).map((passkey) => ({ name: passkey.name, created_at: passkey.created_at })),
