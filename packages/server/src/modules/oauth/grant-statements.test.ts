@@ -30,16 +30,21 @@ const tokenRequest = (path: string, values: Record<string, string>) =>
 /**
  * Statements per grant over GRANTS grants one after another, after one unmeasured grant
  * (statements prepared, caches warm), less the node's timers that may fall in the window
- * (the database's readiness ping, the webhook deliveries' poller).
+ * (the database's readiness ping, the webhook deliveries' poller). Two windows, the fewer
+ * statements counting: another of the node's jobs may run in one (a loaded machine makes a
+ * window long), hardly in both.
  */
 async function perGrant(grant: () => Promise<void>): Promise<{ perGrant: number; texts: string[] }> {
   await grant();
-  const counted = await countStatements(
-    async () => {
-      for (let i = 0; i < GRANTS; i++) await grant();
-    },
-    { ignore: /^select 1$|webhook_deliveries/ },
-  );
+  const window = () =>
+    countStatements(
+      async () => {
+        for (let i = 0; i < GRANTS; i++) await grant();
+      },
+      { ignore: /^select 1$|webhook_deliveries/ },
+    );
+  const [first, second] = [await window(), await window()];
+  const counted = second.count < first.count ? second : first;
   return { perGrant: counted.count / GRANTS, texts: counted.texts };
 }
 
