@@ -1,5 +1,5 @@
 import '@mantine/core/styles/Button.css';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -7,10 +7,9 @@ import { WaitingView } from '../../../components/WaitingView';
 import { paths, RESET_LINK_TTL_SECONDS } from '@portal/contracts';
 import { PageHeader } from '../../../components/PageHeader';
 import { notify } from '../../../lib/api';
+import { useLinkAnswer } from '../../../lib/use-link-answer';
 import { checkResetToken } from './api';
 import { NewPasswordForm } from './NewPasswordForm';
-
-type LinkState = 'checking' | 'valid' | 'invalid';
 
 /** /reset-pwd/:token?: the link from the reset email, checked before the form shows. */
 export function ResetPasswordPage() {
@@ -18,25 +17,15 @@ export function ResetPasswordPage() {
   const { token } = useParams();
   const { search } = useLocation();
   const navigate = useNavigate();
-  const [linkState, setLinkState] = useState<LinkState>(token ? 'checking' : 'invalid');
+  const link = useLinkAnswer(token, checkResetToken);
+  /** The form's submit found the link expired or used after all. */
+  const [refused, setRefused] = useState(false);
 
-  useEffect(() => {
-    if (!token) return;
-    let current = true;
-    checkResetToken(token).then(
-      () => current && setLinkState('valid'),
-      () => current && setLinkState('invalid'),
-    );
-    return () => {
-      current = false;
-    };
-  }, [token]);
-
-  if (linkState === 'checking') {
+  if (link.state === 'pending') {
     return <WaitingView text={t('recovery.resetPassword.checking')} />;
   }
 
-  if (linkState === 'invalid' || !token) {
+  if (link.state === 'failed' || refused || !token) {
     return (
       <Stack gap="md">
         <Title order={1} fz="h2">
@@ -59,7 +48,7 @@ export function ResetPasswordPage() {
       <PageHeader title={t('recovery.resetPassword.title')} description={t('recovery.resetPassword.description', { minutes: RESET_LINK_TTL_SECONDS / 60 })} />
       <NewPasswordForm
         token={token}
-        onInvalid={() => setLinkState('invalid')}
+        onInvalid={() => setRefused(true)}
         onDone={() => {
           notify('success', t('recovery.forgot.done'));
           void navigate(`${paths.login}${search}`);

@@ -1,63 +1,50 @@
 import '@mantine/core/styles/Button.css';
-import { useEffect, useState } from 'react';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, type ActivationResponse } from '@portal/contracts';
+import { paths } from '@portal/contracts';
 import { ResendActivation } from '../../../components/ResendActivation';
 import { WaitingView } from '../../../components/WaitingView';
 import { rememberIdentifier } from '../../../lib/flow-storage';
 import { oncePerToken } from '../../../lib/once-per-token';
+import { useLinkAnswer } from '../../../lib/use-link-answer';
 import { activate } from './api';
 
-type Outcome = { state: 'pending' } | ({ state: 'activated' } & ActivationResponse) | { state: 'failed' };
-
-const activateOnce = oncePerToken(activate);
+/** Activates once per token; the activated email is remembered for the sign-in that follows. */
+const activateOnce = oncePerToken(async (token: string) => {
+  const activated = await activate(token);
+  if (activated.email) rememberIdentifier(activated.email);
+  return activated;
+});
 
 /** /confirmation/:token?: account activation from the mailed link. */
 export function ConfirmationPage() {
   const { t } = useTranslation();
-  const { token } = useParams();
-  const [outcome, setOutcome] = useState<Outcome>(token ? { state: 'pending' } : { state: 'failed' });
+  const answer = useLinkAnswer(useParams().token, activateOnce);
 
-  useEffect(() => {
-    if (!token) return;
-    let current = true;
-    activateOnce(token).then(
-      (activated) => {
-        if (!current) return;
-        if (activated.email) rememberIdentifier(activated.email);
-        setOutcome({ state: 'activated', ...activated });
-      },
-      () => current && setOutcome({ state: 'failed' }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [token]);
-
-  if (outcome.state === 'pending') {
+  if (answer.state === 'pending') {
     return <WaitingView text={t('register.confirmation.activating')} />;
   }
 
-  if (outcome.state === 'activated') {
+  if (answer.state === 'answered') {
+    const activated = answer.value;
     return (
       <Stack gap="md" maw={480} mx="auto" py="xl" ta="center" align="center">
         <Title order={1} fz="h2">
           {t('register.confirmation.successTitle')}
         </Title>
-        {outcome.needs_password ? (
+        {activated.needs_password ? (
           // Activated with no password or passkey (a contested sign-up): recovery sets one.
           <>
-            <Text c="dimmed">{t('register.confirmation.choosePasswordBody', { email: outcome.email })}</Text>
-            <Button component={Link} to={paths.forgot} state={{ identifier: outcome.email }}>
+            <Text c="dimmed">{t('register.confirmation.choosePasswordBody', { email: activated.email })}</Text>
+            <Button component={Link} to={paths.forgot} state={{ identifier: activated.email }}>
               {t('register.confirmation.choosePassword')}
             </Button>
           </>
         ) : (
           <>
-            <Text c="dimmed">{t('register.confirmation.successBody', { email: outcome.email })}</Text>
-            <Button component={Link} to={paths.login} state={{ identifier: outcome.email }}>
+            <Text c="dimmed">{t('register.confirmation.successBody', { email: activated.email })}</Text>
+            <Button component={Link} to={paths.login} state={{ identifier: activated.email }}>
               {t('register.confirmation.signIn')}
             </Button>
           </>
