@@ -6,7 +6,7 @@ import { FullPageLoader } from '../components/FullPageLoader';
 import { appState, useAppState } from '../lib/app-state';
 import { storeEntryParams } from '../lib/entry-params';
 import { RouteErrorBoundary } from './errors/RouteErrorBoundary';
-import { RouteErrorPage } from './errors/RouteErrorPage';
+import { LazyRouteErrorPage } from './errors/LazyRouteErrorPage';
 import { PageBeingLeft } from './PageBeingLeft';
 import type { AppNavigation } from './router';
 import classes from './RootRoute.module.css';
@@ -115,7 +115,7 @@ export function RootRoute({ navigation, resolved }: RootRouteProps) {
         {shown === null ? (
           <FullPageLoader />
         ) : shown.error ? (
-          <RouteErrorPage error={shown.error.value} />
+          <LazyRouteErrorPage error={shown.error.value} />
         ) : (
           <RouteErrorBoundary resetKey={shown.location.key}>{element}</RouteErrorBoundary>
         )}

@@ -1,7 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@portal/contracts';
 import { loadAccountCatalogue, loadAdminCatalogue, loadPagesCatalogue } from '../lib/i18n';
-import { NotFoundPage } from './errors/NotFoundPage';
 import type { RouteMeta } from './guards/route-meta';
 import { AuthLayout } from './layouts/AuthLayout';
 import { MinimalLayout } from './layouts/MinimalLayout';
@@ -92,7 +91,7 @@ export function createRoutes(): RouteObject[] {
             { path: paths.researcher, ...lazyPage(() => import('../features/wallet/payouts/ResearcherProfilePage'), 'ResearcherProfilePage', { text }) },
             // Never renders: the maintenance guard redirects it home.
             { path: paths.maintenance, element: null },
-            { path: '*', element: <NotFoundPage /> },
+            { path: '*', ...lazyPage(() => import('./errors/NotFoundPage'), 'NotFoundPage') },
           ],
         },
         // The operators' console: its own lazy shell and text; its pages (features/admin/routes.tsx) route inside it.

@@ -1,5 +1,5 @@
 import { Component, type ReactNode } from 'react';
-import { RouteErrorPage } from './RouteErrorPage';
+import { LazyRouteErrorPage } from './LazyRouteErrorPage';
 
 interface RouteErrorBoundaryProps {
   /** The shown location's key: a new page starts without the last one's error. */
@@ -25,6 +25,6 @@ export class RouteErrorBoundary extends Component<RouteErrorBoundaryProps, Route
   }
 
   render() {
-    return this.state.error ? <RouteErrorPage error={this.state.error.value} /> : this.props.children;
+    return this.state.error ? <LazyRouteErrorPage error={this.state.error.value} /> : this.props.children;
   }
 }
