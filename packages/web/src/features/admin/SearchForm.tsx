@@ -1,18 +1,17 @@
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, Group, TextInput } from '@mantine/core';
 
 /**
  * A console list's search: one text field (and any `children`, such as a field to search by)
- * and its button; `onSearch` runs on the button or Enter. `needsText`: the button waits for
- * something typed (an empty search would list nothing useful).
+ * and its button; `onSearch` gets the typed text, trimmed, on the button or Enter (what is typed
+ * meanwhile searches nothing). `needsText`: the button waits for something typed (an empty
+ * search would list nothing useful).
  */
 export function SearchForm({
   label,
   description,
-  value,
-  onChange,
   onSearch,
   maxLength = 254,
   needsText = false,
@@ -23,9 +22,7 @@ export function SearchForm({
 }: {
   label: string;
   description?: string;
-  value: string;
-  onChange(value: string): void;
-  onSearch(): void;
+  onSearch(text: string): void;
   maxLength?: number;
   needsText?: boolean;
   inputTestId: string;
@@ -33,13 +30,14 @@ export function SearchForm({
   buttonTestId: string;
   children?: ReactNode;
 }) {
+  const [value, setValue] = useState('');
   return (
     <form
       noValidate
       role="search"
       onSubmit={(event) => {
         event.preventDefault();
-        onSearch();
+        onSearch(value.trim());
       }}
     >
       <Group align="flex-end" gap="sm" wrap="wrap">
@@ -49,7 +47,7 @@ export function SearchForm({
           type="search"
           value={value}
           maxLength={maxLength}
-          onChange={(event) => onChange(event.currentTarget.value)}
+          onChange={(event) => setValue(event.currentTarget.value)}
           style={{ flex: '1 1 16rem' }}
           data-testid={inputTestId}
         />

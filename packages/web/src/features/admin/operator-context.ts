@@ -9,3 +9,9 @@ export function useOperator(): AdminMe {
   if (!operator) throw new Error('useOperator() outside the operators console');
   return operator;
 }
+
+/** Whether the operator may move money (refunds, promo codes, licences, payouts): owners and finance. */
+export function useMovesMoney(): boolean {
+  const { roles } = useOperator();
+  return roles.includes('owner') || roles.includes('finance');
+}

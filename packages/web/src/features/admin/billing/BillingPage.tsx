@@ -13,7 +13,7 @@ import { useLanguage } from '../../../lib/use-language';
 import { LoadFailed } from '../LoadFailed';
 import { SearchForm } from '../SearchForm';
 import { TwoLines } from '../TwoLines';
-import { useOperator } from '../operator-context';
+import { useMovesMoney } from '../operator-context';
 import { useCreatePromo, useDisablePromo, useIssueLicenses, useLicenses, useOrders, usePromoCodes, useRefund, useRevokeLicense } from './api';
 import { ReasonDialog } from '../ReasonDialog';
 
@@ -22,8 +22,7 @@ const lifetimePlans = (plans as readonly Plan[]).filter((plan) => plan.lifetime)
 /** /admin/billing: orders (and their refund), promo codes and AppSumo licence codes. */
 export function BillingPage() {
   const { t } = useTranslation();
-  const { roles } = useOperator();
-  const movesMoney = roles.includes('owner') || roles.includes('finance');
+  const movesMoney = useMovesMoney();
   return (
     <Stack gap="lg" data-testid="admin-billing">
       <PageHeader title={t('admin.billing.title')} description={t('admin.billing.description')} />
@@ -37,7 +36,6 @@ export function BillingPage() {
 function Orders({ movesMoney }: { movesMoney: boolean }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const [draft, setDraft] = useState('');
   const [q, setQ] = useState('');
   const orders = useOrders(q);
   const refund = useRefund();
@@ -47,9 +45,7 @@ function Orders({ movesMoney }: { movesMoney: boolean }) {
       <Stack gap="sm">
         <SearchForm
           label={t('admin.billing.orders.query')}
-          value={draft}
-          onChange={setDraft}
-          onSearch={() => setQ(draft.trim())}
+          onSearch={setQ}
           inputTestId="orders-query"
           buttonLabel={t('admin.billing.search')}
           buttonTestId="orders-search"

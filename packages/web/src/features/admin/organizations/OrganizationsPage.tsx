@@ -15,7 +15,6 @@ import { useOrganizationSearch } from './api';
 export function OrganizationsPage() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const [draft, setDraft] = useState('');
   const [q, setQ] = useState('');
   const search = useOrganizationSearch(q);
   const rows = search.data?.organizations ?? [];
@@ -25,9 +24,7 @@ export function OrganizationsPage() {
       <Section title={t('admin.organizations.searchTitle')}>
         <SearchForm
           label={t('admin.organizations.query')}
-          value={draft}
-          onChange={setDraft}
-          onSearch={() => setQ(draft.trim())}
+          onSearch={setQ}
           inputTestId="organizations-query"
           buttonLabel={t('admin.organizations.search')}
           buttonTestId="organizations-search"

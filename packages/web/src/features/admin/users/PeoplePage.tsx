@@ -22,14 +22,13 @@ type ByChoice = PeopleSearchField | 'auto';
 export function PeoplePage() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const [draft, setDraft] = useState('');
   const [by, setBy] = useState<ByChoice>('auto');
   const [applied, setApplied] = useState<{ q: string; by: ByChoice }>({ q: '', by: 'auto' });
   const pages = useCursorPages();
   const search = usePeopleSearch(applied.q, applied.by === 'auto' ? undefined : applied.by, pages.cursor);
 
-  const submit = () => {
-    setApplied({ q: draft.trim(), by });
+  const submit = (q: string) => {
+    setApplied({ q, by });
     pages.first();
   };
   const people = search.data?.people ?? [];
@@ -39,8 +38,6 @@ export function PeoplePage() {
       <Section title={t('admin.people.searchTitle')}>
         <SearchForm
           label={t('admin.people.query')}
-          value={draft}
-          onChange={setDraft}
           onSearch={submit}
           maxLength={PEOPLE_SEARCH_MAX_LENGTH}
           needsText

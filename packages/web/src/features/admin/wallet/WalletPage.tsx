@@ -15,7 +15,7 @@ import { LoadFailed } from '../LoadFailed';
 import { SearchForm } from '../SearchForm';
 import { TwoLines } from '../TwoLines';
 import { ReasonDialog } from '../ReasonDialog';
-import { useOperator } from '../operator-context';
+import { useMovesMoney } from '../operator-context';
 import { useLedgerAccounts, useLedgerEntries, usePayoutAction, usePayoutQueue } from './api';
 
 type QueueItem = NonNullable<ReturnType<typeof usePayoutQueue>['data']>['queue'][number];
@@ -25,8 +25,7 @@ const money = (minor: string, currency: WalletCurrency, language: 'en' | 'vi') =
 /** /admin/wallet: the payout queue (finance and owners) and a ledger account's entries. */
 export function WalletPage() {
   const { t } = useTranslation();
-  const { roles } = useOperator();
-  const movesMoney = roles.includes('owner') || roles.includes('finance');
+  const movesMoney = useMovesMoney();
   return (
     <Stack gap="lg" data-testid="admin-wallet">
       <PageHeader title={t('admin.wallet.title')} description={t('admin.wallet.description')} />
@@ -95,14 +94,13 @@ function PayoutQueue() {
 function Ledger() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const [draft, setDraft] = useState('');
   const [owner, setOwner] = useState('');
   const [accountId, setAccountId] = useState<string | null>(null);
   const pages = useCursorPages();
   const accounts = useLedgerAccounts(owner);
   const entries = useLedgerEntries(accountId, pages.cursor);
-  const submit = () => {
-    setOwner(draft.trim());
+  const submit = (text: string) => {
+    setOwner(text);
     setAccountId(null);
     pages.first();
   };
@@ -112,8 +110,6 @@ function Ledger() {
         <SearchForm
           label={t('admin.wallet.ledger.owner')}
           description={t('admin.wallet.ledger.ownerHint')}
-          value={draft}
-          onChange={setDraft}
           onSearch={submit}
           needsText
           inputTestId="ledger-owner"
