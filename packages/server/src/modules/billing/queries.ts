@@ -13,6 +13,9 @@ export type BillingTx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 const live = ne(subscriptions.status, 'canceled');
 
+/** The first row a query answers (lookups by key answer one or none). */
+const first = async <Row>(query: PromiseLike<Row[]>): Promise<Row | undefined> => (await query)[0];
+
 export function billingQueries(db: Database) {
   /** Runs `work` in the caller's transaction when there is one (a Stripe event's), else in its own. */
   const inTransaction = <T>(outer: BillingTx | undefined, work: (tx: BillingTx) => Promise<T>): Promise<T> => (outer ? work(outer) : db.transaction(work));
@@ -41,10 +44,7 @@ export function billingQueries(db: Database) {
         .where(and(eq(paymentMethods.id, id), eq(paymentMethods.userId, userId), isNull(paymentMethods.removedAt)));
       return row;
     },
-    async cardById(id: string): Promise<PaymentMethodRow | undefined> {
-      const [row] = await db.select().from(paymentMethods).where(eq(paymentMethods.id, id));
-      return row;
-    },
+    cardById: (id: string): Promise<PaymentMethodRow | undefined> => first(db.select().from(paymentMethods).where(eq(paymentMethods.id, id))),
     /** Adds a card; it becomes the default when asked or when the user has no default (one statement decides). */
     async addCard(row: typeof paymentMethods.$inferInsert, makeDefault: boolean): Promise<PaymentMethodRow> {
       return db.transaction(async (tx) => {
@@ -134,18 +134,9 @@ export function billingQueries(db: Database) {
     async subscriptions(userId: string): Promise<SubscriptionRow[]> {
       return db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt));
     },
-    async subscription(userId: string, id: string): Promise<SubscriptionRow | undefined> {
-      const [row] = await db.select().from(subscriptions).where(and(eq(subscriptions.id, id), eq(subscriptions.userId, userId)));
-      return row;
-    },
-    async subscriptionById(id: string): Promise<SubscriptionRow | undefined> {
-      const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id));
-      return row;
-    },
-    async liveSubscription(userId: string, product: string): Promise<SubscriptionRow | undefined> {
-      const [row] = await db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), eq(subscriptions.product, product), live));
-      return row;
-    },
+    subscription: (userId: string, id: string): Promise<SubscriptionRow | undefined> => first(db.select().from(subscriptions).where(and(eq(subscriptions.id, id), eq(subscriptions.userId, userId)))),
+    subscriptionById: (id: string): Promise<SubscriptionRow | undefined> => first(db.select().from(subscriptions).where(eq(subscriptions.id, id))),
+    liveSubscription: (userId: string, product: string): Promise<SubscriptionRow | undefined> => first(db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), eq(subscriptions.product, product), live))),
     async insertSubscription(row: typeof subscriptions.$inferInsert): Promise<SubscriptionRow | null> {
       const rows = await db.insert(subscriptions).values(row).onConflictDoNothing().returning();
       return rows[0] ?? null;
@@ -223,14 +214,8 @@ export function billingQueries(db: Database) {
     async orders(userId: string): Promise<OrderRow[]> {
       return db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt), desc(orders.id));
     },
-    async order(userId: string, id: string): Promise<OrderRow | undefined> {
-      const [row] = await db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, userId)));
-      return row;
-    },
-    async orderById(id: string): Promise<OrderRow | undefined> {
-      const [row] = await db.select().from(orders).where(eq(orders.id, id));
-      return row;
-    },
+    order: (userId: string, id: string): Promise<OrderRow | undefined> => first(db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, userId)))),
+    orderById: (id: string): Promise<OrderRow | undefined> => first(db.select().from(orders).where(eq(orders.id, id))),
     /**
      * Moves a pending order on (paid, completed, failed) in one transaction with what must go
      * with it (`within`: the ledger entry, the receipt to send), so neither is lost to a crash
@@ -275,10 +260,7 @@ export function billingQueries(db: Database) {
     },
 
     // Promo codes -----------------------------------------------------------------------------
-    async promo(code: string): Promise<PromoCodeRow | undefined> {
-      const [row] = await db.select().from(promoCodes).where(eq(promoCodes.code, code));
-      return row;
-    },
+    promo: (code: string): Promise<PromoCodeRow | undefined> => first(db.select().from(promoCodes).where(eq(promoCodes.code, code))),
     async upsertPromo(row: typeof promoCodes.$inferInsert): Promise<void> {
       await db.insert(promoCodes).values(row).onConflictDoNothing();
     },
