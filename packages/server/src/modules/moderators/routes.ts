@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import { AppError } from '../../platform/errors';
 import { route } from '../../platform/http/route';
 import { requestOrigin } from '../../platform/request-origin';
-import { caller } from '../sessions';
+import { caller, productClient } from '../sessions';
 import type { ModeratorService, ProductCaller } from './service';
 
 /** What the routes need from the oauth module: the first-party client and scopes behind a client-credentials access token. */
@@ -20,10 +20,7 @@ export interface ProductTokenCheck {
 export function moderatorRoutes(config: Config, moderators: ModeratorService, clients: ProductTokenCheck): FastifyPluginAsync {
   return async (app) => {
     const product = async (request: FastifyRequest): Promise<ProductCaller> => {
-      const header = request.headers.authorization;
-      const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
-      const client = token ? await clients.authenticate(token) : null;
-      if (!client) throw new AppError('unauthorized');
+      const client = await productClient(request, clients);
       if (!client.scopes.includes(MODERATORS_SCOPE)) throw new AppError('forbidden');
       return { clientId: client.clientId, serviceScope: client.serviceScope };
     };

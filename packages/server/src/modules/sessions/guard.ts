@@ -87,6 +87,18 @@ function bearer(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/**
+ * A product's back end calling with its client-credentials token (`Authorization: Bearer`), as
+ * `clients` knows it; no token, a person's token or an unknown one: 401. What the client may do
+ * is the caller's to check.
+ */
+export async function productClient<Client>(request: FastifyRequest, clients: { authenticate(token: string): Promise<Client | null> }): Promise<Client> {
+  const token = bearer(request);
+  const client = token ? await clients.authenticate(token) : null;
+  if (!client) throw new AppError('unauthorized');
+  return client;
+}
+
 /** The bearer token of a request: the Authorization header first, then the session cookie (by its one name for this host). */
 export function presentedToken(request: FastifyRequest, config: Config): string | undefined {
   return bearer(request) ?? (request.cookies[sessionCookieName(request, config)] || undefined);

@@ -2,7 +2,7 @@
 export { createSessionService, type SessionContext, type SessionService, type SessionsEnded, type SessionsEndedListener } from './service';
 export type { SessionHistory, SessionRow } from './queries';
 export { sessionDeviceDto } from './session-dto';
-export { caller, installAuthGuard, presentedToken, principal, type ApiKeyAuthentication, type ApiKeyAuthenticator, type AccessTokenAuthentication, type AccessTokenAuthenticator, type Authentication, type Principal } from './guard';
+export { caller, installAuthGuard, presentedToken, principal, productClient, type ApiKeyAuthentication, type ApiKeyAuthenticator, type AccessTokenAuthentication, type AccessTokenAuthenticator, type Authentication, type Principal } from './guard';
 export { clearSessionCookies, cookieIsSecure, sessionCookieClearings, sessionCookieName, setLanguageCookie, setSessionCookies } from './cookies';
 export { describeClient, type ClientInfo } from './client-info';
 export { followIdentityChanges, installReadYourWrites } from './change-feed';

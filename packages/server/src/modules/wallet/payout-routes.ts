@@ -5,7 +5,7 @@ import { route } from '../../platform/http/route';
 import { AppError } from '../../platform/errors';
 import { rateKey, rateLimited, type NamedRule, type RateLimiter } from '../../platform/rate-limit';
 import { requestOrigin } from '../../platform/request-origin';
-import { caller } from '../sessions';
+import { caller, productClient } from '../sessions';
 import type { RewardPoster, PayoutService } from './payouts';
 
 /** The product allowed to post rewards: its first-party client's service scope. */
@@ -28,10 +28,7 @@ export interface ClientTokenCheck {
 export function payoutRoutes(config: Config, payouts: PayoutService, clients: ClientTokenCheck, limiter: RateLimiter): FastifyPluginAsync {
   return async (app) => {
     const product = async (request: FastifyRequest): Promise<RewardPoster> => {
-      const header = request.headers.authorization;
-      const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
-      const client = token ? await clients.authenticate(token) : null;
-      if (!client) throw new AppError('unauthorized');
+      const client = await productClient(request, clients);
       if (client.serviceScope !== REWARDS_SERVICE_SCOPE) throw new AppError('forbidden');
       return { clientId: client.clientId };
     };
