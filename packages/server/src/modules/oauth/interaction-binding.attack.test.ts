@@ -53,6 +53,16 @@ describe("an interaction is its own browser's", () => {
     expect(code).toBeNull();
   });
 
+  it("a signed-in person's visit to an interaction their browser did not start records nothing on it", async () => {
+    const victim = new TestBrowser(server.url);
+    victim.setCookie('auth_token', await identityClient(server.app, server.database).registeredUser(`interaction-visit-${Date.now()}@example.com`));
+    const { interaction } = await startSignIn(new TestBrowser(server.url));
+
+    const { response, visited } = await victim.walk(interaction);
+    expect({ status: response.status, visited }).toEqual({ status: 400, visited: [interaction] });
+    expect(await response.text()).toContain('This sign-in request has expired');
+  });
+
   it('the browser that made the interaction, signed in to the portal, signs in through it', async () => {
     const person = new TestBrowser(server.url);
     person.setCookie('auth_token', await identityClient(server.app, server.database).registeredUser(`interaction-owner-${Date.now()}@example.com`));

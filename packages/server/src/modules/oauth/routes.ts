@@ -102,8 +102,11 @@ export function oauthProviderRoutes(config: Config, sessions: SessionService, pr
      */
     app.get(`${INTERACTION_PATH}/:uid`, { schema: { hide: true } }, async (request, reply) => {
       const { uid } = request.params as { uid: string };
-      const interaction = /^[\w-]{10,64}$/.test(uid) ? await provider().Interaction.find(uid) : undefined;
-      if (!interaction) return sendPage(reply, 400, 'This sign-in request has expired', 'Go back to the app and start again.');
+      // The interaction of this browser's own authorization request (its signed `_interaction`
+      // cookie), never one named only by the address: a link to someone else's interaction, opened
+      // by a person signed in here, must not record their sign-in on it.
+      const interaction = /^[\w-]{10,64}$/.test(uid) ? await provider().interactionDetails(request.raw, reply.raw).catch(() => undefined) : undefined;
+      if (interaction?.uid !== uid) return sendPage(reply, 400, 'This sign-in request has expired', 'Go back to the app and start again.');
       reply.header('cache-control', 'no-store');
       const portal = await readPortal(request, config, sessions);
       const here = `${INTERACTION_PATH}/${uid}`;
