@@ -4,7 +4,7 @@ import '@mantine/core/styles/CheckboxIndicator.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/NumberInput.css';
 import { useEffect, useState } from 'react';
-import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Code, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { apiKeyScopes, type ApiKeyScope } from '@portal/contracts';
 import type { ApiError } from '../../lib/api';
 import { placeServerErrors, useFieldMessage } from '../../components/dialogs/form-errors';
 import { DialogActions } from '../../components/dialogs/DialogActions';
+import { KeyToCopy } from '../../components/KeyToCopy';
 
 /** The i18n key of a scope's label (i18next reads ':' as a namespace separator, so not the scope itself). */
 export const scopeLabelKey = (scope: ApiKeyScope) =>
@@ -94,23 +95,7 @@ export function CreateKeyDialog({ opened, onClose, onCreate }: CreateKeyDialogPr
           <Alert color="yellow" variant="light" role="alert">
             {t('apiKeys.dialog.warning')}
           </Alert>
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id="created-key-label">
-              {t('apiKeys.dialog.keyLabel')}
-            </Text>
-            <Group gap="sm" wrap="nowrap" align="center">
-              <Code block aria-labelledby="created-key-label" data-testid="created-key-value" style={{ flex: 1, wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
-                {created.key}
-              </Code>
-              <CopyButton value={created.key}>
-                {({ copied, copy }) => (
-                  <Button variant={copied ? 'light' : 'filled'} color={copied ? 'teal' : undefined} onClick={copy} data-testid="copy-key">
-                    {copied ? t('common.copied') : t('common.copy')}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
-          </Stack>
+          <KeyToCopy label={t('apiKeys.dialog.keyLabel')} value={created.key} valueTestId="created-key-value" copyTestId="copy-key" />
           <Group justify="flex-end">
             <Button onClick={onClose}>{t('apiKeys.dialog.done')}</Button>
           </Group>

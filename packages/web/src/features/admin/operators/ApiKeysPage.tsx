@@ -8,12 +8,13 @@ import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/NumberInput.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, Code, CopyButton, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Code, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { adminScopes, formatDate, type AdminScope, type OperatorApiKey } from '@portal/contracts';
 import { NameCell } from '../../../components/cells';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
+import { KeyToCopy } from '../../../components/KeyToCopy';
 import { Section } from '../../../components/Section';
 import { useLanguage } from '../../../lib/use-language';
 import { DangerChangeButton } from '../DangerChangeButton';
@@ -71,21 +72,7 @@ export function ApiKeysPage() {
         <Alert color="yellow" title={t('admin.apiKeys.shownTitle', { name: shown.name })} data-testid="operator-key-shown">
           <Stack gap="xs">
             <Text size="sm">{t('admin.apiKeys.shownOnce')}</Text>
-            <Text size="sm" fw={500} id="operator-key-label">
-              {t('admin.apiKeys.keyLabel')}
-            </Text>
-            <Group gap="sm" wrap="nowrap" align="center">
-              <Code block aria-labelledby="operator-key-label" data-testid="operator-key-value" style={{ flex: 1, minWidth: 0, wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
-                {shown.key}
-              </Code>
-              <CopyButton value={shown.key}>
-                {({ copied, copy }) => (
-                  <Button variant={copied ? 'light' : 'filled'} color={copied ? 'teal' : undefined} onClick={copy} data-testid="operator-key-copy">
-                    {copied ? t('common.copied') : t('common.copy')}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
+            <KeyToCopy label={t('admin.apiKeys.keyLabel')} value={shown.key} valueTestId="operator-key-value" copyTestId="operator-key-copy" />
             <Group>
               <Button size="xs" variant="default" onClick={() => setShown(null)} data-testid="operator-key-dismiss">
                 {t('admin.apiKeys.shownDone')}
