@@ -1,0 +1,142 @@
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll } from 'vitest';
+import { TestBrowser } from './browser';
+import { startProviderTestServer, type TestServer } from './harness';
+import { identityClient } from './identity';
+
+export const CLIENTS_FILE = fileURLToPath(new URL('./oauth-clients.json', import.meta.url));
+export const PRODUCT_SECRET = 'product-secret-of-the-tests-0123456789';
+export const CALLBACK = 'http://127.0.0.1:5179/callback';
+export const SPA_CALLBACK = 'http://127.0.0.1:5179/spa/callback';
+export const PASSWORD = 'plum-orbit-cactus-917';
+/** The port of the test product (oauth-clients.json): its callbacks and its back-channel logout URI. */
+const PRODUCT_PORT = 5179;
+
+const insecure = { execute: [oidc.allowInsecureRequests] };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of the API under test, checked by the expectations
+export const json = async (response: Response | Promise<Response>): Promise<any> => (await response).json();
+
+export interface Authorized {
+  callback: URL;
+  verifier: string;
+  state: string;
+  nonce: string;
+}
+
+/**
+ * A listening portal that is the OpenID provider of the test clients (oauth-clients.json), driven
+ * by a certified relying party (openid-client): discovery, a signed-in browser, the code flow with
+ * PKCE. Starts before the file's tests and closes after them.
+ *
+ * `backchannelLogout` also listens as the test product's back-channel logout URI and keeps the
+ * logout tokens it receives; the port is the product's, so one file at a time may ask for it.
+ */
+export function relyingPartyTestServer(options: { backchannelLogout?: boolean } = {}) {
+  let server: TestServer;
+  let identity: ReturnType<typeof identityClient>;
+  let backchannel: Server | undefined;
+  const logoutTokens: string[] = [];
+  let users = 0;
+  /** The server's time runs this far ahead of the machine's (the key rotation tests move it past a key's activation). */
+  let clockAhead = 0;
+  const clock = { now: () => new Date(Date.now() + clockAhead) };
+
+  beforeAll(async () => {
+    if (options.backchannelLogout) {
+      backchannel = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk) => (body += chunk));
+        request.on('end', () => {
+          const token = new URLSearchParams(body).get('logout_token');
+          if (token) logoutTokens.push(token);
+          response.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((resolve) => backchannel!.listen(PRODUCT_PORT, '127.0.0.1', resolve));
+    }
+    server = await startProviderTestServer({
+      clientsFile: CLIENTS_FILE,
+      secrets: { 'test-product': PRODUCT_SECRET },
+      // Keys read again every second: the rotation tests wait for it, as an operator waits a minute.
+      env: { TRUST_PROXY: '1', CHATWOOT_HMAC_SECRET: 'chatwoot-secret-of-the-tests', OIDC_KEYS_RELOAD_SECONDS: '1' },
+      clock,
+    });
+    identity = identityClient(server.app, server.database);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await new Promise((resolve) => (backchannel ? backchannel.close(resolve) : resolve(undefined)));
+  });
+
+  const origin = () => server.url;
+
+  function discover(clientId: string, secret?: string, metadata: Partial<oidc.ClientMetadata> = {}) {
+    return oidc.discovery(new URL(origin()), clientId, metadata, secret ? oidc.ClientSecretBasic(secret) : oidc.None(), insecure);
+  }
+
+  /** A new person, signed in on a new browser. */
+  async function signedInBrowser(): Promise<{ browser: TestBrowser; email: string; token: string }> {
+    const email = `rp${++users}-${Date.now()}@example.com`;
+    const token = await identity.registeredUser(email, PASSWORD);
+    const browser = new TestBrowser(origin());
+    browser.setCookie('auth_token', token);
+    return { browser, email, token };
+  }
+
+  /** Sends the browser through /o/authorize with PKCE, state and nonce; answers where it landed. */
+  async function authorize(config: oidc.Configuration, browser: TestBrowser, extra: Record<string, string> = {}, redirectUri = CALLBACK, scope = 'openid email profile offline_access'): Promise<Authorized> {
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+      ...extra,
+    });
+    const { url: callback } = await browser.walk(url.href);
+    return { callback, verifier, state, nonce };
+  }
+
+  async function codeFlow(config: oidc.Configuration, browser: TestBrowser, redirectUri = CALLBACK, scope?: string) {
+    const { callback, verifier, state, nonce } = await authorize(config, browser, {}, redirectUri, scope);
+    return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+  }
+
+  /**
+   * The device flow's token polling for a code already approved: openid-client waits the
+   * provider's `interval` (5 s) before its first poll, which here would only be idle time.
+   */
+  const pollApproved = (config: oidc.Configuration, device: oidc.DeviceAuthorizationResponse) => oidc.pollDeviceAuthorizationGrant(config, { ...device, interval: 0.01 });
+
+  return {
+    get server() {
+      return server;
+    },
+    get origin() {
+      return origin();
+    },
+    get identity() {
+      return identity;
+    },
+    /** The logout tokens the back-channel listener received (with `backchannelLogout`). */
+    logoutTokens,
+    clock,
+    /** Moves the server's time `ms` ahead of the machine's (0: back to it). */
+    setClockAhead(ms: number) {
+      clockAhead = ms;
+    },
+    discover,
+    signedInBrowser,
+    authorize,
+    codeFlow,
+    pollApproved,
+  };
+}
