@@ -9,8 +9,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { revokeOtherSessions, revokeSession, useRefreshSecurity, useSessions, type SessionInfo } from './api';
-import { Loading, useLanguage, useSessionLabel } from './shared';
-import { FailureAlert } from '../../components/FailureAlert';
+import { Loaded, useLanguage, useSessionLabel } from './shared';
 
 /** /security/device-activity: every signed-in session (this one marked), sign out one, or all the others. */
 export function DeviceActivityPage() {
@@ -21,73 +20,70 @@ export function DeviceActivityPage() {
   const refresh = useRefreshSecurity();
   const [revoking, setRevoking] = useState<SessionInfo | null>(null);
   const [revokingOthers, setRevokingOthers] = useState(false);
-  const list = sessions.data ?? [];
-  const others = list.filter((session) => !session.current).length;
+  const others = (sessions.data ?? []).filter((session) => !session.current).length;
   const unknown = t('securityCenter.devices.unknown');
 
   return (
     <Stack gap="lg">
       <PageHeader title={t('securityCenter.devices.title')} description={t('securityCenter.devices.description')} />
       <Section title={t('securityCenter.devices.sessions')}>
-        {sessions.isPending ? (
-          <Loading />
-        ) : !sessions.data ? (
-          <FailureAlert failure={t('securityCenter.devices.loadFailed')} />
-        ) : (
-          <Stack gap="md">
-            <DataTable rows={list} rowKey={(session) => session.id} minWidth={720} testId="sessions-table" rowTestId="session-row"
-              rowProps={(session) => ({ 'data-current': session.current ? 'true' : undefined })}
-              columns={[
-                {
-                  header: t('securityCenter.devices.browser'),
-                  cell: (session) => (
-                    <Group gap="xs" wrap="nowrap">
-                      <Text size="sm" fw={500}>
-                        {label(session).browser}
+        <Loaded query={sessions} failure={t('securityCenter.devices.loadFailed')}>
+          {(rows) => (
+            <Stack gap="md">
+              <DataTable rows={rows} rowKey={(session) => session.id} minWidth={720} testId="sessions-table" rowTestId="session-row"
+                rowProps={(session) => ({ 'data-current': session.current ? 'true' : undefined })}
+                columns={[
+                  {
+                    header: t('securityCenter.devices.browser'),
+                    cell: (session) => (
+                      <Group gap="xs" wrap="nowrap">
+                        <Text size="sm" fw={500}>
+                          {label(session).browser}
+                        </Text>
+                        {session.current && (
+                          <Badge size="xs" variant="light" color="green" data-testid="this-device">
+                            {t('securityCenter.devices.thisDevice')}
+                          </Badge>
+                        )}
+                      </Group>
+                    ),
+                  },
+                  { header: t('securityCenter.devices.device'), text: (session) => label(session).device },
+                  { header: t('securityCenter.devices.location'), text: (session) => session.location || unknown },
+                  { header: t('securityCenter.devices.ip'), text: (session) => session.ip || unknown, mono: true },
+                  {
+                    header: t('securityCenter.devices.lastActive'),
+                    cell: (session) => (
+                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {formatDateTime(session.last_active_at, language)}
                       </Text>
-                      {session.current && (
-                        <Badge size="xs" variant="light" color="green" data-testid="this-device">
-                          {t('securityCenter.devices.thisDevice')}
-                        </Badge>
-                      )}
-                    </Group>
-                  ),
-                },
-                { header: t('securityCenter.devices.device'), text: (session) => label(session).device },
-                { header: t('securityCenter.devices.location'), text: (session) => session.location || unknown },
-                { header: t('securityCenter.devices.ip'), text: (session) => session.ip || unknown, mono: true },
-                {
-                  header: t('securityCenter.devices.lastActive'),
-                  cell: (session) => (
-                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                      {formatDateTime(session.last_active_at, language)}
-                    </Text>
-                  ),
-                },
-              ]}
-              actions={{
-                label: t('passkeyUi.table.actions'),
-                cell: (session) =>
-                  !session.current && (
-                    <Button variant="subtle" color="red" size="compact-sm" onClick={() => setRevoking(session)} aria-label={`${t('securityCenter.devices.revoke')}: ${label(session).browser} · ${label(session).device}`} data-testid="revoke-session">
-                      {t('securityCenter.devices.revoke')}
-                    </Button>
-                  ),
-              }}
-            />
-            <Group>
-              {others > 0 ? (
-                <Button color="red" variant="light" onClick={() => setRevokingOthers(true)} data-testid="revoke-others">
-                  {t('securityCenter.devices.revokeOthers')}
-                </Button>
-              ) : (
-                <Text size="sm" c="dimmed">
-                  {t('securityCenter.devices.noOthers')}
-                </Text>
-              )}
-            </Group>
-          </Stack>
-        )}
+                    ),
+                  },
+                ]}
+                actions={{
+                  label: t('passkeyUi.table.actions'),
+                  cell: (session) =>
+                    !session.current && (
+                      <Button variant="subtle" color="red" size="compact-sm" onClick={() => setRevoking(session)} aria-label={`${t('securityCenter.devices.revoke')}: ${label(session).browser} · ${label(session).device}`} data-testid="revoke-session">
+                        {t('securityCenter.devices.revoke')}
+                      </Button>
+                    ),
+                }}
+              />
+              <Group>
+                {others > 0 ? (
+                  <Button color="red" variant="light" onClick={() => setRevokingOthers(true)} data-testid="revoke-others">
+                    {t('securityCenter.devices.revokeOthers')}
+                  </Button>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    {t('securityCenter.devices.noOthers')}
+                  </Text>
+                )}
+              </Group>
+            </Stack>
+          )}
+        </Loaded>
       </Section>
       <ConfirmDialog
         opened={revoking !== null}

@@ -8,8 +8,7 @@ import { PasskeyDeviceTable } from './PasskeyDeviceTable';
 import { Section } from '../../components/Section';
 import { notify } from '../../lib/api';
 import { enablePasskey, passkeyEnableOptions, removePasskey, renamePasskey, usePasskeys, useRefreshSecurity } from './api';
-import { Loading } from './shared';
-import { FailureAlert } from '../../components/FailureAlert';
+import { Loaded } from './shared';
 
 /** /security/webauthn: create a passkey (the browser's prompt), and the passkeys with rename and remove. */
 export function PasskeysPage() {
@@ -38,29 +37,29 @@ export function PasskeysPage() {
       )}
       <Section title={t('securityCenter.passkeys.list')}>
         <Stack gap="md">
-          {passkeys.isPending ? (
-            <Loading />
-          ) : !passkeys.data ? (
-            <FailureAlert failure={t('securityCenter.passkeys.loadFailed')} />
-          ) : passkeys.data.length === 0 ? (
-            <Text size="sm" c="dimmed" data-testid="passkeys-empty">
-              {t('securityCenter.passkeys.empty')}
-            </Text>
-          ) : (
-            <PasskeyDeviceTable
-              passkeys={passkeys.data}
-              onRename={async (id, name) => {
-                await renamePasskey(id, name);
-                notify('success', t('securityCenter.passkeys.renamed'));
-                await refresh();
-              }}
-              onRemove={async (id) => {
-                await removePasskey(id);
-                notify('success', t('securityCenter.passkeys.removed'));
-                await refresh();
-              }}
-            />
-          )}
+          <Loaded query={passkeys} failure={t('securityCenter.passkeys.loadFailed')}>
+            {(list) =>
+              list.length === 0 ? (
+                <Text size="sm" c="dimmed" data-testid="passkeys-empty">
+                  {t('securityCenter.passkeys.empty')}
+                </Text>
+              ) : (
+                <PasskeyDeviceTable
+                  passkeys={list}
+                  onRename={async (id, name) => {
+                    await renamePasskey(id, name);
+                    notify('success', t('securityCenter.passkeys.renamed'));
+                    await refresh();
+                  }}
+                  onRemove={async (id) => {
+                    await removePasskey(id);
+                    notify('success', t('securityCenter.passkeys.removed'));
+                    await refresh();
+                  }}
+                />
+              )
+            }
+          </Loaded>
           <Group>
             <Button onClick={() => setCreating(true)} disabled={!supported} data-testid="create-passkey">
               {t('securityCenter.passkeys.create')}

@@ -15,7 +15,7 @@ import { Section } from '../../components/Section';
 import { ApiError, notify } from '../../lib/api';
 import { useAuthState } from '../../lib/session';
 import { changePassword, useRefreshSecurity, useSecurityOverview } from './api';
-import { Loading, useLanguage } from './shared';
+import { Loaded, useLanguage } from './shared';
 import { PasswordInputs } from './PasswordInputs';
 import { FailureAlert } from '../../components/FailureAlert';
 
@@ -68,46 +68,43 @@ export function PasswordPage() {
   const language = useLanguage();
   const overview = useSecurityOverview();
   const refresh = useRefreshSecurity();
-  const data = overview.data;
-  const hasPassword = data?.has_password ?? true;
+  const hasPassword = overview.data?.has_password ?? true;
   /** What was just done: said above the form, with the note that other devices were signed out. */
   const [done, setDone] = useState<'changed' | 'set' | null>(null);
 
   return (
     <Stack gap="lg">
       <PageHeader title={t('securityCenter.password.title')} description={t('securityCenter.password.description')} />
-      {overview.isPending ? (
-        <Loading />
-      ) : !data ? (
-        <FailureAlert failure={t('securityCenter.overview.loadFailed')} />
-      ) : (
-        <>
-        {done && (
-          <Alert color="green" variant="light" role="status" data-testid="password-changed" title={t(`securityCenter.password.${done}`)}>
-            {t('securityCenter.password.othersSignedOut')}
-          </Alert>
+      <Loaded query={overview} failure={t('securityCenter.overview.loadFailed')}>
+        {(data) => (
+          <>
+            {done && (
+              <Alert color="green" variant="light" role="status" data-testid="password-changed" title={t(`securityCenter.password.${done}`)}>
+                {t('securityCenter.password.othersSignedOut')}
+              </Alert>
+            )}
+            <Section
+              title={hasPassword ? t('securityCenter.password.submit') : t('securityCenter.password.setTitle')}
+              description={
+                hasPassword
+                  ? data.password_changed_at
+                    ? t('securityCenter.password.lastChanged', { date: formatDate(data.password_changed_at, language) })
+                    : undefined
+                  : t('securityCenter.password.setDescription')
+              }
+            >
+              <PasswordForm
+                key={String(hasPassword)}
+                hasPassword={hasPassword}
+                onDone={async () => {
+                  setDone(hasPassword ? 'changed' : 'set');
+                  await refresh();
+                }}
+              />
+            </Section>
+          </>
         )}
-        <Section
-          title={hasPassword ? t('securityCenter.password.submit') : t('securityCenter.password.setTitle')}
-          description={
-            hasPassword
-              ? data.password_changed_at
-                ? t('securityCenter.password.lastChanged', { date: formatDate(data.password_changed_at, language) })
-                : undefined
-              : t('securityCenter.password.setDescription')
-          }
-        >
-          <PasswordForm
-            key={String(hasPassword)}
-            hasPassword={hasPassword}
-            onDone={async () => {
-              setDone(hasPassword ? 'changed' : 'set');
-              await refresh();
-            }}
-          />
-        </Section>
-        </>
-      )}
+      </Loaded>
     </Stack>
   );
 }

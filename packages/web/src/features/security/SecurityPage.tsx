@@ -10,8 +10,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { useSecurityOverview } from './api';
 import { LinkedAccountsSection } from './LinkedAccountsSection';
-import { Loading, useLanguage, useSessionLabel } from './shared';
-import { FailureAlert } from '../../components/FailureAlert';
+import { Loaded, useLanguage, useSessionLabel } from './shared';
 
 const RECENT = 3;
 
@@ -45,90 +44,87 @@ export function SecurityPage() {
   const language = useLanguage();
   const label = useSessionLabel();
   const overview = useSecurityOverview();
-  const data = overview.data;
 
   return (
     <Stack gap="lg">
       <PageHeader title={t('securityCenter.overview.title')} description={t('securityCenter.overview.description')} />
-      {overview.isPending ? (
-        <Loading />
-      ) : !data ? (
-        <FailureAlert failure={t('securityCenter.overview.loadFailed')} />
-      ) : (
-        <>
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-            <StateCard
-              testId="overview-password"
-              title={t('securityCenter.overview.password')}
-              to={paths.securityPassword}
-              state={
-                !data.has_password
-                  ? t('securityCenter.overview.passwordNone')
-                  : data.password_changed_at
-                    ? t('securityCenter.overview.passwordChanged', { date: formatDate(data.password_changed_at, language) })
-                    : t('securityCenter.overview.passwordNeverChanged')
-              }
-            />
-            <StateCard
-              testId="overview-two-step"
-              title={t('securityCenter.overview.twoStep')}
-              to={paths.securityTwoStep}
-              on={data.two_factor.method !== null}
-              state={
-                data.two_factor.method
-                  ? t('securityCenter.overview.twoStepOn', { method: t(`securityCenter.methods.${data.two_factor.method}`) })
-                  : t('securityCenter.overview.twoStepOff')
-              }
-            />
-            <StateCard
-              testId="overview-passkeys"
-              title={t('securityCenter.overview.passkeys')}
-              to={paths.securityWebauthn}
-              on={data.passkeys > 0}
-              state={data.passkeys > 0 ? t('securityCenter.overview.passkeysCount', { count: data.passkeys }) : t('securityCenter.overview.passkeysNone')}
-            />
-          </SimpleGrid>
-          <Section title={t('securityCenter.overview.recent')}>
-            {data.recent_sessions.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                {t('securityCenter.overview.recentNone')}
-              </Text>
-            ) : (
-              <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="overview-sessions">
-                {data.recent_sessions.slice(0, RECENT).map((session) => {
-                  const { browser, device } = label(session);
-                  return (
-                    <Group key={session.id} component="li" justify="space-between" wrap="nowrap" gap="sm">
-                      <Stack gap={0} style={{ minWidth: 0 }}>
-                        <Group gap="xs">
-                          <Text size="sm" fw={500}>
-                            {browser} · {device}
+      <Loaded query={overview} failure={t('securityCenter.overview.loadFailed')}>
+        {(data) => (
+          <>
+            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+              <StateCard
+                testId="overview-password"
+                title={t('securityCenter.overview.password')}
+                to={paths.securityPassword}
+                state={
+                  !data.has_password
+                    ? t('securityCenter.overview.passwordNone')
+                    : data.password_changed_at
+                      ? t('securityCenter.overview.passwordChanged', { date: formatDate(data.password_changed_at, language) })
+                      : t('securityCenter.overview.passwordNeverChanged')
+                }
+              />
+              <StateCard
+                testId="overview-two-step"
+                title={t('securityCenter.overview.twoStep')}
+                to={paths.securityTwoStep}
+                on={data.two_factor.method !== null}
+                state={
+                  data.two_factor.method
+                    ? t('securityCenter.overview.twoStepOn', { method: t(`securityCenter.methods.${data.two_factor.method}`) })
+                    : t('securityCenter.overview.twoStepOff')
+                }
+              />
+              <StateCard
+                testId="overview-passkeys"
+                title={t('securityCenter.overview.passkeys')}
+                to={paths.securityWebauthn}
+                on={data.passkeys > 0}
+                state={data.passkeys > 0 ? t('securityCenter.overview.passkeysCount', { count: data.passkeys }) : t('securityCenter.overview.passkeysNone')}
+              />
+            </SimpleGrid>
+            <Section title={t('securityCenter.overview.recent')}>
+              {data.recent_sessions.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  {t('securityCenter.overview.recentNone')}
+                </Text>
+              ) : (
+                <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="overview-sessions">
+                  {data.recent_sessions.slice(0, RECENT).map((session) => {
+                    const { browser, device } = label(session);
+                    return (
+                      <Group key={session.id} component="li" justify="space-between" wrap="nowrap" gap="sm">
+                        <Stack gap={0} style={{ minWidth: 0 }}>
+                          <Group gap="xs">
+                            <Text size="sm" fw={500}>
+                              {browser} · {device}
+                            </Text>
+                            {session.current && (
+                              <Badge size="xs" variant="light" color="green">
+                                {t('securityCenter.devices.thisDevice')}
+                              </Badge>
+                            )}
+                          </Group>
+                          <Text size="xs" c="dimmed" truncate>
+                            {[session.location, session.ip].filter(Boolean).join(' · ') || t('securityCenter.devices.unknown')}
                           </Text>
-                          {session.current && (
-                            <Badge size="xs" variant="light" color="green">
-                              {t('securityCenter.devices.thisDevice')}
-                            </Badge>
-                          )}
-                        </Group>
-                        <Text size="xs" c="dimmed" truncate>
-                          {[session.location, session.ip].filter(Boolean).join(' · ') || t('securityCenter.devices.unknown')}
+                        </Stack>
+                        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                          {formatDateTime(session.last_active_at, language)}
                         </Text>
-                      </Stack>
-                      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                        {formatDateTime(session.last_active_at, language)}
-                      </Text>
-                    </Group>
-                  );
-                })}
-              </Stack>
-            )}
-            <Anchor component={Link} to={paths.securityDeviceActivity} size="sm">
-              {t('securityCenter.overview.seeAll')}
-            </Anchor>
-          </Section>
-          <LinkedAccountsSection />
-        </>
-      )}
+                      </Group>
+                    );
+                  })}
+                </Stack>
+              )}
+              <Anchor component={Link} to={paths.securityDeviceActivity} size="sm">
+                {t('securityCenter.overview.seeAll')}
+              </Anchor>
+            </Section>
+            <LinkedAccountsSection />
+          </>
+        )}
+      </Loaded>
     </Stack>
   );
 }
