@@ -4,7 +4,7 @@ import '@mantine/core/styles/CheckboxIndicator.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/NumberInput.css';
 import { useEffect, useState } from 'react';
-import { Alert, Button, Checkbox, Code, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import type { ApiError } from '../../lib/api';
 import { placeServerErrors, useFieldMessage } from '../../components/dialogs/form-errors';
 import { DialogActions } from '../../components/dialogs/DialogActions';
 import { KeyToCopy } from '../../components/KeyToCopy';
+import { ScopeCheckbox } from '../../components/ScopeCheckbox';
 
 /** The i18n key of a scope's label (i18next reads ':' as a namespace separator, so not the scope itself). */
 export const scopeLabelKey = (scope: ApiKeyScope) =>
@@ -124,15 +125,7 @@ export function CreateKeyDialog({ opened, onClose, onCreate }: CreateKeyDialogPr
                 >
                   <Stack gap="xs" mt="xs">
                     {apiKeyScopes.map((scope) => (
-                      <Checkbox
-                        key={scope}
-                        value={scope}
-                        label={
-                          <span>
-                            {t(scopeLabelKey(scope))} <Code>{scope}</Code>
-                          </span>
-                        }
-                      />
+                      <ScopeCheckbox key={scope} scope={scope} name={t(scopeLabelKey(scope))} />
                     ))}
                   </Stack>
                 </Checkbox.Group>

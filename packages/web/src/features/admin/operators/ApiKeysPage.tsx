@@ -2,19 +2,19 @@ import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/CheckboxIndicator.css';
-import '@mantine/core/styles/Code.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/NumberInput.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, Code, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { adminScopes, formatDate, type AdminScope, type OperatorApiKey } from '@portal/contracts';
 import { NameCell } from '../../../components/cells';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { KeyToCopy } from '../../../components/KeyToCopy';
+import { ScopeCheckbox } from '../../../components/ScopeCheckbox';
 import { Section } from '../../../components/Section';
 import { useLanguage } from '../../../lib/use-language';
 import { DangerChangeButton } from '../DangerChangeButton';
@@ -94,17 +94,7 @@ export function ApiKeysPage() {
             >
               <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="xs" mt="xs">
                 {adminScopes.map((scope) => (
-                  <Checkbox
-                    key={scope}
-                    value={scope}
-                    data-testid="operator-key-scope"
-                    data-scope={scope}
-                    label={
-                      <span>
-                        {t(scopeLabel(scope))} <Code>{scope}</Code>
-                      </span>
-                    }
-                  />
+                  <ScopeCheckbox key={scope} scope={scope} name={t(scopeLabel(scope))} data-testid="operator-key-scope" data-scope={scope} />
                 ))}
               </SimpleGrid>
             </Checkbox.Group>
