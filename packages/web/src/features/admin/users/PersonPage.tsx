@@ -74,6 +74,15 @@ export function PersonPage() {
       {t('admin.people.none')}
     </Text>
   );
+  /** A line of text per item, or that there is none. */
+  const lines = <T,>(items: readonly T[], emptyTestId: string, key: (item: T) => string, text: (item: T) => string) =>
+    items.length === 0
+      ? empty(emptyTestId)
+      : items.map((item) => (
+          <Text key={key(item)} size="sm">
+            {text(item)}
+          </Text>
+        ));
 
   return (
     <Stack gap="lg" data-testid="admin-person">
@@ -133,22 +142,10 @@ export function PersonPage() {
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Section title={t('admin.people.organizations')}>
-          {p.organizations.length === 0
-            ? empty('person-organizations-empty')
-            : p.organizations.map((organization) => (
-                <Text key={organization.id} size="sm">
-                  {organization.name} · {organization.role}
-                </Text>
-              ))}
+          {lines(p.organizations, 'person-organizations-empty', (organization) => organization.id, (organization) => `${organization.name} · ${organization.role}`)}
         </Section>
         <Section title={t('admin.people.connectedApps')}>
-          {p.connected_apps.length === 0
-            ? empty('person-apps-empty')
-            : p.connected_apps.map((app) => (
-                <Text key={app.client_id} size="sm">
-                  {app.name} · {app.scopes.join(' ')}
-                </Text>
-              ))}
+          {lines(p.connected_apps, 'person-apps-empty', (app) => app.client_id, (app) => `${app.name} · ${app.scopes.join(' ')}`)}
         </Section>
         <Section title={t('admin.people.balances')}>
           {p.balances.map((balance) => (
@@ -158,13 +155,7 @@ export function PersonPage() {
           ))}
         </Section>
         <Section title={t('admin.people.orders')}>
-          {p.orders.length === 0
-            ? empty('person-orders-empty')
-            : p.orders.map((order) => (
-                <Text key={order.id} size="sm">
-                  {order.number} · {order.plan} · {order.total} {order.currency} · {order.status} · {formatDate(order.created_at, language)}
-                </Text>
-              ))}
+          {lines(p.orders, 'person-orders-empty', (order) => order.id, (order) => `${order.number} · ${order.plan} · ${order.total} ${order.currency} · ${order.status} · ${formatDate(order.created_at, language)}`)}
         </Section>
       </SimpleGrid>
 
