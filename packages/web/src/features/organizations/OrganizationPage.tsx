@@ -68,6 +68,12 @@ export function OrganizationPage() {
     setFailure(null);
   };
   const roleName = (role: OrganizationRole) => t(`organization.roles.${role}`);
+  /** Resends or revokes an invitation from its row and says so (a refusal got the API client's toast). */
+  const onInvitation = (change: typeof resend | typeof revoke, id: string, done: string) => () =>
+    void change.mutateAsync([id]).then(
+      () => notify('success', done),
+      () => undefined,
+    );
   const roleChoices = (member: OrganizationMember) => organizationRoles.filter((role) => role === member.role || mayChangeRole(me, member.role, role));
 
   /** The confirmed change; a refusal is thrown on to the dialog (which stays open) after it is shown in it. */
@@ -166,12 +172,7 @@ export function OrganizationPage() {
                         size="xs"
                         loading={resend.isPending && resend.variables?.[0] === invitation.id}
                         aria-label={t('organization.invitations.resendNamed', { email: invitation.email })}
-                        onClick={() =>
-                          void resend.mutateAsync([invitation.id]).then(
-                            () => notify('success', t('organization.invitations.resent', { email: invitation.email })),
-                            () => undefined,
-                          )
-                        }
+                        onClick={onInvitation(resend, invitation.id, t('organization.invitations.resent', { email: invitation.email }))}
                       >
                         {t('organization.invitations.resend')}
                       </Button>
@@ -180,12 +181,7 @@ export function OrganizationPage() {
                         color="red"
                         size="xs"
                         aria-label={t('organization.invitations.revokeNamed', { email: invitation.email })}
-                        onClick={() =>
-                          void revoke.mutateAsync([invitation.id]).then(
-                            () => notify('success', t('organization.invitations.revoked', { email: invitation.email })),
-                            () => undefined,
-                          )
-                        }
+                        onClick={onInvitation(revoke, invitation.id, t('organization.invitations.revoked', { email: invitation.email }))}
                       >
                         {t('organization.invitations.revoke')}
                       </Button>
