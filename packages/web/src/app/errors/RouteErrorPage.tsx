@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ErrorView } from '../../components/ErrorView';
-import { PublicFrame } from '../layouts/PublicFrame';
+import { PublicFrame } from '../../components/PublicFrame';
 import { describeRouteError } from './describe-route-error';
 
 /** The error page's view, loaded on demand by LazyRouteErrorPage (which also reloads after a missing chunk). */

@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router';
-import { PublicFrame } from './PublicFrame';
+import { PublicFrame } from '../../components/PublicFrame';
 
 /** Layout route for public pages that need no service panel. */
 export function MinimalLayout() {

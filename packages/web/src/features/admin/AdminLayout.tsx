@@ -15,12 +15,12 @@ import { BrandLogo } from '../../components/BrandLogo';
 import { ErrorView } from '../../components/ErrorView';
 import { FullPageLoader } from '../../components/FullPageLoader';
 import { LanguagePicker } from '../../components/LanguagePicker';
+import { PublicFrame } from '../../components/PublicFrame';
 import { ReauthDialog } from '../../components/dialogs/ReauthDialog';
 import { ApiError } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { useBrand } from '../../lib/runtime-context';
 import { logout } from '../../lib/session';
-import { AdminFrame } from './AdminFrame';
 import classes from './AdminLayout.module.css';
 import { AdminNav } from './AdminNav';
 import { AdminRoutes } from './AdminRoutes';
@@ -55,14 +55,14 @@ function AdminGate() {
   const code = me.error instanceof ApiError ? me.error.code : null;
   if (code === 'admin.two_factor_required') {
     return (
-      <AdminFrame>
+      <PublicFrame>
         <TwoFactorRequired />
-      </AdminFrame>
+      </PublicFrame>
     );
   }
   if (me.error instanceof ApiError && me.error.status === 403 && code !== 'auth.reauth_required') return <NotFound />;
   return (
-    <AdminFrame>
+    <PublicFrame>
       <Stack gap="md" py="xl">
         <Alert color={code === 'auth.reauth_required' ? 'blue' : 'red'} role="alert" data-testid="admin-load-failed">
           {t(code === 'auth.reauth_required' ? 'admin.reauthNeeded' : 'admin.loadFailed')}
@@ -71,16 +71,16 @@ function AdminGate() {
           {t('admin.retry')}
         </Button>
       </Stack>
-    </AdminFrame>
+    </PublicFrame>
   );
 }
 
 function NotFound() {
   const { t } = useTranslation();
   return (
-    <AdminFrame>
+    <PublicFrame>
       <ErrorView status={404} message={t('errors.page_not_found')} />
-    </AdminFrame>
+    </PublicFrame>
   );
 }
 
