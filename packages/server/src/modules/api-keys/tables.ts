@@ -2,10 +2,9 @@ import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizz
 import { createdAt } from '../../db/columns';
 import { users } from '../users/tables';
 
-/** API keys: bearer credentials limited to scopes, stored only as SHA-256. */
-export const apiKeys = pgTable(
-  'api_keys',
-  {
+/** A bearer key's columns, the same for a person's API keys and an operator's admin keys (one key store serves both). */
+export function bearerKeyColumns() {
+  return {
     id: uuid('id').primaryKey(),
     userId: uuid('user_id')
       .notNull()
@@ -19,6 +18,12 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
-  },
+  };
+}
+
+/** API keys: bearer credentials limited to scopes, stored only as SHA-256. */
+export const apiKeys = pgTable(
+  'api_keys',
+  bearerKeyColumns(),
   (table) => [uniqueIndex('api_keys_hash_key').on(table.keyHash), index('api_keys_user_idx').on(table.userId)],
 );

@@ -1,5 +1,5 @@
 import { bigserial, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from '../../db/columns';
+import { bearerKeyColumns } from '../api-keys/tables';
 import { users } from '../users/tables';
 
 // Operators (migration 0028_operators): roles on accounts, their admin-scoped API keys and the
@@ -21,20 +21,7 @@ export const operatorRoles = pgTable(
 /** An operator's API key: the personal keys' format, stored only as SHA-256, limited to admin scopes. */
 export const operatorApiKeys = pgTable(
   'operator_api_keys',
-  {
-    id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    prefix: text('prefix').notNull(),
-    keyHash: text('key_hash').notNull(),
-    scopes: jsonb('scopes').$type<string[]>().notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
-    createdAt: createdAt(),
-  },
+  bearerKeyColumns(),
   (table) => [uniqueIndex('operator_api_keys_hash_key').on(table.keyHash), index('operator_api_keys_user_idx').on(table.userId)],
 );
 
