@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
-import { users } from '../modules/users/tables';
+import { personId } from '../modules/users/tables';
 
 // The table of platform/one-time-tokens. It lives in db/, not beside its code, because its rows
 // belong to an account (a foreign key to modules/users' table) and platform imports no module.
@@ -13,9 +13,7 @@ export const oneTimeTokens = pgTable(
   'one_time_tokens',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     purpose: text('purpose').notNull(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

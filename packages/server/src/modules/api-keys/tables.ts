@@ -1,14 +1,12 @@
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns';
-import { users } from '../users/tables';
+import { personId } from '../users/tables';
 
 /** A bearer key's columns, the same for a person's API keys and an operator's admin keys (one key store serves both). */
 export function bearerKeyColumns() {
   return {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     name: text('name').notNull(),
     /** The first characters of the key, shown in lists so people can tell keys apart. */
     prefix: text('prefix').notNull(),

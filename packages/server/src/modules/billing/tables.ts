@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, tz, money } from '../../db/columns';
 import { organizations } from '../organizations/tables';
-import { users } from '../users/tables';
+import { personId, users } from '../users/tables';
 
 // Billing (migration 0004_billing): processor customers, cards, subscriptions, trials, orders,
 // receipts, promo codes, licenses and Stripe's seen events.
@@ -11,9 +11,7 @@ import { users } from '../users/tables';
 export const billingCustomers = pgTable(
   'billing_customers',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     processor: text('processor').notNull(),
     customerRef: text('customer_ref').notNull(),
     createdAt: createdAt(),
@@ -26,9 +24,7 @@ export const paymentMethods = pgTable(
   'payment_methods',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     processor: text('processor').notNull(),
     processorRef: text('processor_ref').notNull(),
     brand: text('brand').notNull(),
@@ -102,9 +98,7 @@ export const trialUsages = pgTable(
 export const subscriptionStarts = pgTable(
   'subscription_starts',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     product: text('product').notNull(),
     generation: integer('generation').notNull().default(0),
     claimedUntil: tz('claimed_until'),

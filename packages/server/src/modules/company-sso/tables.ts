@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns';
 import { organizations } from '../organizations/tables';
-import { users } from '../users/tables';
+import { personId } from '../users/tables';
 
 // Company SSO (migration 0016_company_sso): an organization's identity provider
 // (OpenID Connect or SAML 2.0), its verified email domains, the identities it asserted and the
@@ -61,9 +61,7 @@ export const companySsoIdentities = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     subject: text('subject').notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     email: text('email').notNull(),
     linkedAt: timestamp('linked_at', { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),

@@ -1,6 +1,6 @@
 import { boolean, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns';
-import { users } from '../users/tables';
+import { personId } from '../users/tables';
 
 /** An outside account (Google, GitHub...) that signs in to one of ours; one per provider and account. */
 export const socialIdentities = pgTable(
@@ -9,9 +9,7 @@ export const socialIdentities = pgTable(
     provider: text('provider').notNull(),
     /** The provider's stable id of the person (`sub`, GitHub's numeric id...), never the email. */
     subject: text('subject').notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     email: text('email'),
     linkedAt: timestamp('linked_at', { withTimezone: true }).notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),

@@ -1,15 +1,13 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns';
-import { users } from '../users/tables';
+import { personId } from '../users/tables';
 
 /** Single-use recovery codes for two-step verification, stored as hashes. */
 export const recoveryCodes = pgTable(
   'recovery_codes',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     codeHash: text('code_hash').notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -1,16 +1,14 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns';
 import { sessions } from '../sessions/tables';
-import { users } from '../users/tables';
+import { personId } from '../users/tables';
 
 /** In-app notifications (the spec's entities): type, metadata and whether the user owns the target. */
 export const notifications = pgTable(
   'notifications',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     type: text('type').notNull(),
     title: text('title').notNull(),
     body: text('body').notNull().default(''),

@@ -1,6 +1,6 @@
 import { bigserial, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bearerKeyColumns } from '../api-keys/tables';
-import { users } from '../users/tables';
+import { personId } from '../users/tables';
 
 // Operators (migration 0028_operators): roles on accounts, their admin-scoped API keys and the
 // operator audit log (append-only: a trigger refuses changes but the purge's anonymisation).
@@ -9,9 +9,7 @@ import { users } from '../users/tables';
 export const operatorRoles = pgTable(
   'operator_roles',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     role: text('role').notNull(),
     grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,15 +1,13 @@
 import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, createdAt } from '../../db/columns';
-import { users } from '../users/tables';
+import { personId, users } from '../users/tables';
 
 /** WebAuthn credentials (passkeys). */
 export const passkeys = pgTable(
   'passkeys',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     /** base64url credential id, as the browser reports it. */
     credentialId: text('credential_id').notNull(),
     publicKey: bytea('public_key').notNull(),

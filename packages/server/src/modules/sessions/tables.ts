@@ -1,15 +1,13 @@
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns';
-import { users } from '../users/tables';
+import { personId } from '../users/tables';
 
 /** One row per signed-in browser or app; the token itself is never stored, only its SHA-256. */
 export const sessions = pgTable(
   'sessions',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: personId(),
     tokenHash: text('token_hash').notNull(),
     deviceId: text('device_id'),
     browser: text('browser'),

@@ -49,3 +49,9 @@ export const users = pgTable(
     index('users_created_at_idx').on(table.createdAt),
   ],
 );
+
+/** The account a row belongs to: gone with the account (ON DELETE CASCADE). */
+export const personId = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
