@@ -2,8 +2,9 @@ import { cardMessages } from './schemas';
 
 /**
  * Billing's errors: the business plans' numeric codes of the spec's error catalogue, the card
- * messages of section 5 and the generic decline, 'Promo code not valid' and the AppSumo
- * license text, and billing's own refusals.
+ * form's messages in the product spec's words (invalid or incomplete number, security code and
+ * expiry) and the generic decline, 'Promo code not valid' and the AppSumo license text, and
+ * billing's own refusals.
  */
 export const billingErrors = {
   '7013': { status: 400, message: 'The trial plan was applied for {email}' },

@@ -30,7 +30,7 @@ describe('the security catalogue', () => {
     expect([...texts(securityEn).keys()].filter((path) => others.has(path))).toEqual([]);
   });
 
-  it('keeps the spec words of section 8', () => {
+  it("keeps the security page's words as the product spec gives them (passkeys, recovery codes, devices)", () => {
     const all = [...texts(securityEn).values()];
     for (const words of ['Passkeys authentication failed', 'Failed to log in/sign up with passkeys', 'I have saved my recovery codes', 'Sign out all other devices', 'This device']) {
       expect(all).toContain(words);
