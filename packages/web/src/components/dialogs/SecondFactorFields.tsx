@@ -1,12 +1,12 @@
 import './styles';
-import { useState } from 'react';
-import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useController, useWatch, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { mfaEndpoints, type TwoFactorMethod } from '@portal/contracts';
 import { call } from '../../lib/api';
 import { useFieldMessage } from './form-errors';
 import { OtpInput } from '../form/OtpInput';
+import { SendCodeButton, useSendCode } from '../form/SendCodeButton';
 import type { SecondFactorValues } from './second-factor';
 
 interface SecondFactorFieldsProps<Values extends SecondFactorValues & FieldValues> {
@@ -28,20 +28,7 @@ export function SecondFactorFields<Values extends SecondFactorValues & FieldValu
   const code = useController({ control, name: name('code') });
   const recovery = useController({ control, name: name('recovery_code') });
   const usingRecovery = useWatch({ control, name: name('factor') }) === 'recovery';
-  const [sending, setSending] = useState(false);
-  const [sent, setSent] = useState(false);
-
-  const sendCode = async () => {
-    setSending(true);
-    try {
-      await sendEmailCode();
-      setSent(true);
-    } catch {
-      // reported by the API client's policy
-    } finally {
-      setSending(false);
-    }
-  };
+  const mailed = useSendCode(sendEmailCode);
 
   return (
     <Stack gap="sm">
@@ -64,18 +51,7 @@ export function SecondFactorFields<Values extends SecondFactorValues & FieldValu
             error={message(code.fieldState.error?.message)}
             name="code"
           />
-          {method === 'email' && (
-            <Group gap="xs">
-              <Button variant="subtle" size="compact-sm" loading={sending} onClick={() => void sendCode()}>
-                {t('secondFactor.sendCode')}
-              </Button>
-              {sent && (
-                <Text size="xs" c="dimmed" role="status">
-                  {t('secondFactor.codeSent')}
-                </Text>
-              )}
-            </Group>
-          )}
+          {method === 'email' && <SendCodeButton code={mailed} label={t('secondFactor.sendCode')} sentNote={t('secondFactor.codeSent')} />}
         </Stack>
       )}
       {method && usingRecovery && (

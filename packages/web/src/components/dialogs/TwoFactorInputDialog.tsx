@@ -7,6 +7,7 @@ import { call } from '../../lib/api';
 import { recoveryCode } from '../../lib/validators';
 import { OtpInput } from '../form/OtpInput';
 import { useCodeCheck } from '../form/use-code-check';
+import { SendCodeButton, useSendCode } from '../form/SendCodeButton';
 
 export type TwoFactorProof = { code: string } | { recovery_code: string };
 
@@ -46,8 +47,8 @@ export function TwoFactorInputDialog({
   const { t } = useTranslation();
   const [useRecovery, setUseRecovery] = useState(false);
   const [recovery, setRecovery] = useState('');
-  const [sending, setSending] = useState(false);
-  const [sent, setSent] = useState(false);
+  const mailed = useSendCode(onSendCode);
+  const { reset: unsend } = mailed;
   const entry = useCodeCheck((code) => onSubmit({ code }));
   const { reset } = entry;
 
@@ -55,28 +56,16 @@ export function TwoFactorInputDialog({
     if (!opened) {
       setUseRecovery(false);
       setRecovery('');
-      setSent(false);
+      unsend();
       reset();
     }
-  }, [opened, reset]);
+  }, [opened, reset, unsend]);
 
   const submit = async () => {
     if (!useRecovery) return entry.submit();
     const value = recovery.trim().toUpperCase();
     if (recoveryCode(value)) return entry.setProblem('validation.recoveryCode');
     await entry.attempt(() => onSubmit({ recovery_code: value }));
-  };
-
-  const sendCode = async () => {
-    setSending(true);
-    try {
-      await onSendCode();
-      setSent(true);
-    } catch {
-      // reported by the API client's policy
-    } finally {
-      setSending(false);
-    }
   };
 
   const body = description ?? t(method === 'email' ? 'twoFactorDialog.emailBody' : 'twoFactorDialog.totpBody', { length: VERIFICATION_CODE_LENGTH });
@@ -113,18 +102,7 @@ export function TwoFactorInputDialog({
           ) : (
             <OtpInput label={t('twoFactorDialog.codeLabel')} {...entry.input} autoFocus />
           )}
-          {method === 'email' && !useRecovery && (
-            <Group gap="xs">
-              <Button variant="subtle" size="compact-sm" loading={sending} onClick={() => void sendCode()}>
-                {t('twoFactorDialog.sendCode')}
-              </Button>
-              {sent && (
-                <Text size="xs" c="dimmed" role="status">
-                  {t('twoFactorDialog.codeSent')}
-                </Text>
-              )}
-            </Group>
-          )}
+          {method === 'email' && !useRecovery && <SendCodeButton code={mailed} label={t('twoFactorDialog.sendCode')} sentNote={t('twoFactorDialog.codeSent')} />}
           {allowRecovery && (
             <Anchor
               component="button"

@@ -10,6 +10,7 @@ import { VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contract
 import { StateBadge } from '../../components/cells';
 import { OtpInput } from '../../components/form/OtpInput';
 import { useCodeCheck } from '../../components/form/use-code-check';
+import { useSendCode } from '../../components/form/SendCodeButton';
 import { PasskeyPasswordChangeDialog } from './PasskeyPasswordChangeDialog';
 import { PasskeyPasswordConfirmDialog } from './PasskeyPasswordConfirmDialog';
 import { PasswordDialog, type PasswordCredentials } from '../../components/dialogs/PasswordDialog';
@@ -81,19 +82,7 @@ function TotpSetupView({ setup, onEnabled, onBack }: { setup: TotpSetup; onEnabl
 
 function EmailSetupView({ email, onEnabled, onBack }: { email: string; onEnabled(codes: RecoveryCodes): void; onBack(): void }) {
   const { t } = useTranslation();
-  const [sent, setSent] = useState(false);
-  const [sending, setSending] = useState(false);
-  const send = async () => {
-    setSending(true);
-    try {
-      await sendTwoFactorEmail();
-      setSent(true);
-    } catch {
-      // reported by the API client's policy (429: how long to wait)
-    } finally {
-      setSending(false);
-    }
-  };
+  const { sent, sending, send } = useSendCode(sendTwoFactorEmail);
   return (
     <Section title={t('securityCenter.twoStep.email')} description={t('securityCenter.twoStep.emailDescription', { email })}>
       <Stack gap="md" align="flex-start">
