@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns';
-import { organizations } from '../organizations/tables';
+import { organizationId } from '../organizations/tables';
 import { personId } from '../users/tables';
 
 // Company SSO (migration 0016_company_sso): an organization's identity provider
@@ -15,9 +15,7 @@ import { personId } from '../users/tables';
 export const companySsoConnections = pgTable(
   'company_sso_connections',
   {
-    organizationId: uuid('organization_id')
-      .primaryKey()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    organizationId: organizationId().primaryKey(),
     identifier: text('identifier').notNull(),
     kind: text('kind').$type<'oidc' | 'saml'>().notNull(),
     oidcIssuer: text('oidc_issuer'),
@@ -41,9 +39,7 @@ export const companySsoConnections = pgTable(
 export const companySsoDomains = pgTable(
   'company_sso_domains',
   {
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    organizationId: organizationId(),
     domain: text('domain').notNull(),
     dnsToken: text('dns_token').notNull(),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
@@ -57,9 +53,7 @@ export const companySsoDomains = pgTable(
 export const companySsoIdentities = pgTable(
   'company_sso_identities',
   {
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    organizationId: organizationId(),
     subject: text('subject').notNull(),
     userId: personId(),
     email: text('email').notNull(),
@@ -77,9 +71,7 @@ export const companySsoRequests = pgTable(
   'company_sso_requests',
   {
     id: text('id').primaryKey(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    organizationId: organizationId(),
     brand: text('brand').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),

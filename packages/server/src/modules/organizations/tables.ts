@@ -15,12 +15,16 @@ export const organizations = pgTable('organizations', {
   createdAt: createdAt(),
 });
 
+/** The organization a row belongs to: gone with the organization (ON DELETE CASCADE). */
+export const organizationId = () =>
+  uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' });
+
 export const organizationMembers = pgTable(
   'organization_members',
   {
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    organizationId: organizationId(),
     email: text('email').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     /** owner, admin or member (migration 0013_organization_invitations). */
@@ -44,9 +48,7 @@ export const organizationInvitations = pgTable(
   'organization_invitations',
   {
     id: uuid('id').primaryKey(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    organizationId: organizationId(),
     email: text('email').notNull(),
     role: text('role').notNull(),
     tokenHash: text('token_hash').notNull(),
@@ -68,9 +70,7 @@ export const organizationInvitations = pgTable(
 export const organizationDeployments = pgTable(
   'organization_deployments',
   {
-    organizationId: uuid('organization_id')
-      .primaryKey()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    organizationId: organizationId().primaryKey(),
     baseApi: text('base_api').notNull(),
     loginUrl: text('login_url').notNull(),
     activated: boolean('activated').notNull().default(true),
