@@ -1,0 +1,82 @@
+import { setLanguage } from './support/accounts';
+import { cspViolations, pageErrors, SCREENSHOTS_ONLY, screenshotsOn, snap } from './support/helpers';
+import { expect, test, type Portal } from './support/mail';
+
+/**
+ * Screenshots of the sign-in, sign-up, confirmation, recovery and captcha pages in both brands and
+ * languages (e2e/screenshots/identity-*.png), none with a script error or a CSP violation.
+ */
+
+test.describe('pages in both brands and languages', () => {
+  test.skip(!screenshotsOn, SCREENSHOTS_ONLY);
+  const brands = [
+    { name: 'platform', url: (portal: Portal) => portal.platformUrl },
+    { name: 'locker', url: (portal: Portal) => portal.lockerUrl },
+  ] as const;
+
+  for (const brand of brands) {
+    for (const language of ['en', 'vi'] as const) {
+      test(`${brand.name} ${language}`, async ({ page, context, portal }) => {
+        test.setTimeout(90_000);
+        const errors = pageErrors(page);
+        const csp = cspViolations(page);
+        const origin = brand.url(portal);
+        await setLanguage(context, portal, language);
+        const shot = (name: string) => snap(page, `identity-${brand.name}-${language}-${name}`);
+        const settle = async () => {
+          await expect(page.locator('html')).toHaveAttribute('lang', language);
+          await page.waitForLoadState('networkidle');
+        };
+
+        await page.goto(`${origin}/login`);
+        await settle();
+        await shot('login');
+
+        await page.locator('input[name="username"]').fill('ada@example.test');
+        await page.locator('form button[type="submit"]').click();
+        await expect(page).toHaveURL(/\/login\/password/);
+        await settle();
+        await shot('login-password');
+
+        await page.goto(`${origin}/register`);
+        await settle();
+        await expect(page.locator('altcha-widget')).toBeVisible();
+        await shot('register');
+
+        await page.goto(`${origin}/register/premium`);
+        await settle();
+        await expect(page.getByTestId('plan-price')).toBeVisible();
+        await shot('register-premium');
+
+        await page.goto(`${origin}/register?SERVICE_SCOPE=secret`);
+        await settle();
+        await shot('register-secret');
+
+        await page.goto(`${origin}/register/verifying-email`);
+        await settle();
+        await shot('verifying-email');
+
+        await page.goto(`${origin}/confirmation/not-a-real-token`);
+        await settle();
+        await expect(page.getByRole('alert')).toBeVisible();
+        await shot('confirmation-invalid');
+
+        await page.goto(`${origin}/forgot`);
+        await settle();
+        await shot('forgot');
+
+        await page.goto(`${origin}/reset-pwd/not-a-real-token`);
+        await settle();
+        await expect(page.getByRole('alert')).toBeVisible();
+        await shot('reset-invalid');
+
+        await page.goto(`${origin}/captcha`);
+        await settle();
+        await shot('captcha');
+
+        expect(errors).toEqual([]);
+        expect(csp).toEqual([]);
+      });
+    }
+  }
+});
