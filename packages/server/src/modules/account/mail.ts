@@ -90,28 +90,26 @@ export function accountMailCopy(lang: Language) {
 
 /** A code sent to a new address to confirm it. */
 export const emailChangeCodeMail = defineMail<{ code: string; newEmail: string; validMinutes?: number }>({
-  en: ({ name, code, newEmail, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, neverShare }) => ({
+  en: ({ name, code, newEmail, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
     subject: `Confirm your new ${brand} email address`,
     heading: 'Confirm your new email address',
     blocks: [
       greeting(name),
       { kind: 'p', text: `Use this code to confirm ${newEmail} as the email address of your ${brand} account:` },
-      { kind: 'code', code },
-      { kind: 'p', text: `The code is valid for ${validMinutes} minutes. ${neverShare(brand)}` },
+      ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: "If you didn't ask for this change, ignore this email. Your email address stays the same." },
     ],
     signOff: signOff(brand),
     footer: footer(brand),
   }),
 
-  vi: ({ name, code, newEmail, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, neverShare }) => ({
+  vi: ({ name, code, newEmail, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
     subject: `Xác nhận địa chỉ email mới cho ${brand}`,
     heading: 'Xác nhận địa chỉ email mới',
     blocks: [
       greeting(name),
       { kind: 'p', text: `Dùng mã sau để xác nhận ${newEmail} là địa chỉ email của tài khoản ${brand}:` },
-      { kind: 'code', code },
-      { kind: 'p', text: `Mã có hiệu lực trong ${validMinutes} phút. ${neverShare(brand)}` },
+      ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: 'Nếu bạn không yêu cầu thay đổi này, hãy bỏ qua email này. Địa chỉ email của bạn vẫn giữ nguyên.' },
     ],
     signOff: signOff(brand),

@@ -3,28 +3,26 @@ import { DEFAULT_CODE_MINUTES, defineMail } from '../../platform/mail';
 
 /** The code that proves the email given when signing up with a social account (/create-user). */
 export const socialSignupCodeMail = defineMail<{ code: string; provider: string; validMinutes?: number }>({
-  en: ({ name, code, provider, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, neverShare }) => ({
+  en: ({ name, code, provider, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
     subject: `Confirm your email for ${brand}`,
     heading: 'Confirm your email',
     blocks: [
       greeting(name),
       { kind: 'p', text: `You are creating a ${brand} account with ${provider}. Enter this code to confirm this email address:` },
-      { kind: 'code', code },
-      { kind: 'p', text: `The code is valid for ${validMinutes} minutes. ${neverShare(brand)}` },
+      ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: "If you didn't sign up, you can ignore this email: no account is created without this code." },
     ],
     signOff: signOff(brand),
     footer: footer(brand),
   }),
 
-  vi: ({ name, code, provider, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, neverShare }) => ({
+  vi: ({ name, code, provider, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
     subject: `Xác nhận email của bạn cho ${brand}`,
     heading: 'Xác nhận email của bạn',
     blocks: [
       greeting(name),
       { kind: 'p', text: `Bạn đang tạo tài khoản ${brand} bằng ${provider}. Nhập mã sau để xác nhận địa chỉ email này:` },
-      { kind: 'code', code },
-      { kind: 'p', text: `Mã có hiệu lực trong ${validMinutes} phút. ${neverShare(brand)}` },
+      ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: 'Nếu bạn không đăng ký, bạn có thể bỏ qua email này: không có tài khoản nào được tạo khi chưa có mã này.' },
     ],
     signOff: signOff(brand),

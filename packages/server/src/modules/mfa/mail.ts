@@ -3,28 +3,26 @@ import { DEFAULT_CODE_MINUTES, defineMail } from '../../platform/mail';
 
 /** A 6-digit sign-in code. */
 export const loginCodeMail = defineMail<{ code: string; validMinutes?: number }>({
-  en: ({ name, code, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, neverShare }) => ({
+  en: ({ name, code, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
     subject: `Your ${brand} sign-in code`,
     heading: 'Your sign-in code',
     blocks: [
       greeting(name),
       { kind: 'p', text: `Use this code to sign in to ${brand}:` },
-      { kind: 'code', code },
-      { kind: 'p', text: `The code is valid for ${validMinutes} minutes. ${neverShare(brand)}` },
+      ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: "If you didn't try to sign in, you can ignore this email." },
     ],
     signOff: signOff(brand),
     footer: footer(brand),
   }),
 
-  vi: ({ name, code, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, neverShare }) => ({
+  vi: ({ name, code, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
     subject: `Mã đăng nhập ${brand} của bạn`,
     heading: 'Mã đăng nhập của bạn',
     blocks: [
       greeting(name),
       { kind: 'p', text: `Dùng mã sau để đăng nhập vào ${brand}:` },
-      { kind: 'code', code },
-      { kind: 'p', text: `Mã có hiệu lực trong ${validMinutes} phút. ${neverShare(brand)}` },
+      ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: 'Nếu bạn không thử đăng nhập, bạn có thể bỏ qua email này.' },
     ],
     signOff: signOff(brand),

@@ -9,7 +9,8 @@ export interface CommonWords {
   greeting(name?: string): Block;
   signOff(brand: string): string;
   footer(brand: string): string;
-  neverShare(brand: string): string;
+  /** A mailed code, then how long it is valid and that it is never to be shared. */
+  mailedCode(code: string, validMinutes: number, brand: string): Block[];
 }
 
 const common: Record<Language, CommonWords> = {
@@ -17,13 +18,19 @@ const common: Record<Language, CommonWords> = {
     greeting: (name) => ({ kind: 'p', text: name ? `Hi ${name},` : 'Hi,' }),
     signOff: (brand) => `— The ${brand} team`,
     footer: (brand) => `This is an automated message from ${brand}. Please do not reply to this email.`,
-    neverShare: (brand) => `Never share this code with anyone. ${brand} staff will never ask you for it.`,
+    mailedCode: (code, validMinutes, brand) => [
+      { kind: 'code', code },
+      { kind: 'p', text: `The code is valid for ${validMinutes} minutes. Never share this code with anyone. ${brand} staff will never ask you for it.` },
+    ],
   },
   vi: {
     greeting: (name) => ({ kind: 'p', text: name ? `Xin chào ${name},` : 'Xin chào,' }),
     signOff: (brand) => `— Đội ngũ ${brand}`,
     footer: (brand) => `Đây là email tự động từ ${brand}. Vui lòng không trả lời email này.`,
-    neverShare: (brand) => `Tuyệt đối không chia sẻ mã này với bất kỳ ai. Nhân viên ${brand} sẽ không bao giờ hỏi bạn mã này.`,
+    mailedCode: (code, validMinutes, brand) => [
+      { kind: 'code', code },
+      { kind: 'p', text: `Mã có hiệu lực trong ${validMinutes} phút. Tuyệt đối không chia sẻ mã này với bất kỳ ai. Nhân viên ${brand} sẽ không bao giờ hỏi bạn mã này.` },
+    ],
   },
 };
 
