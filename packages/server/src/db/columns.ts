@@ -1,4 +1,4 @@
-import { bigint, customType, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, customType, integer, text, timestamp } from 'drizzle-orm/pg-core';
 
 // Column types and defaults the tables of every module share, so each table says them one way.
 
@@ -21,4 +21,12 @@ export const invitationLifeColumns = () => ({
   revokedAt: tz('revoked_at'),
   signupClaimedAt: tz('signup_claimed_at'),
   createdAt: createdAt(),
+});
+
+/** What a card processor tells of a card, never its number: the brand, the last four digits and the expiry. */
+export const cardColumns = () => ({
+  brand: text('brand').notNull(),
+  last4: text('last4').notNull(),
+  expMonth: integer('exp_month').notNull(),
+  expYear: integer('exp_year').notNull(),
 });

@@ -1,12 +1,10 @@
-import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { bytea } from '../../db/columns';
-import { users } from '../users/tables';
+import { personId } from '../users/tables';
 
 /** Profile pictures, resized on upload and kept in the database so every node serves them. */
 export const avatars = pgTable('avatars', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: personId().primaryKey(),
   content: bytea('content').notNull(),
   contentType: text('content_type').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

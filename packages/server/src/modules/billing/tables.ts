@@ -1,11 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, tz, money } from '../../db/columns';
+import { cardColumns, createdAt, tz, money } from '../../db/columns';
 import { organizations } from '../organizations/tables';
 import { personId, users } from '../users/tables';
 
 // Billing (migration 0004_billing): processor customers, cards, subscriptions, trials, orders,
 // receipts, promo codes, licenses and Stripe's seen events.
+
+/** What is bought, as a subscription holds it and an order charges for it: a product's plan, for months and seats, at a price. */
+const purchaseColumns = () => ({
+  product: text('product').notNull(),
+  plan: text('plan').notNull(),
+  months: integer('months').notNull(),
+  seats: integer('seats').notNull().default(1),
+  currency: text('currency').notNull(),
+  price: money('price').notNull(),
+});
 
 /** The processor's customer of a user (Stripe's cus_...; the sandbox has none). */
 export const billingCustomers = pgTable(
@@ -27,10 +37,7 @@ export const paymentMethods = pgTable(
     userId: personId(),
     processor: text('processor').notNull(),
     processorRef: text('processor_ref').notNull(),
-    brand: text('brand').notNull(),
-    last4: text('last4').notNull(),
-    expMonth: integer('exp_month').notNull(),
-    expYear: integer('exp_year').notNull(),
+    ...cardColumns(),
     cardholder: text('cardholder').notNull(),
     city: text('city').notNull(),
     state: text('state').notNull(),
@@ -56,12 +63,7 @@ export const subscriptions = pgTable(
     id: uuid('id').primaryKey(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
-    product: text('product').notNull(),
-    plan: text('plan').notNull(),
-    months: integer('months').notNull(),
-    seats: integer('seats').notNull().default(1),
-    currency: text('currency').notNull(),
-    price: money('price').notNull(),
+    ...purchaseColumns(),
     status: text('status').notNull(),
     paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
     trialEndsAt: tz('trial_ends_at'),
@@ -114,12 +116,7 @@ export const orders = pgTable(
     number: text('number').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
-    product: text('product').notNull(),
-    plan: text('plan').notNull(),
-    months: integer('months').notNull(),
-    seats: integer('seats').notNull().default(1),
-    currency: text('currency').notNull(),
-    price: money('price').notNull(),
+    ...purchaseColumns(),
     discount: money('discount').notNull(),
     subtotal: money('subtotal').notNull(),
     credit: money('credit').notNull(),

@@ -1,15 +1,12 @@
-import { integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, money } from '../../db/columns';
+import { pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cardColumns, createdAt, money } from '../../db/columns';
 
 // The sandbox processor's own tables (platform/payments/sandbox.ts): it stands in for Stripe.
 
 /** The sandbox processor's card tokens: brand, last four, expiry and the test behaviour, never the number. */
 export const sandboxCards = pgTable('sandbox_cards', {
   token: text('token').primaryKey(),
-  brand: text('brand').notNull(),
-  last4: text('last4').notNull(),
-  expMonth: integer('exp_month').notNull(),
-  expYear: integer('exp_year').notNull(),
+  ...cardColumns(),
   behavior: text('behavior').notNull(),
   createdAt: createdAt(),
 });
