@@ -29,47 +29,31 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
 export function auditTestServer() {
   const clock = manualClock(new Date(Math.floor(Date.now() / 30_000) * 30_000 + 15_000));
   let server: TestServer;
-  let client: ReturnType<typeof identityClient>;
-  let organizations: ReturnType<typeof createOrganizationService>;
-  let acme: string;
-  let globex: string;
   const tokens: Record<string, string> = {};
+  /** What the file's beforeAll makes, there from its first test on (the answer below is this object). */
+  const started = {} as { server: TestServer; client: ReturnType<typeof identityClient>; organizations: ReturnType<typeof createOrganizationService>; acme: string; globex: string };
 
   beforeAll(async () => {
     server = await startTestServer({ clock });
-    client = identityClient(server.app, server.database);
-    organizations = createOrganizationService({ db: server.database.db, clock });
+    const client = identityClient(server.app, server.database);
+    const organizations = createOrganizationService({ db: server.database.db, clock });
     for (const email of ['boss@acme.example', 'owner@acme.example', 'worker@acme.example', 'loner@example.com', 'chief@globex.example']) tokens[email] = await client.registeredUser(email, PASSWORD);
-    acme = (await organizations.create({ name: 'Acme', adminEmail: 'boss@acme.example', adminUserId: null }))!.id;
+    const acme = (await organizations.create({ name: 'Acme', adminEmail: 'boss@acme.example', adminUserId: null }))!.id;
     await organizations.addMember(acme, 'worker@acme.example');
     await organizations.addMember(acme, 'owner@acme.example');
     await organizations.addMember(acme, 'ghost@acme.example');
     await server.database.db.update(organizationMembers).set({ role: 'owner' }).where(eq(organizationMembers.email, 'owner@acme.example'));
-    globex = (await organizations.create({ name: 'Globex', adminEmail: 'chief@globex.example', adminUserId: null }))!.id;
+    const globex = (await organizations.create({ name: 'Globex', adminEmail: 'chief@globex.example', adminUserId: null }))!.id;
+    Object.assign(started, { server, client, organizations, acme, globex });
   });
   afterAll(() => server.close());
 
   const nextAddress = visitorAddresses('10.66');
   const call = visitorCalls(() => server, nextAddress, UA);
 
-  return {
+  return Object.assign(started, {
     clock,
     tokens,
-    get server() {
-      return server;
-    },
-    get client() {
-      return client;
-    },
-    get organizations() {
-      return organizations;
-    },
-    get acme() {
-      return acme;
-    },
-    get globex() {
-      return globex;
-    },
     nextAddress,
     call,
     signIn: (email: string, password = PASSWORD, ip?: string) => call('POST', '/v3/sso/auth', { body: { email, password }, ip }),
@@ -78,5 +62,5 @@ export function auditTestServer() {
     allEvents: () => server.database.db.select().from(organizationAuditEvents),
     list: (organizationId: string, token: string, query = '') => call('GET', `/v3/organizations/${organizationId}/audit-events${query}`, { token }),
     exportCsv: (organizationId: string, token: string, query = '') => call('GET', `/v3/organizations/${organizationId}/audit-events.csv${query}`, { token }),
-  };
+  });
 }

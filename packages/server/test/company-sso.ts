@@ -37,20 +37,21 @@ export function operatorCompanySso(server: TestServer, organizations: Organizati
  */
 export function companySsoTestServer(options: { clientId: string; clientSecret: string; redirectUris?: string[]; addresses: string; env?: Record<string, string> }) {
   let server: TestServer;
-  let client: ReturnType<typeof identityClient>;
   let idp: Awaited<ReturnType<typeof startOidcIdp>>;
   let dns: Awaited<ReturnType<typeof startDnsServer>>;
   let organizations: OrganizationService;
   let admin: CompanySsoService;
   const dnsRecords = new Map<string, string[]>();
+  /** What the file's beforeAll makes, there from its first test on (the answer below is this object). */
+  const started = {} as { server: TestServer; client: ReturnType<typeof identityClient>; idp: typeof idp; dns: typeof dns; organizations: OrganizationService; admin: CompanySsoService };
 
   beforeAll(async () => {
     idp = await startOidcIdp({ clientId: options.clientId, clientSecret: options.clientSecret, redirectUris: options.redirectUris ?? [REDIRECT] });
     dns = await startDnsServer(dnsRecords);
     server = await startTestServer({ env: { COMPANY_SSO_DNS_SERVER: dns.server, ...options.env } });
-    client = identityClient(server.app, server.database);
     organizations = testOrganizations(server);
     admin = operatorCompanySso(server, organizations);
+    Object.assign(started, { server, client: identityClient(server.app, server.database), idp, dns, organizations, admin });
   });
   afterAll(async () => {
     await server?.close();
@@ -96,26 +97,8 @@ export function companySsoTestServer(options: { clientId: string; clientSecret: 
     await admin.verifyDomain({ organization, domain });
   }
 
-  return {
+  return Object.assign(started, {
     dnsRecords,
-    get server() {
-      return server;
-    },
-    get client() {
-      return client;
-    },
-    get idp() {
-      return idp;
-    },
-    get dns() {
-      return dns;
-    },
-    get organizations() {
-      return organizations;
-    },
-    get admin() {
-      return admin;
-    },
     nextAddress,
     start,
     oidcSignIn,
@@ -128,5 +111,5 @@ export function companySsoTestServer(options: { clientId: string; clientSecret: 
     },
 
     verifiedDomain,
-  };
+  });
 }

@@ -24,8 +24,9 @@ export function payoutTestServer() {
   const clock = manualClock(new Date('2026-11-20T12:00:00Z'));
   let server: TestServer;
   let identity: ReturnType<typeof identityClient>;
-  let bugbounty: string;
   let people = 0;
+  /** What the file's beforeAll makes, there from its first test on (the answer below is this object). */
+  const started = {} as { server: TestServer; bugbounty: string };
 
   beforeAll(async () => {
     server = await startProviderTestServer({
@@ -35,7 +36,7 @@ export function payoutTestServer() {
       clock,
     });
     identity = identityClient(server.app, server.database);
-    bugbounty = await clientCredentialsToken(server, 'test-bugbounty', BUGBOUNTY_SECRET);
+    Object.assign(started, { server, bugbounty: await clientCredentialsToken(server, 'test-bugbounty', BUGBOUNTY_SECRET) });
   });
   afterAll(() => server.close());
 
@@ -81,7 +82,7 @@ export function payoutTestServer() {
     status: 'approved',
     ...extra,
   });
-  const postReward = (body: object, token = bugbounty) => inject('POST', '/v3/bugbounty_platform/rewards', token, body);
+  const postReward = (body: object, token = started.bugbounty) => inject('POST', '/v3/bugbounty_platform/rewards', token, body);
   const choose = (token: string, currency: string) => inject('PUT', '/v3/sso/me/wallet/payout', token, { payout_currency: currency });
   const balance = async (userId: string, currency: string) =>
     Number((await rows<{ balance: string }>(server.database.db, sql`select balance::text as balance from wallet_accounts where user_id = ${userId} and currency = ${currency}`))[0]?.balance ?? 0);
@@ -111,14 +112,8 @@ export function payoutTestServer() {
   }
 
 
-  return {
+  return Object.assign(started, {
     clock,
-    get server() {
-      return server;
-    },
-    get bugbounty() {
-      return bugbounty;
-    },
     researcher,
     personAccessToken,
     inject,
@@ -128,5 +123,5 @@ export function payoutTestServer() {
     balance,
     service,
     booksHold,
-  };
+  });
 }
