@@ -9,6 +9,8 @@ export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array 
 
 export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
+export const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
 export const tz = (name: string) => timestamp(name, { withTimezone: true });
 
 /** Amounts in minor units (đồng, cents): whole numbers, never floating point. */

@@ -1,5 +1,5 @@
-import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { bytea } from '../../db/columns';
+import { pgTable, text } from 'drizzle-orm/pg-core';
+import { bytea, updatedAt } from '../../db/columns';
 import { personId } from '../users/tables';
 
 /** Profile pictures, resized on upload and kept in the database so every node serves them. */
@@ -7,5 +7,5 @@ export const avatars = pgTable('avatars', {
   userId: personId().primaryKey(),
   content: bytea('content').notNull(),
   contentType: text('content_type').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });

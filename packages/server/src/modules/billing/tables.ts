@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { cardColumns, createdAt, tz, money } from '../../db/columns';
+import { cardColumns, createdAt, money, tz, updatedAt } from '../../db/columns';
 import { organizations } from '../organizations/tables';
 import { personId, users } from '../users/tables';
 
@@ -77,7 +77,7 @@ export const subscriptions = pgTable(
     claimedUntil: tz('claimed_until'),
     claimId: text('claim_id'),
     createdAt: createdAt(),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('subscriptions_one_live_per_product').on(table.userId, table.product).where(sql`${table.status} <> 'canceled' and ${table.userId} is not null`),

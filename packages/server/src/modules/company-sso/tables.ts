@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt } from '../../db/columns';
+import { createdAt, updatedAt } from '../../db/columns';
 import { organizationId } from '../organizations/tables';
 import { personId } from '../users/tables';
 
@@ -26,7 +26,7 @@ export const companySsoConnections = pgTable(
     samlCertificates: jsonb('saml_certificates').$type<string[]>(),
     requireSso: boolean('require_sso').notNull().default(false),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('company_sso_connections_identifier_key').on(table.identifier),

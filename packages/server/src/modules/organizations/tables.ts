@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, invitationLifeColumns } from '../../db/columns';
+import { boolean, check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, invitationLifeColumns, updatedAt } from '../../db/columns';
 import { users } from '../users/tables';
 
 // Organizations (migration 0004_billing made them, for the business trial), their members,
@@ -76,7 +76,7 @@ export const organizationDeployments = pgTable(
     activated: boolean('activated').notNull().default(true),
     requirePasswordless: boolean('require_passwordless').notNull().default(false),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [check('organization_deployments_base_api_https', sql`${table.baseApi} LIKE 'https://%'`)],
 );

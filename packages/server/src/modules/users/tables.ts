@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from '../../db/columns';
+import { createdAt, updatedAt } from '../../db/columns';
 
 /** People. Emails are stored lower-cased; a null password means a passkey-only account. */
 export const users = pgTable(
@@ -40,7 +40,7 @@ export const users = pgTable(
     /** Locked by an operator: no sign-in, and every session, key and token refused, until unlocked. */
     lockedAt: timestamp('locked_at', { withTimezone: true }),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('users_email_key').on(table.email),

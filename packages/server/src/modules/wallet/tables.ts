@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, money } from '../../db/columns';
+import { createdAt, money, updatedAt } from '../../db/columns';
 import { users } from '../users/tables';
 
 // The wallet: the double-entry ledger, deposits and withdrawals, and researchers' rewards and
@@ -83,7 +83,7 @@ export const walletChainWithdrawals = pgTable('wallet_chain_withdrawals', {
   /** Hashes of earlier signings of the same nonce (a resend with a higher gas price). */
   replacedTxHashes: text('replaced_tx_hashes').array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /** A transfer to a partner exchange wallet: pending until the partner's signed callback says completed, or rejected (refunded). */
@@ -104,7 +104,7 @@ export const walletPartnerTransfers = pgTable('wallet_partner_transfers', {
   refundEntryId: uuid('refund_entry_id'),
   allowanceDay: text('allowance_day').notNull(),
   createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /** The BEP20 addresses a person has sent WHC to: a first transfer to another needs the password too. */
@@ -135,7 +135,7 @@ export const walletChainCursors = pgTable('wallet_chain_cursors', {
   name: text('name').primaryKey(),
   nextBlock: bigint('next_block', { mode: 'number' }).notNull(),
   headBlock: bigint('head_block', { mode: 'number' }),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /** An incoming WHC token transfer to a deposit address: pending, completed (credited once) or ignored. */
@@ -155,7 +155,7 @@ export const walletWhcDeposits = pgTable(
     status: text('status').notNull().default('pending'),
     entryId: uuid('entry_id'),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
     creditedAt: timestamp('credited_at', { withTimezone: true }),
   },
   (table) => [uniqueIndex('wallet_whc_deposits_log_key').on(table.txHash, table.logIndex), index('wallet_whc_deposits_user').on(table.userId, table.createdAt)],
@@ -197,5 +197,5 @@ export const researcherSettings = pgTable('researcher_settings', {
   userId: uuid('user_id').primaryKey(),
   payoutCurrency: text('payout_currency'),
   profilePublic: boolean('profile_public').notNull().default(false),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });

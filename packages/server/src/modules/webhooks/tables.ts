@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from '../../db/columns';
+import { createdAt, updatedAt } from '../../db/columns';
 import { oauthClients } from '../oauth/tables';
 
 /**
@@ -16,7 +16,7 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   secret: text('secret').notNull(),
   enabled: boolean('enabled').notNull().default(true),
   createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /**
