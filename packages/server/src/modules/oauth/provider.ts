@@ -15,6 +15,7 @@ import { existingGrantLoader } from './existing-grant';
 import { loginPolicy } from './login-policy';
 import { INTERACTION_PATH, OIDC_ROUTES } from './oidc-routes';
 import { ACR_MULTI, ACR_SINGLE } from './portal-identity';
+import { portalSignOnParams } from './portal-sign-on';
 import { providerResources, resourcesOf } from './provider-resources';
 import { installPortalMiddleware } from './provider-middleware';
 import { devicePages, logoutPages, renderError } from './provider-pages';
@@ -153,6 +154,8 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
       },
     },
     routes: OIDC_ROUTES,
+    // A browser signed in to the portal is signed in by a plain authorization request itself (portal-sign-on.ts).
+    extraParams: portalSignOnParams,
     interactions: {
       policy: loginPolicy(),
       url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`,
