@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
 import { oneTimeTokens } from '../../db/schema';
 
@@ -11,8 +12,15 @@ export type OneTimeTokenRow = typeof oneTimeTokens.$inferSelect;
  * narrows the purposes a module may touch.
  */
 export function oneTimeTokenQueries<Purpose extends string>(db: Database) {
-  const live = (purpose: Purpose, now: Date) =>
-    and(eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now));
+  /** Not used yet and not expired. */
+  const unspent = (now: Date) => and(isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now));
+  const live = (purpose: Purpose, now: Date) => and(eq(oneTimeTokens.purpose, purpose), unspent(now));
+  /** Narrows a select of tokens to the newest live one of a purpose for a user (short codes are looked up per user). */
+  const newestLive = <Query extends PgSelect>(query: Query, userId: string, purpose: Purpose, now: Date) =>
+    query
+      .where(and(eq(oneTimeTokens.userId, userId), live(purpose, now)))
+      .orderBy(desc(oneTimeTokens.createdAt))
+      .limit(1);
 
   return {
     async insertToken(row: typeof oneTimeTokens.$inferInsert & { purpose: Purpose }): Promise<void> {
@@ -48,12 +56,7 @@ export function oneTimeTokenQueries<Purpose extends string>(db: Database) {
 
     /** The newest live token of a purpose for a user (short codes are looked up per user). */
     async latestLiveToken(userId: string, purpose: Purpose, now: Date): Promise<OneTimeTokenRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(oneTimeTokens)
-        .where(and(eq(oneTimeTokens.userId, userId), live(purpose, now)))
-        .orderBy(desc(oneTimeTokens.createdAt))
-        .limit(1);
+      const [row] = await newestLive(db.select().from(oneTimeTokens).$dynamic(), userId, purpose, now);
       return row;
     },
 
@@ -63,16 +66,11 @@ export function oneTimeTokenQueries<Purpose extends string>(db: Database) {
      * guesses can never check more than `max`; undefined when none is.
      */
     async takeLatestAttempt(userId: string, purpose: Purpose, now: Date, max: number): Promise<OneTimeTokenRow | undefined> {
-      const newest = db
-        .select({ id: oneTimeTokens.id })
-        .from(oneTimeTokens)
-        .where(and(eq(oneTimeTokens.userId, userId), live(purpose, now)))
-        .orderBy(desc(oneTimeTokens.createdAt))
-        .limit(1);
+      const newest = newestLive(db.select({ id: oneTimeTokens.id }).from(oneTimeTokens).$dynamic(), userId, purpose, now);
       const [row] = await db
         .update(oneTimeTokens)
         .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
-        .where(and(inArray(oneTimeTokens.id, newest), lt(oneTimeTokens.attempts, max), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+        .where(and(inArray(oneTimeTokens.id, newest), lt(oneTimeTokens.attempts, max), unspent(now)))
         .returning();
       return row;
     },
@@ -82,7 +80,7 @@ export function oneTimeTokenQueries<Purpose extends string>(db: Database) {
       const rows = await db
         .update(oneTimeTokens)
         .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
-        .where(and(eq(oneTimeTokens.id, tokenId), lt(oneTimeTokens.attempts, max), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+        .where(and(eq(oneTimeTokens.id, tokenId), lt(oneTimeTokens.attempts, max), unspent(now)))
         .returning({ id: oneTimeTokens.id });
       return rows.length > 0;
     },
@@ -102,7 +100,7 @@ export function oneTimeTokenQueries<Purpose extends string>(db: Database) {
       const rows = await db
         .update(oneTimeTokens)
         .set({ usedAt: now })
-        .where(and(eq(oneTimeTokens.id, tokenId), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+        .where(and(eq(oneTimeTokens.id, tokenId), unspent(now)))
         .returning({ id: oneTimeTokens.id });
       return rows.length > 0;
     },
