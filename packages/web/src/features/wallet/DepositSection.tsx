@@ -66,6 +66,19 @@ function OrderInstructions({ order }: { order: DepositOrderCreated }) {
   );
 }
 
+/** A dialog's order to pay, new or shown again: what to transfer, and Done. */
+function OrderToPay({ order, onDone }: { order: DepositOrderCreated; onDone: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="md">
+      <OrderInstructions order={order} />
+      <Group justify="flex-end">
+        <Button onClick={onDone}>{t('wallet.deposit.done')}</Button>
+      </Group>
+    </Stack>
+  );
+}
+
 /** The dialog: an amount, then the order to pay. */
 function DepositDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -101,12 +114,7 @@ function DepositDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
   return (
     <Modal opened={opened} onClose={close} title={t('wallet.deposit.dialogTitle')} centered size="lg" closeButtonProps={{ 'aria-label': t('common.close') }}>
       {order ? (
-        <Stack gap="md">
-          <OrderInstructions order={order} />
-          <Group justify="flex-end">
-            <Button onClick={close}>{t('wallet.deposit.done')}</Button>
-          </Group>
-        </Stack>
+        <OrderToPay order={order} onDone={close} />
       ) : (
         <form onSubmit={submit} noValidate data-testid="deposit-form">
           <Stack gap="sm">
@@ -139,14 +147,7 @@ function OrderDialog({ order, onClose }: { order: DepositOrderCreated | null; on
   const { t } = useTranslation();
   return (
     <Modal opened={order !== null} onClose={onClose} title={t('wallet.deposit.dialogTitle')} centered size="lg" closeButtonProps={{ 'aria-label': t('common.close') }}>
-      {order && (
-        <Stack gap="md">
-          <OrderInstructions order={order} />
-          <Group justify="flex-end">
-            <Button onClick={onClose}>{t('wallet.deposit.done')}</Button>
-          </Group>
-        </Stack>
-      )}
+      {order && <OrderToPay order={order} onDone={onClose} />}
     </Modal>
   );
 }
