@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { outputOf, runToolInProcess, toolDatabase } from '../../../test/operator-tools';
+import { refusalOf } from '../../../test/refusal';
 import { organizationsTool } from '../../cli/organizations-tool';
 import { organizationAuditEvents, passkeys, users } from '../../db/schema';
 import { limits } from '../../platform/rate-limit';
@@ -116,15 +117,7 @@ describe('the locker sign-in page', () => {
 });
 
 describe('organizations operator commands', () => {
-  const refusal = async (promise: Promise<unknown>) => {
-    try {
-      await promise;
-    } catch (error) {
-      if (error instanceof OrganizationAdminError) return error.message;
-      throw error;
-    }
-    throw new Error('accepted');
-  };
+  const refusal = (promise: Promise<unknown>) => refusalOf(promise, OrganizationAdminError);
 
   it('checks the deployment URLs', () => {
     expect(deploymentUrl('https://api.example.com/v3/', '--base-api', false)).toBe('https://api.example.com/v3');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../../../test/db-target';
+import { refusalOf } from '../../../test/refusal';
 import type { DatabaseHandle } from '../../db/client';
 import { users } from '../../db/schema';
 import { walletAdmin, WalletAdminError } from './admin';
@@ -14,15 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const refusal = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof WalletAdminError) return error.message;
-    throw error;
-  }
-  throw new Error('accepted');
-};
+const refusal = (promise: Promise<unknown>) => refusalOf(promise, WalletAdminError);
 
 describe('npm run wallet -- adjust', () => {
   it('puts money in and takes it out with a note, by email or username', async () => {
