@@ -101,18 +101,18 @@ export const subscribe = endpointIn(signedIn, 'POST /sso/me/subscriptions', 'Sta
   body: subscribeRequestSchema, status: 201, response: subscriptionResultSchema, errors: [...chargeErrors, 'billing.already_subscribed'],
 });
 
-export const changeSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/change', 'Change the plan or period: the unused part of the current period is credited (proration) and the new period starts now', {
-  params: idParams, body: changeSubscriptionRequestSchema, response: subscriptionResultSchema,
-  errors: [...chargeErrors, 'billing.subscription_not_found', 'billing.subscription_not_changeable'],
+/** A change to one of the person's subscriptions, by its id: refused when it is not theirs or cannot change now. */
+const subscriptionChange = { ...signedIn, params: idParams, errors: ['billing.subscription_not_found', 'billing.subscription_not_changeable'] } as const;
+
+export const changeSubscription = endpointIn(subscriptionChange, 'POST /sso/me/subscriptions/{id}/change', 'Change the plan or period: the unused part of the current period is credited (proration) and the new period starts now', {
+  body: changeSubscriptionRequestSchema, response: subscriptionResultSchema, errors: chargeErrors,
 });
 
-export const cancelSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/cancel', 'Cancel at the end of the current period (a trial ends without a charge)', {
-  params: idParams, response: subscriptionSchema, errors: ['billing.subscription_not_found', 'billing.subscription_not_changeable'],
+export const cancelSubscription = endpointIn(subscriptionChange, 'POST /sso/me/subscriptions/{id}/cancel', 'Cancel at the end of the current period (a trial ends without a charge)', {
+  response: subscriptionSchema,
 });
 
-export const resumeSubscription = endpointIn(signedIn, 'POST /sso/me/subscriptions/{id}/resume', 'Undo a cancellation before the period ends', {
-  params: idParams, response: subscriptionSchema, errors: ['billing.subscription_not_found', 'billing.subscription_not_changeable'],
-});
+export const resumeSubscription = endpointIn(subscriptionChange, 'POST /sso/me/subscriptions/{id}/resume', 'Undo a cancellation before the period ends', { response: subscriptionSchema });
 
 export const listOrders = endpointIn(signedIn, 'GET /sso/me/orders', 'The orders of the user, newest first', { response: orderListSchema });
 
