@@ -22,15 +22,14 @@ describe.each(backends)('rate limiter ($name)', ({ redisUrl }) => {
     return limiter;
   };
   let n = 0;
-  const freshKey = () => `k${++n}`;
+  /** A limiter and a key no other test counts on, with the rule the test applies. */
+  const fresh = (limit: number, windowSeconds: number) => ({ limiter: open(), key: `k${++n}`, rule: { limit, windowSeconds } });
   afterAll(async () => {
     await Promise.all(opened.map((limiter) => limiter.close()));
   });
 
   it('allows up to the limit, then refuses with a wait within the window', async () => {
-    const limiter = open();
-    const key = freshKey();
-    const rule = { limit: 3, windowSeconds: 60 };
+    const { limiter, key, rule } = fresh(3, 60);
     for (let i = 1; i <= 3; i++) {
       expect(await limiter.consume(key, rule)).toEqual({ allowed: true, count: i, retryAfterSeconds: 0 });
     }
@@ -42,9 +41,7 @@ describe.each(backends)('rate limiter ($name)', ({ redisUrl }) => {
   });
 
   it('peeks and reports status without counting', async () => {
-    const limiter = open();
-    const key = freshKey();
-    const rule = { limit: 2, windowSeconds: 60 };
+    const { limiter, key, rule } = fresh(2, 60);
     expect(await limiter.peek(key, rule)).toBe(0);
     expect(await limiter.status(key, rule)).toEqual({ allowed: true, count: 0, retryAfterSeconds: 0 });
     await limiter.consume(key, rule);
@@ -58,9 +55,7 @@ describe.each(backends)('rate limiter ($name)', ({ redisUrl }) => {
   });
 
   it('starts a new window once the old one expires', async () => {
-    const limiter = open();
-    const key = freshKey();
-    const rule = { limit: 1, windowSeconds: 1 };
+    const { limiter, key, rule } = fresh(1, 1);
     expect((await limiter.consume(key, rule)).allowed).toBe(true);
     const refused = await limiter.consume(key, rule);
     expect(refused).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
@@ -70,9 +65,7 @@ describe.each(backends)('rate limiter ($name)', ({ redisUrl }) => {
   });
 
   it('does not extend the window with refused hits', async () => {
-    const limiter = open();
-    const key = freshKey();
-    const rule = { limit: 1, windowSeconds: 1 };
+    const { limiter, key, rule } = fresh(1, 1);
     await limiter.consume(key, rule);
     await sleep(600);
     expect((await limiter.consume(key, rule)).allowed).toBe(false);
@@ -81,9 +74,7 @@ describe.each(backends)('rate limiter ($name)', ({ redisUrl }) => {
   });
 
   it('forgets a key on reset', async () => {
-    const limiter = open();
-    const key = freshKey();
-    const rule = { limit: 1, windowSeconds: 60 };
+    const { limiter, key, rule } = fresh(1, 60);
     await limiter.consume(key, rule);
     expect((await limiter.consume(key, rule)).allowed).toBe(false);
     await limiter.reset(key);
@@ -100,9 +91,7 @@ describe.each(backends)('rate limiter ($name)', ({ redisUrl }) => {
   });
 
   it('refunds a reserved hit, never below zero', async () => {
-    const limiter = open();
-    const key = freshKey();
-    const rule = { limit: 2, windowSeconds: 60 };
+    const { limiter, key, rule } = fresh(2, 60);
     await limiter.consume(key, rule);
     await limiter.consume(key, rule);
     await limiter.refund(key);
@@ -113,9 +102,7 @@ describe.each(backends)('rate limiter ($name)', ({ redisUrl }) => {
   });
 
   it('runs no more parallel tries than the budget, then one per growing delay', async () => {
-    const limiter = open();
-    const key = freshKey();
-    const rule = { limit: 10, windowSeconds: 60 };
+    const { limiter, key, rule } = fresh(10, 60);
     const delay = { baseSeconds: 30, maxSeconds: 600 };
     const decisions = await Promise.all(Array.from({ length: 100 }, () => limiter.attempt(key, rule, delay)));
     expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
@@ -126,9 +113,7 @@ describe.each(backends)('rate limiter ($name)', ({ redisUrl }) => {
   });
 
   it('lets a try through once the delay has passed, and doubles the next delay', async () => {
-    const limiter = open();
-    const key = freshKey();
-    const rule = { limit: 2, windowSeconds: 60 };
+    const { limiter, key, rule } = fresh(2, 60);
     const delay = { baseSeconds: 0.2, maxSeconds: 10 };
     expect((await limiter.attempt(key, rule, delay)).allowed).toBe(true);
     expect((await limiter.attempt(key, rule, delay)).allowed).toBe(true);
@@ -144,9 +129,7 @@ describe.each(backends)('rate limiter ($name)', ({ redisUrl }) => {
   });
 
   it('counts concurrent hits exactly', async () => {
-    const limiter = open();
-    const key = freshKey();
-    const rule = { limit: 10, windowSeconds: 60 };
+    const { limiter, key, rule } = fresh(10, 60);
     const decisions = await Promise.all(Array.from({ length: 25 }, () => limiter.consume(key, rule)));
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(10);
     expect(decisions.map((decision) => decision.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
