@@ -21,6 +21,18 @@ import { useLanguage } from '../../lib/use-language';
 import { planTitle } from '../../lib/billing-display';
 import { usePriceText } from './price-text';
 
+/** A line of the checkout's totals: what it is, and its amount at the right. */
+function TotalsRow({ label, amount, strong, testId }: { label: string; amount: string; strong?: boolean; testId?: string }) {
+  return (
+    <Table.Tr>
+      <Table.Td fw={strong ? 600 : undefined}>{label}</Table.Td>
+      <Table.Td ta="right" fw={strong ? 600 : undefined} data-testid={testId}>
+        {amount}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
 /** Checkout: plan, period and currency, a promo code, the totals before paying; or a change of a subscription (with proration). */
 export function CheckoutSection({ changing, onDone }: { changing: Subscription | null; onDone(): void }) {
   const { t } = useTranslation();
@@ -141,36 +153,11 @@ export function CheckoutSection({ changing, onDone }: { changing: Subscription |
         {quote && (
           <Table data-testid="checkout-totals" withRowBorders={false} maw={420}>
             <Table.Tbody>
-              <Table.Tr>
-                <Table.Td>{t('billing.checkout.price')}</Table.Td>
-                <Table.Td ta="right">{money(quote.price)}</Table.Td>
-              </Table.Tr>
-              {quote.discount > 0 && (
-                <Table.Tr>
-                  <Table.Td>
-                    {t('billing.checkout.discount')} ({quote.promo_code})
-                  </Table.Td>
-                  <Table.Td ta="right" data-testid="checkout-discount">
-                    −{money(quote.discount)}
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              <Table.Tr>
-                <Table.Td>{t('billing.checkout.subtotal')}</Table.Td>
-                <Table.Td ta="right">{money(quote.subtotal)}</Table.Td>
-              </Table.Tr>
-              {quote.credit > 0 && (
-                <Table.Tr>
-                  <Table.Td>{t('billing.checkout.credit')}</Table.Td>
-                  <Table.Td ta="right">−{money(quote.credit)}</Table.Td>
-                </Table.Tr>
-              )}
-              <Table.Tr>
-                <Table.Td fw={600}>{t('billing.checkout.dueNow')}</Table.Td>
-                <Table.Td ta="right" fw={600} data-testid="checkout-due">
-                  {money(quote.due_now)}
-                </Table.Td>
-              </Table.Tr>
+              <TotalsRow label={t('billing.checkout.price')} amount={money(quote.price)} />
+              {quote.discount > 0 && <TotalsRow label={`${t('billing.checkout.discount')} (${quote.promo_code})`} amount={`−${money(quote.discount)}`} testId="checkout-discount" />}
+              <TotalsRow label={t('billing.checkout.subtotal')} amount={money(quote.subtotal)} />
+              {quote.credit > 0 && <TotalsRow label={t('billing.checkout.credit')} amount={`−${money(quote.credit)}`} />}
+              <TotalsRow label={t('billing.checkout.dueNow')} amount={money(quote.due_now)} strong testId="checkout-due" />
             </Table.Tbody>
           </Table>
         )}
