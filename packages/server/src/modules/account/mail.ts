@@ -90,7 +90,7 @@ export function accountMailCopy(lang: Language) {
 
 /** A code sent to a new address to confirm it. */
 export const emailChangeCodeMail = defineMail<{ code: string; newEmail: string; validMinutes?: number }>({
-  en: ({ name, code, newEmail, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
+  en: ({ name, code, newEmail, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, mailedCode }) => ({
     subject: `Confirm your new ${brand} email address`,
     heading: 'Confirm your new email address',
     blocks: [
@@ -99,11 +99,9 @@ export const emailChangeCodeMail = defineMail<{ code: string; newEmail: string; 
       ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: "If you didn't ask for this change, ignore this email. Your email address stays the same." },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 
-  vi: ({ name, code, newEmail, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
+  vi: ({ name, code, newEmail, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, mailedCode }) => ({
     subject: `Xác nhận địa chỉ email mới cho ${brand}`,
     heading: 'Xác nhận địa chỉ email mới',
     blocks: [
@@ -112,7 +110,5 @@ export const emailChangeCodeMail = defineMail<{ code: string; newEmail: string; 
       ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: 'Nếu bạn không yêu cầu thay đổi này, hãy bỏ qua email này. Địa chỉ email của bạn vẫn giữ nguyên.' },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 });

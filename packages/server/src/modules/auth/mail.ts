@@ -3,7 +3,7 @@ import { DEFAULT_CODE_MINUTES, defineMail, type CommonWords, type MailTarget } f
 
 /** Confirm the address of a new account. */
 export const activationMail = defineMail<{ link: string }>({
-  en: ({ name, link }, brand, { greeting, signOff, footer }) => ({
+  en: ({ name, link }, brand, { greeting }) => ({
     subject: `Activate your ${brand} account`,
     heading: 'Confirm your email address',
     blocks: [
@@ -12,11 +12,9 @@ export const activationMail = defineMail<{ link: string }>({
       { kind: 'button', label: 'Activate account', url: link },
       { kind: 'note', text: "If you didn't create this account, you can ignore this email." },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 
-  vi: ({ name, link }, brand, { greeting, signOff, footer }) => ({
+  vi: ({ name, link }, brand, { greeting }) => ({
     subject: `Kích hoạt tài khoản ${brand} của bạn`,
     heading: 'Xác nhận địa chỉ email',
     blocks: [
@@ -25,14 +23,12 @@ export const activationMail = defineMail<{ link: string }>({
       { kind: 'button', label: 'Kích hoạt tài khoản', url: link },
       { kind: 'note', text: 'Nếu bạn không tạo tài khoản này, bạn có thể bỏ qua email này.' },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 });
 
 /** Someone tried to register with an address that already has an account. */
 export const signupExistingMail = defineMail<{ /** Sign-in page. */ link: string; resetLink: string }>({
-  en: ({ name, link, resetLink }, brand, { greeting, signOff, footer }) => ({
+  en: ({ name, link, resetLink }, brand, { greeting }) => ({
     subject: `Someone tried to sign up to ${brand} with your email`,
     heading: 'You already have an account',
     blocks: [
@@ -46,11 +42,9 @@ export const signupExistingMail = defineMail<{ /** Sign-in page. */ link: string
       { kind: 'link', label: 'Reset password', url: resetLink },
       { kind: 'note', text: "If this wasn't you, you can ignore this email. Nothing has changed in your account." },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 
-  vi: ({ name, link, resetLink }, brand, { greeting, signOff, footer }) => ({
+  vi: ({ name, link, resetLink }, brand, { greeting }) => ({
     subject: `Có người đã thử đăng ký ${brand} bằng email của bạn`,
     heading: 'Bạn đã có tài khoản',
     blocks: [
@@ -64,14 +58,12 @@ export const signupExistingMail = defineMail<{ /** Sign-in page. */ link: string
       { kind: 'link', label: 'Đặt lại mật khẩu', url: resetLink },
       { kind: 'note', text: 'Nếu đó không phải là bạn, hãy bỏ qua email này. Tài khoản của bạn không có gì thay đổi.' },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 });
 
 /** A 6-digit code and a link; both valid `validMinutes` (default 10) and usable once. */
 export const resetPasswordMail = defineMail<{ code: string; link: string; validMinutes?: number }>({
-  en: ({ name, code, link, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer }) => ({
+  en: ({ name, code, link, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting }) => ({
     subject: `Reset your ${brand} password`,
     heading: 'Reset your password',
     blocks: [
@@ -83,11 +75,9 @@ export const resetPasswordMail = defineMail<{ code: string; link: string; validM
       { kind: 'p', text: `The code and the link are valid for ${validMinutes} minutes and can be used once.` },
       { kind: 'note', text: "If you didn't ask to reset your password, ignore this email. Your password stays the same." },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 
-  vi: ({ name, code, link, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer }) => ({
+  vi: ({ name, code, link, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting }) => ({
     subject: `Đặt lại mật khẩu ${brand}`,
     heading: 'Đặt lại mật khẩu',
     blocks: [
@@ -99,8 +89,6 @@ export const resetPasswordMail = defineMail<{ code: string; link: string; validM
       { kind: 'p', text: `Mã và liên kết có hiệu lực trong ${validMinutes} phút và chỉ dùng được một lần.` },
       { kind: 'note', text: 'Nếu bạn không yêu cầu đặt lại mật khẩu, hãy bỏ qua email này. Mật khẩu của bạn vẫn giữ nguyên.' },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 });
 
@@ -108,7 +96,7 @@ type PasswordChangedVars = { resetLink?: string; supportUrl?: string; /** The ac
 
 /** The words of the password-changed notice in one language; the blocks are the same in each. */
 function passwordChangedWording(words: { subject(brand: string): string; heading: string; changed(brand: string): string; notYou: string; reset: string; support: string }) {
-  return ({ name, resetLink, supportUrl, inventory }: PasswordChangedVars & MailTarget, brand: string, { greeting, signOff, footer }: CommonWords) => ({
+  return ({ name, resetLink, supportUrl, inventory }: PasswordChangedVars & MailTarget, brand: string, { greeting }: CommonWords) => ({
     subject: words.subject(brand),
     heading: words.heading,
     blocks: [
@@ -119,8 +107,6 @@ function passwordChangedWording(words: { subject(brand: string): string; heading
       ...(resetLink ? [{ kind: 'link' as const, label: words.reset, url: resetLink }] : []),
       ...(supportUrl ? [{ kind: 'link' as const, label: words.support, url: supportUrl }] : []),
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   });
 }
 

@@ -1,33 +1,12 @@
-import { defineMail, type CommonWords, type MailTarget } from '../../platform/mail';
+import { defineNotice, type NoticeVars } from '../../platform/mail';
 
 /**
  * Billing's mails, English and Vietnamese side by side: a receipt (the invoice PDF attached),
  * a failed renewal (with the next try), a subscription ended, the business trial started.
  */
-interface BillingNotice {
-  title: string;
-  lines: string[];
-  link?: { label: string; url: string };
-}
-
-const notice =
-  (note: string) =>
-  ({ name, title, lines, link }: BillingNotice & MailTarget, brand: string, words: CommonWords) => ({
-    subject: `${brand}: ${title}`,
-    heading: title,
-    blocks: [
-      words.greeting(name),
-      ...lines.map((text) => ({ kind: 'p' as const, text })),
-      ...(link ? [{ kind: 'button' as const, label: link.label, url: link.url }] : []),
-      { kind: 'note' as const, text: note },
-    ],
-    signOff: words.signOff(brand),
-    footer: words.footer(brand),
-  });
-
-export const billingMail = defineMail<BillingNotice>({
-  en: (vars, brand, words) => notice('This is a billing notice about your account.')(vars, brand, words),
-  vi: (vars, brand, words) => notice('Đây là thông báo thanh toán về tài khoản của bạn.')(vars, brand, words),
+export const billingMail = defineNotice({
+  en: () => 'This is a billing notice about your account.',
+  vi: () => 'Đây là thông báo thanh toán về tài khoản của bạn.',
 });
 
 export interface CopyVars {
@@ -43,19 +22,19 @@ export interface CopyVars {
 }
 
 const en = {
-  receipt: (v: Pick<CopyVars, 'plan' | 'total' | 'number' | 'card'>): BillingNotice => ({
+  receipt: (v: Pick<CopyVars, 'plan' | 'total' | 'number' | 'card'>): NoticeVars => ({
     title: `Receipt for ${v.plan}`,
     lines: [`We charged ${v.total} to ${v.card} for ${v.plan}.`, `Invoice ${v.number} is attached to this email and can be downloaded from your orders.`],
   }),
-  renewalFailed: (v: Pick<CopyVars, 'plan' | 'total' | 'date'>): BillingNotice => ({
+  renewalFailed: (v: Pick<CopyVars, 'plan' | 'total' | 'date'>): NoticeVars => ({
     title: `Payment for ${v.plan} failed`,
     lines: [`We could not charge ${v.total} for ${v.plan}. Your subscription is past due.`, `We will try again on ${v.date}. Update your payment card before then to keep your plan.`],
   }),
-  canceled: (v: Pick<CopyVars, 'plan'>): BillingNotice => ({
+  canceled: (v: Pick<CopyVars, 'plan'>): NoticeVars => ({
     title: `Your ${v.plan} subscription was cancelled`,
     lines: [`Your ${v.plan} subscription has ended. You can subscribe again at any time from your account.`],
   }),
-  businessTrial: (v: Pick<CopyVars, 'company' | 'email' | 'date' | 'days'>): BillingNotice => ({
+  businessTrial: (v: Pick<CopyVars, 'company' | 'email' | 'date' | 'days'>): NoticeVars => ({
     title: 'Your business trial has started',
     lines: [`The ${v.days}-day business trial of ${v.company} is active until ${v.date}.`, `You are its owner: manage your organization from your account ${v.email}.`],
   }),

@@ -10,7 +10,7 @@ interface DomainProofVars {
 
 /** The mailed proof of a domain: a code the organization's admin enters on the SSO settings page. */
 export const domainProofMail = defineMail<DomainProofVars>({
-  en: ({ organization, requester, domain, code }, brand, { greeting, signOff, footer }) => ({
+  en: ({ organization, requester, domain, code }, brand, { greeting }) => ({
     subject: `Verify ${domain} for ${organization} on ${brand}`,
     heading: `Verify ${domain}`,
     blocks: [
@@ -20,10 +20,8 @@ export const domainProofMail = defineMail<DomainProofVars>({
       { kind: 'p', text: `The code is valid for ${DOMAIN_PROOF_VALID_MINUTES} minutes and can be used once.` },
       { kind: 'note', text: "If you don't know this organization or this request, don't share the code: nothing happens without it." },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
-  vi: ({ organization, requester, domain, code }, brand, { greeting, signOff, footer }) => ({
+  vi: ({ organization, requester, domain, code }, brand, { greeting }) => ({
     subject: `Xác minh ${domain} cho ${organization} trên ${brand}`,
     heading: `Xác minh ${domain}`,
     blocks: [
@@ -33,7 +31,5 @@ export const domainProofMail = defineMail<DomainProofVars>({
       { kind: 'p', text: `Mã có hiệu lực trong ${DOMAIN_PROOF_VALID_MINUTES} phút và chỉ dùng được một lần.` },
       { kind: 'note', text: 'Nếu bạn không biết tổ chức hoặc yêu cầu này, đừng chia sẻ mã: không có gì thay đổi nếu không có mã.' },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 });

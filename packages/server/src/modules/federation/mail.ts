@@ -3,7 +3,7 @@ import { DEFAULT_CODE_MINUTES, defineMail } from '../../platform/mail';
 
 /** The code that proves the email given when signing up with a social account (/create-user). */
 export const socialSignupCodeMail = defineMail<{ code: string; provider: string; validMinutes?: number }>({
-  en: ({ name, code, provider, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
+  en: ({ name, code, provider, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, mailedCode }) => ({
     subject: `Confirm your email for ${brand}`,
     heading: 'Confirm your email',
     blocks: [
@@ -12,11 +12,9 @@ export const socialSignupCodeMail = defineMail<{ code: string; provider: string;
       ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: "If you didn't sign up, you can ignore this email: no account is created without this code." },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 
-  vi: ({ name, code, provider, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
+  vi: ({ name, code, provider, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, mailedCode }) => ({
     subject: `Xác nhận email của bạn cho ${brand}`,
     heading: 'Xác nhận email của bạn',
     blocks: [
@@ -25,7 +23,5 @@ export const socialSignupCodeMail = defineMail<{ code: string; provider: string;
       ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: 'Nếu bạn không đăng ký, bạn có thể bỏ qua email này: không có tài khoản nào được tạo khi chưa có mã này.' },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 });

@@ -3,7 +3,7 @@ import { DEFAULT_CODE_MINUTES, defineMail } from '../../platform/mail';
 
 /** A 6-digit sign-in code. */
 export const loginCodeMail = defineMail<{ code: string; validMinutes?: number }>({
-  en: ({ name, code, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
+  en: ({ name, code, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, mailedCode }) => ({
     subject: `Your ${brand} sign-in code`,
     heading: 'Your sign-in code',
     blocks: [
@@ -12,11 +12,9 @@ export const loginCodeMail = defineMail<{ code: string; validMinutes?: number }>
       ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: "If you didn't try to sign in, you can ignore this email." },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 
-  vi: ({ name, code, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, signOff, footer, mailedCode }) => ({
+  vi: ({ name, code, validMinutes = DEFAULT_CODE_MINUTES }, brand, { greeting, mailedCode }) => ({
     subject: `Mã đăng nhập ${brand} của bạn`,
     heading: 'Mã đăng nhập của bạn',
     blocks: [
@@ -25,7 +23,5 @@ export const loginCodeMail = defineMail<{ code: string; validMinutes?: number }>
       ...mailedCode(code, validMinutes, brand),
       { kind: 'note', text: 'Nếu bạn không thử đăng nhập, bạn có thể bỏ qua email này.' },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 });

@@ -9,7 +9,7 @@ interface ModeratorInvitationVars {
 
 /** A product's invitation to moderate one of its websites: the link accepts (an account) or signs up (none). */
 export const moderatorInvitationMail = defineMail<ModeratorInvitationVars>({
-  en: ({ name, website, product, link }, brand, { greeting, signOff, footer }) => ({
+  en: ({ name, website, product, link }, brand, { greeting }) => ({
     subject: `You are invited to moderate ${website} on ${product}`,
     heading: `Moderate ${website}`,
     blocks: [
@@ -19,10 +19,8 @@ export const moderatorInvitationMail = defineMail<ModeratorInvitationVars>({
       { kind: 'p', text: `The invitation is valid for ${MODERATOR_INVITATION_VALID_DAYS} days and can be used once.` },
       { kind: 'note', text: "If you don't know this website, ignore this email: nothing happens unless you accept." },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
-  vi: ({ name, website, product, link }, brand, { greeting, signOff, footer }) => ({
+  vi: ({ name, website, product, link }, brand, { greeting }) => ({
     subject: `Bạn được mời làm người kiểm duyệt ${website} trên ${product}`,
     heading: `Kiểm duyệt ${website}`,
     blocks: [
@@ -32,7 +30,5 @@ export const moderatorInvitationMail = defineMail<ModeratorInvitationVars>({
       { kind: 'p', text: `Lời mời có hiệu lực trong ${MODERATOR_INVITATION_VALID_DAYS} ngày và chỉ dùng được một lần.` },
       { kind: 'note', text: 'Nếu bạn không biết trang web này, hãy bỏ qua email này: không có gì thay đổi nếu bạn không chấp nhận.' },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 });

@@ -15,7 +15,7 @@ interface InvitationVars {
 
 /** An invitation to join an organization: the link signs up (no account yet) or opens the result screen. */
 export const invitationMail = defineMail<InvitationVars>({
-  en: ({ name, organization, inviter, role, link }, brand, { greeting, signOff, footer }) => ({
+  en: ({ name, organization, inviter, role, link }, brand, { greeting }) => ({
     subject: `${inviter} invited you to join ${organization} on ${brand}`,
     heading: `Join ${organization}`,
     blocks: [
@@ -25,10 +25,8 @@ export const invitationMail = defineMail<InvitationVars>({
       { kind: 'p', text: `The invitation is valid for ${INVITATION_VALID_DAYS} days and can be used once.` },
       { kind: 'note', text: "If you don't know this organization, ignore this email: nothing happens unless you accept." },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
-  vi: ({ name, organization, inviter, role, link }, brand, { greeting, signOff, footer }) => ({
+  vi: ({ name, organization, inviter, role, link }, brand, { greeting }) => ({
     subject: `${inviter} mời bạn tham gia ${organization} trên ${brand}`,
     heading: `Tham gia ${organization}`,
     blocks: [
@@ -38,7 +36,5 @@ export const invitationMail = defineMail<InvitationVars>({
       { kind: 'p', text: `Lời mời có hiệu lực trong ${INVITATION_VALID_DAYS} ngày và chỉ dùng được một lần.` },
       { kind: 'note', text: 'Nếu bạn không biết tổ chức này, hãy bỏ qua email này: không có gì thay đổi nếu bạn không chấp nhận.' },
     ],
-    signOff: signOff(brand),
-    footer: footer(brand),
   }),
 });

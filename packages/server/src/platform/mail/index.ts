@@ -3,5 +3,5 @@ export type { MailAttachment, MailMessage } from './message';
 export { listOutbox, type OutboxMail } from './queries';
 export { outboxRoutes } from './outbox-routes';
 export { DEFAULT_CODE_MINUTES, defineMail, type CommonWords, type MailTarget } from './compose';
-export { renderAlert, type AlertVars } from './alert';
+export { defineNotice, renderAlert, type NoticeVars } from './alert';
 export type { RenderedMail } from './layout';
