@@ -1,6 +1,9 @@
 import { no, deleteRow, clear, type PersonalColumns } from './handling';
 import { invoice } from './retention';
 
+// What is bought, in a subscription and in an order (billing's purchaseColumns): a product's plan, months, seats and price.
+const purchase = { product: no, plan: no, months: no, seats: no, currency: no, price: no };
+
 /** Billing: customers, cards, subscriptions, orders (invoices), promo codes, licenses, idempotency keys, the sandbox processor. */
 export const billingColumns: PersonalColumns = {
   // The processor's customer of the account: it names the person at the processor.
@@ -28,12 +31,7 @@ export const billingColumns: PersonalColumns = {
     id: no,
     user_id: no,
     organization_id: no,
-    product: no,
-    plan: no,
-    months: no,
-    seats: no,
-    currency: no,
-    price: no,
+    ...purchase,
     status: no,
     payment_method_id: no,
     trial_ends_at: no,
@@ -59,12 +57,7 @@ export const billingColumns: PersonalColumns = {
     number: no,
     user_id: no,
     subscription_id: no,
-    product: no,
-    plan: no,
-    months: no,
-    seats: no,
-    currency: no,
-    price: no,
+    ...purchase,
     discount: no,
     subtotal: no,
     credit: no,
