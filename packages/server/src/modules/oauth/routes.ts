@@ -13,12 +13,15 @@ import type { CurrentProvider } from './current-provider';
 import { ACR_MULTI, acrFor, INTERACTION_PATH, multiFactorRequired, OIDC_ROUTES, portalIdentities, type PortalIdentity } from './provider';
 import type { Approver, OAuthService } from './service';
 
-/** The portal session a browser presents (its cookie only: a bearer header here is an access token or a client's). */
+/**
+ * The portal session a browser presents (its cookie only: a bearer header here is an access token or a client's),
+ * of an account the API's guard would accept too: not being deleted, not purged, not locked by an operator.
+ */
 async function readPortal(request: FastifyRequest, config: Config, sessions: SessionService): Promise<PortalIdentity | null> {
   const token = request.cookies[sessionCookieName(request, config)];
   if (!token) return null;
   const found = await sessions.authenticate(token);
-  if (!found || found.user.deletionRequestedAt || found.user.purgedAt) return null;
+  if (!found || found.user.deletionRequestedAt || found.user.purgedAt || found.user.lockedAt) return null;
   return {
     sessionId: found.session.id,
     userId: found.user.id,

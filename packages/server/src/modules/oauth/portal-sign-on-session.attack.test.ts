@@ -1,0 +1,66 @@
+import { and, eq } from 'drizzle-orm';
+import * as oidc from 'openid-client';
+import { describe, expect, it } from 'vitest';
+import { oidcModels, users } from '../../db/schema';
+import { TestBrowser } from '../../../test/browser';
+import { CALLBACK, PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
+import { OIDC_ROUTES } from './provider';
+
+/**
+ * The portal session a plain authorization request signs in with (portal-sign-on.ts), asked as
+ * an attacker: does an account an operator locked still sign in to apps while its session waits
+ * to be ended; does a provider session cookie planted in the browser before the sign-in name the
+ * signed-in session after it?
+ */
+const rp = relyingPartyTestServer();
+const SCOPE = 'openid email';
+
+/** Walks one plain authorization request of `config` in `browser`. */
+async function walkAuthorization(config: oidc.Configuration, browser: TestBrowser) {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: SCOPE, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+  const { url: landed, visited } = await browser.walk(url.href);
+  return { landed, visited, verifier };
+}
+
+function browserWith(token: string): TestBrowser {
+  const browser = new TestBrowser(rp.origin);
+  browser.setCookie('auth_token', token);
+  return browser;
+}
+
+const SESSION_COOKIE = '_session';
+
+describe('the portal session the authorization request signs in with', () => {
+  it('signs no one in whose account an operator locked, even before their sessions are ended', async () => {
+    const config = await rp.discover('test-product', PRODUCT_SECRET);
+    const { token, email } = await rp.signedInBrowser();
+    // The lock is written first and the sessions ended after it (people.ts): in between, or if
+    // ending them failed, the portal session is still live. The API refuses it already.
+    await rp.server.database.db.update(users).set({ lockedAt: new Date() }).where(eq(users.email, email));
+    expect((await fetch(`${rp.origin}/v3/sso/me/connected-apps`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+
+    const { landed, visited } = await walkAuthorization(config, browserWith(token));
+    expect({ at: landed.pathname, code: landed.searchParams.get('code') }, visited.join(' -> ')).toEqual({ at: '/login', code: null });
+  });
+
+  it("replaces a provider session the browser already had: a cookie planted before the sign-in names no signed-in session", async () => {
+    const config = await rp.discover('test-product', PRODUCT_SECRET);
+    const { token } = await rp.signedInBrowser();
+    const browser = browserWith(token);
+    // A provider session with no one signed in: the logout page keeps its question in one.
+    expect((await browser.request(OIDC_ROUTES.end_session)).status).toBe(200);
+    const planted = browser.cookies.get(SESSION_COOKIE);
+    expect(planted).toBeTruthy();
+
+    const { landed, visited } = await walkAuthorization(config, browser);
+    expect(visited).toEqual(['/o/authorize']);
+    expect(landed.searchParams.get('code'), landed.href).toBeTruthy();
+    expect(browser.cookies.get(SESSION_COOKIE)).toBeTruthy();
+    expect(browser.cookies.get(SESSION_COOKIE)).not.toBe(planted);
+
+    // Whoever kept the planted cookie holds no session: the one it named is gone, the person's is under a new id.
+    const stored = async (id: string) => (await rp.server.database.db.select({ accountId: oidcModels.accountId }).from(oidcModels).where(and(eq(oidcModels.model, 'Session'), eq(oidcModels.id, id)))).length;
+    expect({ planted: await stored(planted!), signedIn: await stored(browser.cookies.get(SESSION_COOKIE)!) }).toEqual({ planted: 0, signedIn: 1 });
+  });
+});
