@@ -10,10 +10,10 @@ import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types
 import { OtpInput } from '../../components/form/OtpInput';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
-import { ApiError, call, errorText, retryAfterSeconds } from '../../lib/api';
-import { useCountdown } from '../../lib/use-countdown';
+import { ApiError, call, errorText } from '../../lib/api';
 import { useForm } from '../../lib/use-form';
 import { password as passwordRule, recoveryCode, verificationCode } from '../../lib/validators';
+import { ResendCodeButton, useResendCode } from './ResendCode';
 import { useRestoreOffer } from './use-restore-offer';
 
 
@@ -39,7 +39,10 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
   const captcha = useRef<CaptchaHandle>(null);
   const [captchaShown, setCaptchaShown] = useState(false);
   const [captchaFailure, setCaptchaFailure] = useState<CaptchaError | null>(null);
-  const [seconds, startCooldown] = useCountdown(challenge.method === 'email' ? RESEND_COOLDOWN_SECONDS : 0);
+  const { seconds, resend } = useResendCode(
+    () => call<typeof mfaEndpoints.resendSecondFactor>(firstPaintRoutes.resendSecondFactor, { body: { mfa_token: challenge.mfa_token } }, { handle: [400, 429] }),
+    { initialSeconds: challenge.method === 'email' ? RESEND_COOLDOWN_SECONDS : 0, setFailure },
+  );
   const restore = useRestoreOffer(onSignedIn);
   const passwordStep = challenge.method === 'password';
   const form = useForm({ code: '', recovery: '', password: '' }, () =>
@@ -68,18 +71,6 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
       if (!(error instanceof ApiError)) throw error;
       if (error.details?.captcha_required === true || error.code === 'auth.captcha_required') setCaptchaShown(true);
       if (!restore.offer(error)) setFailure(error);
-    }
-  };
-
-  const resend = async () => {
-    setFailure(null);
-    try {
-      await call<typeof mfaEndpoints.resendSecondFactor>(firstPaintRoutes.resendSecondFactor, { body: { mfa_token: challenge.mfa_token } }, { handle: [400, 429] });
-      startCooldown(RESEND_COOLDOWN_SECONDS);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error.status === 429) startCooldown(retryAfterSeconds(error));
-      setFailure(error);
     }
   };
 
@@ -143,9 +134,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
               {t(useRecovery ? (passwordStep ? 'auth.secondFactor.usePassword' : 'auth.secondFactor.useCode') : 'auth.secondFactor.useRecovery')}
             </Anchor>
             {challenge.method === 'email' && !useRecovery && (
-              <Button variant="subtle" size="xs" px={0} disabled={seconds > 0} onClick={() => void resend()}>
-                {seconds > 0 ? t('auth.secondFactor.resendIn', { seconds }) : t('auth.secondFactor.resend')}
-              </Button>
+              <ResendCodeButton seconds={seconds} onResend={() => void resend()} label={t('auth.secondFactor.resend')} waitLabel={t('auth.secondFactor.resendIn', { seconds })} />
             )}
           </Stack>
         </Stack>

@@ -13,13 +13,13 @@ import { useCaptchaSubmit } from '../../../components/captcha/use-captcha-submit
 import { OtpInput } from '../../../components/form/OtpInput';
 import { PageHeader } from '../../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../../components/ResendActivation';
-import { ApiError, errorText, notify, retryAfterSeconds } from '../../../lib/api';
+import { ApiError, errorText, notify } from '../../../lib/api';
 import { recalledIdentifier, rememberIdentifier, stateValue } from '../../../lib/flow-storage';
-import { useCountdown } from '../../../lib/use-countdown';
 import { useForm } from '../../../lib/use-form';
 import { email as emailRule, identifier as identifierRule, recoveryVerificationCode } from '../../../lib/validators';
 import { verifyRecoveryCode, verifyRecoveryEmail } from './api';
 import { NewPasswordForm } from './NewPasswordForm';
+import { ResendCodeButton, useResendCode } from '../ResendCode';
 import { addressTyping } from '../../../lib/address-input';
 
 type Step = 'identify' | 'email' | 'code' | 'password';
@@ -37,6 +37,20 @@ function StepHeader({ title, description }: { title: string; description: string
     </Stack>
   );
 }
+/** A step's end: back to the step before, and on. */
+function StepButtons({ onBack, backLabel, submitLabel, pending }: { onBack(): void; backLabel: string; submitLabel: string; pending: boolean }) {
+  return (
+    <Group justify="space-between">
+      <Button variant="default" onClick={onBack}>
+        {backLabel}
+      </Button>
+      <Button type="submit" loading={pending}>
+        {submitLabel}
+      </Button>
+    </Group>
+  );
+}
+
 const steps: Step[] = ['identify', 'email', 'code', 'password'];
 
 /**
@@ -53,6 +67,12 @@ export function ForgotPage() {
   const [recoveryEmail, setRecoveryEmail] = useState('');
   const [resetToken, setResetToken] = useState('');
 
+  /** A step's onDone: keep what it found out, and go on to the next step. */
+  const keepThenGo = (keep: (value: string) => void, next: Step) => (value: string) => {
+    keep(value);
+    setStep(next);
+  };
+
   const finish = () => {
     notify('success', t('recovery.forgot.done'));
     rememberIdentifier(identifier);
@@ -68,20 +88,14 @@ export function ForgotPage() {
       {step === 'identify' && (
         <IdentifyStep
           initial={identifier}
-          onDone={(value) => {
-            setIdentifier(value);
-            setStep('email');
-          }}
+          onDone={keepThenGo(setIdentifier, 'email')}
         />
       )}
       {step === 'email' && (
         <EmailStep
           identifier={identifier}
           onBack={() => setStep('identify')}
-          onDone={(value) => {
-            setRecoveryEmail(value);
-            setStep('code');
-          }}
+          onDone={keepThenGo(setRecoveryEmail, 'code')}
         />
       )}
       {step === 'code' && (
@@ -89,10 +103,7 @@ export function ForgotPage() {
           identifier={identifier}
           email={recoveryEmail}
           onBack={() => setStep('email')}
-          onDone={(token) => {
-            setResetToken(token);
-            setStep('password');
-          }}
+          onDone={keepThenGo(setResetToken, 'password')}
         />
       )}
       {step === 'password' && (
@@ -191,14 +202,7 @@ function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(
           inputWrapperOrder={['label', 'input', 'error', 'description']}
         />
         {captchaShown && <CaptchaPrompt ref={captcha} hint={t('recovery.forgot.captchaHint')} action="recovery" />}
-        <Group justify="space-between">
-          <Button variant="default" onClick={onBack}>
-            {t('recovery.forgot.back')}
-          </Button>
-          <Button type="submit" loading={pending}>
-            {t('recovery.forgot.sendCode')}
-          </Button>
-        </Group>
+        <StepButtons onBack={onBack} backLabel={t('recovery.forgot.back')} submitLabel={t('recovery.forgot.sendCode')} pending={pending} />
       </Stack>
     </form>
   );
@@ -211,7 +215,7 @@ function CodeStep({ identifier, email, onBack, onDone }: { identifier: string; e
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [resent, setResent] = useState(false);
   // The code was just mailed: a new one can be asked for after the server's gap.
-  const [seconds, startCooldown] = useCountdown(RESEND_COOLDOWN_SECONDS);
+  const mail = useResendCode(() => verifyRecoveryEmail(identifier, email), { initialSeconds: RESEND_COOLDOWN_SECONDS, setFailure });
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -230,17 +234,8 @@ function CodeStep({ identifier, email, onBack, onDone }: { identifier: string; e
   };
 
   const resend = async () => {
-    setFailure(null);
     setResent(false);
-    try {
-      await verifyRecoveryEmail(identifier, email);
-      setResent(true);
-      startCooldown(RESEND_COOLDOWN_SECONDS);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error.status === 429) startCooldown(retryAfterSeconds(error));
-      setFailure(error);
-    }
+    setResent(await mail.resend());
   };
 
   const error = form.error('code') ?? (failure ? errorText(failure) : undefined);
@@ -266,18 +261,9 @@ function CodeStep({ identifier, email, onBack, onDone }: { identifier: string; e
             </Text>
           )}
         </Stack>
-        <Group justify="space-between">
-          <Button variant="default" onClick={onBack}>
-            {t('recovery.forgot.back')}
-          </Button>
-          <Button type="submit" loading={pending}>
-            {t('recovery.forgot.verify')}
-          </Button>
-        </Group>
+        <StepButtons onBack={onBack} backLabel={t('recovery.forgot.back')} submitLabel={t('recovery.forgot.verify')} pending={pending} />
         <div>
-          <Button variant="subtle" size="xs" px={0} disabled={seconds > 0} onClick={() => void resend()}>
-            {seconds > 0 ? t('recovery.forgot.resendIn', { seconds }) : t('recovery.forgot.resend')}
-          </Button>
+          <ResendCodeButton seconds={mail.seconds} onResend={() => void resend()} label={t('recovery.forgot.resend')} waitLabel={t('recovery.forgot.resendIn', { seconds: mail.seconds })} />
         </div>
       </Stack>
     </form>
