@@ -3,14 +3,18 @@ import { bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, 
 import { createdAt, updatedAt } from '../../db/columns';
 import { oauthClients } from '../oauth/tables';
 
+/** The outside app a row is about: gone with the app (ON DELETE CASCADE). */
+const appClientId = () =>
+  text('client_id')
+    .notNull()
+    .references(() => oauthClients.clientId, { onDelete: 'cascade' });
+
 /**
  * Events to products (migration 0031_webhooks, modules/webhooks): an outside app's endpoint and
  * the events it chose; the secret sealed with the data key (needed in clear to sign).
  */
 export const webhookEndpoints = pgTable('webhook_endpoints', {
-  clientId: text('client_id')
-    .primaryKey()
-    .references(() => oauthClients.clientId, { onDelete: 'cascade' }),
+  clientId: appClientId().primaryKey(),
   url: text('url').notNull(),
   events: text('events').array().notNull(),
   secret: text('secret').notNull(),
@@ -29,9 +33,7 @@ export const webhookDeliveries = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     eventId: uuid('event_id').notNull(),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => oauthClients.clientId, { onDelete: 'cascade' }),
+    clientId: appClientId(),
     type: text('type').notNull(),
     subject: uuid('subject').notNull(),
     payload: jsonb('payload').$type<{ type: string; timestamp: string; data: Record<string, unknown> }>().notNull(),
