@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 
 /**
@@ -74,4 +76,38 @@ export function limitAddress(ip: string): string {
  */
 export function fastifyTrustProxy(setting: TrustProxy): boolean | string | ((address: string, hop: number) => boolean) {
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
+type Trust = (address: string, hop: number) => boolean;
+/** The proxy-addr Fastify itself computes request.ip with (its own dependency, resolved from it). */
+const proxyAddr = createRequire(createRequire(import.meta.url).resolve('fastify'))('@fastify/proxy-addr') as {
+  all(request: IncomingMessage, trust: Trust): string[];
+  compile(values: string[]): Trust;
+};
+
+/** The last entry of a header sent more than once (Fastify's getLastEntryInMultiHeaderValue). */
+function lastEntry(header: string | string[]): string {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  const at = value.lastIndexOf(',');
+  return at === -1 ? value.trim() : value.slice(at + 1).trim();
+}
+
+/**
+ * Fastify's `request.ip` and `request.protocol` (lib/request.js) for a raw request, under the
+ * same setting: for what answers before Fastify (the oauth module's lean token entry), so its
+ * log lines and HSTS header see the client exactly as Fastify's requests do.
+ */
+export function rawRequestOrigin(setting: TrustProxy): { ip(request: IncomingMessage): string | undefined; protocol(request: IncomingMessage): string } {
+  const given = fastifyTrustProxy(setting);
+  const trust: Trust | undefined = typeof given === 'function' ? given : typeof given === 'string' ? proxyAddr.compile(given.split(',').map((entry) => entry.trim())) : undefined;
+  const encrypted = (request: IncomingMessage) => ((request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+  if (!trust) return { ip: (request) => request.socket.remoteAddress, protocol: encrypted };
+  return {
+    ip: (request) => proxyAddr.all(request, trust).at(-1),
+    protocol: (request) => {
+      const forwarded = request.headers['x-forwarded-proto'];
+      const peer = request.socket.remoteAddress;
+      return forwarded && peer !== undefined && trust(peer, 0) ? lastEntry(forwarded) : encrypted(request);
+    },
+  };
 }

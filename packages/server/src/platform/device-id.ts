@@ -30,10 +30,15 @@ export function installDeviceId(app: FastifyInstance): void {
       request.deviceId = known;
       return done();
     }
-    request.deviceId = randomUUID();
-    const expiry = Math.floor(Date.now() / 1000) + DEVICE_COOKIE_DEFAULT_DAYS * 24 * 60 * 60;
-    reply.header(DEVICE_ID_HEADER, request.deviceId);
-    reply.header(DEVICE_EXPIRY_HEADER, String(expiry));
+    const issued = issuedDeviceId();
+    request.deviceId = issued[DEVICE_ID_HEADER];
+    reply.headers(issued);
     done();
   });
+}
+
+/** A new device id and its expiry (unix seconds), as the response headers that hand them to the caller. */
+export function issuedDeviceId(): { [DEVICE_ID_HEADER]: string; [DEVICE_EXPIRY_HEADER]: string } {
+  const expiry = Math.floor(Date.now() / 1000) + DEVICE_COOKIE_DEFAULT_DAYS * 24 * 60 * 60;
+  return { [DEVICE_ID_HEADER]: randomUUID(), [DEVICE_EXPIRY_HEADER]: String(expiry) };
 }

@@ -80,7 +80,8 @@ function nulField(value: unknown, path: string, depth = 0): string | null {
   return null;
 }
 
-function nulError(field: string): AppError {
+/** The refusal of a body or query holding U+0000, naming the field. */
+export function nulError(field: string): AppError {
   const error = new AppError('validation_error', {}, { fields: { [field]: { code: 'validation_error', message: NUL_MESSAGE } } });
   error.message = `${field}: ${NUL_MESSAGE}`;
   return error;

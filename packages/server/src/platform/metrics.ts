@@ -5,6 +5,13 @@ import type { Config } from '../config';
 import { safeEqual } from './crypto';
 import { RequestDurations } from './request-durations';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The request-duration histogram: what answers before Fastify's hooks (the lean token entry) observes into it too. */
+    requestDurations: RequestDurations;
+  }
+}
+
 /**
  * Prometheus metrics: process defaults plus request duration by route and status. They tell
  * an outsider about traffic and versions, so they are served only to whoever holds
@@ -17,6 +24,7 @@ export function installMetrics(app: FastifyInstance, config: Pick<Config, 'METRI
   const durations = new RequestDurations();
   // prom-client prints any metric with its get(); its TypeScript types list only its own classes.
   registry.registerMetric(durations as unknown as Metric);
+  app.decorate('requestDurations', durations);
   app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: raw URLs carry ids and tokens.
     durations.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);

@@ -22,12 +22,17 @@ export const PAGE_HEADERS = {
 } as const;
 
 const HSTS = 'max-age=31536000; includeSubDomains';
+const OVER_HTTPS = { ...EVERY_RESPONSE, 'strict-transport-security': HSTS } as const;
 
-/** Security headers on every response; HSTS only when the request came over HTTPS (directly or via a trusted proxy). */
+/** The security headers of a response to a request that came over `protocol`: HSTS only over HTTPS (directly or via a trusted proxy). */
+export function securityHeaders(protocol: string | undefined): Readonly<Record<string, string>> {
+  return protocol === 'https' ? OVER_HTTPS : EVERY_RESPONSE;
+}
+
+/** Security headers on every response (the lean token entry of the oauth module sets the same ones itself). */
 export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(EVERY_RESPONSE);
-    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    reply.headers(securityHeaders(request.protocol));
     done();
   });
 }

@@ -12,6 +12,7 @@ import { simplePage } from './pages';
 import type { CurrentProvider } from './current-provider';
 import { ACR_MULTI, acrFor, INTERACTION_PATH, multiFactorRequired, OIDC_ROUTES, portalIdentities, type PortalIdentity } from './provider';
 import type { Approver, OAuthService } from './service';
+import { FORM_BODY_LIMIT, installTokenEntry } from './token-entry';
 
 /**
  * The portal session a browser presents (its cookie only: a bearer header here is an access token or a client's),
@@ -67,7 +68,10 @@ function handAppRedirectsToCallbackApp(response: ServerResponse): void {
 export function oauthProviderRoutes(config: Config, sessions: SessionService, provider: CurrentProvider): FastifyPluginAsync {
   // The provider's Koa handler, made once per provider (a change of signing keys makes a new provider).
   let handler: { of: Provider; callback: ReturnType<Provider['callback']> } | undefined;
-  const callbackOf = (current: Provider) => (handler?.of === current ? handler : (handler = { of: current, callback: current.callback() })).callback;
+  const providerCallback = () => {
+    const current = provider();
+    return (handler?.of === current ? handler : (handler = { of: current, callback: current.callback() })).callback;
+  };
 
   async function handOver(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     portalIdentities.set(request.raw, await readPortal(request, config, sessions));
@@ -75,12 +79,14 @@ export function oauthProviderRoutes(config: Config, sessions: SessionService, pr
     reply.hijack();
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     handAppRedirectsToCallbackApp(reply.raw);
-    await callbackOf(provider())(request.raw, reply.raw);
+    await providerCallback()(request.raw, reply.raw);
   }
 
   return async (app) => {
+    // Plain calls of the token endpoints skip Fastify (token-entry.ts); the rest come here.
+    installTokenEntry(app, config, providerCallback);
     // The provider reads form bodies as text; Fastify only has to accept them.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 56 * 1024 }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
     app.get('/.well-known/openid-configuration', { schema: { hide: true } }, handOver);
     app.route({ method: ['GET', 'POST'], url: '/oidc/*', schema: { hide: true }, handler: handOver });
