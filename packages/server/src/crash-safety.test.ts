@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { solveAltcha } from '../test/captcha';
-import { freshDatabase, testDatabaseKind } from '../test/db-target';
-import { serverCommand, serverProcessEnv } from '../test/server-bundle';
+import { freshDatabase, migratedDataDir, testDatabaseKind } from '../test/db-target';
+import { startServerProcess, type ServerProcess } from '../test/server-process';
 import { startSmtpPeer } from '../test/smtp-peer';
 
 /**
@@ -18,64 +16,24 @@ import { startSmtpPeer } from '../test/smtp-peer';
  * when the run has one (TEST_DB=postgres).
  */
 
-const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
-const ROOT = path.resolve(SERVER_DIR, '../..');
 const PASSWORD = 'plum-orbit-cactus-917';
-const children = new Set<ChildProcess>();
+const servers = new Set<ServerProcess>();
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, serverCommand('main'), {
-    cwd: ROOT,
-    env: serverProcessEnv({
+async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServerProcess(
+    {
       NODE_ENV: 'development',
-      HOST: '127.0.0.1',
-      PORT: String(port),
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       TRUST_PROXY: '1',
       WEB_DIST: path.join(tmpdir(), 'no-web-dist'),
       DELETION_JOB_INTERVAL_SECONDS: '0',
       ...env,
-    }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server stopped (${child.exitCode}):\n${output}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`not ready in 60 s:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { url, child, output: () => output };
-}
-
-function kill9(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
+    },
+    60_000,
+  );
+  servers.add(server);
+  return server;
 }
 
 async function json(response: Response): Promise<Record<string, unknown>> {
@@ -166,7 +124,7 @@ function writeLoad(url: string, token: string): { stop: () => Promise<Acknowledg
 }
 
 afterAll(async () => {
-  for (const child of children) await kill9(child);
+  for (const server of servers) await server.kill();
 });
 
 // PGlite always (the default deployment: its data folder must survive the plug being pulled,
@@ -177,9 +135,11 @@ describe.each(kinds)('crash safety (kill -9 under write load) on %s', (kind) => 
   it('keeps every acknowledged write and opens again', { timeout: 150_000 }, async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-crash-'));
     const env: Record<string, string> = { DATA_DIR: path.join(dataDir, 'db') };
-    // A PostgreSQL database of its own (dropped when its handle closes, at the end).
+    // A PostgreSQL database of its own (dropped when its handle closes, at the end), or a
+    // PGlite folder already migrated: the crash comes under load, not during the migrations.
     const database = kind === 'PostgreSQL' ? await freshDatabase() : null;
     if (database) env.DATABASE_URL = database.url!;
+    else await migratedDataDir(env.DATA_DIR);
     try {
       const first = await startServer(env);
       const token = await account(first.url, `crash-${Date.now()}@example.com`, '127.7.0.1');
@@ -187,7 +147,7 @@ describe.each(kinds)('crash safety (kill -9 under write load) on %s', (kind) => 
       // Until a good number of writes are acknowledged, then the plug is pulled mid-load.
       const deadline = Date.now() + 20_000;
       while (load.count() < 150 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
-      await kill9(first.child);
+      await first.kill();
       const acknowledged = await load.stop();
       expect(acknowledged.created.size).toBeGreaterThan(20);
 
@@ -203,7 +163,7 @@ describe.each(kinds)('crash safety (kill -9 under write load) on %s', (kind) => 
       const names = [...acknowledged.sentNames];
       const lastIndex = names.indexOf(acknowledged.lastName);
       expect([acknowledged.lastName, ...names.slice(lastIndex + 1)]).toContain(me.full_name);
-      await kill9(second.child);
+      await second.kill();
     } finally {
       await database?.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -222,6 +182,7 @@ describe.each(kinds)('crash safety of the new-device alert (kill -9 after the an
     const env: Record<string, string> = { DATA_DIR: path.join(dataDir, 'db'), SECURITY_ALERT_INTERVAL_SECONDS: '1', SECURITY_ALERT_LEASE_SECONDS: '1' };
     const database = kind === 'PostgreSQL' ? await freshDatabase() : null;
     if (database) env.DATABASE_URL = database.url!;
+    else await migratedDataDir(env.DATA_DIR);
     const held = new Set<Socket>();
     const silent = createServer((socket) => void held.add(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -232,7 +193,7 @@ describe.each(kinds)('crash safety of the new-device alert (kill -9 after the an
       // Signed up and signed in once (the account's first session alerts nobody), through the dev outbox.
       const first = await startServer(env);
       const token = await account(first.url, email, '127.7.0.2');
-      await kill9(first.child);
+      await first.kill();
 
       const second = await startServer({ ...env, SMTP_URL: `smtp://127.0.0.1:${(silent.address() as { port: number }).port}` });
       const signedIn = await fetch(`${second.url}/v3/sso/auth`, {
@@ -241,7 +202,7 @@ describe.each(kinds)('crash safety of the new-device alert (kill -9 after the an
         body: JSON.stringify({ email, password: PASSWORD }),
       });
       expect(signedIn.status).toBe(200);
-      await kill9(second.child);
+      await second.kill();
 
       const third = await startServer({ ...env, SMTP_URL: peer.url });
       const mail = await peer.waitFor((received) => received.to.includes(email), 30_000);
@@ -252,7 +213,7 @@ describe.each(kinds)('crash safety of the new-device alert (kill -9 after the an
       expect(peer.messages.filter((received) => received.to.includes(email))).toHaveLength(1);
       const list = (await json(await fetch(`${third.url}/v3/notifications`, { headers: { authorization: `Bearer ${token}` } }))) as { items?: Array<{ title: string }> };
       expect(list.items?.filter((item) => item.title === title)).toHaveLength(1);
-      await kill9(third.child);
+      await third.kill();
     } finally {
       for (const socket of held) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));

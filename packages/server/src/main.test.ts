@@ -6,9 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { migratedDataDir } from '../test/db-target';
 import { serverCommand, serverProcessEnv } from '../test/server-bundle';
 import { openDatabase } from './db/client';
-import { migrate } from './db/migrate';
 import { loadSigningKeys } from './modules/oauth';
 import { createDataProtection } from './platform/data-protection';
 
@@ -18,11 +18,12 @@ describe('the server process (src/main.ts) at start', () => {
   it('refuses a data key that does not open the stored secrets, in one line that names the setting', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'main-data-key-'));
     try {
-      // A database whose signing keys were sealed under one key, as its first start leaves it.
+      // A database whose signing keys were sealed under one key, as its first start leaves it
+      // (migrated: the run's snapshot).
       const written = randomBytes(32);
-      const database = await openDatabase({ dataDir: dir });
+      const dataDir = await migratedDataDir(path.join(dir, 'db'));
+      const database = await openDatabase({ dataDir });
       try {
-        await migrate(database);
         await loadSigningKeys(database.db, createDataProtection(written));
       } finally {
         await database.close();
@@ -31,7 +32,7 @@ describe('the server process (src/main.ts) at start', () => {
       const start = promisify(execFile)(process.execPath, serverCommand('main'), {
         cwd: ROOT,
         // Another key: the process must stop before it listens (port 0 would be any free one if it did not).
-        env: serverProcessEnv({ NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), SEED_DEMO: 'false', LOG_LEVEL: 'warn' }),
+        env: serverProcessEnv({ NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), SEED_DEMO: 'false', LOG_LEVEL: 'warn' }),
         encoding: 'utf8',
         timeout: 60_000,
       });

@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { expect } from 'vitest';
 import { runToolWith, type OperatorTool, type ToolIo } from '../src/cli/run-tool';
 import { openDatabase, type Database } from '../src/db/client';
-import { freshDatabase, pgliteSnapshot, testDatabaseKind } from './db-target';
+import { freshDatabase, migratedDataDir, testDatabaseKind } from './db-target';
 import type { TestServer } from './harness';
 import { identityClient } from './identity';
 import { adminCall, operator } from './operators';
@@ -78,8 +77,7 @@ export async function toolDatabase(): Promise<{ env: Record<string, string>; use
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'portal-tool-db-'));
   const dataDir = path.join(dir, 'db');
-  const restored = await PGlite.create(dataDir, { loadDataDir: new Blob([await readFile(pgliteSnapshot())]) });
-  await restored.close();
+  await migratedDataDir(dataDir);
   return {
     env: { DATA_DIR: dataDir },
     async use(work) {

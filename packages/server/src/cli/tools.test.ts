@@ -1,24 +1,25 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migratedDataDir } from '../../test/db-target';
 import { runToolInProcess, toolDatabase } from '../../test/operator-tools';
 import { serverCommand, serverProcessEnv } from '../../test/server-bundle';
+import { freePort, startServerProcess, type ServerProcess } from '../../test/server-process';
 import { DataDirLocked, openDatabase } from '../db/client';
 import { DATA_DIR_LOCK_FILE } from '../db/data-dir-lock';
 import { oauthTool } from './oauth-tool';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const dirs: string[] = [];
-const children = new Set<ChildProcess>();
+const servers = new Set<ServerProcess>();
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  for (const server of servers) await server.kill();
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
@@ -27,6 +28,9 @@ async function tempDataDir(): Promise<string> {
   dirs.push(dir);
   return path.join(dir, 'db');
 }
+
+/** A data folder already migrated (the run's snapshot), as a server leaves it: its first start then skips the migrations. */
+const migratedTempDataDir = async () => migratedDataDir(await tempDataDir());
 
 interface Outcome {
   code: number;
@@ -56,58 +60,23 @@ function clients(args: string[], target: Record<string, string>, env: Record<str
 
 const KEY = randomBytes(32).toString('hex');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
-  return serverProcessEnv({
+/** The server's settings on the PGlite folder `dataDir` (its address is added where it starts). */
+function serverEnv(dataDir: string): Record<string, string> {
+  return {
     NODE_ENV: 'development',
-    HOST: '127.0.0.1',
-    PORT: String(port),
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'false',
     WEB_DIST: path.join(tmpdir(), 'no-web-dist'),
     DELETION_JOB_INTERVAL_SECONDS: '0',
     DATA_DIR: dataDir,
     DATA_ENCRYPTION_KEY: KEY,
-  });
+  };
 }
 
-async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, serverCommand('main'), { cwd: ROOT, env: serverEnv(dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server stopped (${child.exitCode}):\n${output}`);
-    if (Date.now() > deadline) throw new Error(`the server did not answer /readyz:\n${output}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return {
-    url,
-    child,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      children.delete(child);
-    },
-  };
+async function startServer(dataDir: string): Promise<ServerProcess> {
+  const server = await startServerProcess(serverEnv(dataDir));
+  servers.add(server);
+  return server;
 }
 
 const noStackTrace = /\n\s+at /;
@@ -156,7 +125,7 @@ describe('operator commands (npm run clients, signing-keys, billing, wallet, org
   }, 240_000);
 
   it('refuse beside a running PGlite server, changing nothing, and work once it has stopped', async () => {
-    const dataDir = await tempDataDir();
+    const dataDir = await migratedTempDataDir();
     const server = await startServer(dataDir);
     let stopped = false;
     try {
@@ -191,14 +160,14 @@ describe('operator commands (npm run clients, signing-keys, billing, wallet, org
   }, 300_000);
 
   it('hold the data folder so the server refuses to start while one runs, and a killed holder does not block it', async () => {
-    const dataDir = await tempDataDir();
+    const dataDir = await migratedTempDataDir();
     const database = await openDatabase({ dataDir });
     try {
       // A second opening in any process is refused.
       await expect(openDatabase({ dataDir })).rejects.toBeInstanceOf(DataDirLocked);
       const port = await freePort();
       const failure = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        execFile(process.execPath, serverCommand('main'), { cwd: ROOT, env: serverEnv(dataDir, port), encoding: 'utf8', timeout: 120_000 }, (error, _stdout, stderr) =>
+        execFile(process.execPath, serverCommand('main'), { cwd: ROOT, env: serverProcessEnv({ ...serverEnv(dataDir), HOST: '127.0.0.1', PORT: String(port) }), encoding: 'utf8', timeout: 120_000 }, (error, _stdout, stderr) =>
           resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr }),
         );
       });
@@ -210,11 +179,7 @@ describe('operator commands (npm run clients, signing-keys, billing, wallet, org
     }
 
     // A server killed without closing leaves its lock behind: its process is gone, so the next start takes it over.
-    const { child } = await startServer(dataDir);
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-    children.delete(child);
+    await (await startServer(dataDir)).kill();
     expect(existsSync(path.join(dataDir, DATA_DIR_LOCK_FILE))).toBe(true);
     const listed = await clients(['list'], { DATA_DIR: dataDir });
     expect(listed.stderr).not.toContain('in use by');

@@ -1,8 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startPortalProcess } from '../../../../../bench/lib/server-process';
 import { freshDatabase, testDatabaseKind } from '../../../test/db-target';
+import { startServerProcess, type ServerProcess } from '../../../test/server-process';
 import type { DatabaseHandle } from '../../db/client';
 import { hashPassword } from '../../platform/passwords';
 import { createUserService } from '../users';
@@ -24,13 +27,14 @@ const CLIENTS = 12;
 const OPENING = 1_000_000; // $10,000.00 each
 const PASSWORD = `bank-${randomBytes(12).toString('base64url')}`;
 
-type Server = Awaited<ReturnType<typeof startPortalProcess>>;
 let database: (DatabaseHandle & { url?: string }) | undefined;
-const servers: Server[] = [];
+let dataDir: string | undefined;
+const servers: ServerProcess[] = [];
 
 afterAll(async () => {
-  for (const server of servers) await server.stop().catch(() => undefined);
+  for (const server of servers) await server.stop();
   await database?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,9 +54,24 @@ describe.skipIf(testDatabaseKind() !== 'postgres')('the bank test with the serve
       await wallet.adjust(id, 'USD', OPENING, 'opening balance');
       people.push({ id, email, token: '' });
     }
-    // One key for both processes: what is encrypted at rest stays readable after the restart.
-    const env = { DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), SEED_DEMO: 'false', WALLET_LIMIT_PER_DAY: 'USD=10000000,VND=1,WHC=1', RATE_LIMITS: 'signin:ip=100000/600' };
-    let server = await startPortalProcess({ databaseUrl: database.url!, env });
+    // The server in production mode on this database. One key for both processes: what is
+    // encrypted at rest stays readable after the restart.
+    dataDir = await mkdtemp(path.join(tmpdir(), 'portal-bank-'));
+    const secrets = { ALTCHA_HMAC_KEY: randomBytes(24).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+    const env = (url: string) => ({
+      ...secrets,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PLATFORM_ORIGIN: url,
+      DATA_DIR: dataDir!,
+      DATABASE_URL: database!.url!,
+      SEED_DEMO: 'false',
+      DELETION_JOB_INTERVAL_SECONDS: '0',
+      BILLING_JOB_INTERVAL_SECONDS: '0',
+      WALLET_LIMIT_PER_DAY: 'USD=10000000,VND=1,WHC=1',
+      RATE_LIMITS: 'signin:ip=100000/600',
+    });
+    let server = await startServerProcess(env);
     servers.push(server);
     for (const person of people) {
       const response = await fetch(`${server.url}/v3/sso/auth`, { method: 'POST', headers: { 'content-type': 'application/json', 'device-id': `bank-${person.id}` }, body: JSON.stringify({ email: person.email, password: PASSWORD }) });
@@ -112,9 +131,9 @@ describe.skipIf(testDatabaseKind() !== 'postgres')('the bank test with the serve
     const clients = Array.from({ length: CLIENTS }, () => client());
     await sleep(2_000);
     const beforeKill = acknowledged.length;
-    process.kill(server.pid, 'SIGKILL');
+    process.kill(server.child.pid!, 'SIGKILL');
     await sleep(300);
-    server = await startPortalProcess({ databaseUrl: database.url!, env });
+    server = await startServerProcess(env);
     servers.push(server);
     const afterRestart = acknowledged.length;
     await sleep(2_000);
