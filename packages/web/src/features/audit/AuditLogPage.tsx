@@ -33,6 +33,21 @@ const emptyDraft: Draft = { actions: [], email: '', from: '', to: '' };
 const toQuery = (draft: Draft): AuditFilterQuery => ({ action: draft.actions.join(','), email: draft.email, from: draft.from, to: draft.to });
 
 /** What the entry's details say, in words: the sign-in method, why it failed, the passkey, the role. */
+/** A list that could not be read: says so, with the button that tries again. */
+function LoadFailed({ onRetry }: { onRetry(): void }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="red" variant="light" role="alert" data-testid="audit-log-error">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{t('auditLog.loadFailed')}</Text>
+        <Button size="xs" variant="light" onClick={onRetry}>
+          {t('auditLog.retry')}
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
 function detailLines(event: AuditEvent, t: TFunction): string[] {
   const lines: string[] = [];
   const rest: string[] = [];
@@ -122,14 +137,7 @@ export function AuditLogPage() {
     return (
       <Stack gap="lg">
         <PageHeader title={t('auditLog.title')} />
-        <Alert color="red" variant="light" role="alert" data-testid="audit-log-error">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{t('auditLog.loadFailed')}</Text>
-            <Button size="xs" variant="light" onClick={() => void administered.refetch()}>
-              {t('auditLog.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed onRetry={() => void administered.refetch()} />
       </Stack>
     );
   }
@@ -232,14 +240,7 @@ export function AuditLogPage() {
             {Object.values(errors).join(' ') || errorText(apiError)}
           </Alert>
         ) : events.isError ? (
-          <Alert color="red" variant="light" role="alert" data-testid="audit-log-error">
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{t('auditLog.loadFailed')}</Text>
-              <Button size="xs" variant="light" onClick={() => void events.refetch()}>
-                {t('auditLog.retry')}
-              </Button>
-            </Stack>
-          </Alert>
+          <LoadFailed onRetry={() => void events.refetch()} />
         ) : !page ? (
           <Group justify="center" py="md">
             <LoadingIndicator />

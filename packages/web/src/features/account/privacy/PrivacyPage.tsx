@@ -2,7 +2,7 @@ import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Skeleton.css';
 import '@mantine/core/styles/Switch.css';
-import { useState } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import { Anchor, Button, Group, Skeleton, Stack, Switch, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { ACCOUNT_DELETION_WINDOW_DAYS, paths } from '@portal/contracts';
@@ -41,26 +41,19 @@ function SettingsSection() {
     }
   };
 
+  /** A setting's switch: its state, saved as soon as it is flipped (one save at a time). */
+  const setting = (field: 'marketing_emails' | 'usage_data') => ({
+    checked: privacy.data?.[field],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => void change({ [field]: event.currentTarget.checked }),
+    disabled: save.isPending,
+  });
+
   return (
     <Section title={t('privacy.settings.title')} description={t('privacy.settings.description')}>
       {privacy.data ? (
         <Stack gap="md" mt="xs">
-          <Switch
-            label={t('privacy.settings.marketing')}
-            description={t('privacy.settings.marketingDescription')}
-            checked={privacy.data.marketing_emails}
-            onChange={(event) => void change({ marketing_emails: event.currentTarget.checked })}
-            disabled={save.isPending}
-            data-testid="privacy-marketing"
-          />
-          <Switch
-            label={t('privacy.settings.usage')}
-            description={t('privacy.settings.usageDescription')}
-            checked={privacy.data.usage_data}
-            onChange={(event) => void change({ usage_data: event.currentTarget.checked })}
-            disabled={save.isPending}
-            data-testid="privacy-usage"
-          />
+          <Switch label={t('privacy.settings.marketing')} description={t('privacy.settings.marketingDescription')} {...setting('marketing_emails')} data-testid="privacy-marketing" />
+          <Switch label={t('privacy.settings.usage')} description={t('privacy.settings.usageDescription')} {...setting('usage_data')} data-testid="privacy-usage" />
         </Stack>
       ) : (
         <Stack gap="md" mt="xs" aria-busy={privacy.isPending}>
