@@ -66,22 +66,14 @@ const declaredProbes = declaredWithParams.map((endpoint) => probe(endpoint.metho
 const pageProbes = Object.values(paths)
   .filter((pattern) => pattern.includes(':'))
   .map((pattern) => probe('GET', pattern, /:(\w+)\??/g, (name) => name === 'username'));
-/** The provider's and the sign-in flows' routes outside both tables. */
-const flowProbes = [
-  probe('GET', '/o/authorize/:uid', /:(\w+)/g, () => false),
-  probe('GET', '/o/interaction/:uid', /:(\w+)/g, () => false),
-  probe('GET', '/o/authorize', /:(\w+)/g, () => false),
-  probe('GET', '/oidc/token', /:(\w+)/g, () => false),
-  probe('GET', '/oidc/session/end', /:(\w+)/g, () => false),
-  probe('GET', '/oidc/device/auth', /:(\w+)/g, () => false),
-  probe('POST', '/v3/_auth/sso/saml/:identifier/acs', /:(\w+)/g, () => true),
-  probe('GET', '/callback', /:(\w+)/g, () => false),
-  probe('GET', '/sso/redirect', /:(\w+)/g, () => false),
-  probe('GET', '/login/quick-app', /:(\w+)/g, () => false),
+/** The provider's and the sign-in flows' pages outside both tables, every `:name` of them secret. */
+const flowPages = [
+  '/o/authorize/:uid', '/o/interaction/:uid', '/o/authorize', '/oidc/token', '/oidc/session/end', '/oidc/device/auth', '/callback', '/sso/redirect', '/login/quick-app',
   // Past a token page's parameter, and an unknown page under a token page.
-  probe('GET', '/reset-pwd/:token/more', /:(\w+)/g, () => false),
-  probe('GET', '/confirmation/:token/:other/x', /:(\w+)/g, () => false),
+  '/reset-pwd/:token/more', '/confirmation/:token/:other/x',
 ];
+/** With the SAML hand-off, whose IdP identifier names a thing. */
+const flowProbes = [...flowPages.map((page) => probe('GET', page, /:(\w+)/g, () => false)), probe('POST', '/v3/_auth/sso/saml/:identifier/acs', /:(\w+)/g, () => true)];
 
 async function send({ method, url }: Probe): Promise<void> {
   const response = await fetch(`${server.url}${url}`, {
