@@ -25,6 +25,16 @@ async function person(label: string) {
   return { email, token: await client.registeredUser(email) };
 }
 
+/** An organization its creator made, with a partner the creator made a second owner. */
+async function organizationWithTwoOwners(name: string, label: string) {
+  const creator = await person(label);
+  const organization = await organizations.createNamed({ name, adminEmail: creator.email });
+  const partner = await person(`${label}-partner`);
+  await organizations.addMemberTo(name, partner.email);
+  await organizations.setRoleOf(name, partner.email, 'owner');
+  return { creator, organization, partner };
+}
+
 beforeAll(async () => {
   ({ server, client, organizations } = await startOrganizationsTest());
 });
@@ -32,11 +42,7 @@ afterAll(() => server.close());
 
 describe('a removed creator', () => {
   it('loses the audit log, the SSO settings and domain claims the moment another owner removes them', async () => {
-    const creator = await person('creator');
-    const organization = await organizations.createNamed({ name: 'Creator Co', adminEmail: creator.email });
-    const partner = await person('partner');
-    await organizations.addMemberTo('Creator Co', partner.email);
-    await organizations.setRoleOf('Creator Co', partner.email, 'owner');
+    const { creator, organization, partner } = await organizationWithTwoOwners('Creator Co', 'creator');
 
     // While a member, the creator administers.
     expect((await call(creator.token, 'GET', `/organizations/${organization.id}/audit-events`)).statusCode).toBe(200);
@@ -58,11 +64,7 @@ describe('a removed creator', () => {
   });
 
   it('a creator demoted to member administers nothing either', async () => {
-    const creator = await person('demoted');
-    const organization = await organizations.createNamed({ name: 'Demoted Co', adminEmail: creator.email });
-    const partner = await person('demoted-partner');
-    await organizations.addMemberTo('Demoted Co', partner.email);
-    await organizations.setRoleOf('Demoted Co', partner.email, 'owner');
+    const { creator, organization } = await organizationWithTwoOwners('Demoted Co', 'demoted');
     await organizations.setRoleOf('Demoted Co', creator.email, 'member');
     expect((await call(creator.token, 'GET', `/organizations/${organization.id}/audit-events`)).json().code).toBe('audit.not_admin');
     expect((await call(creator.token, 'GET', '/sso/me/organization/sso')).json().code).toBe('organizations.forbidden');
