@@ -18,7 +18,8 @@ export function existingGrantLoader(rememberedGrant: (accountId: string, clientI
     const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId) ?? (await rememberedGrant(accountId, client.clientId));
     let grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
     if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
-    if ((client.metadata() as PortalClientMetadata).first_party) {
+    // Read off the client itself (as findAccount does, provider.ts): metadata() rebuilds every key of the client.
+    if ((client as unknown as Pick<PortalClientMetadata, 'first_party'>).first_party) {
       grant ??= new ctx.oidc.provider.Grant({ accountId, clientId: client.clientId });
       grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
       if (ctx.oidc.requestParamClaims) grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
