@@ -14,12 +14,12 @@ import type { Language, RuntimeConfig } from '@portal/contracts';
 import { AppProviders } from './app/AppProviders';
 import { AuthLayout } from './app/layouts/AuthLayout';
 import { LoginPage } from './features/auth/LoginPage';
-import vi from './i18n/vi.json';
+import firstPaintVi from './i18n/parts/public.vi';
 import { FIRST_SCREEN_ATTRIBUTE } from './lib/first-screen';
 import { i18n, initI18n } from './lib/i18n';
 
 initI18n('en');
-i18n.addResourceBundle('vi', 'translation', vi, true, true);
+for (const catalogue of firstPaintVi) i18n.addResourceBundle('vi', 'translation', catalogue, true, true);
 
 /** The markup of `/login` (no query, signed out) in `language`, for `config`'s brand. */
 export function renderFirstScreen(config: RuntimeConfig, language: Language): string {

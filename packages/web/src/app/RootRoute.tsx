@@ -105,7 +105,7 @@ export function RootRoute({ navigation, resolved }: RootRouteProps) {
         <div
           className={classes.progress}
           role="progressbar"
-          aria-label={t('busy.label')}
+          aria-label={t('app.busy.label')}
           aria-busy="true"
           data-testid="navigation-progress"
           style={{ '--portal-progress-delay': `${DATA_FETCH_MIN_DELAY_MS}ms` } as CSSProperties}

@@ -98,15 +98,15 @@ export function BusinessTrialForm({ onStarted }: { onStarted(started: Started): 
             {errorText(failure)}
           </Alert>
         )}
-        <TextInput label={t('register.lockerEnterpriseTrial.company')} value={values.company} onChange={(e) => set('company', e.currentTarget.value)} error={errors.company} autoComplete="organization" />
-        <TextInput label={t('register.lockerEnterpriseTrial.fullName')} value={values.full_name} onChange={(e) => set('full_name', e.currentTarget.value)} error={errors.full_name} autoComplete="name" />
+        <TextInput label={t('auth.register.lockerEnterpriseTrial.company')} value={values.company} onChange={(e) => set('company', e.currentTarget.value)} error={errors.company} autoComplete="organization" />
+        <TextInput label={t('auth.register.lockerEnterpriseTrial.fullName')} value={values.full_name} onChange={(e) => set('full_name', e.currentTarget.value)} error={errors.full_name} autoComplete="name" />
         {/* The trial is the signed-in account's: its email, not one to type. */}
-        <TextInput label={t('register.lockerEnterpriseTrial.email')} type="email" value={email} readOnly autoComplete="email" />
-        <TextInput label={t('register.lockerEnterpriseTrial.phone')} value={values.phone} onChange={(e) => set('phone', e.currentTarget.value)} error={errors.phone} autoComplete="tel" inputMode="numeric" />
-        <NumberInput label={t('register.lockerEnterpriseTrial.members')} value={values.members} onChange={(value) => set('members', typeof value === 'number' ? value : 1)} min={1} max={BUSINESS_TRIAL_MAX_MEMBERS} error={errors.members} />
+        <TextInput label={t('auth.register.lockerEnterpriseTrial.email')} type="email" value={email} readOnly autoComplete="email" />
+        <TextInput label={t('auth.register.lockerEnterpriseTrial.phone')} value={values.phone} onChange={(e) => set('phone', e.currentTarget.value)} error={errors.phone} autoComplete="tel" inputMode="numeric" />
+        <NumberInput label={t('auth.register.lockerEnterpriseTrial.members')} value={values.members} onChange={(value) => set('members', typeof value === 'number' ? value : 1)} min={1} max={BUSINESS_TRIAL_MAX_MEMBERS} error={errors.members} />
         <SignUpCaptcha captchaRef={captcha} failure={captchaFailure} onAnswer={() => setCaptchaFailure(null)} />
         <Button type="submit" loading={pending} data-testid="business-trial-submit">
-          {t('register.lockerEnterpriseTrial.submit')}
+          {t('auth.register.lockerEnterpriseTrial.submit')}
         </Button>
       </Stack>
     </form>

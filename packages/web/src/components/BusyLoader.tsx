@@ -17,8 +17,8 @@ export function BusyLoaderView() {
     <div className={classes.overlay} data-testid="busy-loader" role="status" aria-live="polite">
       <Stack align="center" gap="md">
         <Spinner />
-        <Text>{t('busy.label')}</Text>
-        {desktopAppLink && <Anchor href={desktopAppLink}>{t('busy.openDesktopApp')}</Anchor>}
+        <Text>{t('app.busy.label')}</Text>
+        {desktopAppLink && <Anchor href={desktopAppLink}>{t('app.busy.openDesktopApp')}</Anchor>}
       </Stack>
     </div>
   );

@@ -35,9 +35,9 @@ export function DevOutboxBanner() {
   if (!dev) return null;
   return (
     <Text ref={banner} role="status" data-testid="dev-outbox-banner" size="sm" ta="center" py={6} px="md" bg="#fef3c7" c="#78350f" className={classes.banner}>
-      {t('devOutbox.banner')}{' '}
+      {t('app.devOutbox.banner')}{' '}
       <Anchor href="/dev/outbox" target="_blank" size="sm" c="#78350f" fw={600} underline="always">
-        {t('devOutbox.open')}
+        {t('app.devOutbox.open')}
       </Anchor>
     </Text>
   );

@@ -80,7 +80,7 @@ export function IntroSlider({ service }: { service: CurrentService }) {
               key={item.title}
               className={classes.dot}
               data-active={position === index || undefined}
-              aria-label={t('service.showSlide', { number: position + 1 })}
+              aria-label={t('layout.service.showSlide', { number: position + 1 })}
               aria-current={position === index || undefined}
               onClick={() => setIndex(position)}
             />

@@ -35,11 +35,11 @@ export interface InvitationResultTexts {
 /** The texts of the result screen from the catalogue: `register.<page>.*` and `errors.<errors>.invitation_*`. */
 export function invitationResultTexts(t: TFunction, page: 'organizationInvitation' | 'moderatorInvitation', errors: 'organizations' | 'moderators'): InvitationResultTexts {
   return {
-    title: t(`register.${page}.title`),
-    description: t(`register.${page}.description`),
-    loading: t(`register.${page}.loading`),
-    signIn: t(`register.${page}.signIn`),
-    accept: t(`register.${page}.accept`),
+    title: t(`auth.register.${page}.title`),
+    description: t(`auth.register.${page}.description`),
+    loading: t(`auth.register.${page}.loading`),
+    signIn: t(`auth.register.${page}.signIn`),
+    accept: t(`auth.register.${page}.accept`),
     invalid: t(`errors.${errors}.invitation_invalid`),
     otherPerson: t(`errors.${errors}.invitation_other_person`),
     refusal: { expired: t(`errors.${errors}.invitation_expired`), revoked: t(`errors.${errors}.invitation_revoked`), accepted: t(`errors.${errors}.invitation_used`) },

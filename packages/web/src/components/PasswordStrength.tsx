@@ -33,12 +33,12 @@ export function PasswordStrength({ password, userInputs = [] }: PasswordStrength
 
   if (!password || !check) return null;
   const score = check(password, userInputs.filter(Boolean));
-  const level = t(`passwordStrength.levels.${score}`);
+  const level = t(`form.passwordStrength.levels.${score}`);
   return (
     <Stack gap={4} data-testid="password-strength" data-score={score}>
       <Progress value={(score + 1) * 20} color={colors[score]} size="sm" aria-hidden="true" />
       <Text size="xs" c="dimmed" aria-live="polite">
-        {t('passwordStrength.label', { level })}
+        {t('form.passwordStrength.label', { level })}
       </Text>
     </Stack>
   );

@@ -63,7 +63,7 @@ export function ProductGrid({ openLabel, buttonText, describe, cols = { base: 1,
                   {entry.name}
                 </Title>
                 <Text size="sm" c="dimmed">
-                  {describe ? describe(key) : t(`scopes.${key}.blurb`)}
+                  {describe ? describe(key) : t(`app.scopes.${key}.blurb`)}
                 </Text>
               </Stack>
               {link && (

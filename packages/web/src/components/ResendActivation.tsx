@@ -63,7 +63,7 @@ export function ResendActivation({ email: knownEmail, initialCooldown = 0 }: Res
       <Stack gap="sm">
         {!knownEmail && (
           <TextInput
-            label={t('activation.emailLabel')}
+            label={t('auth.activation.emailLabel')}
             type="email"
             autoComplete="email"
             {...form.text('email')}
@@ -72,12 +72,12 @@ export function ResendActivation({ email: knownEmail, initialCooldown = 0 }: Res
         <CaptchaField ref={captcha} action="signup" auto="onfocus" />
         <div>
           <Button type="submit" variant={knownEmail ? 'light' : 'filled'} loading={pending} disabled={seconds > 0}>
-            {seconds > 0 ? t('activation.resendIn', { seconds }) : t('activation.resend')}
+            {seconds > 0 ? t('auth.activation.resendIn', { seconds }) : t('auth.activation.resend')}
           </Button>
         </div>
         {sentTo && !failure && (
           <Text size="sm" c="teal.8" role="status">
-            {t('activation.sent', { email: sentTo })}
+            {t('auth.activation.sent', { email: sentTo })}
           </Text>
         )}
         {failure && (

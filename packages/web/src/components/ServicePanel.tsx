@@ -11,7 +11,7 @@ import classes from './ServicePanel.module.css';
 export function ServicePanel({ service }: { service: CurrentService }) {
   const { t } = useTranslation();
   return (
-    <Stack gap="xl" component="section" aria-label={t('service.introLabel', { service: service.entry.name })}>
+    <Stack gap="xl" component="section" aria-label={t('layout.service.introLabel', { service: service.entry.name })}>
       <Text fz="xl" fw={700} c="white" data-testid="service-name">
         {service.entry.name}
       </Text>

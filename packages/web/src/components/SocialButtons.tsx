@@ -33,7 +33,7 @@ export function SocialButtons({ search }: { search: string }) {
   return (
     <Stack gap="xs" data-testid="social-buttons">
       <Text size="sm" c="dimmed" ta="center">
-        {t('login.socialOr')}
+        {t('auth.login.socialOr')}
       </Text>
       {socialProviders.map((provider) => (
         <button
@@ -48,7 +48,7 @@ export function SocialButtons({ search }: { search: string }) {
           data-testid={`social-${provider}`}
         >
           <span aria-hidden className={classes.mark} style={{ background: SOCIAL_PROVIDERS[provider].color }} />
-          {t('login.socialContinue', { provider: SOCIAL_PROVIDERS[provider].name })}
+          {t('auth.login.socialContinue', { provider: SOCIAL_PROVIDERS[provider].name })}
         </button>
       ))}
       {failed && (

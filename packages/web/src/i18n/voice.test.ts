@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import accountEn from './account.en.json';
-import accountVi from './account.vi.json';
-import adminEn from './admin.en.json';
-import adminVi from './admin.vi.json';
 import { catalogueTexts } from './catalogue-texts';
-import en from './en.json';
-import errorsEn from './errors.en.json';
-import errorsVi from './errors.vi.json';
-import pagesEn from './pages.en.json';
-import pagesVi from './pages.vi.json';
-import securityEn from './security.en.json';
-import securityVi from './security.vi.json';
-import vi from './vi.json';
+import accountEn from './parts/account.en';
+import accountVi from './parts/account.vi';
+import adminEn from './parts/admin.en';
+import adminVi from './parts/admin.vi';
+import errorsEn from './parts/errors.en';
+import errorsVi from './parts/errors.vi';
+import pagesEn from './parts/pages.en';
+import pagesVi from './parts/pages.vi';
+import en from './parts/public.en';
+import vi from './parts/public.vi';
+import securityEn from './parts/security.en';
+import securityVi from './parts/security.vi';
 
 /**
  * One voice for what a form says about a value it refuses: the spec's own words stay as the spec
@@ -20,7 +20,7 @@ import vi from './vi.json';
  * field's figures are "digits" (never "numbers").
  */
 
-const all = (...parts: unknown[]) => new Map(parts.flatMap((part) => [...catalogueTexts(part)]));
+const all = (...parts: unknown[][]) => new Map(parts.flat().flatMap((file) => [...catalogueTexts(file)]));
 const english = all(en, pagesEn, errorsEn, accountEn, adminEn, securityEn);
 const vietnamese = all(vi, pagesVi, errorsVi, accountVi, adminVi, securityVi);
 
@@ -46,12 +46,12 @@ const FIELD_MESSAGES = [
   'auth.loginSso.identifierRequired',
   'account.avatar.invalidType',
   'account.avatar.tooLarge',
-  'email.recovery.mustDiffer',
+  'account.email.recovery.mustDiffer',
   'apiKeys.dialog.scopesRequired',
   'apiKeys.dialog.expiresRange',
-  'admin.apiKeys.scopesRequired',
+  'admin.operators.apiKeys.scopesRequired',
   'admin.operators.emailInvalid',
-  'securityCenter.password.mustDiffer',
+  'security.password.mustDiffer',
   ...[
     'auth.password_too_common',
     'auth.password_same_as_old',
@@ -111,9 +111,9 @@ describe('the voice of field messages', () => {
 
   it('never pleads in any message the spec does not word: no "Please" / "Vui lòng"', () => {
     // The spec's 401 text, and the busy loader's label (a status line, not a message).
-    const exempt = new Set(['errors.unauthorized', 'busy.label']);
+    const exempt = new Set(['errors.unauthorized', 'app.busy.label']);
     const pleadingEnglish = [...english].filter(([path, text]) => !exempt.has(path) && /\bplease\b/i.test(text));
-    const pleadingVietnamese = [...vietnamese].filter(([path, text]) => path !== 'busy.label' && /vui lòng/iu.test(text));
+    const pleadingVietnamese = [...vietnamese].filter(([path, text]) => path !== 'app.busy.label' && /vui lòng/iu.test(text));
     expect([...pleadingEnglish, ...pleadingVietnamese].map(([path, text]) => `${path}: ${text}`)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { paths } from '@portal/contracts';
-import type account from '../i18n/account.en.json';
+import type shell from '../i18n/shell.en.json';
 
-type NavLabel = `nav.${keyof typeof account.nav}`;
+type NavLabel = `nav.${keyof typeof shell.nav}`;
 
 /** The signed-in shell's sections, in side-bar order, with their pages. */
 export interface AccountSection {

@@ -1,16 +1,18 @@
 import type { TFunction } from 'i18next';
 import { DEFAULT_LANGUAGE, type Language } from '@portal/contracts';
-import en from '../i18n/en.json';
+import publicEn from '../i18n/parts/public.en';
 import { Translator } from './translator';
 
 /**
- * One translator for the app (lib/translator.ts, i18next's interface). The catalogue comes in parts so the sign-in page
- * carries only its own text: `public` (en.json: layouts, form messages, the first sign-in
- * step, the HTTP statuses' texts), `pages` (pages.en.json: the other public pages, sign-in
- * steps, sign-up, recovery, results), `errors` (errors.en.json: the API's error codes) and
- * `account` (the signed-in pages, loaded with the shell). English public text, the
- * fallback, ships with the app so no text on the first paint can show as a bare key;
- * everything else is fetched when a page needs it (its route loader) or when the language
+ * One translator for the app (lib/translator.ts, i18next's interface). The catalogue's files are
+ * one per capability (i18n/<capability>.<language>.json, named like the server module its screens
+ * talk to; app-wide words in app*.json and shell.*.json), loaded in parts (i18n/parts/) so the
+ * sign-in page carries only its own text: `public` (the first paint: layouts, form messages, the
+ * first sign-in step, the HTTP statuses' texts), `pages` (the other public pages, sign-in steps,
+ * sign-up, recovery, results), `errors` (the API's error codes), `account` (the signed-in pages,
+ * loaded with the shell) with `security` (security, second factors, passkeys), and `admin`. English
+ * public text, the fallback, ships with the app so no text on the first paint can show as a bare
+ * key; everything else is fetched when a page needs it (its route loader) or when the language
  * changes. An error code whose text is not loaded shows the server's own (English) message.
  * Placeholders use single braces, `{email}`, like the error catalogue in contracts.
  */
@@ -20,34 +22,35 @@ type AppI18n = Omit<Translator, 't' | 'getFixedT'> & { t: TFunction; getFixedT(l
 export const i18n = new Translator() as unknown as AppI18n;
 
 type Catalogue = Record<string, unknown>;
-type CatalogueLoader = () => Promise<{ default: Catalogue }>;
+/** A part: its files, each a catalogue of one capability (deep-merged into the translator). */
+type CatalogueLoader = () => Promise<{ default: Catalogue[] }>;
 
 const catalogueParts = {
   public: {
-    en: async () => ({ default: en }),
-    vi: () => import('../i18n/vi.json'),
+    en: async () => ({ default: publicEn }),
+    vi: () => import('../i18n/parts/public.vi'),
   },
   pages: {
-    en: () => import('../i18n/pages.en.json'),
-    vi: () => import('../i18n/pages.vi.json'),
+    en: () => import('../i18n/parts/pages.en'),
+    vi: () => import('../i18n/parts/pages.vi'),
   },
   errors: {
-    en: () => import('../i18n/errors.en.json'),
-    vi: () => import('../i18n/errors.vi.json'),
+    en: () => import('../i18n/parts/errors.en'),
+    vi: () => import('../i18n/parts/errors.vi'),
   },
   account: {
-    en: () => import('../i18n/account.en.json'),
-    vi: () => import('../i18n/account.vi.json'),
+    en: () => import('../i18n/parts/account.en'),
+    vi: () => import('../i18n/parts/account.vi'),
   },
-  /** Second factors and passkeys: the security pages, their dialogs, passkey and email-code sign-in. */
+  /** Security, second factors and passkeys: the security pages, their dialogs (re-authentication, second factor), passkey and email-code sign-in. */
   security: {
-    en: () => import('../i18n/security.en.json'),
-    vi: () => import('../i18n/security.vi.json'),
+    en: () => import('../i18n/parts/security.en'),
+    vi: () => import('../i18n/parts/security.vi'),
   },
   /** The operators' console (/admin): its shell, menu and every area's page. */
   admin: {
-    en: () => import('../i18n/admin.en.json'),
-    vi: () => import('../i18n/admin.vi.json'),
+    en: () => import('../i18n/parts/admin.en'),
+    vi: () => import('../i18n/parts/admin.vi'),
   },
 } satisfies Record<string, Record<Language, CatalogueLoader>>;
 
@@ -62,14 +65,15 @@ let targetLanguage: Language = DEFAULT_LANGUAGE;
 async function loadPart(part: CataloguePart, language: Language): Promise<void> {
   const id = `${part}:${language}`;
   if (loaded.has(id)) return;
-  const { default: catalogue } = await catalogueParts[part][language]();
-  i18n.addResourceBundle(language, 'translation', catalogue, true, true);
+  const { default: files } = await catalogueParts[part][language]();
+  for (const catalogue of files) i18n.addResourceBundle(language, 'translation', catalogue, true, true);
   loaded.add(id);
 }
 
 export function initI18n(language: Language = DEFAULT_LANGUAGE): typeof i18n {
   if (!i18n.isInitialized) {
-    void i18n.init({ resources: { en: { translation: en } }, lng: language, fallbackLng: DEFAULT_LANGUAGE, supportedLngs: ['en', 'vi'] });
+    void i18n.init({ lng: language, fallbackLng: DEFAULT_LANGUAGE, supportedLngs: ['en', 'vi'] });
+    for (const catalogue of publicEn) i18n.addResourceBundle(DEFAULT_LANGUAGE, 'translation', catalogue, true, true);
   }
   return i18n;
 }

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emailSchema, forgotVerifyCodeRequestSchema, identifierSchema, messages, newPasswordSchema, PASSWORD_MIN_LENGTH, recoveryCodeSchema } from '@portal/contracts';
-import en from '../i18n/en.json';
-import vi from '../i18n/vi.json';
+import en from '../i18n/app.en.json';
+import vi from '../i18n/app.vi.json';
 import { acceptTerms, confirmPassword, email, identifier, newPassword, password, recoveryCode, recoveryVerificationCode, required, validate, verificationCode, type ValidationMessage } from './validators';
 
 /** A rule's message as shown in `catalogue`. */

@@ -63,12 +63,12 @@ export default function AltchaCaptcha({ challengeUrl, language, auto, onChange, 
     () => ({
       async token() {
         const element = widget.current;
-        if (!element) throw new CaptchaError('captcha.errors.executeFailed');
+        if (!element) throw new CaptchaError('form.captcha.errors.executeFailed');
         const state = element.getState?.();
         if (payload.current && state === 'verified') return payload.current;
         // Already solving (auto start, a reset): wait for that run rather than start another.
         const answer = state === 'verifying' ? await settled(element) : ((await element.verify().catch(() => null))?.payload ?? null);
-        if (!answer) throw new CaptchaError('captcha.errors.executeFailed');
+        if (!answer) throw new CaptchaError('form.captcha.errors.executeFailed');
         return answer;
       },
       reset() {

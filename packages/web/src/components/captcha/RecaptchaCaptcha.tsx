@@ -23,7 +23,7 @@ export default function RecaptchaCaptcha({ settings, action, ref }: RecaptchaCap
   useEffect(() => {
     loadRecaptcha(settings).then(
       () => setFailure(null),
-      (error: unknown) => setFailure(error instanceof CaptchaError ? error : new CaptchaError('captcha.errors.loadFailed')),
+      (error: unknown) => setFailure(error instanceof CaptchaError ? error : new CaptchaError('form.captcha.errors.loadFailed')),
     );
   }, [settings]);
 
@@ -36,7 +36,7 @@ export default function RecaptchaCaptcha({ settings, action, ref }: RecaptchaCap
           setFailure(null);
           return token;
         } catch (error) {
-          const known = error instanceof CaptchaError ? error : new CaptchaError('captcha.errors.executeFailed');
+          const known = error instanceof CaptchaError ? error : new CaptchaError('form.captcha.errors.executeFailed');
           setFailure(known);
           throw known;
         }

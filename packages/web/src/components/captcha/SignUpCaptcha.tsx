@@ -11,7 +11,7 @@ export function SignUpCaptcha({ captchaRef, failure, onAnswer }: { captchaRef: R
   return (
     <Stack gap={4}>
       <Text size="sm" fw={500}>
-        {t('register.form.captchaLabel')}
+        {t('auth.register.form.captchaLabel')}
       </Text>
       <CaptchaField ref={captchaRef} action="signup" auto="onfocus" onChange={(answer) => answer && onAnswer()} />
       {failure && (

@@ -20,8 +20,8 @@ afterEach(() => {
 
 describe('the reCAPTCHA client (the spec validation rules and error catalogue)', () => {
   it('fails without a site key, then without a version', async () => {
-    expect(await reasonOf(loadRecaptcha({ provider: 'recaptcha', version: 'standard' }))).toBe('captcha.errors.noKey');
-    expect(await reasonOf(loadRecaptcha({ provider: 'recaptcha', siteKey: 'key' }))).toBe('captcha.errors.noVersion');
+    expect(await reasonOf(loadRecaptcha({ provider: 'recaptcha', version: 'standard' }))).toBe('form.captcha.errors.noKey');
+    expect(await reasonOf(loadRecaptcha({ provider: 'recaptcha', siteKey: 'key' }))).toBe('form.captcha.errors.noVersion');
   });
 
   it.each(['standard', 'enterprise'] as const)('loads the %s script with the site key', async (version) => {
@@ -42,7 +42,7 @@ describe('the reCAPTCHA client (the spec validation rules and error catalogue)',
     const settings = { provider: 'recaptcha', siteKey: 'key-broken', version: 'standard' } as const;
     const first = loadRecaptcha(settings);
     scripts.added[0]!.onerror?.(new Event('error'));
-    expect(await reasonOf(first)).toBe('captcha.errors.loadFailed');
+    expect(await reasonOf(first)).toBe('form.captcha.errors.loadFailed');
     void loadRecaptcha(settings).catch(() => undefined);
     expect(scripts.added).toHaveLength(2);
   });
@@ -53,6 +53,6 @@ describe('the reCAPTCHA client (the spec validation rules and error catalogue)',
     const executing = executeRecaptcha(settings, 'signup');
     window.grecaptcha = { ready: (callback: () => void) => callback(), execute: async () => Promise.reject(new Error('boom')) } as never;
     scripts.added[0]!.onload?.(new Event('load'));
-    expect(await reasonOf(executing)).toBe('captcha.errors.executeFailed');
+    expect(await reasonOf(executing)).toBe('form.captcha.errors.executeFailed');
   });
 });

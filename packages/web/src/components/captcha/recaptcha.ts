@@ -35,8 +35,8 @@ function client(version: 'standard' | 'enterprise'): Grecaptcha | undefined {
 /** Loads the script once per site key and version; resolves when the client is ready. */
 export function loadRecaptcha(settings: RecaptchaSettings, doc: Document = document): Promise<Grecaptcha> {
   const { siteKey, version } = settings;
-  if (!siteKey) return Promise.reject(new CaptchaError('captcha.errors.noKey'));
-  if (!version) return Promise.reject(new CaptchaError('captcha.errors.noVersion'));
+  if (!siteKey) return Promise.reject(new CaptchaError('form.captcha.errors.noKey'));
+  if (!version) return Promise.reject(new CaptchaError('form.captcha.errors.noVersion'));
   const src = `${RECAPTCHA_SCRIPTS[version]}?render=${encodeURIComponent(siteKey)}`;
   let pending = loading.get(src);
   if (!pending) {
@@ -48,10 +48,10 @@ export function loadRecaptcha(settings: RecaptchaSettings, doc: Document = docum
       if (nonce) script.nonce = nonce;
       script.onload = () => {
         const loaded = client(version);
-        if (!loaded) reject(new CaptchaError('captcha.errors.loadFailed'));
+        if (!loaded) reject(new CaptchaError('form.captcha.errors.loadFailed'));
         else loaded.ready(() => resolve(loaded));
       };
-      script.onerror = () => reject(new CaptchaError('captcha.errors.loadFailed'));
+      script.onerror = () => reject(new CaptchaError('form.captcha.errors.loadFailed'));
       doc.head.append(script);
     });
     // A failed load may succeed later (network back): forget it so the next call retries.
@@ -69,6 +69,6 @@ export async function executeRecaptcha(settings: RecaptchaSettings, action: stri
     if (!token) throw new Error('empty token');
     return token;
   } catch {
-    throw new CaptchaError('captcha.errors.executeFailed');
+    throw new CaptchaError('form.captcha.errors.executeFailed');
   }
 }

@@ -6,7 +6,7 @@ export interface CaptchaHandle {
   reset(): void;
 }
 
-export type CaptchaErrorKey = 'captcha.errors.noKey' | 'captcha.errors.noVersion' | 'captcha.errors.loadFailed' | 'captcha.errors.executeFailed';
+export type CaptchaErrorKey = 'form.captcha.errors.noKey' | 'form.captcha.errors.noVersion' | 'form.captcha.errors.loadFailed' | 'form.captcha.errors.executeFailed';
 
 /** A captcha that could not give an answer; `key` is its message in the catalogue (the spec's error catalogue). */
 export class CaptchaError extends Error {

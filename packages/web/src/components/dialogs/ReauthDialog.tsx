@@ -95,7 +95,7 @@ export function ReauthDialog() {
     } catch (error) {
       const { passkeyErrorText } = await import('../passkey/passkey-errors');
       // A closed prompt is not a failure: say so in this dialog's words (the shared text speaks of creating one).
-      setPasskeyProblem((error as { problem?: unknown } | null)?.problem === 'cancelled' ? t('reauth.passkeyCancelled') : passkeyErrorText(error, 'auth'));
+      setPasskeyProblem((error as { problem?: unknown } | null)?.problem === 'cancelled' ? t('security.reauth.passkeyCancelled') : passkeyErrorText(error, 'auth'));
     } finally {
       setSubmitting(false);
     }
@@ -104,7 +104,7 @@ export function ReauthDialog() {
   const passkeyButton = hasPasskey && (
     <>
       <Button variant="light" onClick={() => void provePasskey()} loading={submitting} data-testid="reauth-passkey">
-        {t('reauth.usePasskey')}
+        {t('security.reauth.usePasskey')}
       </Button>
       <FailureAlert failure={passkeyProblem} />
     </>
@@ -121,10 +121,10 @@ export function ReauthDialog() {
 
   return (
     // Above the dialog whose request asked for it (a transfer's code dialog, say), opened after this one mounted.
-    <Modal opened={opened} onClose={() => close(false)} title={t('reauth.title')} centered zIndex={getDefaultZIndex('modal') + 1} closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal opened={opened} onClose={() => close(false)} title={t('security.reauth.title')} centered zIndex={getDefaultZIndex('modal') + 1} closeButtonProps={{ 'aria-label': t('common.close') }}>
       {proof === 'passkey' ? (
         <Stack gap="md">
-          <Text size="sm">{t('reauth.bodyPasskey')}</Text>
+          <Text size="sm">{t('security.reauth.bodyPasskey')}</Text>
           {passkeyButton}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={() => close(false)}>
@@ -134,22 +134,22 @@ export function ReauthDialog() {
         </Stack>
       ) : proof === 'none' ? (
         <Stack gap="md">
-          <Text size="sm">{t('reauth.bodyNone')}</Text>
+          <Text size="sm">{t('security.reauth.bodyNone')}</Text>
           <Button
             onClick={() => {
               close(false);
               void logout().then(() => window.location.assign(paths.login));
             }}
           >
-            {t('reauth.signInAgain')}
+            {t('security.reauth.signInAgain')}
           </Button>
         </Stack>
       ) : (
         <form noValidate onSubmit={(event) => void submit(event)} data-testid="reauth-dialog">
           <Stack gap="md">
-            <Text size="sm">{t(proof === 'password' ? 'reauth.body' : 'reauth.bodyCode')}</Text>
+            <Text size="sm">{t(proof === 'password' ? 'security.reauth.body' : 'security.reauth.bodyCode')}</Text>
             <TextInput
-              label={t(proof === 'password' ? 'reauth.passwordLabel' : 'reauth.codeLabel')}
+              label={t(proof === 'password' ? 'security.reauth.passwordLabel' : 'security.reauth.codeLabel')}
               type={proof === 'password' ? 'password' : 'text'}
               autoComplete={proof === 'password' ? 'current-password' : 'one-time-code'}
               autoFocus
@@ -158,11 +158,11 @@ export function ReauthDialog() {
             />
             {proof === 'code' && method === 'email' && (
               <Button variant="subtle" size="xs" px={0} onClick={() => void sendCode()} disabled={sent}>
-                {sent ? t('reauth.codeSent') : t('reauth.sendCode')}
+                {sent ? t('security.reauth.codeSent') : t('security.reauth.sendCode')}
               </Button>
             )}
             {passkeyButton}
-            <DialogActions failure={failure} onCancel={() => close(false)} submitLabel={t('reauth.submit')} submitting={submitting} />
+            <DialogActions failure={failure} onCancel={() => close(false)} submitLabel={t('security.reauth.submit')} submitting={submitting} />
           </Stack>
         </form>
       )}

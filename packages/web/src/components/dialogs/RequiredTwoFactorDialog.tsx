@@ -19,15 +19,15 @@ export interface RequiredTwoFactorDialogProps {
 export function RequiredTwoFactorDialog({ opened, onClose, body }: RequiredTwoFactorDialogProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('requiredTwoFactor.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal opened={opened} onClose={onClose} title={t('mfa.required.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <Stack gap="md" data-testid="required-two-factor">
-        <Text size="sm">{body ?? t('requiredTwoFactor.body')}</Text>
+        <Text size="sm">{body ?? t('mfa.required.body')}</Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
           <Button component={Link} to={paths.securityTwoStep} onClick={onClose}>
-            {t('requiredTwoFactor.action')}
+            {t('mfa.required.action')}
           </Button>
         </Group>
       </Stack>

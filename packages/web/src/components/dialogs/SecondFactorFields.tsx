@@ -33,7 +33,7 @@ export function SecondFactorFields<Values extends SecondFactorValues & FieldValu
   return (
     <Stack gap="sm">
       <PasswordInput
-        label={t('secondFactor.password')}
+        label={t('mfa.secondFactor.password')}
         autoComplete="current-password"
         visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
         {...password.field}
@@ -44,19 +44,19 @@ export function SecondFactorFields<Values extends SecondFactorValues & FieldValu
       {method && !usingRecovery && (
         <Stack gap={4}>
           <OtpInput
-            label={t('secondFactor.code')}
-            description={t(method === 'totp' ? 'secondFactor.codeHintTotp' : 'secondFactor.codeHintEmail')}
+            label={t('mfa.secondFactor.code')}
+            description={t(method === 'totp' ? 'mfa.secondFactor.codeHintTotp' : 'mfa.secondFactor.codeHintEmail')}
             value={String(code.field.value ?? '')}
             onChange={code.field.onChange}
             error={message(code.fieldState.error?.message)}
             name="code"
           />
-          {method === 'email' && <SendCodeButton code={mailed} label={t('secondFactor.sendCode')} sentNote={t('secondFactor.codeSent')} />}
+          {method === 'email' && <SendCodeButton code={mailed} label={t('mfa.secondFactor.sendCode')} sentNote={t('mfa.secondFactor.codeSent')} />}
         </Stack>
       )}
       {method && usingRecovery && (
         <TextInput
-          label={t('secondFactor.recoveryCode')}
+          label={t('mfa.secondFactor.recoveryCode')}
           autoComplete="off"
           placeholder="XXXXX-XXXXX"
           {...recovery.field}
@@ -66,7 +66,7 @@ export function SecondFactorFields<Values extends SecondFactorValues & FieldValu
       )}
       {method && (
         <Anchor component="button" type="button" size="sm" onClick={() => factor.field.onChange(usingRecovery ? 'code' : 'recovery')}>
-          {t(usingRecovery ? 'secondFactor.useCode' : 'secondFactor.useRecoveryCode')}
+          {t(usingRecovery ? 'mfa.secondFactor.useCode' : 'mfa.secondFactor.useRecoveryCode')}
         </Anchor>
       )}
     </Stack>

@@ -68,10 +68,10 @@ export function TwoFactorInputDialog({
     await entry.attempt(() => onSubmit({ recovery_code: value }));
   };
 
-  const body = description ?? t(method === 'email' ? 'twoFactorDialog.emailBody' : 'twoFactorDialog.totpBody', { length: VERIFICATION_CODE_LENGTH });
+  const body = description ?? t(method === 'email' ? 'mfa.dialog.emailBody' : 'mfa.dialog.totpBody', { length: VERIFICATION_CODE_LENGTH });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={title ?? t('twoFactorDialog.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal opened={opened} onClose={onClose} title={title ?? t('mfa.dialog.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <form
         noValidate
         onSubmit={(event: FormEvent) => {
@@ -84,8 +84,8 @@ export function TwoFactorInputDialog({
           <Text size="sm">{body}</Text>
           {useRecovery ? (
             <TextInput
-              label={t('twoFactorDialog.recoveryLabel')}
-              description={t('twoFactorDialog.recoveryHint')}
+              label={t('mfa.dialog.recoveryLabel')}
+              description={t('mfa.dialog.recoveryHint')}
               placeholder="XXXXX-XXXXX"
               autoComplete="off"
               autoCapitalize="characters"
@@ -100,9 +100,9 @@ export function TwoFactorInputDialog({
               data-testid="recovery-code-input"
             />
           ) : (
-            <OtpInput label={t('twoFactorDialog.codeLabel')} {...entry.input} autoFocus />
+            <OtpInput label={t('mfa.dialog.codeLabel')} {...entry.input} autoFocus />
           )}
-          {method === 'email' && !useRecovery && <SendCodeButton code={mailed} label={t('twoFactorDialog.sendCode')} sentNote={t('twoFactorDialog.codeSent')} />}
+          {method === 'email' && !useRecovery && <SendCodeButton code={mailed} label={t('mfa.dialog.sendCode')} sentNote={t('mfa.dialog.codeSent')} />}
           {allowRecovery && (
             <Anchor
               component="button"
@@ -113,7 +113,7 @@ export function TwoFactorInputDialog({
                 entry.setProblem(null);
               }}
             >
-              {t(useRecovery ? 'twoFactorDialog.useCode' : 'twoFactorDialog.useRecovery')}
+              {t(useRecovery ? 'mfa.dialog.useCode' : 'mfa.dialog.useRecovery')}
             </Anchor>
           )}
           {entry.refusal?.code === 'auth.mfa_token_invalid' && (
@@ -126,7 +126,7 @@ export function TwoFactorInputDialog({
               {t('common.cancel')}
             </Button>
             <Button type="submit" loading={entry.pending}>
-              {submitLabel ?? t('twoFactorDialog.verify')}
+              {submitLabel ?? t('mfa.dialog.verify')}
             </Button>
           </Group>
         </Stack>

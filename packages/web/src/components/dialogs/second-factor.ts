@@ -33,7 +33,7 @@ export function checkSecondFactor(values: SecondFactorValues, method: TwoFactorM
   const malformed = values.factor === 'code' ? verificationCode(values.code) : null;
   if (malformed) ctx.addIssue({ code: 'custom', path: ['code'], message: messageKey(malformed.key, malformed.params) });
   if (values.factor === 'recovery' && recoveryCode(values.recovery_code)) {
-    ctx.addIssue({ code: 'custom', path: ['recovery_code'], message: 'secondFactor.recoveryCodeInvalid' });
+    ctx.addIssue({ code: 'custom', path: ['recovery_code'], message: 'mfa.secondFactor.recoveryCodeInvalid' });
   }
 }
 

@@ -10,10 +10,10 @@ import { CeremonyError } from './ceremony';
  */
 export function passkeyErrorText(error: unknown, kind: 'auth' | 'signup' | 'create' = 'auth'): string {
   if (error instanceof CeremonyError) {
-    if (error.problem === 'cancelled') return i18n.t('passkeyUi.cancelled');
-    if (error.problem === 'exists') return i18n.t('passkeyUi.exists');
-    if (error.problem === 'unsupported') return i18n.t('passkeyUi.unsupported');
+    if (error.problem === 'cancelled') return i18n.t('passkeys.cancelled');
+    if (error.problem === 'exists') return i18n.t('passkeys.exists');
+    if (error.problem === 'unsupported') return i18n.t('passkeys.unsupported');
   }
   if (error instanceof ApiError && ((error.status === 400 && error.code !== 'validation_error') || error.status === 429 || error.status === 403)) return errorText(error);
-  return i18n.t(kind === 'signup' ? 'passkeyUi.signUpFailed' : 'passkeyUi.failed');
+  return i18n.t(kind === 'signup' ? 'passkeys.signUpFailed' : 'passkeys.failed');
 }

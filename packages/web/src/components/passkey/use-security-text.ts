@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { i18n, loadSecurityCatalogue } from '../../lib/i18n';
 
-const isLoaded = () => i18n.exists('quickLogin.title') && i18n.exists('passkeyUi.signIn');
+const isLoaded = () => i18n.exists('auth.emailCode.title') && i18n.exists('passkeys.signIn');
 
 /**
  * Whether the `security` part of the catalogue (passkey and email-code sign-in texts) is

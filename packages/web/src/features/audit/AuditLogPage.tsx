@@ -39,9 +39,9 @@ function LoadFailed({ onRetry }: { onRetry(): void }) {
   return (
     <Alert color="red" variant="light" role="alert" data-testid="audit-log-error">
       <Stack gap="xs" align="flex-start">
-        <Text size="sm">{t('auditLog.loadFailed')}</Text>
+        <Text size="sm">{t('audit.loadFailed')}</Text>
         <Button size="xs" variant="light" onClick={onRetry}>
-          {t('auditLog.retry')}
+          {t('audit.retry')}
         </Button>
       </Stack>
     </Alert>
@@ -54,21 +54,21 @@ function detailLines(event: AuditEvent, t: TFunction): string[] {
   for (const [key, value] of Object.entries(event.detail)) {
     if (value === null || value === '') continue;
     const text = String(value);
-    if (key === 'method' && (event.action === 'sign_in' || event.action === 'sign_in_failed')) lines.push(t('auditLog.method', { method: t(`auditLog.methods.${text}`, { defaultValue: text }) }));
-    else if (key === 'method' && event.action === 'sso_domain_verified') lines.push(t('auditLog.ssoVerifiedBy', { method: t(`auditLog.ssoVerifiedMethods.${text}`, { defaultValue: text }) }));
-    else if (key === 'method') lines.push(t('auditLog.twoStepMethod', { method: text }));
+    if (key === 'method' && (event.action === 'sign_in' || event.action === 'sign_in_failed')) lines.push(t('audit.method', { method: t(`audit.methods.${text}`, { defaultValue: text }) }));
+    else if (key === 'method' && event.action === 'sso_domain_verified') lines.push(t('audit.ssoVerifiedBy', { method: t(`audit.ssoVerifiedMethods.${text}`, { defaultValue: text }) }));
+    else if (key === 'method') lines.push(t('audit.twoStepMethod', { method: text }));
     else if (key === 'mfa') {
-      if (value === true) lines.push(t('auditLog.withMfa'));
-    } else if (key === 'reason') lines.push(t('auditLog.reason', { reason: t(`auditLog.reasons.${text}`, { defaultValue: text }) }));
-    else if (key === 'name') lines.push(t('auditLog.passkey', { name: text }));
-    else if (key === 'role') lines.push(t('auditLog.role', { role: text }));
-    else if (key === 'previous_role') lines.push(t('auditLog.previousRole', { role: text }));
-    else if (key === 'protocol') lines.push(t('auditLog.ssoProtocol', { protocol: t(`auditLog.ssoProtocols.${text}`, { defaultValue: text }) }));
-    else if (key === 'previous_protocol') lines.push(t('auditLog.ssoPreviousProtocol', { protocol: t(`auditLog.ssoProtocols.${text}`, { defaultValue: text }) }));
-    else if (key === 'identifier') lines.push(t('auditLog.ssoIdentifier', { identifier: text }));
-    else if (key === 'previous_identifier') lines.push(t('auditLog.ssoPreviousIdentifier', { identifier: text }));
-    else if (key === 'require_sso') lines.push(t(value === true ? 'auditLog.ssoRequired' : 'auditLog.ssoNotRequired'));
-    else if (key === 'domain') lines.push(t('auditLog.ssoDomain', { domain: text }));
+      if (value === true) lines.push(t('audit.withMfa'));
+    } else if (key === 'reason') lines.push(t('audit.reason', { reason: t(`audit.reasons.${text}`, { defaultValue: text }) }));
+    else if (key === 'name') lines.push(t('audit.passkey', { name: text }));
+    else if (key === 'role') lines.push(t('audit.role', { role: text }));
+    else if (key === 'previous_role') lines.push(t('audit.previousRole', { role: text }));
+    else if (key === 'protocol') lines.push(t('audit.ssoProtocol', { protocol: t(`audit.ssoProtocols.${text}`, { defaultValue: text }) }));
+    else if (key === 'previous_protocol') lines.push(t('audit.ssoPreviousProtocol', { protocol: t(`audit.ssoProtocols.${text}`, { defaultValue: text }) }));
+    else if (key === 'identifier') lines.push(t('audit.ssoIdentifier', { identifier: text }));
+    else if (key === 'previous_identifier') lines.push(t('audit.ssoPreviousIdentifier', { identifier: text }));
+    else if (key === 'require_sso') lines.push(t(value === true ? 'audit.ssoRequired' : 'audit.ssoNotRequired'));
+    else if (key === 'domain') lines.push(t('audit.ssoDomain', { domain: text }));
     else rest.push(`${key}: ${text}`);
   }
   return [...lines, ...rest];
@@ -80,7 +80,7 @@ function PersonCell({ event }: { event: AuditEvent }) {
   const { t } = useTranslation();
   const person = event.target_email ?? event.actor_email;
   const actor = event.actor_email && event.actor_email !== person ? event.actor_email : null;
-  return <NameCell name={person ?? '—'} detail={actor && t('auditLog.by', { email: actor })} />;
+  return <NameCell name={person ?? '—'} detail={actor && t('audit.by', { email: actor })} />;
 }
 
 function fieldErrors(error: unknown, t: TFunction): Partial<Record<'action' | 'email' | 'from' | 'to' | 'cursor', string>> {
@@ -136,7 +136,7 @@ export function AuditLogPage() {
   if (administered.isError) {
     return (
       <Stack gap="lg">
-        <PageHeader title={t('auditLog.title')} />
+        <PageHeader title={t('audit.title')} />
         <LoadFailed onRetry={() => void administered.refetch()} />
       </Stack>
     );
@@ -144,12 +144,12 @@ export function AuditLogPage() {
   if (!organization) {
     return (
       <Stack gap="lg">
-        <PageHeader title={t('auditLog.title')} />
+        <PageHeader title={t('audit.title')} />
         <Alert color="red" variant="light" role="alert" data-testid="audit-log-refused">
           <Text size="sm" fw={500}>
             {t('errors.audit.not_admin')}
           </Text>
-          <Text size="sm">{t('auditLog.notAdmin')}</Text>
+          <Text size="sm">{t('audit.notAdmin')}</Text>
         </Alert>
       </Stack>
     );
@@ -161,10 +161,10 @@ export function AuditLogPage() {
 
   return (
     <Stack gap="lg">
-      <PageHeader title={t('auditLog.title')} description={t('auditLog.description', { organization: organization.name })} />
+      <PageHeader title={t('audit.title')} description={t('audit.description', { organization: organization.name })} />
       {organizations.length > 1 && (
         <Select
-          label={t('auditLog.organization')}
+          label={t('audit.organization')}
           data={organizations.map((item) => ({ value: item.id, label: item.name }))}
           value={organization.id}
           onChange={(value) => {
@@ -175,14 +175,14 @@ export function AuditLogPage() {
           maw={360}
         />
       )}
-      <Section title={t('auditLog.filters')}>
+      <Section title={t('audit.filters')}>
         <form onSubmit={submit} noValidate data-testid="audit-filters">
           <Stack gap="sm">
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
               <MultiSelect
-                label={t('auditLog.actions')}
-                placeholder={draft.actions.length ? undefined : t('auditLog.actionsPlaceholder')}
-                data={auditActions.map((action) => ({ value: action, label: t(`auditLog.actionNames.${action}`) }))}
+                label={t('audit.actions')}
+                placeholder={draft.actions.length ? undefined : t('audit.actionsPlaceholder')}
+                data={auditActions.map((action) => ({ value: action, label: t(`audit.actionNames.${action}`) }))}
                 value={draft.actions}
                 onChange={(actions) => setDraft({ ...draft, actions })}
                 error={errors.action}
@@ -191,21 +191,21 @@ export function AuditLogPage() {
                 data-testid="audit-filter-actions"
               />
               <TextInput
-                label={t('auditLog.person')}
-                placeholder={t('auditLog.personPlaceholder')}
+                label={t('audit.person')}
+                placeholder={t('audit.personPlaceholder')}
                 value={draft.email}
                 onChange={(event) => setDraft({ ...draft, email: event.currentTarget.value })}
                 error={errors.email}
                 maxLength={254}
                 data-testid="audit-filter-email"
               />
-              <TextInput type="date" label={t('auditLog.from')} value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.currentTarget.value })} error={errors.from} data-testid="audit-filter-from" />
-              <TextInput type="date" label={t('auditLog.to')} value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.currentTarget.value })} error={errors.to} data-testid="audit-filter-to" />
+              <TextInput type="date" label={t('audit.from')} value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.currentTarget.value })} error={errors.from} data-testid="audit-filter-from" />
+              <TextInput type="date" label={t('audit.to')} value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.currentTarget.value })} error={errors.to} data-testid="audit-filter-to" />
             </SimpleGrid>
             <Group justify="space-between">
               <Group gap="xs">
                 <Button type="submit" data-testid="audit-apply">
-                  {t('auditLog.apply')}
+                  {t('audit.apply')}
                 </Button>
                 <Button
                   variant="default"
@@ -214,23 +214,23 @@ export function AuditLogPage() {
                     apply(emptyDraft);
                   }}
                 >
-                  {t('auditLog.reset')}
+                  {t('audit.reset')}
                 </Button>
               </Group>
               <Button variant="light" onClick={() => void exportCsv()} loading={exporting} data-testid="audit-export">
-                {t('auditLog.export')}
+                {t('audit.export')}
               </Button>
             </Group>
             {exportFailed && (
               <Text size="sm" c="red.8" role="alert">
-                {t('auditLog.exportFailed')}
+                {t('audit.exportFailed')}
               </Text>
             )}
           </Stack>
         </form>
       </Section>
 
-      <Section title={t('auditLog.title')}>
+      <Section title={t('audit.title')}>
         {apiError?.status === 403 ? (
           <Alert color="red" variant="light" role="alert" data-testid="audit-log-refused">
             {errorText(apiError)}
@@ -247,7 +247,7 @@ export function AuditLogPage() {
           </Group>
         ) : page.items.length === 0 ? (
           <Text size="sm" c="dimmed" py="sm" data-testid="audit-empty">
-            {t('auditLog.empty')}
+            {t('audit.empty')}
           </Text>
         ) : (
           <DataTable rows={page.items} rowKey={(event) => event.id} minWidth={760} highlightOnHover
@@ -257,7 +257,7 @@ export function AuditLogPage() {
             rowProps={(event) => ({ 'data-action': event.action })}
             columns={[
               {
-                header: t('auditLog.columns.time'),
+                header: t('audit.columns.time'),
                 cell: (event) => (
                   <Text size="sm" component="time" dateTime={event.occurred_at}>
                     {formatDateTime(event.occurred_at, language)}
@@ -265,17 +265,17 @@ export function AuditLogPage() {
                 ),
               },
               {
-                header: t('auditLog.columns.action'),
+                header: t('audit.columns.action'),
                 cell: (event) => (
                   <Text size="sm" fw={500} c={event.action === 'sign_in_failed' ? 'red.8' : undefined}>
-                    {t(`auditLog.actionNames.${event.action}`)}
+                    {t(`audit.actionNames.${event.action}`)}
                   </Text>
                 ),
               },
-              { header: t('auditLog.columns.person'), cell: (event) => <PersonCell event={event} /> },
-              { header: t('auditLog.columns.ip'), text: (event) => event.ip ?? '—', mono: true },
+              { header: t('audit.columns.person'), cell: (event) => <PersonCell event={event} /> },
+              { header: t('audit.columns.ip'), text: (event) => event.ip ?? '—', mono: true },
               {
-                header: t('auditLog.columns.details'),
+                header: t('audit.columns.details'),
                 // One element: on a phone card the cell is one grid cell beside its label.
                 cell: (event) => (
                   <Stack gap={0}>
@@ -298,13 +298,13 @@ export function AuditLogPage() {
         {page && (cursors.length > 1 || page.next_cursor) && (
           <Group justify="space-between" mt="sm">
             <Button variant="default" size="xs" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))} data-testid="audit-newer">
-              {t('auditLog.newer')}
+              {t('audit.newer')}
             </Button>
             <Text size="sm" c="dimmed">
-              {t('auditLog.pageNumber', { page: cursors.length })}
+              {t('audit.pageNumber', { page: cursors.length })}
             </Text>
             <Button variant="default" size="xs" disabled={!page.next_cursor} onClick={() => page.next_cursor && setCursors([...cursors, page.next_cursor])} data-testid="audit-older">
-              {t('auditLog.older')}
+              {t('audit.older')}
             </Button>
           </Group>
         )}

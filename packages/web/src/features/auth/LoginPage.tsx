@@ -77,11 +77,11 @@ export function LoginPage() {
 
   return (
     <>
-      <PageHeader title={t('login.title')} description={t('login.description', { service: service.entry.name })} />
+      <PageHeader title={t('auth.login.title')} description={t('auth.login.description', { service: service.entry.name })} />
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="md">
           <LightField
-            label={t('login.identifierLabel')}
+            label={t('auth.login.identifierLabel')}
             name="username"
             // "webauthn": the browser offers this site's passkeys here too (PasskeySignInButton's autofill).
             autoComplete="username webauthn"
@@ -94,11 +94,11 @@ export function LoginPage() {
           />
           {notActivated && (
             <Text size="sm" c="red.8" role="alert" data-testid="onpremise-not-activated">
-              {t('login.onPremiseNotActivated', { email: notActivated })}
+              {t('auth.login.onPremiseNotActivated', { email: notActivated })}
             </Text>
           )}
           <LightSubmit loading={discovering} disabled={discovering}>
-            {t('login.continue')}
+            {t('auth.login.continue')}
           </LightSubmit>
         </Stack>
       </form>
@@ -114,18 +114,18 @@ export function LoginPage() {
       </Stack>
       <Stack gap="xs" mt="lg">
         <Anchor component={Link} to={`${paths.loginQuick}${search}`} size="sm">
-          {t('login.quickSignIn')}
+          {t('auth.login.quickSignIn')}
         </Anchor>
         <Anchor component={Link} to={`${paths.loginSso}${search}`} size="sm">
-          {t('login.ssoSignIn')}
+          {t('auth.login.ssoSignIn')}
         </Anchor>
         <Anchor component={Link} to={`${paths.forgot}${search}`} size="sm">
-          {t('login.forgotPassword')}
+          {t('auth.login.forgotPassword')}
         </Anchor>
         <Text size="sm">
-          {t('login.noAccount')}{' '}
+          {t('auth.login.noAccount')}{' '}
           <Anchor component={Link} to={`${paths.register}${search}`}>
-            {t('login.createAccount')}
+            {t('auth.login.createAccount')}
           </Anchor>
         </Text>
       </Stack>

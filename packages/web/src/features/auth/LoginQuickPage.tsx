@@ -102,11 +102,11 @@ export function LoginQuickPage() {
   if (sentTo === null) {
     return (
       <>
-        <PageHeader title={t('quickLogin.title')} description={t('quickLogin.description', { length: VERIFICATION_CODE_LENGTH })} />
+        <PageHeader title={t('auth.emailCode.title')} description={t('auth.emailCode.description', { length: VERIFICATION_CODE_LENGTH })} />
         <form onSubmit={(event) => void send(event)} noValidate>
           <Stack gap="md">
             <LightField
-              label={t('quickLogin.emailLabel')}
+              label={t('auth.emailCode.emailLabel')}
               type="email"
               name="email"
               autoComplete="username"
@@ -120,12 +120,12 @@ export function LoginQuickPage() {
               </Text>
             )}
             <LightSubmit loading={pending} disabled={wait > 0}>
-              {wait > 0 ? t('quickLogin.resendIn', { seconds: wait }) : t('quickLogin.send')}
+              {wait > 0 ? t('auth.emailCode.resendIn', { seconds: wait }) : t('auth.emailCode.send')}
             </LightSubmit>
           </Stack>
         </form>
         <Anchor component={Link} to={`${paths.login}${search}`} size="sm" mt="lg" display="inline-block">
-          {t('quickLogin.usePassword')}
+          {t('auth.emailCode.usePassword')}
         </Anchor>
       </>
     );
@@ -133,7 +133,7 @@ export function LoginQuickPage() {
 
   return (
     <>
-      <PageHeader title={t('quickLogin.title')} description={t('quickLogin.sentTo', { length: VERIFICATION_CODE_LENGTH, email: sentTo })} />
+      <PageHeader title={t('auth.emailCode.title')} description={t('auth.emailCode.sentTo', { length: VERIFICATION_CODE_LENGTH, email: sentTo })} />
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -143,7 +143,7 @@ export function LoginQuickPage() {
       >
         <Stack gap="md">
           <OtpInput
-            label={t('quickLogin.codeLabel')}
+            label={t('auth.emailCode.codeLabel')}
             value={form.values.code}
             onChange={(value) => form.set('code', value)}
             onComplete={(value) => void verify(value)}
@@ -151,10 +151,10 @@ export function LoginQuickPage() {
             autoFocus
             name="code"
           />
-          <LightSubmit loading={pending || result.done}>{t('quickLogin.submit')}</LightSubmit>
+          <LightSubmit loading={pending || result.done}>{t('auth.emailCode.submit')}</LightSubmit>
           <Stack gap={4} align="flex-start">
             <Button variant="subtle" size="xs" px={0} disabled={wait > 0} onClick={() => void send()} data-testid="quick-resend">
-              {wait > 0 ? t('quickLogin.resendIn', { seconds: wait }) : t('quickLogin.resend')}
+              {wait > 0 ? t('auth.emailCode.resendIn', { seconds: wait }) : t('auth.emailCode.resend')}
             </Button>
             <Anchor
               component="button"
@@ -165,7 +165,7 @@ export function LoginQuickPage() {
                 setFailure(null);
               }}
             >
-              {t('quickLogin.changeEmail')}
+              {t('auth.emailCode.changeEmail')}
             </Anchor>
           </Stack>
         </Stack>

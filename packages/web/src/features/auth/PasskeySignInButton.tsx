@@ -104,7 +104,7 @@ export function PasskeySignInButton({ onChallenge, autofill = true }: PasskeySig
   return (
     <Stack gap={6}>
       <LightButton loading={pending} onClick={() => void start()} data-testid="passkey-sign-in">
-        {t('login.passkeySignIn')}
+        {t('auth.login.passkeySignIn')}
       </LightButton>
       {failure !== null && (
         <Text size="sm" c="red.7" role="alert" data-testid="passkey-error">

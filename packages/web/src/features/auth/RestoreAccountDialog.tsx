@@ -31,7 +31,7 @@ export const restoreAccount = (restoreToken: string) => call<typeof accountEndpo
  */
 export function RestoreAccountDialog({ opened, onClose, restoreToken, deletionDueAt, onRestored }: RestoreAccountDialogProps) {
   const { t } = useTranslation();
-  const [ready, setReady] = useState(() => i18n.exists('restore.title'));
+  const [ready, setReady] = useState(() => i18n.exists('account.restore.title'));
   const [pending, setPending] = useState(false);
 
   useEffect(() => {
@@ -49,7 +49,7 @@ export function RestoreAccountDialog({ opened, onClose, restoreToken, deletionDu
     setPending(true);
     try {
       const { token } = await restoreAccount(restoreToken);
-      notify('success', t('restore.restored'));
+      notify('success', t('account.restore.restored'));
       if (onRestored) onRestored(token);
       else window.location.assign(paths.home);
     } catch {
@@ -63,15 +63,15 @@ export function RestoreAccountDialog({ opened, onClose, restoreToken, deletionDu
   const date = deletionDueAt ? formatDate(deletionDueAt, language) : '';
 
   return (
-    <Modal opened={opened && ready} onClose={onClose} title={t('restore.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal opened={opened && ready} onClose={onClose} title={t('account.restore.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <Stack gap="md" data-testid="restore-account-dialog">
-        <Text size="sm">{t('restore.body', { date })}</Text>
+        <Text size="sm">{t('account.restore.body', { date })}</Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
-            {t('restore.keep')}
+            {t('account.restore.keep')}
           </Button>
           <Button onClick={() => void restore()} loading={pending} data-testid="restore-account">
-            {t('restore.submit')}
+            {t('account.restore.submit')}
           </Button>
         </Group>
       </Stack>

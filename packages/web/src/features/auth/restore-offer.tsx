@@ -21,7 +21,7 @@ export function RestoreOfferView({ pending, onRestored }: { pending: DeletionPen
         <Text size="sm" role="status" mt="md" data-testid="deletion-pending">
           {errorText(pending.error)}{' '}
           <Anchor component="button" type="button" size="sm" onClick={() => setOpened(true)}>
-            {t('login.restoreAccount')}
+            {t('auth.login.restoreAccount')}
           </Anchor>
         </Text>
       )}

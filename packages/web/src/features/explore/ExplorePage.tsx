@@ -45,7 +45,7 @@ export function ExplorePage() {
             {t('explore.signIn')}
           </Button>
           <Button component={Link} to={paths.register} variant="default">
-            {t('login.createAccount')}
+            {t('auth.login.createAccount')}
           </Button>
         </Group>
       )}

@@ -19,9 +19,9 @@ export function ModeratorInvitationPage() {
       texts={invitationResultTexts(t, 'moderatorInvitation', 'moderators')}
       preview={previewModeratorInvitation}
       accept={acceptModeratorInvitation}
-      summary={(preview) => t('register.moderatorInvitation.summary', { product: preview.product, email: preview.email, website: preview.website_name })}
+      summary={(preview) => t('auth.register.moderatorInvitation.summary', { product: preview.product, email: preview.email, website: preview.website_name })}
       done={(accepted) => (
-        <DoneWithLink message={t('register.moderatorInvitation.accepted', { website: accepted.website_name })} testId="moderator-accepted" to={paths.home} label={t('register.moderatorInvitation.open')} />
+        <DoneWithLink message={t('auth.register.moderatorInvitation.accepted', { website: accepted.website_name })} testId="moderator-accepted" to={paths.home} label={t('auth.register.moderatorInvitation.open')} />
       )}
     />
   );

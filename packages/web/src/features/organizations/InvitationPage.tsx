@@ -20,10 +20,10 @@ export function InvitationPage() {
       preview={previewInvitation}
       accept={acceptInvitation}
       summary={(preview) =>
-        t('register.organizationInvitation.summary', { organization: preview.organization_name, email: preview.email, role: t(`register.organizationInvitation.roles.${preview.role}`) })
+        t('auth.register.organizationInvitation.summary', { organization: preview.organization_name, email: preview.email, role: t(`auth.register.organizationInvitation.roles.${preview.role}`) })
       }
       done={(joined) => (
-        <DoneWithLink message={t('register.organizationInvitation.joined', { organization: joined.organization_name })} testId="invitation-joined" to={paths.organization} label={t('register.organizationInvitation.open')} />
+        <DoneWithLink message={t('auth.register.organizationInvitation.joined', { organization: joined.organization_name })} testId="invitation-joined" to={paths.organization} label={t('auth.register.organizationInvitation.open')} />
       )}
     />
   );

@@ -67,7 +67,7 @@ export function OrganizationPage() {
     setPending(null);
     setFailure(null);
   };
-  const roleName = (role: OrganizationRole) => t(`organization.roles.${role}`);
+  const roleName = (role: OrganizationRole) => t(`organizations.roles.${role}`);
   /** Resends or revokes an invitation from its row and says so (a refusal got the API client's toast). */
   const onInvitation = (change: typeof resend | typeof revoke, id: string, done: string) => () =>
     void change.mutateAsync([id]).then(
@@ -80,37 +80,37 @@ export function OrganizationPage() {
   const act = async () => {
     if (pending?.kind === 'remove') {
       await remove.mutateAsync([pending.member.email]);
-      notify('success', t('organization.confirm.removed', { email: pending.member.email }));
+      notify('success', t('organizations.confirm.removed', { email: pending.member.email }));
     } else if (pending?.kind === 'role') {
       await setRole.mutateAsync([pending.member.email, pending.role]);
-      notify('success', t('organization.confirm.roleChanged', { email: pending.member.email, role: roleName(pending.role) }));
+      notify('success', t('organizations.confirm.roleChanged', { email: pending.member.email, role: roleName(pending.role) }));
     } else if (pending?.kind === 'leave') {
       await leave.mutateAsync([]);
-      notify('success', t('organization.confirm.left', { name: data.name }));
+      notify('success', t('organizations.confirm.left', { name: data.name }));
       void navigate(paths.home);
     }
   };
 
   return (
     <Stack gap="lg">
-      <PageHeader title={data.name} description={t('organization.description', { role: roleName(me) })} />
+      <PageHeader title={data.name} description={t('organizations.description', { role: roleName(me) })} />
 
-      <Section title={t('organization.members.title')} description={t('organization.members.description', { count: data.members.length })}>
+      <Section title={t('organizations.members.title')} description={t('organizations.members.description', { count: data.members.length })}>
         <DataTable rows={data.members} rowKey={(member) => member.email} minWidth={640} testId="organization-members" rowTestId="organization-member"
           columns={[
             {
-              header: t('organization.members.member'),
-              cell: (member) => <NameCell strong name={`${member.name ?? member.email}${member.email === data.email ? ` ${t('organization.members.you')}` : ''}`} detail={member.name && member.email} />,
+              header: t('organizations.members.member'),
+              cell: (member) => <NameCell strong name={`${member.name ?? member.email}${member.email === data.email ? ` ${t('organizations.members.you')}` : ''}`} detail={member.name && member.email} />,
             },
             {
-              header: t('organization.members.role'),
+              header: t('organizations.members.role'),
               cell: (member) => {
                 const choices = member.email === data.email ? [] : roleChoices(member);
                 return choices.length > 1 ? (
                   <NativeSelect
                     size="xs"
                     w={140}
-                    aria-label={t('organization.members.roleOf', { email: member.email })}
+                    aria-label={t('organizations.members.roleOf', { email: member.email })}
                     value={member.role}
                     data={choices.map((role) => ({ value: role, label: roleName(role) }))}
                     onChange={(event) => setPending({ kind: 'role', member, role: event.currentTarget.value as OrganizationRole })}
@@ -122,15 +122,15 @@ export function OrganizationPage() {
                 );
               },
             },
-            { header: t('organization.members.joined'), text: (member) => formatDate(member.joined_at, language) },
+            { header: t('organizations.members.joined'), text: (member) => formatDate(member.joined_at, language) },
           ]}
           actions={{
-            label: t('organization.members.actions'),
+            label: t('organizations.members.actions'),
             cell: (member) =>
               member.email !== data.email &&
               mayRemove(me, member.role) && (
-                <Button variant="subtle" color="red" size="xs" onClick={() => setPending({ kind: 'remove', member })} aria-label={t('organization.members.removeNamed', { email: member.email })}>
-                  {t('organization.members.remove')}
+                <Button variant="subtle" color="red" size="xs" onClick={() => setPending({ kind: 'remove', member })} aria-label={t('organizations.members.removeNamed', { email: member.email })}>
+                  {t('organizations.members.remove')}
                 </Button>
               ),
           }}
@@ -138,32 +138,32 @@ export function OrganizationPage() {
       </Section>
 
       {mayManageInvitations(me) && (
-        <Section title={t('organization.invite.title')} description={t('organization.invite.description')}>
+        <Section title={t('organizations.invite.title')} description={t('organizations.invite.description')}>
           <InviteForm me={me} />
           <Title order={3} fz="h5" mt="sm">
-            {t('organization.invitations.title')}
+            {t('organizations.invitations.title')}
           </Title>
           {data.invitations.length === 0 ? (
             <Text size="sm" c="dimmed">
-              {t('organization.invitations.empty')}
+              {t('organizations.invitations.empty')}
             </Text>
           ) : (
             <DataTable rows={data.invitations} rowKey={(invitation) => invitation.id} minWidth={640} testId="organization-invitations" rowTestId="organization-invitation"
               columns={[
-                { header: t('organization.invitations.email'), text: (invitation) => invitation.email },
-                { header: t('organization.members.role'), text: (invitation) => roleName(invitation.role) },
+                { header: t('organizations.invitations.email'), text: (invitation) => invitation.email },
+                { header: t('organizations.members.role'), text: (invitation) => roleName(invitation.role) },
                 {
-                  header: t('organization.invitations.expires'),
+                  header: t('organizations.invitations.expires'),
                   cell: (invitation) =>
                     invitation.expired ? (
-                      <StateBadge color="red" size="sm">{t('organization.invitations.expired')}</StateBadge>
+                      <StateBadge color="red" size="sm">{t('organizations.invitations.expired')}</StateBadge>
                     ) : (
                       <Text size="sm">{formatDate(invitation.expires_at, language)}</Text>
                     ),
                 },
               ]}
               actions={{
-                label: t('organization.members.actions'),
+                label: t('organizations.members.actions'),
                 cell: (invitation) =>
                   mayInvite(me, invitation.role) && (
                     <>
@@ -171,19 +171,19 @@ export function OrganizationPage() {
                         variant="subtle"
                         size="xs"
                         loading={resend.isPending && resend.variables?.[0] === invitation.id}
-                        aria-label={t('organization.invitations.resendNamed', { email: invitation.email })}
-                        onClick={onInvitation(resend, invitation.id, t('organization.invitations.resent', { email: invitation.email }))}
+                        aria-label={t('organizations.invitations.resendNamed', { email: invitation.email })}
+                        onClick={onInvitation(resend, invitation.id, t('organizations.invitations.resent', { email: invitation.email }))}
                       >
-                        {t('organization.invitations.resend')}
+                        {t('organizations.invitations.resend')}
                       </Button>
                       <Button
                         variant="subtle"
                         color="red"
                         size="xs"
-                        aria-label={t('organization.invitations.revokeNamed', { email: invitation.email })}
-                        onClick={onInvitation(revoke, invitation.id, t('organization.invitations.revoked', { email: invitation.email }))}
+                        aria-label={t('organizations.invitations.revokeNamed', { email: invitation.email })}
+                        onClick={onInvitation(revoke, invitation.id, t('organizations.invitations.revoked', { email: invitation.email }))}
                       >
-                        {t('organization.invitations.revoke')}
+                        {t('organizations.invitations.revoke')}
                       </Button>
                     </>
                   ),
@@ -193,11 +193,11 @@ export function OrganizationPage() {
         </Section>
       )}
 
-      <Section title={t('organization.leave.title')} description={soleOwner ? t('organization.leave.soleOwner') : t('organization.leave.description')}>
+      <Section title={t('organizations.leave.title')} description={soleOwner ? t('organizations.leave.soleOwner') : t('organizations.leave.description')}>
         {!soleOwner && (
           <Group>
             <Button variant="default" color="red" onClick={() => setPending({ kind: 'leave' })} data-testid="leave-organization">
-              {t('organization.leave.action')}
+              {t('organizations.leave.action')}
             </Button>
           </Group>
         )}
@@ -209,12 +209,12 @@ export function OrganizationPage() {
         danger={pending?.kind !== 'role'}
         title={
           pending?.kind === 'remove'
-            ? t('organization.confirm.removeTitle', { email: pending.member.email })
+            ? t('organizations.confirm.removeTitle', { email: pending.member.email })
             : pending?.kind === 'role'
-              ? t('organization.confirm.roleTitle', { email: pending.member.email, role: roleName(pending.role) })
-              : t('organization.confirm.leaveTitle', { name: data.name })
+              ? t('organizations.confirm.roleTitle', { email: pending.member.email, role: roleName(pending.role) })
+              : t('organizations.confirm.leaveTitle', { name: data.name })
         }
-        confirmLabel={pending?.kind === 'remove' ? t('organization.members.remove') : pending?.kind === 'role' ? t('organization.confirm.change') : t('organization.leave.action')}
+        confirmLabel={pending?.kind === 'remove' ? t('organizations.members.remove') : pending?.kind === 'role' ? t('organizations.confirm.change') : t('organizations.leave.action')}
         onConfirm={async () => {
           setFailure(null);
           try {
@@ -225,7 +225,7 @@ export function OrganizationPage() {
           }
         }}
       >
-        {pending?.kind === 'remove' ? t('organization.confirm.removeBody') : pending?.kind === 'role' ? t('organization.confirm.roleBody') : t('organization.confirm.leaveBody')}
+        {pending?.kind === 'remove' ? t('organizations.confirm.removeBody') : pending?.kind === 'role' ? t('organizations.confirm.roleBody') : t('organizations.confirm.leaveBody')}
         {/* The dialog's body is one paragraph: the refusal is a line of it, not a block inside it. */}
         {failure && (
           <Text component="span" display="block" mt="sm" size="sm" c="red.8" fw={500} role="alert" data-testid="organization-dialog-error">
@@ -243,11 +243,11 @@ function NoOrganization() {
   const client = useQueryClient();
   return (
     <Stack gap="lg">
-      <PageHeader title={t('organization.title')} description={t('organization.notMember')} />
-      <Section title={t('organization.start.title')} description={t('organization.start.description', { days: TRIAL_DAYS })}>
+      <PageHeader title={t('organizations.title')} description={t('organizations.notMember')} />
+      <Section title={t('organizations.start.title')} description={t('organizations.start.description', { days: TRIAL_DAYS })}>
         <BusinessTrialForm
           onStarted={async () => {
-            notify('success', t('organization.start.started'));
+            notify('success', t('organizations.start.started'));
             // Everything shown reads again: this page the new organization, the side bar the owner's pages under it.
             await client.invalidateQueries();
           }}
@@ -271,7 +271,7 @@ function InviteForm({ me }: { me: OrganizationRole }) {
     if (send.isPending || !form.check()) return;
     try {
       const sent = await send.mutateAsync([{ email: form.values.email.trim(), role: form.values.role }]);
-      notify('success', t('organization.invite.sent', { email: sent.email }));
+      notify('success', t('organizations.invite.sent', { email: sent.email }));
       form.set('email', '');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -286,21 +286,21 @@ function InviteForm({ me }: { me: OrganizationRole }) {
       <Stack gap="sm">
         <Group align="flex-start" gap="sm" wrap="wrap">
           <TextInput
-            label={t('organization.invite.email')}
+            label={t('organizations.invite.email')}
             type="email"
             autoComplete="off"
             style={{ flex: '1 1 240px' }}
             {...form.text('email')}
           />
           <NativeSelect
-            label={t('organization.members.role')}
+            label={t('organizations.members.role')}
             w={160}
             value={form.values.role}
-            data={roles.map((role) => ({ value: role, label: t(`organization.roles.${role}`) }))}
+            data={roles.map((role) => ({ value: role, label: t(`organizations.roles.${role}`) }))}
             onChange={(event) => form.set('role', event.currentTarget.value as OrganizationRole)}
           />
           <Button type="submit" mt={24} loading={send.isPending}>
-            {t('organization.invite.submit')}
+            {t('organizations.invite.submit')}
           </Button>
         </Group>
         <FailureAlert failure={failure} testId="invite-error" />

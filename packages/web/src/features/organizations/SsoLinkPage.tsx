@@ -34,12 +34,12 @@ export function SsoLinkPage() {
   }
   return (
     <Stack gap="lg">
-      <PageHeader title={t('organization.ssoLink.title')} />
+      <PageHeader title={t('organizations.ssoLink.title')} />
       {pending.data ? (
         <Stack gap="md" data-testid="sso-link">
-          <Text>{t('organization.ssoLink.question', { organization: pending.data.organization_name, email: pending.data.email })}</Text>
+          <Text>{t('organizations.ssoLink.question', { organization: pending.data.organization_name, email: pending.data.email })}</Text>
           <Text size="sm" c="dimmed">
-            {t('organization.ssoLink.consequence', { organization: pending.data.organization_name })}
+            {t('organizations.ssoLink.consequence', { organization: pending.data.organization_name })}
           </Text>
           <FailureAlert failure={failure} />
           <Group>
@@ -49,7 +49,7 @@ export function SsoLinkPage() {
                 setFailure(null);
                 confirm.mutateAsync([]).then(
                   (linked) => {
-                    notify('success', t('organization.ssoLink.linked', { organization: linked.organization_name }));
+                    notify('success', t('organizations.ssoLink.linked', { organization: linked.organization_name }));
                     void navigate(paths.organization);
                   },
                   (error: unknown) => {
@@ -59,10 +59,10 @@ export function SsoLinkPage() {
                 );
               }}
             >
-              {t('organization.ssoLink.confirm')}
+              {t('organizations.ssoLink.confirm')}
             </Button>
             <Button variant="default" onClick={() => void navigate(paths.home)}>
-              {t('organization.ssoLink.cancel')}
+              {t('organizations.ssoLink.cancel')}
             </Button>
           </Group>
         </Stack>

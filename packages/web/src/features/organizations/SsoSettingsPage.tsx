@@ -32,9 +32,9 @@ export function SsoSettingsPage() {
     const refused = settings.error instanceof ApiError && (settings.error.code === 'organizations.forbidden' || settings.error.code === 'organizations.not_member');
     return (
       <Stack gap="lg">
-        <PageHeader title={t('organization.sso.title')} />
+        <PageHeader title={t('organizations.sso.title')} />
         <Alert color={refused ? 'gray' : 'red'} variant="light" role={refused ? undefined : 'alert'} data-testid="sso-settings-refused">
-          {refused ? t('organization.sso.adminsOnly') : t('organization.sso.loadFailed')}
+          {refused ? t('organizations.sso.adminsOnly') : t('organizations.sso.loadFailed')}
         </Alert>
       </Stack>
     );
@@ -42,7 +42,7 @@ export function SsoSettingsPage() {
   const data = settings.data;
   return (
     <Stack gap="lg">
-      <PageHeader title={t('organization.sso.title')} description={t('organization.sso.description', { name: data.organization.name })} />
+      <PageHeader title={t('organizations.sso.title')} description={t('organizations.sso.description', { name: data.organization.name })} />
       <ProviderSection settings={data} />
       {data.registration && <RegistrationSection settings={data} />}
       <RequireSection settings={data} />

@@ -13,7 +13,7 @@ describe('counts on the organization pages', () => {
     initI18n('en');
     await loadAccountCatalogue();
     await applyLanguage(language);
-    expect(i18n.t('organization.members.description', { count })).toBe(members);
-    expect(i18n.t('organization.sso.provider.samlCurrent', { count, entityId: 'https://idp.example' })).toContain(certificates);
+    expect(i18n.t('organizations.members.description', { count })).toBe(members);
+    expect(i18n.t('organizations.sso.provider.samlCurrent', { count, entityId: 'https://idp.example' })).toContain(certificates);
   });
 });

@@ -21,20 +21,20 @@ export function DeviceActivityPage() {
   const [revoking, setRevoking] = useState<SessionInfo | null>(null);
   const [revokingOthers, setRevokingOthers] = useState(false);
   const others = (sessions.data ?? []).filter((session) => !session.current).length;
-  const unknown = t('securityCenter.devices.unknown');
+  const unknown = t('security.devices.unknown');
 
   return (
     <Stack gap="lg">
-      <PageHeader title={t('securityCenter.devices.title')} description={t('securityCenter.devices.description')} />
-      <Section title={t('securityCenter.devices.sessions')}>
-        <Loaded query={sessions} failure={t('securityCenter.devices.loadFailed')}>
+      <PageHeader title={t('security.devices.title')} description={t('security.devices.description')} />
+      <Section title={t('security.devices.sessions')}>
+        <Loaded query={sessions} failure={t('security.devices.loadFailed')}>
           {(rows) => (
             <Stack gap="md">
               <DataTable rows={rows} rowKey={(session) => session.id} minWidth={720} testId="sessions-table" rowTestId="session-row"
                 rowProps={(session) => ({ 'data-current': session.current ? 'true' : undefined })}
                 columns={[
                   {
-                    header: t('securityCenter.devices.browser'),
+                    header: t('security.devices.browser'),
                     cell: (session) => (
                       <Group gap="xs" wrap="nowrap">
                         <Text size="sm" fw={500}>
@@ -42,17 +42,17 @@ export function DeviceActivityPage() {
                         </Text>
                         {session.current && (
                           <Badge size="xs" variant="light" color="green" data-testid="this-device">
-                            {t('securityCenter.devices.thisDevice')}
+                            {t('security.devices.thisDevice')}
                           </Badge>
                         )}
                       </Group>
                     ),
                   },
-                  { header: t('securityCenter.devices.device'), text: (session) => label(session).device },
-                  { header: t('securityCenter.devices.location'), text: (session) => session.location || unknown },
-                  { header: t('securityCenter.devices.ip'), text: (session) => session.ip || unknown, mono: true },
+                  { header: t('security.devices.device'), text: (session) => label(session).device },
+                  { header: t('security.devices.location'), text: (session) => session.location || unknown },
+                  { header: t('security.devices.ip'), text: (session) => session.ip || unknown, mono: true },
                   {
-                    header: t('securityCenter.devices.lastActive'),
+                    header: t('security.devices.lastActive'),
                     cell: (session) => (
                       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
                         {formatDateTime(session.last_active_at, language)}
@@ -61,11 +61,11 @@ export function DeviceActivityPage() {
                   },
                 ]}
                 actions={{
-                  label: t('passkeyUi.table.actions'),
+                  label: t('passkeys.table.actions'),
                   cell: (session) =>
                     !session.current && (
-                      <Button variant="subtle" color="red" size="compact-sm" onClick={() => setRevoking(session)} aria-label={`${t('securityCenter.devices.revoke')}: ${label(session).browser} · ${label(session).device}`} data-testid="revoke-session">
-                        {t('securityCenter.devices.revoke')}
+                      <Button variant="subtle" color="red" size="compact-sm" onClick={() => setRevoking(session)} aria-label={`${t('security.devices.revoke')}: ${label(session).browser} · ${label(session).device}`} data-testid="revoke-session">
+                        {t('security.devices.revoke')}
                       </Button>
                     ),
                 }}
@@ -73,11 +73,11 @@ export function DeviceActivityPage() {
               <Group>
                 {others > 0 ? (
                   <Button color="red" variant="light" onClick={() => setRevokingOthers(true)} data-testid="revoke-others">
-                    {t('securityCenter.devices.revokeOthers')}
+                    {t('security.devices.revokeOthers')}
                   </Button>
                 ) : (
                   <Text size="sm" c="dimmed">
-                    {t('securityCenter.devices.noOthers')}
+                    {t('security.devices.noOthers')}
                   </Text>
                 )}
               </Group>
@@ -88,30 +88,30 @@ export function DeviceActivityPage() {
       <ConfirmDialog
         opened={revoking !== null}
         onClose={() => setRevoking(null)}
-        title={t('securityCenter.devices.revokeTitle')}
-        confirmLabel={t('securityCenter.devices.revoke')}
+        title={t('security.devices.revokeTitle')}
+        confirmLabel={t('security.devices.revoke')}
         danger
         onConfirm={async () => {
           await revokeSession(revoking!.id);
-          notify('success', t('securityCenter.devices.revoked'));
+          notify('success', t('security.devices.revoked'));
           await refresh();
         }}
       >
-        {revoking ? t('securityCenter.devices.revokeBody', label(revoking)) : ''}
+        {revoking ? t('security.devices.revokeBody', label(revoking)) : ''}
       </ConfirmDialog>
       <ConfirmDialog
         opened={revokingOthers}
         onClose={() => setRevokingOthers(false)}
-        title={t('securityCenter.devices.revokeOthersTitle')}
-        confirmLabel={t('securityCenter.devices.revokeOthers')}
+        title={t('security.devices.revokeOthersTitle')}
+        confirmLabel={t('security.devices.revokeOthers')}
         danger
         onConfirm={async () => {
           const { revoked } = await revokeOtherSessions();
-          notify('success', t('securityCenter.devices.revokedOthers', { count: revoked }));
+          notify('success', t('security.devices.revokedOthers', { count: revoked }));
           await refresh();
         }}
       >
-        {t('securityCenter.devices.revokeOthersBody')}
+        {t('security.devices.revokeOthersBody')}
       </ConfirmDialog>
     </Stack>
   );

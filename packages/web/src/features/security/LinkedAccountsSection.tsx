@@ -34,13 +34,13 @@ export function LinkedAccountsSection() {
   const remove = (provider: SocialProviderId) => {
     setFailure(null);
     unlink.mutate(provider, {
-      onSuccess: () => notify('success', t('securityCenter.linked.unlinked', { provider: SOCIAL_PROVIDERS[provider].name })),
+      onSuccess: () => notify('success', t('security.linked.unlinked', { provider: SOCIAL_PROVIDERS[provider].name })),
       onError: fail,
     });
   };
 
   return (
-    <Section title={t('securityCenter.linked.title')} description={t('securityCenter.linked.description')}>
+    <Section title={t('security.linked.title')} description={t('security.linked.description')}>
       <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="linked-accounts">
         {data.identities.map((identity) => (
           <Group key={identity.provider} component="li" justify="space-between" wrap="nowrap" gap="sm" data-testid={`linked-${identity.provider}`}>
@@ -51,7 +51,7 @@ export function LinkedAccountsSection() {
                   {SOCIAL_PROVIDERS[identity.provider].name}
                 </Text>
                 <Text size="xs" c="dimmed" truncate>
-                  {[identity.email, t('securityCenter.linked.since', { date: formatDate(identity.linked_at, language) })].filter(Boolean).join(' · ')}
+                  {[identity.email, t('security.linked.since', { date: formatDate(identity.linked_at, language) })].filter(Boolean).join(' · ')}
                 </Text>
               </Stack>
             </Group>
@@ -60,9 +60,9 @@ export function LinkedAccountsSection() {
               variant="default"
               loading={unlink.isPending && unlink.variables === identity.provider}
               onClick={() => remove(identity.provider)}
-              aria-label={`${t('securityCenter.linked.unlink')}: ${SOCIAL_PROVIDERS[identity.provider].name}`}
+              aria-label={`${t('security.linked.unlink')}: ${SOCIAL_PROVIDERS[identity.provider].name}`}
             >
-              {t('securityCenter.linked.unlink')}
+              {t('security.linked.unlink')}
             </Button>
           </Group>
         ))}
@@ -72,8 +72,8 @@ export function LinkedAccountsSection() {
               <Mark provider={provider} />
               <Text size="sm">{SOCIAL_PROVIDERS[provider].name}</Text>
             </Group>
-            <Button size="xs" variant="light" onClick={() => link(provider)} data-testid={`link-${provider}`} aria-label={`${t('securityCenter.linked.link')}: ${SOCIAL_PROVIDERS[provider].name}`}>
-              {t('securityCenter.linked.link')}
+            <Button size="xs" variant="light" onClick={() => link(provider)} data-testid={`link-${provider}`} aria-label={`${t('security.linked.link')}: ${SOCIAL_PROVIDERS[provider].name}`}>
+              {t('security.linked.link')}
             </Button>
           </Group>
         ))}

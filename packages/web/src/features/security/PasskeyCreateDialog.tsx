@@ -48,14 +48,14 @@ export function PasskeyCreateDialog({ opened, onClose, onCreate }: PasskeyCreate
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('passkeyUi.createTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal opened={opened} onClose={onClose} title={t('passkeys.createTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <form noValidate onSubmit={(event) => void submit(event)} data-testid="passkey-create-dialog">
         <Stack gap="md">
-          <Text size="sm">{t('passkeyUi.createBody')}</Text>
+          <Text size="sm">{t('passkeys.createBody')}</Text>
           <TextInput
-            label={t('passkeyUi.nameLabel')}
-            description={t('passkeyUi.nameHint')}
-            placeholder={t('passkeyUi.namePlaceholder')}
+            label={t('passkeys.nameLabel')}
+            description={t('passkeys.nameHint')}
+            placeholder={t('passkeys.namePlaceholder')}
             maxLength={NAME_MAX}
             autoComplete="off"
             data-autofocus
@@ -73,7 +73,7 @@ export function PasskeyCreateDialog({ opened, onClose, onCreate }: PasskeyCreate
               {t('common.cancel')}
             </Button>
             <Button type="submit" loading={pending} data-testid="passkey-create-submit">
-              {t('passkeyUi.createSubmit')}
+              {t('passkeys.createSubmit')}
             </Button>
           </Group>
         </Stack>

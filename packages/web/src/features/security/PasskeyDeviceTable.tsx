@@ -41,7 +41,7 @@ export function PasskeyDeviceTable({ passkeys, onRename, onRemove }: PasskeyDevi
       <DataTable rows={passkeys} rowKey={(passkey) => passkey.id} minWidth={560} testId="passkey-table" rowTestId="passkey-row"
         columns={[
           {
-            header: t('passkeyUi.table.name'),
+            header: t('passkeys.table.name'),
             cell: (passkey) => (
               <Group gap="xs" wrap="nowrap">
                 <Text size="sm" fw={500}>
@@ -49,28 +49,28 @@ export function PasskeyDeviceTable({ passkeys, onRename, onRemove }: PasskeyDevi
                 </Text>
                 {passkey.backed_up && (
                   <Badge size="xs" variant="light" color="gray">
-                    {t('passkeyUi.table.synced')}
+                    {t('passkeys.table.synced')}
                   </Badge>
                 )}
               </Group>
             ),
           },
-          { header: t('passkeyUi.table.created'), text: (passkey) => formatDateTime(passkey.created_at, language) },
+          { header: t('passkeys.table.created'), text: (passkey) => formatDateTime(passkey.created_at, language) },
           {
-            header: t('passkeyUi.table.lastUsed'),
+            header: t('passkeys.table.lastUsed'),
             cell: (passkey) => (
               <Text size="sm" c={passkey.last_used_at ? undefined : 'dimmed'}>
-                {passkey.last_used_at ? formatDateTime(passkey.last_used_at, language) : t('passkeyUi.table.never')}
+                {passkey.last_used_at ? formatDateTime(passkey.last_used_at, language) : t('passkeys.table.never')}
               </Text>
             ),
           },
         ]}
         actions={{
-          label: t('passkeyUi.table.actions'),
+          label: t('passkeys.table.actions'),
           cell: (passkey) => (
             <>
-              <RowAction label={t('passkeyUi.table.rename')} of={passkey.name} onClick={() => setRenaming(passkey)} />
-              <RowAction label={t('passkeyUi.table.remove')} of={passkey.name} danger onClick={() => setRemoving(passkey)} />
+              <RowAction label={t('passkeys.table.rename')} of={passkey.name} onClick={() => setRenaming(passkey)} />
+              <RowAction label={t('passkeys.table.remove')} of={passkey.name} danger onClick={() => setRemoving(passkey)} />
             </>
           ),
         }}
@@ -79,12 +79,12 @@ export function PasskeyDeviceTable({ passkeys, onRename, onRemove }: PasskeyDevi
       <ConfirmDialog
         opened={removing !== null}
         onClose={() => setRemoving(null)}
-        title={t('passkeyUi.table.removeTitle')}
-        confirmLabel={t('passkeyUi.table.remove')}
+        title={t('passkeys.table.removeTitle')}
+        confirmLabel={t('passkeys.table.remove')}
         danger
         onConfirm={() => onRemove(removing!.id)}
       >
-        {t('passkeyUi.table.removeBody', { name: removing?.name ?? '' })}
+        {t('passkeys.table.removeBody', { name: removing?.name ?? '' })}
       </ConfirmDialog>
     </>
   );
@@ -118,9 +118,9 @@ function RenameDialog({ passkey, onClose, onRename }: { passkey: PasskeyRow | nu
   };
 
   return (
-    <FormDialog opened={passkey !== null} onClose={onClose} title={t('passkeyUi.table.renameTitle')} onSubmit={submit} failure={null} submitLabel={t('passkeyUi.table.save')} submitting={pending}>
+    <FormDialog opened={passkey !== null} onClose={onClose} title={t('passkeys.table.renameTitle')} onSubmit={submit} failure={null} submitLabel={t('passkeys.table.save')} submitting={pending}>
       <TextInput
-        label={t('passkeyUi.table.name')}
+        label={t('passkeys.table.name')}
         maxLength={NAME_MAX}
         data-autofocus
         value={name}

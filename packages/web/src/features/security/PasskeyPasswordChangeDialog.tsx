@@ -35,14 +35,14 @@ export function PasskeyPasswordChangeDialog({ opened, onClose, onSubmit }: Passk
     <FormDialog
       opened={opened}
       onClose={onClose}
-      title={t('passkeyUi.setPasswordTitle')}
+      title={t('passkeys.setPasswordTitle')}
       onSubmit={submit}
       failure={failure}
-      submitLabel={t('securityCenter.password.setSubmit')}
+      submitLabel={t('security.password.setSubmit')}
       submitting={form.formState.isSubmitting}
       testId="passkey-password-change"
     >
-      <Text size="sm">{t('passkeyUi.setPasswordBody')}</Text>
+      <Text size="sm">{t('passkeys.setPasswordBody')}</Text>
       <input type="text" name="username" autoComplete="username" hidden readOnly />
       <PasswordInputs form={form} autoFocus />
     </FormDialog>

@@ -17,14 +17,14 @@ export interface PasskeyPasswordConfirmDialogProps {
 export function PasskeyPasswordConfirmDialog({ opened, onClose, onSetPassword }: PasskeyPasswordConfirmDialogProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('passkeyUi.confirmTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal opened={opened} onClose={onClose} title={t('passkeys.confirmTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <Stack gap="md" data-testid="passkey-password-confirm">
-        <Text size="sm">{t('passkeyUi.confirmBody')}</Text>
+        <Text size="sm">{t('passkeys.confirmBody')}</Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button onClick={onSetPassword}>{t('passkeyUi.confirmAction')}</Button>
+          <Button onClick={onSetPassword}>{t('passkeys.confirmAction')}</Button>
         </Group>
       </Stack>
     </Modal>

@@ -23,37 +23,37 @@ export function PasskeysPage() {
     const response = await runRegistration(options);
     await enablePasskey(response, name);
     setCreating(false);
-    notify('success', t('securityCenter.passkeys.created'));
+    notify('success', t('security.passkeys.created'));
     await refresh();
   };
 
   return (
     <Stack gap="lg">
-      <PageHeader title={t('securityCenter.passkeys.title')} description={t('securityCenter.passkeys.description')} />
+      <PageHeader title={t('security.passkeys.title')} description={t('security.passkeys.description')} />
       {!supported && (
-        <Alert color="yellow" variant="light" role="alert" title={t('securityCenter.passkeys.unsupported')} data-testid="passkeys-unsupported">
-          {t('securityCenter.passkeys.unsupportedBody')}
+        <Alert color="yellow" variant="light" role="alert" title={t('security.passkeys.unsupported')} data-testid="passkeys-unsupported">
+          {t('security.passkeys.unsupportedBody')}
         </Alert>
       )}
-      <Section title={t('securityCenter.passkeys.list')}>
+      <Section title={t('security.passkeys.list')}>
         <Stack gap="md">
-          <Loaded query={passkeys} failure={t('securityCenter.passkeys.loadFailed')}>
+          <Loaded query={passkeys} failure={t('security.passkeys.loadFailed')}>
             {(list) =>
               list.length === 0 ? (
                 <Text size="sm" c="dimmed" data-testid="passkeys-empty">
-                  {t('securityCenter.passkeys.empty')}
+                  {t('security.passkeys.empty')}
                 </Text>
               ) : (
                 <PasskeyDeviceTable
                   passkeys={list}
                   onRename={async (id, name) => {
                     await renamePasskey(id, name);
-                    notify('success', t('securityCenter.passkeys.renamed'));
+                    notify('success', t('security.passkeys.renamed'));
                     await refresh();
                   }}
                   onRemove={async (id) => {
                     await removePasskey(id);
-                    notify('success', t('securityCenter.passkeys.removed'));
+                    notify('success', t('security.passkeys.removed'));
                     await refresh();
                   }}
                 />
@@ -62,7 +62,7 @@ export function PasskeysPage() {
           </Loaded>
           <Group>
             <Button onClick={() => setCreating(true)} disabled={!supported} data-testid="create-passkey">
-              {t('securityCenter.passkeys.create')}
+              {t('security.passkeys.create')}
             </Button>
           </Group>
         </Stack>

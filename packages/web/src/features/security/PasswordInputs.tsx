@@ -31,9 +31,9 @@ export function PasswordInputs({ form, withCurrent, autoFocus }: PasswordInputsP
   );
   return (
     <>
-      {withCurrent && field('current_password', t('securityCenter.password.current'), 'current-password')}
-      {field('new_password', t('securityCenter.password.new'), 'new-password')}
-      {field('confirm_password', t('securityCenter.password.confirm'), 'new-password')}
+      {withCurrent && field('current_password', t('security.password.current'), 'current-password')}
+      {field('new_password', t('security.password.new'), 'new-password')}
+      {field('confirm_password', t('security.password.confirm'), 'new-password')}
     </>
   );
 }

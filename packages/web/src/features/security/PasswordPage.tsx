@@ -33,7 +33,7 @@ function PasswordForm({ hasPassword, onDone }: { hasPassword: boolean; onDone():
         new_password: values.new_password,
         confirm_password: values.confirm_password,
       });
-      notify('success', t(hasPassword ? 'securityCenter.password.changed' : 'securityCenter.password.set'));
+      notify('success', t(hasPassword ? 'security.password.changed' : 'security.password.set'));
       form.reset(newPasswordDefaults);
       await onDone();
     } catch (error) {
@@ -41,7 +41,7 @@ function PasswordForm({ hasPassword, onDone }: { hasPassword: boolean; onDone():
       const unplaced = placeServerErrors<NewPasswordValues>(error, form.setError, fields, newPasswordCodes as Record<string, Path<NewPasswordValues>>);
       setFailure(unplaced);
       // Other statuses got the API client's toast already.
-      if (error instanceof ApiError && error.status === 400) notify('warning', t('securityCenter.password.failed'));
+      if (error instanceof ApiError && error.status === 400) notify('warning', t('security.password.failed'));
     }
   });
 
@@ -54,7 +54,7 @@ function PasswordForm({ hasPassword, onDone }: { hasPassword: boolean; onDone():
         <FailureAlert failure={failure} />
         <Group>
           <Button type="submit" loading={form.formState.isSubmitting}>
-            {t(hasPassword ? 'securityCenter.password.submit' : 'securityCenter.password.setSubmit')}
+            {t(hasPassword ? 'security.password.submit' : 'security.password.setSubmit')}
           </Button>
         </Group>
       </Stack>
@@ -74,23 +74,23 @@ export function PasswordPage() {
 
   return (
     <Stack gap="lg">
-      <PageHeader title={t('securityCenter.password.title')} description={t('securityCenter.password.description')} />
-      <Loaded query={overview} failure={t('securityCenter.overview.loadFailed')}>
+      <PageHeader title={t('security.password.title')} description={t('security.password.description')} />
+      <Loaded query={overview} failure={t('security.overview.loadFailed')}>
         {(data) => (
           <>
             {done && (
-              <Alert color="green" variant="light" role="status" data-testid="password-changed" title={t(`securityCenter.password.${done}`)}>
-                {t('securityCenter.password.othersSignedOut')}
+              <Alert color="green" variant="light" role="status" data-testid="password-changed" title={t(`security.password.${done}`)}>
+                {t('security.password.othersSignedOut')}
               </Alert>
             )}
             <Section
-              title={hasPassword ? t('securityCenter.password.submit') : t('securityCenter.password.setTitle')}
+              title={hasPassword ? t('security.password.submit') : t('security.password.setTitle')}
               description={
                 hasPassword
                   ? data.password_changed_at
-                    ? t('securityCenter.password.lastChanged', { date: formatDate(data.password_changed_at, language) })
+                    ? t('security.password.lastChanged', { date: formatDate(data.password_changed_at, language) })
                     : undefined
-                  : t('securityCenter.password.setDescription')
+                  : t('security.password.setDescription')
               }
             >
               <PasswordForm

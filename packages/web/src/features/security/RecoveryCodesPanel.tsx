@@ -18,12 +18,12 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone(
   const { user } = useAuthState();
   const [saved, setSaved] = useState(false);
   const account = user?.email ?? user?.full_name ?? '';
-  const text = `${t('securityCenter.twoStep.fileHeader', { account })}\n\n${codes.join('\n')}\n`;
+  const text = `${t('security.twoStep.fileHeader', { account })}\n\n${codes.join('\n')}\n`;
 
   return (
     <Stack gap="md" data-testid="recovery-codes">
       <Alert color="yellow" variant="light" role="alert">
-        {t('securityCenter.twoStep.codesBody')}
+        {t('security.twoStep.codesBody')}
       </Alert>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" maw={420} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {codes.map((code) => (
@@ -36,20 +36,20 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone(
       </SimpleGrid>
       <Group gap="sm">
         <Button variant="default" onClick={() => saveDownload(new Blob([text], { type: 'text/plain;charset=utf-8' }), `recovery-codes-${location.hostname}.txt`, 1000)} data-testid="download-codes">
-          {t('securityCenter.twoStep.download')}
+          {t('security.twoStep.download')}
         </Button>
         <CopyButton value={codes.join('\n')}>
           {({ copied, copy }) => (
             <Button variant={copied ? 'light' : 'default'} color={copied ? 'teal' : undefined} onClick={copy}>
-              {copied ? t('securityCenter.twoStep.copied') : t('securityCenter.twoStep.copy')}
+              {copied ? t('security.twoStep.copied') : t('security.twoStep.copy')}
             </Button>
           )}
         </CopyButton>
       </Group>
-      <Checkbox label={t('securityCenter.twoStep.saved')} checked={saved} onChange={(event) => setSaved(event.currentTarget.checked)} data-testid="codes-saved" />
+      <Checkbox label={t('security.twoStep.saved')} checked={saved} onChange={(event) => setSaved(event.currentTarget.checked)} data-testid="codes-saved" />
       <Group>
         <Button disabled={!saved} onClick={onDone} data-testid="codes-done">
-          {t('securityCenter.twoStep.done')}
+          {t('security.twoStep.done')}
         </Button>
       </Group>
     </Stack>

@@ -30,8 +30,8 @@ function StateCard({ title, state, on, to, testId }: { title: string; state: Rea
             <Text size="sm">{state}</Text>
           </Group>
         </Stack>
-        <Anchor component={Link} to={to} size="sm" aria-label={`${t('securityCenter.overview.manage')}: ${title}`}>
-          {t('securityCenter.overview.manage')}
+        <Anchor component={Link} to={to} size="sm" aria-label={`${t('security.overview.manage')}: ${title}`}>
+          {t('security.overview.manage')}
         </Anchor>
       </Stack>
     </Paper>
@@ -47,46 +47,46 @@ export function SecurityPage() {
 
   return (
     <Stack gap="lg">
-      <PageHeader title={t('securityCenter.overview.title')} description={t('securityCenter.overview.description')} />
-      <Loaded query={overview} failure={t('securityCenter.overview.loadFailed')}>
+      <PageHeader title={t('security.overview.title')} description={t('security.overview.description')} />
+      <Loaded query={overview} failure={t('security.overview.loadFailed')}>
         {(data) => (
           <>
             <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
               <StateCard
                 testId="overview-password"
-                title={t('securityCenter.overview.password')}
+                title={t('security.overview.password')}
                 to={paths.securityPassword}
                 state={
                   !data.has_password
-                    ? t('securityCenter.overview.passwordNone')
+                    ? t('security.overview.passwordNone')
                     : data.password_changed_at
-                      ? t('securityCenter.overview.passwordChanged', { date: formatDate(data.password_changed_at, language) })
-                      : t('securityCenter.overview.passwordNeverChanged')
+                      ? t('security.overview.passwordChanged', { date: formatDate(data.password_changed_at, language) })
+                      : t('security.overview.passwordNeverChanged')
                 }
               />
               <StateCard
                 testId="overview-two-step"
-                title={t('securityCenter.overview.twoStep')}
+                title={t('security.overview.twoStep')}
                 to={paths.securityTwoStep}
                 on={data.two_factor.method !== null}
                 state={
                   data.two_factor.method
-                    ? t('securityCenter.overview.twoStepOn', { method: t(`securityCenter.methods.${data.two_factor.method}`) })
-                    : t('securityCenter.overview.twoStepOff')
+                    ? t('security.overview.twoStepOn', { method: t(`security.methods.${data.two_factor.method}`) })
+                    : t('security.overview.twoStepOff')
                 }
               />
               <StateCard
                 testId="overview-passkeys"
-                title={t('securityCenter.overview.passkeys')}
+                title={t('security.overview.passkeys')}
                 to={paths.securityWebauthn}
                 on={data.passkeys > 0}
-                state={data.passkeys > 0 ? t('securityCenter.overview.passkeysCount', { count: data.passkeys }) : t('securityCenter.overview.passkeysNone')}
+                state={data.passkeys > 0 ? t('security.overview.passkeysCount', { count: data.passkeys }) : t('security.overview.passkeysNone')}
               />
             </SimpleGrid>
-            <Section title={t('securityCenter.overview.recent')}>
+            <Section title={t('security.overview.recent')}>
               {data.recent_sessions.length === 0 ? (
                 <Text size="sm" c="dimmed">
-                  {t('securityCenter.overview.recentNone')}
+                  {t('security.overview.recentNone')}
                 </Text>
               ) : (
                 <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="overview-sessions">
@@ -101,12 +101,12 @@ export function SecurityPage() {
                             </Text>
                             {session.current && (
                               <Badge size="xs" variant="light" color="green">
-                                {t('securityCenter.devices.thisDevice')}
+                                {t('security.devices.thisDevice')}
                               </Badge>
                             )}
                           </Group>
                           <Text size="xs" c="dimmed" truncate>
-                            {[session.location, session.ip].filter(Boolean).join(' · ') || t('securityCenter.devices.unknown')}
+                            {[session.location, session.ip].filter(Boolean).join(' · ') || t('security.devices.unknown')}
                           </Text>
                         </Stack>
                         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
@@ -118,7 +118,7 @@ export function SecurityPage() {
                 </Stack>
               )}
               <Anchor component={Link} to={paths.securityDeviceActivity} size="sm">
-                {t('securityCenter.overview.seeAll')}
+                {t('security.overview.seeAll')}
               </Anchor>
             </Section>
             <LinkedAccountsSection />

@@ -46,7 +46,7 @@ function EnableCodeForm({ label, onEnable }: { label: string; onEnable(code: str
       <Stack gap="sm" align="flex-start">
         <OtpInput label={label} {...entry.input} name="enable-code" />
         <Button type="submit" loading={entry.pending} data-testid="enable-two-step">
-          {t('securityCenter.twoStep.enable')}
+          {t('security.twoStep.enable')}
         </Button>
       </Stack>
     </form>
@@ -56,23 +56,23 @@ function EnableCodeForm({ label, onEnable }: { label: string; onEnable(code: str
 function TotpSetupView({ setup, onEnabled, onBack }: { setup: TotpSetup; onEnabled(codes: RecoveryCodes): void; onBack(): void }) {
   const { t } = useTranslation();
   return (
-    <Section title={t('securityCenter.twoStep.app')}>
+    <Section title={t('security.twoStep.app')}>
       <Stack gap="md">
-        <Text size="sm">{t('securityCenter.twoStep.scan')}</Text>
+        <Text size="sm">{t('security.twoStep.scan')}</Text>
         <Paper withBorder p="xs" w={196} bg="white">
-          <Image src={setup.qr_code} alt={t('securityCenter.twoStep.qrAlt')} w={176} h={176} data-testid="totp-qr" />
+          <Image src={setup.qr_code} alt={t('security.twoStep.qrAlt')} w={176} h={176} data-testid="totp-qr" />
         </Paper>
         <Stack gap={4}>
-          <Text size="sm">{t('securityCenter.twoStep.secretLabel')}</Text>
+          <Text size="sm">{t('security.twoStep.secretLabel')}</Text>
           <Code fz="sm" style={{ wordBreak: 'break-all', alignSelf: 'flex-start' }} data-testid="totp-secret">
             {setup.secret}
           </Code>
         </Stack>
-        <Text size="sm">{t('securityCenter.twoStep.enterCode', { length: VERIFICATION_CODE_LENGTH })}</Text>
-        <EnableCodeForm label={t('securityCenter.twoStep.codeLabel')} onEnable={async (code) => onEnabled(await enableTotp(code))} />
+        <Text size="sm">{t('security.twoStep.enterCode', { length: VERIFICATION_CODE_LENGTH })}</Text>
+        <EnableCodeForm label={t('security.twoStep.codeLabel')} onEnable={async (code) => onEnabled(await enableTotp(code))} />
         <Group>
           <Button variant="subtle" px={0} onClick={onBack}>
-            {t('securityCenter.twoStep.back')}
+            {t('security.twoStep.back')}
           </Button>
         </Group>
       </Stack>
@@ -84,20 +84,20 @@ function EmailSetupView({ email, onEnabled, onBack }: { email: string; onEnabled
   const { t } = useTranslation();
   const { sent, sending, send } = useSendCode(sendTwoFactorEmail);
   return (
-    <Section title={t('securityCenter.twoStep.email')} description={t('securityCenter.twoStep.emailDescription', { email })}>
+    <Section title={t('security.twoStep.email')} description={t('security.twoStep.emailDescription', { email })}>
       <Stack gap="md" align="flex-start">
         {sent && (
           <Text size="sm" role="status">
-            {t('securityCenter.twoStep.emailSent', { length: VERIFICATION_CODE_LENGTH, email })}
+            {t('security.twoStep.emailSent', { length: VERIFICATION_CODE_LENGTH, email })}
           </Text>
         )}
-        {sent && <EnableCodeForm label={t('securityCenter.twoStep.codeLabel')} onEnable={async (code) => onEnabled(await enableEmailTwoFactor(code))} />}
+        {sent && <EnableCodeForm label={t('security.twoStep.codeLabel')} onEnable={async (code) => onEnabled(await enableEmailTwoFactor(code))} />}
         <Group gap="sm">
           <Button variant={sent ? 'subtle' : 'filled'} loading={sending} onClick={() => void send()} data-testid="send-two-step-email">
-            {sent ? t('securityCenter.twoStep.resend') : t('securityCenter.twoStep.sendCode')}
+            {sent ? t('security.twoStep.resend') : t('security.twoStep.sendCode')}
           </Button>
           <Button variant="subtle" onClick={onBack}>
-            {t('securityCenter.twoStep.back')}
+            {t('security.twoStep.back')}
           </Button>
         </Group>
       </Stack>
@@ -131,7 +131,7 @@ export function TwoStepVerificationPage() {
   const enabled = async ({ recovery_codes }: RecoveryCodes) => {
     setSetup(null);
     setCodes(recovery_codes);
-    notify('success', t('securityCenter.twoStep.enabled'));
+    notify('success', t('security.twoStep.enabled'));
     await refresh();
   };
 
@@ -156,46 +156,46 @@ export function TwoStepVerificationPage() {
     if (confirming === 'disable') {
       await disableTwoFactor(credentials);
       setConfirming(null);
-      notify('success', t('securityCenter.twoStep.disabled'));
+      notify('success', t('security.twoStep.disabled'));
     } else {
       const answer = await regenerateRecoveryCodes(credentials);
       setConfirming(null);
       setCodes(answer.recovery_codes);
-      notify('success', t('securityCenter.twoStep.regenerated'));
+      notify('success', t('security.twoStep.regenerated'));
     }
     await refresh();
   };
 
   let body;
   if (status.isPending) body = <Loading />;
-  else if (!status.data) body = <FailureAlert failure={t('securityCenter.twoStep.loadFailed')} />;
+  else if (!status.data) body = <FailureAlert failure={t('security.twoStep.loadFailed')} />;
   else if (codes) {
     body = (
-      <Section title={t('securityCenter.twoStep.codesTitle')}>
+      <Section title={t('security.twoStep.codesTitle')}>
         <RecoveryCodesPanel codes={codes} onDone={() => setCodes(null)} />
       </Section>
     );
   } else if (method) {
     body = (
-      <Section title={t('securityCenter.twoStep.statusOn')}>
+      <Section title={t('security.twoStep.statusOn')}>
         <Stack gap="sm" data-testid="two-step-on">
           <Text size="sm" data-testid="two-step-method">
-            {t('securityCenter.twoStep.method', { method: t(`securityCenter.methods.${method}`) })}
+            {t('security.twoStep.method', { method: t(`security.methods.${method}`) })}
           </Text>
           <Text size="sm" data-testid="recovery-remaining">
-            {t('securityCenter.twoStep.remaining', { count: remaining })}
+            {t('security.twoStep.remaining', { count: remaining })}
           </Text>
           {remaining <= LOW_RECOVERY_CODES && (
             <Alert color="yellow" variant="light">
-              {t('securityCenter.twoStep.remainingLow')}
+              {t('security.twoStep.remainingLow')}
             </Alert>
           )}
           <Group gap="sm" mt="xs">
             <Button variant="default" onClick={() => ask('regenerate')} data-testid="regenerate-codes">
-              {t('securityCenter.twoStep.regenerate')}
+              {t('security.twoStep.regenerate')}
             </Button>
             <Button color="red" variant="light" onClick={() => ask('disable')} data-testid="disable-two-step">
-              {t('securityCenter.twoStep.disable')}
+              {t('security.twoStep.disable')}
             </Button>
           </Group>
         </Stack>
@@ -209,36 +209,36 @@ export function TwoStepVerificationPage() {
     body = (
       <Stack gap="md" data-testid="two-step-off">
         <Group gap="xs">
-          <StateBadge color="gray">{t('securityCenter.overview.twoStepOff')}</StateBadge>
-          <Text size="sm">{t('securityCenter.twoStep.statusOff')}</Text>
+          <StateBadge color="gray">{t('security.overview.twoStepOff')}</StateBadge>
+          <Text size="sm">{t('security.twoStep.statusOff')}</Text>
         </Group>
         <Title order={2} fz="h4">
-          {t('securityCenter.twoStep.choose')}
+          {t('security.twoStep.choose')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <Paper withBorder p="lg">
             <Stack gap="sm" h="100%" justify="space-between" align="flex-start">
               <Stack gap={4}>
-                <Text fw={600}>{t('securityCenter.twoStep.app')}</Text>
+                <Text fw={600}>{t('security.twoStep.app')}</Text>
                 <Text size="sm" c="dimmed">
-                  {t('securityCenter.twoStep.appDescription')}
+                  {t('security.twoStep.appDescription')}
                 </Text>
               </Stack>
               <Button loading={starting} onClick={() => void startTotp()} data-testid="choose-totp">
-                {t('securityCenter.twoStep.useApp')}
+                {t('security.twoStep.useApp')}
               </Button>
             </Stack>
           </Paper>
           <Paper withBorder p="lg">
             <Stack gap="sm" h="100%" justify="space-between" align="flex-start">
               <Stack gap={4}>
-                <Text fw={600}>{t('securityCenter.twoStep.email')}</Text>
+                <Text fw={600}>{t('security.twoStep.email')}</Text>
                 <Text size="sm" c="dimmed">
-                  {t('securityCenter.twoStep.emailDescription', { email: user?.email ?? '' })}
+                  {t('security.twoStep.emailDescription', { email: user?.email ?? '' })}
                 </Text>
               </Stack>
               <Button variant="default" onClick={() => setSetup({ kind: 'email' })} data-testid="choose-email">
-                {t('securityCenter.twoStep.useEmail')}
+                {t('security.twoStep.useEmail')}
               </Button>
             </Stack>
           </Paper>
@@ -249,18 +249,18 @@ export function TwoStepVerificationPage() {
 
   return (
     <Stack gap="lg">
-      <PageHeader title={t('securityCenter.twoStep.title')} description={t('securityCenter.twoStep.description')} />
+      <PageHeader title={t('security.twoStep.title')} description={t('security.twoStep.description')} />
       {body}
       <PasswordDialog
         opened={confirming !== null}
         onClose={() => setConfirming(null)}
-        title={t(confirming === 'disable' ? 'securityCenter.twoStep.disableTitle' : 'securityCenter.twoStep.regenerateTitle')}
+        title={t(confirming === 'disable' ? 'security.twoStep.disableTitle' : 'security.twoStep.regenerateTitle')}
         method={method}
-        submitLabel={t(confirming === 'disable' ? 'securityCenter.twoStep.disable' : 'securityCenter.twoStep.regenerate')}
+        submitLabel={t(confirming === 'disable' ? 'security.twoStep.disable' : 'security.twoStep.regenerate')}
         danger={confirming === 'disable'}
         onSubmit={confirm}
       >
-        <Text size="sm">{t(confirming === 'disable' ? 'securityCenter.twoStep.disableBody' : 'securityCenter.twoStep.regenerateBody')}</Text>
+        <Text size="sm">{t(confirming === 'disable' ? 'security.twoStep.disableBody' : 'security.twoStep.regenerateBody')}</Text>
       </PasswordDialog>
       <PasskeyPasswordConfirmDialog
         opened={needsPassword !== null}
@@ -275,7 +275,7 @@ export function TwoStepVerificationPage() {
         onClose={() => setSettingPassword(null)}
         onSubmit={async (body) => {
           await changePassword(body);
-          notify('success', t('securityCenter.password.set'));
+          notify('success', t('security.password.set'));
           const next = settingPassword;
           setSettingPassword(null);
           setConfirming(next);

@@ -28,7 +28,7 @@ export function newPasswordSchema(requireCurrent: boolean) {
       } else if (next.length > PASSWORD_MAX_LENGTH) {
         ctx.addIssue({ code: 'custom', path: ['new_password'], message: messageKey('validation.passwordTooLong', { max: PASSWORD_MAX_LENGTH }) });
       } else if (requireCurrent && values.current_password && next === values.current_password) {
-        ctx.addIssue({ code: 'custom', path: ['new_password'], message: 'securityCenter.password.mustDiffer' });
+        ctx.addIssue({ code: 'custom', path: ['new_password'], message: 'security.password.mustDiffer' });
       }
       if (!values.confirm_password) ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'validation.blank' });
       else if (values.confirm_password !== next) ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'validation.confirmMismatch' });

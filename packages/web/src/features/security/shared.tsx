@@ -26,7 +26,7 @@ export function Loaded<T>({ query, failure, children }: { query: { isPending: bo
 export function useSessionLabel(): (session: SessionInfo) => { browser: string; device: string } {
   const { t } = useTranslation();
   return (session) => ({
-    browser: session.browser || t('securityCenter.devices.unknown'),
-    device: session.device || t('securityCenter.devices.unknown'),
+    browser: session.browser || t('security.devices.unknown'),
+    device: session.device || t('security.devices.unknown'),
   });
 }

@@ -12,7 +12,7 @@ export function UsdWalletPage() {
     <CurrencyWallet currency="USD" title={t('wallet.usd.title')} description={t('wallet.usd.description')}>
       <Section title={t('wallet.usd.sourcesTitle')} description={t('wallet.usd.sources')}>
         <Anchor component={Link} to={paths.walletPayout} size="sm" fw={500} data-testid="wallet-usd-payout-link">
-          {t('payouts.open')}
+          {t('wallet.payouts.open')}
         </Anchor>
       </Section>
     </CurrencyWallet>

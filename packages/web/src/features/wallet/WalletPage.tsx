@@ -46,7 +46,7 @@ export function WalletPage() {
       <SubscriptionsSummary />
       <Section title={t('wallet.payout.title')} description={t('wallet.payout.description')}>
         <Anchor component={Link} to={paths.walletPayout} size="sm" data-testid="wallet-payout-link">
-          {t('payouts.open')}
+          {t('wallet.payouts.open')}
         </Anchor>
       </Section>
     </Stack>

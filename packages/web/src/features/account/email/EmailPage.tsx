@@ -31,7 +31,7 @@ export function EmailPage() {
   const { t } = useTranslation();
   return (
     <Stack gap="lg">
-      <PageHeader title={t('email.title')} description={t('email.description')} />
+      <PageHeader title={t('account.email.title')} description={t('account.email.description')} />
       <PrimaryEmailSection />
       <RecoveryEmailSection />
       <EducationEmailSection />
@@ -48,13 +48,13 @@ function PrimaryEmailSection() {
   const { step, setStep, pendingEmail, codeSentTo, close } = useCodeSteps();
 
   return (
-    <Section title={t('email.primary.title')} description={t('email.primary.description')}>
+    <Section title={t('account.email.primary.title')} description={t('account.email.primary.description')}>
       <Group justify="space-between" mt="xs" wrap="wrap">
         <Text fw={500} data-testid="primary-email">
           {user?.email}
         </Text>
         <Button variant="light" onClick={() => setStep('details')} data-testid="change-email">
-          {t('email.primary.change')}
+          {t('account.email.primary.change')}
         </Button>
       </Group>
       <ChangeEmailDialog
@@ -70,12 +70,12 @@ function PrimaryEmailSection() {
       <OtpDialog
         opened={step === 'code'}
         onClose={close}
-        title={t('email.primary.codeTitle')}
+        title={t('account.email.primary.codeTitle')}
         email={pendingEmail}
         onSubmit={async (code) => {
           const saved = await confirm.mutateAsync(code);
           close();
-          notify('success', t('email.primary.changed', { email: saved.email }));
+          notify('success', t('account.email.primary.changed', { email: saved.email }));
         }}
       />
     </Section>
@@ -94,12 +94,12 @@ function RecoveryEmailSection() {
   const verified = Boolean(user?.recovery_email_verified);
 
   return (
-    <Section title={t('email.recovery.title')} description={t('email.recovery.description')}>
+    <Section title={t('account.email.recovery.title')} description={t('account.email.recovery.description')}>
       {recovery ? (
         <Group justify="space-between" mt="xs" wrap="wrap" data-testid="recovery-email-row">
           <Group gap="sm">
             <Text fw={500}>{recovery}</Text>
-            <StateBadge color={verified ? 'green' : 'yellow'}>{verified ? t('email.recovery.verified') : t('email.recovery.unverified')}</StateBadge>
+            <StateBadge color={verified ? 'green' : 'yellow'}>{verified ? t('account.email.recovery.verified') : t('account.email.recovery.unverified')}</StateBadge>
           </Group>
           <Group gap="xs">
             {!verified && (
@@ -107,22 +107,22 @@ function RecoveryEmailSection() {
                 variant="light"
                 onClick={() => codeSentTo(recovery)}
               >
-                {t('email.recovery.verify')}
+                {t('account.email.recovery.verify')}
               </Button>
             )}
             <Button variant="default" onClick={() => setStep('details')}>
-              {t('email.recovery.change')}
+              {t('account.email.recovery.change')}
             </Button>
             <Button variant="subtle" color="red" onClick={() => setStep('remove')}>
-              {t('email.recovery.remove')}
+              {t('account.email.recovery.remove')}
             </Button>
           </Group>
         </Group>
       ) : (
         <Group justify="space-between" mt="xs" wrap="wrap">
-          <Text size="sm">{t('email.recovery.none')}</Text>
+          <Text size="sm">{t('account.email.recovery.none')}</Text>
           <Button variant="light" onClick={() => setStep('details')} data-testid="add-recovery-email">
-            {t('email.recovery.add')}
+            {t('account.email.recovery.add')}
           </Button>
         </Group>
       )}
@@ -138,26 +138,26 @@ function RecoveryEmailSection() {
       <OtpDialog
         opened={step === 'code'}
         onClose={close}
-        title={t('email.recovery.codeTitle')}
+        title={t('account.email.recovery.codeTitle')}
         email={pendingEmail}
         onSubmit={async (code) => {
           await verify.mutateAsync(code);
           close();
-          notify('success', t('email.recovery.verifiedToast'));
+          notify('success', t('account.email.recovery.verifiedToast'));
         }}
       />
       <ConfirmDialog
         opened={step === 'remove'}
         onClose={close}
-        title={t('email.recovery.removeTitle')}
-        confirmLabel={t('email.recovery.remove')}
+        title={t('account.email.recovery.removeTitle')}
+        confirmLabel={t('account.email.recovery.remove')}
         danger
         onConfirm={async () => {
           await remove.mutateAsync();
-          notify('success', t('email.recovery.removed'));
+          notify('success', t('account.email.recovery.removed'));
         }}
       >
-        {t('email.recovery.removeBody', { email: recovery ?? '' })}
+        {t('account.email.recovery.removeBody', { email: recovery ?? '' })}
       </ConfirmDialog>
     </Section>
   );
@@ -188,14 +188,14 @@ function EducationEmailSection() {
   });
 
   return (
-    <Section title={t('email.education.title')} description={t('email.education.description')}>
+    <Section title={t('account.email.education.title')} description={t('account.email.education.description')}>
       <Text size="sm" mt="xs" fw={user?.education_email ? 500 : undefined}>
-        {user?.education_email ?? t('email.education.none')}
+        {user?.education_email ?? t('account.email.education.none')}
       </Text>
       <form noValidate onSubmit={(event) => void submit(event)}>
         <Group align="flex-start" gap="sm" wrap="wrap">
           <TextInput
-            label={t('email.education.label')}
+            label={t('account.email.education.label')}
             type="email"
             autoComplete="email"
             {...form.register('email')}
@@ -204,13 +204,13 @@ function EducationEmailSection() {
             style={{ flex: 1 }}
           />
           <Button type="submit" mt={24} loading={request.isPending}>
-            {t('email.education.send')}
+            {t('account.email.education.send')}
           </Button>
         </Group>
       </form>
       {sentTo && (
         <Text size="sm" c="green.8" role="status">
-          {t('email.education.sent', { email: sentTo })}
+          {t('account.email.education.sent', { email: sentTo })}
         </Text>
       )}
     </Section>

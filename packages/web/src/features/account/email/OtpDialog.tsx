@@ -33,14 +33,14 @@ export function OtpDialog({ opened, onClose, title, email, onSubmit }: OtpDialog
     <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <form noValidate onSubmit={entry.submitForm}>
         <Stack gap="md">
-          <Text size="sm">{t('otp.sentTo', { email, length: VERIFICATION_CODE_LENGTH })}</Text>
-          <OtpInput label={t('otp.label')} {...entry.input} autoFocus />
+          <Text size="sm">{t('account.email.otp.sentTo', { email, length: VERIFICATION_CODE_LENGTH })}</Text>
+          <OtpInput label={t('account.email.otp.label')} {...entry.input} autoFocus />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>
               {t('common.cancel')}
             </Button>
             <Button type="submit" loading={entry.pending}>
-              {t('otp.verify')}
+              {t('account.email.otp.verify')}
             </Button>
           </Group>
         </Stack>

@@ -58,7 +58,7 @@ export function ChangeEmailDialog({ opened, onClose, currentEmail, method, onSub
   const { t } = useTranslation();
   const message = useFieldMessage();
   const schema = z.object({ ...secondFactorShape, new_email: emailField }).superRefine((values, ctx) => {
-    if (sameAddress(values.new_email, currentEmail)) ctx.addIssue({ code: 'custom', path: ['new_email'], message: 'email.primary.sameEmail' });
+    if (sameAddress(values.new_email, currentEmail)) ctx.addIssue({ code: 'custom', path: ['new_email'], message: 'account.email.primary.sameEmail' });
     checkSecondFactor(values, method, ctx);
   });
   const { form, failure, submit } = useDialogForm<ChangeValues>(opened, {
@@ -70,8 +70,8 @@ export function ChangeEmailDialog({ opened, onClose, currentEmail, method, onSub
   });
 
   return (
-    <FormDialog opened={opened} onClose={onClose} title={t('email.primary.dialogTitle')} onSubmit={submit} failure={failure} submitLabel={t('common.continue')} submitting={form.formState.isSubmitting}>
-      <AddressField body={t('email.primary.dialogBody')} label={t('email.primary.newEmail')} testId="new-email" registration={form.register('new_email')} error={message(form.formState.errors.new_email?.message)} />
+    <FormDialog opened={opened} onClose={onClose} title={t('account.email.primary.dialogTitle')} onSubmit={submit} failure={failure} submitLabel={t('common.continue')} submitting={form.formState.isSubmitting}>
+      <AddressField body={t('account.email.primary.dialogBody')} label={t('account.email.primary.newEmail')} testId="new-email" registration={form.register('new_email')} error={message(form.formState.errors.new_email?.message)} />
       <SecondFactorFields control={form.control} method={method} />
     </FormDialog>
   );
@@ -92,7 +92,7 @@ export function RecoveryEmailDialog({ opened, onClose, primaryEmail, onSubmit }:
   const { t } = useTranslation();
   const message = useFieldMessage();
   const schema = z.object({ email: emailField, password: z.string().min(1, 'validation.passwordRequired') }).superRefine((values, ctx) => {
-    if (sameAddress(values.email, primaryEmail)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'email.recovery.mustDiffer' });
+    if (sameAddress(values.email, primaryEmail)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'account.email.recovery.mustDiffer' });
   });
   const { form, failure, submit } = useDialogForm<RecoveryValues>(opened, {
     resolver: zodResolver(schema),
@@ -103,10 +103,10 @@ export function RecoveryEmailDialog({ opened, onClose, primaryEmail, onSubmit }:
   });
 
   return (
-    <FormDialog opened={opened} onClose={onClose} title={t('email.recovery.dialogTitle')} onSubmit={submit} failure={failure} submitLabel={t('common.continue')} submitting={form.formState.isSubmitting}>
-      <AddressField body={t('email.recovery.dialogBody')} label={t('email.recovery.label')} testId="recovery-email" registration={form.register('email')} error={message(form.formState.errors.email?.message)} />
+    <FormDialog opened={opened} onClose={onClose} title={t('account.email.recovery.dialogTitle')} onSubmit={submit} failure={failure} submitLabel={t('common.continue')} submitting={form.formState.isSubmitting}>
+      <AddressField body={t('account.email.recovery.dialogBody')} label={t('account.email.recovery.label')} testId="recovery-email" registration={form.register('email')} error={message(form.formState.errors.email?.message)} />
       <PasswordInput
-        label={t('secondFactor.password')}
+        label={t('mfa.secondFactor.password')}
         autoComplete="current-password"
         visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
         {...form.register('password')}

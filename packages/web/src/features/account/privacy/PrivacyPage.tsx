@@ -17,10 +17,10 @@ export function PrivacyPage() {
   const { t } = useTranslation();
   return (
     <Stack gap="lg">
-      <PageHeader title={t('privacy.title')} description={t('privacy.description')} />
+      <PageHeader title={t('account.privacy.title')} description={t('account.privacy.description')} />
       <SettingsSection />
       <ExportSection />
-      <Section title={t('privacy.retention.title')} description={t('privacy.retention.description', { days: ACCOUNT_DELETION_WINDOW_DAYS })} />
+      <Section title={t('account.privacy.retention.title')} description={t('account.privacy.retention.description', { days: ACCOUNT_DELETION_WINDOW_DAYS })} />
       <AuthorizedAppsSection />
     </Stack>
   );
@@ -35,9 +35,9 @@ function SettingsSection() {
     if (!privacy.data) return;
     try {
       await save.mutateAsync({ ...privacy.data, ...patch });
-      notify('success', t('privacy.settings.saved'));
+      notify('success', t('account.privacy.settings.saved'));
     } catch (error) {
-      notifyFailure(error, t('privacy.settings.failed'));
+      notifyFailure(error, t('account.privacy.settings.failed'));
     }
   };
 
@@ -49,11 +49,11 @@ function SettingsSection() {
   });
 
   return (
-    <Section title={t('privacy.settings.title')} description={t('privacy.settings.description')}>
+    <Section title={t('account.privacy.settings.title')} description={t('account.privacy.settings.description')}>
       {privacy.data ? (
         <Stack gap="md" mt="xs">
-          <Switch label={t('privacy.settings.marketing')} description={t('privacy.settings.marketingDescription')} {...setting('marketing_emails')} data-testid="privacy-marketing" />
-          <Switch label={t('privacy.settings.usage')} description={t('privacy.settings.usageDescription')} {...setting('usage_data')} data-testid="privacy-usage" />
+          <Switch label={t('account.privacy.settings.marketing')} description={t('account.privacy.settings.marketingDescription')} {...setting('marketing_emails')} data-testid="privacy-marketing" />
+          <Switch label={t('account.privacy.settings.usage')} description={t('account.privacy.settings.usageDescription')} {...setting('usage_data')} data-testid="privacy-usage" />
         </Stack>
       ) : (
         <Stack gap="md" mt="xs" aria-busy={privacy.isPending}>
@@ -73,7 +73,7 @@ function ExportSection() {
     try {
       const data = await fetchExport();
       downloadJson(data, `cystack-account-data-${new Date().toISOString().slice(0, 10)}.json`);
-      notify('success', t('privacy.export.done'));
+      notify('success', t('account.privacy.export.done'));
     } catch {
       // reported by the API client's policy
     } finally {
@@ -81,10 +81,10 @@ function ExportSection() {
     }
   };
   return (
-    <Section title={t('privacy.export.title')} description={t('privacy.export.description')}>
+    <Section title={t('account.privacy.export.title')} description={t('account.privacy.export.description')}>
       <Group mt="xs">
         <Button variant="light" onClick={() => void download()} loading={pending} data-testid="download-data">
-          {t('privacy.export.button')}
+          {t('account.privacy.export.button')}
         </Button>
       </Group>
     </Section>
@@ -99,19 +99,19 @@ function AuthorizedAppsSection() {
   const { t } = useTranslation();
   const apps = useAuthorizedApps();
   return (
-    <Section title={t('privacy.apps.title')} description={t('privacy.apps.description')}>
+    <Section title={t('account.privacy.apps.title')} description={t('account.privacy.apps.description')}>
       <Stack gap={6} align="flex-start" data-testid="privacy-apps">
         {apps.isPending ? (
           <Skeleton height={20} width={240} />
         ) : (
           <Text size="sm" data-testid="privacy-apps-summary">
             {apps.data?.length
-              ? t('privacy.apps.summary', { count: apps.data.length, apps: apps.data.map((app) => app.name).join(', ') })
-              : t('privacy.apps.none')}
+              ? t('account.privacy.apps.summary', { count: apps.data.length, apps: apps.data.map((app) => app.name).join(', ') })
+              : t('account.privacy.apps.none')}
           </Text>
         )}
         <Anchor component={Link} to={paths.account} size="sm" fw={500} data-testid="privacy-apps-manage">
-          {t('privacy.apps.manage')}
+          {t('account.privacy.apps.manage')}
         </Anchor>
       </Stack>
     </Section>

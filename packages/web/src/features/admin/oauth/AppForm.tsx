@@ -51,10 +51,10 @@ export function AppForm({ app, canChange, register, onSubmit, onCancel }: { app?
       }}
     >
       <Stack gap="sm">
-        <TextInput label={t('admin.apps.name')} value={name} readOnly={readOnly} required maxLength={100} onChange={(event) => setName(event.currentTarget.value)} data-testid={`${prefix}-name`} />
+        <TextInput label={t('admin.oauth.apps.name')} value={name} readOnly={readOnly} required maxLength={100} onChange={(event) => setName(event.currentTarget.value)} data-testid={`${prefix}-name`} />
         <Textarea
-          label={t('admin.apps.redirectUris')}
-          description={t('admin.apps.oneALine')}
+          label={t('admin.oauth.apps.redirectUris')}
+          description={t('admin.oauth.apps.oneALine')}
           value={redirects}
           readOnly={readOnly}
           required
@@ -63,32 +63,32 @@ export function AppForm({ app, canChange, register, onSubmit, onCancel }: { app?
           onChange={(event) => setRedirects(event.currentTarget.value)}
           data-testid={`${prefix}-redirects`}
         />
-        <Textarea label={t('admin.apps.postLogoutUris')} description={t('admin.apps.oneALine')} value={postLogout} readOnly={readOnly} autosize minRows={1} onChange={(event) => setPostLogout(event.currentTarget.value)} />
-        <TextInput label={t('admin.apps.backchannelUri')} description={t('admin.apps.backchannelHint')} type="url" value={backchannel} readOnly={readOnly} onChange={(event) => setBackchannel(event.currentTarget.value)} />
-        <TextInput label={t('admin.apps.site')} type="url" value={site} readOnly={readOnly} onChange={(event) => setSite(event.currentTarget.value)} />
-        <Checkbox.Group label={t('admin.apps.scopes')} value={scopes} onChange={(next) => !readOnly && setScopes(next)}>
+        <Textarea label={t('admin.oauth.apps.postLogoutUris')} description={t('admin.oauth.apps.oneALine')} value={postLogout} readOnly={readOnly} autosize minRows={1} onChange={(event) => setPostLogout(event.currentTarget.value)} />
+        <TextInput label={t('admin.oauth.apps.backchannelUri')} description={t('admin.oauth.apps.backchannelHint')} type="url" value={backchannel} readOnly={readOnly} onChange={(event) => setBackchannel(event.currentTarget.value)} />
+        <TextInput label={t('admin.oauth.apps.site')} type="url" value={site} readOnly={readOnly} onChange={(event) => setSite(event.currentTarget.value)} />
+        <Checkbox.Group label={t('admin.oauth.apps.scopes')} value={scopes} onChange={(next) => !readOnly && setScopes(next)}>
           <Group gap="md" mt={6}>
             {(register || app?.kind !== 'first_party' ? outsideAppScopes : (app?.scopes ?? [])).map((scope) => (
               <Checkbox key={scope} value={scope} label={scope} disabled={readOnly || scope === 'openid'} />
             ))}
           </Group>
         </Checkbox.Group>
-        <Checkbox.Group label={t('admin.apps.grants')} value={grants} onChange={(next) => !readOnly && setGrants(next)}>
+        <Checkbox.Group label={t('admin.oauth.apps.grants')} value={grants} onChange={(next) => !readOnly && setGrants(next)}>
           <Group gap="md" mt={6}>
             {Object.entries(grantLabels).map(([grant, label]) => (
-              <Checkbox key={grant} value={grant} label={t(`admin.apps.${label}`)} disabled={readOnly || grant === 'authorization_code'} />
+              <Checkbox key={grant} value={grant} label={t(`admin.oauth.apps.${label}`)} disabled={readOnly || grant === 'authorization_code'} />
             ))}
           </Group>
         </Checkbox.Group>
-        {register && <Checkbox label={t('admin.apps.public')} description={t('admin.apps.publicHint')} checked={isPublic} onChange={(event) => setPublic(event.currentTarget.checked)} data-testid="app-new-public" />}
+        {register && <Checkbox label={t('admin.oauth.apps.public')} description={t('admin.oauth.apps.publicHint')} checked={isPublic} onChange={(event) => setPublic(event.currentTarget.checked)} data-testid="app-new-public" />}
         {canChange && (
           <Group gap="sm">
             <Button type="submit" disabled={!usable} data-testid={`${prefix}-submit`}>
-              {register ? t('admin.apps.register') : t('admin.apps.save')}
+              {register ? t('admin.oauth.apps.register') : t('admin.oauth.apps.save')}
             </Button>
             {onCancel && (
               <Button variant="default" onClick={onCancel}>
-                {t('admin.apps.cancel')}
+                {t('admin.oauth.apps.cancel')}
               </Button>
             )}
           </Group>

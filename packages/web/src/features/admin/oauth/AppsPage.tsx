@@ -55,36 +55,36 @@ export function AppsPage() {
 
   return (
     <Stack gap="lg" data-testid="admin-apps">
-      <PageHeader title={t('admin.apps.title')} description={t('admin.apps.description')} />
-      <LoadFailed when={apps.isError} message={t('admin.apps.loadFailed')} />
+      <PageHeader title={t('admin.oauth.apps.title')} description={t('admin.oauth.apps.description')} />
+      <LoadFailed when={apps.isError} message={t('admin.oauth.apps.loadFailed')} />
       {shown && (
         <SecretOnce
-          title={t('admin.apps.secretTitle')}
-          text={t('admin.apps.secretOnce', { clientId: shown.clientId })}
+          title={t('admin.oauth.apps.secretTitle')}
+          text={t('admin.oauth.apps.secretOnce', { clientId: shown.clientId })}
           secret={shown.secret}
           testId="app-secret"
           valueTestId="app-secret-value"
-          dismiss={{ label: t('admin.apps.secretDone'), testId: 'app-secret-dismiss', onClick: () => setShown(null) }}
+          dismiss={{ label: t('admin.oauth.apps.secretDone'), testId: 'app-secret-dismiss', onClick: () => setShown(null) }}
         />
       )}
       {isOwner && !registering && (
         <Group>
           <Button onClick={() => setRegistering(true)} data-testid="app-register">
-            {t('admin.apps.registerApp')}
+            {t('admin.oauth.apps.registerApp')}
           </Button>
         </Group>
       )}
       {registering && (
-        <Section title={t('admin.apps.registerApp')} description={t('admin.apps.registerHint')}>
+        <Section title={t('admin.oauth.apps.registerApp')} description={t('admin.oauth.apps.registerHint')}>
           <AppForm
             register
             canChange={isOwner}
             onCancel={() => setRegistering(false)}
             onSubmit={(settings) =>
               setChange({
-                title: t('admin.apps.registerTitle'),
-                body: t('admin.apps.registerBody', { name: settings.name }),
-                confirmLabel: t('admin.apps.register'),
+                title: t('admin.oauth.apps.registerTitle'),
+                body: t('admin.oauth.apps.registerBody', { name: settings.name }),
+                confirmLabel: t('admin.oauth.apps.register'),
                 run: async (reason) => {
                   const made = await register.mutateAsync({ ...settings, reason });
                   setRegistering(false);
@@ -97,28 +97,28 @@ export function AppsPage() {
         </Section>
       )}
       {apps.data && (
-        <DataTable<AdminApp> rows={apps.data.apps} rowKey={(row) => row.client_id} testId="apps-table" rowTestId="app-row" label={t('admin.apps.title')} minWidth={560}
+        <DataTable<AdminApp> rows={apps.data.apps} rowKey={(row) => row.client_id} testId="apps-table" rowTestId="app-row" label={t('admin.oauth.apps.title')} minWidth={560}
           rowProps={(row) => ({ 'data-current': row.client_id === selected ? 'true' : undefined, 'data-client-id': row.client_id })}
           columns={[
             {
-              header: t('admin.apps.columns.app'),
+              header: t('admin.oauth.apps.columns.app'),
               cell: (row) => <NameCell name={row.name} detail={row.client_id} detailMono />,
             },
-            { header: t('admin.apps.columns.kind'), cell: (row) => (row.kind === 'first_party' ? t('admin.apps.firstParty') : t('admin.apps.outside')) },
+            { header: t('admin.oauth.apps.columns.kind'), cell: (row) => (row.kind === 'first_party' ? t('admin.oauth.apps.firstParty') : t('admin.oauth.apps.outside')) },
             {
-              header: t('admin.apps.columns.status'),
+              header: t('admin.oauth.apps.columns.status'),
               cell: (row) => (
                 <Badge color={row.disabled ? 'red' : 'teal'} variant="light" miw="max-content" data-testid="app-status">
-                  {row.disabled ? t('admin.apps.disabled') : t('admin.apps.active')}
+                  {row.disabled ? t('admin.oauth.apps.disabled') : t('admin.oauth.apps.active')}
                 </Badge>
               ),
             },
           ]}
           actions={{
-            label: t('admin.apps.columns.actions'),
+            label: t('admin.oauth.apps.columns.actions'),
             cell: (row) => (
-              <Button size="xs" variant="light" onClick={() => choose(row.client_id)} data-testid="app-open" aria-label={t('admin.apps.openApp', { name: row.name })}>
-                {t('admin.apps.open')}
+              <Button size="xs" variant="light" onClick={() => choose(row.client_id)} data-testid="app-open" aria-label={t('admin.oauth.apps.openApp', { name: row.name })}>
+                {t('admin.oauth.apps.open')}
               </Button>
             ),
           }}
@@ -126,7 +126,7 @@ export function AppsPage() {
       )}
 
       {app && (
-        <Section title={app.name} description={app.kind === 'first_party' ? t('admin.apps.firstPartyHint') : t('admin.apps.outsideHint')}>
+        <Section title={app.name} description={app.kind === 'first_party' ? t('admin.oauth.apps.firstPartyHint') : t('admin.oauth.apps.outsideHint')}>
           <Stack gap="md" data-testid="app-details">
             <AppForm
               key={`${app.client_id}:${app.updated_at ?? ''}`}
@@ -134,27 +134,27 @@ export function AppsPage() {
               canChange={editable}
               onSubmit={(settings) =>
                 setChange({
-                  title: t('admin.apps.saveTitle'),
-                  body: t('admin.apps.saveBody', { name: app.name }),
-                  confirmLabel: t('admin.apps.save'),
+                  title: t('admin.oauth.apps.saveTitle'),
+                  body: t('admin.oauth.apps.saveBody', { name: app.name }),
+                  confirmLabel: t('admin.oauth.apps.save'),
                   run: (reason) => update.mutateAsync({ clientId: app.client_id, settings, reason }),
                 })
               }
             />
             {app.kind === 'outside' && (
               <Group gap="md" align="flex-end">
-                {app.logo_uri && <Image src={app.logo_uri} w={48} h={48} radius="sm" alt={t('admin.apps.logoOf', { name: app.name })} />}
+                {app.logo_uri && <Image src={app.logo_uri} w={48} h={48} radius="sm" alt={t('admin.oauth.apps.logoOf', { name: app.name })} />}
                 {editable && (
                   <>
-                    <FileInput label={t('admin.apps.logo')} accept="image/png,image/jpeg,image/webp" value={logo} onChange={setLogo} clearable w={260} data-testid="app-logo-file" />
+                    <FileInput label={t('admin.oauth.apps.logo')} accept="image/png,image/jpeg,image/webp" value={logo} onChange={setLogo} clearable w={260} data-testid="app-logo-file" />
                     <Button
                       variant="default"
                       disabled={!logo}
                       onClick={() =>
                         setChange({
-                          title: t('admin.apps.logoTitle'),
-                          body: t('admin.apps.logoBody', { name: app.name }),
-                          confirmLabel: t('admin.apps.logoSave'),
+                          title: t('admin.oauth.apps.logoTitle'),
+                          body: t('admin.oauth.apps.logoBody', { name: app.name }),
+                          confirmLabel: t('admin.oauth.apps.logoSave'),
                           run: async (reason) => {
                             await setLogoOf.mutateAsync({ clientId: app.client_id, imageBase64: await fileAsBase64(logo!), reason });
                             setLogo(null);
@@ -162,7 +162,7 @@ export function AppsPage() {
                         })
                       }
                     >
-                      {t('admin.apps.logoSave')}
+                      {t('admin.oauth.apps.logoSave')}
                     </Button>
                   </>
                 )}
@@ -175,9 +175,9 @@ export function AppsPage() {
                     testId="app-rotate"
                     onAsk={setChange}
                     change={{
-                      title: t('admin.apps.rotateTitle'),
-                      body: t('admin.apps.rotateBody', { name: app.name }),
-                      confirmLabel: t('admin.apps.rotate'),
+                      title: t('admin.oauth.apps.rotateTitle'),
+                      body: t('admin.oauth.apps.rotateBody', { name: app.name }),
+                      confirmLabel: t('admin.oauth.apps.rotate'),
                       danger: true,
                       run: async (reason) => {
                         const rotated = await rotate.mutateAsync({ clientId: app.client_id, reason });
@@ -191,9 +191,9 @@ export function AppsPage() {
                   red={!app.disabled}
                   onAsk={setChange}
                   change={{
-                    title: app.disabled ? t('admin.apps.enableTitle') : t('admin.apps.disableTitle'),
-                    body: app.disabled ? t('admin.apps.enableBody', { name: app.name }) : t('admin.apps.disableBody', { name: app.name }),
-                    confirmLabel: app.disabled ? t('admin.apps.enable') : t('admin.apps.disable'),
+                    title: app.disabled ? t('admin.oauth.apps.enableTitle') : t('admin.oauth.apps.disableTitle'),
+                    body: app.disabled ? t('admin.oauth.apps.enableBody', { name: app.name }) : t('admin.oauth.apps.disableBody', { name: app.name }),
+                    confirmLabel: app.disabled ? t('admin.oauth.apps.enable') : t('admin.oauth.apps.disable'),
                     danger: !app.disabled,
                     run: (reason) => setDisabled.mutateAsync({ clientId: app.client_id, disabled: !app.disabled, reason }),
                   }}
@@ -203,9 +203,9 @@ export function AppsPage() {
                   red
                   onAsk={setChange}
                   change={{
-                    title: t('admin.apps.deleteTitle'),
-                    body: t('admin.apps.deleteBody', { name: app.name }),
-                    confirmLabel: t('admin.apps.delete'),
+                    title: t('admin.oauth.apps.deleteTitle'),
+                    body: t('admin.oauth.apps.deleteBody', { name: app.name }),
+                    confirmLabel: t('admin.oauth.apps.delete'),
                     danger: true,
                     run: async (reason) => {
                       await remove.mutateAsync({ clientId: app.client_id, reason });

@@ -28,58 +28,58 @@ export function KeysPage() {
   const [change, setChange] = useState<PendingChange | null>(null);
   const when = (iso: string | null) => (iso ? formatDateTime(iso, isLanguage(i18n.language) ? i18n.language : 'en') : '—');
   const rotation = (immediately: boolean): PendingChange => ({
-    title: immediately ? t('admin.keys.rotateNowTitle') : t('admin.keys.rotateTitle'),
-    body: immediately ? t('admin.keys.rotateNowBody', { seconds: keys.data?.reload_seconds ?? 60 }) : t('admin.keys.rotateBody', { minutes: Math.round((keys.data?.publish_ahead_seconds ?? 300) / 60) }),
-    confirmLabel: immediately ? t('admin.keys.rotateNow') : t('admin.keys.rotate'),
+    title: immediately ? t('admin.oauth.keys.rotateNowTitle') : t('admin.oauth.keys.rotateTitle'),
+    body: immediately ? t('admin.oauth.keys.rotateNowBody', { seconds: keys.data?.reload_seconds ?? 60 }) : t('admin.oauth.keys.rotateBody', { minutes: Math.round((keys.data?.publish_ahead_seconds ?? 300) / 60) }),
+    confirmLabel: immediately ? t('admin.oauth.keys.rotateNow') : t('admin.oauth.keys.rotate'),
     danger: immediately,
     run: (reason) => rotate.mutateAsync({ immediately, reason }),
   });
 
   return (
     <Stack gap="lg" data-testid="admin-keys">
-      <PageHeader title={t('admin.keys.title')} description={t('admin.keys.description')} />
-      <LoadFailed when={keys.isError} message={t('admin.keys.loadFailed')} />
+      <PageHeader title={t('admin.oauth.keys.title')} description={t('admin.oauth.keys.description')} />
+      <LoadFailed when={keys.isError} message={t('admin.oauth.keys.loadFailed')} />
       <Group gap="sm">
         <Button onClick={() => setChange(rotation(false))} data-testid="keys-rotate">
-          {t('admin.keys.rotate')}
+          {t('admin.oauth.keys.rotate')}
         </Button>
         <Button variant="default" color="red" onClick={() => setChange(rotation(true))} data-testid="keys-rotate-now">
-          {t('admin.keys.rotateNow')}
+          {t('admin.oauth.keys.rotateNow')}
         </Button>
       </Group>
       {keys.data && (
-        <Section title={t('admin.keys.listTitle')} description={t('admin.keys.listHint', { seconds: keys.data.reload_seconds })}>
-          <DataTable<SigningKey> rows={keys.data.keys} rowKey={(row) => row.kid} testId="keys-table" rowTestId="key-row" label={t('admin.keys.listTitle')} minWidth={640}
+        <Section title={t('admin.oauth.keys.listTitle')} description={t('admin.oauth.keys.listHint', { seconds: keys.data.reload_seconds })}>
+          <DataTable<SigningKey> rows={keys.data.keys} rowKey={(row) => row.kid} testId="keys-table" rowTestId="key-row" label={t('admin.oauth.keys.listTitle')} minWidth={640}
             rowProps={(row) => ({ 'data-state': row.state, 'data-kid': row.kid })}
             columns={[
               {
-                header: t('admin.keys.columns.key'),
+                header: t('admin.oauth.keys.columns.key'),
                 cell: (row) => <NameCell name={row.alg} detail={row.kid} detailMono />,
               },
               {
-                header: t('admin.keys.columns.state'),
+                header: t('admin.oauth.keys.columns.state'),
                 cell: (row) => (
                   <Badge color={stateColor[row.state]} variant="light" miw="max-content" data-testid="key-state">
-                    {t(`admin.keys.states.${row.state}`)}
+                    {t(`admin.oauth.keys.states.${row.state}`)}
                   </Badge>
                 ),
               },
-              { header: t('admin.keys.columns.activates'), cell: (row) => when(row.activates_at) },
-              { header: t('admin.keys.columns.publishedUntil'), cell: (row) => when(row.published_until) },
+              { header: t('admin.oauth.keys.columns.activates'), cell: (row) => when(row.activates_at) },
+              { header: t('admin.oauth.keys.columns.publishedUntil'), cell: (row) => when(row.published_until) },
             ]}
             actions={{
-              label: t('admin.keys.columns.actions'),
+              label: t('admin.oauth.keys.columns.actions'),
               cell: (row) =>
                 row.state === 'signing' ? null : (
                   <DangerChangeButton
-                    label={t('admin.keys.drop')}
-                    ariaLabel={t('admin.keys.dropKey', { kid: row.kid })}
+                    label={t('admin.oauth.keys.drop')}
+                    ariaLabel={t('admin.oauth.keys.dropKey', { kid: row.kid })}
                     testId="key-drop"
                     onAsk={setChange}
                     change={() => ({
-                      title: t('admin.keys.dropTitle'),
-                      body: t('admin.keys.dropBody', { kid: row.kid }),
-                      confirmLabel: t('admin.keys.drop'),
+                      title: t('admin.oauth.keys.dropTitle'),
+                      body: t('admin.oauth.keys.dropBody', { kid: row.kid }),
+                      confirmLabel: t('admin.oauth.keys.drop'),
                       run: (reason) => drop.mutateAsync({ kid: row.kid, reason }),
                     })}
                   />

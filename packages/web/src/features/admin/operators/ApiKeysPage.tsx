@@ -52,9 +52,9 @@ export function ApiKeysPage() {
     if (!ready) return;
     const request = { name: name.trim(), scopes, ...(expiresInDays === '' ? {} : { expires_in_days: expiresInDays }) };
     setChange({
-      title: t('admin.apiKeys.createTitle'),
-      body: t('admin.apiKeys.createBody', { name: request.name, scopes: scopes.join(', ') }),
-      confirmLabel: t('admin.apiKeys.create'),
+      title: t('admin.operators.apiKeys.createTitle'),
+      body: t('admin.operators.apiKeys.createBody', { name: request.name, scopes: scopes.join(', ') }),
+      confirmLabel: t('admin.operators.apiKeys.create'),
       run: async (reason) => {
         const made = await create.mutateAsync({ ...request, reason });
         setShown({ name: made.name, key: made.key });
@@ -66,31 +66,31 @@ export function ApiKeysPage() {
 
   return (
     <Stack gap="lg" data-testid="admin-api-keys">
-      <PageHeader title={t('admin.apiKeys.title')} description={t('admin.apiKeys.description')} />
-      <LoadFailed when={keys.isError} message={t('admin.apiKeys.loadFailed')} />
+      <PageHeader title={t('admin.operators.apiKeys.title')} description={t('admin.operators.apiKeys.description')} />
+      <LoadFailed when={keys.isError} message={t('admin.operators.apiKeys.loadFailed')} />
       {shown && (
-        <Alert color="yellow" title={t('admin.apiKeys.shownTitle', { name: shown.name })} data-testid="operator-key-shown">
+        <Alert color="yellow" title={t('admin.operators.apiKeys.shownTitle', { name: shown.name })} data-testid="operator-key-shown">
           <Stack gap="xs">
-            <Text size="sm">{t('admin.apiKeys.shownOnce')}</Text>
-            <KeyToCopy label={t('admin.apiKeys.keyLabel')} value={shown.key} valueTestId="operator-key-value" copyTestId="operator-key-copy" />
+            <Text size="sm">{t('admin.operators.apiKeys.shownOnce')}</Text>
+            <KeyToCopy label={t('admin.operators.apiKeys.keyLabel')} value={shown.key} valueTestId="operator-key-value" copyTestId="operator-key-copy" />
             <Group>
               <Button size="xs" variant="default" onClick={() => setShown(null)} data-testid="operator-key-dismiss">
-                {t('admin.apiKeys.shownDone')}
+                {t('admin.operators.apiKeys.shownDone')}
               </Button>
             </Group>
           </Stack>
         </Alert>
       )}
-      <Section title={t('admin.apiKeys.createSection')} description={t('admin.apiKeys.createHint')}>
+      <Section title={t('admin.operators.apiKeys.createSection')} description={t('admin.operators.apiKeys.createHint')}>
         <form noValidate onSubmit={askCreate}>
           <Stack gap="md">
-            <TextInput label={t('admin.apiKeys.name')} value={name} maxLength={NAME_MAX} onChange={(event) => setName(event.currentTarget.value)} data-testid="operator-key-name" />
+            <TextInput label={t('admin.operators.apiKeys.name')} value={name} maxLength={NAME_MAX} onChange={(event) => setName(event.currentTarget.value)} data-testid="operator-key-name" />
             <Checkbox.Group
-              label={t('admin.apiKeys.scopes')}
-              description={t('admin.apiKeys.scopesHint')}
+              label={t('admin.operators.apiKeys.scopes')}
+              description={t('admin.operators.apiKeys.scopesHint')}
               value={scopes}
               onChange={(value) => setScopes(value as AdminScope[])}
-              error={scopes.length === 0 ? t('admin.apiKeys.scopesRequired') : undefined}
+              error={scopes.length === 0 ? t('admin.operators.apiKeys.scopesRequired') : undefined}
             >
               <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="xs" mt="xs">
                 {adminScopes.map((scope) => (
@@ -99,8 +99,8 @@ export function ApiKeysPage() {
               </SimpleGrid>
             </Checkbox.Group>
             <NumberInput
-              label={t('admin.apiKeys.expires')}
-              description={t('admin.apiKeys.expiresHint', { max: EXPIRY_MAX_DAYS })}
+              label={t('admin.operators.apiKeys.expires')}
+              description={t('admin.operators.apiKeys.expiresHint', { max: EXPIRY_MAX_DAYS })}
               min={1}
               max={EXPIRY_MAX_DAYS}
               clampBehavior="strict"
@@ -113,43 +113,43 @@ export function ApiKeysPage() {
             />
             <Group>
               <Button type="submit" disabled={!ready} data-testid="operator-key-create">
-                {t('admin.apiKeys.create')}
+                {t('admin.operators.apiKeys.create')}
               </Button>
             </Group>
           </Stack>
         </form>
       </Section>
       {keys.data && (
-        <Section title={t('admin.apiKeys.listTitle')}>
+        <Section title={t('admin.operators.apiKeys.listTitle')}>
           {keys.data.length === 0 ? (
             <Text size="sm" data-testid="operator-keys-empty">
-              {t('admin.apiKeys.none')}
+              {t('admin.operators.apiKeys.none')}
             </Text>
           ) : (
-            <DataTable<OperatorApiKey> rows={keys.data} rowKey={(row) => row.id} testId="operator-keys-table" rowTestId="operator-key-row" label={t('admin.apiKeys.listTitle')} minWidth={680}
+            <DataTable<OperatorApiKey> rows={keys.data} rowKey={(row) => row.id} testId="operator-keys-table" rowTestId="operator-key-row" label={t('admin.operators.apiKeys.listTitle')} minWidth={680}
               rowProps={(row) => ({ 'data-name': row.name })}
               columns={[
                 {
-                  header: t('admin.apiKeys.columns.key'),
+                  header: t('admin.operators.apiKeys.columns.key'),
                   cell: (row) => <NameCell name={row.name} detail={`${row.prefix}…`} detailMono detailTestId="operator-key-prefix" />,
                 },
-                { header: t('admin.apiKeys.columns.scopes'), cell: (row) => <Text size="xs" ff="monospace">{row.scopes.join(' ')}</Text> },
-                { header: t('admin.apiKeys.columns.created'), cell: (row) => date(row.created_at, '—') },
-                { header: t('admin.apiKeys.columns.lastUsed'), cell: (row) => date(row.last_used_at, t('admin.apiKeys.never')) },
-                { header: t('admin.apiKeys.columns.expires'), cell: (row) => date(row.expires_at, t('admin.apiKeys.never')) },
+                { header: t('admin.operators.apiKeys.columns.scopes'), cell: (row) => <Text size="xs" ff="monospace">{row.scopes.join(' ')}</Text> },
+                { header: t('admin.operators.apiKeys.columns.created'), cell: (row) => date(row.created_at, '—') },
+                { header: t('admin.operators.apiKeys.columns.lastUsed'), cell: (row) => date(row.last_used_at, t('admin.operators.apiKeys.never')) },
+                { header: t('admin.operators.apiKeys.columns.expires'), cell: (row) => date(row.expires_at, t('admin.operators.apiKeys.never')) },
               ]}
               actions={{
-                label: t('admin.apiKeys.columns.actions'),
+                label: t('admin.operators.apiKeys.columns.actions'),
                 cell: (row) => (
                   <DangerChangeButton
-                    label={t('admin.apiKeys.revoke')}
-                    ariaLabel={t('admin.apiKeys.revokeKey', { name: row.name })}
+                    label={t('admin.operators.apiKeys.revoke')}
+                    ariaLabel={t('admin.operators.apiKeys.revokeKey', { name: row.name })}
                     testId="operator-key-revoke"
                     onAsk={setChange}
                     change={() => ({
-                      title: t('admin.apiKeys.revokeTitle', { name: row.name }),
-                      body: t('admin.apiKeys.revokeBody'),
-                      confirmLabel: t('admin.apiKeys.revoke'),
+                      title: t('admin.operators.apiKeys.revokeTitle', { name: row.name }),
+                      body: t('admin.operators.apiKeys.revokeBody'),
+                      confirmLabel: t('admin.operators.apiKeys.revoke'),
                       run: (reason) => revoke.mutateAsync({ id: row.id, reason }),
                     })}
                   />

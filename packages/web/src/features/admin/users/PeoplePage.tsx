@@ -34,22 +34,22 @@ export function PeoplePage() {
   const people = search.data?.people ?? [];
   return (
     <Stack gap="lg" data-testid="admin-people">
-      <PageHeader title={t('admin.people.title')} description={t('admin.people.description')} />
-      <Section title={t('admin.people.searchTitle')}>
+      <PageHeader title={t('admin.users.title')} description={t('admin.users.description')} />
+      <Section title={t('admin.users.searchTitle')}>
         <SearchForm
-          label={t('admin.people.query')}
+          label={t('admin.users.query')}
           onSearch={submit}
           maxLength={PEOPLE_SEARCH_MAX_LENGTH}
           needsText
           inputTestId="people-query"
-          buttonLabel={t('admin.people.search')}
+          buttonLabel={t('admin.users.search')}
           buttonTestId="people-search"
         >
           <NativeSelect
-            label={t('admin.people.by')}
+            label={t('admin.users.by')}
             value={by}
             onChange={(event) => setBy(event.currentTarget.value as ByChoice)}
-            data={(['auto', ...peopleSearchFields] as const).map((value) => ({ value, label: t(`admin.people.fields.${value}`) }))}
+            data={(['auto', ...peopleSearchFields] as const).map((value) => ({ value, label: t(`admin.users.fields.${value}`) }))}
             data-testid="people-by"
           />
         </SearchForm>
@@ -57,29 +57,29 @@ export function PeoplePage() {
       <LoadFailed when={search.isError} error={search.error} testId="people-error" />
       {search.data && (
         <Text size="sm" c="dimmed" data-testid="people-searched-by">
-          {t('admin.people.searchedBy', { field: t(`admin.people.fields.${search.data.by}`) })}
+          {t('admin.users.searchedBy', { field: t(`admin.users.fields.${search.data.by}`) })}
         </Text>
       )}
-      {search.data && people.length === 0 && <Text data-testid="people-empty">{t('admin.people.empty')}</Text>}
+      {search.data && people.length === 0 && <Text data-testid="people-empty">{t('admin.users.empty')}</Text>}
       {people.length > 0 && (
-        <DataTable<PersonSummary> rows={people} rowKey={(row) => row.id} testId="people-table" rowTestId="people-row" label={t('admin.people.results')} minWidth={720}
+        <DataTable<PersonSummary> rows={people} rowKey={(row) => row.id} testId="people-table" rowTestId="people-row" label={t('admin.users.results')} minWidth={720}
           columns={[
             {
-              header: t('admin.people.columns.email'),
+              header: t('admin.users.columns.email'),
               cell: (row) => (
                 <Anchor component={Link} to={`/admin/people/${row.id}`} data-testid="people-open">
                   {row.email}
                 </Anchor>
               ),
             },
-            { header: t('admin.people.columns.name'), cell: (row) => row.full_name },
-            { header: t('admin.people.columns.username'), cell: (row) => row.username ?? '—' },
-            { header: t('admin.people.columns.status'), cell: (row) => <StatusBadge status={row.status} /> },
-            { header: t('admin.people.columns.created'), cell: (row) => formatDate(row.created_at, language) },
+            { header: t('admin.users.columns.name'), cell: (row) => row.full_name },
+            { header: t('admin.users.columns.username'), cell: (row) => row.username ?? '—' },
+            { header: t('admin.users.columns.status'), cell: (row) => <StatusBadge status={row.status} /> },
+            { header: t('admin.users.columns.created'), cell: (row) => formatDate(row.created_at, language) },
           ]}
         />
       )}
-      <CursorPager pages={pages} nextCursor={search.data?.next_cursor} previousLabel={t('admin.people.previous')} nextLabel={t('admin.people.next')} nextTestId="people-next" />
+      <CursorPager pages={pages} nextCursor={search.data?.next_cursor} previousLabel={t('admin.users.previous')} nextLabel={t('admin.users.next')} nextTestId="people-next" />
     </Stack>
   );
 }

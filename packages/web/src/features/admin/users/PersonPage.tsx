@@ -53,7 +53,7 @@ export function PersonPage() {
 
   const back = (
     <Anchor component={Link} to="/admin/people" size="sm">
-      {t('admin.people.back')}
+      {t('admin.users.back')}
     </Anchor>
   );
   if (person.isError) {
@@ -66,12 +66,12 @@ export function PersonPage() {
       </Stack>
     );
   }
-  if (!person.data) return <Text>{t('admin.people.loading')}</Text>;
+  if (!person.data) return <Text>{t('admin.users.loading')}</Text>;
   const p = person.data;
   const date = (value: string | null) => (value ? formatDateTime(value, language) : '—');
   const empty = (testId: string) => (
     <Text size="sm" c="dimmed" data-testid={testId}>
-      {t('admin.people.none')}
+      {t('admin.users.none')}
     </Text>
   );
   /** A line of text per item, or that there is none. */
@@ -88,73 +88,73 @@ export function PersonPage() {
     <Stack gap="lg" data-testid="admin-person">
       {back}
       <PageHeader title={p.full_name || p.email} description={p.email} />
-      <Section title={t('admin.people.account')}>
+      <Section title={t('admin.users.account')}>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md">
-          <Fact label={t('admin.people.columns.status')} value={<StatusBadge status={p.status} />} />
-          <Fact label={t('admin.people.columns.email')} value={p.email} />
-          <Fact label={t('admin.people.columns.username')} value={p.username ?? '—'} />
-          <Fact label={t('admin.people.id')} value={<Text span ff="monospace" size="sm">{p.id}</Text>} />
-          <Fact label={t('admin.people.columns.created')} value={date(p.created_at)} />
-          <Fact label={t('admin.people.activated')} value={date(p.activated_at)} />
-          <Fact label={t('admin.people.language')} value={p.language} />
-          {p.locked_at && <Fact label={t('admin.people.lockedAt')} value={date(p.locked_at)} testId="person-locked-at" />}
-          {p.deletion_due_at && <Fact label={t('admin.people.deletionDue')} value={date(p.deletion_due_at)} />}
+          <Fact label={t('admin.users.columns.status')} value={<StatusBadge status={p.status} />} />
+          <Fact label={t('admin.users.columns.email')} value={p.email} />
+          <Fact label={t('admin.users.columns.username')} value={p.username ?? '—'} />
+          <Fact label={t('admin.users.id')} value={<Text span ff="monospace" size="sm">{p.id}</Text>} />
+          <Fact label={t('admin.users.columns.created')} value={date(p.created_at)} />
+          <Fact label={t('admin.users.activated')} value={date(p.activated_at)} />
+          <Fact label={t('admin.users.language')} value={p.language} />
+          {p.locked_at && <Fact label={t('admin.users.lockedAt')} value={date(p.locked_at)} testId="person-locked-at" />}
+          {p.deletion_due_at && <Fact label={t('admin.users.deletionDue')} value={date(p.deletion_due_at)} />}
         </SimpleGrid>
         {mayAct && (
           <Group gap="sm" mt="lg" data-testid="person-actions">
             {actionsFor(p).map((action) => (
               <Button key={action} variant={dangerous.has(action) ? 'light' : 'default'} color={dangerous.has(action) ? 'red' : undefined} onClick={() => setPending(action)} data-testid={`person-${action}`}>
-                {t(`admin.people.actions.${action}.button`)}
+                {t(`admin.users.actions.${action}.button`)}
               </Button>
             ))}
           </Group>
         )}
       </Section>
 
-      <Section title={t('admin.people.secondFactors')}>
+      <Section title={t('admin.users.secondFactors')}>
         {p.second_factors.length === 0
           ? empty('person-factors-empty')
           : (
-            <DataTable rows={p.second_factors} rowKey={(row) => `${row.kind}:${row.name ?? ''}:${row.added_at ?? ''}`} testId="person-factors" rowTestId="person-factor" label={t('admin.people.secondFactors')}
+            <DataTable rows={p.second_factors} rowKey={(row) => `${row.kind}:${row.name ?? ''}:${row.added_at ?? ''}`} testId="person-factors" rowTestId="person-factor" label={t('admin.users.secondFactors')}
               minWidth={420}
               columns={[
-                { header: t('admin.people.factorKind'), cell: (row) => t(`admin.people.factorKinds.${row.kind}`) },
-                { header: t('admin.people.factorName'), cell: (row) => row.name ?? '—' },
-                { header: t('admin.people.added'), cell: (row) => date(row.added_at) },
+                { header: t('admin.users.factorKind'), cell: (row) => t(`admin.users.factorKinds.${row.kind}`) },
+                { header: t('admin.users.factorName'), cell: (row) => row.name ?? '—' },
+                { header: t('admin.users.added'), cell: (row) => date(row.added_at) },
               ]}
             />
           )}
       </Section>
 
-      <Section title={t('admin.people.sessions')}>
+      <Section title={t('admin.users.sessions')}>
         {p.sessions.length === 0
           ? empty('person-sessions-empty')
           : (
-            <DataTable rows={p.sessions} rowKey={(row) => row.id} testId="person-sessions" rowTestId="person-session" label={t('admin.people.sessions')} minWidth={640}
+            <DataTable rows={p.sessions} rowKey={(row) => row.id} testId="person-sessions" rowTestId="person-session" label={t('admin.users.sessions')} minWidth={640}
               columns={[
-                { header: t('admin.people.device'), cell: (row) => [row.browser, row.device].filter(Boolean).join(' · ') || '—' },
-                { header: t('admin.people.place'), cell: (row) => [row.location, row.ip].filter(Boolean).join(' · ') || '—' },
-                { header: t('admin.people.lastActive'), cell: (row) => date(row.last_active_at) },
+                { header: t('admin.users.device'), cell: (row) => [row.browser, row.device].filter(Boolean).join(' · ') || '—' },
+                { header: t('admin.users.place'), cell: (row) => [row.location, row.ip].filter(Boolean).join(' · ') || '—' },
+                { header: t('admin.users.lastActive'), cell: (row) => date(row.last_active_at) },
               ]}
             />
           )}
       </Section>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <Section title={t('admin.people.organizations')}>
+        <Section title={t('admin.users.organizations')}>
           {lines(p.organizations, 'person-organizations-empty', (organization) => organization.id, (organization) => `${organization.name} · ${organization.role}`)}
         </Section>
-        <Section title={t('admin.people.connectedApps')}>
+        <Section title={t('admin.users.connectedApps')}>
           {lines(p.connected_apps, 'person-apps-empty', (app) => app.client_id, (app) => `${app.name} · ${app.scopes.join(' ')}`)}
         </Section>
-        <Section title={t('admin.people.balances')}>
+        <Section title={t('admin.users.balances')}>
           {p.balances.map((balance) => (
             <Text key={balance.currency} size="sm">
               {balance.currency}: {balance.amount}
             </Text>
           ))}
         </Section>
-        <Section title={t('admin.people.orders')}>
+        <Section title={t('admin.users.orders')}>
           {lines(p.orders, 'person-orders-empty', (order) => order.id, (order) => `${order.number} · ${order.plan} · ${order.total} ${order.currency} · ${order.status} · ${formatDate(order.created_at, language)}`)}
         </Section>
       </SimpleGrid>
@@ -162,9 +162,9 @@ export function PersonPage() {
       {pending && (
         <ReasonDialog
           opened
-          title={t(`admin.people.actions.${pending}.title`)}
-          body={t(`admin.people.actions.${pending}.body`, { email: p.email })}
-          confirmLabel={t(`admin.people.actions.${pending}.button`)}
+          title={t(`admin.users.actions.${pending}.title`)}
+          body={t(`admin.users.actions.${pending}.body`, { email: p.email })}
+          confirmLabel={t(`admin.users.actions.${pending}.button`)}
           danger={dangerous.has(pending)}
           onClose={() => setPending(null)}
           onConfirm={(reason) => act.mutateAsync({ action: pending, reason })}

@@ -10,7 +10,7 @@ export function StatusBadge({ status }: { status: PersonStatus }) {
   const { t } = useTranslation();
   return (
     <Badge color={colors[status]} variant="light" data-testid="person-status" data-status={status}>
-      {t(`admin.people.status.${status}`)}
+      {t(`admin.users.status.${status}`)}
     </Badge>
   );
 }

@@ -74,16 +74,16 @@ export function ForgotPage() {
   };
 
   const finish = () => {
-    notify('success', t('recovery.forgot.done'));
+    notify('success', t('auth.recovery.forgot.done'));
     rememberIdentifier(identifier);
     void navigate(`${paths.login}${search}`, { state: { identifier } });
   };
 
   return (
     <>
-      <PageHeader title={t('recovery.forgot.title')} description={t('recovery.forgot.description')} />
+      <PageHeader title={t('auth.recovery.forgot.title')} description={t('auth.recovery.forgot.description')} />
       <Text size="xs" c="dimmed" tt="uppercase" fw={600} mb="xs" data-testid="forgot-step">
-        {t('recovery.forgot.step', { current: steps.indexOf(step) + 1, total: steps.length })}
+        {t('auth.recovery.forgot.step', { current: steps.indexOf(step) + 1, total: steps.length })}
       </Text>
       {step === 'identify' && (
         <IdentifyStep
@@ -108,7 +108,7 @@ export function ForgotPage() {
       )}
       {step === 'password' && (
         <Stack gap="md">
-          <StepHeader title={t('recovery.forgot.newPasswordTitle')} description={t('recovery.forgot.newPasswordDescription')} />
+          <StepHeader title={t('auth.recovery.forgot.newPasswordTitle')} description={t('auth.recovery.forgot.newPasswordDescription')} />
           <NewPasswordForm token={resetToken} userInputs={[identifier, recoveryEmail]} onDone={finish} onInvalid={() => setStep('code')} />
         </Stack>
       )}
@@ -132,24 +132,24 @@ function IdentifyStep({ initial, onDone }: { initial: string; onDone(identifier:
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <TextInput
-          label={t('recovery.forgot.identifierLabel')}
+          label={t('auth.recovery.forgot.identifierLabel')}
           name="username"
           autoComplete="username"
           {...addressTyping}
           autoFocus
           {...form.text('identifier')}
         />
-        <Radio.Group label={t('recovery.forgot.methodLabel')} value="email" readOnly>
+        <Radio.Group label={t('auth.recovery.forgot.methodLabel')} value="email" readOnly>
           <Radio
             mt="xs"
             value="email"
-            label={t('recovery.forgot.methodEmail')}
-            description={t('recovery.forgot.methodEmailHint', { length: VERIFICATION_CODE_LENGTH })}
+            label={t('auth.recovery.forgot.methodEmail')}
+            description={t('auth.recovery.forgot.methodEmailHint', { length: VERIFICATION_CODE_LENGTH })}
             readOnly
           />
         </Radio.Group>
         <Button type="submit" fullWidth>
-          {t('recovery.forgot.continue')}
+          {t('auth.recovery.forgot.continue')}
         </Button>
       </Stack>
     </form>
@@ -187,9 +187,9 @@ function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="md">
-        <StepHeader title={t('recovery.forgot.verifyTitle')} description={t('recovery.forgot.verifyDescription', { identifier })} />
+        <StepHeader title={t('auth.recovery.forgot.verifyTitle')} description={t('auth.recovery.forgot.verifyDescription', { identifier })} />
         <TextInput
-          label={t('recovery.forgot.emailLabel')}
+          label={t('auth.recovery.forgot.emailLabel')}
           name="email"
           type="email"
           autoComplete="email"
@@ -198,11 +198,11 @@ function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(
           value={form.values.email}
           onChange={(event) => form.set('email', event.currentTarget.value)}
           error={form.error('email') ?? (failure ? errorText(failure) : captchaFailure ? t(captchaFailure.key) : undefined)}
-          description={mismatch ? t('recovery.forgot.mismatchHint') : undefined}
+          description={mismatch ? t('auth.recovery.forgot.mismatchHint') : undefined}
           inputWrapperOrder={['label', 'input', 'error', 'description']}
         />
-        {captchaShown && <CaptchaPrompt ref={captcha} hint={t('recovery.forgot.captchaHint')} action="recovery" />}
-        <StepButtons onBack={onBack} backLabel={t('recovery.forgot.back')} submitLabel={t('recovery.forgot.sendCode')} pending={pending} />
+        {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.recovery.forgot.captchaHint')} action="recovery" />}
+        <StepButtons onBack={onBack} backLabel={t('auth.recovery.forgot.back')} submitLabel={t('auth.recovery.forgot.sendCode')} pending={pending} />
       </Stack>
     </form>
   );
@@ -243,12 +243,12 @@ function CodeStep({ identifier, email, onBack, onDone }: { identifier: string; e
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="md">
         <StepHeader
-          title={t('recovery.forgot.codeTitle')}
-          description={t('recovery.forgot.codeDescription', { length: VERIFICATION_CODE_LENGTH, email, minutes: RESET_LINK_TTL_SECONDS / 60 })}
+          title={t('auth.recovery.forgot.codeTitle')}
+          description={t('auth.recovery.forgot.codeDescription', { length: VERIFICATION_CODE_LENGTH, email, minutes: RESET_LINK_TTL_SECONDS / 60 })}
         />
         <Stack gap={6}>
           <OtpInput
-            label={t('recovery.forgot.codeLabel')}
+            label={t('auth.recovery.forgot.codeLabel')}
             value={form.values.code}
             onChange={(value) => form.set('code', value)}
             error={error}
@@ -257,13 +257,13 @@ function CodeStep({ identifier, email, onBack, onDone }: { identifier: string; e
           />
           {resent && !failure && (
             <Text size="xs" c="teal.8" role="status">
-              {t('recovery.forgot.resent', { email })}
+              {t('auth.recovery.forgot.resent', { email })}
             </Text>
           )}
         </Stack>
-        <StepButtons onBack={onBack} backLabel={t('recovery.forgot.back')} submitLabel={t('recovery.forgot.verify')} pending={pending} />
+        <StepButtons onBack={onBack} backLabel={t('auth.recovery.forgot.back')} submitLabel={t('auth.recovery.forgot.verify')} pending={pending} />
         <div>
-          <ResendCodeButton seconds={mail.seconds} onResend={() => void resend()} label={t('recovery.forgot.resend')} waitLabel={t('recovery.forgot.resendIn', { seconds: mail.seconds })} />
+          <ResendCodeButton seconds={mail.seconds} onResend={() => void resend()} label={t('auth.recovery.forgot.resend')} waitLabel={t('auth.recovery.forgot.resendIn', { seconds: mail.seconds })} />
         </div>
       </Stack>
     </form>

@@ -61,10 +61,10 @@ export function NewPasswordForm({ token, onDone, onInvalid, userInputs = [] }: N
       <Stack gap="md">
         <Stack gap={6}>
           <PasswordInput
-            label={t('recovery.resetPassword.newPassword')}
+            label={t('auth.recovery.resetPassword.newPassword')}
             name="new-password"
             autoComplete="new-password"
-            description={t('register.form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+            description={t('auth.register.form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
             autoFocus
             {...form.text('newPassword')}
             visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
@@ -72,7 +72,7 @@ export function NewPasswordForm({ token, onDone, onInvalid, userInputs = [] }: N
           <PasswordStrength password={form.values.newPassword} userInputs={userInputs} />
         </Stack>
         <PasswordInput
-          label={t('recovery.resetPassword.confirmPassword')}
+          label={t('auth.recovery.resetPassword.confirmPassword')}
           name="confirm-password"
           autoComplete="new-password"
           {...form.text('confirm')}
@@ -80,7 +80,7 @@ export function NewPasswordForm({ token, onDone, onInvalid, userInputs = [] }: N
         />
         <FailureAlert failure={failure} />
         <Button type="submit" fullWidth loading={pending}>
-          {t('recovery.resetPassword.submit')}
+          {t('auth.recovery.resetPassword.submit')}
         </Button>
       </Stack>
     </form>

@@ -22,21 +22,21 @@ export function ResetPasswordPage() {
   const [refused, setRefused] = useState(false);
 
   if (link.state === 'pending') {
-    return <WaitingView text={t('recovery.resetPassword.checking')} />;
+    return <WaitingView text={t('auth.recovery.resetPassword.checking')} />;
   }
 
   if (link.state === 'failed' || refused || !token) {
     return (
       <Stack gap="md">
         <Title order={1} fz="h2">
-          {t('recovery.resetPassword.invalidTitle')}
+          {t('auth.recovery.resetPassword.invalidTitle')}
         </Title>
         <Text c="dimmed" role="alert">
           {t('errors.auth.reset_link_invalid')}
         </Text>
         <div>
           <Button component={Link} to={`${paths.forgot}${search}`}>
-            {t('recovery.resetPassword.requestNew')}
+            {t('auth.recovery.resetPassword.requestNew')}
           </Button>
         </div>
       </Stack>
@@ -45,12 +45,12 @@ export function ResetPasswordPage() {
 
   return (
     <>
-      <PageHeader title={t('recovery.resetPassword.title')} description={t('recovery.resetPassword.description', { minutes: RESET_LINK_TTL_SECONDS / 60 })} />
+      <PageHeader title={t('auth.recovery.resetPassword.title')} description={t('auth.recovery.resetPassword.description', { minutes: RESET_LINK_TTL_SECONDS / 60 })} />
       <NewPasswordForm
         token={token}
         onInvalid={() => setRefused(true)}
         onDone={() => {
-          notify('success', t('recovery.forgot.done'));
+          notify('success', t('auth.recovery.forgot.done'));
           void navigate(`${paths.login}${search}`);
         }}
       />

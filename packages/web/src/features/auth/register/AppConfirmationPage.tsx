@@ -42,11 +42,11 @@ export function AppConfirmationPage() {
   }, [token]);
 
   const body = () => {
-    if (!token) return <Alert color="red">{t('register.confirmationApp.missing')}</Alert>;
+    if (!token) return <Alert color="red">{t('auth.register.confirmationApp.missing')}</Alert>;
     if (outcome.state === 'signedOut') {
       return (
         <Button component={Link} to={loginPathFor(location.pathname)} data-testid="license-sign-in">
-          {t('register.confirmationApp.signIn')}
+          {t('auth.register.confirmationApp.signIn')}
         </Button>
       );
     }
@@ -54,12 +54,12 @@ export function AppConfirmationPage() {
       return (
         <Stack align="center" role="status">
           <Spinner />
-          <Text>{t('register.confirmationApp.activating')}</Text>
+          <Text>{t('auth.register.confirmationApp.activating')}</Text>
         </Stack>
       );
     }
     if (outcome.state === 'activated') {
-      return <DoneWithLink message={t('register.confirmationApp.activated', { plan: outcome.plan })} testId="license-activated" to={paths.billing} label={t('register.confirmationApp.home')} />;
+      return <DoneWithLink message={t('auth.register.confirmationApp.activated', { plan: outcome.plan })} testId="license-activated" to={paths.billing} label={t('auth.register.confirmationApp.home')} />;
     }
     return (
       <Alert color="red" role="alert" data-testid="license-failed">
@@ -70,7 +70,7 @@ export function AppConfirmationPage() {
 
   return (
     <Stack gap="md">
-      <PageHeader title={t('register.confirmationApp.title')} description={t('register.confirmationApp.description')} />
+      <PageHeader title={t('auth.register.confirmationApp.title')} description={t('auth.register.confirmationApp.description')} />
       {body()}
     </Stack>
   );

@@ -23,7 +23,7 @@ export function ConfirmationPage() {
   const answer = useLinkAnswer(useParams().token, activateOnce);
 
   if (answer.state === 'pending') {
-    return <WaitingView text={t('register.confirmation.activating')} />;
+    return <WaitingView text={t('auth.register.confirmation.activating')} />;
   }
 
   if (answer.state === 'answered') {
@@ -31,21 +31,21 @@ export function ConfirmationPage() {
     return (
       <Stack gap="md" maw={480} mx="auto" py="xl" ta="center" align="center">
         <Title order={1} fz="h2">
-          {t('register.confirmation.successTitle')}
+          {t('auth.register.confirmation.successTitle')}
         </Title>
         {activated.needs_password ? (
           // Activated with no password or passkey (a contested sign-up): recovery sets one.
           <>
-            <Text c="dimmed">{t('register.confirmation.choosePasswordBody', { email: activated.email })}</Text>
+            <Text c="dimmed">{t('auth.register.confirmation.choosePasswordBody', { email: activated.email })}</Text>
             <Button component={Link} to={paths.forgot} state={{ identifier: activated.email }}>
-              {t('register.confirmation.choosePassword')}
+              {t('auth.register.confirmation.choosePassword')}
             </Button>
           </>
         ) : (
           <>
-            <Text c="dimmed">{t('register.confirmation.successBody', { email: activated.email })}</Text>
+            <Text c="dimmed">{t('auth.register.confirmation.successBody', { email: activated.email })}</Text>
             <Button component={Link} to={paths.login} state={{ identifier: activated.email }}>
-              {t('register.confirmation.signIn')}
+              {t('auth.register.confirmation.signIn')}
             </Button>
           </>
         )}
@@ -56,12 +56,12 @@ export function ConfirmationPage() {
   return (
     <Stack gap="md" maw={480} mx="auto" py="xl">
       <Title order={1} fz="h2">
-        {t('register.confirmation.failedTitle')}
+        {t('auth.register.confirmation.failedTitle')}
       </Title>
       <Text c="dimmed" role="alert">
         {t('errors.auth.activation_link_invalid')}
       </Text>
-      <Text size="sm">{t('register.confirmation.newLinkHint')}</Text>
+      <Text size="sm">{t('auth.register.confirmation.newLinkHint')}</Text>
       <ResendActivation />
     </Stack>
   );

@@ -33,9 +33,9 @@ export function CreateUserPage() {
   if (!offer) {
     return (
       <>
-        <PageHeader title={t('register.createUser.title')} />
+        <PageHeader title={t('auth.register.createUser.title')} />
         <Stack gap="md">
-          <Text data-testid="create-user-expired">{t('register.createUser.noOffer')}</Text>
+          <Text data-testid="create-user-expired">{t('auth.register.createUser.noOffer')}</Text>
           <Anchor component={Link} to={paths.login}>
             {t('auth.backToLogin')}
           </Anchor>
@@ -80,7 +80,7 @@ export function CreateUserPage() {
 
   return (
     <>
-      <PageHeader title={t('register.createUser.title')} description={t('register.createUser.withProvider', { provider })} />
+      <PageHeader title={t('auth.register.createUser.title')} description={t('auth.register.createUser.withProvider', { provider })} />
       {codeSentTo ? (
         <form
           noValidate
@@ -91,26 +91,26 @@ export function CreateUserPage() {
         >
           <Stack gap="md">
             <Text size="sm" data-testid="create-user-code-sent">
-              {t('register.createUser.codeSent', { email: codeSentTo })}
+              {t('auth.register.createUser.codeSent', { email: codeSentTo })}
             </Text>
-            <OtpInput label={t('register.createUser.code')} value={code} onChange={setCode} onComplete={(value) => void verify(value)} autoFocus error={failure ?? undefined} />
+            <OtpInput label={t('auth.register.createUser.code')} value={code} onChange={setCode} onComplete={(value) => void verify(value)} autoFocus error={failure ?? undefined} />
             <Button type="submit" fullWidth loading={pending}>
-              {t('register.createUser.verify')}
+              {t('auth.register.createUser.verify')}
             </Button>
             <Anchor component="button" type="button" size="sm" onClick={() => setCodeSentTo(null)}>
-              {t('register.createUser.changeEmail')}
+              {t('auth.register.createUser.changeEmail')}
             </Anchor>
           </Stack>
         </form>
       ) : (
         <form noValidate onSubmit={submit}>
           <Stack gap="md">
-            <NameAndEmailFields form={form} labels={{ fullName: t('register.form.fullName'), email: t('register.form.email') }} emailAutoComplete="email" />
-            {!offer.email_verified && <Text size="sm" c="dimmed">{t('register.createUser.emailUnproven', { provider })}</Text>}
+            <NameAndEmailFields form={form} labels={{ fullName: t('auth.register.form.fullName'), email: t('auth.register.form.email') }} emailAutoComplete="email" />
+            {!offer.email_verified && <Text size="sm" c="dimmed">{t('auth.register.createUser.emailUnproven', { provider })}</Text>}
             <TermsCheckbox form={form} />
             <FailureAlert failure={failure} testId="create-user-error" />
             <Button type="submit" fullWidth loading={pending}>
-              {t('register.createUser.submit')}
+              {t('auth.register.createUser.submit')}
             </Button>
           </Stack>
         </form>

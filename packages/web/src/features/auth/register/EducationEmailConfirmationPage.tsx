@@ -47,13 +47,13 @@ export function EducationEmailConfirmationPage() {
   return (
     <Stack gap="md" maw={480} mx="auto" py="xl" ta="center" align="center" data-testid="education-email-result">
       <Title order={1} fz="h2">
-        {confirmed ? t('email.education.confirmedTitle') : t('email.education.failedTitle')}
+        {confirmed ? t('account.email.education.confirmedTitle') : t('account.email.education.failedTitle')}
       </Title>
       <Text c="dimmed" role={confirmed ? 'status' : 'alert'}>
-        {confirmed ? t('email.education.confirmed', { email: outcome.email }) : t('errors.account.email_link_invalid' as never)}
+        {confirmed ? t('account.email.education.confirmed', { email: outcome.email }) : t('errors.account.email_link_invalid' as never)}
       </Text>
       <Button component={Link} to={paths.email}>
-        {t('email.education.backHome')}
+        {t('account.email.education.backHome')}
       </Button>
     </Stack>
   );

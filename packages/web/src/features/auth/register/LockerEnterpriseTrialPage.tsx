@@ -15,7 +15,7 @@ export function LockerEnterpriseTrialPage() {
   const navigate = useNavigate();
   return (
     <Stack gap="md">
-      <PageHeader title={t('register.lockerEnterpriseTrial.title')} description={t('register.lockerEnterpriseTrial.description', { days: TRIAL_DAYS })} />
+      <PageHeader title={t('auth.register.lockerEnterpriseTrial.title')} description={t('auth.register.lockerEnterpriseTrial.description', { days: TRIAL_DAYS })} />
       <BusinessTrialForm onStarted={(started) => navigate(paths.registerLockerEnterpriseTrialSuccess, { state: { email: started.email } })} />
     </Stack>
   );

@@ -12,10 +12,10 @@ export function LockerEnterpriseTrialSuccessPage() {
   const email = stateValue(useLocation().state, 'email');
   return (
     <Stack gap="md">
-      <PageHeader title={t('register.lockerEnterpriseTrialSuccess.title')} description={t('register.lockerEnterpriseTrialSuccess.description')} />
-      {email && <Text data-testid="business-trial-started">{t('register.lockerEnterpriseTrialSuccess.started', { email, days: TRIAL_DAYS })}</Text>}
+      <PageHeader title={t('auth.register.lockerEnterpriseTrialSuccess.title')} description={t('auth.register.lockerEnterpriseTrialSuccess.description')} />
+      {email && <Text data-testid="business-trial-started">{t('auth.register.lockerEnterpriseTrialSuccess.started', { email, days: TRIAL_DAYS })}</Text>}
       <Button component={Link} to={paths.organization}>
-        {t('register.lockerEnterpriseTrialSuccess.setUp')}
+        {t('auth.register.lockerEnterpriseTrialSuccess.setUp')}
       </Button>
     </Stack>
   );

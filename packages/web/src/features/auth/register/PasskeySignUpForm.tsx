@@ -70,9 +70,9 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
     <form onSubmit={(event) => void submit(event)} noValidate data-testid="passkey-sign-up">
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          {t('passkeyUi.signUpBody')}
+          {t('passkeys.signUpBody')}
         </Text>
-        <NameAndEmailFields form={form} labels={{ fullName: t('passkeyUi.fullName'), email: t('passkeyUi.email') }} emailAutoComplete="username" />
+        <NameAndEmailFields form={form} labels={{ fullName: t('passkeys.fullName'), email: t('passkeys.email') }} emailAutoComplete="username" />
         <TermsCheckbox form={form} />
         <SignUpCaptcha captchaRef={captcha} failure={captchaFailure} onAnswer={() => setCaptchaFailure(null)} />
         {failure !== null && (
@@ -81,10 +81,10 @@ export function PasskeySignUpForm({ onUsePassword }: { onUsePassword(): void }) 
           </Alert>
         )}
         <Button type="submit" fullWidth loading={pending} data-testid="passkey-sign-up-submit">
-          {t('passkeyUi.signUpSubmit')}
+          {t('passkeys.signUpSubmit')}
         </Button>
         <Anchor component="button" type="button" size="sm" onClick={onUsePassword}>
-          {t('passkeyUi.usePassword')}
+          {t('passkeys.usePassword')}
         </Anchor>
       </Stack>
     </form>
@@ -98,7 +98,7 @@ export function PasskeySignUpButton({ onClick }: { onClick(): void }) {
   if (!ready || !passkeysSupported()) return null;
   return (
     <Button variant="default" fullWidth onClick={onClick} data-testid="passkey-sign-up-start">
-      {t('passkeyUi.signUp')}
+      {t('passkeys.signUp')}
     </Button>
   );
 }

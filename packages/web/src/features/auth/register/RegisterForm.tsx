@@ -94,13 +94,13 @@ export function RegisterForm({ fixedEmail, beforeSignUp }: { fixedEmail?: string
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="md">
-        <NameAndEmailFields form={form} labels={{ fullName: t('register.form.fullName'), email: t('register.form.email') }} emailAutoComplete="email" emailReadOnly={fixedEmail !== undefined} />
+        <NameAndEmailFields form={form} labels={{ fullName: t('auth.register.form.fullName'), email: t('auth.register.form.email') }} emailAutoComplete="email" emailReadOnly={fixedEmail !== undefined} />
         <Stack gap={6}>
           <PasswordInput
-            label={t('register.form.password')}
+            label={t('auth.register.form.password')}
             name="new-password"
             autoComplete="new-password"
-            description={t('register.form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+            description={t('auth.register.form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
             {...form.text('password')}
             visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
           />
@@ -110,12 +110,12 @@ export function RegisterForm({ fixedEmail, beforeSignUp }: { fixedEmail?: string
         <SignUpCaptcha captchaRef={captcha} failure={captchaFailure} onAnswer={() => setCaptchaFailure(null)} />
         <FailureAlert failure={failure} />
         <Button type="submit" fullWidth loading={pending}>
-          {t('register.form.submit')}
+          {t('auth.register.form.submit')}
         </Button>
         <Text size="sm">
-          {t('register.index.haveAccount')}{' '}
+          {t('auth.register.index.haveAccount')}{' '}
           <Anchor component={Link} to={`${paths.login}${search}`}>
-            {t('register.index.signIn')}
+            {t('auth.register.index.signIn')}
           </Anchor>
         </Text>
       </Stack>

@@ -18,7 +18,7 @@ export function RegisterPage() {
   return (
     <Stack gap="lg">
       <div>
-        <PageHeader title={t('register.index.title')} />
+        <PageHeader title={t('auth.register.index.title')} />
         <SignupOffer service={service} />
       </div>
       {withPasskey ? (

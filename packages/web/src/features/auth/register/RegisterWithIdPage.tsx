@@ -42,7 +42,7 @@ function useInvitationKind(token: string): InvitationKind {
       async preview(value) {
         const answer = await previewModeratorInvitation(value);
         const names = { website: answer.website_name, email: answer.email, product: answer.product };
-        return { ...answer, title: t('register.withId.moderator.title', names), description: t('register.withId.moderator.description', names), haveAccount: t('register.withId.moderator.haveAccount', names) };
+        return { ...answer, title: t('auth.register.withId.moderator.title', names), description: t('auth.register.withId.moderator.description', names), haveAccount: t('auth.register.withId.moderator.haveAccount', names) };
       },
       claim: claimModeratorInvitation,
       confirmationPath: moderatorConfirmationPath,
@@ -53,7 +53,7 @@ function useInvitationKind(token: string): InvitationKind {
     async preview(value) {
       const answer = await previewInvitation(value);
       const names = { organization: answer.organization_name, email: answer.email };
-      return { ...answer, title: t('register.withId.invitation.title', names), description: t('register.withId.invitation.description', names), haveAccount: t('register.withId.invitation.haveAccount', names) };
+      return { ...answer, title: t('auth.register.withId.invitation.title', names), description: t('auth.register.withId.invitation.description', names), haveAccount: t('auth.register.withId.invitation.haveAccount', names) };
     },
     claim: claimInvitation,
     confirmationPath: invitationConfirmationPath,
@@ -87,7 +87,7 @@ function InvitationSignUp({ token }: { token: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [token]);
 
-  const header = <PageHeader title={t('register.withId.title')} description={t('register.withId.description')} />;
+  const header = <PageHeader title={t('auth.register.withId.title')} description={t('auth.register.withId.description')} />;
   if (failure || (preview && preview.status !== 'pending')) {
     return (
       <Stack gap="lg">
@@ -102,7 +102,7 @@ function InvitationSignUp({ token }: { token: string }) {
     return (
       <Stack align="center" role="status" py="xl">
         <Spinner />
-        <Text>{t('register.withId.invitation.loading')}</Text>
+        <Text>{t('auth.register.withId.invitation.loading')}</Text>
       </Stack>
     );
   }
@@ -113,7 +113,7 @@ function InvitationSignUp({ token }: { token: string }) {
         <Stack gap="sm">
           <Text>{preview.haveAccount}</Text>
           <Button component={Link} to={kind.confirmationPath(token)} data-testid="invitation-with-account">
-            {t('register.withId.invitation.signIn')}
+            {t('auth.register.withId.invitation.signIn')}
           </Button>
         </Stack>
       ) : (
@@ -134,24 +134,24 @@ export function RegisterWithIdPage() {
   if (!isTrialPlan(id)) {
     return (
       <Stack gap="lg">
-        <PageHeader title={t('register.withId.title')} description={t('register.withId.description')} />
+        <PageHeader title={t('auth.register.withId.title')} description={t('auth.register.withId.description')} />
         <RegisterForm />
       </Stack>
     );
   }
 
-  const plan = t(`register.plans.${id}`);
+  const plan = t(`auth.register.plans.${id}`);
   const price = id === 'business' ? undefined : formatMoney(PRICES_USD_MONTHLY[id], 'USD', language);
   return (
     <Stack gap="lg">
       <div>
         <PageHeader
-          title={t('register.plans.trialTitle', { days: TRIAL_DAYS, plan })}
-          description={t('register.plans.trialDescription', { days: TRIAL_DAYS, plan })}
+          title={t('auth.register.plans.trialTitle', { days: TRIAL_DAYS, plan })}
+          description={t('auth.register.plans.trialDescription', { days: TRIAL_DAYS, plan })}
         />
         {price && (
           <Text size="sm" fw={500} data-testid="plan-price">
-            {t('register.plans.priceFrom', { plan, price })}
+            {t('auth.register.plans.priceFrom', { plan, price })}
           </Text>
         )}
       </div>

@@ -59,7 +59,7 @@ export function TermsCheckbox({ form }: { form: SignUpForm }) {
       error={form.error('terms')}
       label={
         <Trans
-          i18nKey="register.form.terms"
+          i18nKey="auth.register.form.terms"
           components={{
             terms: <Anchor href={termsUrl} target="_blank" rel="noopener noreferrer" inherit />,
             privacy: <Anchor href={privacyUrl} target="_blank" rel="noopener noreferrer" inherit />,

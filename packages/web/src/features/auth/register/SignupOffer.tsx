@@ -10,14 +10,14 @@ export function SignupOffer({ service }: { service: CurrentService }) {
   const { offer } = service.entry;
   return (
     <Stack gap={4} data-testid="signup-offer">
-      <Text c="dimmed">{t(`scopes.${service.key}.blurb`)}</Text>
+      <Text c="dimmed">{t(`app.scopes.${service.key}.blurb`)}</Text>
       {offer === 'trial' && (
         <>
           <Text size="sm" fw={500}>
-            {t('register.offer.trial', { days: TRIAL_DAYS })}
+            {t('auth.register.offer.trial', { days: TRIAL_DAYS })}
           </Text>
           <Text size="sm" c="dimmed">
-            {t('register.offer.prices', {
+            {t('auth.register.offer.prices', {
               premium: formatMoney(PRICES_USD_MONTHLY.premium, 'USD', language),
               family: formatMoney(PRICES_USD_MONTHLY.family, 'USD', language),
             })}
@@ -26,7 +26,7 @@ export function SignupOffer({ service }: { service: CurrentService }) {
       )}
       {offer === 'free_project' && (
         <Text size="sm" fw={500}>
-          {t('register.offer.freeProject')}
+          {t('auth.register.offer.freeProject')}
         </Text>
       )}
     </Stack>

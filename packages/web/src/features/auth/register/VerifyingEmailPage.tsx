@@ -15,15 +15,15 @@ export function VerifyingEmailPage() {
   return (
     <Stack gap="md">
       <PageHeader
-        title={t('register.verifyingEmail.title')}
-        description={email ? t('register.verifyingEmail.sentTo', { email }) : t('register.verifyingEmail.description')}
+        title={t('auth.register.verifyingEmail.title')}
+        description={email ? t('auth.register.verifyingEmail.sentTo', { email }) : t('auth.register.verifyingEmail.description')}
       />
       <Text size="sm" c="dimmed">
-        {t('register.verifyingEmail.checkSpam')}
+        {t('auth.register.verifyingEmail.checkSpam')}
       </Text>
       <ResendActivation email={email || undefined} initialCooldown={email ? RESEND_COOLDOWN_SECONDS : 0} />
       <Anchor component={Link} to={`${paths.login}${search}`} state={email ? { identifier: email } : undefined} size="sm">
-        {t('register.verifyingEmail.signIn')}
+        {t('auth.register.verifyingEmail.signIn')}
       </Anchor>
     </Stack>
   );

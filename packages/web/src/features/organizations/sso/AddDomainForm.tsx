@@ -19,7 +19,7 @@ export function AddDomainForm({ onAdded }: { onAdded(): void }) {
     if (add.isPending || !form.check()) return;
     try {
       const added = await add.mutateAsync([form.values.domain.trim()]);
-      notify('success', t('organization.sso.domains.added', { domain: added.domain }));
+      notify('success', t('organizations.sso.domains.added', { domain: added.domain }));
       onAdded();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -32,14 +32,14 @@ export function AddDomainForm({ onAdded }: { onAdded(): void }) {
     <form onSubmit={(event) => void submit(event)} noValidate data-testid="sso-domain-form">
       <Group align="flex-start" gap="sm" wrap="wrap">
         <TextInput
-          label={t('organization.sso.domains.domain')}
+          label={t('organizations.sso.domains.domain')}
           placeholder="example.com"
           autoComplete="off"
           style={{ flex: '1 1 240px' }}
           {...form.text('domain')}
         />
         <Button type="submit" mt={24} loading={add.isPending}>
-          {t('organization.sso.domains.add')}
+          {t('organizations.sso.domains.add')}
         </Button>
       </Group>
     </form>

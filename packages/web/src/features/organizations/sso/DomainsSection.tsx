@@ -29,29 +29,29 @@ export function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
     setRowFailure(null);
     try {
       await verify.mutateAsync([domain]);
-      notify('success', t('organization.sso.domains.verifiedToast', { domain }));
+      notify('success', t('organizations.sso.domains.verifiedToast', { domain }));
     } catch (error) {
       if (error instanceof ApiError) setRowFailure({ domain, text: errorText(error) });
     }
   };
 
   return (
-    <Section title={t('organization.sso.domains.title')} description={t('organization.sso.domains.description')}>
+    <Section title={t('organizations.sso.domains.title')} description={t('organizations.sso.domains.description')}>
       <AddDomainForm key={formKey} onAdded={() => setFormKey((key) => key + 1)} />
       {domains.length === 0 ? (
         <Text size="sm" c="dimmed">
-          {t('organization.sso.domains.empty')}
+          {t('organizations.sso.domains.empty')}
         </Text>
       ) : (
         <DataTable rows={domains} rowKey={(row) => row.domain} minWidth={640} testId="sso-domains" rowTestId="sso-domain"
           columns={[
-            { header: t('organization.sso.domains.domain'), text: (row) => row.domain, strong: true },
+            { header: t('organizations.sso.domains.domain'), text: (row) => row.domain, strong: true },
             {
-              header: t('organization.sso.domains.status'),
+              header: t('organizations.sso.domains.status'),
               cell: (row) =>
                 row.verified ? (
                   <Stack gap={0}>
-                    <StateBadge color="green" size="sm">{t('organization.sso.domains.verified')}</StateBadge>
+                    <StateBadge color="green" size="sm">{t('organizations.sso.domains.verified')}</StateBadge>
                     {row.verified_at && (
                       <Text size="xs" c="dimmed">
                         {formatDate(row.verified_at, language)}
@@ -59,11 +59,11 @@ export function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
                     )}
                   </Stack>
                 ) : (
-                  <StateBadge color="yellow" size="sm">{t('organization.sso.domains.pending')}</StateBadge>
+                  <StateBadge color="yellow" size="sm">{t('organizations.sso.domains.pending')}</StateBadge>
                 ),
             },
             {
-              header: t('organization.sso.domains.record'),
+              header: t('organizations.sso.domains.record'),
               cell: (row) =>
                 row.verified ? (
                   <Text size="sm" c="dimmed">
@@ -71,7 +71,7 @@ export function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
                   </Text>
                 ) : (
                   <Stack gap={2}>
-                    <Text size="xs">{t('organization.sso.domains.publish', { domain: row.domain })}</Text>
+                    <Text size="xs">{t('organizations.sso.domains.publish', { domain: row.domain })}</Text>
                     <Code style={{ wordBreak: 'break-all' }} data-testid="sso-domain-record">
                       {row.txt_record}
                     </Code>
@@ -86,7 +86,7 @@ export function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
             },
           ]}
           actions={{
-            label: t('organization.members.actions'),
+            label: t('organizations.members.actions'),
             cell: (row) => (
               <>
                 {!row.verified && (
@@ -94,14 +94,14 @@ export function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
                     variant="light"
                     size="xs"
                     loading={verify.isPending && verify.variables?.[0] === row.domain}
-                    aria-label={t('organization.sso.domains.verifyNamed', { domain: row.domain })}
+                    aria-label={t('organizations.sso.domains.verifyNamed', { domain: row.domain })}
                     onClick={() => void verifyNow(row.domain)}
                   >
-                    {t('organization.sso.domains.verify')}
+                    {t('organizations.sso.domains.verify')}
                   </Button>
                 )}
-                <Button variant="subtle" color="red" size="xs" aria-label={t('organization.sso.domains.removeNamed', { domain: row.domain })} onClick={() => setRemoving(row.domain)}>
-                  {t('organization.sso.domains.remove')}
+                <Button variant="subtle" color="red" size="xs" aria-label={t('organizations.sso.domains.removeNamed', { domain: row.domain })} onClick={() => setRemoving(row.domain)}>
+                  {t('organizations.sso.domains.remove')}
                 </Button>
               </>
             ),
@@ -112,15 +112,15 @@ export function DomainsSection({ domains }: { domains: CompanySsoDomain[] }) {
         opened={removing !== null}
         onClose={() => setRemoving(null)}
         danger
-        title={t('organization.sso.domains.removeTitle', { domain: removing ?? '' })}
-        confirmLabel={t('organization.sso.domains.remove')}
+        title={t('organizations.sso.domains.removeTitle', { domain: removing ?? '' })}
+        confirmLabel={t('organizations.sso.domains.remove')}
         onConfirm={async () => {
           if (!removing) return;
           await remove.mutateAsync([removing]);
-          notify('success', t('organization.sso.domains.removed', { domain: removing }));
+          notify('success', t('organizations.sso.domains.removed', { domain: removing }));
         }}
       >
-        {t('organization.sso.domains.removeBody')}
+        {t('organizations.sso.domains.removeBody')}
       </ConfirmDialog>
     </Section>
   );

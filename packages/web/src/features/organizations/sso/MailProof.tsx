@@ -25,9 +25,9 @@ export function MailProof({ domain }: { domain: string }) {
 
   return (
     <Stack gap={4} mt={4} data-testid="sso-mail-proof">
-      <Text size="xs">{t('organization.sso.domains.mailProof')}</Text>
+      <Text size="xs">{t('organizations.sso.domains.mailProof')}</Text>
       <Group gap="xs" align="flex-end" wrap="wrap">
-        <NativeSelect size="xs" aria-label={t('organization.sso.domains.mailAddress', { domain })} value={address} data={addresses} onChange={(event) => setAddress(event.currentTarget.value)} />
+        <NativeSelect size="xs" aria-label={t('organizations.sso.domains.mailAddress', { domain })} value={address} data={addresses} onChange={(event) => setAddress(event.currentTarget.value)} />
         <Button
           size="xs"
           variant="default"
@@ -36,11 +36,11 @@ export function MailProof({ domain }: { domain: string }) {
             setFailure(null);
             send.mutateAsync([domain, address]).then((sent) => {
               setSentTo(sent.address);
-              notify('success', t('organization.sso.domains.mailSent', { address: sent.address }));
+              notify('success', t('organizations.sso.domains.mailSent', { address: sent.address }));
             }, failed);
           }}
         >
-          {t('organization.sso.domains.mailSend')}
+          {t('organizations.sso.domains.mailSend')}
         </Button>
       </Group>
       {sentTo && (
@@ -49,21 +49,21 @@ export function MailProof({ domain }: { domain: string }) {
           onSubmit={(event) => {
             event.preventDefault();
             setFailure(null);
-            confirm.mutateAsync([domain, code.trim()]).then(() => notify('success', t('organization.sso.domains.verifiedToast', { domain })), failed);
+            confirm.mutateAsync([domain, code.trim()]).then(() => notify('success', t('organizations.sso.domains.verifiedToast', { domain })), failed);
           }}
         >
           <Group gap="xs" align="flex-end" wrap="wrap">
             <TextInput
               size="xs"
               w={140}
-              label={t('organization.sso.domains.mailCode', { address: sentTo })}
+              label={t('organizations.sso.domains.mailCode', { address: sentTo })}
               inputMode="numeric"
               autoComplete="one-time-code"
               value={code}
               onChange={(event) => setCode(event.currentTarget.value)}
             />
             <Button size="xs" type="submit" loading={confirm.isPending}>
-              {t('organization.sso.domains.mailConfirm')}
+              {t('organizations.sso.domains.mailConfirm')}
             </Button>
           </Group>
         </form>

@@ -49,7 +49,7 @@ export function ProviderSection({ settings }: { settings: CompanySsoSettings }) 
           : { protocol, identifier: identifier.trim(), metadata_xml: metadata },
       ]);
       form.set('clientSecret', '');
-      notify('success', t('organization.sso.provider.saved'));
+      notify('success', t('organizations.sso.provider.saved'));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const fields = fieldErrors(error);
@@ -61,38 +61,38 @@ export function ProviderSection({ settings }: { settings: CompanySsoSettings }) 
   };
 
   return (
-    <Section title={t('organization.sso.provider.title')} description={t('organization.sso.provider.description')}>
+    <Section title={t('organizations.sso.provider.title')} description={t('organizations.sso.provider.description')}>
       <form onSubmit={(event) => void submit(event)} noValidate data-testid="sso-provider-form">
         <Stack gap="sm">
           <TextInput
-            label={t('organization.sso.provider.identifier')}
-            description={t('organization.sso.provider.identifierHint')}
+            label={t('organizations.sso.provider.identifier')}
+            description={t('organizations.sso.provider.identifierHint')}
             autoComplete="off"
             {...form.text('identifier')}
             maw={360}
           />
-          <Radio.Group label={t('organization.sso.provider.protocol')} value={form.values.protocol} onChange={(value) => form.set('protocol', value as Protocol)}>
+          <Radio.Group label={t('organizations.sso.provider.protocol')} value={form.values.protocol} onChange={(value) => form.set('protocol', value as Protocol)}>
             <Group gap="lg" mt={4}>
-              <Radio value="oidc" label={t('organization.sso.provider.oidc')} />
-              <Radio value="saml" label={t('organization.sso.provider.saml')} />
+              <Radio value="oidc" label={t('organizations.sso.provider.oidc')} />
+              <Radio value="saml" label={t('organizations.sso.provider.saml')} />
             </Group>
           </Radio.Group>
           {form.values.protocol === 'oidc' ? (
             <>
               <TextInput
-                label={t('organization.sso.provider.issuer')}
+                label={t('organizations.sso.provider.issuer')}
                 placeholder="https://login.example.com"
                 autoComplete="off"
                 {...form.text('issuer')}
               />
               <TextInput
-                label={t('organization.sso.provider.clientId')}
+                label={t('organizations.sso.provider.clientId')}
                 autoComplete="off"
                 {...form.text('clientId')}
               />
               <PasswordInput
-                label={t('organization.sso.provider.clientSecret')}
-                description={hasSecret ? t('organization.sso.provider.secretStored') : t('organization.sso.provider.secretHint')}
+                label={t('organizations.sso.provider.clientSecret')}
+                description={hasSecret ? t('organizations.sso.provider.secretStored') : t('organizations.sso.provider.secretHint')}
                 autoComplete="new-password"
                 {...form.text('clientSecret')}
               />
@@ -101,12 +101,12 @@ export function ProviderSection({ settings }: { settings: CompanySsoSettings }) 
             <>
               {settings.saml && (
                 <Text size="sm" data-testid="sso-saml-current">
-                  {t('organization.sso.provider.samlCurrent', { entityId: settings.saml.entity_id, count: settings.saml.certificates })}
+                  {t('organizations.sso.provider.samlCurrent', { entityId: settings.saml.entity_id, count: settings.saml.certificates })}
                 </Text>
               )}
               <Textarea
-                label={t('organization.sso.provider.metadata')}
-                description={t('organization.sso.provider.metadataHint')}
+                label={t('organizations.sso.provider.metadata')}
+                description={t('organizations.sso.provider.metadataHint')}
                 autosize
                 minRows={4}
                 maxRows={12}
@@ -120,7 +120,7 @@ export function ProviderSection({ settings }: { settings: CompanySsoSettings }) 
           <FailureAlert failure={failure} testId="sso-provider-error" />
           <Group>
             <Button type="submit" loading={save.isPending}>
-              {t('organization.sso.provider.save')}
+              {t('organizations.sso.provider.save')}
             </Button>
           </Group>
         </Stack>

@@ -11,12 +11,12 @@ export function RegistrationSection({ settings }: { settings: CompanySsoSettings
   const rows =
     settings.protocol === 'saml'
       ? [
-          [t('organization.sso.registration.acs'), registration.saml_acs_url],
-          [t('organization.sso.registration.entityId'), registration.saml_entity_id],
+          [t('organizations.sso.registration.acs'), registration.saml_acs_url],
+          [t('organizations.sso.registration.entityId'), registration.saml_entity_id],
         ]
-      : registration.oidc_redirect_uris.map((uri) => [t('organization.sso.registration.redirectUri'), uri]);
+      : registration.oidc_redirect_uris.map((uri) => [t('organizations.sso.registration.redirectUri'), uri]);
   return (
-    <Section title={t('organization.sso.registration.title')} description={t('organization.sso.registration.description')}>
+    <Section title={t('organizations.sso.registration.title')} description={t('organizations.sso.registration.description')}>
       <Stack gap={6} data-testid="sso-registration">
         {rows.map(([label, value]) => (
           <Group key={value} gap="xs" wrap="wrap">

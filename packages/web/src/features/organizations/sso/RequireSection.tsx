@@ -17,16 +17,16 @@ export function RequireSection({ settings }: { settings: CompanySsoSettings }) {
     setFailure(null);
     try {
       await change.mutateAsync([on]);
-      notify('success', on ? t('organization.sso.require.on') : t('organization.sso.require.off'));
+      notify('success', on ? t('organizations.sso.require.on') : t('organizations.sso.require.off'));
     } catch (error) {
       if (error instanceof ApiError) setFailure(errorText(error));
     }
   };
   return (
-    <Section title={t('organization.sso.require.title')} description={t('organization.sso.require.description')}>
+    <Section title={t('organizations.sso.require.title')} description={t('organizations.sso.require.description')}>
       <Switch
-        label={t('organization.sso.require.label')}
-        description={settings.protocol ? undefined : t('organization.sso.require.needsProvider')}
+        label={t('organizations.sso.require.label')}
+        description={settings.protocol ? undefined : t('organizations.sso.require.needsProvider')}
         checked={change.isPending ? (change.variables?.[0] ?? settings.require_sso) : settings.require_sso}
         disabled={!settings.protocol || change.isPending}
         onChange={(event) => void toggle(event.currentTarget.checked)}

@@ -27,9 +27,9 @@ export function PayoutPage() {
   const settings = usePayoutSettings();
   return (
     <Stack gap="lg">
-      <PageHeader title={t('payouts.title')} description={t('payouts.description')} />
+      <PageHeader title={t('wallet.payouts.title')} description={t('wallet.payouts.description')} />
       <Anchor component={Link} to={paths.wallet} size="sm">
-        {t('payouts.back')}
+        {t('wallet.payouts.back')}
       </Anchor>
       {!settings.data ? (
         <LoadingIndicator />
@@ -59,31 +59,31 @@ function MethodSection({ settings, language }: SectionProps) {
     if (!choice) return;
     try {
       await save.mutateAsync(choice as WalletCurrency);
-      notify('success', t('payouts.method.saved'));
+      notify('success', t('wallet.payouts.method.saved'));
     } catch (error) {
-      notifyFailure(error, t('payouts.method.failed'));
+      notifyFailure(error, t('wallet.payouts.method.failed'));
     }
   };
   return (
-    <Section title={t('payouts.method.title')} description={t('payouts.method.description')}>
+    <Section title={t('wallet.payouts.method.title')} description={t('wallet.payouts.method.description')}>
       {!settings.payout_currency && (
         <Text size="sm" data-testid="payout-method-none">
-          {t('payouts.method.none')}
+          {t('wallet.payouts.method.none')}
         </Text>
       )}
-      <Radio.Group value={choice} onChange={setChoice} label={t('payouts.method.label')} data-testid="payout-method">
+      <Radio.Group value={choice} onChange={setChoice} label={t('wallet.payouts.method.label')} data-testid="payout-method">
         <Group mt="xs" gap="lg">
           {currencies.map((currency) => (
-            <Radio key={currency} value={currency} label={t(`payouts.currency.${currency}`)} />
+            <Radio key={currency} value={currency} label={t(`wallet.payouts.currency.${currency}`)} />
           ))}
         </Group>
       </Radio.Group>
       <Text size="sm" c="dimmed">
-        {t('payouts.method.password')} {t('payouts.method.next', { date: formatDay(`${settings.next_payout}T00:00:00Z`, language) })}
+        {t('wallet.payouts.method.password')} {t('wallet.payouts.method.next', { date: formatDay(`${settings.next_payout}T00:00:00Z`, language) })}
       </Text>
       <Group>
         <Button onClick={() => void submit()} loading={save.isPending} disabled={!choice || choice === settings.payout_currency} data-testid="payout-method-save">
-          {t('payouts.method.save')}
+          {t('wallet.payouts.method.save')}
         </Button>
       </Group>
     </Section>
@@ -93,19 +93,19 @@ function MethodSection({ settings, language }: SectionProps) {
 function PendingSection({ settings, language }: SectionProps) {
   const { t } = useTranslation();
   return (
-    <Section title={t('payouts.pending.title')} description={t('payouts.pending.description')}>
+    <Section title={t('wallet.payouts.pending.title')} description={t('wallet.payouts.pending.description')}>
       {settings.pending.length === 0 ? (
         <Text size="sm" data-testid="payout-pending-empty">
-          {t('payouts.pending.empty')}
+          {t('wallet.payouts.pending.empty')}
         </Text>
       ) : (
         <Table.ScrollContainer minWidth={420}>
           <Table data-testid="payout-pending">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>{t('payouts.pending.program')}</Table.Th>
-                <Table.Th>{t('payouts.pending.amount')}</Table.Th>
-                <Table.Th>{t('payouts.pending.date')}</Table.Th>
+                <Table.Th>{t('wallet.payouts.pending.program')}</Table.Th>
+                <Table.Th>{t('wallet.payouts.pending.amount')}</Table.Th>
+                <Table.Th>{t('wallet.payouts.pending.date')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -127,19 +127,19 @@ function PendingSection({ settings, language }: SectionProps) {
 function StatementsSection({ settings, language }: SectionProps) {
   const { t } = useTranslation();
   return (
-    <Section title={t('payouts.statements.title')} description={t('payouts.statements.description')}>
+    <Section title={t('wallet.payouts.statements.title')} description={t('wallet.payouts.statements.description')}>
       {settings.statements.length === 0 ? (
-        <Text size="sm">{t('payouts.statements.empty')}</Text>
+        <Text size="sm">{t('wallet.payouts.statements.empty')}</Text>
       ) : (
         <Stack gap="sm" data-testid="payout-statements">
           {settings.statements.map((statement) => (
             <div key={statement.id} data-testid={`payout-statement-${statement.currency}`}>
               <Group justify="space-between" gap="xs">
-                <Text fw={600}>{t('payouts.statements.line', { month: formatMonth(statement.period, language) })}</Text>
+                <Text fw={600}>{t('wallet.payouts.statements.line', { month: formatMonth(statement.period, language) })}</Text>
                 <Text fw={600}>{money(statement.amount_minor, statement.currency, language)}</Text>
               </Group>
               <Text size="sm" c="dimmed">
-                {t('payouts.statements.rewards', { count: statement.rewards.length, programs: [...new Set(statement.rewards.map((reward) => reward.program_alias))].sort().join(', ') })}
+                {t('wallet.payouts.statements.rewards', { count: statement.rewards.length, programs: [...new Set(statement.rewards.map((reward) => reward.program_alias))].sort().join(', ') })}
               </Text>
             </div>
           ))}
@@ -155,24 +155,24 @@ function ProfileSection({ settings }: { settings: PayoutSettings }) {
   const change = async (value: boolean) => {
     try {
       await save.mutateAsync(value);
-      notify('success', t('payouts.profile.saved'));
+      notify('success', t('wallet.payouts.profile.saved'));
     } catch (error) {
-      notifyFailure(error, t('payouts.profile.failed'));
+      notifyFailure(error, t('wallet.payouts.profile.failed'));
     }
   };
   return (
-    <Section title={t('payouts.profile.title')} description={t('payouts.profile.description')}>
+    <Section title={t('wallet.payouts.profile.title')} description={t('wallet.payouts.profile.description')}>
       <Switch
-        label={t('payouts.profile.label')}
+        label={t('wallet.payouts.profile.label')}
         checked={settings.profile_public}
         disabled={!settings.username || save.isPending}
         onChange={(event) => void change(event.currentTarget.checked)}
         data-testid="payout-profile-switch"
       />
-      {!settings.username && <Text size="sm">{t('payouts.profile.noUsername')}</Text>}
+      {!settings.username && <Text size="sm">{t('wallet.payouts.profile.noUsername')}</Text>}
       {settings.username && settings.profile_public && (
         <Anchor component={Link} to={paths.researcher.replace(':username', encodeURIComponent(settings.username))} size="sm" data-testid="payout-profile-link">
-          {t('payouts.profile.link')}
+          {t('wallet.payouts.profile.link')}
         </Anchor>
       )}
     </Section>

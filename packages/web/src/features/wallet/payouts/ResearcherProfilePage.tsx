@@ -29,24 +29,24 @@ export function ResearcherProfilePage() {
   if (!profile) {
     return (
       <Stack gap="lg" py="md">
-        <PageHeader title={t('researcher.title')} />
-        <Text data-testid="researcher-not-found">{t('researcher.notFound')}</Text>
+        <PageHeader title={t('wallet.payouts.researcher.title')} />
+        <Text data-testid="researcher-not-found">{t('wallet.payouts.researcher.notFound')}</Text>
       </Stack>
     );
   }
   return (
     <Stack gap="lg" py="md" data-testid="researcher-profile">
-      <PageHeader title={profile.display_name} description={`${t('researcher.description')} · @${profile.username}`} />
+      <PageHeader title={profile.display_name} description={`${t('wallet.payouts.researcher.description')} · @${profile.username}`} />
       <Paper withBorder p="lg">
         <Stack gap={4}>
           <Text size="sm" c="dimmed">
-            {t('researcher.programs')}
+            {t('wallet.payouts.researcher.programs')}
           </Text>
           <Title order={2} data-testid="researcher-programs">
             {profile.accepted_programs}
           </Title>
           <Text size="sm" c="dimmed">
-            {t('researcher.programsHint')}
+            {t('wallet.payouts.researcher.programsHint')}
           </Text>
         </Stack>
       </Paper>
