@@ -7,14 +7,16 @@ import { createIdempotency } from './index';
 
 const clock = manualClock();
 let database: DatabaseHandle;
+/** The keys under test, on the file's database and the manual clock. */
+let keys: ReturnType<typeof createIdempotency>;
 beforeAll(async () => {
   database = await freshDatabase();
+  keys = createIdempotency(database.db, clock);
 });
 afterAll(() => database.close());
 
 describe('idempotency keys', () => {
   it('runs the first request once and answers every repeat with its result, refusals included', async () => {
-    const keys = createIdempotency(database.db, clock);
     let runs = 0;
     const work = async () => ({ run: ++runs });
     expect(await keys.run('user-1', 'k1', { a: 1 }, work)).toEqual({ run: 1 });
@@ -38,7 +40,6 @@ describe('idempotency keys', () => {
   });
 
   it('refuses a repeat while the first still runs, takes over a key whose run died after its lease, and frees a key on an unexpected failure', async () => {
-    const keys = createIdempotency(database.db, clock);
     let release!: () => void;
     const slow = keys.run('u', 'slow', {}, () => new Promise<string>((resolve) => (release = () => resolve('first'))));
     await new Promise((resolve) => setTimeout(resolve, 50));
