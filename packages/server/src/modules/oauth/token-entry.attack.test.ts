@@ -1,0 +1,53 @@
+import { request as httpRequest } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
+
+/**
+ * The token endpoints (token, introspection, revocation), asked as an attacker now that plain
+ * calls of them may skip Fastify (token-entry.ts): can a call the lean entry must not take (a
+ * query, a browser's Origin) reach the provider without what Fastify does for it, and does a
+ * page of another site read a browser app's token answers?
+ */
+const rp = relyingPartyTestServer();
+const FORM = 'application/x-www-form-urlencoded';
+const PRODUCT = `Basic ${Buffer.from(`test-product:${PRODUCT_SECRET}`).toString('base64')}`;
+const TOKEN_PATHS = ['/oidc/token', '/oidc/token/introspection', '/oidc/token/revocation'];
+
+/** A POST with exactly this request target (no client-side normalisation) and only these headers: what a back end sends. */
+function post(path: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(`${rp.origin}${path}`, { method: 'POST', headers: { 'content-type': FORM, 'content-length': String(Buffer.byteLength(body)), ...headers } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
+    });
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}
+
+describe('the token endpoints before Fastify', () => {
+  it('refuse a NUL in the query of each token path, with a trailing slash too, as Fastify does: the query is never left unread', async () => {
+    for (const path of [...TOKEN_PATHS, '/oidc/token/'].map((path) => `${path}?client_id=%00`)) {
+      const answer = await post(path, 'grant_type=client_credentials&token=not-a-token', { authorization: PRODUCT });
+      expect({ path, status: answer.status, code: (JSON.parse(answer.body) as { code?: string }).code, frame: answer.headers['x-frame-options'] }).toEqual({
+        path,
+        status: 400,
+        code: 'validation_error',
+        frame: 'DENY',
+      });
+    }
+  });
+
+  it("answer a browser app's token calls only to the origins of its redirect URIs: another site's page reads nothing", async () => {
+    const spa = 'client_id=test-spa&grant_type=authorization_code&code=not-a-code&redirect_uri=http%3A%2F%2F127.0.0.1%3A5179%2Fspa%2Fcallback&token=not-a-token';
+    for (const path of TOKEN_PATHS) {
+      const own = await post(path, spa, { origin: 'http://127.0.0.1:5179' });
+      expect({ path, allowed: own.headers['access-control-allow-origin'] }).toEqual({ path, allowed: 'http://127.0.0.1:5179' });
+      const other = await post(path, spa, { origin: 'https://attacker.example' });
+      expect({ path, allowed: other.headers['access-control-allow-origin'], status: other.status }).toEqual({ path, allowed: undefined, status: 400 });
+      expect(other.body).toContain('not allowed for client');
+    }
+  });
+});
