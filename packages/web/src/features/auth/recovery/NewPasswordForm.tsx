@@ -4,8 +4,8 @@ import '@mantine/core/styles/Button.css';
 import { useState, type FormEvent } from 'react';
 import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN_LENGTH, type FieldError } from '@portal/contracts';
-import { PasswordStrength } from '../../../components/PasswordStrength';
+import type { FieldError } from '@portal/contracts';
+import { NewPasswordField } from '../../../components/NewPasswordField';
 import { ApiError, fieldErrors } from '../../../lib/api';
 import { useForm } from '../../../lib/use-form';
 import { confirmPassword, newPassword } from '../../../lib/validators';
@@ -59,18 +59,7 @@ export function NewPasswordForm({ token, onDone, onInvalid, userInputs = [] }: N
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="md">
-        <Stack gap={6}>
-          <PasswordInput
-            label={t('auth.recovery.resetPassword.newPassword')}
-            name="new-password"
-            autoComplete="new-password"
-            description={t('auth.register.form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
-            autoFocus
-            {...form.text('newPassword')}
-            visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
-          />
-          <PasswordStrength password={form.values.newPassword} userInputs={userInputs} />
-        </Stack>
+        <NewPasswordField label={t('auth.recovery.resetPassword.newPassword')} field={form.text('newPassword')} userInputs={userInputs} autoFocus />
         <PasswordInput
           label={t('auth.recovery.resetPassword.confirmPassword')}
           name="confirm-password"

@@ -1,16 +1,15 @@
 import '@mantine/core/styles/Input.css';
-import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/Button.css';
 import type { FormEvent } from 'react';
-import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { PASSWORD_MIN_LENGTH, paths, type FieldError, type Language } from '@portal/contracts';
+import { paths, type FieldError, type Language } from '@portal/contracts';
 import { CaptchaError } from '../../../components/captcha/types';
 import { useCaptchaSubmit } from '../../../components/captcha/use-captcha-submit';
-import { PasswordStrength } from '../../../components/PasswordStrength';
+import { NewPasswordField } from '../../../components/NewPasswordField';
 import { ApiError, fieldErrors } from '../../../lib/api';
 import { useCurrentService } from '../../../lib/service';
 import { rememberSignupEmail } from '../../../lib/flow-storage';
@@ -95,17 +94,7 @@ export function RegisterForm({ fixedEmail, beforeSignUp }: { fixedEmail?: string
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="md">
         <NameAndEmailFields form={form} labels={{ fullName: t('auth.register.form.fullName'), email: t('auth.register.form.email') }} emailAutoComplete="email" emailReadOnly={fixedEmail !== undefined} />
-        <Stack gap={6}>
-          <PasswordInput
-            label={t('auth.register.form.password')}
-            name="new-password"
-            autoComplete="new-password"
-            description={t('auth.register.form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
-            {...form.text('password')}
-            visibilityToggleButtonProps={{ 'aria-label': t('form.showPassword') }}
-          />
-          <PasswordStrength password={values.password} userInputs={[values.fullName, values.email]} />
-        </Stack>
+        <NewPasswordField label={t('auth.register.form.password')} field={form.text('password')} userInputs={[values.fullName, values.email]} />
         <TermsCheckbox form={form} />
         <SignUpCaptcha captchaRef={captcha} failure={captchaFailure} onAnswer={() => setCaptchaFailure(null)} />
         <FailureAlert failure={failure} />
