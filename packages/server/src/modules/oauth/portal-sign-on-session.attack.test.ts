@@ -1,16 +1,19 @@
 import { and, eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import { oidcModels, users } from '../../db/schema';
+import { oauthClients, oidcModels, users } from '../../db/schema';
 import { TestBrowser } from '../../../test/browser';
 import { CALLBACK, PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
-import { OIDC_ROUTES } from './provider';
+import { thirdPartyClients } from './clients';
+import { ACR_MULTI, OIDC_ROUTES } from './provider';
 
 /**
  * The portal session a plain authorization request signs in with (portal-sign-on.ts), asked as
  * an attacker: does an account an operator locked still sign in to apps while its session waits
  * to be ended; does a provider session cookie planted in the browser before the sign-in name the
- * signed-in session after it?
+ * signed-in session after it; does an app whose registration asks for two-step or a recent
+ * sign-in by default (default_acr_values, default_max_age) get signed in by a request that
+ * itself asks nothing?
  */
 const rp = relyingPartyTestServer();
 const SCOPE = 'openid email';
@@ -62,5 +65,30 @@ describe('the portal session the authorization request signs in with', () => {
     // Whoever kept the planted cookie holds no session: the one it named is gone, the person's is under a new id.
     const stored = async (id: string) => (await rp.server.database.db.select({ accountId: oidcModels.accountId }).from(oidcModels).where(and(eq(oidcModels.model, 'Session'), eq(oidcModels.id, id)))).length;
     expect({ planted: await stored(planted!), signedIn: await stored(browser.cookies.get(SESSION_COOKIE)!) }).toEqual({ planted: 0, signedIn: 1 });
+  });
+
+  it("leaves an app's default two-step or sign-in age to the interaction: the request signs no one in by itself", async () => {
+    const apps = thirdPartyClients(rp.server.database.db);
+    const { token } = await rp.signedInBrowser();
+    // The portal sign-in is over a second old when the app that wants one within a second asks.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    for (const [name, defaults] of [
+      ['Two-step by default', { default_acr_values: [ACR_MULTI] }],
+      ['Recent sign-in by default', { default_max_age: 1 }],
+    ] as const) {
+      const app = await apps.add({ name, redirectUris: [CALLBACK], site: 'https://defaults.example' });
+      const [row] = await rp.server.database.db.select({ metadata: oauthClients.metadata }).from(oauthClients).where(eq(oauthClients.clientId, app.clientId));
+      await rp.server.database.db.update(oauthClients).set({ metadata: { ...row!.metadata, ...defaults } }).where(eq(oauthClients.clientId, app.clientId));
+      const browser = browserWith(token);
+      const { landed, visited } = await walkAuthorization(await rp.discover(app.clientId, app.clientSecret), browser);
+      // The interaction sends the person to sign in again (with their second step), and no provider session was signed in on the way.
+      expect({ name, at: landed.pathname, prompt: landed.searchParams.get('prompt'), interaction: visited.some((path) => path.startsWith('/o/interaction/')) }).toEqual({
+        name,
+        at: '/login',
+        prompt: 'login',
+        interaction: true,
+      });
+      expect({ name, providerSession: browser.cookies.has(SESSION_COOKIE) }).toEqual({ name, providerSession: false });
+    }
   });
 });
