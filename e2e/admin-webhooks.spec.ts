@@ -48,8 +48,8 @@ test.beforeAll(async ({ playwright }) => {
     twoStep: [owner, support],
     owners: [owner],
     grants: [[support, 'support']],
-    asOwner: async (context) => {
-      const registered = await context.request.post(`${consolePortal.url}/v3/admin/apps`, {
+    asOwner: async (owner) => {
+      const registered = await owner.post(`${consolePortal.url}/v3/admin/apps`, {
         data: { name: 'Notes', redirect_uris: ['https://notes.example.com/callback'], reason: 'Notes signs people in' },
       });
       expect(registered.status(), await registered.text()).toBe(201);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { signIn } from './support/auth';
-import { snap } from './support/helpers';
+import { outlastProofWindow, snap } from './support/helpers';
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
 
 /**
@@ -17,6 +17,8 @@ import { ROOT, startPortalServer, type PortalServer } from './support/server';
  */
 test.describe.configure({ mode: 'serial' });
 
+/** This server's recent-proof window (REAUTH_MAX_AGE_SECONDS). */
+const PROOF_SECONDS = 5;
 let portal: PortalServer;
 let dataDir: string;
 let demo: { email: string; password: string };
@@ -29,7 +31,7 @@ test.beforeAll(async () => {
       NODE_ENV: 'development',
       DATA_DIR: path.join(dataDir, 'db'),
       OAUTH_CLIENTS_FILE: path.join(ROOT, 'packages', 'server', 'test', 'oauth-clients.json'),
-      REAUTH_MAX_AGE_SECONDS: '5',
+      REAUTH_MAX_AGE_SECONDS: String(PROOF_SECONDS),
     },
   });
   let match: RegExpExecArray | null = null;
@@ -48,6 +50,7 @@ test.afterAll(async () => {
 test('a pre-filled device code shows the app and the code, waits for the click, and asks a sign-in of minutes ago to prove it is the person', async ({ page }) => {
   const desktop = await oidc.discovery(new URL(portal.platformUrl), 'test-desktop', {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
   await signIn(page.context(), portal.platformUrl, demo);
+  const signedInAt = Date.now();
   const device = await oidc.initiateDeviceAuthorization(desktop, { scope: 'openid email' });
   const stillWaiting = () => oidc.pollDeviceAuthorizationGrant(desktop, { ...device, interval: 0.01 }, undefined, { signal: AbortSignal.timeout(500) });
 
@@ -62,7 +65,7 @@ test('a pre-filled device code shows the app and the code, waits for the click, 
   await snap(page, 'device-approval');
 
   // The sign-in is older than the recent-proof window now: approving asks for the password first.
-  await page.waitForTimeout(6_000);
+  await outlastProofWindow(page, signedInAt, PROOF_SECONDS);
   await page.getByTestId('quick-app-approve').click();
   const dialog = page.getByTestId('reauth-dialog');
   await expect(dialog).toBeVisible();

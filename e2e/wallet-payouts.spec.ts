@@ -2,7 +2,7 @@ import path from 'node:path';
 import { test as base, expect, type APIRequestContext, type BrowserContext } from '@playwright/test';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 import { seriousViolations } from './support/axe';
-import { snap } from './support/helpers';
+import { outlastProofWindow, snap } from './support/helpers';
 import { createActivatedAccount, poll, uniqueEmail, type Portal } from './support/mail';
 import { ROOT, startPortalServer, type PortalServer } from './support/server';
 
@@ -18,6 +18,8 @@ import { ROOT, startPortalServer, type PortalServer } from './support/server';
  * packages/server/src/modules/wallet/payouts.test.ts.
  */
 const PASSWORD = 'Orchid-Lantern-Harbor-58';
+/** This server's recent-proof window (REAUTH_MAX_AGE_SECONDS). */
+const PROOF_SECONDS = 15;
 const BUGBOUNTY_SECRET = 'bugbounty-secret-of-the-e2e-0123456789';
 const OTHER_SECRET = 'pwdmanager-secret-of-the-e2e-0123456789';
 
@@ -47,7 +49,7 @@ const test = base.extend<{ server: PortalServer; portal: Portal }, { payoutPorta
             OAUTH_CLIENT_SECRETS: `test-bugbounty=${BUGBOUNTY_SECRET},test-pwdmanager=${OTHER_SECRET}`,
             PAYOUT_JOB_INTERVAL_SECONDS: '2',
             PAYOUT_TEST_DATE: paydayText,
-            REAUTH_MAX_AGE_SECONDS: '15',
+            REAUTH_MAX_AGE_SECONDS: String(PROOF_SECONDS),
           },
         });
         const portal: Portal = { platformUrl: server.platformUrl, lockerUrl: server.lockerUrl, waitForMail: (to, options) => poll(() => peer.messages, to, options) };
@@ -88,6 +90,7 @@ test('a product posts rewards, the researcher chooses the payout wallet with the
   test.setTimeout(150_000);
   await createActivatedAccount(context.request, portal, { email: researcher.email, password: PASSWORD, fullName: researcher.fullName });
   const session = await signIn(context, server.platformUrl, researcher.email);
+  const signedInAt = Date.now();
   const named = await context.request.put(`${server.platformUrl}/v3/sso/me`, { data: { full_name: researcher.fullName, username: researcher.username, language: 'en' } });
   expect(named.status(), await named.text()).toBe(200);
 
@@ -123,7 +126,7 @@ test('a product posts rewards, the researcher chooses the payout wallet with the
   await snap(page, 'payouts-waiting-platform-en');
 
   // The sign-in grows older than the window: choosing the wallet asks for the password.
-  await page.waitForTimeout(16_000);
+  await outlastProofWindow(page, signedInAt, PROOF_SECONDS);
   await page.getByRole('radio', { name: 'USD wallet' }).check();
   await page.getByTestId('payout-method-save').click();
   const reauth = page.getByRole('dialog', { name: 'Confirm it is you' });

@@ -5,7 +5,7 @@ import type { APIRequestContext, BrowserContext } from '@playwright/test';
 import { generate } from 'otplib';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 import { seriousViolations } from './support/axe';
-import { snap } from './support/helpers';
+import { outlastProofWindow, snap } from './support/helpers';
 import { createActivatedAccount, expect, poll, test, uniqueEmail, type Portal } from './support/mail';
 import { E2E_BANK, startPortalServer, type PortalServer } from './support/server';
 
@@ -60,10 +60,13 @@ test.afterAll(async () => {
   await new Promise((resolve) => partnerServer?.close(resolve));
 });
 
-async function signIn(context: BrowserContext, origin: string, email: string) {
+/** Signs in through the API; when the sign-in was answered (Date.now()). */
+async function signIn(context: BrowserContext, origin: string, email: string): Promise<number> {
   const response = await context.request.post(`${origin}/v3/sso/auth`, { data: { email, password: PASSWORD } });
+  const answeredAt = Date.now();
   expect(response.status(), await response.text()).toBe(200);
   await context.addCookies([{ name: 'lang', value: 'en', url: origin }]);
+  return answeredAt;
 }
 
 /** ₫ into the signed-in person's wallet: a deposit order paid by a signed bank notification. */
@@ -80,7 +83,7 @@ test('a transfer on an older sign-in asks for the password, then goes through; c
   const bob = uniqueEmail('reauth-bob');
   await createActivatedAccount(context.request, own, { email: bob, password: PASSWORD, fullName: 'Bob Builder' });
   await createActivatedAccount(context.request, own, { email: ada, password: PASSWORD, fullName: 'Ada Lovelace' });
-  await signIn(context, server.platformUrl, ada);
+  const signedInAt = await signIn(context, server.platformUrl, ada);
   await deposit(context.request, server.platformUrl, 500_000);
 
   await page.goto(`${server.platformUrl}/wallet/vnd`);
@@ -94,7 +97,7 @@ test('a transfer on an older sign-in asks for the password, then goes through; c
   };
 
   // The sign-in is older than the proof lasts: the dialog, and cancelling it moves nothing.
-  await page.waitForTimeout((PROOF_SECONDS + 1) * 1000);
+  await outlastProofWindow(page, signedInAt, PROOF_SECONDS);
   await send(bob, '100000');
   await expect(reauth).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
@@ -115,12 +118,13 @@ test('a transfer on an older sign-in asks for the password, then goes through; c
   await reauth.getByLabel('Password').fill(PASSWORD);
   await reauth.getByRole('button', { name: 'Confirm' }).click();
   await expect(reauth).toBeHidden();
+  const provedAt = Date.now();
   await expect(page.getByTestId('wallet-balance')).toHaveText('₫400,000');
   await expect(page.getByTestId('transaction-row').first()).toContainText('−₫100,000');
   await expect(page.getByTestId('transaction-row')).toHaveCount(2);
 
   // A partner transfer after the proof aged: the dialog again, then it is sent to the partner.
-  await page.waitForTimeout((PROOF_SECONDS + 1) * 1000);
+  await outlastProofWindow(page, provedAt, PROOF_SECONDS);
   const before = received.length;
   await form.getByText('Partner exchange wallet').click();
   await send('ada@exchange.example', '50000');
@@ -145,9 +149,10 @@ test('a WHC transfer on an older sign-in: the code, then the password, then the 
   const { secret } = (await (await context.request.post(`${server.platformUrl}/v3/sso/me/2fa/totp/setup`)).json()) as { secret: string };
   const now = Math.floor(Date.now() / 1000);
   expect((await context.request.post(`${server.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await generate({ secret, epoch: now - 30 }) } })).status()).toBe(200);
+  const enabledAt = Date.now();
 
   await page.goto(`${server.platformUrl}/wallet/whc`);
-  await page.waitForTimeout((PROOF_SECONDS + 1) * 1000);
+  await outlastProofWindow(page, enabledAt, PROOF_SECONDS);
   const form = page.getByTestId('transfer-form');
   await form.getByLabel('Recipient').fill(bob);
   await form.getByLabel('Amount').fill('1');

@@ -120,3 +120,12 @@ export async function chooseLanguageSaved(page: Page, code: 'en' | 'vi'): Promis
   await chooseLanguage(page, code);
   await saved;
 }
+
+/**
+ * Waits until a sign-in or a password proof answered at `answeredAt` (Date.now() taken after its
+ * answer) is older than the server's recent-proof window of `windowSeconds`, with a second to
+ * spare: only the rest of the window, as what the spec did meanwhile counts towards it.
+ */
+export async function outlastProofWindow(page: Page, answeredAt: number, windowSeconds: number): Promise<void> {
+  await page.waitForTimeout(Math.max(0, answeredAt + (windowSeconds + 1) * 1000 - Date.now()));
+}
