@@ -13,7 +13,7 @@ const MAX_ACCOUNTS = 10_000;
  * that is always read from the database. Ending a person's sessions (sign-out everywhere, a
  * password reset, an account deletion) deletes their tokens and provider sessions in the same
  * step (service.ts, portalSessionsEnded), on whichever node did it, and forgets the row here
- * when it happens on this node. A deleted or purged person is never kept. What may lag by up
+ * when it happens on this node. A deleted, purged or locked person is never kept. What may lag by up
  * to ACCOUNT_TTL_MS is a claim: a name, address or language changed seconds before a refresh.
  */
 export function accountReader(findById: (id: string) => Promise<UserRow | undefined>) {
@@ -25,13 +25,13 @@ export function accountReader(findById: (id: string) => Promise<UserRow | undefi
   }
 
   return {
-    /** The person, or undefined when they do not exist or asked for deletion. */
+    /** The person, or undefined when they do not exist, asked for deletion or are locked by an operator (as the API's guard refuses them). */
     async read(id: string): Promise<UserRow | undefined> {
       const kept = rows.get(id);
       if (kept && Date.now() - kept.at <= ACCOUNT_TTL_MS) return kept.user;
       rows.delete(id);
       const user = await findById(id);
-      if (!user || user.deletionRequestedAt || user.purgedAt) return undefined;
+      if (!user || user.deletionRequestedAt || user.purgedAt || user.lockedAt) return undefined;
       remember(user);
       return user;
     },

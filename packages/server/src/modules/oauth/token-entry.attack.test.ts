@@ -1,12 +1,17 @@
 import { request as httpRequest } from 'node:http';
+import { eq } from 'drizzle-orm';
+import * as oidc from 'openid-client';
 import { describe, expect, it } from 'vitest';
+import { users } from '../../db/schema';
 import { PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
+import { ACCOUNT_TTL_MS } from './accounts';
 
 /**
  * The token endpoints (token, introspection, revocation), asked as an attacker now that plain
  * calls of them may skip Fastify (token-entry.ts): can a call the lean entry must not take (a
  * query, a browser's Origin) reach the provider without what Fastify does for it, and does a
- * page of another site read a browser app's token answers?
+ * page of another site read a browser app's token answers; does a locked account's refresh
+ * token still get tokens?
  */
 const rp = relyingPartyTestServer();
 const FORM = 'application/x-www-form-urlencoded';
@@ -49,5 +54,18 @@ describe('the token endpoints before Fastify', () => {
       expect({ path, allowed: other.headers['access-control-allow-origin'], status: other.status }).toEqual({ path, allowed: undefined, status: 400 });
       expect(other.body).toContain('not allowed for client');
     }
+  });
+
+  it("refuse a locked account's refresh token, even before the lock has ended its tokens", async () => {
+    const config = await rp.discover('test-product', PRODUCT_SECRET);
+    const { browser, email } = await rp.signedInBrowser();
+    const tokens = await rp.codeFlow(config, browser);
+    expect(tokens.refresh_token).toBeTruthy();
+    // The lock is written first and the sessions with their tokens ended after it (people.ts):
+    // in between, or if ending them failed, the refresh token is still stored.
+    await rp.server.database.db.update(users).set({ lockedAt: new Date() }).where(eq(users.email, email));
+    // The provider's copy of the person is read again after ACCOUNT_TTL_MS (accounts.ts).
+    await new Promise((resolve) => setTimeout(resolve, ACCOUNT_TTL_MS + 100));
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 });
