@@ -2,13 +2,11 @@ import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../../db/client';
 import type { SignInMembership } from '../auth';
 import { companySsoConnections, companySsoDomains, companySsoIdentities, companySsoRequests, organizationMembers } from '../../db/schema';
+import { isUniqueViolation } from '../../db/errors';
 
 export type ConnectionRow = typeof companySsoConnections.$inferSelect;
 export type DomainRow = typeof companySsoDomains.$inferSelect;
 export type ConnectionSettings = Omit<typeof companySsoConnections.$inferInsert, 'organizationId' | 'createdAt' | 'updatedAt' | 'requireSso'>;
-
-/** A unique index refused the row. */
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
 
 export function companySsoQueries(db: DatabaseExecutor) {
   // Prepared on first use: every sign-in asks it.

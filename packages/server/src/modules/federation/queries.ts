@@ -1,13 +1,11 @@
 import { and, count, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { passkeys, socialIdentities, socialSignups, users } from '../../db/schema';
+import { isUniqueViolation } from '../../db/errors';
 
 export type SocialIdentityRow = typeof socialIdentities.$inferSelect;
 export type SocialSignupRow = typeof socialSignups.$inferSelect;
 
-/** A unique index refused the row (the identity or the account's provider is taken meanwhile). */
-const isUniqueViolation = (error: unknown) =>
-  (error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
 
 export function federationQueries(db: Database) {
   return {

@@ -1,6 +1,7 @@
 import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../../db/client';
 import { organizationMembers, passkeys, users } from '../../db/schema';
+import { isUniqueViolation } from '../../db/errors';
 
 /** A row of the users table: the one declaration every module uses. */
 export type UserRow = typeof users.$inferSelect;
@@ -120,7 +121,7 @@ export function userQueries(db: DatabaseExecutor) {
         })
         .catch((error: unknown) => {
           // The unique indexes decide: the address taken by another account meanwhile, or already a membership's.
-          if ((error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') return undefined;
+          if (isUniqueViolation(error)) return undefined;
           throw error;
         });
     },

@@ -10,6 +10,7 @@ import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { post, rows } from './ledger';
 import { vietQrPayload } from './vietqr';
+import { isUniqueViolation } from '../../db/errors';
 
 /** The smallest and largest deposit in dong (NAPAS 24/7 moves less than 500 million per transfer). */
 export const DEPOSIT_MIN_VND = 10_000;
@@ -117,8 +118,6 @@ export function readSignedNotification<T>(
 /** Thrown inside the crediting transaction when no order matches: rolls back its entry. */
 class NoMatch extends Error {}
 
-const isUniqueViolation = (error: unknown) =>
-  (error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
 
 /**
  * VND deposits by bank transfer: an order carries a reference the person writes in
