@@ -102,9 +102,9 @@ export function DataTable<Row>({ rows, columns, rowKey, actions, minWidth, narro
 
 function cellOf<Row>(column: DataColumn<Row>, row: Row): ReactNode {
   if (column.cell) return column.cell(row);
-  const { strong, dimmed, mono, testId } = column;
+  const { strong, dimmed, mono, nowrap, testId } = column;
   return (
-    <CellText strong={strong} dimmed={dimmed} mono={mono} testId={testId}>
+    <CellText strong={strong} dimmed={dimmed} mono={mono} nowrap={nowrap} testId={testId}>
       {column.text(row)}
     </CellText>
   );

@@ -8,13 +8,15 @@ export interface CellStyle {
   /** What is missing ('—', 'never') or secondary. */
   dimmed?: boolean;
   mono?: boolean;
+  /** Kept on one line (a date or a time). */
+  nowrap?: boolean;
   testId?: string;
 }
 
 /** A table cell's text, in the size every list uses. */
-export function CellText({ strong, dimmed, mono, testId, children }: CellStyle & { children: ReactNode }) {
+export function CellText({ strong, dimmed, mono, nowrap, testId, children }: CellStyle & { children: ReactNode }) {
   return (
-    <Text size="sm" fw={strong ? 500 : undefined} c={dimmed ? 'dimmed' : undefined} ff={mono ? 'monospace' : undefined} data-testid={testId}>
+    <Text size="sm" fw={strong ? 500 : undefined} c={dimmed ? 'dimmed' : undefined} ff={mono ? 'monospace' : undefined} style={nowrap ? { whiteSpace: 'nowrap' } : undefined} data-testid={testId}>
       {children}
     </Text>
   );

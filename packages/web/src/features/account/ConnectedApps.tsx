@@ -66,14 +66,7 @@ export function ConnectedApps() {
                   </Text>
                 ),
               },
-              {
-                header: t('account.connectedApps.columns.allowed'),
-                cell: (app) => (
-                  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                    {formatDate(app.granted_at, language)}
-                  </Text>
-                ),
-              },
+              { header: t('account.connectedApps.columns.allowed'), text: (app) => formatDate(app.granted_at, language), nowrap: true },
             ]}
             actions={{
               label: t('account.connectedApps.columns.actions'),

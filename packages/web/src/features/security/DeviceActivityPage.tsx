@@ -51,14 +51,7 @@ export function DeviceActivityPage() {
                   { header: t('security.devices.device'), text: (session) => label(session).device },
                   { header: t('security.devices.location'), text: (session) => session.location || unknown },
                   { header: t('security.devices.ip'), text: (session) => session.ip || unknown, mono: true },
-                  {
-                    header: t('security.devices.lastActive'),
-                    cell: (session) => (
-                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {formatDateTime(session.last_active_at, language)}
-                      </Text>
-                    ),
-                  },
+                  { header: t('security.devices.lastActive'), text: (session) => formatDateTime(session.last_active_at, language), nowrap: true },
                 ]}
                 actions={{
                   label: t('passkeys.table.actions'),
