@@ -68,9 +68,9 @@ export function hotStatements(db: Database) {
      * Saves interactions (a sign-in in progress), committed without waiting for the disk: after
      * a database crash the last ones saved may be gone, and the person starts that sign-in again
      * ("This sign-in request has expired"). An interaction grants nothing by itself, and the
-     * authorization that ends it (`upsertLinked`) commits as every other write does, which also
-     * makes the interaction's own rows durable first (PostgreSQL writes its log in order). Two of
-     * a code flow's writes that no longer wait for a disk flush each.
+     * first write that does wait for the disk (the code's exchange at the latest) makes the
+     * interaction's rows durable too: PostgreSQL writes its log in order and flushes it up to
+     * its own commit.
      */
     upsertInteractions: upsertRows(db.insert(t).select(sql`${rowsOfArrays()} where ${commitWithoutWaitingForDisk}`)).prepare('oidc_models_upsert_interactions'),
     /**
@@ -84,9 +84,16 @@ export function hotStatements(db: Database) {
     /**
      * Saves rows, links the provider session to the portal session it stands on
      * (`linkSessionUid`, `linkPortalSessionId`) and deletes the rows `removeModel` and `removeId`
-     * name (none of them saved here), in one statement: an authorization's writes.
+     * name (none of them saved here), in one statement: an authorization's writes (its code,
+     * grant and provider session), committed without waiting for the disk. A code is worth
+     * something only at its exchange, whose statement waits for the disk and so flushes this
+     * one's log first (PostgreSQL flushes its log in order, up to the commit it waits for).
+     * After a database crash between the two, the whole authorization is gone together (a
+     * statement's rows, link and deletions commit as one): the exchange answers invalid_grant,
+     * the provider session is unknown to the browser's cookie, and the app signs the person in
+     * again. Nothing is granted that is not stored; nothing revoked comes back.
      */
-    upsertLinked: upsertRows(db.with(linked, removed).insert(t).select(rowsOfArrays())).prepare('oidc_models_upsert_linked'),
+    upsertLinked: upsertRows(db.with(linked, removed).insert(t).select(sql`${rowsOfArrays()} where ${commitWithoutWaitingForDisk}`)).prepare('oidc_models_upsert_linked'),
     /** Deletes rows (`removeModel`, `removeId`): interactions a request ended. */
     remove: db
       .delete(t)
