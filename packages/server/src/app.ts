@@ -95,7 +95,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installSecurityHeaders(app);
   // The provider's endpoints authenticate their clients themselves (and its logout form carries its own xsrf).
   // Apple's form_post comes from appleid.apple.com: POST /callback only redirects to the page, it changes nothing.
-  installCrossSiteGuard(app, config, { exemptPrefixes: ['/oidc/', '/callback', SAML_ACS_PREFIX] });
+  // The provider's own endpoints answer CORS per client, preflights included.
+  installCrossSiteGuard(app, config, { exemptPrefixes: ['/oidc/', '/callback', SAML_ACS_PREFIX], ownCorsPrefixes: ['/oidc/'] });
   await app.register(cookie);
   installDeviceId(app);
   installMetrics(app, config);

@@ -45,11 +45,18 @@ const EXPOSED_HEADERS = `${DEVICE_ID_HEADER}, ${DEVICE_EXPIRY_HEADER}, retry-aft
  * origins, with credentials; every other origin gets no CORS headers, so browsers keep its
  * pages from reading our answers.
  */
-export function installCrossSiteGuard(app: FastifyInstance, config: Config, options: { exemptPrefixes?: string[] } = {}): void {
+export function installCrossSiteGuard(app: FastifyInstance, config: Config, options: { exemptPrefixes?: string[]; ownCorsPrefixes?: string[] } = {}): void {
   const allowed = productOrigins(config);
   const exempt = options.exemptPrefixes ?? [];
+  const ownCors = options.ownCorsPrefixes ?? [];
   app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
+    // Routes that answer CORS themselves (the OIDC provider, per client: clientBasedCORS); a
+    // product origin's blanket answer with credentials would stand in for that decision.
+    if (ownCors.some((prefix) => request.url.startsWith(prefix))) {
+      done();
+      return;
+    }
     if (origin !== undefined) {
       reply.header('vary', 'Origin');
       if (allowed.has(origin)) {

@@ -89,7 +89,8 @@ export function oauthProviderRoutes(config: Config, sessions: SessionService, pr
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
     app.get('/.well-known/openid-configuration', { schema: { hide: true } }, handOver);
-    app.route({ method: ['GET', 'POST'], url: '/oidc/*', schema: { hide: true }, handler: handOver });
+    // OPTIONS: the provider answers its endpoints' preflights (clientBasedCORS), not the portal's guard.
+    app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/oidc/*', schema: { hide: true }, handler: handOver });
     app.get(`${OIDC_ROUTES.authorization}/:uid`, { schema: { hide: true } }, handOver);
     app.route({
       method: ['GET', 'POST'],

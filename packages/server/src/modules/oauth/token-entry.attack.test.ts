@@ -56,6 +56,20 @@ describe('the token endpoints before Fastify', () => {
     }
   });
 
+  it("answer a page of one of our own product origins as any other site: only a browser app registered there reads its token answers", async () => {
+    // The portal's cross-site guard answers the product origins with credentials on its own
+    // routes; on the provider's, that answer would stand in for the provider's per-client check.
+    const product = new URL(rp.server.config.LOCKER_ORIGIN).origin;
+    const spa = 'client_id=test-spa&grant_type=authorization_code&code=not-a-code&redirect_uri=http%3A%2F%2F127.0.0.1%3A5179%2Fspa%2Fcallback&token=not-a-token';
+    for (const path of TOKEN_PATHS) {
+      const answer = await post(path, spa, { origin: product });
+      expect({ path, allowed: answer.headers['access-control-allow-origin'], credentials: answer.headers['access-control-allow-credentials'] }).toEqual({ path, allowed: undefined, credentials: undefined });
+      expect(answer.body).toContain('not allowed for client');
+    }
+    const preflight = await fetch(`${rp.origin}/oidc/token`, { method: 'OPTIONS', headers: { origin: product, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } });
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
   it("refuse a locked account's refresh token, even before the lock has ended its tokens", async () => {
     const config = await rp.discover('test-product', PRODUCT_SECRET);
     const { browser, email } = await rp.signedInBrowser();
