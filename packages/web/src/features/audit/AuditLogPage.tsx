@@ -32,7 +32,6 @@ interface Draft {
 const emptyDraft: Draft = { actions: [], email: '', from: '', to: '' };
 const toQuery = (draft: Draft): AuditFilterQuery => ({ action: draft.actions.join(','), email: draft.email, from: draft.from, to: draft.to });
 
-/** What the entry's details say, in words: the sign-in method, why it failed, the passkey, the role. */
 /** A list that could not be read: says so, with the button that tries again. */
 function LoadFailed({ onRetry }: { onRetry(): void }) {
   const { t } = useTranslation();
@@ -48,6 +47,7 @@ function LoadFailed({ onRetry }: { onRetry(): void }) {
   );
 }
 
+/** What the entry's details say, in words: the sign-in method, why it failed, the passkey, the role. */
 function detailLines(event: AuditEvent, t: TFunction): string[] {
   const lines: string[] = [];
   const rest: string[] = [];
