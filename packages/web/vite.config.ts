@@ -192,11 +192,11 @@ export default defineConfig(({ mode, command, isSsrBuild }) => {
               { name: 'shell', tags: ['$initial'] },
               // The public pages' form pieces (the first sign-in step uses all of them) as one chunk,
               // with the few lines that tell whether the browser has passkeys (not a chunk of their own).
-              // The code input (Mantine's PinInput) and its checker are for later steps: left to the pages that show them.
+              // The code input (Mantine's PinInput), its checker and the send-a-code button are for later steps: left to the pages that show them.
               // The sign-in hand-off and the deletion-refusal check (the passkey button uses both) ride along, not as a chunk of their own.
               {
                 name: 'forms',
-                test: /[\\/]src[\\/](components[\\/](form[\\/](?!OtpInput|use-code-check)|PageHeader|passkey[\\/]support)|features[\\/]auth[\\/](LightField|deletion-pending|api\.ts)|lib[\\/](use-form|validators|flow-storage|sign-in))/,
+                test: /[\\/]src[\\/](components[\\/](form[\\/](?!OtpInput|use-code-check|SendCodeButton)|PageHeader|passkey[\\/]support)|features[\\/]auth[\\/](LightField|deletion-pending|api\.ts)|lib[\\/](use-form|validators|flow-storage|sign-in))/,
               },
             ],
           },
