@@ -20,7 +20,7 @@ function Detail({ label, value, copy, testId }: { label: string; value: string; 
   const { t } = useTranslation();
   return (
     <Group justify="space-between" wrap="nowrap" gap="sm">
-      <Stack gap={0}>
+      <Stack gap={0} miw={0}>
         <Text size="xs" c="dimmed">
           {label}
         </Text>
@@ -31,7 +31,7 @@ function Detail({ label, value, copy, testId }: { label: string; value: string; 
       {copy && (
         <CopyButton value={value}>
           {({ copied, copy: doCopy }) => (
-            <Button size="compact-xs" variant="light" color={copied ? 'teal' : undefined} onClick={doCopy} aria-label={`${t('common.copy')}: ${label}`}>
+            <Button size="compact-xs" variant="light" color={copied ? 'teal' : undefined} onClick={doCopy} style={{ flexShrink: 0 }} aria-label={`${t('common.copy')}: ${label}`}>
               {copied ? t('common.copied') : t('common.copy')}
             </Button>
           )}
