@@ -78,13 +78,18 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
     return oidc.discovery(new URL(origin()), clientId, metadata, secret ? oidc.ClientSecretBasic(secret) : oidc.None(), insecure);
   }
 
+  /** A new browser signed in to the portal with `token` (and so with a provider session of its own). */
+  function browserWith(token: string): TestBrowser {
+    const browser = new TestBrowser(origin());
+    browser.setCookie('auth_token', token);
+    return browser;
+  }
+
   /** A new person, signed in on a new browser. */
   async function signedInBrowser(): Promise<{ browser: TestBrowser; email: string; token: string }> {
     const email = `rp${++users}-${Date.now()}@example.com`;
     const token = await identity.registeredUser(email, PASSWORD);
-    const browser = new TestBrowser(origin());
-    browser.setCookie('auth_token', token);
-    return { browser, email, token };
+    return { browser: browserWith(token), email, token };
   }
 
   /** Sends the browser through /o/authorize with PKCE, state and nonce; answers where it landed. */
@@ -103,6 +108,17 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
     });
     const { url: callback } = await browser.walk(url.href);
     return { callback, verifier, state, nonce };
+  }
+
+  /**
+   * Walks the browser through one authorization request with PKCE and no state or nonce, as the
+   * attack tests ask it: where it stopped, the paths it took, and the verifier for its code.
+   */
+  async function walkAuthorization(config: oidc.Configuration, browser: TestBrowser, scope: string, extra: Record<string, string> = {}) {
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...extra });
+    const { url: landed, visited } = await browser.walk(url.href);
+    return { landed, visited, verifier };
   }
 
   async function codeFlow(config: oidc.Configuration, browser: TestBrowser, redirectUri = CALLBACK, scope?: string) {
@@ -134,8 +150,10 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
       clockAhead = ms;
     },
     discover,
+    browserWith,
     signedInBrowser,
     authorize,
+    walkAuthorization,
     codeFlow,
     pollApproved,
   };

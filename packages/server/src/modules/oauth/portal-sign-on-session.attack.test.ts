@@ -19,18 +19,8 @@ const rp = relyingPartyTestServer();
 const SCOPE = 'openid email';
 
 /** Walks one plain authorization request of `config` in `browser`. */
-async function walkAuthorization(config: oidc.Configuration, browser: TestBrowser) {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: SCOPE, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-  const { url: landed, visited } = await browser.walk(url.href);
-  return { landed, visited, verifier };
-}
-
-function browserWith(token: string): TestBrowser {
-  const browser = new TestBrowser(rp.origin);
-  browser.setCookie('auth_token', token);
-  return browser;
-}
+const walkAuthorization = (config: oidc.Configuration, browser: TestBrowser) => rp.walkAuthorization(config, browser, SCOPE);
+const browserWith = (token: string) => rp.browserWith(token);
 
 const SESSION_COOKIE = '_session';
 

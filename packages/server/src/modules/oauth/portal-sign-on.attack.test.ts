@@ -16,18 +16,8 @@ const rp = relyingPartyTestServer();
 const SCOPE = 'openid email profile offline_access';
 
 /** Walks one authorization request in `browser`: the paths it took, where it stopped, and its verifier. */
-async function walkAuthorization(config: oidc.Configuration, browser: TestBrowser, extra: Record<string, string> = {}) {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: SCOPE, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...extra });
-  const { url: landed, visited } = await browser.walk(url.href);
-  return { landed, visited, verifier };
-}
-
-function browserWith(token: string): TestBrowser {
-  const browser = new TestBrowser(rp.origin);
-  browser.setCookie('auth_token', token);
-  return browser;
-}
+const walkAuthorization = (config: oidc.Configuration, browser: TestBrowser, extra: Record<string, string> = {}) => rp.walkAuthorization(config, browser, SCOPE, extra);
+const browserWith = (token: string) => rp.browserWith(token);
 
 /** The ID token's sign-in claims of a code the walk ended with. */
 async function signInClaims(config: oidc.Configuration, walk: { landed: URL; verifier: string }) {

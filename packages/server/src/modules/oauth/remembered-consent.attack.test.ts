@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../test/browser';
 import { CALLBACK, json, relyingPartyTestServer } from '../../../test/relying-party';
 import { thirdPartyClients } from './clients';
 
@@ -13,11 +12,7 @@ import { thirdPartyClients } from './clients';
 const rp = relyingPartyTestServer();
 
 /** A new browser signed in to the portal with `token` (a new provider session: the remembered grant is read). */
-function newBrowser(token: string) {
-  const browser = new TestBrowser(rp.origin);
-  browser.setCookie('auth_token', token);
-  return browser;
-}
+const newBrowser = (token: string) => rp.browserWith(token);
 
 const wentStraightThrough = (callback: URL) => callback.href.startsWith(CALLBACK) && callback.searchParams.has('code');
 const askedConsent = (callback: URL) => callback.origin === rp.origin && callback.pathname === '/o/authorize' && callback.searchParams.has('interaction');
