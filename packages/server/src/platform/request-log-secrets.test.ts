@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { endpointPath, paths } from '@portal/contracts';
 import { allEndpoints } from '@portal/contracts/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness';
+import { capturedLog } from '../../test/logs';
 import { LOGGED_PATH_PARAMS } from './redact-url';
 
 /**
@@ -13,16 +13,10 @@ import { LOGGED_PATH_PARAMS } from './redact-url';
  * each token a value recognisable in the whole log output.
  */
 let server: TestServer;
-let output = '';
-const sink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    output += chunk.toString();
-    done();
-  },
-});
+const log = capturedLog();
 
 beforeAll(async () => {
-  server = await startTestServer({ listen: true, env: { LOG_LEVEL: 'info' }, logStream: sink });
+  server = await startTestServer({ listen: true, env: { LOG_LEVEL: 'info' }, logStream: log.stream() });
 });
 afterAll(() => server.close());
 
@@ -86,14 +80,14 @@ async function send({ method, url }: Probe): Promise<void> {
 
 /** The one-time values that reached the log, each with its request and the start of the line that carried it. */
 function leaks(probes: Probe[]): string[] {
-  const lines = output.split('\n');
+  const lines = log.text.split('\n');
   return probes.flatMap((probe) =>
-    probe.secrets.filter((secret) => output.includes(secret)).map((secret) => `${probe.method} ${probe.url.split('?')[0]} ${secret}: ${lines.find((line) => line.includes(secret))?.slice(0, 240)}`),
+    probe.secrets.filter((secret) => log.text.includes(secret)).map((secret) => `${probe.method} ${probe.url.split('?')[0]} ${secret}: ${lines.find((line) => line.includes(secret))?.slice(0, 240)}`),
   );
 }
 
 /** Probes that left no request line at all (so a silent log cannot pass for a clean one). */
-const unlogged = (probes: Probe[]) => probes.filter((probe) => !output.includes(`probe=${probe.marker}`)).map((probe) => `${probe.method} ${probe.url}`);
+const unlogged = (probes: Probe[]) => probes.filter((probe) => !log.text.includes(`probe=${probe.marker}`)).map((probe) => `${probe.method} ${probe.url}`);
 
 describe('request logs never carry one-time tokens', () => {
   it('keeps only parameters that name things, none that prove anything', () => {
@@ -125,6 +119,6 @@ describe('request logs never carry one-time tokens', () => {
     const route = allEndpoints.find((endpoint) => endpoint.path === '/sso/me/api-keys/{id}')!;
     const id = '0b7d7a62-0d5e-4b1c-9a43-7d1f4b8e2c11';
     await send({ method: route.method, url: `/v3${endpointPath(route, { id })}?probe=x`, secrets: [], marker: 'x' });
-    expect(output).toContain(`"url":"/v3/sso/me/api-keys/${id}?probe=x"`);
+    expect(log.text).toContain(`"url":"/v3/sso/me/api-keys/${id}?probe=x"`);
   });
 });

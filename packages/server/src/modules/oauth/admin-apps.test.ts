@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
 import { freePort, startTestServer, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
+import { capturedLog } from '../../../test/logs';
 import { oauthClients, oidcKeys, operatorAuditEvents, operatorRoles, users } from '../../db/schema';
 import { sha256 } from '../../platform/crypto';
 
@@ -26,14 +26,7 @@ let clockAhead = 0;
 const clock = { now: () => new Date(Date.now() + clockAhead) };
 let first: TestServer;
 let second: TestServer;
-let logs = '';
-const sink = () =>
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs += chunk.toString();
-      done();
-    },
-  });
+const logs = capturedLog();
 const tokens: Record<string, string> = {};
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -104,8 +97,8 @@ beforeAll(async () => {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const env = { LOG_LEVEL: 'info', PLATFORM_ORIGIN: origin, OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}` };
-  first = await startTestServer({ listen: true, port, clock, logStream: sink(), env: { ...env, PORT: String(port) } });
-  second = await startTestServer({ listen: true, database: first.database, clock, logStream: sink(), env: { ...env, REDIS_KEY_PREFIX: first.config.REDIS_KEY_PREFIX } });
+  first = await startTestServer({ listen: true, port, clock, logStream: logs.stream(), env: { ...env, PORT: String(port) } });
+  second = await startTestServer({ listen: true, database: first.database, clock, logStream: logs.stream(), env: { ...env, REDIS_KEY_PREFIX: first.config.REDIS_KEY_PREFIX } });
   await person('owner', ['owner']);
   await person('support', ['support']);
   await person('finance', ['finance']);
@@ -257,8 +250,8 @@ describe('secrets', () => {
     const audit = await first.database.db.select().from(operatorAuditEvents);
     expect(audit.find((event) => event.action === 'POST /admin/apps/{client_id}/secret')).toMatchObject({ target: { client_id: app.client_id }, reason: 'Leaked in a build log' });
     expect(JSON.stringify(audit)).not.toContain(secret);
-    expect(logs).toContain('/admin/apps'); // the log is written: a clean one is not an empty one
-    for (const value of [secret, original!]) expect(logs).not.toContain(value);
+    expect(logs.text).toContain('/admin/apps'); // the log is written: a clean one is not an empty one
+    for (const value of [secret, original!]) expect(logs.text).not.toContain(value);
 
     await expect(oidc.refreshTokenGrant(await appOn(first, app.client_id, original), issued!.refresh_token!)).rejects.toSatisfy(refusedAs('invalid_client'));
     expect((await oidc.refreshTokenGrant(await appOn(second, app.client_id, secret), issued!.refresh_token!)).access_token).toBeTruthy();

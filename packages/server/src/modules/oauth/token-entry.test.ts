@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startTestServer, type TestServer } from '../../../test/harness';
+import { capturedLog } from '../../../test/logs';
 import { isPlainTokenCall } from './token-entry';
 
 /**
@@ -17,20 +17,14 @@ const BASIC = `Basic ${Buffer.from(`test-product:${SECRET}`).toString('base64')}
 const FORM = 'application/x-www-form-urlencoded';
 
 let server: TestServer;
-let log = '';
-const sink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    log += chunk.toString();
-    done();
-  },
-});
+const log = capturedLog();
 
 beforeAll(async () => {
   const port = await freePort();
   server = await startTestServer({
     listen: true,
     port,
-    logStream: sink,
+    logStream: log.stream(),
     // One proxy in front: the client is the right-most X-Forwarded-For entry, HTTPS as it says.
     env: { PORT: String(port), PLATFORM_ORIGIN: `http://127.0.0.1:${port}`, OAUTH_CLIENTS_FILE: CLIENTS_FILE, OAUTH_CLIENT_SECRETS: `test-product=${SECRET}`, LOG_LEVEL: 'info', TRUST_PROXY: '1' },
   });
@@ -149,11 +143,11 @@ describe('the lean token entry keeps what Fastify gave the token endpoints', () 
   });
 
   it('writes one log line per request at info: reqId, method, path, the proxied client address, status, time; never the body or the credentials', async () => {
-    const before = log.length;
+    const before = log.text.length;
     const marker = `marker${Date.now()}`;
     await post('/oidc/token/introspection', `token=${marker}`, { authorization: BASIC });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const lines = log.slice(before).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = log.text.slice(before).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       level: 30,
@@ -164,17 +158,17 @@ describe('the lean token entry keeps what Fastify gave the token endpoints', () 
       msg: 'request completed',
     });
     expect(Object.keys(lines[0]!).sort()).toEqual(['hostname', 'level', 'msg', 'pid', 'req', 'reqId', 'res', 'responseTime', 'time']);
-    expect(log.slice(before)).not.toContain(marker);
-    expect(log.slice(before)).not.toContain(SECRET);
-    expect(log.slice(before)).not.toContain(BASIC.slice(6));
+    expect(log.text.slice(before)).not.toContain(marker);
+    expect(log.text.slice(before)).not.toContain(SECRET);
+    expect(log.text.slice(before)).not.toContain(BASIC.slice(6));
   });
 
   it('request ids are one sequence with the requests Fastify answers', async () => {
-    const before = log.length;
+    const before = log.text.length;
     await post('/oidc/token/revocation', 'token=x', { authorization: BASIC });
     await post('/oidc/token/revocation', 'token=x', { authorization: BASIC, cookie: 'a=b' });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const ids = log.slice(before).trim().split('\n').map((line) => (JSON.parse(line) as { reqId: string }).reqId);
+    const ids = log.text.slice(before).trim().split('\n').map((line) => (JSON.parse(line) as { reqId: string }).reqId);
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(2);
   });
