@@ -13,7 +13,7 @@ import { Section } from '../../components/Section';
 import { useLanguage } from '../../lib/use-language';
 import { useCursorPages } from './cursor-pages';
 import { downloadOperatorAuditCsv, useOperatorAudit, type OperatorAuditFilters } from './api';
-import { LoadFailed } from './LoadFailed';
+import { ListResults } from './ListResults';
 
 interface Draft {
   actor: string;
@@ -75,7 +75,6 @@ export function AuditPage() {
     },
   });
 
-  const rows = events.data?.events ?? [];
   return (
     <Stack gap="lg" data-testid="admin-audit">
       <PageHeader title={t('admin.audit.title')} description={t('admin.audit.description')} />
@@ -106,35 +105,35 @@ export function AuditPage() {
           {t('admin.audit.downloadFailed')}
         </Alert>
       )}
-      <LoadFailed when={events.isError} message={t('admin.audit.loadFailed')} testId="audit-load-failed" />
-      {events.data && rows.length === 0 && <Text data-testid="audit-empty">{t('admin.audit.empty')}</Text>}
-      {rows.length > 0 && (
-        <DataTable<OperatorAuditEvent> rows={rows} rowKey={(row) => row.id} testId="audit-table" rowTestId="audit-row" label={t('admin.audit.title')} minWidth={880}
-          columns={[
-            { header: t('admin.audit.columns.when'), cell: (row) => formatDateTime(row.occurred_at, language) },
-            {
-              header: t('admin.audit.columns.who'),
-              cell: (row) => <NameCell name={row.actor_email ?? '—'} detail={row.via !== 'session' && t('admin.audit.viaKey', { key: row.via.replace(/^key:/, '') })} />,
-            },
-            {
-              header: t('admin.audit.columns.what'),
-              cell: (row) => <NameCell name={row.action} mono detail={row.summary} />,
-            },
-            {
-              header: t('admin.audit.columns.target'),
-              cell: (row) => (
-                <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                  {Object.entries(row.target)
-                    .map(([key, value]) => `${key}: ${value}`)
-                    .join(', ') || '—'}
-                </Text>
-              ),
-            },
-            { header: t('admin.audit.columns.reason'), text: (row) => row.reason },
-            { header: t('admin.audit.columns.address'), cell: (row) => row.ip ?? '—' },
-          ]}
-        />
-      )}
+      <ListResults query={events} rows={events.data?.events} failed={t('admin.audit.loadFailed')} failedTestId="audit-load-failed" empty={t('admin.audit.empty')} emptyTestId="audit-empty">
+        {(rows) => (
+          <DataTable<OperatorAuditEvent> rows={rows} rowKey={(row) => row.id} testId="audit-table" rowTestId="audit-row" label={t('admin.audit.title')} minWidth={880}
+            columns={[
+              { header: t('admin.audit.columns.when'), cell: (row) => formatDateTime(row.occurred_at, language) },
+              {
+                header: t('admin.audit.columns.who'),
+                cell: (row) => <NameCell name={row.actor_email ?? '—'} detail={row.via !== 'session' && t('admin.audit.viaKey', { key: row.via.replace(/^key:/, '') })} />,
+              },
+              {
+                header: t('admin.audit.columns.what'),
+                cell: (row) => <NameCell name={row.action} mono detail={row.summary} />,
+              },
+              {
+                header: t('admin.audit.columns.target'),
+                cell: (row) => (
+                  <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                    {Object.entries(row.target)
+                      .map(([key, value]) => `${key}: ${value}`)
+                      .join(', ') || '—'}
+                  </Text>
+                ),
+              },
+              { header: t('admin.audit.columns.reason'), text: (row) => row.reason },
+              { header: t('admin.audit.columns.address'), cell: (row) => row.ip ?? '—' },
+            ]}
+          />
+        )}
+      </ListResults>
       <Group gap="sm">
         {pages.hasPrevious && (
           <Button variant="default" onClick={pages.first}>

@@ -10,6 +10,7 @@ import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
 import { useLanguage } from '../../../lib/use-language';
+import { ListResults } from '../ListResults';
 import { LoadFailed } from '../LoadFailed';
 import { SearchForm } from '../SearchForm';
 import { TwoLines } from '../TwoLines';
@@ -50,40 +51,40 @@ function Orders({ movesMoney }: { movesMoney: boolean }) {
           buttonLabel={t('admin.billing.search')}
           buttonTestId="orders-search"
         />
-        <LoadFailed when={orders.isError} error={orders.error} />
-        {orders.data && orders.data.orders.length === 0 && <Text>{t('admin.billing.orders.empty')}</Text>}
-        {orders.data && orders.data.orders.length > 0 && (
-          <DataTable<AdminOrder> rows={orders.data.orders} rowKey={(row) => row.id} testId="orders-table" rowTestId="orders-row" label={t('admin.billing.orders.title')} minWidth={340}
-            columns={[
-              { header: t('admin.billing.orders.number'), cell: (row) => <TwoLines first={row.number} second={formatDate(row.created_at, language)} /> },
-              { header: t('admin.billing.orders.buyer'), cell: (row) => <TwoLines first={row.email ?? '—'} second={row.plan} /> },
-              {
-                header: t('admin.billing.orders.total'),
-                cell: (row) => (
-                  <Stack gap={4} align="flex-start">
-                    <span>{formatMinor(row.total, row.currency, language)}</span>
-                    <Badge variant="light" color={row.refunded_at ? 'gray' : row.status === 'paid' ? 'green' : 'yellow'}>
-                      {row.refunded_at ? t('admin.billing.orders.refunded') : row.status}
-                    </Badge>
-                  </Stack>
-                ),
-              },
-            ]}
-            actions={
-              movesMoney
-                ? {
-                    label: t('admin.billing.actions'),
-                    cell: (row) =>
-                      row.status === 'paid' && !row.refunded_at ? (
-                        <Button size="xs" variant="light" color="red" onClick={() => setRefunding(row)} data-testid="order-refund">
-                          {t('admin.billing.orders.refund')}
-                        </Button>
-                      ) : null,
-                  }
-                : undefined
-            }
-          />
-        )}
+        <ListResults query={orders} rows={orders.data?.orders} empty={t('admin.billing.orders.empty')}>
+          {(rows) => (
+            <DataTable<AdminOrder> rows={rows} rowKey={(row) => row.id} testId="orders-table" rowTestId="orders-row" label={t('admin.billing.orders.title')} minWidth={340}
+              columns={[
+                { header: t('admin.billing.orders.number'), cell: (row) => <TwoLines first={row.number} second={formatDate(row.created_at, language)} /> },
+                { header: t('admin.billing.orders.buyer'), cell: (row) => <TwoLines first={row.email ?? '—'} second={row.plan} /> },
+                {
+                  header: t('admin.billing.orders.total'),
+                  cell: (row) => (
+                    <Stack gap={4} align="flex-start">
+                      <span>{formatMinor(row.total, row.currency, language)}</span>
+                      <Badge variant="light" color={row.refunded_at ? 'gray' : row.status === 'paid' ? 'green' : 'yellow'}>
+                        {row.refunded_at ? t('admin.billing.orders.refunded') : row.status}
+                      </Badge>
+                    </Stack>
+                  ),
+                },
+              ]}
+              actions={
+                movesMoney
+                  ? {
+                      label: t('admin.billing.actions'),
+                      cell: (row) =>
+                        row.status === 'paid' && !row.refunded_at ? (
+                          <Button size="xs" variant="light" color="red" onClick={() => setRefunding(row)} data-testid="order-refund">
+                            {t('admin.billing.orders.refund')}
+                          </Button>
+                        ) : null,
+                    }
+                  : undefined
+              }
+            />
+          )}
+        </ListResults>
       </Stack>
       <ReasonDialog
         opened={refunding !== null}

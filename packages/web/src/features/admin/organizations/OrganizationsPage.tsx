@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Stack, Text } from '@mantine/core';
+import { Anchor, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
 import { useLanguage } from '../../../lib/use-language';
-import { LoadFailed } from '../LoadFailed';
+import { ListResults } from '../ListResults';
 import { SearchForm } from '../SearchForm';
 import { useOrganizationSearch } from './api';
 
@@ -17,7 +17,6 @@ export function OrganizationsPage() {
   const language = useLanguage();
   const [q, setQ] = useState('');
   const search = useOrganizationSearch(q);
-  const rows = search.data?.organizations ?? [];
   return (
     <Stack gap="lg" data-testid="admin-organizations">
       <PageHeader title={t('admin.organizations.title')} description={t('admin.organizations.description')} />
@@ -30,27 +29,27 @@ export function OrganizationsPage() {
           buttonTestId="organizations-search"
         />
       </Section>
-      <LoadFailed when={search.isError} error={search.error} />
-      {search.data && rows.length === 0 && <Text>{t('admin.organizations.empty')}</Text>}
-      {rows.length > 0 && (
-        <DataTable rows={rows} rowKey={(row) => row.id} testId="organizations-table" rowTestId="organizations-row" label={t('admin.organizations.results')} minWidth={340}
-          columns={[
-            {
-              header: t('admin.organizations.name'),
-              cell: (row) => (
-                <Anchor component={Link} to={`/admin/organizations/${row.id}`} data-testid="organization-open">
-                  {row.name}
-                </Anchor>
-              ),
-            },
-            { header: t('admin.organizations.admin'), cell: (row) => row.admin_email },
-            { header: t('admin.organizations.members'), cell: (row) => row.members },
-            { header: t('admin.organizations.verifiedDomains'), cell: (row) => row.verified_domains },
-            { header: t('admin.organizations.sso'), cell: (row) => (row.sso ? row.sso.toUpperCase() : t('admin.organizations.noSso')) },
-            { header: t('admin.organizations.created'), cell: (row) => formatDate(row.created_at, language) },
-          ]}
-        />
-      )}
+      <ListResults query={search} rows={search.data?.organizations} empty={t('admin.organizations.empty')}>
+        {(rows) => (
+          <DataTable rows={rows} rowKey={(row) => row.id} testId="organizations-table" rowTestId="organizations-row" label={t('admin.organizations.results')} minWidth={340}
+            columns={[
+              {
+                header: t('admin.organizations.name'),
+                cell: (row) => (
+                  <Anchor component={Link} to={`/admin/organizations/${row.id}`} data-testid="organization-open">
+                    {row.name}
+                  </Anchor>
+                ),
+              },
+              { header: t('admin.organizations.admin'), cell: (row) => row.admin_email },
+              { header: t('admin.organizations.members'), cell: (row) => row.members },
+              { header: t('admin.organizations.verifiedDomains'), cell: (row) => row.verified_domains },
+              { header: t('admin.organizations.sso'), cell: (row) => (row.sso ? row.sso.toUpperCase() : t('admin.organizations.noSso')) },
+              { header: t('admin.organizations.created'), cell: (row) => formatDate(row.created_at, language) },
+            ]}
+          />
+        )}
+      </ListResults>
     </Stack>
   );
 }

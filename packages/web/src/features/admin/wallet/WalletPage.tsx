@@ -11,7 +11,7 @@ import { Section } from '../../../components/Section';
 import { useLanguage } from '../../../lib/use-language';
 import { CursorPager } from '../CursorPager';
 import { useCursorPages } from '../cursor-pages';
-import { LoadFailed } from '../LoadFailed';
+import { ListResults } from '../ListResults';
 import { SearchForm } from '../SearchForm';
 import { TwoLines } from '../TwoLines';
 import { ReasonDialog } from '../ReasonDialog';
@@ -116,26 +116,26 @@ function Ledger() {
           buttonLabel={t('admin.wallet.ledger.find')}
           buttonTestId="ledger-search"
         />
-        <LoadFailed when={accounts.isError} error={accounts.error} />
-        {accounts.data && accounts.data.accounts.length === 0 && <Text>{t('admin.wallet.ledger.noAccounts')}</Text>}
-        {accounts.data && accounts.data.accounts.length > 0 && (
-          <Group gap="xs" wrap="wrap" role="group" aria-label={t('admin.wallet.ledger.accounts')}>
-            {accounts.data.accounts.map((account) => (
-              <Button
-                key={account.id}
-                variant={account.id === accountId ? 'filled' : 'default'}
-                aria-pressed={account.id === accountId}
-                onClick={() => {
-                  setAccountId(account.id);
-                  pages.first();
-                }}
-                data-testid="ledger-account"
-              >
-                {`${account.system_name ?? account.currency} · ${money(account.balance_minor, account.currency, language)}`}
-              </Button>
-            ))}
-          </Group>
-        )}
+        <ListResults query={accounts} rows={accounts.data?.accounts} empty={t('admin.wallet.ledger.noAccounts')}>
+          {(found) => (
+            <Group gap="xs" wrap="wrap" role="group" aria-label={t('admin.wallet.ledger.accounts')}>
+              {found.map((account) => (
+                <Button
+                  key={account.id}
+                  variant={account.id === accountId ? 'filled' : 'default'}
+                  aria-pressed={account.id === accountId}
+                  onClick={() => {
+                    setAccountId(account.id);
+                    pages.first();
+                  }}
+                  data-testid="ledger-account"
+                >
+                  {`${account.system_name ?? account.currency} · ${money(account.balance_minor, account.currency, language)}`}
+                </Button>
+              ))}
+            </Group>
+          )}
+        </ListResults>
         {entries.data && entries.data.entries.length === 0 && <Text>{t('admin.wallet.ledger.noEntries')}</Text>}
         {entries.data && entries.data.entries.length > 0 && (
           <DataTable rows={entries.data.entries} rowKey={(row) => row.posting_id} testId="ledger-table" rowTestId="ledger-row" label={t('admin.wallet.ledger.entries')} minWidth={340}

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import { useState } from 'react';
-import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, webhookDeliveryStatuses, type WebhookDelivery, type WebhookDeliveryStatus } from '@portal/contracts';
 import { NameCell, StateBadge } from '../../../components/cells';
@@ -10,7 +10,7 @@ import { DataTable } from '../../../components/DataTable';
 import { useLanguage } from '../../../lib/use-language';
 import { CursorPager } from '../CursorPager';
 import { useCursorPages } from '../cursor-pages';
-import { LoadFailed } from '../LoadFailed';
+import { ListResults } from '../ListResults';
 import { useDeliveries } from './api';
 
 const statusColor: Record<WebhookDeliveryStatus, string> = { pending: 'yellow', delivered: 'green', failed: 'red' };
@@ -22,7 +22,6 @@ export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRed
   const [status, setStatus] = useState<WebhookDeliveryStatus | undefined>(undefined);
   const pages = useCursorPages();
   const log = useDeliveries(clientId, status, pages.cursor);
-  const rows = log.data?.items ?? [];
   const nextCursor = log.data?.next_cursor;
   return (
     <Stack gap="sm">
@@ -37,45 +36,45 @@ export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRed
         }}
         maw={260}
       />
-      <LoadFailed when={log.isError} message={t('admin.webhooks.loadFailed')} />
-      {log.data && rows.length === 0 && <Text data-testid="webhook-log-empty">{t('admin.webhooks.noDeliveries')}</Text>}
-      {rows.length > 0 && (
-        <DataTable<WebhookDelivery> rows={rows} rowKey={(row) => row.id} testId="webhook-log" rowTestId="webhook-log-row" label={t('admin.webhooks.log')} minWidth={760}
-          columns={[
-            { header: t('admin.webhooks.columns.created'), cell: (row) => formatDateTime(row.created_at, language) },
-            {
-              header: t('admin.webhooks.columns.event'),
-              cell: (row) => <NameCell name={row.type} mono detail={row.event_id} detailMono />,
-            },
-            {
-              header: t('admin.webhooks.columns.status'),
-              cell: (row) => (
-                <StateBadge color={statusColor[row.status]}>{t(`admin.webhooks.status.${row.status}`)}</StateBadge>
-              ),
-            },
-            { header: t('admin.webhooks.columns.attempts'), cell: (row) => String(row.attempts) },
-            { header: t('admin.webhooks.columns.answer'), cell: (row) => row.last_status_code ?? row.last_error ?? '—' },
-            { header: t('admin.webhooks.columns.next'), cell: (row) => (row.next_attempt_at ? formatDateTime(row.next_attempt_at, language) : '—') },
-          ]}
-          actions={{
-            label: t('admin.webhooks.columns.actions'),
-            // Everyone may copy an event's id (what a product team searches its own logs for), so the
-            // table always holds something to reach with the keyboard, on a phone's sideways scroll too.
-            cell: (row: WebhookDelivery) => (
-              <Group gap={6} wrap="nowrap" justify="flex-end">
-                <Button size="xs" variant="default" onClick={() => void navigator.clipboard?.writeText(row.event_id)} aria-label={t('admin.webhooks.copyIdOf', { id: row.event_id })}>
-                  {t('admin.webhooks.copyId')}
-                </Button>
-                {onRedeliver && (
-                  <Button size="xs" variant="light" onClick={() => onRedeliver(row)} data-testid="webhook-redeliver">
-                    {t('admin.webhooks.redeliver')}
+      <ListResults query={log} rows={log.data?.items} failed={t('admin.webhooks.loadFailed')} empty={t('admin.webhooks.noDeliveries')} emptyTestId="webhook-log-empty">
+        {(rows) => (
+          <DataTable<WebhookDelivery> rows={rows} rowKey={(row) => row.id} testId="webhook-log" rowTestId="webhook-log-row" label={t('admin.webhooks.log')} minWidth={760}
+            columns={[
+              { header: t('admin.webhooks.columns.created'), cell: (row) => formatDateTime(row.created_at, language) },
+              {
+                header: t('admin.webhooks.columns.event'),
+                cell: (row) => <NameCell name={row.type} mono detail={row.event_id} detailMono />,
+              },
+              {
+                header: t('admin.webhooks.columns.status'),
+                cell: (row) => (
+                  <StateBadge color={statusColor[row.status]}>{t(`admin.webhooks.status.${row.status}`)}</StateBadge>
+                ),
+              },
+              { header: t('admin.webhooks.columns.attempts'), cell: (row) => String(row.attempts) },
+              { header: t('admin.webhooks.columns.answer'), cell: (row) => row.last_status_code ?? row.last_error ?? '—' },
+              { header: t('admin.webhooks.columns.next'), cell: (row) => (row.next_attempt_at ? formatDateTime(row.next_attempt_at, language) : '—') },
+            ]}
+            actions={{
+              label: t('admin.webhooks.columns.actions'),
+              // Everyone may copy an event's id (what a product team searches its own logs for), so the
+              // table always holds something to reach with the keyboard, on a phone's sideways scroll too.
+              cell: (row: WebhookDelivery) => (
+                <Group gap={6} wrap="nowrap" justify="flex-end">
+                  <Button size="xs" variant="default" onClick={() => void navigator.clipboard?.writeText(row.event_id)} aria-label={t('admin.webhooks.copyIdOf', { id: row.event_id })}>
+                    {t('admin.webhooks.copyId')}
                   </Button>
-                )}
-              </Group>
-            ),
-          }}
-        />
-      )}
+                  {onRedeliver && (
+                    <Button size="xs" variant="light" onClick={() => onRedeliver(row)} data-testid="webhook-redeliver">
+                      {t('admin.webhooks.redeliver')}
+                    </Button>
+                  )}
+                </Group>
+              ),
+            }}
+          />
+        )}
+      </ListResults>
       <CursorPager pages={pages} nextCursor={nextCursor} previousLabel={t('admin.webhooks.newer')} nextLabel={t('admin.webhooks.older')} size="xs" />
     </Stack>
   );

@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import { useState } from 'react';
-import { Button, Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { WebhookApp } from '@portal/contracts';
 import { NameCell } from '../../../components/cells';
@@ -13,7 +13,7 @@ import { useRedeliver, useRemoveEndpoint, useRotateSecret, useSaveEndpoint, useW
 import { DeliveryLog } from './DeliveryLog';
 import { EndpointForm } from './EndpointForm';
 import { changeDialog, ReasonDialog, type PendingChange } from '../ReasonDialog';
-import { LoadFailed } from '../LoadFailed';
+import { ListResults } from '../ListResults';
 import { SecretOnce } from '../SecretOnce';
 import { ChangeButton } from '../ChangeButton';
 
@@ -42,30 +42,30 @@ export function WebhooksPage() {
   return (
     <Stack gap="lg" data-testid="admin-webhooks">
       <PageHeader title={t('admin.webhooks.title')} description={t('admin.webhooks.description')} />
-      <LoadFailed when={apps.isError} message={t('admin.webhooks.loadFailed')} />
-      {apps.data && apps.data.items.length === 0 && <Text>{t('admin.webhooks.noApps')}</Text>}
-      {apps.data && apps.data.items.length > 0 && (
-        <DataTable<WebhookApp> rows={apps.data.items} rowKey={(row) => row.client_id} testId="webhook-apps" rowTestId="webhook-app" label={t('admin.webhooks.apps')} minWidth={640}
-          rowProps={(row) => ({ 'data-current': row.client_id === selected ? 'true' : undefined })}
-          columns={[
-            {
-              header: t('admin.webhooks.columns.app'),
-              cell: (row) => <NameCell name={row.client_name} detail={row.client_id} detailMono />,
-            },
-            { header: t('admin.webhooks.columns.endpoint'), cell: (row) => (row.endpoint ? (row.endpoint.enabled ? row.endpoint.url : t('admin.webhooks.off', { url: row.endpoint.url })) : t('admin.webhooks.none')) },
-            { header: t('admin.webhooks.columns.pending'), cell: (row) => String(row.pending) },
-            { header: t('admin.webhooks.columns.failed'), cell: (row) => String(row.failed) },
-          ]}
-          actions={{
-            label: t('admin.webhooks.columns.actions'),
-            cell: (row) => (
-              <Button size="xs" variant="light" onClick={() => choose(row.client_id)} data-testid="webhook-manage" aria-label={t('admin.webhooks.manageApp', { name: row.client_name })}>
-                {t('admin.webhooks.manage')}
-              </Button>
-            ),
-          }}
-        />
-      )}
+      <ListResults query={apps} rows={apps.data?.items} failed={t('admin.webhooks.loadFailed')} empty={t('admin.webhooks.noApps')}>
+        {(rows) => (
+          <DataTable<WebhookApp> rows={rows} rowKey={(row) => row.client_id} testId="webhook-apps" rowTestId="webhook-app" label={t('admin.webhooks.apps')} minWidth={640}
+            rowProps={(row) => ({ 'data-current': row.client_id === selected ? 'true' : undefined })}
+            columns={[
+              {
+                header: t('admin.webhooks.columns.app'),
+                cell: (row) => <NameCell name={row.client_name} detail={row.client_id} detailMono />,
+              },
+              { header: t('admin.webhooks.columns.endpoint'), cell: (row) => (row.endpoint ? (row.endpoint.enabled ? row.endpoint.url : t('admin.webhooks.off', { url: row.endpoint.url })) : t('admin.webhooks.none')) },
+              { header: t('admin.webhooks.columns.pending'), cell: (row) => String(row.pending) },
+              { header: t('admin.webhooks.columns.failed'), cell: (row) => String(row.failed) },
+            ]}
+            actions={{
+              label: t('admin.webhooks.columns.actions'),
+              cell: (row) => (
+                <Button size="xs" variant="light" onClick={() => choose(row.client_id)} data-testid="webhook-manage" aria-label={t('admin.webhooks.manageApp', { name: row.client_name })}>
+                  {t('admin.webhooks.manage')}
+                </Button>
+              ),
+            }}
+          />
+        )}
+      </ListResults>
 
       {app && (
         <>
