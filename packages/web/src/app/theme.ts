@@ -12,6 +12,8 @@ const systemFonts =
  * - the password-manager brand's green in its place: shade 8, #21772f (5.6:1 on white, 5.0:1
  *   on gray.1; the logo's own #268334 is 4.3:1 on gray.1, so it is shade 7);
  * - dimmed text: #5f666d (5.8:1 on white, 5.2:1 on gray.1; Mantine's gray.6, #868e96, is 3.3:1);
+ * - errors (a field's message and the text in a refused field): red.9, #c92a2a (5.5:1 on white,
+ *   4.9:1 on gray.1; Mantine's red.6, #fa5252, is 3.3:1);
  * - light variants (badges, alerts, light buttons): their text colour darkened by 35 %
  *   (orange's #d9480f on its tint was 3.6:1, now 6.5:1), and links on a light alert blue.9.
  * e2e/accessibility.spec.ts checks every screen with axe-core.
@@ -28,7 +30,7 @@ const variantColorResolver: VariantColorsResolver = (input) => {
 
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': DIMMED_TEXT },
+  light: { '--mantine-color-dimmed': DIMMED_TEXT, '--mantine-color-error': 'var(--mantine-color-red-9)' },
   dark: {},
 });
 
