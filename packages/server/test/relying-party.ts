@@ -130,6 +130,14 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
    * The device flow's token polling for a code already approved: openid-client waits the
    * provider's `interval` (5 s) before its first poll, which here would only be idle time.
    */
+  /** Allows a device sign-in (its user code) as the person signed in with `token`, as the portal's device page does. */
+  const approveDevice = (token: string, device: oidc.DeviceAuthorizationResponse) =>
+    fetch(`${origin()}/v3/oauth/device/decision`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ user_code: device.user_code, allow: true }),
+    });
+
   const pollApproved = (config: oidc.Configuration, device: oidc.DeviceAuthorizationResponse) => oidc.pollDeviceAuthorizationGrant(config, { ...device, interval: 0.01 });
 
   return {
@@ -155,6 +163,7 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
     authorize,
     walkAuthorization,
     codeFlow,
+    approveDevice,
     pollApproved,
   };
 }

@@ -12,6 +12,18 @@ import { json, PASSWORD, PRODUCT_SECRET, relyingPartyTestServer } from '../../..
 const rp = relyingPartyTestServer({ backchannelLogout: true });
 const { discover, signedInBrowser, authorize, codeFlow, pollApproved } = rp;
 
+/** Answers yes in `browser` to the provider's logout form (`html`, its page): where the browser lands. */
+async function confirmLogout(browser: TestBrowser, html: string): Promise<URL> {
+  const xsrf = html.match(/name="xsrf" value="([^"]+)"/)![1]!;
+  const action = html.match(/action="([^"]+)"/)![1]!;
+  const { url } = await browser.walk(action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: rp.origin },
+    body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+  });
+  return url;
+}
+
 describe('logout', () => {
   it('RP-initiated logout signs the person out of the portal and tells the products back-channel', async () => {
     const config = await discover('test-product', PRODUCT_SECRET);
@@ -25,13 +37,7 @@ describe('logout', () => {
     // The browser follows the confirm form's 303 to the app only if the page's form-action names the app's origin.
     const formAction = /form-action ([^;]+)/.exec(question.headers.get('content-security-policy') ?? '')?.[1]?.split(' ');
     expect(formAction).toEqual(["'self'", 'http://127.0.0.1:5179']);
-    const xsrf = html.match(/name="xsrf" value="([^"]+)"/)![1]!;
-    const action = html.match(/action="([^"]+)"/)![1]!;
-    const { url: landed } = await browser.walk(action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: rp.origin },
-      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
-    });
+    const landed = await confirmLogout(browser, html);
     expect(landed.href).toBe('http://127.0.0.1:5179/');
     expect(browser.cookies.has('auth_token')).toBe(false);
     const me = await fetch(`${rp.origin}/v3/sso/me`, { headers: { authorization: `Bearer ${token}` } });
@@ -53,13 +59,7 @@ describe('logout', () => {
     const csp = answer.headers.get('content-security-policy') ?? '';
     expect(csp).toContain(`script-src 'strict-dynamic' 'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     expect(/form-action ([^;]+)/.exec(csp)?.[1]?.split(' ')).toEqual(["'self'", 'http://127.0.0.1:5179']);
-    const xsrf = html.match(/name="xsrf" value="([^"]+)"/)![1]!;
-    const action = html.match(/action="([^"]+)"/)![1]!;
-    const { url: landed } = await elsewhere.walk(action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: rp.origin },
-      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
-    });
+    const landed = await confirmLogout(elsewhere, html);
     expect(landed.href).toBe('http://127.0.0.1:5179/');
     // Without a post-logout URI the form stays on our own origin.
     const plain = await new TestBrowser(rp.origin).request(oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token! }).href);
@@ -114,11 +114,7 @@ describe('a password reset', () => {
     const { browser, email, token } = await signedInBrowser();
     const tokens = await codeFlow(product, browser);
     const device = await oidc.initiateDeviceAuthorization(desktop, { scope: 'openid offline_access' });
-    const decided = await fetch(`${rp.origin}/v3/oauth/device/decision`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ user_code: device.user_code, allow: true }),
-    });
+    const decided = await rp.approveDevice(token, device);
     expect(decided.status).toBe(200);
     const desktopTokens = await pollApproved(desktop, device);
 

@@ -153,11 +153,7 @@ describe('tokens', () => {
     const desktop = await discover('test-desktop');
     const device = await oidc.initiateDeviceAuthorization(desktop, { scope: 'openid' });
     const { token } = await signedInBrowser();
-    const approved = await fetch(`${rp.origin}/v3/oauth/device/decision`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ user_code: device.user_code, allow: true }),
-    });
+    const approved = await rp.approveDevice(token, device);
     expect(approved.status).toBe(200);
     const desktopTokens = await pollApproved(desktop, device);
     expect(await oidc.tokenIntrospection(product, desktopTokens.access_token)).toMatchObject({ active: true, client_id: 'test-desktop' });
