@@ -8,6 +8,7 @@ import { Alert, Anchor, Button, Divider, Group, SegmentedControl, Stack, Text } 
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ACCOUNT_DELETION_WINDOW_DAYS, DELETION_CONFIRMATION_WORD, formatDate, isLanguage, languages, paths } from '@portal/contracts';
+import { LabelAbove } from '../../components/LabelAbove';
 import { PageHeader } from '../../components/PageHeader';
 import { PasswordDialog, type PasswordCredentials } from '../../components/dialogs/PasswordDialog';
 import { Section } from '../../components/Section';
@@ -49,25 +50,26 @@ function PreferencesSection() {
   return (
     <Section title={t('account.preferences.title')} description={t('account.preferences.description')}>
       <Stack gap="md" mt="xs">
-        <Stack gap={6}>
-          <Text size="sm" fw={500} id="preferences-language-label">
-            {t('account.preferences.language')}
-          </Text>
-          <SegmentedControl
-            aria-labelledby="preferences-language-label"
-            data={languages.map((language) => ({ value: language, label: t(`language.${language}`) }))}
-            value={current}
-            // The header's picker does the same: switch, the lang cookie, and PUT /sso/me with both languages.
-            onChange={(value) => {
-              if (isLanguage(value)) chooseLanguage(value).catch(() => undefined);
-            }}
-            style={{ alignSelf: 'flex-start' }}
-            data-testid="preferences-language"
-          />
-          <Text size="xs" c="dimmed">
-            {t('account.preferences.languageHint')}
-          </Text>
-        </Stack>
+        <LabelAbove label={t('account.preferences.language')}>
+          {(labelId) => (
+            <>
+              <SegmentedControl
+                aria-labelledby={labelId}
+                data={languages.map((language) => ({ value: language, label: t(`language.${language}`) }))}
+                value={current}
+                // The header's picker does the same: switch, the lang cookie, and PUT /sso/me with both languages.
+                onChange={(value) => {
+                  if (isLanguage(value)) chooseLanguage(value).catch(() => undefined);
+                }}
+                style={{ alignSelf: 'flex-start' }}
+                data-testid="preferences-language"
+              />
+              <Text size="xs" c="dimmed">
+                {t('account.preferences.languageHint')}
+              </Text>
+            </>
+          )}
+        </LabelAbove>
         {vietnamese && (
           <Alert variant="light" color="blue" title={t('account.preferences.vnd')} data-testid="vietnamese-only">
             <Stack gap={6} align="flex-start">

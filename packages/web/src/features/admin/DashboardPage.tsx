@@ -9,6 +9,7 @@ import { Alert, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title, 
 import { useTranslation } from 'react-i18next';
 import { dashboardRanges, type Dashboard, type DashboardMetric, type DashboardRange, type Language } from '@portal/contracts';
 import { FullPageLoader } from '../../components/FullPageLoader';
+import { LabelAbove } from '../../components/LabelAbove';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDay } from '../../lib/dates';
 import { useLanguage } from '../../lib/use-language';
@@ -45,21 +46,20 @@ export function DashboardPage() {
   return (
     <Stack gap="lg" data-testid="admin-dashboard">
       <PageHeader title={t('admin.dashboard.title')} description={t('admin.dashboard.description')} />
-      <Stack gap={4}>
-        <Text size="sm" fw={500} id="dashboard-range-label">
-          {t('admin.dashboard.range')}
-        </Text>
-        <SegmentedControl
-          aria-labelledby="dashboard-range-label"
-          value={range}
-          onChange={(value) => setRange(value as DashboardRange)}
-          data={dashboardRanges.map((value) => ({ value, label: t(`admin.dashboard.ranges.${value}`) }))}
-          orientation={orientation}
-          w="fit-content"
-          maw="100%"
-          data-testid="dashboard-range"
-        />
-      </Stack>
+      <LabelAbove label={t('admin.dashboard.range')}>
+        {(labelId) => (
+          <SegmentedControl
+            aria-labelledby={labelId}
+            value={range}
+            onChange={(value) => setRange(value as DashboardRange)}
+            data={dashboardRanges.map((value) => ({ value, label: t(`admin.dashboard.ranges.${value}`) }))}
+            orientation={orientation}
+            w="fit-content"
+            maw="100%"
+            data-testid="dashboard-range"
+          />
+        )}
+      </LabelAbove>
       {dashboard.isError && !dashboard.data && (
         <Alert color="red" role="alert">
           {t('admin.dashboard.loadFailed')}
