@@ -2,14 +2,14 @@ import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Badge.css';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Alert, Anchor, Badge, Button, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
-import { errorText, type ApiError } from '../../../lib/api';
 import { useLanguage } from '../../../lib/use-language';
+import { DetailFailed } from '../DetailFailed';
 import { ReasonDialog } from '../ReasonDialog';
 import { useOrganization, useVerifyDomain } from './api';
 
@@ -26,16 +26,7 @@ export function OrganizationPage() {
       {t('admin.organizations.back')}
     </Anchor>
   );
-  if (organization.isError) {
-    return (
-      <Stack gap="md">
-        {back}
-        <Alert color="red" role="alert">
-          {errorText(organization.error as ApiError)}
-        </Alert>
-      </Stack>
-    );
-  }
+  if (organization.isError) return <DetailFailed back={back} error={organization.error} />;
   const data = organization.data;
   if (!data) return null;
   const sso = data.sso_connection;

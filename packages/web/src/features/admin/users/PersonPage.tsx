@@ -2,14 +2,14 @@ import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatDateTime, type PersonDetail } from '@portal/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
-import { errorText, type ApiError } from '../../../lib/api';
 import { useLanguage } from '../../../lib/use-language';
+import { DetailFailed } from '../DetailFailed';
 import { useOperator } from '../operator-context';
 import { usePerson, usePersonAction, type PersonAction } from './api';
 import { ReasonDialog } from '../ReasonDialog';
@@ -56,16 +56,7 @@ export function PersonPage() {
       {t('admin.users.back')}
     </Anchor>
   );
-  if (person.isError) {
-    return (
-      <Stack gap="md">
-        {back}
-        <Alert color="red" role="alert" data-testid="person-error">
-          {errorText(person.error as ApiError)}
-        </Alert>
-      </Stack>
-    );
-  }
+  if (person.isError) return <DetailFailed back={back} error={person.error} testId="person-error" />;
   if (!person.data) return <Text>{t('admin.users.loading')}</Text>;
   const p = person.data;
   const date = (value: string | null) => (value ? formatDateTime(value, language) : '—');
