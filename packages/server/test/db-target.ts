@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/client';
 
 export const SNAPSHOT_DIR = fileURLToPath(new URL('../../../.cache/test', import.meta.url));
@@ -67,4 +68,19 @@ export async function freshDatabase(): Promise<DatabaseHandle & { url?: string }
       await drop.end();
     },
   };
+}
+
+/**
+ * A fresh, migrated database for the tests of the file that asks: this object is filled before
+ * its first test and closed (on PostgreSQL, dropped) after its last, after the file's own afterAll.
+ */
+export function fileDatabase(): DatabaseHandle {
+  const database = {} as DatabaseHandle;
+  beforeAll(async () => {
+    Object.assign(database, await freshDatabase());
+  });
+  afterAll(async () => {
+    if ('close' in database) await database.close();
+  });
+  return database;
 }

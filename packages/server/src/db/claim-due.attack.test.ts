@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../../test/db-target';
-import type { DatabaseHandle } from './client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileDatabase } from '../../test/db-target';
 import { claimDueRows } from './claim-due';
 
 /**
@@ -19,14 +18,12 @@ const queue = pgTable('claim_due_attack_queue', {
   claimId: text('claim_id'),
 });
 const ROWS = 300;
-let database: DatabaseHandle;
+const database = fileDatabase();
 
 beforeAll(async () => {
-  database = await freshDatabase();
   await database.db.execute(sql`
     create table claim_due_attack_queue (id integer primary key, status text not null, next_attempt_at timestamptz not null, claimed_until timestamptz, claim_id text)`);
 });
-afterAll(() => database.close());
 
 async function fillQueue(due: Date) {
   await database.db.execute(sql`delete from claim_due_attack_queue`);

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, testDatabaseKind } from '../../test/db-target';
-import type { DatabaseHandle } from './client';
+import { describe, expect, it } from 'vitest';
+import { fileDatabase, testDatabaseKind } from '../../test/db-target';
 import { users } from './schema';
 
-let database: DatabaseHandle;
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-afterAll(() => database.close());
+const database = fileDatabase();
 
 describe('database client', () => {
   it('round-trips timestamps to the millisecond, in and out of transactions', async () => {

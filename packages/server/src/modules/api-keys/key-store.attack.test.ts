@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, operatorApiKeys, users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
-import { freshDatabase } from '../../../test/db-target';
+import { fileDatabase } from '../../../test/db-target';
 import { countStatements } from '../../../test/statement-counter';
 import { bearerKeyStore } from './key-store';
 
@@ -14,14 +13,13 @@ import { bearerKeyStore } from './key-store';
  * another's, does a revoked key still work, does every call write?
  */
 const clock = manualClock();
-let database: DatabaseHandle;
+const database = fileDatabase();
 let personal: ReturnType<typeof bearerKeyStore>;
 let operator: ReturnType<typeof bearerKeyStore>;
 const alice = randomUUID();
 const bob = randomUUID();
 
 beforeAll(async () => {
-  database = await freshDatabase();
   const now = clock.now();
   await database.db.insert(users).values(
     [alice, bob].map((id, n) => ({ id, email: `key-store-${n}@example.com`, fullName: 'Key Store', activatedAt: now, createdAt: now, updatedAt: now })),
@@ -29,7 +27,6 @@ beforeAll(async () => {
   personal = bearerKeyStore(database.db, clock, apiKeys);
   operator = bearerKeyStore(database.db, clock, operatorApiKeys);
 });
-afterAll(() => database.close());
 
 const updatesDuring = async (run: () => Promise<unknown>) => (await countStatements(run, { settleMs: 0 })).texts.filter((text) => /^\s*update/i.test(text)).length;
 

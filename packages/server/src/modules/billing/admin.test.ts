@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { manualClock } from '../../../test/clock';
-import { freshDatabase } from '../../../test/db-target';
-import type { DatabaseHandle } from '../../db/client';
+import { fileDatabase } from '../../../test/db-target';
 import { promoCodes } from '../../db/schema';
 import { billingAdmin, BillingAdminError } from './admin';
 import { verifyLicense } from './licenses';
 
 const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
 const SECRET = 'appsumo-test-secret-0123456789';
-let database: DatabaseHandle;
+const database = fileDatabase();
 let admin: ReturnType<typeof billingAdmin>;
 
 beforeAll(async () => {
-  database = await freshDatabase();
   admin = billingAdmin({ db: database.db, clock, licenseSecret: SECRET });
-});
-afterAll(async () => {
-  await database.close();
 });
 
 const messages = async (promise: Promise<unknown>) => {

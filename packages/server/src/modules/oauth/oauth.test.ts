@@ -1,7 +1,6 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config';
-import type { DatabaseHandle } from '../../db/client';
 import type { UserRow } from '../users';
 import { oidcModels } from '../../db/schema';
 import { createDataProtection } from '../../platform/data-protection';
@@ -11,22 +10,15 @@ import { TEST_DATA_KEY } from '../../../test/harness';
 import { countStatements } from '../../../test/statement-counter';
 import { outputOf, runToolInProcess, toolDatabase } from '../../../test/operator-tools';
 import { oauthTool } from '../../cli/oauth-tool';
-import { freshDatabase } from '../../../test/db-target';
+import { fileDatabase } from '../../../test/db-target';
 import { accountReader, ACCOUNT_TTL_MS } from './accounts';
 import { createAdapterFactory } from './adapter';
 import { CLIENT_LOGO_SIZE, firstPartyClients, thirdPartyClients } from './clients';
 import { dropSigningKey, KEY_PUBLISH_AHEAD_SECONDS, loadSigningKeys, publishedKeys, rotateSigningKey, RETIRED_KEY_GRACE_SECONDS, type StoredKey } from './keys';
 import { sweepExpired } from './sweep';
 
-let database: DatabaseHandle;
+const database = fileDatabase();
 const secrets = createDataProtection(Buffer.from(TEST_DATA_KEY, 'hex'));
-
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
 
 describe('signing keys', () => {
   const kids = (keys: Array<{ kid?: string }>) => keys.map((key) => key.kid);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, testDatabaseKind } from '../../../test/db-target';
-import type { DatabaseHandle } from '../../db/client';
+import { fileDatabase, testDatabaseKind } from '../../../test/db-target';
 import { sessions, users } from '../../db/schema';
 import { followIdentityChanges, type IdentityChangeFeed } from './change-feed';
 import { IdentityCache } from './identity-cache';
@@ -12,18 +11,16 @@ import type { SessionRow } from './queries';
  * The triggers of migration 0002 and the feed that follows them, on the run's database
  * (PGlite, or PostgreSQL when TEST_DB=postgres): changes reach the cache whoever makes them.
  */
-let database: DatabaseHandle;
+const database = fileDatabase();
 let cache: IdentityCache;
 let feed: IdentityChangeFeed;
 
 beforeAll(async () => {
-  database = await freshDatabase();
   cache = new IdentityCache();
   feed = await followIdentityChanges(database, cache);
 });
 afterAll(async () => {
   await feed.close();
-  await database.close();
 });
 
 async function signedInUser(): Promise<{ userId: string; session: SessionRow }> {

@@ -1,19 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../../../test/db-target';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileDatabase } from '../../../test/db-target';
 import { refusalOf } from '../../../test/refusal';
-import type { DatabaseHandle } from '../../db/client';
 import { users } from '../../db/schema';
 import { walletAdmin, WalletAdminError } from './admin';
 
-let database: DatabaseHandle;
+const database = fileDatabase();
 let admin: ReturnType<typeof walletAdmin>;
 
 beforeAll(async () => {
-  database = await freshDatabase();
   admin = walletAdmin({ db: database.db, clock: { now: () => new Date() } });
   await database.db.insert(users).values({ id: crypto.randomUUID(), email: 'ada@example.com', fullName: 'Ada', username: 'ada', activatedAt: new Date() });
 });
-afterAll(() => database.close());
 
 const refusal = (promise: Promise<unknown>) => refusalOf(promise, WalletAdminError);
 

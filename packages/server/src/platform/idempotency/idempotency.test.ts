@@ -1,19 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
-import { freshDatabase } from '../../../test/db-target';
-import type { DatabaseHandle } from '../../db/client';
+import { fileDatabase } from '../../../test/db-target';
 import { AppError, fieldError } from '../errors';
 import { createIdempotency } from './index';
 
 const clock = manualClock();
-let database: DatabaseHandle;
+const database = fileDatabase();
 /** The keys under test, on the file's database and the manual clock. */
 let keys: ReturnType<typeof createIdempotency>;
 beforeAll(async () => {
-  database = await freshDatabase();
   keys = createIdempotency(database.db, clock);
 });
-afterAll(() => database.close());
 
 describe('idempotency keys', () => {
   it('runs the first request once and answers every repeat with its result, refusals included', async () => {

@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
-import { freshDatabase } from '../../../test/db-target';
+import { fileDatabase } from '../../../test/db-target';
 import { startSmtpPeer, type SmtpPeer } from '../../../test/smtp-peer';
 import { resetPasswordMail } from '../../modules/auth';
 import { loginCodeMail } from '../../modules/mfa';
 import { createMailer, listOutbox, type Mailer } from './index';
 
-let database: DatabaseHandle;
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = fileDatabase();
 
 describe('SMTP mailer against a real SMTP peer', () => {
   let peer: SmtpPeer;

@@ -1,15 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
-import { freshDatabase } from '../../../test/db-target';
+import { fileDatabase } from '../../../test/db-target';
 import { installErrorHandling } from '../errors';
 import { createMailer, outboxRoutes } from './index';
 
-let database: DatabaseHandle;
+const database = fileDatabase();
 let app: FastifyInstance;
 beforeAll(async () => {
-  database = await freshDatabase();
   app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -22,7 +20,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.close();
-  await database?.close();
 });
 
 describe('dev outbox routes', () => {
