@@ -71,8 +71,9 @@ export async function freshDatabase(): Promise<DatabaseHandle & { url?: string }
 }
 
 /**
- * A fresh, migrated database for the tests of the file that asks: this object is filled before
- * its first test and closed (on PostgreSQL, dropped) after its last, after the file's own afterAll.
+ * A fresh, migrated database for the tests of the file (or describe block) that asks: this object
+ * is filled before its first test and closed (on PostgreSQL, dropped) after its last, after the
+ * file's own afterAll.
  */
 export function fileDatabase(): DatabaseHandle {
   const database = {} as DatabaseHandle;

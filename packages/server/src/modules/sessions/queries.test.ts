@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../../../test/db-target';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileDatabase } from '../../../test/db-target';
 import { sessions, users } from '../../db/schema';
 import { sessionQueries } from './queries';
 
@@ -10,11 +9,10 @@ const DEVICES = ['laptop', 'phone', 'tablet'];
 const HISTORY = 3_000;
 
 describe('the session insert, for a person with a long history', () => {
-  let database: DatabaseHandle;
+  const database = fileDatabase();
   const userId = randomUUID();
 
   beforeAll(async () => {
-    database = await freshDatabase();
     const now = new Date();
     await database.db.insert(users).values({ id: userId, email: `history-${randomBytes(4).toString('hex')}@example.com`, fullName: 'Long History', createdAt: now, updatedAt: now });
     // Sessions stay for the device history (ended ones for SESSION_RETENTION_DAYS): thousands for one person is what an automated client leaves in months.
@@ -30,10 +28,6 @@ describe('the session insert, for a person with a long history', () => {
     for (let i = 0; i < rows.length; i += 500) await database.db.insert(sessions).values(rows.slice(i, i + 500));
     await database.db.execute(sql`analyze sessions`);
   }, 60_000);
-
-  afterAll(async () => {
-    await database?.close();
-  });
 
   it('tells whether the person and the device were seen before', async () => {
     const queries = sessionQueries(database.db);

@@ -1,9 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
-import { freshDatabase } from '../../../test/db-target';
-import type { DatabaseHandle } from '../../db/client';
+import { fileDatabase } from '../../../test/db-target';
 import { sessions, users } from '../../db/schema';
 import { sessionQueries } from './queries';
 import { deleteEndedSessions } from './retention';
@@ -13,14 +12,7 @@ const NOW = new Date('2026-11-28T12:00:00Z');
 const RETENTION = { retentionDays: 90, idleTimeoutSeconds: 7 * 24 * 60 * 60 };
 
 describe('deleting sessions that ended long ago', () => {
-  let database: DatabaseHandle;
-
-  beforeAll(async () => {
-    database = await freshDatabase();
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = fileDatabase();
 
   async function person() {
     const id = randomUUID();
