@@ -126,6 +126,13 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
     return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
   }
 
+  /** A new person signed in to the test product by the code flow: the product's configuration, the person's browser and session, and the product's tokens. */
+  async function signedInToProduct() {
+    const config = await discover('test-product', PRODUCT_SECRET);
+    const person = await signedInBrowser();
+    return { config, ...person, tokens: await codeFlow(config, person.browser) };
+  }
+
   /**
    * The device flow's token polling for a code already approved: openid-client waits the
    * provider's `interval` (5 s) before its first poll, which here would only be idle time.
@@ -163,6 +170,7 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
     authorize,
     walkAuthorization,
     codeFlow,
+    signedInToProduct,
     approveDevice,
     pollApproved,
   };

@@ -10,7 +10,7 @@ import { json, PASSWORD, PRODUCT_SECRET, relyingPartyTestServer } from '../../..
  * tokens, and the products are told back-channel.
  */
 const rp = relyingPartyTestServer({ backchannelLogout: true });
-const { discover, signedInBrowser, authorize, codeFlow, pollApproved } = rp;
+const { discover, signedInBrowser, signedInToProduct, authorize, codeFlow, pollApproved } = rp;
 
 /** Answers yes in `browser` to the provider's logout form (`html`, its page): where the browser lands. */
 async function confirmLogout(browser: TestBrowser, html: string): Promise<URL> {
@@ -26,9 +26,7 @@ async function confirmLogout(browser: TestBrowser, html: string): Promise<URL> {
 
 describe('logout', () => {
   it('RP-initiated logout signs the person out of the portal and tells the products back-channel', async () => {
-    const config = await discover('test-product', PRODUCT_SECRET);
-    const { browser, token } = await signedInBrowser();
-    const tokens = await codeFlow(config, browser);
+    const { config, browser, token, tokens } = await signedInToProduct();
     const before = rp.logoutTokens.length;
     const url = oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:5179/' });
     const question = await browser.request(url.href);
@@ -47,9 +45,7 @@ describe('logout', () => {
   });
 
   it('RP-initiated logout from a browser already signed out posts itself on to the app: its script and the app are allowed by the CSP', async () => {
-    const config = await discover('test-product', PRODUCT_SECRET);
-    const { browser } = await signedInBrowser();
-    const tokens = await codeFlow(config, browser);
+    const { config, tokens } = await signedInToProduct();
     const url = oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:5179/' });
     // Another browser (no provider session): no question, the provider's form posts itself by an inline script.
     const elsewhere = new TestBrowser(rp.origin);
@@ -67,9 +63,7 @@ describe('logout', () => {
   });
 
   it("signing out of the portal ends the provider session, its tokens, and tells the products", async () => {
-    const config = await discover('test-product', PRODUCT_SECRET);
-    const { browser, token } = await signedInBrowser();
-    const tokens = await codeFlow(config, browser);
+    const { config, browser, token, tokens } = await signedInToProduct();
     const before = rp.logoutTokens.length;
     const out = await fetch(`${rp.origin}/v3/sso/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(out.status).toBeLessThan(300);
@@ -87,9 +81,7 @@ describe('logout', () => {
 
 describe('ending portal sessions', () => {
   it('revoking the session on the device-activity page ends its provider session and tokens; other sessions keep theirs', async () => {
-    const config = await discover('test-product', PRODUCT_SECRET);
-    const { browser, email } = await signedInBrowser();
-    const tokens = await codeFlow(config, browser);
+    const { config, email, tokens } = await signedInToProduct();
     // The same person on a second device.
     const other = await rp.identity.signIn(email, PASSWORD);
     const otherToken = other.json().token as string;
@@ -132,9 +124,7 @@ describe('a password reset', () => {
 
 describe('an account deletion', () => {
   it("ends the person's provider sessions and tokens when the deletion is requested", async () => {
-    const product = await discover('test-product', PRODUCT_SECRET);
-    const { browser, token } = await signedInBrowser();
-    const tokens = await codeFlow(product, browser);
+    const { config: product, browser, token, tokens } = await signedInToProduct();
     const requested = await fetch(`${rp.origin}/v3/sso/me/deletion`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -10,7 +10,7 @@ import { thirdPartyClients } from './clients';
  * introspection, revocation, client credentials.
  */
 const rp = relyingPartyTestServer();
-const { discover, signedInBrowser, authorize, codeFlow, pollApproved } = rp;
+const { discover, signedInBrowser, signedInToProduct, authorize, codeFlow, pollApproved } = rp;
 
 describe('openid-client against the portal', () => {
   it('discovers the provider: code flow only, S256, iss parameter, the endpoints', async () => {
@@ -30,9 +30,7 @@ describe('openid-client against the portal', () => {
   });
 
   it('signs a signed-in person straight in (SSO), with the ID token claims and userinfo', async () => {
-    const config = await discover('test-product', PRODUCT_SECRET);
-    const { browser, email } = await signedInBrowser();
-    const tokens = await codeFlow(config, browser);
+    const { config, email, tokens } = await signedInToProduct();
     const claims = tokens.claims()!;
     expect(claims.email).toBe(email);
     expect(claims.email_verified).toBe(true);
@@ -94,9 +92,7 @@ describe('the plan claim (billing, through app.ts)', () => {
 
 describe('tokens', () => {
   it('rotates refresh tokens; a replayed one revokes the whole family', async () => {
-    const config = await discover('test-product', PRODUCT_SECRET);
-    const { browser } = await signedInBrowser();
-    const first = await codeFlow(config, browser);
+    const { config, tokens: first } = await signedInToProduct();
     const second = await oidc.refreshTokenGrant(config, first.refresh_token!);
     expect(second.refresh_token).toBeTruthy();
     expect(second.refresh_token).not.toBe(first.refresh_token);
@@ -109,9 +105,7 @@ describe('tokens', () => {
   });
 
   it('lets exactly one of ten parallel refreshes with the same token win, and then revokes the family (the others are replays)', async () => {
-    const config = await discover('test-product', PRODUCT_SECRET);
-    const { browser } = await signedInBrowser();
-    const first = await codeFlow(config, browser);
+    const { config, tokens: first } = await signedInToProduct();
     // On PostgreSQL (a pool) the ten reads of the unused token really interleave; PGlite's one connection mostly serialises them.
     const answers = await Promise.allSettled(Array.from({ length: 10 }, () => oidc.refreshTokenGrant(config, first.refresh_token!)));
     const won = answers.filter((answer) => answer.status === 'fulfilled');
@@ -125,9 +119,7 @@ describe('tokens', () => {
   });
 
   it('introspects and revokes tokens (RFC 7662, RFC 7009)', async () => {
-    const config = await discover('test-product', PRODUCT_SECRET);
-    const { browser } = await signedInBrowser();
-    const tokens = await codeFlow(config, browser);
+    const { config, tokens } = await signedInToProduct();
     const introspected = await oidc.tokenIntrospection(config, tokens.access_token);
     expect(introspected).toMatchObject({ active: true, client_id: 'test-product', sub: tokens.claims()!.sub });
     await oidc.tokenRevocation(config, tokens.refresh_token!);
@@ -137,9 +129,7 @@ describe('tokens', () => {
   });
 
   it("answers introspection of a token only to its own client or its product's back end; another app learns nothing", async () => {
-    const product = await discover('test-product', PRODUCT_SECRET);
-    const { browser } = await signedInBrowser();
-    const tokens = await codeFlow(product, browser);
+    const { config: product, browser, tokens } = await signedInToProduct();
     // An outside app with a secret of its own (a confidential client) asks about the product's tokens.
     const registered = await thirdPartyClients(rp.server.database.db).add({ name: 'Curious App', redirectUris: [CALLBACK] });
     const outside = await discover(registered.clientId, registered.clientSecret);
