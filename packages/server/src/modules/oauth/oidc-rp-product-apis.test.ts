@@ -7,7 +7,7 @@ import { PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-pa
  * the user, the support-chat identity, and the tokens they refuse.
  */
 const rp = relyingPartyTestServer();
-const { discover, signedInBrowser, codeFlow } = rp;
+const { discover, signedInBrowser, signedInToProduct, codeFlow } = rp;
 
 describe("the products' view of the user (access tokens on /v3/{product}_platform)", () => {
   const OTHER_CALLBACK = 'http://127.0.0.1:5179/other/callback';
@@ -37,9 +37,7 @@ describe("the products' view of the user (access tokens on /v3/{product}_platfor
   });
 
   it("answers the support-chat identity to a product's access token on its own API only", async () => {
-    const locker = await discover('test-product', PRODUCT_SECRET);
-    const { browser, email } = await signedInBrowser();
-    const tokens = await codeFlow(locker, browser);
+    const { email, tokens } = await signedInToProduct();
     const chat = (product: string) => fetch(`${rp.origin}/v3/${product}_platform/pm/users/me/chatwoot`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     const own = await chat('locker');
     expect(own.status).toBe(200);
@@ -52,9 +50,7 @@ describe("the products' view of the user (access tokens on /v3/{product}_platfor
   });
 
   it("refuses a revoked or expired access token, a product back end's client-credentials token, and nonsense", async () => {
-    const config = await discover('test-product', PRODUCT_SECRET);
-    const { browser } = await signedInBrowser();
-    const revoked = await codeFlow(config, browser);
+    const { config, browser, tokens: revoked } = await signedInToProduct();
     expect((await pmUser('locker', revoked.access_token)).status).toBe(200);
     await oidc.tokenRevocation(config, revoked.access_token);
     expect((await pmUser('locker', revoked.access_token)).status).toBe(401);
