@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { ALPHANUMERIC_PATTERN, BUSINESS_TRIAL_MAX_MEMBERS, billingEndpoints, profileMessages, type EndpointInput, type EndpointResponse } from '@portal/contracts';
 import { ApiError, call, errorText, fieldErrors, fieldErrorText } from '../lib/api';
 import { useAuthState } from '../lib/session';
-import { CaptchaError, type CaptchaHandle } from './captcha/types';
-import { isCaptchaRefusal, SignUpCaptcha } from './captcha/SignUpCaptcha';
+import { CaptchaError, isCaptchaRefusal, type CaptchaHandle } from './captcha/types';
+import { SignUpCaptcha } from './captcha/SignUpCaptcha';
 
 interface Values {
   company: string;

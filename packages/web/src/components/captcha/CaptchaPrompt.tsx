@@ -7,14 +7,15 @@ const CaptchaField = lazy(async () => ({ default: (await import('./CaptchaField'
 
 /**
  * The captcha a form shows after the server asked for one: why, then the check, which
- * starts solving at once. `ref` gives the answer to send with the next attempt.
+ * starts solving at once. `ref` gives the answer to send with the next attempt; `onAnswer`
+ * is told when the check has one (it says Verified), so a message asking for it can go.
  */
-export function CaptchaPrompt({ hint, action, ref }: { hint: string; action: string; ref: Ref<CaptchaHandle> }) {
+export function CaptchaPrompt({ hint, action, onAnswer, ref }: { hint: string; action: string; onAnswer?(): void; ref: Ref<CaptchaHandle> }) {
   return (
     <Stack gap={4}>
       <Text size="sm">{hint}</Text>
       <Suspense fallback={null}>
-        <CaptchaField ref={ref} action={action} auto="onload" />
+        <CaptchaField ref={ref} action={action} auto="onload" onChange={(answer) => answer && onAnswer?.()} />
       </Suspense>
     </Stack>
   );

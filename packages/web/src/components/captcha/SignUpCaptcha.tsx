@@ -22,8 +22,3 @@ export function SignUpCaptcha({ captchaRef, failure, onAnswer }: { captchaRef: R
     </Stack>
   );
 }
-
-/** Whether the server refused a sign-up for its captcha (shown at the captcha, not as a form error). */
-export function isCaptchaRefusal(error: ApiError): boolean {
-  return error.code === 'auth.captcha_required' || error.code === 'auth.captcha_invalid';
-}

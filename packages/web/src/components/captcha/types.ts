@@ -15,3 +15,8 @@ export class CaptchaError extends Error {
     this.name = 'CaptchaError';
   }
 }
+
+/** Whether the server refused a request for its captcha (missing or not accepted): a message about the captcha, not the form. */
+export function isCaptchaRefusal(error: { code?: string }): boolean {
+  return error.code === 'auth.captcha_required' || error.code === 'auth.captcha_invalid';
+}

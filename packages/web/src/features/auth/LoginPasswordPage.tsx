@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
-import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
+import { CaptchaError, isCaptchaRefusal, type CaptchaHandle } from '../../components/captcha/types';
 import { LightField, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, errorText, retryAfterSeconds } from '../../lib/api';
@@ -80,6 +80,9 @@ export function LoginPasswordPage() {
     }
   };
 
+  // Once the check says Verified, a message asking for the captcha is out of date.
+  const captchaAnswered = () => setFailure((current) => (current?.kind === 'captcha' || (current && isCaptchaRefusal(current.error)) ? null : current));
+
   const notActivated = failure?.kind === 'api' && failure.error.code === 'auth.not_activated';
   const ssoRequired = failure?.kind === 'api' && failure.error.code === 'sso.required';
   const message =
@@ -117,7 +120,7 @@ export function LoginPasswordPage() {
             autoFocus
             {...form.text('password')}
           />
-          {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.loginPassword.captchaHint')} action="login" />}
+          {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.loginPassword.captchaHint')} action="login" onAnswer={captchaAnswered} />}
           {message && (
             <div className={classes.alert} role="alert" data-testid="login-error">
               {message}

@@ -6,7 +6,7 @@ import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { firstPaintRoutes, paths, VERIFICATION_CODE_LENGTH, type mfaEndpoints, type MfaChallengeResponse } from '@portal/contracts';
 import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
-import { CaptchaError, type CaptchaHandle } from '../../components/captcha/types';
+import { CaptchaError, isCaptchaRefusal, type CaptchaHandle } from '../../components/captcha/types';
 import { OtpInput } from '../../components/form/OtpInput';
 import { PageHeader } from '../../components/PageHeader';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
@@ -74,6 +74,12 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
     }
   };
 
+  // Once the check says Verified, a message asking for the captcha is out of date.
+  const captchaAnswered = () => {
+    setCaptchaFailure(null);
+    setFailure((current) => (current && isCaptchaRefusal(current) ? null : current));
+  };
+
   const expired = failure?.code === 'auth.mfa_token_invalid';
   return (
     <>
@@ -114,7 +120,7 @@ export function SecondFactorStep({ challenge, onSignedIn }: SecondFactorStepProp
               testId="second-factor-code"
             />
           )}
-          {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.loginPassword.captchaHint')} action="login" />}
+          {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.loginPassword.captchaHint')} action="login" onAnswer={captchaAnswered} />}
           {(failure || captchaFailure) && (
             <Text size="sm" c="red.7" role="alert">
               {captchaFailure ? t(captchaFailure.key) : errorText(failure!)}

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyLanguage } from '../../lib/language';
 import { completeSignIn } from '../../lib/sign-in';
+import { captchaStub } from '../../test/captcha-stub';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { locationOf, renderAt } from '../../test/render';
 
@@ -103,6 +104,22 @@ describe('/login/password', () => {
     expect(server.callsTo('POST /sso/auth').at(-1)).toEqual({ email: 'ada@example.com', password: 'right', captcha: 'captcha-answer' });
   });
 
+  it('"Complete the captcha" goes once the captcha says Verified; a wrong password stays', async () => {
+    server.on('POST /sso/auth', { status: 400, body: { code: 'auth.captcha_required', message: 'Complete the captcha', details: { captcha_required: true } } });
+    await toPasswordStep();
+    submitPassword('right');
+    expect((await screen.findByTestId('login-error')).textContent).toBe('Complete the captcha');
+    await screen.findByTestId('captcha');
+    act(() => captchaStub.solve());
+    await waitFor(() => expect(screen.queryByTestId('login-error')).toBeNull());
+
+    server.on('POST /sso/auth', { status: 400, body: { code: 'auth.invalid_credentials', message: 'Email or password not valid', details: { captcha_required: true } } });
+    submitPassword('wrong');
+    expect((await screen.findByTestId('login-error')).textContent).toBe('Email or password not valid');
+    act(() => captchaStub.solve());
+    expect(screen.getByTestId('login-error').textContent).toBe('Email or password not valid');
+  });
+
   it('says how long to wait after too many tries, and waits', async () => {
     server.on('POST /sso/auth', { status: 429, body: { code: 'rate_limited', message: 'Too many requests', details: { retry_after_seconds: 17 } } });
     await toPasswordStep();
@@ -175,6 +192,20 @@ describe('/login/password', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(completeSignIn).toHaveBeenCalledWith('/'));
     expect(server.callsTo('POST /sso/auth/mfa').at(-1)).toEqual({ mfa_token: 'mfa-3', code: '123456', captcha: 'captcha-answer' });
+  });
+
+  it('with two-step verification on: "Complete the captcha" goes once the captcha says Verified', async () => {
+    server.on('POST /sso/auth', { status: 200, body: { mfa_required: true, mfa_token: 'mfa-4', method: 'totp' } });
+    server.on('POST /sso/auth/mfa', { status: 400, body: { code: 'auth.captcha_required', message: 'Complete the captcha', details: { captcha_required: true } } });
+    await toPasswordStep();
+    submitPassword('Correct-Horse');
+    expect(await screen.findByRole('heading', { name: 'Two-step verification' })).toBeTruthy();
+    fireEvent.change(within(screen.getByTestId('second-factor-code')).getAllByRole('textbox')[0]!, { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Complete the captcha')).toBeTruthy();
+    await screen.findByTestId('captcha');
+    act(() => captchaStub.solve());
+    await waitFor(() => expect(screen.queryByText('Complete the captcha')).toBeNull());
   });
 
   it('with two-step verification on: a recovery code instead', async () => {

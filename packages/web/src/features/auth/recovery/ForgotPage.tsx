@@ -8,7 +8,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, RESET_LINK_TTL_SECONDS, VERIFICATION_CODE_LENGTH } from '@portal/contracts';
 import { CaptchaPrompt } from '../../../components/captcha/CaptchaPrompt';
-import { CaptchaError } from '../../../components/captcha/types';
+import { CaptchaError, isCaptchaRefusal } from '../../../components/captcha/types';
 import { useCaptchaSubmit } from '../../../components/captcha/use-captcha-submit';
 import { OtpInput } from '../../../components/form/OtpInput';
 import { PageHeader } from '../../../components/PageHeader';
@@ -183,6 +183,12 @@ function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(
     }
   };
 
+  // Once the check says Verified, a message asking for the captcha is out of date.
+  const captchaAnswered = () => {
+    setCaptchaFailure(null);
+    setFailure((current) => (current && isCaptchaRefusal(current) ? null : current));
+  };
+
   const mismatch = failure?.code === 'auth.recovery_email_mismatch';
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
@@ -201,7 +207,7 @@ function EmailStep({ identifier, onBack, onDone }: { identifier: string; onBack(
           description={mismatch ? t('auth.recovery.forgot.mismatchHint') : undefined}
           inputWrapperOrder={['label', 'input', 'error', 'description']}
         />
-        {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.recovery.forgot.captchaHint')} action="recovery" />}
+        {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.recovery.forgot.captchaHint')} action="recovery" onAnswer={captchaAnswered} />}
         <StepButtons onBack={onBack} backLabel={t('auth.recovery.forgot.back')} submitLabel={t('auth.recovery.forgot.sendCode')} pending={pending} />
       </Stack>
     </form>

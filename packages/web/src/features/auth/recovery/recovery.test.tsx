@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../../lib/i18n';
 import { applyLanguage } from '../../../lib/language';
+import { captchaStub } from '../../../test/captcha-stub';
 import { fakeApi, type FakeApi } from '../../../test/fake-api';
 import { locationOf, renderAt } from '../../../test/render';
 
@@ -50,6 +51,36 @@ describe('/forgot', () => {
     press('Send code');
     expect(await screen.findByTestId('recovery-code')).toBeTruthy();
     expect(server.callsTo('POST /sso/password/forgot/verify-email').at(-1)).toEqual({ identifier: 'ada', email: 'ada@example.com', captcha: 'captcha-answer' });
+  });
+
+  it('"Complete the captcha" goes once the captcha says Verified, without another send', async () => {
+    server.on('POST /sso/password/forgot/verify-email', { status: 400, body: { code: 'auth.captcha_required', message: 'Complete the captcha', details: { captcha_required: true } } });
+    renderAt('/forgot');
+    await screen.findByLabelText('Email or username');
+    type('Email or username', 'ada');
+    press('Continue');
+    await screen.findByLabelText('Recovery email');
+    type('Recovery email', 'ada@example.com');
+    press('Send code');
+    expect(await screen.findByText('Complete the captcha')).toBeTruthy();
+    await screen.findByTestId('captcha');
+    act(() => captchaStub.solve());
+    await waitFor(() => expect(screen.queryByText('Complete the captcha')).toBeNull());
+    expect(server.callsTo('POST /sso/password/forgot/verify-email')).toHaveLength(1);
+  });
+
+  it('a message that is not about the captcha stays when the captcha says Verified', async () => {
+    server.on('POST /sso/password/forgot/verify-email', { status: 400, body: { code: 'auth.recovery_email_mismatch', message: 'x', details: { hint: 'ad***a@e***.com', captcha_required: true } } });
+    renderAt('/forgot');
+    await screen.findByLabelText('Email or username');
+    type('Email or username', 'ada');
+    press('Continue');
+    await screen.findByLabelText('Recovery email');
+    type('Recovery email', 'someone@example.com');
+    press('Send code');
+    await screen.findByTestId('captcha');
+    act(() => captchaStub.solve());
+    expect(screen.getByText('The recovery email does not match ad***a@e***.com')).toBeTruthy();
   });
 
   it('identifier and method, recovery email (with the hint on a mismatch), code, new password, then sign-in', async () => {

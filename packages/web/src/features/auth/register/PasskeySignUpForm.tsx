@@ -15,9 +15,9 @@ import { ApiError, call, fieldErrors } from '../../../lib/api';
 import { rememberSignupEmail } from '../../../lib/flow-storage';
 import { useForm } from '../../../lib/use-form';
 import { acceptTerms, email, required } from '../../../lib/validators';
-import { CaptchaError } from '../../../components/captcha/types';
+import { CaptchaError, isCaptchaRefusal } from '../../../components/captcha/types';
 import { useCaptchaSubmit } from '../../../components/captcha/use-captcha-submit';
-import { isCaptchaRefusal, SignUpCaptcha } from '../../../components/captcha/SignUpCaptcha';
+import { SignUpCaptcha } from '../../../components/captcha/SignUpCaptcha';
 import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
 
 /** POST /sso/users/webauthn/register/options {algorithms, email, full_name, captcha} → creation options (the spec's call list). */

@@ -7,7 +7,7 @@ import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { paths, type FieldError, type Language } from '@portal/contracts';
-import { CaptchaError } from '../../../components/captcha/types';
+import { CaptchaError, isCaptchaRefusal } from '../../../components/captcha/types';
 import { useCaptchaSubmit } from '../../../components/captcha/use-captcha-submit';
 import { NewPasswordField } from '../../../components/NewPasswordField';
 import { ApiError, fieldErrors } from '../../../lib/api';
@@ -16,7 +16,7 @@ import { rememberSignupEmail } from '../../../lib/flow-storage';
 import { useForm } from '../../../lib/use-form';
 import { acceptTerms, email, newPassword, required } from '../../../lib/validators';
 import { signUp } from './api';
-import { isCaptchaRefusal, SignUpCaptcha } from '../../../components/captcha/SignUpCaptcha';
+import { SignUpCaptcha } from '../../../components/captcha/SignUpCaptcha';
 import { NameAndEmailFields, TermsCheckbox } from './SignUpFields';
 import { FailureAlert } from '../../../components/FailureAlert';
 
