@@ -1,4 +1,5 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import classes from './LightField.module.css';
 
@@ -58,6 +59,25 @@ export function LightField({ label, error, type = 'text', id, ...input }: LightF
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * A sign-in step's form: its fields, message and button stacked as every step draws them. The
+ * browser's own validation is off (the step checks its fields and says why in the language
+ * shown), and a submit stays on the page: it runs the step's handler.
+ */
+export function LightForm({ onSubmit, children }: { onSubmit(): Promise<void> | void; children: ReactNode }) {
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onSubmit();
+      }}
+    >
+      <Stack gap="md">{children}</Stack>
+    </form>
   );
 }
 

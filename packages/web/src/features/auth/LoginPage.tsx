@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
-import { LightField, LightSubmit } from './LightField';
+import { LightField, LightForm, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { SocialButtons } from '../../components/SocialButtons';
 import { loadPagesCatalogue } from '../../lib/i18n';
@@ -50,8 +50,7 @@ export function LoginPage() {
 
   if (result.secondStep) return result.secondStep;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (discovering || !form.check()) return;
     const value = form.values.identifier.trim();
     rememberIdentifier(value);
@@ -78,30 +77,28 @@ export function LoginPage() {
   return (
     <>
       <PageHeader title={t('auth.login.title')} description={t('auth.login.description', { service: service.entry.name })} />
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <Stack gap="md">
-          <LightField
-            label={t('auth.login.identifierLabel')}
-            name="username"
-            // "webauthn": the browser offers this site's passkeys here too (PasskeySignInButton's autofill).
-            autoComplete="username webauthn"
-            {...addressTyping}
-            autoFocus
-            onFocus={() => mounted.current && armAutofill()}
-            onPointerDown={armAutofill}
-            onKeyDown={armAutofill}
-            {...form.text('identifier')}
-          />
-          {notActivated && (
-            <Text size="sm" c="red.8" role="alert" data-testid="onpremise-not-activated">
-              {t('auth.login.onPremiseNotActivated', { email: notActivated })}
-            </Text>
-          )}
-          <LightSubmit loading={discovering} disabled={discovering}>
-            {t('auth.login.continue')}
-          </LightSubmit>
-        </Stack>
-      </form>
+      <LightForm onSubmit={submit}>
+        <LightField
+          label={t('auth.login.identifierLabel')}
+          name="username"
+          // "webauthn": the browser offers this site's passkeys here too (PasskeySignInButton's autofill).
+          autoComplete="username webauthn"
+          {...addressTyping}
+          autoFocus
+          onFocus={() => mounted.current && armAutofill()}
+          onPointerDown={armAutofill}
+          onKeyDown={armAutofill}
+          {...form.text('identifier')}
+        />
+        {notActivated && (
+          <Text size="sm" c="red.8" role="alert" data-testid="onpremise-not-activated">
+            {t('auth.login.onPremiseNotActivated', { email: notActivated })}
+          </Text>
+        )}
+        <LightSubmit loading={discovering} disabled={discovering}>
+          {t('auth.login.continue')}
+        </LightSubmit>
+      </LightForm>
       <Stack mt="md">
         <PasskeySignInButton
           autofill={autofillArmed}

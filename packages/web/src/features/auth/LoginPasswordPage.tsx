@@ -1,11 +1,11 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
 import { CaptchaPrompt } from '../../components/captcha/CaptchaPrompt';
 import { CaptchaError, isCaptchaRefusal, type CaptchaHandle } from '../../components/captcha/types';
-import { LightField, LightSubmit } from './LightField';
+import { LightField, LightForm, LightSubmit } from './LightField';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, errorText, retryAfterSeconds } from '../../lib/api';
 import { recalledIdentifier, stateValue } from '../../lib/flow-storage';
@@ -58,8 +58,7 @@ export function LoginPasswordPage() {
 
   if (result.secondStep) return result.secondStep;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (pending || result.done || wait > 0 || !form.check()) return;
     setPending(true);
     setFailure(null);
@@ -108,29 +107,27 @@ export function LoginPasswordPage() {
           {t('auth.loginPassword.change')}
         </Anchor>
       </Group>
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        {/* For password managers: the account this password belongs to. */}
+      <LightForm onSubmit={submit}>
+        {/* For password managers: the account this password belongs to (hidden: no room taken in the stack). */}
         <input type="text" name="username" autoComplete="username" value={identifier} readOnly hidden />
-        <Stack gap="md">
-          <LightField
-            label={t('auth.loginPassword.passwordLabel')}
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            autoFocus
-            {...form.text('password')}
-          />
-          {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.loginPassword.captchaHint')} action="login" onAnswer={captchaAnswered} />}
-          {message && (
-            <div className={classes.alert} role="alert" data-testid="login-error">
-              {message}
-            </div>
-          )}
-          <LightSubmit loading={pending || result.done} disabled={wait > 0}>
-            {t('auth.loginPassword.submit')}
-          </LightSubmit>
-        </Stack>
-      </form>
+        <LightField
+          label={t('auth.loginPassword.passwordLabel')}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          autoFocus
+          {...form.text('password')}
+        />
+        {captchaShown && <CaptchaPrompt ref={captcha} hint={t('auth.loginPassword.captchaHint')} action="login" onAnswer={captchaAnswered} />}
+        {message && (
+          <div className={classes.alert} role="alert" data-testid="login-error">
+            {message}
+          </div>
+        )}
+        <LightSubmit loading={pending || result.done} disabled={wait > 0}>
+          {t('auth.loginPassword.submit')}
+        </LightSubmit>
+      </LightForm>
       {ssoRequired && (
         <Anchor component={Link} to={`${paths.loginSso}${search}`} state={{ identifier }} size="sm" mt="md" display="inline-block" data-testid="use-sso">
           {t('auth.loginPassword.useSso')}

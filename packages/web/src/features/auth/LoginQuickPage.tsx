@@ -1,10 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { mfaEndpoints, paths, VERIFICATION_CODE_LENGTH } from '@portal/contracts';
 import { OtpInput } from '../../components/form/OtpInput';
-import { LightField, LightSubmit } from './LightField';
+import { LightField, LightForm, LightSubmit } from './LightField';
+import { ResendCodeButton } from './ResendCode';
 import { PageHeader } from '../../components/PageHeader';
 import { useSecurityText } from '../../components/passkey/use-security-text';
 import { RESEND_COOLDOWN_SECONDS } from '../../components/ResendActivation';
@@ -54,8 +55,7 @@ export function LoginQuickPage() {
 
   if (result.secondStep) return result.secondStep;
 
-  const send = async (event?: FormEvent) => {
-    event?.preventDefault();
+  const send = async () => {
     if (pending || wait > 0) return;
     if (sentTo === null && !form.check()) return;
     const address = sentTo ?? form.values.email.trim();
@@ -103,27 +103,25 @@ export function LoginQuickPage() {
     return (
       <>
         <PageHeader title={t('auth.emailCode.title')} description={t('auth.emailCode.description', { length: VERIFICATION_CODE_LENGTH })} />
-        <form onSubmit={(event) => void send(event)} noValidate>
-          <Stack gap="md">
-            <LightField
-              label={t('auth.emailCode.emailLabel')}
-              type="email"
-              name="email"
-              autoComplete="username"
-              {...addressTyping}
-              autoFocus
-              {...form.text('email')}
-            />
-            {failure && (
-              <Text size="sm" c="red.7" role="alert">
-                {errorText(failure)}
-              </Text>
-            )}
-            <LightSubmit loading={pending} disabled={wait > 0}>
-              {wait > 0 ? t('auth.emailCode.resendIn', { seconds: wait }) : t('auth.emailCode.send')}
-            </LightSubmit>
-          </Stack>
-        </form>
+        <LightForm onSubmit={send}>
+          <LightField
+            label={t('auth.emailCode.emailLabel')}
+            type="email"
+            name="email"
+            autoComplete="username"
+            {...addressTyping}
+            autoFocus
+            {...form.text('email')}
+          />
+          {failure && (
+            <Text size="sm" c="red.7" role="alert">
+              {errorText(failure)}
+            </Text>
+          )}
+          <LightSubmit loading={pending} disabled={wait > 0}>
+            {wait > 0 ? t('auth.emailCode.resendIn', { seconds: wait }) : t('auth.emailCode.send')}
+          </LightSubmit>
+        </LightForm>
         <Anchor component={Link} to={`${paths.login}${search}`} size="sm" mt="lg" display="inline-block">
           {t('auth.emailCode.usePassword')}
         </Anchor>
@@ -134,42 +132,32 @@ export function LoginQuickPage() {
   return (
     <>
       <PageHeader title={t('auth.emailCode.title')} description={t('auth.emailCode.sentTo', { length: VERIFICATION_CODE_LENGTH, email: sentTo })} />
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void verify();
-        }}
-        noValidate
-      >
-        <Stack gap="md">
-          <OtpInput
-            label={t('auth.emailCode.codeLabel')}
-            value={form.values.code}
-            onChange={(value) => form.set('code', value)}
-            onComplete={(value) => void verify(value)}
-            error={failure ? errorText(failure) : form.error('code')}
-            autoFocus
-            name="code"
-          />
-          <LightSubmit loading={pending || result.done}>{t('auth.emailCode.submit')}</LightSubmit>
-          <Stack gap={4} align="flex-start">
-            <Button variant="subtle" size="xs" px={0} disabled={wait > 0} onClick={() => void send()} data-testid="quick-resend">
-              {wait > 0 ? t('auth.emailCode.resendIn', { seconds: wait }) : t('auth.emailCode.resend')}
-            </Button>
-            <Anchor
-              component="button"
-              type="button"
-              size="sm"
-              onClick={() => {
-                setSentTo(null);
-                setFailure(null);
-              }}
-            >
-              {t('auth.emailCode.changeEmail')}
-            </Anchor>
-          </Stack>
+      <LightForm onSubmit={() => verify()}>
+        <OtpInput
+          label={t('auth.emailCode.codeLabel')}
+          value={form.values.code}
+          onChange={(value) => form.set('code', value)}
+          onComplete={(value) => void verify(value)}
+          error={failure ? errorText(failure) : form.error('code')}
+          autoFocus
+          name="code"
+        />
+        <LightSubmit loading={pending || result.done}>{t('auth.emailCode.submit')}</LightSubmit>
+        <Stack gap={4} align="flex-start">
+          <ResendCodeButton seconds={wait} onResend={() => void send()} label={t('auth.emailCode.resend')} waitLabel={t('auth.emailCode.resendIn', { seconds: wait })} testId="quick-resend" />
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            onClick={() => {
+              setSentTo(null);
+              setFailure(null);
+            }}
+          >
+            {t('auth.emailCode.changeEmail')}
+          </Anchor>
         </Stack>
-      </form>
+      </LightForm>
       {result.restoreElement}
     </>
   );

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { recalledIdentifier, stateValue } from '../../lib/flow-storage';
 import { startCompanySso } from '../../lib/social';
 import { useCountdown } from '../../lib/use-countdown';
 import { BackToLogin } from './BackToLogin';
-import { LightField, LightSubmit } from './LightField';
+import { LightField, LightForm, LightSubmit } from './LightField';
 import { addressTyping } from '../../lib/address-input';
 
 const looksLikeEmail = (value: string | null | undefined) => (value && value.includes('@') ? value : '');
@@ -27,8 +27,7 @@ export function LoginSsoPage() {
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [wait, startWait] = useCountdown();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (pending || wait > 0) return;
     const value = identifier.trim();
     setEmpty(!value);
@@ -50,28 +49,26 @@ export function LoginSsoPage() {
   return (
     <>
       <PageHeader title={t('auth.loginSso.title')} description={t('auth.loginSso.description')} />
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <Stack gap="md">
-          <LightField
-            label={t('auth.loginSso.identifierLabel')}
-            placeholder={t('auth.loginSso.identifierPlaceholder')}
-            name="sso-identifier"
-            autoComplete="username"
-            {...addressTyping}
-            autoFocus
-            value={identifier}
-            onChange={(event) => setIdentifier(event.currentTarget.value)}
-          />
-          {message && (
-            <Text size="sm" c="red.9" role="alert" data-testid="sso-error">
-              {message}
-            </Text>
-          )}
-          <LightSubmit loading={pending} disabled={wait > 0}>
-            {t('auth.loginSso.continue')}
-          </LightSubmit>
-        </Stack>
-      </form>
+      <LightForm onSubmit={submit}>
+        <LightField
+          label={t('auth.loginSso.identifierLabel')}
+          placeholder={t('auth.loginSso.identifierPlaceholder')}
+          name="sso-identifier"
+          autoComplete="username"
+          {...addressTyping}
+          autoFocus
+          value={identifier}
+          onChange={(event) => setIdentifier(event.currentTarget.value)}
+        />
+        {message && (
+          <Text size="sm" c="red.9" role="alert" data-testid="sso-error">
+            {message}
+          </Text>
+        )}
+        <LightSubmit loading={pending} disabled={wait > 0}>
+          {t('auth.loginSso.continue')}
+        </LightSubmit>
+      </LightForm>
       <Stack gap="xs" mt="xl">
         <BackToLogin />
       </Stack>

@@ -30,9 +30,9 @@ export function useResendCode(send: () => Promise<unknown>, { initialSeconds, se
 }
 
 /** The small "send the code again" button, saying how long to wait while it cannot. */
-export function ResendCodeButton({ seconds, onResend, label, waitLabel }: { seconds: number; onResend(): void; label: string; waitLabel: string }) {
+export function ResendCodeButton({ seconds, onResend, label, waitLabel, testId }: { seconds: number; onResend(): void; label: string; waitLabel: string; testId?: string }) {
   return (
-    <Button variant="subtle" size="xs" px={0} disabled={seconds > 0} onClick={onResend}>
+    <Button variant="subtle" size="xs" px={0} disabled={seconds > 0} onClick={onResend} data-testid={testId}>
       {seconds > 0 ? waitLabel : label}
     </Button>
   );
