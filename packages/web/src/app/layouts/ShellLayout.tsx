@@ -7,8 +7,8 @@ import { AppShell, ScrollArea } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { AppFooter } from '../../components/AppFooter';
 import { ReauthDialog } from '../../components/dialogs/ReauthDialog';
+import { ShellMain } from '../../components/ShellMain';
 import { isDesktopWidth, setAsideOpen, useAppState } from '../../lib/app-state';
 import { queryClient } from '../../lib/query-client';
 import { ShellChat } from './ShellChat';
@@ -49,12 +49,9 @@ export function ShellLayout() {
           </ScrollArea>
         </AppShell.Navbar>
 
-        <AppShell.Main className={classes.main}>
+        <ShellMain>
           <Outlet />
-          <div className={classes.footer}>
-            <AppFooter />
-          </div>
-        </AppShell.Main>
+        </ShellMain>
       </AppShell>
       <ShellChat />
       <ReauthDialog />

@@ -10,18 +10,17 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type AdminMe } from '@portal/contracts';
-import { AppFooter } from '../../components/AppFooter';
 import { BrandLogo } from '../../components/BrandLogo';
 import { ErrorView } from '../../components/ErrorView';
 import { FullPageLoader } from '../../components/FullPageLoader';
 import { LanguagePicker } from '../../components/LanguagePicker';
 import { PublicFrame } from '../../components/PublicFrame';
 import { ReauthDialog } from '../../components/dialogs/ReauthDialog';
+import { ShellMain } from '../../components/ShellMain';
 import { ApiError } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { useBrand } from '../../lib/runtime-context';
 import { logout } from '../../lib/session';
-import classes from './AdminLayout.module.css';
 import { AdminNav } from './AdminNav';
 import { AdminRoutes } from './AdminRoutes';
 import { useAdminMe } from './api';
@@ -138,12 +137,9 @@ function AdminShell({ me }: { me: AdminMe }) {
           </AppShell.Section>
         </AppShell.Navbar>
 
-        <AppShell.Main className={classes.main}>
+        <ShellMain>
           <AdminRoutes />
-          <div className={classes.footer}>
-            <AppFooter />
-          </div>
-        </AppShell.Main>
+        </ShellMain>
       </AppShell>
     </OperatorContext>
   );
