@@ -1,5 +1,5 @@
 import '@mantine/core/styles/Loader.css';
-import { Loader } from '@mantine/core';
+import { Group, Loader } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -12,4 +12,13 @@ import { useTranslation } from 'react-i18next';
 export function LoadingIndicator() {
   const { t } = useTranslation();
   return <Loader size="sm" role="status" aria-label={t('app.loading')} data-testid="loading" />;
+}
+
+/** A whole page still waiting for what it shows: the indicator, centred where the page will be. */
+export function PageLoading() {
+  return (
+    <Group justify="center" py="xl">
+      <LoadingIndicator />
+    </Group>
+  );
 }

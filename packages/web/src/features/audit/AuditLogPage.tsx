@@ -20,7 +20,7 @@ import { Section } from '../../components/Section';
 import { ApiError, errorText } from '../../lib/api';
 import { downloadAuditCsv, useAdministeredOrganizations, useAuditEvents } from './api';
 import { useLanguage } from '../../lib/use-language';
-import { LoadingIndicator } from '../../components/LoadingIndicator';
+import { LoadingIndicator, PageLoading } from '../../components/LoadingIndicator';
 
 interface Draft {
   actions: string[];
@@ -127,11 +127,7 @@ export function AuditLogPage() {
   };
 
   if (administered.isPending) {
-    return (
-      <Group justify="center" py="xl">
-        <LoadingIndicator />
-      </Group>
-    );
+    return <PageLoading />;
   }
   if (administered.isError) {
     return (

@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { call } from '../../lib/api';
 import { loadAccountCatalogue } from '../../lib/i18n';
 import { currentUser, useAuthState } from '../../lib/session';
-import { LoadingIndicator } from '../../components/LoadingIndicator';
+import { PageLoading } from '../../components/LoadingIndicator';
 import { useAttempt } from './use-attempt';
 
 type OAuthApp = oauthEndpoints.OAuthApp;
@@ -62,11 +62,7 @@ export function LoginQuickAppPage() {
     });
 
   if (!sessionKnown) {
-    return (
-      <Group justify="center" py="xl">
-        <LoadingIndicator />
-      </Group>
-    );
+    return <PageLoading />;
   }
 
   return (

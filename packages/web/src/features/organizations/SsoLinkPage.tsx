@@ -9,7 +9,7 @@ import { paths } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, errorText, notify } from '../../lib/api';
 import { confirmSsoLink, fetchPendingSsoLink, pendingSsoLinkQueryKey, useOrganizationChange } from './api';
-import { LoadingIndicator } from '../../components/LoadingIndicator';
+import { PageLoading } from '../../components/LoadingIndicator';
 import { FailureAlert } from '../../components/FailureAlert';
 
 /**
@@ -26,11 +26,7 @@ export function SsoLinkPage() {
   const [failure, setFailure] = useState<string | null>(null);
 
   if (pending.isPending) {
-    return (
-      <Group justify="center" py="xl">
-        <LoadingIndicator />
-      </Group>
-    );
+    return <PageLoading />;
   }
   return (
     <Stack gap="lg">
