@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
+import { toast } from './support/accounts';
 import { seriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { createActivatedAccount, expect, test, uniqueEmail } from './support/mail';
@@ -46,10 +47,23 @@ test('a VND deposit order credited by a signed notification', async ({ portal, c
   await expect(dialog.getByText('Enter a whole amount from ₫10,000 to ₫499,999,999')).toHaveCount(0);
   await expect(dialog.getByLabel('Amount to deposit')).toHaveValue('5000');
 
+  // On a phone (the dialog then starts near the top of the screen), the success toast leaves
+  // the dialog's title bar (its title and close button) uncovered. Motion reduced: the toast
+  // is measured where it stays, not mid-slide.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.setViewportSize({ width: 390, height: 844 });
   await dialog.getByLabel('Amount to deposit').fill('250,000');
   await dialog.getByTestId('deposit-submit').click();
-  await expect(page.getByText('Deposit order created')).toBeVisible();
+  const created = toast(page, 'Deposit order created');
+  await expect(created).toBeVisible();
   const order = dialog.getByTestId('deposit-order');
+  await expect(order.getByTestId('deposit-qr')).toBeVisible();
+  const toastBox = (await created.boundingBox())!;
+  const titleBar = (await dialog.locator('header').boundingBox())!;
+  const apart = titleBar.y + titleBar.height <= toastBox.y || toastBox.y + toastBox.height <= titleBar.y;
+  expect(apart, `the toast ${JSON.stringify(toastBox)} leaves the title bar ${JSON.stringify(titleBar)} uncovered`).toBe(true);
+  await snap(page, 'wallet-deposit-order-390-en');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await expect(order.getByTestId('deposit-qr')).toBeVisible();
   expect(await order.getByTestId('deposit-qr').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
   // The image is drawn: a PNG's natural size, not a broken image.
