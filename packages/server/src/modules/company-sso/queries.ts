@@ -3,6 +3,7 @@ import type { DatabaseExecutor } from '../../db/client';
 import type { SignInMembership } from '../auth';
 import { companySsoConnections, companySsoDomains, companySsoIdentities, companySsoRequests, organizationMembers } from '../../db/schema';
 import { isUniqueViolation } from '../../db/errors';
+import { upsertOrganizationSettings } from '../../db/upsert-settings';
 
 export type ConnectionRow = typeof companySsoConnections.$inferSelect;
 export type DomainRow = typeof companySsoDomains.$inferSelect;
@@ -46,12 +47,7 @@ export function companySsoQueries(db: DatabaseExecutor) {
     /** Sets the organization's connection (one per organization); 'identifier_taken' when another has the identifier. */
     async upsertConnection(organizationId: string, settings: ConnectionSettings, now: Date): Promise<ConnectionRow | 'identifier_taken'> {
       try {
-        const [row] = await db
-          .insert(companySsoConnections)
-          .values({ organizationId, ...settings, createdAt: now, updatedAt: now })
-          .onConflictDoUpdate({ target: companySsoConnections.organizationId, set: { ...settings, updatedAt: now } })
-          .returning();
-        return row!;
+        return await upsertOrganizationSettings(db, companySsoConnections, organizationId, settings, now);
       } catch (error) {
         if (isUniqueViolation(error)) return 'identifier_taken';
         throw error;

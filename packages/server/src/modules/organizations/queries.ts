@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { upsertOrganizationSettings } from '../../db/upsert-settings';
 import { organizationDeployments, organizationMembers, organizations } from './tables';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -70,12 +71,7 @@ export function organizationQueries(db: Database) {
 
     /** Registers the organization's on-premise deployment, or replaces its settings (one per organization). */
     async upsertDeployment(organizationId: string, settings: DeploymentSettings, now: Date): Promise<DeploymentRow> {
-      const [row] = await db
-        .insert(organizationDeployments)
-        .values({ organizationId, ...settings, createdAt: now, updatedAt: now })
-        .onConflictDoUpdate({ target: organizationDeployments.organizationId, set: { ...settings, updatedAt: now } })
-        .returning();
-      return row!;
+      return upsertOrganizationSettings(db, organizationDeployments, organizationId, settings, now);
     },
 
     /** The member of this email with its organization's deployment; undefined when not a member or no deployment. */
