@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Button.css';
 import { useState } from 'react';
-import { Button, Stack, Text, Title } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { WaitingView } from '../../../components/WaitingView';
@@ -8,6 +8,7 @@ import { paths, RESET_LINK_TTL_SECONDS } from '@portal/contracts';
 import { PageHeader } from '../../../components/PageHeader';
 import { notify } from '../../../lib/api';
 import { useLinkAnswer } from '../../../lib/use-link-answer';
+import { LinkRefused } from '../LinkRefused';
 import { checkResetToken } from './api';
 import { NewPasswordForm } from './NewPasswordForm';
 
@@ -27,19 +28,13 @@ export function ResetPasswordPage() {
 
   if (link.state === 'failed' || refused || !token) {
     return (
-      <Stack gap="md">
-        <Title order={1} fz="h2">
-          {t('auth.recovery.resetPassword.invalidTitle')}
-        </Title>
-        <Text c="dimmed" role="alert">
-          {t('errors.auth.reset_link_invalid')}
-        </Text>
+      <LinkRefused title={t('auth.recovery.resetPassword.invalidTitle')} reason={t('errors.auth.reset_link_invalid')}>
         <div>
           <Button component={Link} to={`${paths.forgot}${search}`}>
             {t('auth.recovery.resetPassword.requestNew')}
           </Button>
         </div>
-      </Stack>
+      </LinkRefused>
     );
   }
 

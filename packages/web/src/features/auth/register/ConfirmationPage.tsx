@@ -8,6 +8,7 @@ import { WaitingView } from '../../../components/WaitingView';
 import { rememberIdentifier } from '../../../lib/flow-storage';
 import { oncePerToken } from '../../../lib/once-per-token';
 import { useLinkAnswer } from '../../../lib/use-link-answer';
+import { LinkRefused } from '../LinkRefused';
 import { activate } from './api';
 
 /** Activates once per token; the activated email is remembered for the sign-in that follows. */
@@ -54,15 +55,9 @@ export function ConfirmationPage() {
   }
 
   return (
-    <Stack gap="md" maw={480} mx="auto" py="xl">
-      <Title order={1} fz="h2">
-        {t('auth.register.confirmation.failedTitle')}
-      </Title>
-      <Text c="dimmed" role="alert">
-        {t('errors.auth.activation_link_invalid')}
-      </Text>
+    <LinkRefused title={t('auth.register.confirmation.failedTitle')} reason={t('errors.auth.activation_link_invalid')} maw={480} mx="auto" py="xl">
       <Text size="sm">{t('auth.register.confirmation.newLinkHint')}</Text>
       <ResendActivation />
-    </Stack>
+    </LinkRefused>
   );
 }
