@@ -1,18 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { generate, generateSecret } from 'otplib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
 import { listOutbox } from '../../platform/mail';
-import type { TestServer } from '../../../test/harness';
-import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
+import { fileServerWithClient } from '../../../test/server-with-client';
 
 const PASSWORD = 'plum-orbit-cactus-917';
 const clock = manualClock();
-let server: TestServer;
-let client: IdentityClient;
-beforeAll(async () => ({ server, client } = await startServerWithClient({ clock })));
-afterAll(() => server.close());
+const { server, client } = fileServerWithClient({ clock });
 
 const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
   server.app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}` } });

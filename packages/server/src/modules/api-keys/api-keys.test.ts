@@ -1,22 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, sessions, users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
 import { sha256 } from '../../platform/crypto';
-import type { TestServer } from '../../../test/harness';
-import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
+import { fileServerWithClient } from '../../../test/server-with-client';
 
 const clock = manualClock();
-let server: TestServer;
-let client: IdentityClient;
+const { server, client } = fileServerWithClient({ clock });
 let session: string;
 
 beforeAll(async () => {
-  ({ server, client } = await startServerWithClient({ clock }));
   session = await client.registeredUser('keys@example.com');
 });
-afterAll(() => server.close());
 
 const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
   server.app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}` } });

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
-import type { TestServer } from '../../../test/harness';
-import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
+import { fileServerWithClient } from '../../../test/server-with-client';
 import { solveCaptcha } from '../../../test/captcha';
 
 const clock = manualClock();
-let server: TestServer;
-let client: IdentityClient;
 const PASSWORD = 'plum-orbit-cactus-917';
 
-beforeAll(async () => ({ server, client } = await startServerWithClient({ clock })));
-afterAll(() => server.close());
+const { server, client } = fileServerWithClient({ clock });
 
 const me = (token: string) => server.app.inject({ url: '/v3/sso/me', headers: { authorization: `Bearer ${token}` } });
 

@@ -1,19 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUSINESS_TRIAL_MAX_MEMBERS } from '@portal/contracts';
 import { personWithCard } from '../../../test/billing';
 import { solveCaptcha } from '../../../test/captcha';
 import { manualClock } from '../../../test/clock';
-import type { TestServer } from '../../../test/harness';
-import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
+import { fileServerWithClient } from '../../../test/server-with-client';
 import { organizationMembers, subscriptions, trialUsages, users } from '../../db/schema';
 import { listOutbox } from '../../platform/mail';
 
 const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
-let server: TestServer;
-let client: IdentityClient;
-beforeAll(async () => ({ server, client } = await startServerWithClient({ clock, env: { BILLING_JOB_INTERVAL_SECONDS: '0' } })));
-afterAll(() => server.close());
+const { server, client } = fileServerWithClient({ clock, env: { BILLING_JOB_INTERVAL_SECONDS: '0' } });
 
 const form = (email: string, extra: Record<string, unknown> = {}) => ({ company: 'AcmeCorp', full_name: 'Ada Admin', email, members: 5, ...extra });
 /** The trial as the web form posts it: signed in (or not), with a solved captcha unless told otherwise. */

@@ -1,16 +1,12 @@
 import { and, count, eq, ne } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { personWithCard } from '../../../test/billing';
 import { manualClock } from '../../../test/clock';
-import type { TestServer } from '../../../test/harness';
-import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
+import { fileServerWithClient } from '../../../test/server-with-client';
 import { orders, sandboxCharges, subscriptions } from '../../db/schema';
 
 const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
-let server: TestServer;
-let client: IdentityClient;
-beforeAll(async () => ({ server, client } = await startServerWithClient({ clock, env: { BILLING_JOB_INTERVAL_SECONDS: '0' } })));
-afterAll(() => server.close());
+const { server, client } = fileServerWithClient({ clock, env: { BILLING_JOB_INTERVAL_SECONDS: '0' } });
 
 const subscribe = (session: string, plan: string, key: string) =>
   server.app.inject({ method: 'POST', url: '/v3/sso/me/subscriptions', headers: { authorization: `Bearer ${session}` }, payload: { plan, months: 1, currency: 'USD', idempotency_key: key } });

@@ -1,25 +1,21 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { notifications, securityAlerts, users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
 import { createMailer } from '../../platform/mail';
-import type { TestServer } from '../../../test/harness';
-import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
+import { fileServerWithClient } from '../../../test/server-with-client';
 import { securityCopy } from './security-copy';
 import { createNotification, notifySecurityEvent, type NotifierDependencies } from './service';
 
 const PASSWORD = 'plum-orbit-cactus-917';
 const clock = manualClock();
-let server: TestServer;
-let client: IdentityClient;
+const { server, client } = fileServerWithClient({ clock });
 let deps: NotifierDependencies;
 
 beforeAll(async () => {
-  ({ server, client } = await startServerWithClient({ clock }));
   const log = { error: () => {} };
   deps = { config: server.config, db: server.database.db, clock, mailer: createMailer({ from: 'test@localhost', database: server.database }), log };
 });
-afterAll(() => server.close());
 
 const call = (token: string, method: 'GET' | 'PUT', url: string, payload?: object) =>
   server.app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}` } });

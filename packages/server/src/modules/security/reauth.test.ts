@@ -1,21 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import { manualClock } from '../../../test/clock';
-import type { TestServer } from '../../../test/harness';
-import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
+import { fileServerWithClient } from '../../../test/server-with-client';
 import { visitorCalls } from '../../../test/visitor-calls';
 
 /** Sensitive changes need a recent proof; a password change ends what sign-ins left pending. */
 const clock = manualClock();
-let server: TestServer;
-let client: IdentityClient;
 const PASSWORD = 'plum-orbit-cactus-917';
 const NEW_PASSWORD = 'lantern-gravel-heron-42';
 const CODE_MAIL = /\n {4}(\d{6})\n/;
-beforeAll(async () => ({ server, client } = await startServerWithClient({ clock })));
-afterAll(() => server.close());
+const { server, client } = fileServerWithClient({ clock });
 
 const call = visitorCalls(() => server, '10.6');
 

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../../../test/harness';
-import { startServerWithClient, type IdentityClient } from '../../../test/server-with-client';
+import { describe, expect, it } from 'vitest';
+import { fileServerWithClient } from '../../../test/server-with-client';
 import { visitorCalls } from '../../../test/visitor-calls';
 
-let server: TestServer;
-let client: IdentityClient;
 const PASSWORD = 'plum-orbit-cactus-917';
 const NEW_PASSWORD = 'lantern-gravel-heron-42';
-beforeAll(async () => ({ server, client } = await startServerWithClient()));
-afterAll(() => server.close());
+const { server, client } = fileServerWithClient();
 
 const call = visitorCalls(() => server, '10.7');
 
