@@ -116,6 +116,19 @@ test.describe('password recovery', () => {
     await expect(page.getByText('For your security, complete the check below, then send the code again.')).toBeVisible();
     await expect(page.locator('altcha-widget')).toBeVisible();
     await snap(page, 'identity-forgot-captcha');
+
+    // Opened again, a send without an answer is refused with "Complete the captcha", which goes
+    // once the captcha it brings says Verified (not at the next send).
+    await page.reload();
+    await page.getByLabel('Email or username').fill(email);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Recovery email').fill(email);
+    const refused = page.waitForResponse((response) => response.url().endsWith('/forgot/verify-email'));
+    await page.getByRole('button', { name: 'Send code' }).click();
+    expect(((await (await refused).json()) as { code: string }).code).toBe('auth.captcha_required');
+    await expect(page.getByTestId('captcha').getByText('Verified')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('Complete the captcha')).toHaveCount(0);
+
     await page.getByLabel('Recovery email').fill(email);
     await page.getByRole('button', { name: 'Send code' }).click();
     await expect(page.getByRole('heading', { name: 'Enter the code' })).toBeVisible({ timeout: 30_000 });
