@@ -66,12 +66,6 @@ describe('HTTP error policy (the spec error catalogue)', () => {
     expect(error).toMatchObject({ status: 400, code: 'validation_error', message: 'The email field is required' });
   });
 
-  it("400: 'Invalid data' when the server says nothing usable", async () => {
-    answer = { status: 400, body: '<html>bad gateway page</html>' };
-    await failure(api.get('/x'));
-    expect(toasts).toEqual([{ kind: 'warning', message: 'Invalid data' }]);
-  });
-
   it('400: a known code is shown translated, with its details filled in', async () => {
     await loadPagesCatalogue();
     answer = { status: 400, body: { code: '7015', message: 'x', details: { email: 'ada@example.com' } } };
@@ -85,10 +79,15 @@ describe('HTTP error policy (the spec error catalogue)', () => {
     expect(toasts[1]).toEqual({ kind: 'warning', message: 'Email đã tồn tại' });
   });
 
-  it('a code naming a group of texts is not a text: the server message shows', async () => {
-    answer = { status: 400, body: { code: 'auth', message: 'Something about auth' } };
-    await failure(api.post('/x'));
-    expect(toasts).toEqual([{ kind: 'warning', message: 'Something about auth' }]);
+  it.each([
+    ["400: 'Invalid data' when the server says nothing usable", () => api.get('/x'), { status: 400, body: '<html>bad gateway page</html>' }, { kind: 'warning', message: 'Invalid data' }],
+    ['a code naming a group of texts is not a text: the server message shows', () => api.post('/x'), { status: 400, body: { code: 'auth', message: 'Something about auth' } }, { kind: 'warning', message: 'Something about auth' }],
+    ['403: the permission message', () => api.delete('/api-keys/1'), { status: 403, body: { code: 'forbidden', message: 'nope' } }, { kind: 'error', message: "Your account doesn't have permission to perform this action" }],
+    ['other statuses: the server message', () => api.put('/x'), { status: 409, body: { code: 'conflict', message: 'Already taken' } }, { kind: 'error', message: 'Already taken' }],
+  ] as const)('%s', async (_rule, request, reply, toast) => {
+    answer = reply;
+    await failure(request());
+    expect(toasts).toEqual([toast]);
   });
 
   it('401: silent logout', async () => {
@@ -98,12 +97,6 @@ describe('HTTP error policy (the spec error catalogue)', () => {
     expect(toasts).toEqual([]);
     expect(navigations).toEqual([]);
     expect(error.message).toBe('Session expired, please login again');
-  });
-
-  it('403: the permission message', async () => {
-    answer = { status: 403, body: { code: 'forbidden', message: 'nope' } };
-    await failure(api.delete('/api-keys/1'));
-    expect(toasts).toEqual([{ kind: 'error', message: "Your account doesn't have permission to perform this action" }]);
   });
 
   it('404: toast and back to the root', async () => {
@@ -142,12 +135,6 @@ describe('HTTP error policy (the spec error catalogue)', () => {
     await failure(api.get('/x'));
     expect(navigations).toEqual(['/server-error']);
     expect(toasts).toEqual([]);
-  });
-
-  it('other statuses: the server message', async () => {
-    answer = { status: 409, body: { code: 'conflict', message: 'Already taken' } };
-    await failure(api.put('/x'));
-    expect(toasts).toEqual([{ kind: 'error', message: 'Already taken' }]);
   });
 
   it('no response: something went wrong', async () => {
