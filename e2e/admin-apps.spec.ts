@@ -1,17 +1,18 @@
 import { test, type Page } from '@playwright/test';
 import { chooseLanguage, chooseLanguageSaved, pageErrors } from './support/helpers';
 import { expect, uniqueEmail } from './support/mail';
-import { ConsolePortal, looksRight } from './support/operators';
+import { CONSOLE_OWNER, ConsolePortal, looksRight } from './support/operators';
 
 /**
- * Apps and signing keys in the operators' console, on a portal of its own: the owner (named by
- * OPERATOR_EMAILS) registers an outside app and sees its secret once, rotates it (a new one,
- * shown once, gone after), disables the app, and rotates the signing keys. A support operator
- * reads the apps without a single change and is refused a secret rotation by the admin API.
+ * Apps and signing keys in the operators' console, on a portal of its own: the owner
+ * (CONSOLE_OWNER, made by the operator command line) registers an outside app and sees its
+ * secret once, rotates it (a new one, shown once, gone after), disables the app, and rotates
+ * the signing keys. A support operator reads the apps without a single change and is refused
+ * a secret rotation by the admin API.
  * At 1440 and 390 px, in both languages, with no sideways scroll and no serious accessibility issue.
  */
 const PASSWORD = 'plum-orbit-cactus-917';
-const owner = { email: uniqueEmail('apps-owner'), password: PASSWORD, fullName: 'Olivia Owner' };
+const owner = CONSOLE_OWNER;
 const support = { email: uniqueEmail('apps-support'), password: PASSWORD, fullName: 'Sam Support' };
 
 let clientId = '';
@@ -31,7 +32,7 @@ async function confirmWithReason(page: Page, reason: string): Promise<void> {
 }
 
 test.beforeAll(async ({ playwright }) => {
-  await consolePortal.setUp(playwright, { people: [owner, support], twoStep: [owner, support], owners: [owner], grants: [[support, 'support']] });
+  await consolePortal.setUp(playwright, { people: [support], twoStep: [support], grants: [[support, 'support']] });
 });
 
 test.afterAll(async () => {

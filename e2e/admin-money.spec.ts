@@ -2,7 +2,7 @@ import path from 'node:path';
 import { test } from '@playwright/test';
 import { pageErrors } from './support/helpers';
 import { expect, uniqueEmail } from './support/mail';
-import { ConsolePortal, looksRight } from './support/operators';
+import { CONSOLE_OWNER, ConsolePortal, looksRight } from './support/operators';
 import { operatorCommand, ROOT } from './support/server';
 
 /**
@@ -16,7 +16,7 @@ const PASSWORD = 'plum-orbit-cactus-917';
 const BUGBOUNTY_SECRET = 'bugbounty-secret-of-the-e2e-0123456789';
 const OTHER_SECRET = 'pwdmanager-secret-of-the-e2e-0123456789';
 const DOMAIN = 'acme-money.example';
-const owner = { email: uniqueEmail('money-owner'), password: PASSWORD, fullName: 'Olivia Owner' };
+const owner = CONSOLE_OWNER;
 const finance = { email: uniqueEmail('money-finance'), password: PASSWORD, fullName: 'Fran Finance' };
 const support = { email: uniqueEmail('money-support'), password: PASSWORD, fullName: 'Sam Support' };
 const buyer = { email: uniqueEmail('money-buyer'), password: PASSWORD, fullName: 'Bao Buyer' };
@@ -40,14 +40,13 @@ test.beforeAll(async ({ playwright }) => {
   await operatorCommand('organizations-admin', ['create', 'Acme Money', '--admin', orgAdmin.email], consolePortal.dataEnv);
   await operatorCommand('organizations-admin', ['domain', 'add', 'Acme Money', DOMAIN], consolePortal.dataEnv);
   await consolePortal.setUp(playwright, {
-    people: [owner, finance, support, buyer, researcher, orgAdmin],
-    twoStep: [owner, finance, support],
-    owners: [owner],
+    people: [finance, support, buyer, researcher, orgAdmin],
+    twoStep: [finance, support],
     grants: [
       [finance, 'finance'],
       [support, 'support'],
     ],
-    beforeRestart: async (request) => {
+    asPeople: async (request) => {
       // The buyer pays an order with the sandbox's success card.
       expect((await request.post(`${consolePortal.url}/v3/sso/auth`, { data: { email: buyer.email, password: PASSWORD } })).ok()).toBe(true);
       const token = ((await (await request.post(`${consolePortal.url}/v3/billing/sandbox/tokens`, { data: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' } })).json()) as { token: string }).token;

@@ -4,10 +4,10 @@ import { test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { chooseLanguage, pageErrors } from './support/helpers';
 import { expect, uniqueEmail } from './support/mail';
-import { ConsolePortal, looksRight } from './support/operators';
+import { CONSOLE_OWNER, ConsolePortal, looksRight } from './support/operators';
 
 /**
- * Webhooks in the operators' console, on a portal of its own: the owner (OPERATOR_EMAILS)
+ * Webhooks in the operators' console, on a portal of its own: the owner (CONSOLE_OWNER)
  * registers an outside app, sets its endpoint to a receiver on this machine with a reason, and
  * copies the signing secret shown once; a person's change then reaches the receiver signed as
  * Standard Webhooks, and the delivery log says it was delivered. Support reads the same log
@@ -15,7 +15,7 @@ import { ConsolePortal, looksRight } from './support/operators';
  * in both languages, with no sideways scroll and no serious accessibility issue.
  */
 const PASSWORD = 'plum-orbit-cactus-917';
-const owner = { email: uniqueEmail('hooks-owner'), password: PASSWORD, fullName: 'Olivia Owner' };
+const owner = CONSOLE_OWNER;
 const support = { email: uniqueEmail('hooks-support'), password: PASSWORD, fullName: 'Sam Support' };
 const person = { email: uniqueEmail('hooks-person'), password: PASSWORD, fullName: 'Phan Person' };
 
@@ -44,9 +44,8 @@ test.beforeAll(async ({ playwright }) => {
   receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/portal-events`;
 
   await consolePortal.setUp(playwright, {
-    people: [owner, support, person],
-    twoStep: [owner, support],
-    owners: [owner],
+    people: [support, person],
+    twoStep: [support],
     grants: [[support, 'support']],
     asOwner: async (owner) => {
       const registered = await owner.post(`${consolePortal.url}/v3/admin/apps`, {
