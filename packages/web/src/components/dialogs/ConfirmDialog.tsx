@@ -1,6 +1,7 @@
 import './styles';
 import { useState, type ReactNode } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Dialog } from './Dialog';
 import { useTranslation } from 'react-i18next';
 
 export interface ConfirmDialogProps {
@@ -30,7 +31,7 @@ export function ConfirmDialog({ opened, onClose, title, children, confirmLabel, 
     }
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Dialog opened={opened} onClose={onClose} title={title}>
       <Stack gap="md">
         <Text size="sm">{children}</Text>
         <Group justify="flex-end" gap="sm">
@@ -42,6 +43,6 @@ export function ConfirmDialog({ opened, onClose, title, children, confirmLabel, 
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

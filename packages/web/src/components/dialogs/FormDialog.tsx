@@ -1,7 +1,7 @@
 import './styles';
 import type { FormEvent, ReactNode } from 'react';
-import { Modal, Stack } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { Stack } from '@mantine/core';
+import { Dialog } from './Dialog';
 import type { ApiError } from '../../lib/api';
 import { DialogActions } from './DialogActions';
 
@@ -24,15 +24,14 @@ interface FormDialogProps {
 
 /** A dialog that is one form: its text and fields, then the failure, Cancel and the submit button. */
 export function FormDialog({ opened, onClose, title, onSubmit, failure, submitLabel, submitting, danger, testId, children }: FormDialogProps) {
-  const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Dialog opened={opened} onClose={onClose} title={title}>
       <form noValidate onSubmit={(event) => void onSubmit(event)} data-testid={testId}>
         <Stack gap="md">
           {children}
           <DialogActions failure={failure} onCancel={onClose} submitLabel={submitLabel} submitting={submitting} danger={danger} />
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,6 +1,7 @@
 import './styles';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Button, getDefaultZIndex, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, getDefaultZIndex, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Dialog } from './Dialog';
 import { useTranslation } from 'react-i18next';
 import { mfaEndpoints, paths, securityEndpoints } from '@portal/contracts';
 import { ApiError, call, setReauthPrompt } from '../../lib/api';
@@ -121,7 +122,7 @@ export function ReauthDialog() {
 
   return (
     // Above the dialog whose request asked for it (a transfer's code dialog, say), opened after this one mounted.
-    <Modal opened={opened} onClose={() => close(false)} title={t('security.reauth.title')} centered zIndex={getDefaultZIndex('modal') + 1} closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Dialog opened={opened} onClose={() => close(false)} title={t('security.reauth.title')} zIndex={getDefaultZIndex('modal') + 1}>
       {proof === 'passkey' ? (
         <Stack gap="md">
           <Text size="sm">{t('security.reauth.bodyPasskey')}</Text>
@@ -166,6 +167,6 @@ export function ReauthDialog() {
           </Stack>
         </form>
       )}
-    </Modal>
+    </Dialog>
   );
 }

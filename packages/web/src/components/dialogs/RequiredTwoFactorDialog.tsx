@@ -1,5 +1,6 @@
 import './styles';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Dialog } from './Dialog';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@portal/contracts';
@@ -19,7 +20,7 @@ export interface RequiredTwoFactorDialogProps {
 export function RequiredTwoFactorDialog({ opened, onClose, body }: RequiredTwoFactorDialogProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('mfa.required.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Dialog opened={opened} onClose={onClose} title={t('mfa.required.title')}>
       <Stack gap="md" data-testid="required-two-factor">
         <Text size="sm">{body ?? t('mfa.required.body')}</Text>
         <Group justify="flex-end" gap="sm">
@@ -31,6 +32,6 @@ export function RequiredTwoFactorDialog({ opened, onClose, body }: RequiredTwoFa
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,6 +1,7 @@
 import './styles';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Dialog } from './Dialog';
 import { useTranslation } from 'react-i18next';
 import { mfaEndpoints, VERIFICATION_CODE_LENGTH, type TwoFactorMethod } from '@portal/contracts';
 import { call } from '../../lib/api';
@@ -71,7 +72,7 @@ export function TwoFactorInputDialog({
   const body = description ?? t(method === 'email' ? 'mfa.dialog.emailBody' : 'mfa.dialog.totpBody', { length: VERIFICATION_CODE_LENGTH });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={title ?? t('mfa.dialog.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Dialog opened={opened} onClose={onClose} title={title ?? t('mfa.dialog.title')}>
       <form
         noValidate
         onSubmit={(event: FormEvent) => {
@@ -131,6 +132,6 @@ export function TwoFactorInputDialog({
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,7 +2,8 @@ import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
+import { Dialog } from '../../components/dialogs/Dialog';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_REASON_MAX, ADMIN_REASON_MIN } from '@portal/contracts';
 import { errorText, type ApiError } from '../../lib/api';
@@ -86,7 +87,7 @@ export function ReasonDialog({ opened, onClose, onConfirm, ...texts }: ReasonDia
     }
   };
   return (
-    <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Dialog opened={opened} onClose={close} title={title}>
       <Stack gap="md">
         <Text size="sm">{body}</Text>
         <Textarea
@@ -114,6 +115,6 @@ export function ReasonDialog({ opened, onClose, onConfirm, ...texts }: ReasonDia
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

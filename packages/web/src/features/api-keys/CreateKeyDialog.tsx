@@ -4,7 +4,8 @@ import '@mantine/core/styles/CheckboxIndicator.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/NumberInput.css';
 import { useEffect, useState } from 'react';
-import { Alert, Button, Checkbox, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Dialog } from '../../components/dialogs/Dialog';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -80,16 +81,14 @@ export function CreateKeyDialog({ opened, onClose, onCreate }: CreateKeyDialogPr
   });
 
   return (
-    <Modal
+    <Dialog
       opened={opened}
       onClose={onClose}
       title={created ? t('apiKeys.dialog.createdTitle') : t('apiKeys.dialog.title')}
-      centered
       size="lg"
       // The key must not vanish by a stray click or Escape before it is copied.
       closeOnClickOutside={!created}
       closeOnEscape={!created}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
     >
       {created ? (
         <Stack gap="md" data-testid="created-key">
@@ -154,6 +153,6 @@ export function CreateKeyDialog({ opened, onClose, onCreate }: CreateKeyDialogPr
           </Stack>
         </form>
       )}
-    </Modal>
+    </Dialog>
   );
 }

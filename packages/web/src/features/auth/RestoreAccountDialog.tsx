@@ -1,6 +1,7 @@
 import '../../components/dialogs/styles';
 import { useEffect, useState } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Dialog } from '../../components/dialogs/Dialog';
 import { useTranslation } from 'react-i18next';
 import { firstPaintRoutes, formatDate, paths, type accountEndpoints } from '@portal/contracts';
 import { call, notify } from '../../lib/api';
@@ -63,7 +64,7 @@ export function RestoreAccountDialog({ opened, onClose, restoreToken, deletionDu
   const date = deletionDueAt ? formatDate(deletionDueAt, language) : '';
 
   return (
-    <Modal opened={opened && ready} onClose={onClose} title={t('account.restore.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Dialog opened={opened && ready} onClose={onClose} title={t('account.restore.title')}>
       <Stack gap="md" data-testid="restore-account-dialog">
         <Text size="sm">{t('account.restore.body', { date })}</Text>
         <Group justify="flex-end" gap="sm">
@@ -75,6 +76,6 @@ export function RestoreAccountDialog({ opened, onClose, restoreToken, deletionDu
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,6 +1,7 @@
 import '../../components/dialogs/styles';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Dialog } from '../../components/dialogs/Dialog';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { CeremonyError } from '../../components/passkey/ceremony';
@@ -48,7 +49,7 @@ export function PasskeyCreateDialog({ opened, onClose, onCreate }: PasskeyCreate
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('passkeys.createTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Dialog opened={opened} onClose={onClose} title={t('passkeys.createTitle')}>
       <form noValidate onSubmit={(event) => void submit(event)} data-testid="passkey-create-dialog">
         <Stack gap="md">
           <Text size="sm">{t('passkeys.createBody')}</Text>
@@ -78,6 +79,6 @@ export function PasskeyCreateDialog({ opened, onClose, onCreate }: PasskeyCreate
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

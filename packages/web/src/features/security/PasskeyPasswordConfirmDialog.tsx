@@ -1,5 +1,6 @@
 import '../../components/dialogs/styles';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Dialog } from '../../components/dialogs/Dialog';
 import { useTranslation } from 'react-i18next';
 
 export interface PasskeyPasswordConfirmDialogProps {
@@ -17,7 +18,7 @@ export interface PasskeyPasswordConfirmDialogProps {
 export function PasskeyPasswordConfirmDialog({ opened, onClose, onSetPassword }: PasskeyPasswordConfirmDialogProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('passkeys.confirmTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Dialog opened={opened} onClose={onClose} title={t('passkeys.confirmTitle')}>
       <Stack gap="md" data-testid="passkey-password-confirm">
         <Text size="sm">{t('passkeys.confirmBody')}</Text>
         <Group justify="flex-end" gap="sm">
@@ -27,6 +28,6 @@ export function PasskeyPasswordConfirmDialog({ opened, onClose, onSetPassword }:
           <Button onClick={onSetPassword}>{t('passkeys.confirmAction')}</Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

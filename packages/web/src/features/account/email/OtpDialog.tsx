@@ -1,5 +1,6 @@
 import '../../../components/dialogs/styles';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Dialog } from '../../../components/dialogs/Dialog';
 import { useTranslation } from 'react-i18next';
 import { VERIFICATION_CODE_LENGTH } from '@portal/contracts';
 import { OtpInput } from '../../../components/form/OtpInput';
@@ -30,7 +31,7 @@ export function OtpDialog({ opened, onClose, title, email, onSubmit }: OtpDialog
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Dialog opened={opened} onClose={close} title={title}>
       <form noValidate onSubmit={entry.submitForm}>
         <Stack gap="md">
           <Text size="sm">{t('account.email.otp.sentTo', { email, length: VERIFICATION_CODE_LENGTH })}</Text>
@@ -45,6 +46,6 @@ export function OtpDialog({ opened, onClose, title, email, onSubmit }: OtpDialog
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
