@@ -9,8 +9,8 @@ import type { RequestOrigin } from '../../platform/request-origin';
 import { deletionGate } from '../account';
 import { recordMemberEvent } from '../audit';
 import type { SecondFactorService } from '../mfa';
-import { queueSecurityAlerts, type SecurityAlert } from '../notifications';
-import type { AuthMethod, SessionHistory, SessionRow, SessionService, SignedIn, SignInResult } from '../sessions';
+import type { SecurityAlert } from '../notifications';
+import type { AuthMethod, SessionAlerts, SessionHistory, SessionRow, SessionService, SignedIn, SignInResult } from '../sessions';
 import type { UserRow } from '../users';
 import { addressLockedByFailure } from './address-budget';
 
@@ -122,7 +122,7 @@ export const withMfa = (amr: AuthMethod[]): AuthMethod[] => (amr.includes('mfa')
  *   6 deletion       an account scheduled for deletion stops with a restore token
  *                    (the restore way in comes back past it, having cancelled the deletion)
  *     [link]         social or company sign-in: link the outside identity to the account here
- *   7 session        a new session, and in its transaction the security alerts it means for the
+ *   7 session        a new session, and in its statement the security alerts it means for the
  *                    owner (a device never seen before; a restore's, a link's): queued, then
  *                    delivered after the answer (a notification and a mail each) by the
  *                    security alert worker, so a crash keeps both or neither
@@ -167,13 +167,16 @@ export function createSignInPipeline(deps: SignInDependencies) {
       async (attempt) => {
         // Ways in that come back past the first steps (the second step, a restore) meet it here.
         if (attempt.user.lockedAt) throw new AppError('auth.account_locked');
-        await deps.db.transaction(async (tx) => {
-          const { token, session, history } = await sessions.create(attempt.user.id, attempt.origin, attempt.amr, tx);
-          attempt.session = { token, row: session, history };
-          const newDevice = newDeviceAlert(session, history);
-          if (newDevice) attempt.events.push(newDevice);
-          await queueSecurityAlerts(tx, session, attempt.origin.brand, attempt.events, attempt.user.email);
+        // The alerts go in the session's own statement: a crash keeps both or neither.
+        const alerts = (session: SessionRow): SessionAlerts => ({
+          brand: attempt.origin.brand,
+          mailTo: attempt.user.email,
+          always: attempt.events,
+          ifNewDevice: { kind: NEW_DEVICE, detail: deviceDetail(session) },
         });
+        const { token, session, history } = await sessions.create(attempt.user.id, attempt.origin, attempt.amr, alerts);
+        attempt.session = { token, row: session, history };
+        if (isNewDevice(session, history)) attempt.events.push({ kind: NEW_DEVICE, detail: deviceDetail(session) });
         if (attempt.events.length > 0) deps.securityAlerts?.kick();
       },
     ],
@@ -233,8 +236,14 @@ export function createSignInPipeline(deps: SignInDependencies) {
 
 export type StepName = 'activated' | 'company sso' | 'second step' | 'deletion' | 'session' | 'audit';
 
-/** A sign-in from a device id never seen for the account: the first sign-in of an account alerts nobody, and a device id seen before is no news. */
-function newDeviceAlert(row: SessionRow, history: SessionHistory): SecurityAlert | undefined {
-  if (!row.deviceId || history.deviceSeen || !history.hadSessions) return undefined;
-  return { kind: 'new_device_sign_in', detail: [row.browser, row.device, row.location, row.ip].filter(Boolean).join(' · ') };
-}
+const NEW_DEVICE = 'new_device_sign_in';
+
+/** What the new-device alert says of the device: its browser, system, country and address. */
+const deviceDetail = (row: SessionRow) => [row.browser, row.device, row.location, row.ip].filter(Boolean).join(' · ');
+
+/**
+ * A sign-in from a device id never seen for the account: the first sign-in of an account alerts
+ * nobody, and a device id seen before is no news. The session's statement writes the alert by
+ * the same rule (sessions/queries.ts); this tells the sign-in that it did.
+ */
+const isNewDevice = (row: SessionRow, history: SessionHistory) => Boolean(row.deviceId) && !history.deviceSeen && history.hadSessions;

@@ -15,7 +15,6 @@ export {
 export {
   createSecurityAlertWorker,
   installSecurityAlertJob,
-  queueSecurityAlerts,
   SECURITY_ALERT_RETRY_MS,
   type SecurityAlert,
   type SecurityAlertWorker,

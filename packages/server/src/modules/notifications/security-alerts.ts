@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { isBrandId, type BrandId } from '@portal/contracts';
+import { isBrandId } from '@portal/contracts';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { claimDueRows } from '../../db/claim-due';
-import type { DatabaseTransaction } from '../../db/client';
 import { securityAlerts, sessions, users } from '../../db/schema';
 import { createDrain, installPeriodicJob, type JobLogger } from '../../platform/jobs';
 import type { UserRow } from '../users';
@@ -22,25 +21,6 @@ export interface SecurityAlert {
 }
 
 type AlertRow = typeof securityAlerts.$inferSelect;
-
-/**
- * Queues a new session's security alerts in the transaction that inserts the session: one
- * INSERT (none when there is nothing to say), so a crash keeps both or neither. `mailTo`: the
- * account's address now, where the mail goes even if the address changes before it is sent. The
- * notification and the mail are made after the answer, by `createSecurityAlertWorker`.
- */
-export async function queueSecurityAlerts(
-  tx: DatabaseTransaction,
-  session: { id: string; createdAt: Date },
-  brand: BrandId,
-  alerts: readonly SecurityAlert[],
-  mailTo: string,
-): Promise<void> {
-  if (alerts.length === 0) return;
-  await tx
-    .insert(securityAlerts)
-    .values(alerts.map((alert) => ({ id: randomUUID(), sessionId: session.id, kind: alert.kind, brand, detail: alert.detail ?? null, mailTo, nextAttemptAt: session.createdAt })));
-}
 
 /**
  * The alert's words and its recipient: the address the account had at the sign-in, so an email

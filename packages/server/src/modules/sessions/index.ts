@@ -1,6 +1,6 @@
 /** The sessions module: sessions, who is calling (the guard), their cookies and the identity cache. */
 export { createSessionService, type SessionContext, type SessionService, type SessionsEnded, type SessionsEndedListener } from './service';
-export type { SessionHistory, SessionRow } from './queries';
+export type { SessionAlerts, SessionHistory, SessionRow } from './queries';
 export { sessionDeviceDto } from './session-dto';
 export { caller, installAuthGuard, presentedToken, principal, productClient, type ApiKeyAuthentication, type ApiKeyAuthenticator, type AccessTokenAuthentication, type AccessTokenAuthenticator, type Authentication, type Principal } from './guard';
 export { clearSessionCookies, cookieIsSecure, sessionCookieClearings, sessionCookieName, setLanguageCookie, setSessionCookies } from './cookies';

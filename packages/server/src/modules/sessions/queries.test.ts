@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileDatabase } from '../../../test/db-target';
-import { sessions, users } from '../../db/schema';
+import { securityAlerts, sessions, users } from '../../db/schema';
 import { sessionQueries } from './queries';
 
 const DEVICES = ['laptop', 'phone', 'tablet'];
@@ -60,5 +61,58 @@ describe('the session insert, for a person with a long history', () => {
     expect(plan).toContain('sessions_user_device_idx');
     expect(plan).toMatch(/"Index Cond":"\(\(user_id = .*\) AND \(device_id = .*\)\)"/);
     expect(plan).not.toContain('"Filter"');
+  });
+});
+
+describe('the session insert with the alerts it means', () => {
+  const database = fileDatabase();
+  const userId = randomUUID();
+
+  beforeAll(async () => {
+    const now = new Date();
+    await database.db.insert(users).values({ id: userId, email: `alerts-${randomBytes(4).toString('hex')}@example.com`, fullName: 'Alerted', createdAt: now, updatedAt: now });
+  });
+
+  const session = (deviceId: string) => {
+    const now = new Date();
+    return { id: randomUUID(), userId, tokenHash: randomBytes(32).toString('hex'), deviceId, browser: 'Chrome 130', device: 'Linux', ip: '192.0.2.7', location: null, createdAt: now, lastActiveAt: now, expiresAt: new Date(now.getTime() + 60_000), amr: ['pwd'] };
+  };
+  const alerts = { brand: 'platform', mailTo: 'owner@example.com', always: [], ifNewDevice: { kind: 'new_device_sign_in', detail: 'Chrome 130 · Linux' } };
+  const alertsOf = (sessionId: string) =>
+    database.db.select({ kind: securityAlerts.kind, brand: securityAlerts.brand, detail: securityAlerts.detail, mailTo: securityAlerts.mailTo }).from(securityAlerts).where(eq(securityAlerts.sessionId, sessionId));
+
+  it('writes the new-device alert only for a device never seen on an account that had sessions', async () => {
+    const queries = sessionQueries(database.db);
+    const first = session('laptop-0001');
+    expect(await queries.insert(first, alerts)).toEqual({ hadSessions: false, deviceSeen: false });
+    expect(await alertsOf(first.id)).toEqual([]);
+    const returning = session('laptop-0001');
+    expect(await queries.insert(returning, alerts)).toEqual({ hadSessions: true, deviceSeen: true });
+    expect(await alertsOf(returning.id)).toEqual([]);
+    const fresh = session('phone-000002');
+    expect(await queries.insert(fresh, alerts)).toEqual({ hadSessions: true, deviceSeen: false });
+    expect(await alertsOf(fresh.id)).toEqual([{ kind: 'new_device_sign_in', brand: 'platform', detail: 'Chrome 130 · Linux', mailTo: 'owner@example.com' }]);
+  });
+
+  it('writes the alerts a sign-in always means, whatever the device', async () => {
+    const queries = sessionQueries(database.db);
+    const known = session('laptop-0001');
+    await queries.insert(known, { ...alerts, always: [{ kind: 'deletion_cancelled' }, { kind: 'social_linked', detail: 'Google' }] });
+    const written = await alertsOf(known.id);
+    expect(written.map(({ kind, detail }) => ({ kind, detail })).sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { kind: 'deletion_cancelled', detail: null },
+      { kind: 'social_linked', detail: 'Google' },
+    ]);
+  });
+
+  it('writes neither the session nor its alerts when the statement fails', async () => {
+    const queries = sessionQueries(database.db);
+    const duplicate = session('tablet-00003');
+    await queries.insert(duplicate);
+    // The same token hash again (unique): the statement fails as a whole.
+    const again = { ...session('tablet-00004'), tokenHash: duplicate.tokenHash };
+    await expect(queries.insert(again, { ...alerts, always: [{ kind: 'deletion_cancelled' }] })).rejects.toThrow();
+    expect(await database.db.select().from(sessions).where(eq(sessions.id, again.id))).toEqual([]);
+    expect(await alertsOf(again.id)).toEqual([]);
   });
 });

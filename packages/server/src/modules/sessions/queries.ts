@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
-import type { Database, DatabaseExecutor, DatabaseTransaction } from '../../db/client';
-import { sessionProofs, sessions, users } from '../../db/schema';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client';
+import { securityAlerts, sessionProofs, sessions, users } from '../../db/schema';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type NewSessionRow = typeof sessions.$inferInsert;
@@ -13,34 +15,44 @@ export interface SessionHistory {
 
 type NewLiveSession = Omit<SessionRow, 'revokedAt'>;
 
+/**
+ * Security alerts a new session means for the account's owner, written by the session's own
+ * statement: a crash keeps both or neither. `ifNewDevice` is written only when the session's
+ * device id was never seen on an account that had sessions before (what its history tells).
+ */
+export interface SessionAlerts {
+  brand: string;
+  /** The account's address at the sign-in, where the mails go. */
+  mailTo: string;
+  always: ReadonlyArray<{ kind: string; detail?: string }>;
+  ifNewDevice?: { kind: string; detail?: string };
+}
+
+const NO_ALERTS: SessionAlerts = { brand: '', mailTo: '', always: [] };
+
 export function sessionQueries(db: Database) {
-  // Prepared once (built SQL, and a named statement on PostgreSQL): every sign-in runs it. In a
-  // caller's transaction it is built again for that transaction, under the same statement name.
-  // Its RETURNING sub-selects do not see the row being inserted, so they tell what came before.
-  const placeholder = (name: keyof NewLiveSession) => sql.placeholder(name);
-  const insertSessionOn = (executor: DatabaseExecutor) =>
-    executor
-      .insert(sessions)
-      .values({
-        id: placeholder('id'),
-        userId: placeholder('userId'),
-        tokenHash: placeholder('tokenHash'),
-        deviceId: placeholder('deviceId'),
-        browser: placeholder('browser'),
-        device: placeholder('device'),
-        ip: placeholder('ip'),
-        location: placeholder('location'),
-        createdAt: placeholder('createdAt'),
-        lastActiveAt: placeholder('lastActiveAt'),
-        expiresAt: placeholder('expiresAt'),
-        amr: placeholder('amr'),
-      })
-      .returning({
-        hadSessions: sql<boolean>`exists(select 1 from ${sessions} earlier where earlier.user_id = ${placeholder('userId')})`,
-        deviceSeen: sql<boolean>`exists(select 1 from ${sessions} earlier where earlier.user_id = ${placeholder('userId')} and earlier.device_id = ${placeholder('deviceId')})`,
-      })
-      .prepare('insert_session');
-  const insertSession = insertSessionOn(db);
+  // One statement prepared once (a named statement on PostgreSQL): the session, its alerts, and
+  // what the user had before it. Its RETURNING sub-selects do not see the row being inserted,
+  // so they tell what came before; the alerts read that history from the same statement.
+  const p = (name: string) => sql.placeholder(name);
+  const inserted = new QueryBuilder().$with('inserted', { hadSessions: sql<boolean>`had_sessions`.as('had_sessions'), deviceSeen: sql<boolean>`device_seen`.as('device_seen') }).as(
+    sql`insert into ${sessions} (id, user_id, token_hash, device_id, browser, device, ip, location, created_at, last_active_at, expires_at, amr)
+        values (${p('id')}::uuid, ${p('userId')}::uuid, ${p('tokenHash')}, ${p('deviceId')}, ${p('browser')}, ${p('device')}, ${p('ip')}, ${p('location')},
+                ${p('createdAt')}::timestamptz, ${p('lastActiveAt')}::timestamptz, ${p('expiresAt')}::timestamptz, ${p('amr')}::text[])
+        returning exists(select 1 from ${sessions} earlier where earlier.user_id = ${p('userId')}::uuid) as had_sessions,
+                  exists(select 1 from ${sessions} earlier where earlier.user_id = ${p('userId')}::uuid and earlier.device_id = ${p('deviceId')}) as device_seen`,
+  );
+  const alerted = new QueryBuilder().$with('alerted', { id: sql<string>`id` }).as(
+    sql`insert into ${securityAlerts} (id, session_id, kind, brand, detail, mail_to, next_attempt_at)
+        select alert.id, ${p('id')}::uuid, alert.kind, ${p('brand')}, alert.detail, ${p('mailTo')}, ${p('createdAt')}::timestamptz
+        from unnest(${p('alertIds')}::uuid[], ${p('alertKinds')}::text[], ${p('alertDetails')}::text[]) as alert(id, kind, detail)
+        union all
+        select ${p('newDeviceAlertId')}::uuid, ${p('id')}::uuid, ${p('newDeviceKind')}, ${p('brand')}, ${p('newDeviceDetail')}, ${p('mailTo')}, ${p('createdAt')}::timestamptz
+        from inserted
+        where ${p('newDeviceAlertId')}::uuid is not null and ${p('deviceId')}::text is not null and inserted.had_sessions and not inserted.device_seen
+        returning id`,
+  );
+  const insertSession = db.with(inserted, alerted).select({ hadSessions: inserted.hadSessions, deviceSeen: inserted.deviceSeen }).from(inserted).prepare('insert_session');
 
   return {
     /** Records that a session proved a factor again now (re-authentication). */
@@ -55,11 +67,24 @@ export function sessionQueries(db: Database) {
     },
 
     /**
-     * Inserts a live session; answers what the user had before it (for the new-device alert).
-     * `within`: a transaction of the caller's that writes what goes with the session.
+     * Inserts a live session and the alerts it means, in one statement; answers what the user
+     * had before it (for the new-device alert).
      */
-    async insert(row: NewLiveSession, within?: DatabaseTransaction): Promise<SessionHistory> {
-      const [history] = await (within ? insertSessionOn(within) : insertSession).execute(row);
+    async insert(row: NewLiveSession, alerts: SessionAlerts = NO_ALERTS): Promise<SessionHistory> {
+      const [history] = await insertSession.execute({
+        ...row,
+        createdAt: row.createdAt.toISOString(),
+        lastActiveAt: row.lastActiveAt.toISOString(),
+        expiresAt: row.expiresAt.toISOString(),
+        brand: alerts.brand,
+        mailTo: alerts.mailTo,
+        alertIds: alerts.always.map(() => randomUUID()),
+        alertKinds: alerts.always.map((alert) => alert.kind),
+        alertDetails: alerts.always.map((alert) => alert.detail ?? null),
+        newDeviceAlertId: alerts.ifNewDevice ? randomUUID() : null,
+        newDeviceKind: alerts.ifNewDevice?.kind ?? null,
+        newDeviceDetail: alerts.ifNewDevice?.detail ?? null,
+      });
       return { hadSessions: history?.hadSessions === true, deviceSeen: history?.deviceSeen === true };
     },
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AUTH_TOKEN_LIFETIME_SECONDS } from '@portal/contracts';
-import type { Database, DatabaseTransaction } from '../../db/client';
+import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { describeClient } from './client-info';
 import type { CachedIdentity, IdentityCache } from './identity-cache';
-import { sessionQueries, type SessionHistory, type SessionRow } from './queries';
+import { sessionQueries, type SessionAlerts, type SessionHistory, type SessionRow } from './queries';
 
 /** Writing last-active on every request would turn every read into a write; once a minute is enough. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -92,10 +92,15 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
 
     /**
      * A new session, and what the user had before it (see SessionHistory). `amr`: how the
-     * person authenticated; `within`: the caller's transaction, when what the session means
-     * (its security alert) must be written with it or not at all.
+     * person authenticated; `alerts`: the security alerts the session means for the owner
+     * (given the row, for what it says of the device), written in the same statement.
      */
-    async create(userId: string, context: SessionContext, amr: readonly string[] = [], within?: DatabaseTransaction): Promise<{ token: string; session: SessionRow; history: SessionHistory }> {
+    async create(
+      userId: string,
+      context: SessionContext,
+      amr: readonly string[] = [],
+      alerts?: (session: SessionRow) => SessionAlerts,
+    ): Promise<{ token: string; session: SessionRow; history: SessionHistory }> {
       const token = randomToken();
       const now = clock.now();
       const session: SessionRow = {
@@ -110,7 +115,7 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
         revokedAt: null,
         amr: [...amr],
       };
-      const history = await queries.insert(session, within);
+      const history = await queries.insert(session, alerts?.(session));
       return { token, session, history };
     },
 
