@@ -1,6 +1,7 @@
+import { generate } from 'otplib';
 import { setLanguage } from './support/accounts';
 import { cspViolations, pageErrors, SCREENSHOTS_ONLY, screenshotsOn, snap } from './support/helpers';
-import { expect, test, type Portal } from './support/mail';
+import { createActivatedAccount, expect, test, uniqueEmail, type Portal } from './support/mail';
 
 /**
  * Screenshots of the sign-in, sign-up, confirmation, recovery and captcha pages in both brands and
@@ -79,4 +80,28 @@ test.describe('pages in both brands and languages', () => {
       });
     }
   }
+});
+
+test("after the first screen of /login, the second step's Verify button keeps its fill", async ({ page, portal, request }) => {
+  const PASSWORD = 'Orchid-Lantern-Harbor-58';
+  const email = uniqueEmail('first-screen-2fa');
+  await createActivatedAccount(request, portal, { email, password: PASSWORD, fullName: 'Ada Lovelace' });
+  expect((await request.post(`${portal.platformUrl}/v3/sso/auth`, { data: { email, password: PASSWORD } })).ok()).toBe(true);
+  const { secret } = (await (await request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/setup`)).json()) as { secret: string };
+  const enabled = await request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await generate({ secret, epoch: Date.now() / 1000 }) } });
+  expect(enabled.ok(), await enabled.text()).toBe(true);
+  // The server renders the first screen on its first use: /login carries it from then on.
+  await expect.poll(async () => (await (await page.request.get(`${portal.platformUrl}/login`)).text()).includes('data-first-screen')).toBe(true);
+
+  await page.goto(`${portal.platformUrl}/login`);
+  await page.locator('input[name="username"]').fill(email);
+  await page.locator('form button[type="submit"]').click();
+  await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  const verify = page.getByRole('button', { name: 'Verify' });
+  await expect(verify).toBeVisible();
+  // Every stylesheet the page asked for has loaded: a late one is what took the fill away.
+  await page.waitForLoadState('networkidle');
+  // The platform's primary blue (Mantine's blue.8), not the transparent background of an unstyled button.
+  expect(await verify.evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(25, 113, 194)');
 });

@@ -52,6 +52,10 @@ describe.runIf(built)('the first screen of /login', () => {
     // The app's entry is imported after the first paint, not by a <script src> the parser fetches at once.
     expect(body).not.toMatch(/<script[^>]*\ssrc=/);
     expect(body).toMatch(/requestAnimationFrame\([\s\S]*import\("\/assets\/index-[\w-]+\.js"\)/);
+    // Then the entry's stylesheet goes in as a link right after its inline copy, before the page
+    // chunk's links (the chunk loader would otherwise append it last, over the components' rules).
+    expect(body).toMatch(/<style[^>]*data-entry-styles/);
+    expect(body).toMatch(/requestAnimationFrame\([\s\S]*querySelector\('style\[data-entry-styles\]'\)\.after\([\s\S]*"\/assets\/index-[\w-]+\.css"[\s\S]*import\(/);
     const nonce = response.headers['content-security-policy']!.toString().match(/'nonce-([^']+)'/)![1]!;
     for (const tag of body.match(/<(script|style)\b[^>]*>/g)!) expect(tag).toContain(`nonce="${nonce}"`);
   });
