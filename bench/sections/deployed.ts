@@ -14,7 +14,7 @@ import {
 } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 import { SESSION_READ_TARGET } from './session-read';
-import { CONCURRENCY, median, SIGN_IN_TARGET, verifyLoops, WARMUP_SECONDS, type RawRound, type Verify } from './sign-in';
+import { CONCURRENCY, median, rawVerifyThreads, SIGN_IN_TARGET, verifyLoops, WARMUP_SECONDS, type RawRound, type Verify } from './sign-in';
 
 /** The servers run in processes of their own: autocannon runs on this process's idle main thread (see `inWorker`). */
 const LOAD = { connections: 10, seconds: 5, warmupSeconds: 1, inWorker: false } as const;
@@ -239,7 +239,7 @@ async function signInsAsDeployed(context: BenchContext, pglite: ServerProcess, p
         metric: 'raw argon2id verify, bench process',
         value: perSecond(median(all.flatMap((w) => w.rounds.map((round) => round.raw.rps))), 'verify/s'),
         status: 'INFO',
-        note: `m=${memoryCost},t=${timeCost},p=${parallelism}; ${CONCURRENCY} at once, as many as the sign-in clients; ${SIGN_IN_SECONDS} s rounds after ${WARMUP_SECONDS} s warm-up; ${await loadAverage()}`,
+        note: `m=${memoryCost},t=${timeCost},p=${parallelism}; ${CONCURRENCY} at once, as many as the sign-in clients, ${rawVerifyThreads()}; ${SIGN_IN_SECONDS} s rounds after ${WARMUP_SECONDS} s warm-up; ${await loadAverage()}`,
       },
       ...all.flatMap(signInRows),
       ...(postgres ? [] : [{ metric: 'sign-ins as deployed on PostgreSQL', value: 'n/a', status: 'INFO' as const, note: 'no PostgreSQL answered (BENCH_DATABASE_URL, TEST_DATABASE_URL or 127.0.0.1:5432)' }]),
