@@ -1,5 +1,6 @@
 import { generate } from 'otplib';
 import { setLanguage } from './support/accounts';
+import { seriousViolations } from './support/axe';
 import { cspViolations, pageErrors, SCREENSHOTS_ONLY, screenshotsOn, snap } from './support/helpers';
 import { createActivatedAccount, expect, test, uniqueEmail, type Portal } from './support/mail';
 
@@ -100,8 +101,10 @@ test("after the first screen of /login, the second step's Verify button keeps it
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   const verify = page.getByRole('button', { name: 'Verify' });
   await expect(verify).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
   // Every stylesheet the page asked for has loaded: a late one is what took the fill away.
   await page.waitForLoadState('networkidle');
   // The platform's primary blue (Mantine's blue.8), not the transparent background of an unstyled button.
   expect(await verify.evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(25, 113, 194)');
+  await snap(page, 'identity-second-step');
 });

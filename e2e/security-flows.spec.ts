@@ -1,5 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { generate } from 'otplib';
+import { seriousViolations } from './support/axe';
+import { snap } from './support/helpers';
 import { codeIn, createActivatedAccount, expect, test, uniqueEmail, type Portal } from './support/mail';
 
 /**
@@ -60,6 +62,9 @@ test('regenerating recovery codes: refused with a wrong password, then new codes
 
   await page.getByTestId('regenerate-codes').click();
   const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('confirm-password')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await snap(page, 'security-regenerate-codes-dialog');
   await dialog.getByTestId('confirm-password').fill('not-my-password-123');
   await typeCode(dialog, await generate({ secret, epoch: epoch() + 30 }));
   await dialog.getByRole('button', { name: 'Make new recovery codes' }).click();
@@ -73,6 +78,8 @@ test('regenerating recovery codes: refused with a wrong password, then new codes
   await expect(page.getByTestId('recovery-codes')).toBeVisible();
   const fresh = await page.getByTestId('recovery-code').allInnerTexts();
   expect(fresh.length).toBeGreaterThanOrEqual(8);
+  expect(await seriousViolations(page)).toEqual([]);
+  await snap(page, 'security-regenerated-codes');
   expect(fresh).not.toContain(recoveryCodes[1]);
 });
 
@@ -87,6 +94,9 @@ test('turning two-step off: refused with a wrong code, then off, and sign-in nee
   await typeCode(dialog, '000000');
   await dialog.getByRole('button', { name: /Turn off/i }).click();
   await expect(dialog.getByRole('alert')).toBeVisible();
+  // The refusal inside the dialog, as a person reads it.
+  expect(await seriousViolations(page)).toEqual([]);
+  await snap(page, 'security-turn-off-refused');
   await expect(page.getByTestId('two-step-on')).toBeVisible();
 
   await typeCode(dialog, await generate({ secret, epoch: epoch() + 30 }));
