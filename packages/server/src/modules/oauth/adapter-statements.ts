@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias, QueryBuilder, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
 import { oidcModels, oidcSessionLinks } from '../../db/schema';
+import { groupedUpserts } from './grouped-upserts';
 import { liveRow } from './model-rows';
 
 /**
@@ -62,8 +63,11 @@ export function hotStatements(db: Database) {
       .where(and(eq(t.model, sql.placeholder('model')), eq(t.id, sql.placeholder('id')), isNull(t.consumedAt)))
       .returning({ id: t.id })
       .prepare('oidc_models_consume'),
-    /** Saves rows, one or several in one statement (a provider request's writes: requestWrites). */
-    upsert: upsertRows(db.insert(t).select(rowsOfArrays())).prepare('oidc_models_upsert'),
+    /**
+     * Saves rows, one or several in one statement (a provider request's writes: requestWrites),
+     * with those of the requests that end while one is on its way (grouped-upserts.ts).
+     */
+    upsert: groupedUpserts(upsertRows(db.insert(t).select(rowsOfArrays())).prepare('oidc_models_upsert')),
     /**
      * Saves interactions (a sign-in in progress), committed without waiting for the disk: after
      * a database crash the last ones saved may be gone, and the person starts that sign-in again

@@ -8,7 +8,8 @@ import { clientCache, type ClientCache } from './client-cache';
 import { columnsOf, liveRow, unpack } from './model-rows';
 import { rememberedReadAhead } from './remembered-read-ahead';
 import { requestWrites, type SessionLink } from './request-writes';
-import { findBatcher, grantHandoff } from './token-reads';
+import { tokenCache, type TokenCache } from './token-cache';
+import { findBatcher, grantHandoff, offerGrantOf } from './token-reads';
 
 /**
  * oidc-provider's storage on our database (PGlite or PostgreSQL, through drizzle): one table
@@ -23,14 +24,19 @@ export function createAdapterFactory(
     revocationSignIn?: () => string | undefined;
     /** The outside apps the `Client` model answers (client-adapter.ts); read each time when not given. */
     clients?: ClientCache;
+    /** Tokens just issued or read (token-cache.ts); none kept when not given. */
+    tokens?: TokenCache;
   } = {},
 ) {
   const clients = options.clients ?? clientCache((clientId) => readOutsideApp(db, clientId));
+  const tokens = options.tokens ?? tokenCache();
   const live = (model: string) => and(eq(oidcModels.model, model), liveRow(oidcModels.expiresAt));
   const statements = hotStatements(db);
   const handoff = grantHandoff();
   const findRow = findBatcher(statements.find, handoff);
   const readAhead = rememberedReadAhead();
+  /** Tokens a provider request saved that the token cache keeps once its writes are made (a grant's client-credentials token). */
+  const issued = new WeakMap<object, Array<{ model: string; id: string; payload: AdapterPayload }>>();
   // The provider request a model call runs in: oidc-provider keeps it (AsyncLocalStorage) as Provider.ctx.
   const currentRequest = options.currentRequest ?? (() => Provider.ctx);
   const writes = requestWrites(statements, currentRequest, async (model, id) => {
@@ -53,6 +59,7 @@ export function createAdapterFactory(
       return;
     }
     handoff.forget(row.grantId);
+    tokens.forgetGrant(row.grantId);
     readAhead.forget(currentRequest());
     await db.delete(oidcModels).where(or(eq(oidcModels.grantId, row.grantId), and(eq(oidcModels.model, 'Grant'), eq(oidcModels.id, row.grantId))));
   }
@@ -76,7 +83,35 @@ export function createAdapterFactory(
   /** A grant saved or deleted here: the current request's read-ahead of remembered grants is no longer what it would read. */
   function grantChanged(id: string): void {
     handoff.forget(id);
+    tokens.forgetGrant(id);
     readAhead.forget(currentRequest());
+  }
+
+  /**
+   * A row by id: from the token cache when this node has just issued or read it as an access or
+   * client-credentials token (the other models introspection asks for the same id at once are
+   * then answered "not found" without a statement), else read, and kept when it is such a token.
+   * A kept token's grant goes to the Grant.find that follows.
+   */
+  async function findById(model: string, id: string): Promise<AdapterPayload | undefined> {
+    const kept = tokens.find(model, id);
+    if (kept === null) return undefined;
+    if (kept) {
+      offerGrantOf(kept, handoff);
+      return unpack(kept);
+    }
+    const since = tokens.generation;
+    const row = await findRow(model, id);
+    if (row && tokens.keeps(model)) tokens.keep(model, id, row, since);
+    return unpack(row);
+  }
+
+  /** Keeps what a request issued, once stored. */
+  function keepIssued(request: object | undefined): void {
+    const saved = request && issued.get(request);
+    if (!saved) return;
+    issued.delete(request);
+    for (const { model, id, payload } of saved) tokens.keep(model, id, { payload, consumedAt: null }, tokens.generation);
   }
 
   class ModelAdapter implements Adapter {
@@ -84,12 +119,20 @@ export function createAdapterFactory(
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       if (this.model === 'Grant') grantChanged(id);
+      else if (tokens.keeps(this.model)) tokens.forgetToken(id);
       await writes.add({
         ...columnsOf(this.model, id, payload),
         model: this.model,
         payload: JSON.stringify(payload),
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null,
       });
+      // A token with a grant is kept once read, with its grant's row; one without (client credentials) as it is stored.
+      if (tokens.keeps(this.model) && !payload.grantId) {
+        const request = currentRequest();
+        const saved = { model: this.model, id, payload };
+        if (!request) return tokens.keep(this.model, id, { payload, consumedAt: null }, tokens.generation);
+        issued.set(request, [...(issued.get(request) ?? []), saved]);
+      }
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -100,7 +143,7 @@ export function createAdapterFactory(
         const handed = handoff.take(id);
         if (handed) return handed as AdapterPayload;
       }
-      return unpack(await findRow(this.model, id));
+      return findById(this.model, id);
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
@@ -139,6 +182,7 @@ export function createAdapterFactory(
       if (this.model === 'Interaction') return writes.removeInteraction(id);
       await writes.flush();
       if (this.model === 'Grant') grantChanged(id);
+      else tokens.forgetToken(id);
       await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
     }
 
@@ -156,7 +200,14 @@ export function createAdapterFactory(
   return {
     adapterFor: (model: string): Adapter => (model === 'Client' ? new ClientAdapter(clients) : new ModelAdapter(model)),
     /** Makes the writes a provider request held (its end: before the response leaves). */
-    flushRequest: (request: object) => writes.flush(request),
+    async flushRequest(request: object): Promise<void> {
+      try {
+        await writes.flush(request);
+        keepIssued(request);
+      } finally {
+        issued.delete(request);
+      }
+    },
     /**
      * The id of a person's latest live grant for a client, read with the grant, which the
      * Grant.find of the same request then takes (token-reads.ts: one statement, not two).

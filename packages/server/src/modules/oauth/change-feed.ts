@@ -2,15 +2,25 @@ import pg from 'pg';
 import type { Database } from '../../db/client';
 import { listenOnPostgres, type ChannelSubscription } from '../../db/listen';
 
-/** The channel the triggers of migration 0038 notify: `client:<client_id>` for an app's change, `keys` for a signing key's. */
+/**
+ * The channel the triggers of migrations 0038 and 0039 notify: `client:<client_id>` for an app's
+ * change, `keys` for a signing key's, `token:<id>` for an access or client-credentials token
+ * deleted or changed, `grant:<id>` for a grant's.
+ */
 export const OAUTH_CHANNEL = 'oauth_changes';
 const CLIENT_PREFIX = 'client:';
+const TOKEN_PREFIX = 'token:';
+const GRANT_PREFIX = 'grant:';
 
 export interface OAuthChangeHandlers {
   /** An outside app was registered, changed (secret, redirect URIs, disabled) or deleted. */
   client(clientId: string): void;
   /** A signing key was made, retired or dropped. */
   keys(): void;
+  /** An access or client-credentials token was revoked (deleted) or changed. */
+  token(id: string): void;
+  /** A grant was revoked (deleted) or changed: the tokens issued from it answer from the database again. */
+  grant(id: string): void;
   /** Notifications may have been missed (the listening connection dropped or came back): forget everything. */
   gap(): void;
 }
@@ -46,9 +56,9 @@ async function listenBehind(db: Database, handlers: { message(payload: string): 
 }
 
 /**
- * Follows the changes of outside apps and signing keys that any node (or tool) commits to the
- * database, so that this node's caches of them (client-cache.ts, current-provider.ts) hold
- * only until the change: there is no time-to-live to wait out.
+ * Follows the changes of outside apps, signing keys, tokens and grants that any node (or tool)
+ * commits to the database, so that this node's caches of them (client-cache.ts,
+ * current-provider.ts, token-cache.ts) hold only until the change.
  */
 export async function followOAuthChanges(db: Database, handlers: OAuthChangeHandlers, options: { keepaliveMs: number }): Promise<OAuthChangeFeed> {
   let shared = listeners.get(db);
@@ -59,7 +69,9 @@ export async function followOAuthChanges(db: Database, handlers: OAuthChangeHand
       {
         message(payload) {
           for (const follower of followers) {
-            if (payload.startsWith(CLIENT_PREFIX)) follower.client(payload.slice(CLIENT_PREFIX.length));
+            if (payload.startsWith(TOKEN_PREFIX)) follower.token(payload.slice(TOKEN_PREFIX.length));
+            else if (payload.startsWith(GRANT_PREFIX)) follower.grant(payload.slice(GRANT_PREFIX.length));
+            else if (payload.startsWith(CLIENT_PREFIX)) follower.client(payload.slice(CLIENT_PREFIX.length));
             else follower.keys();
           }
         },

@@ -101,10 +101,19 @@ describe('statements per grant on a warm node', () => {
     expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(5);
   });
 
-  it('an introspection makes at most 1 statement', async () => {
+  it('an introspection of a token the node has just read makes no statement: the token and its grant are kept (token-cache.ts)', async () => {
     const { access } = await signedInTokens();
     const statements = await perGrant(async () => {
       const response = await tokenRequest('/oidc/token/introspection', { token: access });
+      expect(((await response.json()) as { active: boolean }).active).toBe(true);
+    });
+    expect(statements.perGrant, statements.texts.join('\n')).toBe(0);
+  });
+
+  it('an introspection of a token the node has not seen makes 1 statement: the token under each model, with its grant', async () => {
+    const fresh = await Promise.all(Array.from({ length: GRANTS * 3 }, () => signedInTokens()));
+    const statements = await perGrant(async () => {
+      const response = await tokenRequest('/oidc/token/introspection', { token: fresh.pop()!.access });
       expect(((await response.json()) as { active: boolean }).active).toBe(true);
     });
     expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(1);

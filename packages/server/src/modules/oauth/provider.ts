@@ -21,6 +21,7 @@ import { installPortalMiddleware } from './provider-middleware';
 import { devicePages, logoutPages, renderError } from './provider-pages';
 import { resourceIndicatorsFeature, resourceServers } from './resource-servers';
 import { LocalSigningKey } from './signing-key';
+import { tokenCache } from './token-cache';
 import { introspectionAllowed, revokesGrant, signInOfRevocation } from './token-policies';
 
 export { INTERACTION_PATH, OIDC_ROUTES } from './oidc-routes';
@@ -66,24 +67,30 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
   const { config, db, secrets } = deps;
   const egress = egressPolicyFor(config);
 
-  // Outside apps are kept in memory while the change feed is live: any node's change of an app
-  // forgets it on every node as it commits (client-cache.ts); a change of keys reloads them.
+  // Outside apps and the tokens just issued or read are kept in memory while the change feed is
+  // live: any node's change of an app, or revocation of a token or grant, forgets it on every
+  // node as it commits (client-cache.ts, token-cache.ts); a change of keys reloads them.
   const clients = outsideApps(db);
+  const tokens = tokenCache();
   const resources = providerResources();
   const changes = await followOAuthChanges(
     db,
     {
       client: (clientId) => clients.forget(clientId),
       keys: () => resources.keysChanged(),
+      token: (id) => tokens.forgetToken(id),
+      grant: (id) => tokens.forgetGrant(id),
       gap: () => {
         clients.clear();
+        tokens.clear();
         resources.keysChanged();
       },
     },
     { keepaliveMs: config.LISTEN_KEEPALIVE_MS },
   );
   clients.follow(changes);
-  const storage = createAdapterFactory(db, { revocationSignIn: () => signInOfRevocation(Provider.ctx), clients });
+  tokens.follow(changes);
+  const storage = createAdapterFactory(db, { revocationSignIn: () => signInOfRevocation(Provider.ctx), clients, tokens });
 
   const configuration: Configuration = {
     adapter: storage.adapterFor,

@@ -16,7 +16,8 @@ export const HANDOFF_MS = 500;
  * is indistinguishable from one landing just after, and the refresh and code grants then
  * meet it at `consume` (the token's row is gone: the conditional UPDATE finds nothing and
  * the request is refused). Another node's revocation deletes the token rows, which every
- * request reads from the database, so nothing here can outlive it. A grant saved or deleted
+ * request reads from the database (or from token-cache.ts, which the deletion's notification
+ * empties of them), so nothing here can outlive it. A grant saved or deleted
  * in this process drops its entry.
  */
 export function grantHandoff() {
@@ -37,13 +38,22 @@ export function grantHandoff() {
   };
 }
 
+/** A row as the find statement answers it: with its live grant's payload when it has one. */
+export type FoundRow = ModelRow & { grantPayload?: Record<string, unknown> | null };
+
+/** Hands the grant read with `row` to the Grant.find that follows (grantHandoff). */
+export function offerGrantOf(row: FoundRow, handoff: ReturnType<typeof grantHandoff>): void {
+  const grantId = row.payload.grantId;
+  if (row.grantPayload && typeof grantId === 'string') handoff.offer(grantId, row.grantPayload);
+}
+
 /**
  * Finds of the same id under several models in one tick become one statement: introspection
  * and userinfo look an opaque token up as an access token, client-credentials token and
  * refresh token at once (oidc-provider's token_find.js).
  */
 export function findBatcher(find: FindStatement, handoff: ReturnType<typeof grantHandoff>) {
-  type Waiter = { resolve: (row: ModelRow | undefined) => void; reject: (error: unknown) => void };
+  type Waiter = { resolve: (row: FoundRow | undefined) => void; reject: (error: unknown) => void };
   const pending = new Map<string, Map<string, Waiter[]>>();
 
   async function flush(id: string) {
@@ -53,8 +63,7 @@ export function findBatcher(find: FindStatement, handoff: ReturnType<typeof gran
       const rows = await find.execute({ id, models: [...byModel.keys()] });
       for (const [model, waiters] of byModel) {
         const row = rows.find((candidate) => candidate.model === model);
-        const grantId = row?.payload.grantId;
-        if (row?.grantPayload && typeof grantId === 'string') handoff.offer(grantId, row.grantPayload);
+        if (row) offerGrantOf(row, handoff);
         for (const waiter of waiters) waiter.resolve(row);
       }
     } catch (error) {
@@ -62,7 +71,7 @@ export function findBatcher(find: FindStatement, handoff: ReturnType<typeof gran
     }
   }
 
-  return (model: string, id: string): Promise<ModelRow | undefined> =>
+  return (model: string, id: string): Promise<FoundRow | undefined> =>
     new Promise((resolve, reject) => {
       let byModel = pending.get(id);
       if (!byModel) {

@@ -1,0 +1,51 @@
+import { inArray } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { fileDatabase } from '../../../test/db-target';
+import { countStatements } from '../../../test/statement-counter';
+import { oidcModels } from '../../db/schema';
+import { hotStatements } from './adapter-statements';
+
+const database = fileDatabase();
+
+/** One client-credentials token as the upsert statement takes it (parallel arrays of one row). */
+const token = (id: string, scope = 'moderators') => ({
+  model: ['ClientCredentials'],
+  id: [id],
+  payload: [JSON.stringify({ jti: id, kind: 'ClientCredentials', clientId: 'test-product', scope })],
+  grantId: [null],
+  userCode: [null],
+  uid: [null],
+  accountId: [null],
+  clientId: ['test-product'],
+  sessionUid: [null],
+  expiresAt: [new Date(Date.now() + 600_000).toISOString()],
+});
+
+describe('upserts of concurrent requests', () => {
+  it('are stored by fewer statements than requests, every one before its promise settles', async () => {
+    const { upsert } = hotStatements(database.db);
+    const ids = Array.from({ length: 10 }, (_, i) => `grouped-${i}-${Date.now()}`);
+    await upsert.execute(token(`warm-${Date.now()}`));
+    const counted = await countStatements(() =>
+      Promise.all(
+        ids.map(async (id) => {
+          await upsert.execute(token(id));
+          // Stored when its own promise settles, whatever the others do.
+          const [row] = await database.db.select({ id: oidcModels.id }).from(oidcModels).where(inArray(oidcModels.id, [id]));
+          expect(row?.id).toBe(id);
+        }),
+      ),
+    );
+    const upserts = counted.texts.filter((text) => /insert into "oidc_models"/i.test(text));
+    // The first goes alone, the nine that arrive while it is on its way together.
+    expect(upserts.length).toBe(2);
+  });
+
+  it('save the same row twice in one batch as one after the other would: the later one', async () => {
+    const { upsert } = hotStatements(database.db);
+    const id = `twice-${Date.now()}`;
+    await Promise.all([upsert.execute(token(`first-${Date.now()}`)), upsert.execute(token(id, 'first')), upsert.execute(token(id, 'second'))]);
+    const [row] = await database.db.select({ payload: oidcModels.payload }).from(oidcModels).where(inArray(oidcModels.id, [id]));
+    expect(row?.payload.scope).toBe('second');
+  });
+});
