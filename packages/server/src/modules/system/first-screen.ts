@@ -68,20 +68,21 @@ async function firstScreenTemplate(template: string, webDist: string): Promise<{
   const pageLinks = page.styles.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`).join('\n    ');
   const pageCss = await Promise.all(page.styles.map((href) => readFile(path.join(webDist, href), 'utf8')));
   if (css.some((text) => /<\/style/i.test(text))) return undefined;
-  // The entry's stylesheets also as links, right after their inline copy and before the page
-  // chunk's: the chunk loader finds them there. Without, it appended them at the end of <head>
-  // at the first lazy import, after the page chunk's, and their base rules (UnstyledButton's
-  // transparent background) then won over the components' own (a Button drawn without its fill).
   const loader = [
     '<script type="module">',
     'requestAnimationFrame(() => setTimeout(() => {',
-    `  document.querySelector('style[data-entry-styles]').after(...${JSON.stringify(stylesheets)}.map((href) => Object.assign(document.createElement('link'), { rel: 'stylesheet', crossOrigin: '', href })));`,
     `  for (const href of ${JSON.stringify(page.scripts)}) document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href }));`,
     `  import(${JSON.stringify(entry[1])});`,
     '}));',
     '</script>',
   ].join('\n');
-  const shell = template.replace(ENTRY_STYLESHEET, '').replace(entry[0], () => `<style data-entry-styles>\n${css.join('\n')}\n</style>\n    ${pageLinks}\n    ${loader}`);
+  // The entry's stylesheets stay named by disabled links, which the browser does not fetch: the
+  // chunk loader looks for a stylesheet among the document's links before loading it with a lazy
+  // chunk. Not finding them, it fetched them a second time and appended them after the page's
+  // component stylesheets, whose rules they then overrode (UnstyledButton's transparent
+  // background over Button's fill on the second sign-in step).
+  const entryLinks = stylesheets.map((href) => `<link rel="stylesheet" crossorigin href="${href}" disabled>`).join('\n    ');
+  const shell = template.replace(ENTRY_STYLESHEET, '').replace(entry[0], () => `${entryLinks}\n    <style>\n${css.join('\n')}\n</style>\n    ${pageLinks}\n    ${loader}`);
   return { shell, stylesheets: [...css, ...pageCss].join('\n') };
 }
 
