@@ -174,8 +174,9 @@ export interface ThreadTimes {
 
 /**
  * The times of process `pid`'s main thread so far (the thread whose id is the process's), from
- * /proc (Linux). JavaScript, and PGlite's queries, run there; argon2 runs on threads of its own
- * (argon2-threads.ts), so the rest of the process's CPU is mostly hashing. Beside those threads
+ * /proc (Linux). The server's JavaScript runs there; PGlite's queries run in a worker thread
+ * (db/pglite-remote.ts) and argon2 on threads of its own (argon2-threads.ts), which make up the
+ * rest of the process's CPU. Beside those threads
  * the same JavaScript costs more than alone (caches emptied by their 19 MiB each,
  * preemptions): user time and preemptions tell that apart from system calls.
  */
