@@ -30,6 +30,16 @@ async function typeCode(code: string) {
   fireEvent.change(inputs[0]!, { target: { value: code } });
 }
 
+/** /forgot up to its second step: the account `ada`, then the recovery email typed (not sent yet). */
+async function reachRecoveryEmail(email: string) {
+  renderAt('/forgot');
+  await screen.findByLabelText('Email or username');
+  type('Email or username', 'ada');
+  press('Continue');
+  await screen.findByLabelText('Recovery email');
+  type('Recovery email', email);
+}
+
 describe('/forgot', () => {
   it('shows the captcha when the server asks for it after wrong recovery emails, and sends its answer', async () => {
     server.on('POST /sso/password/forgot/verify-email', (body) =>
@@ -37,12 +47,7 @@ describe('/forgot', () => {
         ? { status: 204 }
         : { status: 400, body: { code: 'auth.recovery_email_mismatch', message: 'x', details: { hint: 'ad***a@e***.com', captcha_required: true } } },
     );
-    renderAt('/forgot');
-    await screen.findByLabelText('Email or username');
-    type('Email or username', 'ada');
-    press('Continue');
-    await screen.findByLabelText('Recovery email');
-    type('Recovery email', 'someone@example.com');
+    await reachRecoveryEmail('someone@example.com');
     expect(screen.queryByTestId('captcha')).toBeNull();
     press('Send code');
     expect(await screen.findByText('For your security, complete the check below, then send the code again.')).toBeTruthy();
@@ -55,12 +60,7 @@ describe('/forgot', () => {
 
   it('"Complete the captcha" goes once the captcha says Verified, without another send', async () => {
     server.on('POST /sso/password/forgot/verify-email', { status: 400, body: { code: 'auth.captcha_required', message: 'Complete the captcha', details: { captcha_required: true } } });
-    renderAt('/forgot');
-    await screen.findByLabelText('Email or username');
-    type('Email or username', 'ada');
-    press('Continue');
-    await screen.findByLabelText('Recovery email');
-    type('Recovery email', 'ada@example.com');
+    await reachRecoveryEmail('ada@example.com');
     press('Send code');
     expect(await screen.findByText('Complete the captcha')).toBeTruthy();
     await screen.findByTestId('captcha');
@@ -71,12 +71,7 @@ describe('/forgot', () => {
 
   it('a message that is not about the captcha stays when the captcha says Verified', async () => {
     server.on('POST /sso/password/forgot/verify-email', { status: 400, body: { code: 'auth.recovery_email_mismatch', message: 'x', details: { hint: 'ad***a@e***.com', captcha_required: true } } });
-    renderAt('/forgot');
-    await screen.findByLabelText('Email or username');
-    type('Email or username', 'ada');
-    press('Continue');
-    await screen.findByLabelText('Recovery email');
-    type('Recovery email', 'someone@example.com');
+    await reachRecoveryEmail('someone@example.com');
     press('Send code');
     await screen.findByTestId('captcha');
     act(() => captchaStub.solve());
