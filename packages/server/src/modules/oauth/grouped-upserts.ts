@@ -12,7 +12,9 @@ interface Batch<P extends Columns> {
  * multi-row statement (a client-credentials grant under load: one round trip, one commit and
  * one parse of the answer for several tokens). An idle node sends at once, as before. Each
  * caller's promise settles with the statement that stored its rows, so every token is still
- * committed before its answer leaves; a failure fails every request of the batch. Two requests
+ * committed before its answer leaves. A batch the database refuses is sent again one request at
+ * a time, in order (an upsert may be repeated): a row refused (a value the column cannot take)
+ * fails its own request only, never the others' that happened to end beside it. Two requests
  * saving the same row in one batch: the later one's is saved (PostgreSQL refuses to update a
  * row twice in one statement), as if they had come one after the other.
  */
@@ -26,12 +28,24 @@ export function groupedUpserts<P extends Columns>(statement: { execute(parameter
       await statement.execute(merged(batch.parts));
       for (const settle of batch.settles) settle.resolve();
     } catch (error) {
-      for (const settle of batch.settles) settle.reject(error);
+      if (batch.parts.length === 1) batch.settles[0]!.reject(error);
+      else await sendOneByOne(batch);
     }
     const next = waiting;
     waiting = undefined;
     if (next) void send(next);
     else busy = false;
+  }
+
+  async function sendOneByOne(batch: Batch<P>): Promise<void> {
+    for (const [index, part] of batch.parts.entries()) {
+      try {
+        await statement.execute(part);
+        batch.settles[index]!.resolve();
+      } catch (error) {
+        batch.settles[index]!.reject(error);
+      }
+    }
   }
 
   return {
