@@ -4,6 +4,7 @@ import { toast } from './support/accounts';
 import { seriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { createActivatedAccount, expect, test, uniqueEmail } from './support/mail';
+import { noSidewaysScroll } from './support/operators';
 import { E2E_BANK } from './support/server';
 
 /**
@@ -26,8 +27,8 @@ async function bankNotifies(request: APIRequestContext, origin: string, body: ob
 }
 
 test('a VND deposit order credited by a signed notification', async ({ portal, context, page, playwright }) => {
-  // A long flow (two dialogs, two accessibility audits, three reloads).
-  test.setTimeout(90_000);
+  // A long flow (two dialogs, three reloads, the list in two brands, two languages and two widths, each audited).
+  test.setTimeout(180_000);
   const ada = uniqueEmail('deposit-ada');
   await createActivatedAccount(context.request, portal, { email: ada, password: PASSWORD, fullName: 'Ada Lovelace' });
   const signIn = await context.request.post(`${portal.platformUrl}/v3/sso/auth`, { data: { email: ada, password: PASSWORD } });
@@ -88,6 +89,24 @@ test('a VND deposit order credited by a signed notification', async ({ portal, c
   await again.getByRole('button', { name: 'Done' }).click();
   await expect(again).toBeHidden();
 
+  // On a phone the list is cards: nothing scrolls sideways, and the waiting order's button is on
+  // screen where it is (measured before anything scrolls it into view; a sideways-scrolling table
+  // had it at x≈706-746 of 390).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await noSidewaysScroll(page, 'the deposit list at 390 px');
+  const showOnPhone = row.getByRole('button', { name: `Show the code of ${reference}` });
+  await expect.poll(async () => {
+    const box = await showOnPhone.boundingBox();
+    return box !== null && box.x >= 0 && box.x + box.width <= 390;
+  }, { message: 'the Show code button lies within the 390 px screen' }).toBe(true);
+  await snap(page, 'wallet-deposit-list-waiting-390-en');
+  expect(await seriousViolations(page)).toEqual([]);
+  await showOnPhone.click();
+  await expect(again.getByTestId('deposit-reference')).toHaveText(reference);
+  await again.getByRole('button', { name: 'Done' }).click();
+  await expect(again).toBeHidden();
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   // The bank's notification, as a bank writes the transfer's content.
   const notification = {
     transaction_id: `FT${Date.now()}`,
@@ -129,4 +148,29 @@ test('a VND deposit order credited by a signed notification', async ({ portal, c
   await page.reload();
   await expect(page.getByTestId('deposit-row').filter({ hasText: reference }).getByTestId('deposit-status')).toHaveText('Đã thanh toán');
   await expect(page.getByTestId('deposit-open')).toHaveText('Nạp tiền');
+
+  // The list with its paid order in both brands and languages, on a desktop and on a phone:
+  // nothing scrolls sideways on the phone, no serious accessibility issue.
+  for (const [brand, origin] of [['platform', portal.platformUrl], ['locker', portal.lockerUrl]] as const) {
+    if (brand === 'locker') {
+      // The locker's host resolves in Chromium only: signed in from a page of it.
+      await page.goto(`${origin}/login`);
+      const status = await page.evaluate(
+        async ([email, password]) => (await fetch('/v3/sso/auth', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })).status,
+        [ada, PASSWORD],
+      );
+      expect(status).toBe(200);
+    }
+    for (const language of ['en', 'vi'] as const) {
+      await context.addCookies([{ name: 'lang', value: language, url: origin }]);
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+        await page.goto(`${origin}/wallet/vnd`);
+        await expect(page.getByTestId('deposit-row').filter({ hasText: reference })).toBeVisible();
+        await noSidewaysScroll(page, `the deposit list, ${brand} ${language} ${width} px`);
+        expect(await seriousViolations(page)).toEqual([]);
+        await snap(page, `wallet-deposit-list-${brand}-${width}-${language}`);
+      }
+    }
+  }
 });

@@ -191,7 +191,7 @@ export function DepositSection() {
           </Text>
         )
       ) : (
-        <DataTable narrow="scroll" rows={deposits.data.items} rowKey={(item) => item.id} minWidth={560} testId="deposits-table" label={t('wallet.deposit.orders')} rowTestId="deposit-row"
+        <DataTable rows={deposits.data.items} rowKey={(item) => item.id} minWidth={560} testId="deposits-table" label={t('wallet.deposit.orders')} rowTestId="deposit-row"
           rowProps={(item) => ({ 'data-reference': item.reference })}
           columns={[
             { header: t('wallet.deposit.time'), cell: (item) => <TimeCell at={item.created_at} language={language} /> },

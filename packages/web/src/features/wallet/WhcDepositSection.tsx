@@ -106,7 +106,7 @@ export function WhcDepositSection() {
           {t('wallet.whcDeposit.empty')}
         </Text>
       ) : (
-        <DataTable narrow="scroll" rows={deposits.data.items} rowKey={(item) => item.id} minWidth={560} testId="whc-deposits-table" label={t('wallet.whcDeposit.recent')} rowTestId="whc-deposit-row"
+        <DataTable rows={deposits.data.items} rowKey={(item) => item.id} minWidth={560} testId="whc-deposits-table" label={t('wallet.whcDeposit.recent')} rowTestId="whc-deposit-row"
           columns={[
             { header: t('wallet.transactions.time'), cell: (item) => <TimeCell at={item.created_at} language={language} /> },
             { header: t('wallet.transactions.amount'), cell: (item) => <AmountCell minor={item.amount} currency="WHC" language={language} /> },

@@ -177,7 +177,7 @@ export function WithdrawalSection() {
         </Text>
       )}
       {!!withdrawals.data?.items.length && (
-        <DataTable narrow="scroll" rows={withdrawals.data.items} rowKey={(item) => item.id} minWidth={640} testId="withdrawals-table" label={t('wallet.withdrawal.recent')} rowTestId="withdrawal-row"
+        <DataTable rows={withdrawals.data.items} rowKey={(item) => item.id} minWidth={640} testId="withdrawals-table" label={t('wallet.withdrawal.recent')} rowTestId="withdrawal-row"
           columns={[
             { header: t('wallet.transactions.time'), cell: (item) => <TimeCell at={item.created_at} language={language} /> },
             {

@@ -4,12 +4,12 @@ import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Paper.css';
 import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/Switch.css';
-import '@mantine/core/styles/Table.css';
 import { useEffect, useState } from 'react';
-import { Anchor, Button, Group, Radio, Stack, Switch, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Radio, Stack, Switch, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { currencies, formatMoney, paths, type Language, type PayoutSettings, type WalletCurrency } from '@portal/contracts';
+import { DataTable } from '../../../components/DataTable';
 import { LoadingIndicator } from '../../../components/LoadingIndicator';
 import { PageHeader } from '../../../components/PageHeader';
 import { Section } from '../../../components/Section';
@@ -99,26 +99,13 @@ function PendingSection({ settings, language }: SectionProps) {
           {t('wallet.payouts.pending.empty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={420}>
-          <Table data-testid="payout-pending">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('wallet.payouts.pending.program')}</Table.Th>
-                <Table.Th>{t('wallet.payouts.pending.amount')}</Table.Th>
-                <Table.Th>{t('wallet.payouts.pending.date')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {settings.pending.map((reward) => (
-                <Table.Tr key={reward.id}>
-                  <Table.Td>{reward.program_alias}</Table.Td>
-                  <Table.Td>{money(reward.amount_minor, reward.currency, language)}</Table.Td>
-                  <Table.Td>{formatDay(reward.created_at, language)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable rows={settings.pending} rowKey={(reward) => reward.id} minWidth={420} testId="payout-pending" rowTestId="payout-pending-row" label={t('wallet.payouts.pending.title')}
+          columns={[
+            { header: t('wallet.payouts.pending.program'), text: (reward) => reward.program_alias },
+            { header: t('wallet.payouts.pending.amount'), text: (reward) => money(reward.amount_minor, reward.currency, language) },
+            { header: t('wallet.payouts.pending.date'), text: (reward) => formatDay(reward.created_at, language) },
+          ]}
+        />
       )}
     </Section>
   );
