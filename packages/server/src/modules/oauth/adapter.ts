@@ -59,9 +59,27 @@ export function createAdapterFactory(
       return;
     }
     handoff.forget(row.grantId);
-    tokens.forgetGrant(row.grantId);
     readAhead.forget(currentRequest());
-    await db.delete(oidcModels).where(or(eq(oidcModels.grantId, row.grantId), and(eq(oidcModels.model, 'Grant'), eq(oidcModels.id, row.grantId))));
+    const grantId = row.grantId;
+    await forgottenAround(
+      () => tokens.forgetGrant(grantId),
+      () => db.delete(oidcModels).where(or(eq(oidcModels.grantId, grantId), and(eq(oidcModels.model, 'Grant'), eq(oidcModels.id, grantId)))),
+    );
+  }
+
+  /**
+   * Runs a delete with the token cache forgetting what it removes before it and again once it
+   * has committed: a read on this node between the two still sees the row and may keep it, and
+   * the database's notification that would forget it comes later over PostgreSQL (another
+   * connection). The revocation answers only after the second forget.
+   */
+  async function forgottenAround(forget: () => void, remove: () => Promise<unknown>): Promise<void> {
+    forget();
+    try {
+      await remove();
+    } finally {
+      forget();
+    }
   }
 
   /**
@@ -181,19 +199,23 @@ export function createAdapterFactory(
       // An interaction ends with the writes of the request that ends it (request-writes.ts).
       if (this.model === 'Interaction') return writes.removeInteraction(id);
       await writes.flush();
-      if (this.model === 'Grant') grantChanged(id);
-      else tokens.forgetToken(id);
-      await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
+      await forgottenAround(
+        () => (this.model === 'Grant' ? grantChanged(id) : tokens.forgetToken(id)),
+        () => db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id))),
+      );
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
       await writes.flush();
-      grantChanged(grantId);
       // An app's revocation ends its tokens of one sign-in; the grant's others (other browsers) stay.
       const signIn = options.revocationSignIn?.();
-      await db
-        .delete(oidcModels)
-        .where(and(eq(oidcModels.model, this.model), eq(oidcModels.grantId, grantId), signIn ? eq(oidcModels.sessionUid, signIn) : undefined));
+      await forgottenAround(
+        () => grantChanged(grantId),
+        () =>
+          db
+            .delete(oidcModels)
+            .where(and(eq(oidcModels.model, this.model), eq(oidcModels.grantId, grantId), signIn ? eq(oidcModels.sessionUid, signIn) : undefined)),
+      );
     }
   }
 
