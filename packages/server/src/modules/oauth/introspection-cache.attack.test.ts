@@ -156,6 +156,38 @@ describe('a token kept by a node', () => {
   });
 });
 
+describe("a token kept by a node, of an app whose credentials change on another", () => {
+  it('its secret rotated: the old secret introspects nothing on either node, the new one does', async () => {
+    const apps = thirdPartyClients(rp.server.database.db);
+    const { clientId, clientSecret } = await apps.add({ name: 'Rotating Partner', redirectUris: [CALLBACK] });
+    const config = await rp.discover(clientId, clientSecret);
+    const accessToken = await consentedAccessToken(config, (await rp.signedInBrowser()).token);
+    const old = basic(clientId, clientSecret!);
+    await keptOnBoth(accessToken, old);
+
+    const rotated = await apps.rotate(clientId);
+    for (const node of [second, rp.server]) await onceNotified(() => introspect(node, accessToken, old).then((answer) => answer.status)).toBe(401);
+    for (const node of [second, rp.server]) expect(await activeOn(node, accessToken, basic(clientId, rotated!.clientSecret!))).toBe(true);
+  });
+
+  it('disabled: neither its introspection nor userinfo of its kept token answer on either node', async () => {
+    const apps = thirdPartyClients(rp.server.database.db);
+    const { clientId, clientSecret } = await apps.add({ name: 'Suspended Partner', redirectUris: [CALLBACK] });
+    const auth = basic(clientId, clientSecret!);
+    const config = await rp.discover(clientId, clientSecret);
+    const accessToken = await consentedAccessToken(config, (await rp.signedInBrowser()).token);
+    await keptOnBoth(accessToken, auth);
+    const userinfo = (node: TestServer) => node.app.inject({ method: 'GET', url: '/oidc/userinfo', headers: { authorization: `Bearer ${accessToken}` } }).then((response) => response.statusCode);
+    expect(await userinfo(second)).toBe(200);
+
+    expect(await apps.setDisabled(clientId, true)).toBe(true);
+    for (const node of [second, rp.server]) {
+      await onceNotified(() => userinfo(node)).toBe(401);
+      expect((await introspect(node, accessToken, auth)).status).toBe(401);
+    }
+  });
+});
+
 /** An outside app's access token: the person signs in through it and consents (the consent page's call). */
 async function consentedAccessToken(config: oidc.Configuration, personToken: string): Promise<string> {
   const browser = new TestBrowser(rp.origin);
@@ -184,5 +216,39 @@ describe('a flood of tokens', () => {
     // Models that are consumed (refresh tokens, codes) are never kept.
     cache.keep('RefreshToken', 'refresh', row(1), cache.generation);
     expect(cache.find('RefreshToken', 'refresh')).toBeUndefined();
+  });
+});
+
+describe('a feed that may have missed a notification', () => {
+  const row = () => ({ payload: { jti: 'kept', exp: Math.floor(Date.now() / 1000) + 600, kind: 'AccessToken' }, consumedAt: null });
+
+  it('answers nothing while it is down, and after the gap it reports nothing kept before it', () => {
+    const feed = { live: true, close: async () => undefined };
+    const cache = tokenCache();
+    cache.follow(feed);
+    cache.keep('AccessToken', 'kept', row(), cache.generation);
+    expect(cache.find('AccessToken', 'kept')).toBeDefined();
+    feed.live = false;
+    expect(cache.find('AccessToken', 'kept')).toBeUndefined();
+    // Nothing read meanwhile is kept either.
+    cache.keep('AccessToken', 'read-while-down', row(), cache.generation);
+    // Back, with the gap the provider's handler turns into clear().
+    feed.live = true;
+    cache.clear();
+    expect(cache.find('AccessToken', 'kept')).toBeUndefined();
+    expect(cache.find('AccessToken', 'read-while-down')).toBeUndefined();
+  });
+
+  it('does not keep a read that a change overlapped, nor answer a token under another model', () => {
+    const cache = tokenCache();
+    cache.follow({ live: true, close: async () => undefined });
+    const since = cache.generation;
+    cache.forgetGrant('some-grant');
+    cache.keep('AccessToken', 'kept', row(), since);
+    expect(cache.find('AccessToken', 'kept')).toBeUndefined();
+    cache.keep('AccessToken', 'kept', row(), cache.generation);
+    // Asked for as a refresh token or a client-credentials token, the id is nothing of theirs.
+    expect(cache.find('RefreshToken', 'kept')).toBeNull();
+    expect(cache.find('ClientCredentials', 'kept')).toBeNull();
   });
 });
