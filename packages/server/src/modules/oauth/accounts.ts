@@ -9,8 +9,9 @@ const MAX_ACCOUNTS = 10_000;
  * ACCOUNT_TTL_MS per person in this process: one code flow asks for the account several times
  * (authorization, token, ID token, then the product's userinfo), and each refresh grant once.
  *
- * Why a stale row cannot let anyone in: a token is only honoured while its row exists, and
- * that is always read from the database. Ending a person's sessions (sign-out everywhere, a
+ * Why a stale row cannot let anyone in: a token is only honoured while its row exists, read
+ * from the database or from a node's token cache, which every deletion of the row empties of it
+ * (token-cache.ts). Ending a person's sessions (sign-out everywhere, a
  * password reset, an account deletion) deletes their tokens and provider sessions in the same
  * step (service.ts, portalSessionsEnded), on whichever node did it, and forgets the row here
  * when it happens on this node. A deleted, purged or locked person is never kept. What may lag by up
