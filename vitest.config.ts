@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './scripts/vitest-sequencer.ts';
 
 // Three projects: pure contracts, the server (real PGlite/PostgreSQL, Redis, SMTP peer),
 // and the web app's components under happy-dom.
@@ -8,6 +9,9 @@ export default defineConfig({
     // One test process per core. Vitest's default (cores - 1) ran one at a time on the 2-core
     // machines CI runs on, with the other core idle: the suite was mostly module loading, serial.
     maxWorkers: availableParallelism(),
+    // The longest files first (scripts/vitest-sequencer.ts), from a committed list of durations:
+    // a fresh clone has no cache of the previous run to order by.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'], environment: 'node' } },
       {
