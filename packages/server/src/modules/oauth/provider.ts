@@ -212,6 +212,7 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
   if (deps.onTokenGrant) provider.on('grant.success', () => void deps.onTokenGrant?.());
   provider.on('server_error', (_ctx, error) => deps.log.error({ err: error }, 'oidc provider error'));
   resources.close = () => changes.close();
+  resources.forgetTokens = () => tokens.clear();
   provider.on('backchannel.error', (_ctx, error, client) => deps.log.warn({ err: error, client: client.clientId }, 'back-channel logout failed'));
   resourcesOf.set(provider, resources);
   return provider;

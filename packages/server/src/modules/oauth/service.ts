@@ -11,6 +11,7 @@ import type { CurrentProvider } from './current-provider';
 import { clientLogoPath, thirdPartyClients, type PortalClientMetadata } from './clients';
 import { answerDeviceCode, takeDeviceCode } from './device-code-answer';
 import { acrFor } from './provider';
+import { forgetKeptTokens } from './provider-resources';
 
 /** The signed-in person answering a consent or a device code: who, and how their session authenticated. */
 export interface Approver {
@@ -157,6 +158,8 @@ export function createOAuthService(deps: {
       await db
         .delete(oidcModels)
         .where(and(eq(oidcModels.accountId, userId), eq(oidcModels.clientId, clientId), inArray(oidcModels.model, TOKEN_MODELS)));
+      // Rare enough that this node forgets every kept token rather than finding these ones.
+      forgetKeptTokens(provider());
     },
 
     /** The app behind a device sign-in code; wrong codes are counted per account. */
@@ -239,6 +242,7 @@ export function createOAuthService(deps: {
       if (ended.everySession) {
         await db.delete(oidcModels).where(and(eq(oidcModels.accountId, ended.userId), ne(oidcModels.model, 'Grant'), inArray(oidcModels.model, [...TOKEN_MODELS, 'Session'])));
       }
+      forgetKeptTokens(provider());
     },
   };
 }

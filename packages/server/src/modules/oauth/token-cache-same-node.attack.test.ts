@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
+import { OAUTH_CHANNEL } from './change-feed';
 
 /**
  * A product's API introspects a token on the node that has just revoked it. The node keeps the
@@ -7,7 +10,31 @@ import { PASSWORD, PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/
  * their deletion arrives; over PostgreSQL that notification comes on another connection, after
  * the deleting statement has answered. The person's revocation must hold on its own node from
  * the moment its response leaves, not once the notification has caught up.
+ *
+ * The node's notifications of tokens and grants arrive late here, on either database (PGlite's
+ * listen, the oauth feed's own pg connection): the real database and a real feed, behind as
+ * PostgreSQL's can be. The identity feed stays on time: on PostgreSQL its read-your-writes
+ * barrier waits on its own connection, which orders nothing on the oauth feed's.
  */
+const NOTIFICATION_DELAY_MS = 300;
+const late = <T extends unknown[]>(deliver: (...args: T) => void) => (...args: T) => void setTimeout(() => deliver(...args), NOTIFICATION_DELAY_MS);
+const pgliteListen = PGlite.prototype.listen;
+const pgEmit = pg.Client.prototype.emit;
+// Registered before the server's own beforeAll, so its node listens through the late delivery.
+beforeAll(() => {
+  PGlite.prototype.listen = function (this: PGlite, channel: string, callback: (payload: string) => void, ...rest: unknown[]) {
+    return (pgliteListen as (...args: unknown[]) => ReturnType<PGlite['listen']>).call(this, channel, channel === OAUTH_CHANNEL ? late(callback) : callback, ...rest);
+  };
+  pg.Client.prototype.emit = function (this: pg.Client, event: string | symbol, ...args: unknown[]) {
+    if (event !== 'notification' || (args[0] as pg.Notification).channel !== OAUTH_CHANNEL) return pgEmit.call(this, event, ...args);
+    late(() => pgEmit.call(this, event, ...args))();
+    return true;
+  };
+});
+afterAll(() => {
+  PGlite.prototype.listen = pgliteListen;
+  pg.Client.prototype.emit = pgEmit;
+});
 const rp = relyingPartyTestServer();
 const PRODUCT = `Basic ${Buffer.from(`test-product:${PRODUCT_SECRET}`).toString('base64')}`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
