@@ -1,24 +1,12 @@
 import { inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { clientCredentialsRow } from '../../../test/client-credentials-row';
 import { fileDatabase } from '../../../test/db-target';
 import { oidcModels } from '../../db/schema';
 import { hotStatements } from './adapter-statements';
 
 const database = fileDatabase();
 
-/** One client-credentials token as the upsert statement takes it (parallel arrays of one row). */
-const token = (id: string, scope = 'moderators') => ({
-  model: ['ClientCredentials'],
-  id: [id],
-  payload: [JSON.stringify({ jti: id, kind: 'ClientCredentials', clientId: 'test-product', scope })],
-  grantId: [null],
-  userCode: [null],
-  uid: [null],
-  accountId: [null],
-  clientId: ['test-product'],
-  sessionUid: [null],
-  expiresAt: [new Date(Date.now() + 600_000).toISOString()],
-});
 
 /**
  * The rows of concurrent requests go to the database in one statement (grouped-upserts.ts). An
@@ -31,12 +19,12 @@ describe('a row the database refuses, grouped with others', () => {
     const { upsert } = hotStatements(database.db);
     const stamp = Date.now();
     const good = [`good-a-${stamp}`, `good-b-${stamp}`];
-    const refused = token(`refused-${stamp}`, 'nul \u0000 here');
+    const refused = clientCredentialsRow(`refused-${stamp}`, 'nul \u0000 here');
     const results = await Promise.allSettled([
-      upsert.execute(token(`in-flight-${stamp}`)),
-      upsert.execute(token(good[0]!)),
+      upsert.execute(clientCredentialsRow(`in-flight-${stamp}`)),
+      upsert.execute(clientCredentialsRow(good[0]!)),
       upsert.execute(refused),
-      upsert.execute(token(good[1]!)),
+      upsert.execute(clientCredentialsRow(good[1]!)),
     ]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     const stored = await database.db.select({ id: oidcModels.id }).from(oidcModels).where(inArray(oidcModels.id, [...good, `refused-${stamp}`]));

@@ -1,5 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { clientCredentialsRow } from '../../../test/client-credentials-row';
 import { fileDatabase } from '../../../test/db-target';
 import { countStatements } from '../../../test/statement-counter';
 import { oidcModels } from '../../db/schema';
@@ -7,29 +8,16 @@ import { hotStatements } from './adapter-statements';
 
 const database = fileDatabase();
 
-/** One client-credentials token as the upsert statement takes it (parallel arrays of one row). */
-const token = (id: string, scope = 'moderators') => ({
-  model: ['ClientCredentials'],
-  id: [id],
-  payload: [JSON.stringify({ jti: id, kind: 'ClientCredentials', clientId: 'test-product', scope })],
-  grantId: [null],
-  userCode: [null],
-  uid: [null],
-  accountId: [null],
-  clientId: ['test-product'],
-  sessionUid: [null],
-  expiresAt: [new Date(Date.now() + 600_000).toISOString()],
-});
 
 describe('upserts of concurrent requests', () => {
   it('are stored by fewer statements than requests, every one before its promise settles', async () => {
     const { upsert } = hotStatements(database.db);
     const ids = Array.from({ length: 10 }, (_, i) => `grouped-${i}-${Date.now()}`);
-    await upsert.execute(token(`warm-${Date.now()}`));
+    await upsert.execute(clientCredentialsRow(`warm-${Date.now()}`));
     const counted = await countStatements(() =>
       Promise.all(
         ids.map(async (id) => {
-          await upsert.execute(token(id));
+          await upsert.execute(clientCredentialsRow(id));
           // Stored when its own promise settles, whatever the others do.
           const [row] = await database.db.select({ id: oidcModels.id }).from(oidcModels).where(inArray(oidcModels.id, [id]));
           expect(row?.id).toBe(id);
@@ -44,7 +32,7 @@ describe('upserts of concurrent requests', () => {
   it('save the same row twice in one batch as one after the other would: the later one', async () => {
     const { upsert } = hotStatements(database.db);
     const id = `twice-${Date.now()}`;
-    await Promise.all([upsert.execute(token(`first-${Date.now()}`)), upsert.execute(token(id, 'first')), upsert.execute(token(id, 'second'))]);
+    await Promise.all([upsert.execute(clientCredentialsRow(`first-${Date.now()}`)), upsert.execute(clientCredentialsRow(id, 'first')), upsert.execute(clientCredentialsRow(id, 'second'))]);
     const [row] = await database.db.select({ payload: oidcModels.payload }).from(oidcModels).where(inArray(oidcModels.id, [id]));
     expect(row?.payload.scope).toBe('second');
   });
