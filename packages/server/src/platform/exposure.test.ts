@@ -1,5 +1,4 @@
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { freshDatabase } from '../../test/db-target';
@@ -17,12 +16,21 @@ afterAll(async () => {
   for (const started of servers.reverse()) await started.close();
 });
 
+/**
+ * A port nobody listens on, below Linux's ephemeral range (32768 and up by default): the servers
+ * other test files start on port 0 get theirs from that range, so none can take this one between
+ * the probe and the server's listen (the metrics listener's failure to bind is only logged, and
+ * the test then reached another file's server).
+ */
 async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const probe = createServer();
+    const bound = await new Promise<boolean>((resolve) => probe.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true)));
+    if (!bound) continue;
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  }
 }
 
 describe('/metrics', () => {
