@@ -42,7 +42,19 @@ export async function migratedDataDir(dataDir: string): Promise<string> {
   return dataDir;
 }
 
-/** A fresh, migrated database of its own for one test file. */
+/**
+ * The prefix of the databases this run's test files clone from the template: global-setup's
+ * teardown drops them all at once (dropRunDatabases).
+ */
+const runDatabasePrefix = () => `portal_t_${createHash('sha256').update(`${SNAPSHOT_DIR}\0${runId()}`).digest('hex').slice(0, 10)}_`;
+
+/**
+ * A fresh, migrated database of its own for one test file. On PostgreSQL, closing it closes its
+ * connections and leaves the database for the run's teardown to drop: a DROP DATABASE waits for
+ * the server to make every backend let go of its files and for a checkpoint, 1-3 s each on the
+ * 2-core machine under the suite's load, which the file's worker sat out before its next file
+ * (some 200 files). Dropped together at the end, they share checkpoints: ten at once took 0.9 s.
+ */
 export async function freshDatabase(): Promise<DatabaseHandle & { url?: string }> {
   if (testDatabaseKind() === 'pglite') {
     const snapshot = await readFile(pgliteSnapshot());
@@ -50,30 +62,38 @@ export async function freshDatabase(): Promise<DatabaseHandle & { url?: string }
     return openDatabase({ pglite });
   }
   const base = new URL(process.env.TEST_DATABASE_URL!);
-  const name = `portal_t_${randomBytes(6).toString('hex')}`;
+  const name = `${runDatabasePrefix()}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
   await admin.query(`create database ${name} template ${templateDatabase()}`);
   await admin.end();
   base.pathname = `/${name}`;
-  const handle = await openDatabase({ url: base.toString() });
-  return {
-    ...handle,
-    url: base.toString(),
-    close: async () => {
-      await handle.close();
-      const drop = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await drop.connect();
-      await drop.query(`drop database if exists ${name} with (force)`);
-      await drop.end();
-    },
+  return { ...(await openDatabase({ url: base.toString() })), url: base.toString() };
+}
+
+/** Drops every database this run's test files cloned (global-setup's teardown), several at once. */
+export async function dropRunDatabases(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [runDatabasePrefix()]);
+  await admin.end();
+  const names = rows.map((row) => row.datname);
+  const dropper = async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (let name = names.pop(); name; name = names.pop()) await client.query(`drop database if exists ${name} with (force)`);
+    } finally {
+      await client.end();
+    }
   };
+  await Promise.all(Array.from({ length: Math.min(8, names.length) }, dropper));
 }
 
 /**
  * A fresh, migrated database for the tests of the file (or describe block) that asks: this object
- * is filled before its first test and closed (on PostgreSQL, dropped) after its last, after the
- * file's own afterAll.
+ * is filled before its first test and closed after its last, after the file's own afterAll (on
+ * PostgreSQL, dropped when the run ends).
  */
 export function fileDatabase(): DatabaseHandle {
   const database = {} as DatabaseHandle;
