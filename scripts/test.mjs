@@ -7,7 +7,7 @@
  *                from Debian's packages when missing (as root; scripts/ensure-chromium.mjs,
  *                which `npm run bench` runs too)
  *   typecheck    tsc -p tsconfig.json (the server with e2e, bench and scripts), packages/web,
- *                packages/contracts
+ *                packages/contracts, with TypeScript 7's native compiler (typescript-native)
  *   lint         eslint .
  *   build        the web app (vite build into packages/web/dist), when stale; before the
  *                unit tests because server tests of the HTML shell read packages/web/dist
@@ -37,6 +37,14 @@ import { runCommand, runCommandKeepingOutput } from './run-command.mjs';
 
 const REPORTS = path.join(ROOT, '.cache', 'reports');
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
+/**
+ * TypeScript 7, the compiler ported to native code, installed beside TypeScript 5 under another
+ * name: it checks the same code with the same rules in about half the time (the server project
+ * 57.5 -> 29.6 s, the web app 51.7 -> 18.9 s on the 2-core machine). TypeScript 5 stays for the
+ * tools that load the compiler as a library (typescript-eslint, editors), which TypeScript 7
+ * does not offer.
+ */
+const nativeTsc = path.join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc');
 
 const totals = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
 const timings = [];
@@ -159,8 +167,8 @@ const stages = [
         for (let project = projects.shift(); project; project = projects.shift()) {
           const t0 = Date.now();
           // Incremental: a re-run re-checks only what changed (.cache is gitignored).
-          const buildInfo = path.join(ROOT, '.cache', 'tsc', `${project.replace(/[\\/]/g, '_')}.tsbuildinfo`);
-          const { code, output } = await capture(bin('tsc'), ['-p', project, '--incremental', '--tsBuildInfoFile', buildInfo]);
+          const buildInfo = path.join(ROOT, '.cache', 'tsc-native', `${project.replace(/[\\/]/g, '_')}.tsbuildinfo`);
+          const { code, output } = await capture(nativeTsc, ['-p', project, '--incremental', '--tsBuildInfoFile', buildInfo]);
           console.log(`$ tsc -p ${project}  (${seconds(Date.now() - t0)}${code === 0 ? ', no errors' : ''})`);
           if (output.trim()) console.log(output.trimEnd());
           if (code !== 0) failed.push(project);
