@@ -63,7 +63,7 @@ async function signedInTokens(): Promise<{ refresh: string; access: string }> {
 }
 
 describe('statements per grant on a warm node', () => {
-  it('a refresh grant makes at most 3 statements: find the token with its grant, consume it and store the new tokens, count it for the dashboard', async () => {
+  it('a refresh grant makes at most 3 statements: find the token with its grant, consume it and store the new tokens (the dashboard counts grants at most once a second)', async () => {
     let { refresh } = await signedInTokens();
     const statements = await perGrant(async () => {
       const response = await tokenRequest('/oidc/token', { grant_type: 'refresh_token', refresh_token: refresh });
@@ -128,11 +128,12 @@ describe('statements per grant on a warm node', () => {
     expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(1);
   });
 
-  it('a client-credentials grant makes at most 2 statements: store the token, count it for the dashboard', async () => {
+  it('a client-credentials grant makes 1 statement, storing the token: the dashboard counts grants at most once a second (grant-counts.ts)', async () => {
     const statements = await perGrant(async () => {
       const response = await tokenRequest('/oidc/token', { grant_type: 'client_credentials' });
       expect(response.status).toBe(200);
     });
-    expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(2);
+    // A window may hold the end of the count's interval: its grants' count, at most 2 statements (the dashboard's counter's first and the rest).
+    expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(1 + 2 / GRANTS);
   });
 });

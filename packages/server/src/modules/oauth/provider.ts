@@ -40,7 +40,7 @@ export interface ProviderDependencies {
    */
   productPlan?: (userId: string, product: string) => Promise<PlanClaim | undefined>;
   /** Each token the token endpoint grants (the operators' dashboard counts them; never throws). */
-  onTokenGrant?: () => Promise<void>;
+  onTokenGrant?: () => void;
 }
 
 /** The `plan` claim: which plan of the client's product the person has, and until when. */
@@ -209,7 +209,7 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
 
   installPortalMiddleware(provider, { flushRequest: storage.flushRequest, linkSession: storage.linkSession, log: deps.log });
 
-  if (deps.onTokenGrant) provider.on('grant.success', () => void deps.onTokenGrant?.());
+  if (deps.onTokenGrant) provider.on('grant.success', deps.onTokenGrant);
   provider.on('server_error', (_ctx, error) => deps.log.error({ err: error }, 'oidc provider error'));
   resources.close = () => changes.close();
   resources.forgetTokens = () => tokens.clear();
