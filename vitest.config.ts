@@ -31,7 +31,18 @@ export default defineConfig({
       {
         // A whole flow of pages in happy-dom (the recovery test walks five) passes 5 s when the
         // two cores are shared with the server suites: a timeout there is load, not a fault.
-        test: { name: 'web', include: ['packages/web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom', testTimeout: 20_000 },
+        test: {
+          name: 'web',
+          include: ['packages/web/src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          testTimeout: 20_000,
+          // Test files share a worker's process and page: isolated, every file started a process that
+          // loaded happy-dom, React, Mantine and Testing Library again, most of the project's time.
+          // The setup file evaluates the app's own modules afresh for each file and gives it a blank
+          // page, so files still start as in a worker of their own (packages/web/src/test/setup.ts).
+          isolate: false,
+          setupFiles: ['packages/web/src/test/setup.ts'],
+        },
         // The web app's own binding for react-i18next, as in its build (packages/web/vite.config.ts).
         resolve: { alias: [{ find: /^react-i18next$/, replacement: new URL('./packages/web/src/lib/react-i18n.tsx', import.meta.url).pathname }] },
       },

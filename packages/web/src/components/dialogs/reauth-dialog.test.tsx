@@ -31,6 +31,7 @@ beforeEach(() => {
 afterEach(async () => {
   cleanup();
   Reflect.deleteProperty(window, 'PublicKeyCredential');
+  Reflect.deleteProperty(navigator, 'credentials');
   await applyLanguage('en');
 });
 

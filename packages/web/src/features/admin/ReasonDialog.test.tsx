@@ -1,9 +1,15 @@
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { themeFor } from '../../app/theme';
 import { initI18n } from '../../lib/i18n';
 import { changeDialog, ReasonDialog, type PendingChange } from './ReasonDialog';
+
+// The stand-in for document.fonts goes with the dialog that listens to it: the next file's page has none.
+afterEach(() => {
+  cleanup();
+  Reflect.deleteProperty(document, 'fonts');
+});
 
 describe('ReasonDialog', () => {
   it('keeps its texts while it fades out, so its buttons keep their names', () => {
