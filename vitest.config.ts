@@ -24,6 +24,11 @@ export default defineConfig({
           // (harness, freshDatabase), and with isolation every file re-imported the whole server,
           // which was more than half of the suite's time (443 s isolated, 250 s shared, 2 cores).
           isolate: false,
+          // PGlite's WebAssembly stays on V8's baseline compiler in the test processes (the
+          // servers and commands they start get the same, packages/server/test/server-bundle.ts
+          // TEST_V8_ARGS says why): the wallet's files on PGlite took 75-86 CPU-s so, 88-98
+          // without.
+          execArgv: ['--liftoff-only'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
