@@ -5,7 +5,7 @@ export { sessionDeviceDto } from './session-dto';
 export { caller, installAuthGuard, presentedToken, principal, productClient, type ApiKeyAuthentication, type ApiKeyAuthenticator, type AccessTokenAuthentication, type AccessTokenAuthenticator, type Authentication, type Principal } from './guard';
 export { clearSessionCookies, cookieIsSecure, sessionCookieClearings, sessionCookieName, setLanguageCookie, setSessionCookies } from './cookies';
 export { describeClient, type ClientInfo } from './client-info';
-export { followIdentityChanges, installReadYourWrites } from './change-feed';
+export { followIdentityChanges, IDENTITY_CHANNEL, installReadYourWrites } from './change-feed';
 export { IdentityCache } from './identity-cache';
 export { deleteEndedSessions, installSessionRetentionJob, type SessionRetention } from './retention';
 export { sessionRoutes } from './routes';

@@ -52,6 +52,13 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
   const queries = sessionQueries(db);
   const due = (session: SessionRow, now: Date) => now.getTime() - session.lastActiveAt.getTime() > TOUCH_INTERVAL_MS;
   const idle = (session: SessionRow, now: Date) => now.getTime() - session.lastActiveAt.getTime() > policy.idleTimeoutSeconds * 1000;
+  /**
+   * This node forgets the user's cached sessions once their revocation committed, without waiting
+   * for the database's notification (on PostgreSQL it comes later, on another connection): a
+   * sign-out holds here as soon as it answers, on paths outside the read-your-writes hook too,
+   * such as the provider's RP-initiated logout. Other nodes forget when the notification arrives.
+   */
+  const forgetHere = (userId: string) => cache?.identities.evictUser(userId);
 
   async function authenticateFromDatabase(tokenHash: string, now: Date): Promise<CachedIdentity | null> {
     const generation = cache?.identities.generation ?? 0;
@@ -148,12 +155,14 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
     /** Ends one of a user's sessions; false when it was not theirs or already gone. */
     async revoke(userId: string, sessionId: string): Promise<boolean> {
       const revoked = await queries.revoke(userId, sessionId, clock.now());
+      forgetHere(userId);
       await ended({ userId, sessionIds: revoked, everySession: false });
       return revoked.length > 0;
     },
     /** Ends every session of a user but `exceptSessionId`; how many ended. */
     async revokeAll(userId: string, exceptSessionId?: string): Promise<number> {
       const revoked = await queries.revokeAll(userId, clock.now(), exceptSessionId);
+      forgetHere(userId);
       await ended({ userId, sessionIds: revoked, everySession: !exceptSessionId });
       return revoked.length;
     },
