@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
+import { confirmLogout } from '../../../test/logout-form';
 import { json, PASSWORD, PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
 
 /**
@@ -11,18 +12,6 @@ import { json, PASSWORD, PRODUCT_SECRET, relyingPartyTestServer } from '../../..
  */
 const rp = relyingPartyTestServer({ backchannelLogout: true });
 const { discover, signedInBrowser, signedInToProduct, authorize, codeFlow, pollApproved } = rp;
-
-/** Answers yes in `browser` to the provider's logout form (`html`, its page): where the browser lands. */
-async function confirmLogout(browser: TestBrowser, html: string): Promise<URL> {
-  const xsrf = html.match(/name="xsrf" value="([^"]+)"/)![1]!;
-  const action = html.match(/action="([^"]+)"/)![1]!;
-  const { url } = await browser.walk(action, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: rp.origin },
-    body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
-  });
-  return url;
-}
 
 describe('logout', () => {
   it('RP-initiated logout signs the person out of the portal and tells the products back-channel', async () => {
@@ -35,7 +24,7 @@ describe('logout', () => {
     // The browser follows the confirm form's 303 to the app only if the page's form-action names the app's origin.
     const formAction = /form-action ([^;]+)/.exec(question.headers.get('content-security-policy') ?? '')?.[1]?.split(' ');
     expect(formAction).toEqual(["'self'", 'http://127.0.0.1:5179']);
-    const landed = await confirmLogout(browser, html);
+    const landed = await confirmLogout(browser, html, rp.origin);
     expect(landed.href).toBe('http://127.0.0.1:5179/');
     expect(browser.cookies.has('auth_token')).toBe(false);
     const me = await fetch(`${rp.origin}/v3/sso/me`, { headers: { authorization: `Bearer ${token}` } });
@@ -55,7 +44,7 @@ describe('logout', () => {
     const csp = answer.headers.get('content-security-policy') ?? '';
     expect(csp).toContain(`script-src 'strict-dynamic' 'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     expect(/form-action ([^;]+)/.exec(csp)?.[1]?.split(' ')).toEqual(["'self'", 'http://127.0.0.1:5179']);
-    const landed = await confirmLogout(elsewhere, html);
+    const landed = await confirmLogout(elsewhere, html, rp.origin);
     expect(landed.href).toBe('http://127.0.0.1:5179/');
     // Without a post-logout URI the form stays on our own origin.
     const plain = await new TestBrowser(rp.origin).request(oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token! }).href);

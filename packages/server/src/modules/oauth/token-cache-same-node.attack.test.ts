@@ -1,6 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { deliverNotificationsLate } from '../../../test/late-notifications';
 import { PASSWORD, PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
 import { OAUTH_CHANNEL } from './change-feed';
 
@@ -16,25 +15,7 @@ import { OAUTH_CHANNEL } from './change-feed';
  * PostgreSQL's can be. The identity feed stays on time: on PostgreSQL its read-your-writes
  * barrier waits on its own connection, which orders nothing on the oauth feed's.
  */
-const NOTIFICATION_DELAY_MS = 300;
-const late = <T extends unknown[]>(deliver: (...args: T) => void) => (...args: T) => void setTimeout(() => deliver(...args), NOTIFICATION_DELAY_MS);
-const pgliteListen = PGlite.prototype.listen;
-const pgEmit = pg.Client.prototype.emit;
-// Registered before the server's own beforeAll, so its node listens through the late delivery.
-beforeAll(() => {
-  PGlite.prototype.listen = function (this: PGlite, channel: string, callback: (payload: string) => void, ...rest: unknown[]) {
-    return (pgliteListen as (...args: unknown[]) => ReturnType<PGlite['listen']>).call(this, channel, channel === OAUTH_CHANNEL ? late(callback) : callback, ...rest);
-  };
-  pg.Client.prototype.emit = function (this: pg.Client, event: string | symbol, ...args: unknown[]) {
-    if (event !== 'notification' || (args[0] as pg.Notification).channel !== OAUTH_CHANNEL) return pgEmit.call(this, event, ...args);
-    late(() => pgEmit.call(this, event, ...args))();
-    return true;
-  };
-});
-afterAll(() => {
-  PGlite.prototype.listen = pgliteListen;
-  pg.Client.prototype.emit = pgEmit;
-});
+deliverNotificationsLate(OAUTH_CHANNEL);
 const rp = relyingPartyTestServer();
 const PRODUCT = `Basic ${Buffer.from(`test-product:${PRODUCT_SECRET}`).toString('base64')}`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
