@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, createdAt } from '../../db/columns';
 import { sessions } from '../sessions/tables';
@@ -26,11 +27,14 @@ export const oidcModels = pgTable(
   },
   (table) => [
     uniqueIndex('oidc_models_pkey_idx').on(table.model, table.id),
-    index('oidc_models_grant_idx').on(table.grantId),
-    index('oidc_models_user_code_idx').on(table.userCode),
-    index('oidc_models_uid_idx').on(table.uid),
-    index('oidc_models_account_idx').on(table.accountId, table.model),
-    index('oidc_models_session_uid_idx').on(table.sessionUid),
+    // The lookup columns are empty on most rows: their indexes keep only the rows with a value
+    // (every lookup asks for one), and the table leaves a fifth of each page free (fillfactor 80,
+    // migration 0040) so that marking a row used adds nothing to the indexes.
+    index('oidc_models_grant_idx').on(table.grantId).where(sql`${table.grantId} is not null`),
+    index('oidc_models_user_code_idx').on(table.userCode).where(sql`${table.userCode} is not null`),
+    index('oidc_models_uid_idx').on(table.uid).where(sql`${table.uid} is not null`),
+    index('oidc_models_account_idx').on(table.accountId, table.model).where(sql`${table.accountId} is not null`),
+    index('oidc_models_session_uid_idx').on(table.sessionUid).where(sql`${table.sessionUid} is not null`),
     index('oidc_models_expires_idx').on(table.expiresAt),
   ],
 );
