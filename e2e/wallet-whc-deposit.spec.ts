@@ -1,20 +1,21 @@
 import type { BrowserContext } from '@playwright/test';
-import ganache from 'ganache';
-import { createPublicClient, createTestClient, createWalletClient, defineChain, getAddress, http, type Address, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts';
-import { testTokenAbi, testTokenBytecode } from '../packages/server/test/erc20';
+import { testTokenAbi } from '../packages/server/test/erc20';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
+import { chainOf, startTestChain, testClientOf, type TestChain } from '../packages/server/test/test-chain';
 import { seriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { createActivatedAccount, expect, poll, test, uniqueEmail, type Portal } from './support/mail';
-import { freePort, startPortalServer, type PortalServer } from './support/server';
+import { startPortalServer, type PortalServer } from './support/server';
 
 /**
- * WHC deposits on chain, in Chromium against the real server following a real local
- * chain (ganache, started here, with a test ERC-20 token): the person's /wallet/whc shows their
- * deposit address with its QR code, the network and the confirmations needed; the test sends
- * tokens to that address, the transfer shows as a pending transaction, and once the blocks
- * are mined it is credited: the balance and the transaction update without a reload.
+ * WHC deposits on chain, in Chromium against the real server following a real local chain
+ * (Hardhat's simulated network, started here by test/test-chain.ts, with a test ERC-20 token):
+ * the person's /wallet/whc shows their deposit address with its QR code, the network and the
+ * confirmations needed; the test sends tokens to that address, the transfer shows as a pending
+ * transaction, and once the blocks are mined it is credited: the balance and the transaction
+ * update without a reload.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -26,30 +27,19 @@ const MASTER = HDKey.fromMasterSeed(Uint8Array.from({ length: 32 }, (_, index) =
 const CONFIRMATIONS = 3;
 const WHC = 10n ** 18n;
 
-let chainServer: ReturnType<typeof ganache.server>;
+let chain: TestChain;
 let rpcUrl: string;
 let token: Address;
 let peer: SmtpPeer;
 let server: PortalServer;
 let own: Portal;
 
-const chainOf = (url: string) => defineChain({ id: 1337, name: 'ganache', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
 const reader = () => createPublicClient({ chain: chainOf(rpcUrl), transport: http(rpcUrl) });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const port = await freePort();
-  chainServer = ganache.server({
-    logging: { quiet: true },
-    chain: { chainId: 1337 },
-    miner: { instamine: 'eager' },
-    wallet: { accounts: [{ secretKey: FUNDER_KEY, balance: `0x${(10n ** 21n).toString(16)}` }] },
-  } as never);
-  await chainServer.listen(port, '127.0.0.1');
-  rpcUrl = `http://127.0.0.1:${port}`;
-  const deployer = createWalletClient({ account: funder, chain: chainOf(rpcUrl), transport: http(rpcUrl) });
-  const hash = await deployer.deployContract({ abi: testTokenAbi, bytecode: testTokenBytecode, args: [18, funder.address, 10n ** 6n * WHC] });
-  token = getAddress((await reader().waitForTransactionReceipt({ hash })).contractAddress!);
+  chain = await startTestChain(FUNDER_KEY, { decimals: 18, blocked: funder.address, supply: 10n ** 6n * WHC });
+  ({ rpcUrl, token } = chain);
   peer = await startSmtpPeer();
   server = await startPortalServer({
     env: {
@@ -68,7 +58,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.close();
   await peer?.close();
-  await chainServer?.close();
+  await chain?.close();
 });
 
 async function signIn(context: BrowserContext, origin: string, email: string, language: 'en' | 'vi') {
@@ -126,7 +116,7 @@ test('a WHC deposit: the address and its QR code, the transfer pending, then cre
   await snap(page, 'wallet-whc-deposit-pending-en');
 
   // The blocks that confirm it: credited, once.
-  await createTestClient({ mode: 'ganache', chain: chainOf(rpcUrl), transport: http(rpcUrl) }).mine({ blocks: CONFIRMATIONS - 1 });
+  await testClientOf(rpcUrl).mine({ blocks: CONFIRMATIONS - 1 });
   await expect(page.getByTestId('wallet-balance')).toHaveText('12.5 WHC', { timeout: 30_000 });
   await expect(panel.getByTestId('whc-deposit-status')).toHaveText('Completed');
   const rows = page.getByTestId('transaction-row');

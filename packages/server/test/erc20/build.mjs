@@ -14,7 +14,7 @@ const source = readFileSync(path.join(here, 'TestToken.sol'), 'utf8');
 const input = {
   language: 'Solidity',
   sources: { 'TestToken.sol': { content: source } },
-  // paris: no PUSH0, so any chain ganache runs (and BSC) executes it.
+  // paris: no PUSH0, so BSC and any chain before Shanghai execute it.
   settings: { evmVersion: 'paris', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
 };
 const output = JSON.parse(solc.compile(JSON.stringify(input)));

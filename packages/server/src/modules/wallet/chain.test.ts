@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testTokenAbi } from '../../../test/erc20';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
-import { chainOf, startTestChain, type TestChain } from '../../../test/test-chain';
+import { chainOf, startTestChain, testClientOf, type TestChain } from '../../../test/test-chain';
 import { roomyTotpEpoch } from '../../../test/totp';
 import { createChainWithdrawalService, toTokenUnits, type ChainWithdrawalService } from './chain';
 import { rows } from './ledger';
 import { createWalletService, type WalletService } from './service';
 
-// Test keys of a throwaway local chain (ganache, in this process): never used anywhere else.
+// Test keys of a throwaway local chain (Hardhat's simulated network, in this process): never used anywhere else.
 const SIGNER_KEY = `0x${'4c'.repeat(32)}` as Hex;
 const signer = privateKeyToAccount(SIGNER_KEY);
 const RECIPIENT = privateKeyToAccount(`0x${'5d'.repeat(32)}`).address;
@@ -154,7 +154,7 @@ describe('WHC withdrawals to BEP20 addresses', () => {
     // Two confirmations asked: the transaction's own block is one; a block on top makes two.
     const careful = node({ WHC_CONFIRMATIONS: 2 });
     expect(await careful.followPending()).toEqual({ completed: 0, failed: 0 });
-    await reader().request({ method: 'evm_mine' as never, params: [] as never });
+    await testClientOf(rpcUrl).mine({ blocks: 1 });
     expect(await careful.followPending()).toEqual({ completed: 1, failed: 0 });
     expect(await first.followPending()).toEqual({ completed: 0, failed: 0 });
     const listed = (await call(alice.token, 'GET', '/v3/sso/me/wallet/WHC/withdrawals')).json();
@@ -177,7 +177,7 @@ describe('WHC withdrawals to BEP20 addresses', () => {
     expect(sent.statusCode, sent.body).toBe(201);
     const id = sent.json().id as string;
     // The chain takes transactions but mines none: the signed withdrawal waits in the pool, as one with too low a price would.
-    await reader().request({ method: 'miner_stop' as never, params: [] as never });
+    await testClientOf(rpcUrl).setAutomine(false);
     try {
       expect(await node().sendPending()).toBe(1);
       expect(await node().followPending()).toEqual({ completed: 0, failed: 0 });
@@ -189,9 +189,9 @@ describe('WHC withdrawals to BEP20 addresses', () => {
       const [after] = await rows<{ tx_hash: string; nonce: string; replaced_tx_hashes: string[] }>(server.database.db, sql`select tx_hash, nonce::text as nonce, replaced_tx_hashes from wallet_chain_withdrawals where id = ${id}`);
       expect(after).toEqual({ tx_hash: resent.hash, nonce: before!.nonce, replaced_tx_hashes: [before!.tx_hash] });
     } finally {
-      await reader().request({ method: 'miner_start' as never, params: [] as never });
+      await testClientOf(rpcUrl).setAutomine(true);
     }
-    await reader().request({ method: 'evm_mine' as never, params: [] as never });
+    await testClientOf(rpcUrl).mine({ blocks: 1 });
     expect(await node().followPending()).toMatchObject({ completed: 1 });
     // One nonce: one transfer; the pool took the higher price.
     expect((await reader().getTransactionReceipt({ hash: (await node().list(carol.id)).items[0]!.tx_hash as Hex })).status).toBe('success');

@@ -1,16 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { createPublicClient, createTestClient, createWalletClient, http, type Address, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testTokenAbi } from '../../../test/erc20';
 import { identityClient } from '../../../test/identity';
 import { startTestServer, type TestServer } from '../../../test/harness';
-import { chainOf, startTestChain, type TestChain } from '../../../test/test-chain';
+import { chainOf, startTestChain, testClientOf, type TestChain } from '../../../test/test-chain';
 import { createWhcDepositFollower, type WhcDepositFollower } from './chain-follower';
 import { rows } from './ledger';
 import { createWhcDepositService, depositAddressAt, toLedgerUnits } from './whc-deposits';
 
-// Test keys of a throwaway local chain (ganache, in this process): never used anywhere else.
+// Test keys of a throwaway local chain (Hardhat's simulated network, in this process): never used anywhere else.
 const FUNDER_KEY = `0x${'3b'.repeat(32)}` as Hex;
 const funder = privateKeyToAccount(FUNDER_KEY);
 /** The operator's seed: the server is given only the xpub of m/44'/60'/0'/0. */
@@ -29,10 +29,10 @@ let people = 0;
 const silent = { info: () => {}, warn: () => {} };
 
 const reader = () => createPublicClient({ chain: chainOf(rpcUrl), transport: http(rpcUrl) });
-const tester = () => createTestClient({ mode: 'ganache', chain: chainOf(rpcUrl), transport: http(rpcUrl) });
+const tester = () => testClientOf(rpcUrl);
 const mine = (blocks: number) => tester().mine({ blocks });
 
-/** Sends `units` of the token from the funder to `to` (mined at once: ganache's eager instamine), answering its block. */
+/** Sends `units` of the token from the funder to `to` (mined at once: the chain's automine), answering its block. */
 async function send(to: Address, units: bigint): Promise<{ hash: Hex; block: bigint }> {
   const wallet = createWalletClient({ account: funder, chain: chainOf(rpcUrl), transport: http(rpcUrl) });
   const hash = await wallet.writeContract({ address: token, abi: testTokenAbi, functionName: 'transfer', args: [to, units] });
