@@ -31,14 +31,18 @@ export function hotStatements(db: Database) {
     .orderBy(desc(remembered.expiresAt))
     .limit(1)
     .as('remembered');
-  return {
-    /** The rows of `id` among `models`, each with its live grant's payload when it has one (the same snapshot). */
-    find: db
+  const findRowsWhere = (modelIs: SQL) =>
+    db
       .select({ model: t.model, payload: t.payload, consumedAt: t.consumedAt, grantPayload: grant.payload })
       .from(t)
       .leftJoin(grant, and(eq(grant.model, 'Grant'), eq(grant.id, t.grantId), liveRow(grant.expiresAt)))
-      .where(and(sql`${t.model} = any(${sql.placeholder('models')})`, eq(t.id, sql.placeholder('id')), liveRow(t.expiresAt)))
-      .prepare('oidc_models_find'),
+      .where(and(modelIs, eq(t.id, sql.placeholder('id')), liveRow(t.expiresAt)));
+  return {
+    /** The rows of `id` among `models`, each with its live grant's payload when it has one (the same snapshot). */
+    find: findAmongModels(
+      findRowsWhere(eq(t.model, sql.placeholder('model1'))).prepare('oidc_models_find'),
+      findRowsWhere(sql`${t.model} in (${sql.placeholder('model1')}, ${sql.placeholder('model2')}, ${sql.placeholder('model3')})`).prepare('oidc_models_find_among'),
+    ),
     /**
      * An interaction with the person's latest live grant for its app: the account its login
      * names (else its session's) and its client, as a resume's loadExistingGrant asks next
@@ -117,6 +121,30 @@ export function hotStatements(db: Database) {
       .values({ sessionUid: sql.placeholder('linkSessionUid'), portalSessionId: sql.placeholder('linkPortalSessionId') })
       .onConflictDoUpdate({ target: oidcSessionLinks.sessionUid, set: { portalSessionId: sql`excluded.portal_session_id` } })
       .prepare('oidc_session_links_upsert'),
+  };
+}
+
+/**
+ * A find by id among one model or three, each its own prepared statement with one placeholder
+ * per model. PostgreSQL keeps a prepared statement's one plan for every value only when that
+ * plan looks no dearer than the plans made for the values seen: with the models as one array
+ * (`model = any($1)`) it priced the array at ten models, dearer than the one a refresh grant
+ * asks for, and so planned the statement anew on every grant (a quarter of the database's CPU
+ * under refresh grants). The provider asks for one model, or for three at once (token_find.js);
+ * fewer than three are padded with the last, more are asked three at a time.
+ */
+function findAmongModels<Row>(
+  one: { execute(parameters: { id: string; model1: string }): Promise<Row[]> },
+  three: { execute(parameters: { id: string; model1: string; model2: string; model3: string }): Promise<Row[]> },
+) {
+  return {
+    async execute({ id, models }: { id: string; models: string[] }): Promise<Row[]> {
+      if (models.length === 1) return one.execute({ id, model1: models[0]! });
+      const threes: string[][] = [];
+      for (let at = 0; at < models.length; at += 3) threes.push(models.slice(at, at + 3));
+      const found = await Promise.all(threes.map(([model1, model2 = model1, model3 = model2]) => three.execute({ id, model1: model1!, model2: model2!, model3: model3! })));
+      return found.flat();
+    },
   };
 }
 
