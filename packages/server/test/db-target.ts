@@ -29,7 +29,10 @@ export function testDatabaseKind(): 'pglite' | 'postgres' {
  * checkout and run, so two checkouts (worktrees, a CI clone) or two runs of one checkout
  * testing on one server at once never drop each other's template.
  */
-export const templateDatabase = () => `portal_test_template_${createHash('sha256').update(SNAPSHOT_DIR).digest('hex').slice(0, 10)}_${runId()}`;
+export const templateDatabase = (run = runId()) => `portal_test_template_${checkoutHash()}_${run}`;
+
+/** This checkout's part of its test databases' names. */
+const checkoutHash = () => createHash('sha256').update(SNAPSHOT_DIR).digest('hex').slice(0, 10);
 
 /**
  * A PGlite data folder at `dataDir` holding the run's migrated snapshot, for a server process or
@@ -44,9 +47,10 @@ export async function migratedDataDir(dataDir: string): Promise<string> {
 
 /**
  * The prefix of the databases this run's test files clone from the template: global-setup's
- * teardown drops them all at once (dropRunDatabases).
+ * teardown drops them all at once (dropRunDatabases). It names the checkout and the run (the
+ * process id of the run's global-setup), so that a later run can tell a dead run's leftovers.
  */
-const runDatabasePrefix = () => `portal_t_${createHash('sha256').update(`${SNAPSHOT_DIR}\0${runId()}`).digest('hex').slice(0, 10)}_`;
+export const runDatabasePrefix = (run = runId()) => `portal_t_${checkoutHash()}_${run}_`;
 
 /**
  * A fresh, migrated database of its own for one test file. On PostgreSQL, closing it closes its
@@ -77,7 +81,39 @@ export async function dropRunDatabases(url: string): Promise<void> {
   await admin.connect();
   const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [runDatabasePrefix()]);
   await admin.end();
-  const names = rows.map((row) => row.datname);
+  await dropDatabases(url, rows.map((row) => row.datname));
+}
+
+/**
+ * Drops the test databases of this checkout's runs that ended without their teardown (a run
+ * stopped with Ctrl-C, a killed CI job): each run's template and clones carry its global-setup's
+ * process id, and a run whose process is gone on this machine cannot be using them. A live
+ * process of that id (another run, or an unrelated one that took the id) keeps them.
+ */
+export async function dropDeadRunsDatabases(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const ofThisCheckout = new RegExp(`^(?:portal_t_${checkoutHash()}_(\\d+)_[0-9a-f]+|portal_test_template_${checkoutHash()}_(\\d+))$`);
+  const { rows } = await admin.query<{ datname: string }>('select datname from pg_database');
+  await admin.end();
+  const dead = rows
+    .map((row) => ({ name: row.datname, run: ofThisCheckout.exec(row.datname)?.slice(1).find(Boolean) }))
+    .filter((database): database is { name: string; run: string } => database.run !== undefined && !processAlive(Number(database.run)));
+  await dropDatabases(url, dead.map((database) => database.name));
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Drops `names`, eight at once (each drop waits for a checkpoint; together they share it). */
+async function dropDatabases(url: string, names: string[]): Promise<void> {
   const dropper = async () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();

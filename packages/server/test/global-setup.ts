@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
-import { dropRunDatabases, pgliteSnapshot, SNAPSHOT_DIR, templateDatabase } from './db-target';
+import { dropDeadRunsDatabases, dropRunDatabases, pgliteSnapshot, SNAPSHOT_DIR, templateDatabase } from './db-target';
 import { bundleServer } from './server-bundle';
 
 /**
@@ -11,7 +11,8 @@ import { bundleServer } from './server-bundle';
  * test file restores (~0.5 s instead of ~4 s). PostgreSQL: a migrated template database that
  * every test file clones. Also bundles the server's entry points for the tests that run them
  * as processes (server-bundle.ts). Both are this run's own (TEST_RUN_ID, db-target.ts); the
- * returned teardown removes them, the bundle, and the databases the test files cloned.
+ * returned teardown removes them, the bundle, and the databases the test files cloned. A run
+ * that ended without its teardown leaves its databases to the next run of the checkout.
  */
 export default async function setup(): Promise<() => Promise<void>> {
   process.env.TEST_RUN_ID = String(process.pid);
@@ -25,6 +26,7 @@ export default async function setup(): Promise<() => Promise<void>> {
 
   const url = process.env.TEST_DATABASE_URL;
   if (process.env.TEST_DB === 'postgres' && url) {
+    await dropDeadRunsDatabases(url);
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     const template = templateDatabase();
