@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll } from 'vitest';
 import { TestBrowser } from './browser';
-import { startProviderTestServer, type TestServer } from './harness';
+import { startProviderTestServer, startTestServer, type TestServer } from './harness';
 import { identityClient } from './identity';
 
 export const CLIENTS_FILE = fileURLToPath(new URL('./oauth-clients.json', import.meta.url));
@@ -174,4 +174,21 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
     approveDevice,
     pollApproved,
   };
+}
+
+/**
+ * Another node of `rp`'s deployment: the same database, origin, apps and rate-limit keys, with
+ * caches of its own (what one node keeps, the other must learn of). The caller closes it.
+ */
+export function startSecondNode(rp: ReturnType<typeof relyingPartyTestServer>): Promise<TestServer> {
+  return startTestServer({
+    database: rp.server.database,
+    env: {
+      PLATFORM_ORIGIN: rp.origin,
+      OAUTH_CLIENTS_FILE: CLIENTS_FILE,
+      OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}`,
+      TRUST_PROXY: '1',
+      REDIS_KEY_PREFIX: rp.server.config.REDIS_KEY_PREFIX,
+    },
+  });
 }

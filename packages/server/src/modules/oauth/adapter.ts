@@ -9,7 +9,13 @@ import { columnsOf, liveRow, unpack } from './model-rows';
 import { rememberedReadAhead } from './remembered-read-ahead';
 import { requestWrites, type SessionLink } from './request-writes';
 import { tokenCache, type TokenCache } from './token-cache';
-import { findBatcher, grantHandoff, offerGrantOf } from './token-reads';
+import { findBatcher, grantHandoff, offerGrantOf, type FoundRow } from './token-reads';
+
+/** Whether `request` is the provider's refresh-token grant (its token endpoint's Koa context). */
+function isRefreshGrant(request: object | undefined): boolean {
+  const oidc = (request as { oidc?: { route?: string; params?: { grant_type?: unknown } } } | undefined)?.oidc;
+  return oidc?.route === 'token' && oidc.params?.grant_type === 'refresh_token';
+}
 
 /**
  * oidc-provider's storage on our database (PGlite or PostgreSQL, through drizzle): one table
@@ -35,8 +41,15 @@ export function createAdapterFactory(
   const handoff = grantHandoff();
   const findRow = findBatcher(statements.find, handoff);
   const readAhead = rememberedReadAhead();
-  /** Tokens a provider request saved that the token cache keeps once its writes are made (a grant's client-credentials token). */
+  /** Tokens a provider request saved that the token cache keeps once its writes are made (a grant's client-credentials token, a refresh token). */
   const issued = new WeakMap<object, Array<{ model: string; id: string; payload: AdapterPayload }>>();
+  /**
+   * The grants a provider request read with its token and did not change, by id, with when each
+   * was read from the database: a refresh token the request issues is kept with its grant's
+   * payload for what is left of that read's time (so a chain of refreshes never carries a grant
+   * past the cache's bound without reading it again).
+   */
+  const grantsRead = new WeakMap<object, Map<string, { payload: Record<string, unknown>; readAt: number }>>();
   // The provider request a model call runs in: oidc-provider keeps it (AsyncLocalStorage) as Provider.ctx.
   const currentRequest = options.currentRequest ?? (() => Provider.ctx);
   const writes = requestWrites(statements, currentRequest, async (model, id) => {
@@ -102,7 +115,19 @@ export function createAdapterFactory(
   function grantChanged(id: string): void {
     handoff.forget(id);
     tokens.forgetGrant(id);
-    readAhead.forget(currentRequest());
+    const request = currentRequest();
+    readAhead.forget(request);
+    if (request) grantsRead.get(request)?.delete(id);
+  }
+
+  /** Notes the grant read with a token in the current provider request (its new refresh token is kept with it). */
+  function grantReadWith(row: FoundRow, readAt: number): void {
+    const request = currentRequest();
+    const grantId = row.payload.grantId;
+    if (!request || !row.grantPayload || typeof grantId !== 'string') return;
+    let read = grantsRead.get(request);
+    if (!read) grantsRead.set(request, (read = new Map()));
+    read.set(grantId, { payload: row.grantPayload, readAt });
   }
 
   /**
@@ -114,13 +139,19 @@ export function createAdapterFactory(
   async function findById(model: string, id: string): Promise<AdapterPayload | undefined> {
     const kept = tokens.find(model, id);
     if (kept === null) return undefined;
-    if (kept) {
+    // A kept refresh token answers only the grant that consumes it (isRefreshGrant): its
+    // conditional consume refuses one used or revoked meanwhile on any node, with the reuse
+    // detection's revocation; introspection, which nothing checks after, reads the database.
+    if (kept && (model !== 'RefreshToken' || isRefreshGrant(currentRequest()))) {
       offerGrantOf(kept, handoff);
+      grantReadWith(kept, kept.grantReadAt ?? Date.now());
       return unpack(kept);
     }
     const since = tokens.generation;
+    const readAt = Date.now();
     const row = await findRow(model, id);
     if (row && tokens.keeps(model)) tokens.keep(model, id, row, since);
+    if (row) grantReadWith(row, readAt);
     return unpack(row);
   }
 
@@ -129,7 +160,14 @@ export function createAdapterFactory(
     const saved = request && issued.get(request);
     if (!saved) return;
     issued.delete(request);
-    for (const { model, id, payload } of saved) tokens.keep(model, id, { payload, consumedAt: null }, tokens.generation);
+    for (const { model, id, payload } of saved) {
+      if (model !== 'RefreshToken') {
+        tokens.keep(model, id, { payload, consumedAt: null }, tokens.generation);
+        continue;
+      }
+      const grant = typeof payload.grantId === 'string' ? grantsRead.get(request)?.get(payload.grantId) : undefined;
+      if (grant) tokens.keep(model, id, { payload, consumedAt: null, grantPayload: grant.payload, grantReadAt: grant.readAt }, tokens.generation);
+    }
   }
 
   class ModelAdapter implements Adapter {
@@ -144,9 +182,10 @@ export function createAdapterFactory(
         payload: JSON.stringify(payload),
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null,
       });
-      // A token with a grant is kept once read, with its grant's row; one without (client credentials) as it is stored.
-      if (tokens.keeps(this.model) && !payload.grantId) {
-        const request = currentRequest();
+      // A token with a grant is kept once read, with its grant's row, or a refresh token once
+      // stored, with the grant its request read; one without (client credentials) as it is stored.
+      const request = currentRequest();
+      if (tokens.keeps(this.model) && (!payload.grantId || (this.model === 'RefreshToken' && request))) {
         const saved = { model: this.model, id, payload };
         if (!request) return tokens.keep(this.model, id, { payload, consumedAt: null }, tokens.generation);
         issued.set(request, [...(issued.get(request) ?? []), saved]);
@@ -192,6 +231,8 @@ export function createAdapterFactory(
      * answers invalid_grant (a 400, never a 500).
      */
     async consume(id: string): Promise<void> {
+      // Used once: no longer kept (the consume itself decides whether it was still unused).
+      if (tokens.keeps(this.model)) tokens.forgetToken(id);
       await writes.consume({ model: this.model, id });
     }
 
@@ -228,6 +269,7 @@ export function createAdapterFactory(
         keepIssued(request);
       } finally {
         issued.delete(request);
+        grantsRead.delete(request);
       }
     },
     /**

@@ -8,8 +8,11 @@ import type { FoundRow } from './token-reads';
 export const TOKEN_TTL_MS = 5000;
 /** Tokens kept at most: a flood of distinct tokens (each a real one: unknown ids are never kept) evicts the oldest. */
 export const MAX_TOKENS = 10_000;
-/** The models kept: the tokens introspection and userinfo look up, never consumed (refresh tokens and codes are, by their grants). */
-const KEPT_MODELS: ReadonlySet<string> = new Set(['AccessToken', 'ClientCredentials']);
+/**
+ * The models kept: the tokens introspection and userinfo look up, and refresh tokens, which the
+ * adapter answers from here only to the refresh grant (its consume decides). Codes are always read.
+ */
+const KEPT_MODELS: ReadonlySet<string> = new Set(['AccessToken', 'ClientCredentials', 'RefreshToken']);
 
 interface Entry {
   model: string;
@@ -24,7 +27,9 @@ interface Entry {
  * The access and client-credentials tokens this node has just issued or read, with the grant
  * read with each (its row as the adapter's find answers it): introspection and userinfo of a
  * token seen a moment ago need no statement. The provider still decides every answer from the
- * row (expiry, the asking client's right to introspect it, the client's existence).
+ * row (expiry, the asking client's right to introspect it, the client's existence). Refresh
+ * tokens too, which the adapter answers from here only to the refresh grant: its conditional
+ * consume refuses one used or revoked meanwhile on any node (their use is not announced).
  *
  * Kept only while `feed` is live, as client-cache.ts: the database announces every token or
  * grant a statement deletes or changes (migration 0039), which forgets it here as soon as it
@@ -65,16 +70,21 @@ export function tokenCache(options: { maxTokens?: number; ttlMs?: number } = {})
         return undefined;
       }
       // The provider's model objects may be changed by whoever holds them: each answer its own.
-      return entry.model === model ? structuredClone(entry.row) : null;
+      return entry.model === model ? { ...structuredClone(entry.row), grantReadAt: entry.keptAt } : null;
     },
-    /** Keeps a row read (or saved) at generation `since`. */
+    /**
+     * Keeps a row read (or saved) at generation `since`, for TOKEN_TTL_MS from when its grant
+     * was read from the database (`row.grantReadAt`, a refresh token saved with the grant its
+     * request read), else from now.
+     */
     keep(model: string, id: string, row: FoundRow, since: number): void {
       if (!KEPT_MODELS.has(model) || !feed?.live || since !== generation) return;
       const exp = row.payload.exp;
       if (typeof exp !== 'number' || row.consumedAt) return;
       if (kept.size >= maxTokens && !kept.has(id)) kept.delete(kept.keys().next().value!);
       const grantId = typeof row.payload.grantId === 'string' ? row.payload.grantId : undefined;
-      kept.set(id, { model, row: structuredClone(row), grantId, keptAt: Date.now(), expiresAt: exp * 1000 });
+      const { grantReadAt, ...stored } = row;
+      kept.set(id, { model, row: structuredClone(stored), grantId, keptAt: grantReadAt ?? Date.now(), expiresAt: exp * 1000 });
     },
     /** A token was deleted or changed. */
     forgetToken(id: string): void {

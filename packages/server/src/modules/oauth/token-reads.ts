@@ -38,8 +38,11 @@ export function grantHandoff() {
   };
 }
 
-/** A row as the find statement answers it: with its live grant's payload when it has one. */
-export type FoundRow = ModelRow & { grantPayload?: Record<string, unknown> | null };
+/**
+ * A row as the find statement answers it: with its live grant's payload when it has one, and,
+ * for a row kept since (token-cache.ts), when that grant was read from the database.
+ */
+export type FoundRow = ModelRow & { grantPayload?: Record<string, unknown> | null; grantReadAt?: number };
 
 /** Hands the grant read with `row` to the Grant.find that follows (grantHandoff). */
 export function offerGrantOf(row: FoundRow, handoff: ReturnType<typeof grantHandoff>): void {
