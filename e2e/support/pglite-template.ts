@@ -60,12 +60,7 @@ export function ensurePgliteTemplate(log: (message: string) => void): string {
   }
   const started = Date.now();
   const building = `${template}.building-${process.pid}`;
-  rmSync(building, { recursive: true, force: true });
-  execFileSync(process.execPath, ['--import', 'tsx', MAKER, building], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-  });
+  makeTemplate(building);
   try {
     renameSync(building, template);
   } catch (error) {
@@ -74,6 +69,30 @@ export function ensurePgliteTemplate(log: (message: string) => void): string {
   }
   log(`migrated the PGlite template ${path.relative(ROOT, template)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return template;
+}
+
+/**
+ * Runs the maker into `building`, once more if the runtime itself died under it (killed by a
+ * signal: V8's fatal "Check failed: jit_page_->allocations_.erase(addr) == 1" aborted it once on
+ * Node 24, in a CI run), never after a failed migration (an exit code). PGlite's WebAssembly
+ * runs on Liftoff alone, as in the test servers: less compiling, and no optimized code swapped in.
+ */
+function makeTemplate(building: string): void {
+  for (let attempt = 1; ; attempt++) {
+    rmSync(building, { recursive: true, force: true });
+    try {
+      execFileSync(process.execPath, ['--liftoff-only', '--import', 'tsx', MAKER, building], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, LOG_LEVEL: 'silent' },
+      });
+      return;
+    } catch (error) {
+      const signal = (error as { signal?: NodeJS.Signals | null }).signal;
+      if (!signal || attempt === 2) throw error;
+      console.log(`[e2e] the PGlite template's maker died (${signal}), not a migration: made again`);
+    }
+  }
 }
 
 /** This run's template (the global setup publishes it as E2E_PGLITE_TEMPLATE); none against your own server. */
