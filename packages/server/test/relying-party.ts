@@ -34,8 +34,14 @@ export interface Authorized {
  * `backchannelLogout` also listens as the test product's back-channel logout URI and keeps the
  * logout tokens it receives; the port is the product's, so one file at a time may ask for it.
  */
-export function relyingPartyTestServer(options: { backchannelLogout?: boolean } = {}) {
+/**
+ * The provider as a product sees it, for a test file: started before its tests, closed after.
+ * `secondNode`: another node of the same deployment too (`second`: the same database, origin,
+ * apps and rate-limit keys, with caches of its own: what one node keeps, the other must learn of).
+ */
+export function relyingPartyTestServer(options: { backchannelLogout?: boolean; secondNode?: boolean } = {}) {
   let server: TestServer;
+  let second: TestServer | undefined;
   let identity: ReturnType<typeof identityClient>;
   let backchannel: Server | undefined;
   const logoutTokens: string[] = [];
@@ -65,9 +71,11 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
       clock,
     });
     identity = identityClient(server.app, server.database);
+    if (options.secondNode) second = await startSecondNode({ server });
   });
 
   afterAll(async () => {
+    await second?.close();
     await server?.close();
     await new Promise((resolve) => (backchannel ? backchannel.close(resolve) : resolve(undefined)));
   });
@@ -151,6 +159,11 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
     get server() {
       return server;
     },
+    /** The other node (with `secondNode`). */
+    get second(): TestServer {
+      if (!second) throw new Error('relyingPartyTestServer({ secondNode: true }) starts a second node');
+      return second;
+    },
     get origin() {
       return origin();
     },
@@ -176,19 +189,16 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean } 
   };
 }
 
-/**
- * Another node of `rp`'s deployment: the same database, origin, apps and rate-limit keys, with
- * caches of its own (what one node keeps, the other must learn of). The caller closes it.
- */
-export function startSecondNode(rp: ReturnType<typeof relyingPartyTestServer>): Promise<TestServer> {
+/** Another node of `rp`'s deployment (relyingPartyTestServer's `secondNode`); the caller closes it. */
+export function startSecondNode({ server }: { server: TestServer }): Promise<TestServer> {
   return startTestServer({
-    database: rp.server.database,
+    database: server.database,
     env: {
-      PLATFORM_ORIGIN: rp.origin,
+      PLATFORM_ORIGIN: server.url,
       OAUTH_CLIENTS_FILE: CLIENTS_FILE,
       OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}`,
       TRUST_PROXY: '1',
-      REDIS_KEY_PREFIX: rp.server.config.REDIS_KEY_PREFIX,
+      REDIS_KEY_PREFIX: server.config.REDIS_KEY_PREFIX,
     },
   });
 }

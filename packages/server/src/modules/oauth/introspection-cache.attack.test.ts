@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
 import type { TestServer } from '../../../test/harness';
-import { CALLBACK, PASSWORD, PRODUCT_SECRET, relyingPartyTestServer, startSecondNode } from '../../../test/relying-party';
+import { CALLBACK, PASSWORD, PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
 import { operatorRoles, users } from '../../db/schema';
 import { thirdPartyClients } from './clients';
 import { tokenCache } from './token-cache';
@@ -16,17 +16,10 @@ import { tokenCache } from './token-cache';
  * another app's token, or floods the cache. Every revocation is announced by the database as
  * it commits (migration 0039): the other node answers `active: false` once notified.
  */
-const rp = relyingPartyTestServer();
-let second: TestServer;
+const rp = relyingPartyTestServer({ secondNode: true });
 const PRODUCT = `Basic ${Buffer.from(`test-product:${PRODUCT_SECRET}`).toString('base64')}`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-beforeAll(async () => {
-  second = await startSecondNode(rp);
-});
-afterAll(async () => {
-  await second?.close();
-});
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -43,7 +36,7 @@ const activeOn = async (node: TestServer, token: string, authorization?: string)
 
 /** Introspected twice on each node: both keep it (the second answer comes from the cache). */
 async function keptOnBoth(token: string, authorization?: string) {
-  for (const node of [rp.server, second, second, rp.server]) expect(await activeOn(node, token, authorization)).toBe(true);
+  for (const node of [rp.server, rp.second, rp.second, rp.server]) expect(await activeOn(node, token, authorization)).toBe(true);
 }
 
 /** The other node's answer right after the revocation committed: at once on PGlite, a few milliseconds later over PostgreSQL. */
@@ -55,7 +48,7 @@ describe('a token kept by a node after its revocation on another', () => {
     await keptOnBoth(tokens.access_token);
     const revoked = await rp.server.app.inject({ method: 'POST', url: '/oidc/token/revocation', headers: { ...FORM, authorization: PRODUCT }, payload: new URLSearchParams({ token: tokens.access_token }).toString() });
     expect(revoked.statusCode).toBe(200);
-    await onceNotified(() => activeOn(second, tokens.access_token)).toBe(false);
+    await onceNotified(() => activeOn(rp.second, tokens.access_token)).toBe(false);
     expect(await activeOn(rp.server, tokens.access_token)).toBe(false);
   });
 
@@ -65,8 +58,8 @@ describe('a token kept by a node after its revocation on another', () => {
     await keptOnBoth(tokens.access_token);
     await keptOnBoth(rotated.access_token);
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
-    await onceNotified(() => activeOn(second, rotated.access_token)).toBe(false);
-    expect(await activeOn(second, tokens.access_token)).toBe(false);
+    await onceNotified(() => activeOn(rp.second, rotated.access_token)).toBe(false);
+    expect(await activeOn(rp.second, tokens.access_token)).toBe(false);
   });
 
   it('the person revokes the app in Connected apps', async () => {
@@ -74,7 +67,7 @@ describe('a token kept by a node after its revocation on another', () => {
     await keptOnBoth(tokens.access_token);
     const revoked = await rp.server.app.inject({ method: 'DELETE', url: '/v3/sso/me/connected-apps/test-product', headers: { authorization: `Bearer ${token}` } });
     expect(revoked.statusCode, revoked.body).toBeLessThan(300);
-    await onceNotified(() => activeOn(second, tokens.access_token)).toBe(false);
+    await onceNotified(() => activeOn(rp.second, tokens.access_token)).toBe(false);
     expect(await activeOn(rp.server, tokens.access_token)).toBe(false);
   });
 
@@ -84,7 +77,7 @@ describe('a token kept by a node after its revocation on another', () => {
     const other = (await rp.identity.signIn(email, PASSWORD)).json<{ token: string }>().token;
     const ended = await rp.server.app.inject({ method: 'POST', url: '/v3/sso/me/sessions/revoke-others', headers: { authorization: `Bearer ${other}` } });
     expect(ended.statusCode, ended.body).toBe(200);
-    await onceNotified(() => activeOn(second, tokens.access_token)).toBe(false);
+    await onceNotified(() => activeOn(rp.second, tokens.access_token)).toBe(false);
   });
 
   it('an operator locks the account', async () => {
@@ -102,7 +95,7 @@ describe('a token kept by a node after its revocation on another', () => {
       payload: { reason: 'Ticket 4711: account taken over' },
     });
     expect(locked.statusCode, locked.body).toBe(200);
-    await onceNotified(() => activeOn(second, tokens.access_token)).toBe(false);
+    await onceNotified(() => activeOn(rp.second, tokens.access_token)).toBe(false);
     expect(await activeOn(rp.server, tokens.access_token)).toBe(false);
   });
 });
@@ -114,7 +107,7 @@ describe('a token kept by a node', () => {
     // Only this process's clock moves (the database's rows stay live): the cache and the provider must see the expiry themselves.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + (tokens.expires_in! + 1) * 1000);
-    expect(await activeOn(second, tokens.access_token)).toBe(false);
+    expect(await activeOn(rp.second, tokens.access_token)).toBe(false);
     expect(await activeOn(rp.server, tokens.access_token)).toBe(false);
   });
 
@@ -122,7 +115,7 @@ describe('a token kept by a node', () => {
     const { tokens } = await rp.signedInToProduct();
     await keptOnBoth(tokens.access_token);
     const outside = await thirdPartyClients(rp.server.database.db).add({ name: 'Curious Partner', redirectUris: [CALLBACK] });
-    for (const node of [second, rp.server]) {
+    for (const node of [rp.second, rp.server]) {
       expect(await introspect(node, tokens.access_token, basic(outside.clientId, outside.clientSecret!))).toEqual({ status: 200, active: false });
       expect(await activeOn(node, tokens.access_token)).toBe(true);
     }
@@ -136,14 +129,14 @@ describe('a token kept by a node', () => {
     const { token } = await rp.signedInBrowser();
     const accessToken = await consentedAccessToken(config, token);
     await keptOnBoth(accessToken, auth);
-    const userinfo = () => second.app.inject({ method: 'GET', url: '/oidc/userinfo', headers: { authorization: `Bearer ${accessToken}` } }).then((response) => response.statusCode);
+    const userinfo = () => rp.second.app.inject({ method: 'GET', url: '/oidc/userinfo', headers: { authorization: `Bearer ${accessToken}` } }).then((response) => response.statusCode);
     expect(await userinfo()).toBe(200);
 
     expect(await apps.remove(clientId)).toBe(true);
     await onceNotified(userinfo).toBe(401);
-    expect((await introspect(second, accessToken, auth)).status).toBe(401);
+    expect((await introspect(rp.second, accessToken, auth)).status).toBe(401);
     // Its tokens are gone too, whoever asks.
-    expect(await activeOn(second, accessToken)).toBe(false);
+    expect(await activeOn(rp.second, accessToken)).toBe(false);
   });
 });
 
@@ -157,8 +150,8 @@ describe("a token kept by a node, of an app whose credentials change on another"
     await keptOnBoth(accessToken, old);
 
     const rotated = await apps.rotate(clientId);
-    for (const node of [second, rp.server]) await onceNotified(() => introspect(node, accessToken, old).then((answer) => answer.status)).toBe(401);
-    for (const node of [second, rp.server]) expect(await activeOn(node, accessToken, basic(clientId, rotated!.clientSecret!))).toBe(true);
+    for (const node of [rp.second, rp.server]) await onceNotified(() => introspect(node, accessToken, old).then((answer) => answer.status)).toBe(401);
+    for (const node of [rp.second, rp.server]) expect(await activeOn(node, accessToken, basic(clientId, rotated!.clientSecret!))).toBe(true);
   });
 
   it('disabled: neither its introspection nor userinfo of its kept token answer on either node', async () => {
@@ -169,10 +162,10 @@ describe("a token kept by a node, of an app whose credentials change on another"
     const accessToken = await consentedAccessToken(config, (await rp.signedInBrowser()).token);
     await keptOnBoth(accessToken, auth);
     const userinfo = (node: TestServer) => node.app.inject({ method: 'GET', url: '/oidc/userinfo', headers: { authorization: `Bearer ${accessToken}` } }).then((response) => response.statusCode);
-    expect(await userinfo(second)).toBe(200);
+    expect(await userinfo(rp.second)).toBe(200);
 
     expect(await apps.setDisabled(clientId, true)).toBe(true);
-    for (const node of [second, rp.server]) {
+    for (const node of [rp.second, rp.server]) {
       await onceNotified(() => userinfo(node)).toBe(401);
       expect((await introspect(node, accessToken, auth)).status).toBe(401);
     }

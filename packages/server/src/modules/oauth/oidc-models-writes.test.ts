@@ -29,25 +29,24 @@ describe('oidc_models', () => {
   // Each form the portal's lookups take on each column (adapter.ts, service.ts, sweep.ts:
   // `=` and drizzle's `in`), parameters bound as drizzle binds them, planned generically (a
   // prepared statement's plan for any value): the index's "is not null" must follow from it.
-  const lookups: Array<{ index: string; where: string; parameters: string }> = [
-    { index: 'oidc_models_grant_idx', where: 'grant_id = $1', parameters: "'g1'" },
-    { index: 'oidc_models_grant_idx', where: 'grant_id in ($1, $2)', parameters: "'g1', 'g2'" },
-    { index: 'oidc_models_user_code_idx', where: "model = 'DeviceCode' and user_code = $1 and (expires_at is null or expires_at > now())", parameters: "'ABCD'" },
-    { index: 'oidc_models_uid_idx', where: "model = 'Session' and uid = $1", parameters: "'u1'" },
-    { index: 'oidc_models_uid_idx', where: 'uid in ($1, $2)', parameters: "'u1', 'u2'" },
-    { index: 'oidc_models_session_uid_idx', where: 'session_uid in ($1, $2)', parameters: "'u1', 'u2'" },
-    { index: 'oidc_models_account_idx', where: "model = 'Grant' and account_id = $1 and client_id = $2", parameters: "'a1', 'c1'" },
-    { index: 'oidc_models_account_idx', where: 'account_id = $1', parameters: "'a1'" },
-  ];
+  const lookups: Record<string, string[]> = {
+    oidc_models_grant_idx: ['grant_id = $1', 'grant_id in ($1, $2)'],
+    oidc_models_user_code_idx: ["model = 'DeviceCode' and user_code = $1 and (expires_at is null or expires_at > now())"],
+    oidc_models_uid_idx: ["model = 'Session' and uid = $1", 'uid in ($1, $2)'],
+    oidc_models_session_uid_idx: ['session_uid in ($1, $2)'],
+    oidc_models_account_idx: ["model = 'Grant' and account_id = $1 and client_id = $2", 'account_id = $1'],
+  };
+  const cases = Object.entries(lookups).flatMap(([index, wheres]) => wheres.map((where) => ({ index, where })));
 
-  it.each(lookups)('finds rows by $where through $index', async ({ index, where, parameters }) => {
-    const name = `lookup_${lookups.findIndex((lookup) => lookup.where === where)}`;
-    const arity = parameters.split(',').length;
+  it.each(cases)('finds rows by $where through $index', async ({ index, where }) => {
+    const name = `lookup_${cases.findIndex((lookup) => lookup.where === where)}`;
+    const arity = where.match(/\$\d/g)!.length;
+    const values = Array.from({ length: arity }, (_, at) => `'value-${at}'`).join(', ');
     const plan = await handle.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`set local plan_cache_mode = force_generic_plan`));
       await tx.execute(sql.raw(`set local enable_seqscan = off`));
       await tx.execute(sql.raw(`prepare ${name}(${Array(arity).fill('text').join(', ')}) as select id from oidc_models where ${where}`));
-      const explained = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`explain execute ${name}(${parameters})`));
+      const explained = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`explain execute ${name}(${values})`));
       await tx.execute(sql.raw(`deallocate ${name}`));
       return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
     });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../test/harness';
-import { PRODUCT_SECRET, relyingPartyTestServer, startSecondNode } from '../../../test/relying-party';
+import { PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
 import type { OAuthChangeFeed } from './change-feed';
 import { TOKEN_TTL_MS, tokenCache } from './token-cache';
 
@@ -12,17 +12,10 @@ import { TOKEN_TTL_MS, tokenCache } from './token-cache';
  * is refused, and a replay still revokes everything the grant gave. Introspection never answers
  * from a kept refresh token.
  */
-const rp = relyingPartyTestServer();
-let second: TestServer;
+const rp = relyingPartyTestServer({ secondNode: true });
 const PRODUCT = `Basic ${Buffer.from(`test-product:${PRODUCT_SECRET}`).toString('base64')}`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-beforeAll(async () => {
-  second = await startSecondNode(rp);
-});
-afterAll(async () => {
-  await second?.close();
-});
 
 const post = (node: TestServer, url: string, values: Record<string, string>) =>
   node.app.inject({ method: 'POST', url, headers: { ...FORM, authorization: PRODUCT }, payload: new URLSearchParams(values).toString() });
@@ -39,7 +32,7 @@ const activeOn = async (node: TestServer, token: string) => (await post(node, '/
 async function keptOnBoth(): Promise<string> {
   const { tokens } = await rp.signedInToProduct();
   // Introspection reads it from the database on each node, which keeps it.
-  expect(await activeOn(second, tokens.refresh_token!)).toBe(true);
+  expect(await activeOn(rp.second, tokens.refresh_token!)).toBe(true);
   return tokens.refresh_token!;
 }
 
@@ -49,7 +42,7 @@ describe('a refresh token kept by a node', () => {
     const firstUse = await refresh(rp.server, token);
     expect(firstUse.status).toBe(200);
 
-    const replay = await refresh(second, token);
+    const replay = await refresh(rp.second, token);
     expect(replay).toMatchObject({ status: 400, error: 'invalid_grant' });
     // The reuse detection: what the first use gave is gone too, on either node.
     expect(await activeOn(rp.server, firstUse.access_token!)).toBe(false);
@@ -68,13 +61,13 @@ describe('a refresh token kept by a node', () => {
   it('revoked at the revocation endpoint of the other node: refused here', async () => {
     const token = await keptOnBoth();
     expect((await post(rp.server, '/oidc/token/revocation', { token })).statusCode).toBe(200);
-    expect(await refresh(second, token)).toMatchObject({ status: 400, error: 'invalid_grant' });
+    expect(await refresh(rp.second, token)).toMatchObject({ status: 400, error: 'invalid_grant' });
   });
 
   it('used on the other node: introspection here answers inactive, not from what it keeps', async () => {
     const token = await keptOnBoth();
     expect((await refresh(rp.server, token)).status).toBe(200);
-    expect(await activeOn(second, token)).toBe(false);
+    expect(await activeOn(rp.second, token)).toBe(false);
     expect(await activeOn(rp.server, token)).toBe(false);
   });
 });
