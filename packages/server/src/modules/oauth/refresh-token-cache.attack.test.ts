@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TestServer } from '../../../test/harness';
-import { PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
+import { activeForProduct, productPost, productRefresh } from '../../../test/product-token-endpoint';
+import { relyingPartyTestServer } from '../../../test/relying-party';
 import type { OAuthChangeFeed } from './change-feed';
 import { TOKEN_TTL_MS, tokenCache } from './token-cache';
 
@@ -13,62 +13,48 @@ import { TOKEN_TTL_MS, tokenCache } from './token-cache';
  * from a kept refresh token.
  */
 const rp = relyingPartyTestServer({ secondNode: true });
-const PRODUCT = `Basic ${Buffer.from(`test-product:${PRODUCT_SECRET}`).toString('base64')}`;
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-
-
-const post = (node: TestServer, url: string, values: Record<string, string>) =>
-  node.app.inject({ method: 'POST', url, headers: { ...FORM, authorization: PRODUCT }, payload: new URLSearchParams(values).toString() });
-
-/** `node`'s refresh grant with `token`: its status, and the tokens of a 200. */
-async function refresh(node: TestServer, token: string): Promise<{ status: number; error?: string; access_token?: string; refresh_token?: string }> {
-  const response = await post(node, '/oidc/token', { grant_type: 'refresh_token', refresh_token: token });
-  return { status: response.statusCode, ...response.json<{ error?: string; access_token?: string; refresh_token?: string }>() };
-}
-
-const activeOn = async (node: TestServer, token: string) => (await post(node, '/oidc/token/introspection', { token })).json<{ active: boolean }>().active;
 
 /** A refresh token issued by the first node and read (so kept) by the second. */
 async function keptOnBoth(): Promise<string> {
   const { tokens } = await rp.signedInToProduct();
   // Introspection reads it from the database on each node, which keeps it.
-  expect(await activeOn(rp.second, tokens.refresh_token!)).toBe(true);
+  expect(await activeForProduct(rp.second, tokens.refresh_token!)).toBe(true);
   return tokens.refresh_token!;
 }
 
 describe('a refresh token kept by a node', () => {
   it('used on the other node, then replayed here: refused, and the grant with the tokens of the first use is revoked', async () => {
     const token = await keptOnBoth();
-    const firstUse = await refresh(rp.server, token);
+    const firstUse = await productRefresh(rp.server, token);
     expect(firstUse.status).toBe(200);
 
-    const replay = await refresh(rp.second, token);
+    const replay = await productRefresh(rp.second, token);
     expect(replay).toMatchObject({ status: 400, error: 'invalid_grant' });
     // The reuse detection: what the first use gave is gone too, on either node.
-    expect(await activeOn(rp.server, firstUse.access_token!)).toBe(false);
-    expect((await refresh(rp.server, firstUse.refresh_token!)).status).toBe(400);
+    expect(await activeForProduct(rp.server, firstUse.access_token!)).toBe(false);
+    expect((await productRefresh(rp.server, firstUse.refresh_token!)).status).toBe(400);
   });
 
   it('used on this node and replayed here: refused, though this node issued and kept it', async () => {
     const { tokens } = await rp.signedInToProduct();
-    const firstUse = await refresh(rp.server, tokens.refresh_token!);
+    const firstUse = await productRefresh(rp.server, tokens.refresh_token!);
     expect(firstUse.status).toBe(200);
     // The rotated one was just issued here (kept); it is used here once, then again.
-    expect((await refresh(rp.server, firstUse.refresh_token!)).status).toBe(200);
-    expect(await refresh(rp.server, firstUse.refresh_token!)).toMatchObject({ status: 400, error: 'invalid_grant' });
+    expect((await productRefresh(rp.server, firstUse.refresh_token!)).status).toBe(200);
+    expect(await productRefresh(rp.server, firstUse.refresh_token!)).toMatchObject({ status: 400, error: 'invalid_grant' });
   });
 
   it('revoked at the revocation endpoint of the other node: refused here', async () => {
     const token = await keptOnBoth();
-    expect((await post(rp.server, '/oidc/token/revocation', { token })).statusCode).toBe(200);
-    expect(await refresh(rp.second, token)).toMatchObject({ status: 400, error: 'invalid_grant' });
+    expect((await productPost(rp.server, '/oidc/token/revocation', { token })).statusCode).toBe(200);
+    expect(await productRefresh(rp.second, token)).toMatchObject({ status: 400, error: 'invalid_grant' });
   });
 
   it('used on the other node: introspection here answers inactive, not from what it keeps', async () => {
     const token = await keptOnBoth();
-    expect((await refresh(rp.server, token)).status).toBe(200);
-    expect(await activeOn(rp.second, token)).toBe(false);
-    expect(await activeOn(rp.server, token)).toBe(false);
+    expect((await productRefresh(rp.server, token)).status).toBe(200);
+    expect(await activeForProduct(rp.second, token)).toBe(false);
+    expect(await activeForProduct(rp.server, token)).toBe(false);
   });
 });
 
