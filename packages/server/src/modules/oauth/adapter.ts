@@ -49,7 +49,7 @@ export function createAdapterFactory(
    * payload for what is left of that read's time (so a chain of refreshes never carries a grant
    * past the cache's bound without reading it again).
    */
-  const grantsRead = new WeakMap<object, Map<string, { payload: Record<string, unknown>; readAt: number }>>();
+  const grantsRead = new WeakMap<object, Map<string, { payload: Record<string, unknown>; readAt: number; generation: number }>>();
   // The provider request a model call runs in: oidc-provider keeps it (AsyncLocalStorage) as Provider.ctx.
   const currentRequest = options.currentRequest ?? (() => Provider.ctx);
   const writes = requestWrites(statements, currentRequest, async (model, id) => {
@@ -121,13 +121,13 @@ export function createAdapterFactory(
   }
 
   /** Notes the grant read with a token in the current provider request (its new refresh token is kept with it). */
-  function grantReadWith(row: FoundRow, readAt: number): void {
+  function grantReadWith(row: FoundRow, readAt: number, generation: number): void {
     const request = currentRequest();
     const grantId = row.payload.grantId;
     if (!request || !row.grantPayload || typeof grantId !== 'string') return;
     let read = grantsRead.get(request);
     if (!read) grantsRead.set(request, (read = new Map()));
-    read.set(grantId, { payload: row.grantPayload, readAt });
+    read.set(grantId, { payload: row.grantPayload, readAt, generation });
   }
 
   /**
@@ -144,14 +144,14 @@ export function createAdapterFactory(
     // detection's revocation; introspection, which nothing checks after, reads the database.
     if (kept && (model !== 'RefreshToken' || isRefreshGrant(currentRequest()))) {
       offerGrantOf(kept, handoff);
-      grantReadWith(kept, kept.grantReadAt ?? Date.now());
+      grantReadWith(kept, kept.grantReadAt ?? Date.now(), tokens.generation);
       return unpack(kept);
     }
     const since = tokens.generation;
     const readAt = Date.now();
     const row = await findRow(model, id);
     if (row && tokens.keeps(model)) tokens.keep(model, id, row, since);
-    if (row) grantReadWith(row, readAt);
+    if (row) grantReadWith(row, readAt, since);
     return unpack(row);
   }
 
@@ -166,7 +166,7 @@ export function createAdapterFactory(
         continue;
       }
       const grant = typeof payload.grantId === 'string' ? grantsRead.get(request)?.get(payload.grantId) : undefined;
-      if (grant) tokens.keep(model, id, { payload, consumedAt: null, grantPayload: grant.payload, grantReadAt: grant.readAt }, tokens.generation);
+      if (grant) tokens.keepWithGrant(model, id, { payload, consumedAt: null, grantPayload: grant.payload, grantReadAt: grant.readAt }, grant.generation);
     }
   }
 

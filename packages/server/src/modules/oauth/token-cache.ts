@@ -45,6 +45,9 @@ export function tokenCache(options: { maxTokens?: number; ttlMs?: number } = {})
   const kept = new Map<string, Entry>();
   let generation = 0;
   let feed: OAuthChangeFeed | undefined;
+  /** When each grant was last forgotten (generation, time), kept TOKEN_TTL_MS: no read older than that is kept anyway. */
+  const grantsForgotten = new Map<string, { generation: number; at: number }>();
+  let clearedAt = 0;
 
   return {
     /** Keeps entries only while this feed is live. */
@@ -95,10 +98,29 @@ export function tokenCache(options: { maxTokens?: number; ttlMs?: number } = {})
     forgetGrant(grantId: string): void {
       generation++;
       for (const [id, entry] of kept) if (entry.grantId === grantId) kept.delete(id);
+      const now = Date.now();
+      // In order of insertion (a grant forgotten again moves to the end): the oldest first.
+      grantsForgotten.delete(grantId);
+      for (const [id, forgotten] of grantsForgotten) {
+        if (now - forgotten.at <= ttlMs) break;
+        grantsForgotten.delete(id);
+      }
+      grantsForgotten.set(grantId, { generation, at: now });
+    },
+    /**
+     * Keeps a token a request has just saved with the grant it read at generation `grantRead`
+     * (a refresh token): not when that grant, or everything, was forgotten since. Other changes
+     * meanwhile (the request's own consume) do not matter: the token is new, no one else's read.
+     */
+    keepWithGrant(model: string, id: string, row: FoundRow, grantRead: number): void {
+      const grantId = row.payload.grantId;
+      if (typeof grantId !== 'string' || clearedAt > grantRead || (grantsForgotten.get(grantId)?.generation ?? -1) > grantRead) return;
+      this.keep(model, id, row, generation);
     },
     /** Changes may have been missed. */
     clear(): void {
       generation++;
+      clearedAt = generation;
       kept.clear();
     },
   };
