@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsRow } from '../../../test/client-credentials-row';
-import { freshDatabase, testDatabaseKind } from '../../../test/db-target';
-import type { DatabaseHandle } from '../../db/client';
+import { fileDatabase, testDatabaseKind } from '../../../test/db-target';
 import { hotStatements } from './adapter-statements';
 
 /**
@@ -15,17 +14,13 @@ import { hotStatements } from './adapter-statements';
 const RUNS = 12;
 
 describe.runIf(testDatabaseKind() === 'postgres')("the token grants' statements on PostgreSQL", () => {
-  let handle: DatabaseHandle;
+  const handle = fileDatabase();
   beforeAll(async () => {
-    handle = await freshDatabase();
     // A table of a node that has served a while (its statistics make the planner's estimates).
     await handle.db.execute(sql`insert into oidc_models (model, id, payload, grant_id, account_id, client_id, expires_at)
       select (array['AccessToken', 'RefreshToken', 'Grant', 'Session'])[1 + g % 4], 'seed-' || g, '{}'::jsonb, 'grant-' || (g / 3), 'account-' || (g / 20), 'a-product', now() + interval '1 day'
       from generate_series(1, 20000) g`);
     await handle.db.execute(sql`analyze oidc_models`);
-  });
-  afterAll(async () => {
-    await handle?.close();
   });
 
   /** The plans each prepared statement of this connection has made (statements run one after another share the pool's last connection). */

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../../../test/db-target';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileDatabase } from '../../../test/db-target';
 
 /**
  * The provider's table is shaped for its writes (migration 0040): the lookup columns' indexes
@@ -9,14 +8,10 @@ import type { DatabaseHandle } from '../../db/client';
  * the portal makes must still find its index, and marking a token used on a full table must
  * add nothing to the indexes.
  */
-let handle: DatabaseHandle;
+const handle = fileDatabase();
 
 beforeAll(async () => {
-  handle = await freshDatabase();
   await insertTokens('lookup-', 50);
-});
-afterAll(async () => {
-  await handle?.close();
 });
 
 /** Rows as ${n} client-credentials tokens would have them: no grant, account, session, uid or user code. */
