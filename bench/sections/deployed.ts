@@ -14,7 +14,8 @@ import {
 } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 import { SESSION_READ_TARGET } from './session-read';
-import { CONCURRENCY, median, rawVerifyThreads, SIGN_IN_TARGET, verifyLoops, WARMUP_SECONDS, type RawRound, type Verify } from './sign-in';
+import { median } from '../lib/rounds';
+import { CONCURRENCY, rawVerifyThreads, SIGN_IN_TARGET, verifyLoops, WARMUP_SECONDS, type RawRound, type Verify } from './sign-in';
 
 /** The servers run in processes of their own: autocannon runs on this process's idle main thread (see `inWorker`). */
 const LOAD = { connections: 10, seconds: 5, warmupSeconds: 1, inWorker: false } as const;

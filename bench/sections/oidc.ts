@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { signIn } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
+import { alternatingRounds, median, type Alternated } from '../lib/rounds';
 import { processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
@@ -21,10 +22,11 @@ const CLIENT = 'pwdmanager';
 const CONFIDENTIAL = 'secret';
 const CONFIDENTIAL_SECRET = randomBytes(32).toString('base64url');
 const REDIRECT = 'https://locker.io/auth/callback';
-const SECONDS = 5;
+/** Seconds of each measured round. */
+const SECONDS = 3;
 const CHAINS = 16;
-/** Refresh rounds per server (each chain goes on from the token the last round ended with): their range shows the machine's noise. */
-const REFRESH_ROUNDS = 2;
+/** Portal rounds per grant, each between two bare rounds (each refresh chain goes on from the token its last round ended with). */
+const ROUNDS = 3;
 /**
  * An unmeasured round first, as the other sections warm up: the code round trips run the
  * provider's code a hundred times or so, and the first measured round was then still ~30 %
@@ -167,15 +169,11 @@ interface Target {
   chains: string[];
 }
 
-interface Measured {
-  trips: Awaited<ReturnType<typeof roundTrips>>;
-  refresh: Array<RefreshRound & { load: string }>;
-  introspection: LoadResult & { cpu: number };
-  clientCredentials: LoadResult & { cpu: number };
-}
+type Trips = Awaited<ReturnType<typeof roundTrips>>;
+type Loaded = LoadResult & { cpu: number };
 
 /** One autocannon run (in a worker of this process) with the server's CPU per successful answer. */
-async function loadWithCpu(target: Target, path: string, body: string, headers: Record<string, string> = {}): Promise<LoadResult & { cpu: number }> {
+async function loadWithCpu(target: Target, path: string, body: string, headers: Record<string, string> = {}): Promise<Loaded> {
   let cpuBefore = 0;
   const result = await load({
     onStart: () => (cpuBefore = processCpuMilliseconds(target.server.pid)),
@@ -193,101 +191,91 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
 const basic = `Basic ${Buffer.from(`${CONFIDENTIAL}:${CONFIDENTIAL_SECRET}`).toString('base64')}`;
 
 /**
- * Every grant on both servers, each measured on the bare provider and then on the portal
- * right after, so a ratio compares two runs under the same load of the shared machine.
+ * Every grant in alternating rounds, bare provider and portal (bare, portal, bare ... bare), each
+ * portal round read against the bare rounds either side of it (alternatingRounds): a ratio
+ * compares runs of the same minutes of the shared machine, and its median is the figure.
  */
-async function measurePair(bare: Target, portal: Target): Promise<{ bare: Measured; portal: Measured; healthz: LoadResult; load: string }> {
-  const both = async <T>(run: (target: Target) => Promise<T>) => ({ bare: await run(bare), portal: await run(portal) });
-  const trips = await both(async (target) => {
+async function measurePair(bare: Target, portal: Target) {
+  const alternate = <T>(run: (target: Target) => Promise<T>, rate: (round: T) => number) => alternatingRounds(ROUNDS, () => run(bare), () => run(portal), rate);
+  const trips = await alternate(async (target) => {
     const result = await roundTrips(target.server.url, target.session);
     target.chains = result.refreshTokens;
     return result;
-  });
-  const refresh = await both(async (target) => {
-    target.chains = (await refreshChains(target.server.url, target.server.pid, target.chains, REFRESH_WARMUP_SECONDS)).tokens;
-    const rounds: Array<RefreshRound & { load: string }> = [];
-    for (let round = 0; round < REFRESH_ROUNDS; round++) {
-      const result = await refreshChains(target.server.url, target.server.pid, target.chains);
-      rounds.push({ ...result, load: await loadAverage() });
-      target.chains = result.tokens;
-    }
-    return rounds;
-  });
-  const introspection = await both(async (target) => {
-    const access = (await authorizationRoundTrip(target.server.url, target.session)).access_token;
-    return loadWithCpu(target, '/oidc/token/introspection', new URLSearchParams({ token: access, client_id: CLIENT }).toString());
-  });
-  const clientCredentials = await both((target) => loadWithCpu(target, '/oidc/token', 'grant_type=client_credentials', { authorization: basic }));
+  }, (round) => round.rate);
+  for (const target of [bare, portal]) target.chains = (await refreshChains(target.server.url, target.server.pid, target.chains, REFRESH_WARMUP_SECONDS)).tokens;
+  const refresh = await alternate(async (target) => {
+    const result = await refreshChains(target.server.url, target.server.pid, target.chains);
+    target.chains = result.tokens;
+    return result;
+  }, (round) => round.rps);
+  const accessTokens = new Map<Target, string>();
+  for (const target of [bare, portal]) accessTokens.set(target, (await authorizationRoundTrip(target.server.url, target.session)).access_token);
+  const introspection = await alternate(
+    (target) => loadWithCpu(target, '/oidc/token/introspection', new URLSearchParams({ token: accessTokens.get(target)!, client_id: CLIENT }).toString()),
+    (round) => round.rps,
+  );
+  const clientCredentials = await alternate((target) => loadWithCpu(target, '/oidc/token', 'grant_type=client_credentials', { authorization: basic }), (round) => round.rps);
   // The portal's cheapest route under the same load: the machine's speed right now.
   const healthz = await load({ url: `${portal.server.url}/healthz`, connections: 10, seconds: SECONDS, warmupSeconds: 1 });
-  const pick = (side: 'bare' | 'portal'): Measured => ({ trips: trips[side], refresh: refresh[side], introspection: introspection[side], clientCredentials: clientCredentials[side] });
-  return { bare: pick('bare'), portal: pick('portal'), healthz, load: await loadAverage() };
+  return { trips, refresh, introspection, clientCredentials, healthz, load: await loadAverage() };
 }
 
-const bestRound = (rounds: RefreshRound[]) => rounds.reduce((a, b) => (b.rps > a.rps ? b : a));
-const meanCpu = (rounds: RefreshRound[]) => rounds.reduce((sum, round) => sum + round.cpuPerGrant, 0) / rounds.length;
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+const listed = (values: number[], digits = 0) => values.map((value) => value.toFixed(digits)).join(', ');
 
-function ratioRow(metric: string, portal: number, bare: number, target: number, unit: string, note: string, failed = false): Row {
-  const ratio = portal / Math.max(bare, 1e-9);
+function ratioRow(metric: string, measured: Alternated<unknown>, rates: { portal: number[]; bare: number[] }, target: number, unit: string, note: string, failed = false): Row {
   return {
     metric,
-    value: `${ratio.toFixed(2)} (${perSecond(portal, unit)} / ${perSecond(bare, unit)})`,
+    value: `${measured.ratio.toFixed(2)} (${perSecond(median(rates.portal), unit)} / ${perSecond(median(rates.bare), unit)})`,
     target: `≥ ${target}`,
-    status: !failed && ratio >= target ? 'PASS' : 'FAIL',
-    note,
+    status: !failed && measured.ratio >= target ? 'PASS' : 'FAIL',
+    note: `median of ${measured.ratios.length} portal rounds, each against the mean of the bare rounds just before and after it: ${listed(measured.ratios, 2)}; rounds portal ${listed(rates.portal)}, bare ${listed(rates.bare)} ${unit}; ${note}`,
   };
 }
 
 function rows(label: 'PGlite' | 'PostgreSQL', m: Awaited<ReturnType<typeof measurePair>>, cores: number): Row[] {
-  const { bare, portal } = m;
-  const portalBest = bestRound(portal.refresh);
-  const bareBest = bestRound(bare.refresh);
-  const refreshErrors = [...portal.refresh, ...bare.refresh].reduce((sum, round) => sum + round.errors, 0);
-  const rounds = (side: Measured) => side.refresh.map((round) => `${round.rps.toFixed(0)}/s at ${round.cpuPerGrant.toFixed(2)} ms server CPU`).join(', ');
   const cpuNote = (portalMs: number, bareMs: number) => `server CPU per answer ${portalMs.toFixed(2)} ms against ${bareMs.toFixed(2)} ms (${(bareMs / portalMs).toFixed(2)} of bare by CPU${label === 'PostgreSQL' ? ', database backends not included' : ', PGlite included'})`;
-  const loadNote = (result: LoadResult) => describeLoad(result);
+  const loaded = (measured: Alternated<Loaded>, note: string, target: number, metric: string, unit: string) => {
+    const all = [...measured.subject, ...measured.reference];
+    const worst = (rounds: Loaded[]) => rounds.reduce((a, b) => (b.p99 > a.p99 ? b : a));
+    return ratioRow(
+      metric,
+      measured,
+      { portal: measured.subject.map((round) => round.rps), bare: measured.reference.map((round) => round.rps) },
+      target,
+      unit,
+      `autocannon, 10 connections${note}; worst round portal ${describeLoad(worst(measured.subject))}; bare ${describeLoad(worst(measured.reference))}; ${cpuNote(mean(measured.subject.map((round) => round.cpu)), mean(measured.reference.map((round) => round.cpu)))}`,
+      !all.every(clean),
+    );
+  };
+  const refreshErrors = [...m.refresh.subject, ...m.refresh.reference].reduce((sum, round) => sum + round.errors, 0);
+  const portalRefresh = median(m.refresh.subject.map((round) => round.rps));
   return [
     { metric: `${label}: GET /healthz of the portal (machine speed now)`, value: `${perSecond(m.healthz.rps)}, p99 ${m.healthz.p99} ms`, status: clean(m.healthz) ? 'INFO' : 'FAIL', note: `${describeLoad(m.healthz)}; ${m.load}` },
     ratioRow(
       `${label}: code round trips (signed in: authorize → code → token), portal / bare oidc-provider`,
-      portal.trips.rate,
-      bare.trips.rate,
+      m.trips,
+      { portal: m.trips.subject.map((round: Trips) => round.rate), bare: m.trips.reference.map((round: Trips) => round.rate) },
       TARGETS.codeRoundTrip,
       'flows/s',
-      `one after another for ${SECONDS} s, 5 requests each; p99 ${portal.trips.p99} ms against ${bare.trips.p99} ms`,
+      `each round one flow after another for ${SECONDS} s, 5 requests each; p99 ${median(m.trips.subject.map((round) => round.p99))} ms against ${median(m.trips.reference.map((round) => round.p99))} ms (medians)`,
     ),
     ratioRow(
       `${label}: refresh-token grants (rotated), portal / bare oidc-provider`,
-      portalBest.rps,
-      bareBest.rps,
+      m.refresh,
+      { portal: m.refresh.subject.map((round) => round.rps), bare: m.refresh.reference.map((round) => round.rps) },
       TARGETS.refresh[label],
       'grants/s',
-      `best of ${REFRESH_ROUNDS} rounds of ${SECONDS} s after ${REFRESH_WARMUP_SECONDS} s of warm-up, ${CHAINS} chains each using the token the last grant answered; portal ${rounds(portal)}; bare ${rounds(bare)}; p99 ${portalBest.p99} ms against ${bareBest.p99} ms; ${cpuNote(meanCpu(portal.refresh), meanCpu(bare.refresh))}; ${refreshErrors} errors`,
+      `rounds of ${SECONDS} s after ${REFRESH_WARMUP_SECONDS} s of warm-up each, ${CHAINS} chains each using the token the last grant answered; p99 ${median(m.refresh.subject.map((round) => round.p99))} ms against ${median(m.refresh.reference.map((round) => round.p99))} ms (medians); ${cpuNote(mean(m.refresh.subject.map((round) => round.cpuPerGrant)), mean(m.refresh.reference.map((round) => round.cpuPerGrant)))}; ${refreshErrors} errors`,
       refreshErrors > 0,
     ),
-    ratioRow(
-      `${label}: introspections (RFC 7662), portal / bare oidc-provider`,
-      portal.introspection.rps,
-      bare.introspection.rps,
-      TARGETS.introspection,
-      'req/s',
-      `autocannon, 10 connections; portal ${loadNote(portal.introspection)}; bare ${loadNote(bare.introspection)}; ${cpuNote(portal.introspection.cpu, bare.introspection.cpu)}`,
-      !clean(portal.introspection) || !clean(bare.introspection),
-    ),
-    ratioRow(
-      `${label}: client-credentials grants, portal / bare oidc-provider`,
-      portal.clientCredentials.rps,
-      bare.clientCredentials.rps,
-      TARGETS.clientCredentials,
-      'grants/s',
-      `autocannon, 10 connections, client_secret_basic; portal ${loadNote(portal.clientCredentials)}; bare ${loadNote(bare.clientCredentials)}; ${cpuNote(portal.clientCredentials.cpu, bare.clientCredentials.cpu)}`,
-      !clean(portal.clientCredentials) || !clean(bare.clientCredentials),
-    ),
+    loaded(m.introspection, '', TARGETS.introspection, `${label}: introspections (RFC 7662), portal / bare oidc-provider`, 'req/s'),
+    loaded(m.clientCredentials, ', client_secret_basic', TARGETS.clientCredentials, `${label}: client-credentials grants, portal / bare oidc-provider`, 'grants/s'),
     {
       metric: `${label}: refresh grants per core / Keycloak's ${KEYCLOAK_REFRESH_PER_VCPU} per vCPU`,
-      value: (portalBest.rps / cores / KEYCLOAK_REFRESH_PER_VCPU).toFixed(2),
+      value: (portalRefresh / cores / KEYCLOAK_REFRESH_PER_VCPU).toFixed(2),
       status: 'INFO',
-      note: `${(portalBest.rps / cores).toFixed(0)} grants/s per core, ${cores} cores shared by both servers, the bench's clients and the database`,
+      note: `${(portalRefresh / cores).toFixed(0)} grants/s per core (the median round), ${cores} cores shared by both servers, the bench's clients and the database`,
     },
   ];
 }

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { clientHeaders, seedAccounts } from '../lib/accounts';
 import type { BenchContext, RunningApp } from '../lib/context';
 import { clean, cpuWindow, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
+import { median } from '../lib/rounds';
 import type { BenchSection, Row } from '../lib/types';
 
 /** The server keeps at least this share of raw argon2id verifications (it adds under 15%). */
@@ -68,12 +69,6 @@ export async function verifyLoops(verify: Verify, hash: string, password: string
  * on a quiet run: the reference is that much below what the cores can do with a thread each.
  */
 export const rawVerifyThreads = () => `async verify on libuv's pool (UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? '4, the default'}) on ${availableParallelism()} cores`;
-
-export const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** A server under test: where it runs, its sign-in requests, and the rounds measured on it. */
 interface Target {

@@ -4,6 +4,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
 import { clientHeaders, seedAccounts, type BenchAccount } from '../lib/accounts';
 import { load, perSecond, type LoadResult } from '../lib/load';
+import { median } from '../lib/rounds';
 import { mainThreadTimes, processCpuMilliseconds, startPortalProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
@@ -100,9 +101,6 @@ async function postgresCpuFrom(databaseUrl: string) {
     },
   };
 }
-
-/** Median of a list of figures. */
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 export const webhooksSection: BenchSection = {
   name: 'webhooks',
