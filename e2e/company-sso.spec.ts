@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer'
 import { expectNoSeriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { createActivatedAccount, poll } from './support/mail';
-import { freePort, operatorCommand, startPortalServer, type PortalServer } from './support/server';
+import { demoAccountFromLog, freePort, operatorCommand, startPortalServer, type PortalServer } from './support/server';
 
 /**
  * Company SSO in Chromium. Two organizations are configured the way an operator
@@ -87,8 +87,7 @@ test.beforeAll(async () => {
   await verify('Globex', 'globex.test');
   peer = await startSmtpPeer();
   portal = await startPortalServer({ env: { DATA_DIR: env.DATA_DIR, COMPANY_SSO_DNS_SERVER: dns.server, SMTP_URL: peer.url }, port });
-  const match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(readFileSync(portal.logFile, 'utf8'));
-  demo = { email: match![1]!, password: match![2]! };
+  demo = (await demoAccountFromLog(portal.logFile))!;
 });
 
 test.afterAll(async () => {

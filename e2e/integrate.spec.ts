@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,7 +12,7 @@ import { createProductApi } from '../examples/product-api/api';
 import { accessTokenVerifier } from '../examples/product-api/verify';
 import { createWebhookReceiver, type PortalEvent } from '../examples/webhook-receiver/receiver';
 import { signIn } from './support/auth';
-import { ROOT, startPortalServer, type PortalServer } from './support/server';
+import { demoAccountFromLog, ROOT, startPortalServer, type PortalServer } from './support/server';
 
 /**
  * The recipes of docs/integrate.md, run as written against the real server: the example web
@@ -57,12 +56,7 @@ test.beforeAll(async () => {
       OAUTH_CLIENT_SECRETS: `example-web-app=${APP_SECRET}`,
     },
   });
-  let match: RegExpExecArray | null = null;
-  for (let attempt = 0; attempt < 20 && !match; attempt++) {
-    match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(readFileSync(portal.logFile, 'utf8'));
-    if (!match) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  demo = { email: match![1]!, password: match![2]! };
+  demo = (await demoAccountFromLog(portal.logFile))!;
 
   notesApi = createProductApi(await accessTokenVerifier({ portalUrl: portal.platformUrl, audience: NOTES_API }));
   notesUrl = `${await listen(notesApi)}/notes`;

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { signIn } from './support/auth';
 import { outlastProofWindow, snap } from './support/helpers';
-import { ROOT, startPortalServer, type PortalServer } from './support/server';
+import { demoAccountFromLog, ROOT, startPortalServer, type PortalServer } from './support/server';
 
 /**
  * A desktop app's device sign-in (RFC 8628) approved on the portal's page in Chromium: the
@@ -34,12 +33,7 @@ test.beforeAll(async () => {
       REAUTH_MAX_AGE_SECONDS: String(PROOF_SECONDS),
     },
   });
-  let match: RegExpExecArray | null = null;
-  for (let attempt = 0; attempt < 20 && !match; attempt++) {
-    match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(readFileSync(portal.logFile, 'utf8'));
-    if (!match) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  demo = { email: match![1]!, password: match![2]! };
+  demo = (await demoAccountFromLog(portal.logFile))!;
 });
 
 test.afterAll(async () => {

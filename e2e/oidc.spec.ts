@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +10,7 @@ import { expectNoSeriousViolations } from './support/axe';
 import { snap } from './support/helpers';
 import { createActivatedAccount, poll, uniqueEmail } from './support/mail';
 import { startTestProduct, type TestProduct } from './support/oidc-product';
-import { operatorCommand, ROOT, startPortalServer, type PortalServer } from './support/server';
+import { demoAccountFromLog, operatorCommand, ROOT, startPortalServer, type PortalServer } from './support/server';
 import { startSmtpPeer, type SmtpPeer } from '../packages/server/test/smtp-peer';
 
 /**
@@ -59,12 +58,7 @@ test.beforeAll(async () => {
   const clientSecret = /client_secret:\s+(\S+)/.exec(registered)![1]!;
 
   portal = await startPortalServer({ env });
-  let match: RegExpExecArray | null = null;
-  for (let attempt = 0; attempt < 20 && !match; attempt++) {
-    match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(readFileSync(portal.logFile, 'utf8'));
-    if (!match) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  demo = { email: match![1]!, password: match![2]! };
+  demo = (await demoAccountFromLog(portal.logFile))!;
 
   product = await startTestProduct(portal.platformUrl);
   await product.addApp('product', 'test-product', PRODUCT_SECRET);

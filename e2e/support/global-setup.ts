@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,19 +6,8 @@ import type { FullConfig } from '@playwright/test';
 import { ensureWebBuilt } from '../../scripts/web-build.mjs';
 import { bundleServer } from '../../packages/server/test/server-bundle';
 import { ensurePgliteTemplate } from './pglite-template';
-import { copyWebBuild, startPortalServer } from './server';
+import { copyWebBuild, demoAccountFromLog, startPortalServer } from './server';
 import { startSmtpPeer, type SmtpPeer } from './smtp';
-
-/** The server prints the seeded demo account's one-time password on its first start. */
-async function demoAccountFromLog(logFile: string): Promise<{ email: string; password: string } | null> {
-  // The log is piped to the file asynchronously; give the line a moment to land.
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(readFileSync(logFile, 'utf8'));
-    if (match) return { email: match[1]!, password: match[2]! };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return null;
-}
 
 /** Output folders (traces, failure screenshots) of runs a day old go; the recent ones stay for reading. */
 function pruneOldRunOutputs(config: FullConfig): void {

@@ -66,6 +66,20 @@ export interface PortalServer {
   close(): Promise<void>;
 }
 
+/**
+ * The demo account a server printed on its first start (its one-time password), or null when
+ * none is in its log. The server writes its log in blocks at least every 200 ms
+ * (platform/logger.ts stdoutLog), so the line may land a moment after the server answers.
+ */
+export async function demoAccountFromLog(logFile: string): Promise<{ email: string; password: string } | null> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const match = /demo account created: (\S+) \/ (\S+) \(shown only this once\)/.exec(readFileSync(logFile, 'utf8'));
+    if (match) return { email: match[1]!, password: match[2]! };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return null;
+}
+
 /** A TCP port nobody listens on right now (bound and released on 127.0.0.1). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -6,6 +6,7 @@ import { migrate } from './db/migrate';
 import { seedDemoAccount } from './modules/users';
 import { systemClock } from './platform/clock';
 import { DataKeyMismatch } from './platform/data-protection';
+import { stdoutLog } from './platform/logger';
 import { applyLimitOverrides } from './platform/rate-limit/rules';
 
 /** Process entry: config -> database -> app -> listen, and a clean shutdown on SIGINT/SIGTERM. */
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, listen: { keepaliveMs: config.LISTEN_KEEPALIVE_MS } });
   await migrate(database);
   const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
-  const app = await buildApp({ config, database, webDist });
+  const app = await buildApp({ config, database, webDist, logStream: stdoutLog() });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -91,4 +92,37 @@ describe('the request log', () => {
     expect(requests.every((line) => typeof line.responseTime === 'number' && typeof line.reqId === 'string')).toBe(true);
     expect(JSON.stringify(lines)).not.toContain('secret');
   });
+});
+
+describe('the deployed log (stdoutLog)', () => {
+  /** A process that logs through stdoutLog, then stays up (`stay`) or exits at once; its output and how long each line took. */
+  function logFrom(script: string): Promise<{ lines: Array<{ msg: string; after: number }>; code: number | null }> {
+    const loggerUrl = new URL('./logger.ts', import.meta.url).href;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `import pino from 'pino'; import { stdoutLog } from '${loggerUrl}'; const log = pino(stdoutLog()); ${script}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const started = Date.now();
+    const lines: Array<{ msg: string; after: number }> = [];
+    let rest = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const parts = (rest + chunk.toString('utf8')).split('\n');
+      rest = parts.pop()!;
+      for (const line of parts) lines.push({ msg: (JSON.parse(line) as { msg: string }).msg, after: Date.now() - started });
+    });
+    return new Promise((resolve) => child.on('close', (code) => resolve({ lines, code })));
+  }
+
+  it('writes a line held in its buffer within a second while the process stays up', async () => {
+    // The process logs once and stays up 3 s: with the buffer alone the line would wait for 4 KiB more, or the exit.
+    const { lines } = await logFrom(`log.info('ready'); setTimeout(() => log.info('leaving'), 3000);`);
+    expect(lines.map((line) => line.msg)).toEqual(['ready', 'leaving']);
+    expect(lines[1]!.after - lines[0]!.after).toBeGreaterThan(1500);
+  }, 20_000);
+
+  it('writes every held line when the process exits, or throws', async () => {
+    const exited = await logFrom(`for (let i = 0; i < 50; i++) log.info('line ' + i); process.exit(3);`);
+    expect(exited.code).toBe(3);
+    expect(exited.lines.map((line) => line.msg)).toEqual(Array.from({ length: 50 }, (_, i) => `line ${i}`));
+    const crashed = await logFrom(`log.error('about to fail'); setTimeout(() => { throw new Error('boom'); }, 10);`);
+    expect(crashed.code).toBe(1);
+    expect(crashed.lines.map((line) => line.msg)).toEqual(['about to fail']);
+  }, 20_000);
 });

@@ -1,5 +1,5 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { stdSerializers, type DestinationStream } from 'pino';
+import { destination, stdSerializers, type DestinationStream } from 'pino';
 import { redactUrl } from './redact-url';
 
 export type { DestinationStream };
@@ -86,6 +86,17 @@ export function loggerOptions(level: string, stream?: DestinationStream): Fastif
       },
     },
   };
+}
+
+/**
+ * The deployed server's log: stdout, written in blocks of at least 4 KiB, and at least every
+ * 200 ms, instead of one write per line. Each write is a system call handed to libuv's thread
+ * pool and its completion back; at a few thousand token grants a second that was a tenth of
+ * the main thread's CPU on a 2-core machine. pino flushes what is held when the process exits
+ * (a crash included); a kill -9 loses at most the last 200 ms of lines.
+ */
+export function stdoutLog(): DestinationStream {
+  return destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 200 });
 }
 
 /**
