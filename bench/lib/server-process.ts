@@ -4,7 +4,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import type { DatabaseHandle } from '../../packages/server/src/db/client';
 
@@ -132,15 +132,18 @@ export async function startPortalProcess(
   };
 }
 
-/** A bare Fastify hello-world in its own process, logging each request at info like the portal. */
+/** A bare Fastify hello-world in its own process, logging each request at info like the portal (Fastify's two lines, to stdout as the portal writes its log: stdoutLog). */
 export async function startHelloWorldProcess(): Promise<ServerProcess> {
   const port = await freePort();
+  const logger = pathToFileURL(path.join(ROOT, 'packages', 'server', 'src', 'platform', 'logger.ts')).href;
   const script = `
-    const fastify = require('fastify')({ logger: { level: 'info' } });
+    import Fastify from 'fastify';
+    import { stdoutLog } from '${logger}';
+    const fastify = Fastify({ logger: { level: 'info', stream: stdoutLog() } });
     fastify.get('/healthz', async () => ({ status: 'ok' }));
-    fastify.listen({ port: ${port}, host: '127.0.0.1' });
+    await fastify.listen({ port: ${port}, host: '127.0.0.1' });
   `;
-  return startProcess(['-e', script], { NODE_ENV: 'production', PORT: String(port), NODE_PATH: path.join(ROOT, 'node_modules') }, '/healthz');
+  return startProcess(['--import', 'tsx', '--input-type=module', '-e', script], { NODE_ENV: 'production', PORT: String(port) }, '/healthz');
 }
 
 /** bare-sign-in-server.ts in its own process: HTTP, argon2 on the portal's threads, a log line and a token, nothing else. */
