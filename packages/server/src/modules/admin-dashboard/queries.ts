@@ -9,6 +9,9 @@ export type CountedEvent = 'sign_in' | 'sign_in_failed' | 'lockout' | 'token_gra
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
+/** The start of the (UTC) hour `at` falls in: the counters' bucket. */
+export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+
 /**
  * Adds `by` (one by default) to the event's counter of the hour `at` falls in: one upsert, so
  * parallel nodes never lose a count. Committed without waiting for the disk: every sign-in and
@@ -18,7 +21,7 @@ const DAY_MS = 24 * HOUR_MS;
  * flushes them too (the log is flushed in order).
  */
 export async function countEvent(db: Database, event: CountedEvent, at: Date, by = 1): Promise<void> {
-  const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+  const hour = hourOf(at);
   await db
     .insert(dashboardCounters)
     .select(sql`select ${event}, ${hour.toISOString()}::timestamptz, ${by}::bigint where (select set_config('synchronous_commit', 'off', true)) = 'off'`)
