@@ -25,8 +25,25 @@ describe('upserts of concurrent requests', () => {
       ),
     );
     const upserts = counted.texts.filter((text) => /insert into "oidc_models"/i.test(text));
-    // The first goes alone, the nine that arrive while it is on its way together.
+    // All ten arrive in the same turn of the event loop: one statement.
+    expect(upserts.length).toBe(1);
+  });
+
+  it('send the rows that arrive while a statement is on its way with the next one', async () => {
+    const { upsert } = hotStatements(database.db);
+    const stamp = Date.now();
+    await upsert.execute(clientCredentialsRow(`warm-later-${stamp}`));
+    const counted = await countStatements(async () => {
+      const first = upsert.execute(clientCredentialsRow(`on-its-way-${stamp}`));
+      // Later turns of the event loop, while the first statement is on its way.
+      await new Promise((resolve) => setImmediate(resolve));
+      const later = Array.from({ length: 5 }, (_, i) => upsert.execute(clientCredentialsRow(`later-${i}-${stamp}`)));
+      await Promise.all([first, ...later]);
+    });
+    const upserts = counted.texts.filter((text) => /insert into "oidc_models"/i.test(text));
     expect(upserts.length).toBe(2);
+    const stored = await database.db.select({ id: oidcModels.id }).from(oidcModels).where(inArray(oidcModels.id, [`on-its-way-${stamp}`, ...Array.from({ length: 5 }, (_, i) => `later-${i}-${stamp}`)]));
+    expect(stored).toHaveLength(6);
   });
 
   it('save the same row twice in one batch as one after the other would: the later one', async () => {
