@@ -128,12 +128,12 @@ describe('statements per grant on a warm node', () => {
     expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(1);
   });
 
-  it('a client-credentials grant makes 1 statement, storing the token: the dashboard counts grants at most once a second (grant-counts.ts)', async () => {
+  it('a client-credentials grant makes 1 statement, storing the token: the dashboard counts grants at most about once a second (its counter)', async () => {
     const statements = await perGrant(async () => {
       const response = await tokenRequest('/oidc/token', { grant_type: 'client_credentials' });
       expect(response.status).toBe(200);
     });
-    // A window may hold the end of the count's interval: its grants' count, at most 2 statements (the dashboard's counter's first and the rest).
+    // A window may hold the end of the counter's interval: its grants' count, at most 2 statements (the first count of an interval and the rest).
     expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(1 + 2 / GRANTS);
   });
 });

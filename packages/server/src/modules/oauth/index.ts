@@ -17,7 +17,6 @@ import { createAdminApps } from './admin-apps';
 import { createAdminKeys } from './admin-keys';
 import { installSigningKeyReloadJob, providerWithKeys } from './current-provider';
 import { loadSigningKeys } from './keys';
-import { grantCounts } from './grant-counts';
 import { createProvider, type PlanClaim } from './provider';
 import { productAccessTokens, productClientTokens } from './product-tokens';
 import { installOidcSweepJob } from './sweep';
@@ -72,9 +71,6 @@ export type OAuthMade = Awaited<ReturnType<typeof createOAuth>> & { productPlan:
 /** The person's plan of a product, for the `plan` claim of the product's own clients. */
 export type ProductPlanClaim = (userId: string, product: string) => Promise<PlanClaim | undefined>;
 
-/** How often at most a node writes its count of token grants for the operators' dashboard (grant-counts.ts). */
-const GRANT_COUNT_INTERVAL_MS = 1000;
-
 /**
  * The OpenID Connect provider: its login is the portal session; ending one ends the other. The
  * `plan` claim comes from billing, listed later (billing needs organizations, which need the
@@ -85,8 +81,6 @@ export const oauthModule = defineModule({
   create: async (needs: { platform: Platform; sessions: SessionsMade; adminDashboard: { countEvent(event: 'token_grant'): Promise<void> } }, host): Promise<OAuthMade> => {
     const { config, db, secrets, limiter, clock, log } = needs.platform;
     const productPlan = host.late<ProductPlanClaim>('oauth: the plan claim (billing)');
-    const grants = grantCounts(() => needs.adminDashboard.countEvent('token_grant'), GRANT_COUNT_INTERVAL_MS);
-    host.onClose(() => grants.flush());
     const made = await createOAuth({
       config,
       db,
@@ -95,7 +89,8 @@ export const oauthModule = defineModule({
       limiter,
       clock,
       log,
-      onTokenGrant: grants.add,
+      // The dashboard's counter holds counts in memory and writes them about once a second (admin-dashboard counter.ts).
+      onTokenGrant: () => void needs.adminDashboard.countEvent('token_grant'),
       productPlan: (userId, product) => productPlan.get()(userId, product),
     });
     return { ...made, productPlan };
