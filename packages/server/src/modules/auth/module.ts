@@ -15,7 +15,11 @@ import { signInRoutes } from './sign-in-routes';
 import type { UserRow } from '../users';
 
 /** Whether an account is a member of an organization that requires company SSO (and which). */
-export type CompanySsoMembership = (user: UserRow) => Promise<SignInMembership | undefined>;
+export interface CompanySsoMembership {
+  of(user: UserRow): Promise<SignInMembership | undefined>;
+  /** The account an identifier typed at sign-in names, and its membership, in one statement. */
+  accountWithMembership(identifier: string): Promise<{ user: UserRow; membership: SignInMembership | undefined } | undefined>;
+}
 
 export interface AuthMade {
   signIn: SignIn;
@@ -49,7 +53,8 @@ export const authModule = defineModule({
     const signIn = createSignIn({
       ...shared,
       secondFactor,
-      membershipOf: (user) => companySsoMembership.get()(user),
+      membershipOf: (user) => companySsoMembership.get().of(user),
+      accountWithMembership: (identifier) => companySsoMembership.get().accountWithMembership(identifier),
       countEvent: needs.adminDashboard.countEvent,
       securityAlerts: needs.notifications.securityAlerts,
     });

@@ -1,6 +1,7 @@
 import type { RequestOrigin } from '../../platform/request-origin';
 import type { FactorProof, SecondFactorService } from '../mfa';
 import { createLoginCodeSender, type EmailCodeDependencies } from './email-code';
+import { membershipWithAccount, type MembershipWithAccountDependencies } from './membership-with-account';
 import { createSignInPipeline, type SignInDependencies } from './pipeline';
 import { createWaysIn, type WaysInDependencies } from './ways-in';
 
@@ -12,9 +13,10 @@ type SignInSecondFactor = SignInDependencies['secondFactor'] &
   Pick<SecondFactorService, 'resend'>;
 
 /** The sign-in pipeline with the ways in the auth module knows: what routes and other modules call. */
-export function createSignIn(deps: SignInDependencies & WaysInDependencies & EmailCodeDependencies & { secondFactor: SignInSecondFactor }) {
-  const pipeline = createSignInPipeline(deps);
-  const ways = createWaysIn(deps);
+export function createSignIn(deps: SignInDependencies & WaysInDependencies & EmailCodeDependencies & MembershipWithAccountDependencies & { secondFactor: SignInSecondFactor }) {
+  const memberships = membershipWithAccount(deps);
+  const pipeline = createSignInPipeline({ ...deps, membershipOf: memberships.membershipOf });
+  const ways = createWaysIn({ ...deps, findAccount: memberships.findAccount });
   return {
     /** Any way in, such as a passkey (modules/passkeys) or, later, a social or company identity. */
     run: pipeline.run,

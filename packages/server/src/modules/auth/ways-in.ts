@@ -23,6 +23,8 @@ export interface WaysInDependencies {
   secondFactor: Pick<SecondFactorService, 'checkCode' | 'pendingSignIn' | 'completePendingSignIn' | 'secondStepBudgetSpent'>;
   /** The operators' dashboard counters (modules/admin-dashboard, bound in app.ts): never throws. */
   countEvent?: (event: 'lockout') => Promise<void>;
+  /** The account a password sign-in names (email or username); the users table's own lookup when absent. */
+  findAccount?: (identifier: string) => Promise<UserRow | undefined>;
 }
 
 const AUTH_METHODS: readonly AuthMethod[] = ['pwd', 'otp', 'hwk', 'user', 'mfa', 'social', 'sso'];
@@ -32,6 +34,7 @@ const asAuthMethods = (values: readonly string[]): AuthMethod[] => AUTH_METHODS.
 export function createWaysIn(deps: WaysInDependencies) {
   const { limiter, secondFactor } = deps;
   const users = createUserService(deps.db);
+  const findAccount = deps.findAccount ?? ((identifier: string) => users.findByIdentifier(identifier));
 
   /**
    * Failures count per account whatever identifier was typed, and per account and address.
@@ -61,7 +64,7 @@ export function createWaysIn(deps: WaysInDependencies) {
     method: 'password',
     claimedEmail: (input) => input.email,
     async identify(input) {
-      return users.findByIdentifier(input.email);
+      return findAccount(input.email);
     },
     async lockout(user, input, origin) {
       const keys = failureKeys(user, input.email, origin);

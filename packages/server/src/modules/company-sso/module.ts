@@ -15,7 +15,7 @@ export const companySsoModule = defineModule({
   name: 'companySso',
   create: (needs: { platform: Platform; sessions: SessionsMade; auth: AuthMade; organizations: OrganizationsMade }): { companySso: CompanySsoService } => {
     const companySso = createCompanySsoService({ ...withSessions(needs), signIn: needs.auth.signIn, organizations: needs.organizations.organizations });
-    needs.auth.companySsoMembership.bind((user) => companySso.membershipOf(user));
+    needs.auth.companySsoMembership.bind({ of: (user) => companySso.membershipOf(user), accountWithMembership: (identifier) => companySso.accountWithMembership(identifier) });
     needs.organizations.ssoView.bind(companySso);
     return { companySso };
   },

@@ -1,7 +1,8 @@
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../../db/client';
 import type { SignInMembership } from '../auth';
-import { companySsoConnections, companySsoDomains, companySsoIdentities, companySsoRequests, organizationMembers } from '../../db/schema';
+import { companySsoConnections, companySsoDomains, companySsoIdentities, companySsoRequests, organizationMembers, users } from '../../db/schema';
+import { identifierColumn, identifierLookup, type UserRow } from '../users';
 import { isUniqueViolation } from '../../db/errors';
 import { upsertOrganizationSettings } from '../../db/upsert-settings';
 
@@ -9,17 +10,33 @@ export type ConnectionRow = typeof companySsoConnections.$inferSelect;
 export type DomainRow = typeof companySsoDomains.$inferSelect;
 export type ConnectionSettings = Omit<typeof companySsoConnections.$inferInsert, 'organizationId' | 'createdAt' | 'updatedAt' | 'requireSso'>;
 
+/** The organization a sign-in's account is a member of and whether it requires SSO, as one row reads it (its joins below). */
+const membershipColumns = { organizationId: organizationMembers.organizationId, ssoRequired: sql<boolean>`coalesce(${companySsoConnections.requireSso}, false)` };
+const toMembership = (row: { organizationId: string | null; ssoRequired: boolean }): SignInMembership | undefined =>
+  row.organizationId === null ? undefined : { organizationId: row.organizationId, ssoRequired: row.ssoRequired === true };
+
 export function companySsoQueries(db: DatabaseExecutor) {
-  // Prepared on first use: every sign-in asks it.
+  // Prepared on first use: every sign-in asks one of these.
   let membership: ReturnType<typeof prepareMembership> | undefined;
   function prepareMembership() {
     return db
-      .select({ organizationId: organizationMembers.organizationId, ssoRequired: sql<boolean>`coalesce(${companySsoConnections.requireSso}, false)` })
+      .select(membershipColumns)
       .from(organizationMembers)
       .leftJoin(companySsoConnections, eq(companySsoConnections.organizationId, organizationMembers.organizationId))
       .where(eq(organizationMembers.email, sql.placeholder('email')))
       .limit(1)
       .prepare('sign_in_membership');
+  }
+  const accountStatements = new Map<'email' | 'username', ReturnType<typeof prepareAccount>>();
+  function prepareAccount(by: 'email' | 'username') {
+    return db
+      .select({ user: users, ...membershipColumns })
+      .from(users)
+      .leftJoin(organizationMembers, eq(organizationMembers.email, users.email))
+      .leftJoin(companySsoConnections, eq(companySsoConnections.organizationId, organizationMembers.organizationId))
+      .where(eq(identifierColumn(by), sql.placeholder('value')))
+      .limit(1)
+      .prepare(`sign_in_account_by_${by}`);
   }
 
   return {
@@ -66,7 +83,20 @@ export function companySsoQueries(db: DatabaseExecutor) {
      */
     async membershipOf(email: string): Promise<SignInMembership | undefined> {
       const [row] = await (membership ??= prepareMembership()).execute({ email: email.trim().toLowerCase() });
-      return row && { organizationId: row.organizationId, ssoRequired: row.ssoRequired === true };
+      return row && toMembership(row);
+    },
+
+    /**
+     * The account an identifier typed at sign-in names (users' own rule: an email, else a
+     * username) and what `membershipOf` answers for its email, in one prepared statement: a
+     * password sign-in asks both, and one round trip less is CPU less on both ends.
+     */
+    async accountWithMembership(identifier: string): Promise<{ user: UserRow; membership: SignInMembership | undefined } | undefined> {
+      const { by, value } = identifierLookup(identifier);
+      let statement = accountStatements.get(by);
+      if (!statement) accountStatements.set(by, (statement = prepareAccount(by)));
+      const [row] = await statement.execute({ value });
+      return row && { user: row.user, membership: toMembership(row) };
     },
 
     async domainsOf(organizationId: string): Promise<DomainRow[]> {

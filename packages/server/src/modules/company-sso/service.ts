@@ -85,6 +85,8 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
 
     /** The account's organization, and whether it requires SSO (then a password or email code may not sign it in). */
     membershipOf: (user: UserRow) => queries.membershipOf(user.email),
+    /** The account a password sign-in names, with its membership (one statement). */
+    accountWithMembership: (identifier: string) => queries.accountWithMembership(identifier),
 
     ...companySsoSignIn(deps, queries, egress, accounts.accountFor),
   };

@@ -12,13 +12,21 @@ export type ProfileChanges = Partial<
   Pick<NewUserRow, 'fullName' | 'username' | 'language' | 'customerLanguage' | 'phone' | 'company' | 'organization' | 'address' | 'country'>
 >;
 
+/** What an identifier typed at sign-in names: an email when it has an '@', else a username (case-insensitive). */
+export function identifierLookup(identifier: string): { by: 'email' | 'username'; value: string } {
+  const value = identifier.trim().toLowerCase();
+  return { by: value.includes('@') ? 'email' : 'username', value };
+}
+
+/** The indexed expression an identifier's value is compared with. */
+export const identifierColumn = (by: 'email' | 'username') => (by === 'email' ? sql`${users.email}` : sql`lower(${users.username})`);
+
 export function userQueries(db: DatabaseExecutor) {
   // Prepared on first use: every sign-in looks its account up by one of these.
   let byEmail: ReturnType<typeof prepareLookup> | undefined;
   let byUsername: ReturnType<typeof prepareLookup> | undefined;
   function prepareLookup(column: 'email' | 'username') {
-    const value = column === 'email' ? sql`${users.email}` : sql`lower(${users.username})`;
-    return db.select().from(users).where(eq(value, sql.placeholder('value'))).limit(1).prepare(`user_by_${column}`);
+    return db.select().from(users).where(eq(identifierColumn(column), sql.placeholder('value'))).limit(1).prepare(`user_by_${column}`);
   }
 
   async function findByEmail(email: string): Promise<UserRow | undefined> {
@@ -36,8 +44,8 @@ export function userQueries(db: DatabaseExecutor) {
 
     /** By email, or by username (case-insensitive) when the identifier has no '@'. */
     async findByIdentifier(identifier: string): Promise<UserRow | undefined> {
-      const value = identifier.trim().toLowerCase();
-      if (value.includes('@')) return findByEmail(value);
+      const { by, value } = identifierLookup(identifier);
+      if (by === 'email') return findByEmail(value);
       const [row] = await (byUsername ??= prepareLookup('username')).execute({ value });
       return row;
     },
