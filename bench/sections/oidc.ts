@@ -5,7 +5,7 @@ import { signIn } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import { alternatingRounds, median, type Alternated } from '../lib/rounds';
-import { processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess } from '../lib/server-process';
+import { mainThreadTimes, postgresBackendsCpuMilliseconds, processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /** Keycloak's sizing guide: 120 refresh-token grants per second per vCPU. */
@@ -167,16 +167,32 @@ interface Target {
   session?: string;
   /** Where each refresh chain stopped: the next measurement goes on from these. */
   chains: string[];
+  /** The portal's PostgreSQL database, whose backends' CPU is read (none: bare, or PGlite in the server's process). */
+  databaseUrl?: string;
 }
 
 type Trips = Awaited<ReturnType<typeof roundTrips>>;
-type Loaded = LoadResult & { cpu: number };
+/**
+ * An autocannon run with what each successful answer cost: the server process's CPU (`cpu`,
+ * PGlite's worker included), its main thread's, and PostgreSQL's backends' for a portal on
+ * PostgreSQL (from /proc).
+ */
+type Loaded = LoadResult & { cpu: number; mainThread: number; database?: number };
 
-/** One autocannon run (in a worker of this process) with the server's CPU per successful answer. */
+/** One autocannon run (in a worker of this process) with the CPU each successful answer cost (Loaded). */
 async function loadWithCpu(target: Target, path: string, body: string, headers: Record<string, string> = {}): Promise<Loaded> {
-  let cpuBefore = 0;
+  const pid = target.server.pid;
+  const mainMs = () => {
+    const times = mainThreadTimes(pid);
+    return times.userMs + times.systemMs;
+  };
+  let before = { process: 0, main: 0 };
+  let databaseBefore: Promise<number> = Promise.resolve(0);
   const result = await load({
-    onStart: () => (cpuBefore = processCpuMilliseconds(target.server.pid)),
+    onStart: () => {
+      before = { process: processCpuMilliseconds(pid), main: mainMs() };
+      if (target.databaseUrl) databaseBefore = postgresBackendsCpuMilliseconds(target.databaseUrl);
+    },
     url: `${target.server.url}${path}`,
     connections: 10,
     seconds: SECONDS,
@@ -185,7 +201,13 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     requests: [{ method: 'POST', path, body }],
   });
-  return { ...result, cpu: (processCpuMilliseconds(target.server.pid) - cpuBefore) / Math.max(1, result.ok) };
+  const perAnswer = (milliseconds: number) => milliseconds / Math.max(1, result.ok);
+  return {
+    ...result,
+    cpu: perAnswer(processCpuMilliseconds(pid) - before.process),
+    mainThread: perAnswer(mainMs() - before.main),
+    ...(target.databaseUrl ? { database: perAnswer((await postgresBackendsCpuMilliseconds(target.databaseUrl)) - (await databaseBefore)) } : {}),
+  };
 }
 
 const basic = `Basic ${Buffer.from(`${CONFIDENTIAL}:${CONFIDENTIAL_SECRET}`).toString('base64')}`;
@@ -235,6 +257,11 @@ function ratioRow(metric: string, measured: Alternated<unknown>, rates: { portal
 
 function rows(label: 'PGlite' | 'PostgreSQL', m: Awaited<ReturnType<typeof measurePair>>, cores: number): Row[] {
   const cpuNote = (portalMs: number, bareMs: number) => `server CPU per answer ${portalMs.toFixed(2)} ms against ${bareMs.toFixed(2)} ms (${(bareMs / portalMs).toFixed(2)} of bare by CPU${label === 'PostgreSQL' ? ', database backends not included' : ', PGlite included'})`;
+  const threadsNote = (measured: Alternated<Loaded>) => {
+    const of = (rounds: Loaded[], pick: (round: Loaded) => number | undefined) => mean(rounds.map((round) => pick(round) ?? 0)).toFixed(2);
+    const database = label === 'PostgreSQL' ? `, PostgreSQL's backends ${of(measured.subject, (round) => round.database)} ms` : `, the rest (PGlite's worker, the garbage collector's threads) ${(mean(measured.subject.map((round) => round.cpu)) - mean(measured.subject.map((round) => round.mainThread))).toFixed(2)} ms`;
+    return `per answer the portal's main thread ${of(measured.subject, (round) => round.mainThread)} ms${database}; bare's main thread ${of(measured.reference, (round) => round.mainThread)} ms`;
+  };
   const loaded = (measured: Alternated<Loaded>, note: string, target: number, metric: string, unit: string) => {
     const all = [...measured.subject, ...measured.reference];
     const worst = (rounds: Loaded[]) => rounds.reduce((a, b) => (b.p99 > a.p99 ? b : a));
@@ -244,7 +271,7 @@ function rows(label: 'PGlite' | 'PostgreSQL', m: Awaited<ReturnType<typeof measu
       { portal: measured.subject.map((round) => round.rps), bare: measured.reference.map((round) => round.rps) },
       target,
       unit,
-      `autocannon, 10 connections${note}; worst round portal ${describeLoad(worst(measured.subject))}; bare ${describeLoad(worst(measured.reference))}; ${cpuNote(mean(measured.subject.map((round) => round.cpu)), mean(measured.reference.map((round) => round.cpu)))}`,
+      `autocannon, 10 connections${note}; worst round portal ${describeLoad(worst(measured.subject))}; bare ${describeLoad(worst(measured.reference))}; ${cpuNote(mean(measured.subject.map((round) => round.cpu)), mean(measured.reference.map((round) => round.cpu)))}; ${threadsNote(measured)}`,
       !all.every(clean),
     );
   };
@@ -303,7 +330,7 @@ export const oidcThroughput: BenchSection = {
       const server = await startPortalProcess({ databaseUrl, env });
       try {
         const session = await signIn(server, { ...server.demo, deviceId: 'bench-oidc' });
-        out.push(...rows(label, await measurePair(bare, { server, session, chains: [] }), cores));
+        out.push(...rows(label, await measurePair(bare, { server, session, chains: [], databaseUrl }), cores));
       } finally {
         await server.stop();
       }
