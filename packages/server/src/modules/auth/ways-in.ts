@@ -147,7 +147,11 @@ export function createWaysIn(deps: WaysInDependencies) {
       }
       const { amr, proved } = completed;
       await limiter.refund(signInIpKey(origin));
-      return { user: user!, amr: withMfa([...asAuthMethods(amr), proved]), from: 'deletion' };
+      // Back through the company SSO step, not past it: the membership the first factor met is
+      // minutes old, and a person who joined an organization that requires SSO since, or whose
+      // organization started requiring it, gets no session from a password. The second step's
+      // own check passes (both factors are proved).
+      return { user: user!, amr: withMfa([...asAuthMethods(amr), proved]), from: 'company sso' };
     },
   };
 
@@ -161,7 +165,11 @@ export function createWaysIn(deps: WaysInDependencies) {
     async verify(_user, restoreToken) {
       const restored = await restoreScheduledDeletion(deps, restoreToken);
       if (!restored) throw new AppError('auth.mfa_token_invalid');
-      return { user: restored.user, amr: asAuthMethods(restored.amr), from: 'session', events: [{ kind: 'deletion_cancelled' }] };
+      // Back through the company SSO step, as the second step comes back: the token may be a
+      // quarter of an hour old. The second step passes on the factors the token recorded (every
+      // session ended with the deletion request, so none could turn two-step on since), and the
+      // deletion step on the cancelled deletion.
+      return { user: restored.user, amr: asAuthMethods(restored.amr), from: 'company sso', events: [{ kind: 'deletion_cancelled' }] };
     },
   };
 

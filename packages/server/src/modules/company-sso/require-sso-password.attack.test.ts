@@ -1,0 +1,135 @@
+import { eq } from 'drizzle-orm';
+import { generate } from 'otplib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { companySsoTestServer } from '../../../test/company-sso';
+import { roomyTotpEpoch } from '../../../test/totp';
+import { organizationMembers } from '../../db/schema';
+
+/**
+ * An attacker who holds a member's password (and second factor) against an organization that
+ * requires SSO: whatever identifier they type, whenever the membership or the requirement
+ * changed, a password never ends in a session the organization's IdP did not vouch for. And
+ * nobody learns from the refusal what a wrong password would not tell them.
+ */
+const PASSWORD = 'plum-orbit-cactus-917';
+const ORGANIZATION = 'Umbrella';
+
+const h = companySsoTestServer({ clientId: 'require-portal', clientSecret: 'require-portal-secret-0123456789abcdef', addresses: '127.16' });
+
+beforeAll(async () => {
+  await h.organizationWithIdp(ORGANIZATION, 'umbrella', 'umbrella.test');
+  await h.admin.setRequireSso({ organization: ORGANIZATION, requireSso: true });
+});
+
+const post = (url: string, payload: object, token?: string, method: 'POST' | 'PUT' = 'POST') =>
+  h.server.app.inject({ method, url, payload, remoteAddress: h.nextAddress(), headers: { 'user-agent': 'vitest', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+const signIn = (identifier: string, password = PASSWORD) => post('/v3/sso/auth', { email: identifier, password });
+const removeMember = (email: string) => h.server.database.db.delete(organizationMembers).where(eq(organizationMembers.email, email));
+
+/** A registered account with TOTP on: its password sign-in answers a challenge one of its recovery codes completes. */
+async function twoStepAccount(email: string): Promise<{ recoveryCode: string }> {
+  const token = await h.client.registeredUser(email, PASSWORD);
+  const setup = await post('/v3/sso/me/2fa/totp/setup', {}, token);
+  expect(setup.statusCode, setup.body).toBe(200);
+  const { secret } = setup.json() as { secret: string };
+  const enabled = await post('/v3/sso/me/2fa/totp/enable', { code: await generate({ secret, epoch: await roomyTotpEpoch() }) }, token);
+  expect(enabled.statusCode, enabled.body).toBe(200);
+  return { recoveryCode: (enabled.json().recovery_codes as string[])[0]! };
+}
+
+/** The password step of a two-step sign-in: its mfa_token. */
+async function passwordStep(email: string): Promise<string> {
+  const answer = await signIn(email);
+  expect(answer.statusCode, answer.body).toBe(200);
+  expect(answer.json()).toMatchObject({ mfa_required: true });
+  return answer.json().mfa_token as string;
+}
+// A recovery code, not a TOTP code: the one enabling TOTP used the current step's.
+const secondStep = (mfaToken: string, recoveryCode: string) => post('/v3/sso/auth/mfa', { mfa_token: mfaToken, recovery_code: recoveryCode });
+
+describe('a password against an organization that requires SSO', () => {
+  it('is refused whichever identifier names the member: the email in any case or spacing, or the username', async () => {
+    const email = 'named@umbrella.test';
+    const token = await h.client.registeredUser(email, PASSWORD);
+    const named = await post('/v3/sso/me', { full_name: 'Named Member', username: 'NamedMember', language: 'en' }, token, 'PUT');
+    expect(named.statusCode, named.body).toBe(200);
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    for (const identifier of [email, '  Named@Umbrella.TEST ', 'namedmember', 'NAMEDMEMBER', ' NamedMember ']) {
+      const answer = await signIn(identifier);
+      expect(answer.statusCode, `${identifier}: ${answer.body}`).toBe(403);
+      expect(answer.json().code).toBe('sso.required');
+      expect(answer.json().token).toBeUndefined();
+    }
+  });
+
+  it('is refused from the sign-in after the person joins, and signs them in again once removed', async () => {
+    const email = 'joiner@umbrella.test';
+    await h.client.registeredUser(email, PASSWORD);
+    expect((await signIn(email)).statusCode).toBe(200);
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    const refused = await signIn(email);
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json().code).toBe('sso.required');
+    await removeMember(email);
+    const again = await signIn(email);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().token).toBeTruthy();
+  });
+
+  it('answers a wrong password for a member exactly as for a non-member and for an unknown email', async () => {
+    const member = 'wrong-member@umbrella.test';
+    const outsider = 'wrong-outsider@example.test';
+    await Promise.all([h.client.registeredUser(member, PASSWORD), h.client.registeredUser(outsider, PASSWORD)]);
+    await h.organizations.addMemberTo(ORGANIZATION, member);
+    const answers = await Promise.all([member, outsider, 'wrong-nobody@umbrella.test'].map(async (email) => {
+      const answer = await signIn(email, 'not-the-password-42');
+      return `${answer.statusCode} ${answer.body.split(email).join('<email>')}`;
+    }));
+    expect(answers[0]).toContain('auth.invalid_credentials');
+    expect(new Set(answers).size, answers.join('\n')).toBe(1);
+  });
+});
+
+describe('the second step of a password sign-in', () => {
+  it('is refused when the person joined an organization that requires SSO after the password step', async () => {
+    const email = 'joined-meanwhile@umbrella.test';
+    const { recoveryCode } = await twoStepAccount(email);
+    const mfaToken = await passwordStep(email);
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    const answer = await secondStep(mfaToken, recoveryCode);
+    expect(answer.statusCode, answer.body).toBe(403);
+    expect(answer.json().code).toBe('sso.required');
+    expect(answer.json().token).toBeUndefined();
+  });
+
+  it("is refused when the member's organization started requiring SSO after the password step", async () => {
+    const email = 'required-meanwhile@umbrella.test';
+    const { recoveryCode } = await twoStepAccount(email);
+    await h.admin.setRequireSso({ organization: ORGANIZATION, requireSso: false });
+    try {
+      await h.organizations.addMemberTo(ORGANIZATION, email);
+      const mfaToken = await passwordStep(email);
+      await h.admin.setRequireSso({ organization: ORGANIZATION, requireSso: true });
+      const answer = await secondStep(mfaToken, recoveryCode);
+      expect(answer.statusCode, answer.body).toBe(403);
+      expect(answer.json().code).toBe('sso.required');
+    } finally {
+      await h.admin.setRequireSso({ organization: ORGANIZATION, requireSso: true });
+    }
+  });
+});
+
+describe('a restore token of a password sign-in', () => {
+  it('is refused when the person joined an organization that requires SSO after the token was issued', async () => {
+    const email = 'restore-meanwhile@umbrella.test';
+    const token = await h.client.registeredUser(email, PASSWORD);
+    expect((await post('/v3/sso/me/deletion', { password: PASSWORD, confirmation: 'DELETE' }, token)).statusCode).toBe(200);
+    const pending = await signIn(email);
+    expect(pending.json().code, pending.body).toBe('account.deletion_pending');
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    const answer = await post('/v3/sso/auth/restore', { restore_token: pending.json().details.restore_token });
+    expect(answer.statusCode, answer.body).toBe(403);
+    expect(answer.json().code).toBe('sso.required');
+    expect(answer.json().token).toBeUndefined();
+  });
+});
