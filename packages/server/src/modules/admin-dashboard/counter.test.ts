@@ -61,4 +61,21 @@ describe("the operators' counters", () => {
     await pause(INTERVAL * 2);
     expect(await stored('token_grant')).toBe(7);
   });
+
+  it('write the counts that come after the node closed at once, not at the end of an interval that may never come', async () => {
+    const { counter, stored } = counterAt(6, 60_000);
+    await counter.count('sign_in');
+    await counter.count('sign_in');
+    await counter.close();
+    expect(await stored('sign_in')).toBe(2);
+    // Requests that finish late count twice more: neither waits the minute (a closing node's timers never fire).
+    await counter.count('sign_in');
+    await counter.count('sign_in');
+    let seen = 0;
+    for (let tries = 0; tries < 30 && seen < 4; tries++) {
+      await pause(100);
+      seen = await stored('sign_in');
+    }
+    expect(seen).toBe(4);
+  });
 });

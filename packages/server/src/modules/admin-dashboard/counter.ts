@@ -17,13 +17,15 @@ export const COUNT_INTERVAL_MS = 1000;
  * a failed one is logged and never fails the sign-in or the token request that caused it.
  * A crash loses at most the last interval's counts of an hourly figure (the writes already
  * skip waiting for the disk). `written` writes what waits and waits for writes under way: the
- * dashboard asks it before it reads, and the node when it closes.
+ * dashboard asks it before it reads; `close` does the same when the node closes.
  */
 export function createDashboardCounter(deps: { db: Database; clock: Clock; log: { error(object: unknown, message: string): void } }, intervalMs = COUNT_INTERVAL_MS) {
   /** Counts not written yet, by event and hour (an interval may straddle an hour's end). */
   const waiting = new Map<string, { event: CountedEvent; hour: Date; by: number }>();
   const underWay = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
+  /** Once the node closes, no count waits for an interval whose end may never come. */
+  let closing = false;
 
   function write(): void {
     for (const { event, hour, by } of waiting.values()) {
@@ -54,21 +56,29 @@ export function createDashboardCounter(deps: { db: Database; clock: Clock; log: 
     const counted = waiting.get(key);
     if (counted) counted.by++;
     else waiting.set(key, { event, hour, by: 1 });
-    if (!timer) {
+    if (closing) write();
+    else if (!timer) {
       write();
       startInterval();
     }
     return Promise.resolve();
   };
 
+  /** Writes the counts that wait for their interval's end, and waits for every write under way. */
+  async function written(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    write();
+    await Promise.all(underWay);
+  }
+
   return {
     count,
-    /** Writes the counts that wait for their interval's end, and waits for every write under way. */
-    async written(): Promise<void> {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      write();
-      await Promise.all(underWay);
+    written,
+    /** The node closes: what waits is written, and a count that still comes (a request finishing late) is written at once. */
+    close(): Promise<void> {
+      closing = true;
+      return written();
     },
   };
 }

@@ -9,7 +9,7 @@ export const adminDashboardModule = defineModule({
   create: ({ platform: { db, clock, log } }: { platform: Platform }, host): { countEvent: DashboardCounter; countsWritten(): Promise<void> } => {
     const counter = createDashboardCounter({ db, clock, log });
     // Closed after the modules listed later (Fastify closes in reverse order): the counts they raise while closing are written too.
-    host.onClose(() => counter.written());
+    host.onClose(() => counter.close());
     return { countEvent: counter.count, countsWritten: counter.written };
   },
   routes: async (api, { countsWritten }, { platform: { db, clock, config } }) => {
