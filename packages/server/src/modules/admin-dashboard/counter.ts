@@ -56,8 +56,9 @@ export function createDashboardCounter(deps: { db: Database; clock: Clock; log: 
     const counted = waiting.get(key);
     if (counted) counted.by++;
     else waiting.set(key, { event, hour, by: 1 });
-    if (closing) write();
-    else if (!timer) {
+    // A request finishing while the node closes answers once its count is written: whoever waits for it waits for its count.
+    if (closing) return written();
+    if (!timer) {
       write();
       startInterval();
     }
