@@ -8,6 +8,8 @@ import type { BenchSection, Row } from '../lib/types';
 
 /** The server keeps at least this share of raw argon2id verifications (it adds under 15%). */
 export const SIGN_IN_TARGET = 0.85;
+/** A new device's sign-in (its security alert queued with the session, sent after the answer) keeps at least this share. */
+export const NEW_DEVICE_TARGET = 0.8;
 
 /**
  * Same concurrency and time for both sides: 2 per core, as many verifications in flight as
@@ -98,7 +100,7 @@ async function target(real: RunningApp, label: string, gated: boolean, device: '
       body: JSON.stringify({ email: account.email, password: account.password }),
     };
   });
-  return { label: `${label}, ${device === 'returning' ? 'a returning browser' : 'a new device each time'}`, gated: gated && device === 'returning', app: real, requests, rounds: [], newDevice: device === 'new', drains: [] };
+  return { label: `${label}, ${device === 'returning' ? 'a returning browser' : 'a new device each time'}`, gated, app: real, requests, rounds: [], newDevice: device === 'new', drains: [] };
 }
 
 async function serverRound(t: Target): Promise<ServerRound> {
@@ -133,6 +135,7 @@ function targetRows(t: Target): Row[] {
   const best = t.rounds.reduce((a, b) => (b.server.rps > a.server.rps ? b : a)).server;
   const listed = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
   const cpuRatio = median(cpu);
+  const goal = t.newDevice ? NEW_DEVICE_TARGET : SIGN_IN_TARGET;
   return [
     {
       metric: `sign-ins, ${t.label}`,
@@ -144,7 +147,7 @@ function targetRows(t: Target): Row[] {
     {
       metric: `  ratio to raw verify, per CPU-second`,
       value: cpuRatio.toFixed(2),
-      ...(t.gated ? { target: `≥ ${SIGN_IN_TARGET}`, status: cpuRatio >= SIGN_IN_TARGET ? ('PASS' as const) : ('FAIL' as const) } : { status: 'INFO' as const }),
+      ...(t.gated ? { target: `≥ ${goal}`, status: cpuRatio >= goal ? ('PASS' as const) : ('FAIL' as const) } : { status: 'INFO' as const }),
       note: `${t.label}: medians of ${t.rounds.length} rounds, each against the raw round before it; per second ${listed(wall)}; per CPU-second ${listed(cpu)}`,
     },
   ];
@@ -178,9 +181,9 @@ export const signInThroughput: BenchSection = {
     const onPostgres = await context.realAppOnPostgres();
     const onPglite = await context.realApp();
     const targets = [
-      ...(onPostgres ? [await target(onPostgres, 'on PostgreSQL (production)', true, 'returning'), await target(onPostgres, 'on PostgreSQL (production)', false, 'new')] : []),
+      ...(onPostgres ? [await target(onPostgres, 'on PostgreSQL (production)', true, 'returning'), await target(onPostgres, 'on PostgreSQL (production)', true, 'new')] : []),
       await target(onPglite, 'on embedded PGlite (npm start)', !onPostgres, 'returning'),
-      await target(onPglite, 'on embedded PGlite (npm start)', false, 'new'),
+      await target(onPglite, 'on embedded PGlite (npm start)', !onPostgres, 'new'),
     ];
 
     const rawRounds: RawRound[] = [];
