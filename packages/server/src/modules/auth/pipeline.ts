@@ -118,9 +118,11 @@ export const withMfa = (amr: AuthMethod[]): AuthMethod[] => (amr.includes('mfa')
  *     company SSO    a member of an organization that requires SSO does not sign in with a
  *                    password or an email code (its first factor), only through its IdP
  *   5 second step    two-step verification on and one factor proved: answer the mfa challenge
- *                    (the second step comes back here, past it, with both factors)
+ *                    (the second step comes back at company SSO, which reads the membership
+ *                    afresh, and passes here with both factors)
  *   6 deletion       an account scheduled for deletion stops with a restore token
- *                    (the restore way in comes back past it, having cancelled the deletion)
+ *                    (the restore way in comes back at company SSO too, and passes here having
+ *                    cancelled the deletion)
  *     [link]         social or company sign-in: link the outside identity to the account here
  *   7 session        a new session, and in its statement the security alerts it means for the
  *                    owner (a device never seen before; a restore's, a link's): queued, then
