@@ -1,6 +1,6 @@
 import { clientHeaders, seedAccounts, type BenchAccount } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
-import { load, better, clean, describeLoad, loadAverage, perSecond, type LoadResult } from '../lib/load';
+import { load, clean, describeLoad, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import {
   machineCpuMilliseconds,
   mainThreadTimes,
@@ -13,14 +13,12 @@ import {
   type ThreadTimes,
 } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
-import { SESSION_READ_TARGET } from './session-read';
-import { alternatingRounds, median } from '../lib/rounds';
+import { meAgainstHelloWorld, SESSION_READ_TARGET } from './session-read';
+import { median } from '../lib/rounds';
 import { CONCURRENCY, rawVerifyThreads, SIGN_IN_TARGET, verifyLoops, WARMUP_SECONDS, type RawRound, type Verify } from './sign-in';
 
 /** The servers run in processes of their own: autocannon runs on this process's idle main thread (see `inWorker`). */
 const LOAD = { connections: 10, seconds: 5, warmupSeconds: 1, inWorker: false } as const;
-/** /sso/me rounds, each between two hello-world rounds (alternatingRounds). */
-const ROUNDS = 3;
 
 /** Password sign-ins as deployed: seconds per round, paired rounds per workload, accounts seeded. */
 const SIGN_IN_SECONDS = 3;
@@ -281,17 +279,8 @@ export const deployed: BenchSection = {
       const { token } = (await signIn.json()) as { token?: string };
       if (!token) throw new Error(`sign-in answered ${signIn.status}`);
       const headers = { authorization: `Bearer ${token}` };
-      const measured = await alternatingRounds(
-        ROUNDS,
-        () => load({ ...LOAD, url: `${bare.url}/healthz` }),
-        () => load({ ...LOAD, url: `${portal.url}/v3/sso/me`, headers }),
-        (round) => round.rps,
-      );
-      const bareResult = measured.reference.reduce((a, b) => better(a, b));
-      const meResult = measured.subject.reduce((a, b) => better(a, b));
+      const { bareResult, meResult, ratio, settings, ratioNote } = await meAgainstHelloWorld(LOAD, `${bare.url}/healthz`, `${portal.url}/v3/sso/me`, headers);
       const logged = portal.log().split('\n').filter((line) => line.includes('/v3/sso/me')).length;
-      const ratio = measured.ratio;
-      const settings = `${LOAD.connections} connections, ${LOAD.seconds} s after ${LOAD.warmupSeconds} s warm-up, alternating rounds (best shown); ${await loadAverage()}`;
       return [
         { metric: 'bare Fastify hello-world (own process, logs at info)', value: `${perSecond(bareResult.rps)}, p99 ${bareResult.p99} ms`, status: clean(bareResult) ? 'INFO' : 'FAIL', note: `${describeLoad(bareResult)}; ${settings}` },
         {
@@ -305,7 +294,7 @@ export const deployed: BenchSection = {
           value: ratio.toFixed(2),
           target: `≥ ${SESSION_READ_TARGET}`,
           status: ratio >= SESSION_READ_TARGET ? 'PASS' : 'FAIL',
-          note: `median of ${measured.ratios.length} rounds, each against the mean of the hello-world rounds just before and after it: ${measured.ratios.map((value) => value.toFixed(2)).join(', ')}`,
+          note: ratioNote,
         },
         ...(await signInsAsDeployed(context, portal, accounts)),
       ];

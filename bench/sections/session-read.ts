@@ -1,6 +1,6 @@
 import { clientHeaders, seedAccounts, signIn } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
-import { better, clean, describeLoad, load, loadAverage, perSecond } from '../lib/load';
+import { better, clean, describeLoad, load, loadAverage, perSecond, type LoadSettings } from '../lib/load';
 import { alternatingRounds } from '../lib/rounds';
 import type { BenchSection, Row } from '../lib/types';
 
@@ -11,6 +11,27 @@ export const SESSION_READ_TARGET = 0.5;
 const LOAD = { connections: 10, seconds: 5, warmupSeconds: 1 } as const;
 /** Rounds of /sso/me, each between two of the hello-world (alternatingRounds). */
 const ROUNDS = 3;
+
+/**
+ * `GET /v3/sso/me` (`meUrl`, with `headers`) against a hello-world (`helloUrl`) in alternating
+ * rounds: the median ratio (each /sso/me round against the hello-world rounds either side), the
+ * best round of each for their rows, and the notes saying how it was measured.
+ */
+export async function meAgainstHelloWorld(settings: Omit<LoadSettings, 'url'>, helloUrl: string, meUrl: string, headers: Record<string, string>) {
+  const measured = await alternatingRounds(
+    ROUNDS,
+    () => load({ ...settings, url: helloUrl }),
+    () => load({ ...settings, url: meUrl, headers }),
+    (round) => round.rps,
+  );
+  return {
+    bareResult: measured.reference.reduce((a, b) => better(a, b)),
+    meResult: measured.subject.reduce((a, b) => better(a, b)),
+    ratio: measured.ratio,
+    settings: `${settings.connections} connections, ${settings.seconds} s after ${settings.warmupSeconds} s warm-up, alternating rounds (best shown); ${await loadAverage()}`,
+    ratioNote: `median of ${measured.ratios.length} rounds, each against the mean of the hello-world rounds just before and after it: ${measured.ratios.map((value) => value.toFixed(2)).join(', ')}`,
+  };
+}
 
 export const sessionRead: BenchSection = {
   name: 'me',
@@ -27,16 +48,7 @@ export const sessionRead: BenchSection = {
     // The throughput section's results are not shared: a bare hello-world of our own, started the same way.
     const bare = await context.helloWorld();
 
-    const measured = await alternatingRounds(
-      ROUNDS,
-      () => load({ ...LOAD, url: `${bare.url}/healthz` }),
-      () => load({ ...LOAD, url: `${real.url}/v3/sso/me`, headers }),
-      (round) => round.rps,
-    );
-    const bareResult = measured.reference.reduce((a, b) => better(a, b));
-    const meResult = measured.subject.reduce((a, b) => better(a, b));
-    const ratio = measured.ratio;
-    const settings = `${LOAD.connections} connections, ${LOAD.seconds} s after ${LOAD.warmupSeconds} s warm-up, alternating rounds (best shown); ${await loadAverage()}`;
+    const { bareResult, meResult, ratio, settings, ratioNote } = await meAgainstHelloWorld(LOAD, `${bare.url}/healthz`, `${real.url}/v3/sso/me`, headers);
     return [
       { metric: 'bare Fastify hello-world', value: `${perSecond(bareResult.rps)}, p99 ${bareResult.p99} ms`, status: clean(bareResult) ? 'INFO' : 'FAIL', note: `${describeLoad(bareResult)}; ${settings}` },
       {
@@ -50,7 +62,7 @@ export const sessionRead: BenchSection = {
         value: ratio.toFixed(2),
         target: `≥ ${SESSION_READ_TARGET}`,
         status: ratio >= SESSION_READ_TARGET ? 'PASS' : 'FAIL',
-        note: `median of ${measured.ratios.length} rounds, each against the mean of the hello-world rounds just before and after it: ${measured.ratios.map((value) => value.toFixed(2)).join(', ')}`,
+        note: ratioNote,
       },
     ];
   },
