@@ -5,6 +5,8 @@ interface Scope {
   tx: DatabaseTransaction;
   /** False once the transaction ended: work it started and left running goes back to the database. */
   open: boolean;
+  /** What waits for the commit (afterCommit), shared with the scopes opened inside this one. */
+  committed: Array<() => Promise<unknown>>;
 }
 
 /** The slice of drizzle's session (PgSession) this file routes. */
@@ -102,15 +104,34 @@ export function transactionScoped(db: Database): Database {
 
 /**
  * Runs `work` in one transaction that every query of a `transactionScoped` database joins:
- * it commits when `work` resolves and rolls back, entirely, when it throws.
+ * it commits when `work` resolves and rolls back, entirely, when it throws. What `work` asked
+ * to run after the commit (afterCommit) runs before this resolves, in order; inside another
+ * scope, it waits for the outermost commit.
  */
-export function inOneTransaction<T>(db: Database, work: () => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    const scope: Scope = { tx, open: true };
+export async function inOneTransaction<T>(db: Database, work: () => Promise<T>): Promise<T> {
+  const outer = openScope();
+  const committed: Scope['committed'] = outer?.committed ?? [];
+  const answer = await db.transaction(async (tx) => {
+    const scope: Scope = { tx, open: true, committed };
     try {
       return await scopes.run(scope, work);
     } finally {
       scope.open = false;
     }
   });
+  if (!outer) for (const next of committed.splice(0)) await next();
+  return answer;
+}
+
+/**
+ * Runs `next` once what was changed so far is committed: at once outside `inOneTransaction`;
+ * inside it, right after its transaction commits (never when it rolls back), outside the
+ * transaction. For work that reads the database afresh to bring this node's state in line with
+ * a change, such as reloading the signing keys: inside the transaction it would build on what
+ * may yet roll back, and a reload already running elsewhere would read without the change.
+ */
+export async function afterCommit(next: () => Promise<unknown>): Promise<void> {
+  const scope = openScope();
+  if (scope) scope.committed.push(next);
+  else await next();
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
@@ -112,6 +112,24 @@ describe('signing keys in the admin API', () => {
     expect((await call(tokens.key, 'DELETE', '/admin/signing-keys/not%20a%20kid', { reason: 'Leaked' })).statusCode).toBe(400);
     const noReason = await call(tokens.key, 'POST', '/admin/signing-keys/rotate', { immediately: true });
     expect([noReason.statusCode, codeOf(noReason)]).toEqual([400, 'admin.reason_required']);
+  });
+
+  it('reads a rotation only once it commits with its audit row: one that cannot be written leaves this node on the keys it had', async () => {
+    const { db } = server.database;
+    // The audit row of this reason cannot be written: the rotation rolls back with it.
+    await db.execute(sql.raw(`create function refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'audit refused'; end $$`));
+    await db.execute(sql.raw(`create trigger refuse_audit before insert on operator_audit_events for each row when (new.reason = 'Refused') execute function refuse_audit()`));
+    try {
+      const before = { jwks: await jwks(), rows: await db.select({ kid: oidcKeys.kid }).from(oidcKeys) };
+      const refused = await call(tokens.key, 'POST', '/admin/signing-keys/rotate', { immediately: true, reason: 'Refused' });
+      expect(refused.statusCode).toBe(500);
+      expect(await db.select({ kid: oidcKeys.kid }).from(oidcKeys)).toEqual(before.rows);
+      // Before, the reload ran inside the transaction and this node published (and signed with) keys that were never stored.
+      expect(await jwks()).toEqual(before.jwks);
+    } finally {
+      await db.execute(sql.raw('drop trigger refuse_audit on operator_audit_events'));
+      await db.execute(sql.raw('drop function refuse_audit'));
+    }
   });
 
   it('marks keys past their grace as expired (no longer published)', async () => {

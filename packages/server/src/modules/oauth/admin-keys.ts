@@ -1,5 +1,6 @@
 import type { SigningKey, SigningKeyState } from '@portal/contracts';
 import type { Database } from '../../db/client';
+import { afterCommit } from '../../db/scoped-transaction';
 import { oidcKeys } from '../../db/schema';
 import type { Clock } from '../../platform/clock';
 import type { DataProtection } from '../../platform/data-protection';
@@ -28,8 +29,8 @@ export function signingKeyStates(rows: readonly StoredKey[], now: Date): Array<S
 }
 
 /**
- * The signing keys in the operators' console. A rotation or a drop is read by this node at
- * once, and by every other node as soon as the database announces it (change-feed.ts; at its
+ * The signing keys in the operators' console. A rotation or a drop is read by this node once
+ * it commits with its audit row, before the answer (afterCommit), and by every other node as soon as the database announces it (change-feed.ts; at its
  * next key reload, OIDC_KEYS_RELOAD_SECONDS, at the latest), as the command-line tool's are.
  * Private keys never leave keys.ts.
  */
@@ -56,7 +57,7 @@ export function createAdminKeys(deps: { db: Database; secrets: DataProtection; c
 
     async rotate(immediately: boolean) {
       const rotated = await rotateSigningKey(deps.db, deps.secrets, { now: deps.clock.now(), immediately });
-      await deps.provider.reload();
+      await afterCommit(() => deps.provider.reload());
       return { kids: rotated.kids, activates_at: rotated.activatesAt.toISOString(), retired: rotated.retired, dropped: rotated.dropped };
     },
 
@@ -66,7 +67,7 @@ export function createAdminKeys(deps: { db: Database; secrets: DataProtection; c
       if (!key) throw new AppError('admin.not_found');
       if (key.state === 'signing') throw new AppError('admin.key_signing');
       if (!(await dropSigningKey(deps.db, kid))) throw new AppError('admin.not_found');
-      await deps.provider.reload();
+      await afterCommit(() => deps.provider.reload());
     },
   };
 }
