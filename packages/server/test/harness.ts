@@ -75,26 +75,26 @@ export async function startTestServer(
   // Made here, as app.ts would, so a test can wait for the mail its requests send after answering.
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, database });
   const app = await buildApp({ config, database, mailer, webDist: options.webDist ?? WEB_DIST, clock: options.clock, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
-  let url = '';
-  if (options.listen) {
-    await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    url = typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : '';
-  } else {
-    await app.ready();
-  }
-  return {
-    app,
-    config,
-    database,
-    mailer,
-    url,
-    close: async () => {
-      await app.close();
-      await mailer.close();
-      if (ownsDatabase) await database.close();
-    },
+  const close = async () => {
+    await app.close();
+    await mailer.close();
+    if (ownsDatabase) await database.close();
   };
+  let url = '';
+  try {
+    if (options.listen) {
+      await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
+      const address = app.server.address();
+      url = typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : '';
+    } else {
+      await app.ready();
+    }
+  } catch (error) {
+    // A server that failed to start leaves nothing running behind the test.
+    await close().catch(() => undefined);
+    throw error;
+  }
+  return { app, config, database, mailer, url, close };
 }
 
 /**

@@ -19,8 +19,7 @@ afterAll(async () => {
 /**
  * A port nobody listens on, below Linux's ephemeral range (32768 and up by default): the servers
  * other test files start on port 0 get theirs from that range, so none can take this one between
- * the probe and the server's listen (the metrics listener's failure to bind is only logged, and
- * the test then reached another file's server).
+ * the probe and the server's start.
  */
 async function freePort(): Promise<number> {
   for (;;) {
@@ -59,6 +58,17 @@ describe('/metrics', () => {
     expect(scraped.status).toBe(200);
     expect(await scraped.text()).toContain('process_cpu_user_seconds_total');
     expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+  });
+
+  it('fails the start when METRICS_PORT cannot be bound, rather than running unmonitored', async () => {
+    const port = await freePort();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+    try {
+      await expect(server({ METRICS_PORT: String(port), HOST: '127.0.0.1' }, true)).rejects.toThrow(`METRICS_PORT ${port} cannot be bound on 127.0.0.1`);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });
 

@@ -45,7 +45,9 @@ export function installMetrics(app: FastifyInstance, config: Pick<Config, 'METRI
   if (config.METRICS_PORT !== undefined) {
     const port = config.METRICS_PORT;
     let server: Server | undefined;
-    app.addHook('onListen', async () => {
+    // Bound when the app is ready, before the main port: a port that cannot be bound fails the
+    // start (an onListen hook's error is only logged, and the node would run unmonitored).
+    app.addHook('onReady', async () => {
       server = createServer((request, response) => {
         if (request.url !== '/metrics') return void response.writeHead(404).end();
         registry.metrics().then(
@@ -53,7 +55,9 @@ export function installMetrics(app: FastifyInstance, config: Pick<Config, 'METRI
           () => response.writeHead(500).end(),
         );
       });
-      await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(port, config.HOST, resolve));
+      await new Promise<void>((resolve, reject) =>
+        server!.once('error', (error) => reject(new Error(`METRICS_PORT ${port} cannot be bound on ${config.HOST}: ${error.message}`))).listen(port, config.HOST, resolve),
+      );
     });
     app.addHook('onClose', async () => {
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
