@@ -12,6 +12,7 @@ import { clientLogoPath, thirdPartyClients, type PortalClientMetadata } from './
 import { answerDeviceCode, takeDeviceCode } from './device-code-answer';
 import { acrFor } from './provider';
 import { forgetKeptTokens } from './provider-resources';
+import { afterCommit } from '../../db/scoped-transaction';
 
 /** The signed-in person answering a consent or a device code: who, and how their session authenticated. */
 export interface Approver {
@@ -54,6 +55,12 @@ export function createOAuthService(deps: {
   log: { warn(object: unknown, message: string): void };
 }) {
   const { db, provider, limiter } = deps;
+  /**
+   * This node forgets the tokens it keeps once a deletion of some commits: inside an operator's
+   * action (one transaction with its audit row) a read before the commit still finds them valid,
+   * and would be kept again if they were forgotten earlier.
+   */
+  const forgetKeptTokensOnceCommitted = () => afterCommit(async () => forgetKeptTokens(provider()));
 
   async function waitingInteraction(uid: string, userId: string) {
     const { Interaction, Client } = provider();
@@ -159,7 +166,7 @@ export function createOAuthService(deps: {
         .delete(oidcModels)
         .where(and(eq(oidcModels.accountId, userId), eq(oidcModels.clientId, clientId), inArray(oidcModels.model, TOKEN_MODELS)));
       // Rare enough that this node forgets every kept token rather than finding these ones.
-      forgetKeptTokens(provider());
+      await forgetKeptTokensOnceCommitted();
     },
 
     /** The app behind a device sign-in code; wrong codes are counted per account. */
@@ -242,7 +249,7 @@ export function createOAuthService(deps: {
       if (ended.everySession) {
         await db.delete(oidcModels).where(and(eq(oidcModels.accountId, ended.userId), ne(oidcModels.model, 'Grant'), inArray(oidcModels.model, [...TOKEN_MODELS, 'Session'])));
       }
-      forgetKeptTokens(provider());
+      await forgetKeptTokensOnceCommitted();
     },
   };
 }
