@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../../db/client';
 import type { SignInMembership } from '../auth';
 import { companySsoConnections, companySsoDomains, companySsoIdentities, companySsoRequests, organizationMembers, users } from '../../db/schema';
@@ -15,6 +15,19 @@ const membershipColumns = { organizationId: organizationMembers.organizationId, 
 const toMembership = (row: { organizationId: string | null; ssoRequired: boolean }): SignInMembership | undefined =>
   row.organizationId === null ? undefined : { organizationId: row.organizationId, ssoRequired: row.ssoRequired === true };
 
+/**
+ * The membership rows of an account: every row that names it by id, and by email only a row
+ * that names no account yet (made before the account existed). A row follows the account it
+ * names, whatever address it was left under; a row naming another account never counts for
+ * this one, though this one now holds the address. Emails are compared as stored: both tables
+ * keep them trimmed and lower-cased.
+ */
+const rowsOfAccount = (userId: SQLWrapper | string, email: SQLWrapper | string) =>
+  or(eq(organizationMembers.userId, userId), and(isNull(organizationMembers.userId), eq(organizationMembers.email, email)))!;
+
+/** With several rows (one by id, another by email), an organization that requires SSO decides: any of them binds the account. */
+const bindingFirst = sql`${membershipColumns.ssoRequired} desc`;
+
 export function companySsoQueries(db: DatabaseExecutor) {
   // Prepared on first use: every sign-in asks one of these.
   let membership: ReturnType<typeof prepareMembership> | undefined;
@@ -23,7 +36,8 @@ export function companySsoQueries(db: DatabaseExecutor) {
       .select(membershipColumns)
       .from(organizationMembers)
       .leftJoin(companySsoConnections, eq(companySsoConnections.organizationId, organizationMembers.organizationId))
-      .where(eq(organizationMembers.email, sql.placeholder('email')))
+      .where(rowsOfAccount(sql.placeholder('userId'), sql.placeholder('email')))
+      .orderBy(bindingFirst)
       .limit(1)
       .prepare('sign_in_membership');
   }
@@ -32,9 +46,11 @@ export function companySsoQueries(db: DatabaseExecutor) {
     return db
       .select({ user: users, ...membershipColumns })
       .from(users)
-      .leftJoin(organizationMembers, eq(organizationMembers.email, users.email))
+      .leftJoin(organizationMembers, rowsOfAccount(users.id, users.email))
       .leftJoin(companySsoConnections, eq(companySsoConnections.organizationId, organizationMembers.organizationId))
       .where(eq(identifierColumn(by), sql.placeholder('value')))
+      // One account (email and username are unique), its rows ordered: the limit keeps the binding one.
+      .orderBy(bindingFirst)
       .limit(1)
       .prepare(`sign_in_account_by_${by}`);
   }
@@ -77,18 +93,19 @@ export function companySsoQueries(db: DatabaseExecutor) {
     },
 
     /**
-     * The organization this email is a member of and whether it requires SSO, in one prepared
-     * statement on the unique index of organization_members.email: every sign-in asks it once,
-     * and the organization's audit log takes the organization from the same answer.
+     * The organization this account is a member of (its rows: `rowsOfAccount`) and whether it
+     * requires SSO, in one prepared statement on organization_members' indexes of user_id and
+     * email: every sign-in asks it once, and the organization's audit log takes the organization
+     * from the same answer.
      */
-    async membershipOf(email: string): Promise<SignInMembership | undefined> {
-      const [row] = await (membership ??= prepareMembership()).execute({ email: email.trim().toLowerCase() });
+    async membershipOf(account: { id: string; email: string }): Promise<SignInMembership | undefined> {
+      const [row] = await (membership ??= prepareMembership()).execute({ userId: account.id, email: account.email.trim().toLowerCase() });
       return row && toMembership(row);
     },
 
     /**
      * The account an identifier typed at sign-in names (users' own rule: an email, else a
-     * username) and what `membershipOf` answers for its email, in one prepared statement: a
+     * username) and what `membershipOf` answers for it, in one prepared statement: a
      * password sign-in asks both, and one round trip less is CPU less on both ends.
      */
     async accountWithMembership(identifier: string): Promise<{ user: UserRow; membership: SignInMembership | undefined } | undefined> {
@@ -151,13 +168,7 @@ export function companySsoQueries(db: DatabaseExecutor) {
       const [row] = await db
         .select({ email: organizationMembers.email })
         .from(organizationMembers)
-        // A row that names an account is that account's only; by email only a row made before the account existed.
-        .where(
-          and(
-            eq(organizationMembers.organizationId, organizationId),
-            or(eq(organizationMembers.userId, userId), and(isNull(organizationMembers.userId), eq(organizationMembers.email, email.trim().toLowerCase()))),
-          ),
-        )
+        .where(and(eq(organizationMembers.organizationId, organizationId), rowsOfAccount(userId, email.trim().toLowerCase())))
         .limit(1);
       return Boolean(row);
     },

@@ -3,7 +3,7 @@ import { generate } from 'otplib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { companySsoTestServer } from '../../../test/company-sso';
 import { roomyTotpEpoch } from '../../../test/totp';
-import { organizationMembers } from '../../db/schema';
+import { organizationMembers, users } from '../../db/schema';
 
 /**
  * An attacker who holds a member's password (and second factor) against an organization that
@@ -25,6 +25,20 @@ const post = (url: string, payload: object, token?: string, method: 'POST' | 'PU
   h.server.app.inject({ method, url, payload, remoteAddress: h.nextAddress(), headers: { 'user-agent': 'vitest', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
 const signIn = (identifier: string, password = PASSWORD) => post('/v3/sso/auth', { email: identifier, password });
 const removeMember = (email: string) => h.server.database.db.delete(organizationMembers).where(eq(organizationMembers.email, email));
+const accountId = async (email: string) => (await h.server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
+/** The refusal a password (or what came after one) meets from an organization that requires SSO: no session. */
+function expectSsoRequired(answer: { statusCode: number; body: string; json(): { code?: string; token?: string } }) {
+  expect(answer.statusCode, answer.body).toBe(403);
+  expect(answer.json().code).toBe('sso.required');
+  expect(answer.json().token).toBeUndefined();
+}
+/** A membership row that names the account of `email` (by its id) as well as the address. */
+async function linkedMember(email: string, accountEmail = email) {
+  const organization = await h.organizations.resolve(ORGANIZATION);
+  await h.server.database.db.insert(organizationMembers).values({ organizationId: organization.id, email, userId: await accountId(accountEmail), role: 'member' });
+}
+/** The account's email changes while its membership row keeps the old one (as every change did before rows followed their account). */
+const moveAccount = (from: string, to: string) => h.server.database.db.update(users).set({ email: to }).where(eq(users.email, from));
 
 /** A registered account with TOTP on: its password sign-in answers a challenge one of its recovery codes completes. */
 async function twoStepAccount(email: string): Promise<{ recoveryCode: string }> {
@@ -97,9 +111,7 @@ describe('the second step of a password sign-in', () => {
     const mfaToken = await passwordStep(email);
     await h.organizations.addMemberTo(ORGANIZATION, email);
     const answer = await secondStep(mfaToken, recoveryCode);
-    expect(answer.statusCode, answer.body).toBe(403);
-    expect(answer.json().code).toBe('sso.required');
-    expect(answer.json().token).toBeUndefined();
+    expectSsoRequired(answer);
   });
 
   it("is refused when the member's organization started requiring SSO after the password step", async () => {
@@ -128,8 +140,42 @@ describe('a restore token of a password sign-in', () => {
     expect(pending.json().code, pending.body).toBe('account.deletion_pending');
     await h.organizations.addMemberTo(ORGANIZATION, email);
     const answer = await post('/v3/sso/auth/restore', { restore_token: pending.json().details.restore_token });
-    expect(answer.statusCode, answer.body).toBe(403);
-    expect(answer.json().code).toBe('sso.required');
-    expect(answer.json().token).toBeUndefined();
+    expectSsoRequired(answer);
+  });
+});
+
+describe('a member whose row names their account under an address the account gave up', () => {
+  it('is refused a password sign-in: the row binds the account it names, whatever its email', async () => {
+    const old = 'moved@umbrella.test';
+    const current = 'moved@elsewhere.test';
+    await h.client.registeredUser(old, PASSWORD);
+    await linkedMember(old);
+    await moveAccount(old, current);
+    const answer = await signIn(current);
+    expectSsoRequired(answer);
+  });
+
+  it("is refused at the second step when the row naming the account appeared after the password step", async () => {
+    const old = 'moved-two-step@umbrella.test';
+    const current = 'moved-two-step@elsewhere.test';
+    const { recoveryCode } = await twoStepAccount(old);
+    await moveAccount(old, current);
+    const mfaToken = await passwordStep(current);
+    await linkedMember(old, current);
+    const answer = await secondStep(mfaToken, recoveryCode);
+    expectSsoRequired(answer);
+  });
+
+  it("does not bind the next holder of that address: a row naming another account is that account's only", async () => {
+    const address = 'handed-on@umbrella.test';
+    await h.client.registeredUser(address, PASSWORD);
+    const [, firstHoldersLink = ''] = await h.client.mailTo(address, /\/confirmation\/([\w-]+)/);
+    await linkedMember(address);
+    await moveAccount(address, 'handed-on@elsewhere.test');
+    await h.client.signUp(address, PASSWORD);
+    expect((await h.client.activate(address, [firstHoldersLink])).statusCode).toBe(200);
+    const answer = await signIn(address);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().token).toBeTruthy();
   });
 });

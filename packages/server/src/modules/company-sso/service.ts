@@ -84,7 +84,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     ...companySsoOperatorCommands(deps, queries, txtLookup, egress),
 
     /** The account's organization, and whether it requires SSO (then a password or email code may not sign it in). */
-    membershipOf: (user: UserRow) => queries.membershipOf(user.email),
+    membershipOf: (user: UserRow) => queries.membershipOf(user),
     /** The account a password sign-in names, with its membership (one statement). */
     accountWithMembership: (identifier: string) => queries.accountWithMembership(identifier),
 

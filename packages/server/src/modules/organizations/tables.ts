@@ -34,6 +34,8 @@ export const organizationMembers = pgTable(
   (table) => [
     uniqueIndex('organization_members_email_key').on(table.email),
     index('organization_members_org_idx').on(table.organizationId),
+    // Every sign-in finds an account's rows by its id (migration 0041_organization_members_user_idx).
+    index('organization_members_user_idx').on(table.userId).where(sql`${table.userId} is not null`),
     check('organization_members_role_check', sql`${table.role} IN ('owner', 'admin', 'member')`),
   ],
 );
