@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createCompanySsoService, type CompanySsoService } from '../src/modules/company-sso';
+import { operatorOrganizationServices } from '../src/cli/organizations-tool';
+import type { CompanySsoService } from '../src/modules/company-sso';
 import { createOrganizationService, type OrganizationService } from '../src/modules/organizations';
-import { createDataProtection, parseDataKey } from '../src/platform/data-protection';
-import { createRateLimiter } from '../src/platform/rate-limit';
 import { TestBrowser } from './browser';
 import { startDnsServer } from './dns-server';
 import { startOidcIdp, type IdpPerson } from './fake-idps';
-import { startTestServer, TEST_DATA_KEY, type TestServer } from './harness';
+import { startProviderTestServer, startTestServer, type TestServer } from './harness';
+import { CLIENTS_FILE, PRODUCT_SECRET } from './relying-party';
 import { identityClient } from './identity';
 
 export const REDIRECT = 'http://localhost:8080/sso/redirect';
@@ -14,19 +14,12 @@ export const REDIRECT = 'http://localhost:8080/sso/redirect';
 /** The organizations service a test uses to make organizations and members (as the CLI does). */
 export const testOrganizations = (server: TestServer): OrganizationService => createOrganizationService({ db: server.database.db, clock: { now: () => new Date() } });
 
-/** Company SSO as the operators' command runs it on the test server's database: configuration only, it signs nobody in. */
-export function operatorCompanySso(server: TestServer, organizations: OrganizationService): CompanySsoService {
-  return createCompanySsoService({
-    config: server.config,
-    db: server.database.db,
-    clock: { now: () => new Date() },
-    limiter: createRateLimiter(),
-    secrets: createDataProtection(parseDataKey(TEST_DATA_KEY)!),
-    organizations,
-    log: { warn: () => undefined },
-    signIn: { run: () => Promise.reject(new Error('not here')) },
-  });
-}
+/**
+ * Organizations and company SSO as the operators' commands make them (cli/organizations-tool.ts)
+ * on the test server's database: it signs nobody in, and a member it adds or SSO it requires ends
+ * sessions as the commands do. Closed after use.
+ */
+export const operatorServices = (server: TestServer) => operatorOrganizationServices(server.config, server.database.db, { now: () => new Date() });
 
 /**
  * A test server with an organization's OpenID Connect IdP (a real oidc-provider) and a DNS
@@ -35,25 +28,32 @@ export function operatorCompanySso(server: TestServer, organizations: Organizati
  * `addresses` is the first two octets of the callers' addresses (a file's own, so per-IP limits
  * of one file never meet another's).
  */
-export function companySsoTestServer(options: { clientId: string; clientSecret: string; redirectUris?: string[]; addresses: string; env?: Record<string, string> }) {
+export function companySsoTestServer(options: { clientId: string; clientSecret: string; redirectUris?: string[]; addresses: string; env?: Record<string, string>; provider?: boolean }) {
   let server: TestServer;
   let idp: Awaited<ReturnType<typeof startOidcIdp>>;
   let dns: Awaited<ReturnType<typeof startDnsServer>>;
-  let organizations: OrganizationService;
-  let admin: CompanySsoService;
+  let operator: ReturnType<typeof operatorServices>;
   const dnsRecords = new Map<string, string[]>();
   /** What the file's beforeAll makes, there from its first test on (the answer below is this object). */
   const started = {} as { server: TestServer; client: ReturnType<typeof identityClient>; idp: typeof idp; dns: typeof dns; organizations: OrganizationService; admin: CompanySsoService };
 
+  /** Where the IdP sends the browser back: the portal's /sso/redirect. */
+  let redirect = REDIRECT;
+
   beforeAll(async () => {
-    idp = await startOidcIdp({ clientId: options.clientId, clientSecret: options.clientSecret, redirectUris: options.redirectUris ?? [REDIRECT] });
     dns = await startDnsServer(dnsRecords);
-    server = await startTestServer({ env: { COMPANY_SSO_DNS_SERVER: dns.server, ...options.env } });
-    organizations = testOrganizations(server);
-    admin = operatorCompanySso(server, organizations);
-    Object.assign(started, { server, client: identityClient(server.app, server.database), idp, dns, organizations, admin });
+    const env = { COMPANY_SSO_DNS_SERVER: dns.server, ...options.env };
+    if (options.provider) {
+      // The OpenID provider of the test products too, listening where its issuer says (relying-party.ts).
+      server = await startProviderTestServer({ clientsFile: CLIENTS_FILE, secrets: { 'test-product': PRODUCT_SECRET }, env });
+      redirect = `${server.url}/sso/redirect`;
+    } else server = await startTestServer({ env });
+    idp = await startOidcIdp({ clientId: options.clientId, clientSecret: options.clientSecret, redirectUris: options.redirectUris ?? [redirect] });
+    operator = operatorServices(server);
+    Object.assign(started, { server, client: identityClient(server.app, server.database), idp, dns, organizations: operator.organizations, admin: operator.companySso });
   });
   afterAll(async () => {
+    await operator?.close();
     await server?.close();
     await Promise.all([idp?.close(), dns?.close()]);
   });
@@ -78,7 +78,7 @@ export function companySsoTestServer(options: { clientId: string; clientSecret: 
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('nonce')).toBeTruthy();
     const walked = await new TestBrowser(url.origin).walk(url.href);
-    expect(walked.url.origin + walked.url.pathname).toBe(REDIRECT);
+    expect(walked.url.origin + walked.url.pathname).toBe(redirect);
     const params = walked.url.searchParams;
     const sealed = forged.cookie === null ? undefined : (forged.cookie ?? cookie!.value);
     return server.app.inject({
@@ -92,9 +92,9 @@ export function companySsoTestServer(options: { clientId: string; clientSecret: 
 
   /** Claims a domain for an organization and verifies it through the test's DNS server. */
   async function verifiedDomain(organization: string, domain: string) {
-    const added = await admin.addDomain({ organization, domain });
+    const added = await operator.companySso.addDomain({ organization, domain });
     dnsRecords.set(domain, ['v=spf1 -all', added.record]);
-    await admin.verifyDomain({ organization, domain });
+    await operator.companySso.verifyDomain({ organization, domain });
   }
 
   return Object.assign(started, {
@@ -105,8 +105,8 @@ export function companySsoTestServer(options: { clientId: string; clientSecret: 
 
     /** An organization whose OIDC connection is this IdP, with a domain it verified through the test's DNS server. */
     async organizationWithIdp(name: string, identifier: string, domain: string) {
-      await organizations.createNamed({ name, adminEmail: `boss@${domain}` });
-      await admin.configureOidc({ organization: name, identifier, issuer: idp.issuer, clientId: options.clientId, clientSecret: options.clientSecret });
+      await operator.organizations.createNamed({ name, adminEmail: `boss@${domain}` });
+      await operator.companySso.configureOidc({ organization: name, identifier, issuer: idp.issuer, clientId: options.clientId, clientSecret: options.clientSecret });
       await verifiedDomain(name, domain);
     },
 

@@ -8,7 +8,7 @@ import type { RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
 import type { WayIn } from '../auth';
 import type { OrganizationRow } from '../organizations';
-import type { SignInResult } from '../sessions';
+import type { SessionService, SignInResult } from '../sessions';
 import type { TxtLookup } from './domains';
 
 /** What company SSO asks of the organizations module (bound in app.ts and the CLI). */
@@ -35,6 +35,8 @@ export interface CompanySsoDependencies {
   log: { warn(object: unknown, message: string): void; error?(object: unknown, message: string): void };
   /** Mails the domain proofs (the settings page's alternative to the TXT record). */
   mailer?: Mailer;
+  /** Ends members' sessions its IdP did not sign in once SSO is required of them (sessions module: what stood on them ends too). */
+  sessions: Pick<SessionService, 'endUnlessSsoSince'>;
   /** The sign-in pipeline (auth module): company SSO ends like every other way in. */
   signIn: { run<Input>(way: WayIn<Input>, input: Input, origin: RequestOrigin): Promise<SignInResult> };
   /** DNS TXT lookups (tests may pass their own; by default COMPANY_SSO_DNS_SERVER or the system's). */

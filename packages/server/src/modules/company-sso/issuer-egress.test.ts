@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSmtpPeer, type SmtpPeer } from '../../../test/smtp-peer';
-import { operatorCompanySso, testOrganizations } from '../../../test/company-sso';
+import { operatorServices, testOrganizations } from '../../../test/company-sso';
 import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
 import { createDataProtection, parseDataKey } from '../../platform/data-protection';
@@ -113,7 +113,9 @@ describe('a company OIDC issuer under the production rule', () => {
 
   it('the operator command refuses such an issuer too, saying why', async () => {
     await organizations.createNamed({ name: 'Operated', adminEmail: 'boss@operated.test' });
-    const admin = operatorCompanySso(server, organizations);
+    const operator = operatorServices(server);
+    onTestFinished(() => operator.close());
+    const admin = operator.companySso;
     const refusal = (issuer: string) =>
       admin.configureOidc({ organization: 'Operated', identifier: 'operated', issuer, clientId: 'portal', clientSecret: 'a-long-enough-secret' }).then(
         () => 'accepted',

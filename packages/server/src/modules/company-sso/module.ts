@@ -1,7 +1,7 @@
 import type { Platform } from '../../platform/modules';
 import { defineModule } from '../../platform/modules';
 import type { AuthMade } from '../auth';
-import type { OrganizationsMade } from '../organizations';
+import type { MembershipMade, OrganizationsMade } from '../organizations';
 import { withSessions, type SessionsMade } from '../sessions';
 import { companySsoRoutes } from './routes';
 import { createCompanySsoService, type CompanySsoService } from './service';
@@ -13,10 +13,14 @@ import { createCompanySsoService, type CompanySsoService } from './service';
  */
 export const companySsoModule = defineModule({
   name: 'companySso',
-  create: (needs: { platform: Platform; sessions: SessionsMade; auth: AuthMade; organizations: OrganizationsMade }): { companySso: CompanySsoService } => {
+  create: (needs: { platform: Platform; sessions: SessionsMade; auth: AuthMade; membership: MembershipMade; organizations: OrganizationsMade }): { companySso: CompanySsoService } => {
     const companySso = createCompanySsoService({ ...withSessions(needs), signIn: needs.auth.signIn, organizations: needs.organizations.organizations });
     needs.auth.companySsoMembership.bind({ of: (user) => companySso.membershipOf(user), accountWithMembership: (identifier) => companySso.accountWithMembership(identifier) });
     needs.organizations.ssoView.bind(companySso);
+    // Whichever way a person joins (an invitation, an operator, just in time at the IdP), an organization that requires SSO ends their other sessions.
+    const memberJoined = (organizationId: string, email: string) => companySso.memberJoined(organizationId, email);
+    needs.membership.memberJoined.bind(memberJoined);
+    needs.organizations.memberJoined.bind(memberJoined);
     return { companySso };
   },
   routes: async (api, { companySso }, { platform }) => {

@@ -18,7 +18,13 @@ export class CompanySsoAdminError extends Error {
  * The operators' commands (npm run organizations -- sso ... / domain ...) and the operators'
  * console (modules/organizations/admin-routes.ts): an organization's IdP, require-SSO and domains.
  */
-export function companySsoOperatorCommands(deps: Pick<CompanySsoDependencies, 'clock' | 'secrets' | 'organizations'>, queries: CompanySsoQueries, txtLookup: TxtLookup, egress: EgressPolicy) {
+export function companySsoOperatorCommands(
+  deps: Pick<CompanySsoDependencies, 'clock' | 'secrets' | 'organizations'>,
+  queries: CompanySsoQueries,
+  txtLookup: TxtLookup,
+  egress: EgressPolicy,
+  endSessionsWithoutSso: (organizationId: string) => Promise<number>,
+) {
   const { clock, secrets } = deps;
   return {
     /** `sso <org> --identifier <id> --oidc-issuer <url> --client-id <id>` with the secret. */
@@ -61,11 +67,11 @@ export function companySsoOperatorCommands(deps: Pick<CompanySsoDependencies, 'c
       return { organization, connection: saved };
     },
 
-    /** `sso <org> --require-sso on|off` */
+    /** `sso <org> --require-sso on|off`: on ends the members' sessions its IdP did not sign in (how many: `sessionsEnded`), as the settings screen's does. */
     async setRequireSso(input: { organization: string | undefined; requireSso: boolean }) {
       const organization = await deps.organizations.resolve(input.organization);
       if (!(await queries.setRequireSso(organization.id, input.requireSso, clock.now()))) throw new CompanySsoAdminError(`${organization.name} has no SSO connection yet: configure one first`);
-      return organization;
+      return { organization, sessionsEnded: input.requireSso ? await endSessionsWithoutSso(organization.id) : 0 };
     },
 
     /** `domain add <org> <domain>`: the claim and the TXT record that proves it. */

@@ -1,5 +1,5 @@
 import { record } from '../audit';
-import { administeredOrganizations, organizationOfMember } from '../organizations';
+import { administeredOrganizations, memberAccounts, organizationOfMember } from '../organizations';
 import type { UserRow } from '../users';
 import { createOneTimeTokens } from '../../platform/one-time-tokens';
 import { egressPolicyFor } from '../../platform/egress';
@@ -51,6 +51,15 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     throw new AppError(memberOf ? 'organizations.forbidden' : 'organizations.not_member');
   }
 
+  /**
+   * SSO is required of the organization's members (or of one who just joined): their sessions
+   * its IdP did not sign in since they joined end, with the provider sessions and tokens that
+   * stood on them, on every node. How many ended.
+   */
+  async function endSessionsWithoutSso(organizationId: string, email?: string): Promise<number> {
+    return deps.sessions.endUnlessSsoSince(await memberAccounts(deps.db, organizationId, email));
+  }
+
   return {
     samlUrls,
     registrationUrls,
@@ -71,6 +80,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       mailer: deps.mailer,
       limiter: deps.limiter,
       log: { error: logError },
+      endSessionsWithoutSso: (organizationId) => endSessionsWithoutSso(organizationId),
       // Each change goes to the organization's audit log; a failed entry is logged, the change stays (as membership changes).
       onChanged: async (change) => {
         try {
@@ -81,7 +91,12 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       },
     }),
 
-    ...companySsoOperatorCommands(deps, queries, txtLookup, egress),
+    ...companySsoOperatorCommands(deps, queries, txtLookup, egress, (organizationId) => endSessionsWithoutSso(organizationId)),
+
+    /** A person became a member (organizations module): where SSO is required, their sessions the organization's IdP did not sign in end, the one they joined on included. */
+    async memberJoined(organizationId: string, email: string): Promise<void> {
+      if ((await queries.connectionOf(organizationId))?.requireSso) await endSessionsWithoutSso(organizationId, email);
+    },
 
     /** The account's organization, and whether it requires SSO (then a password or email code may not sign it in). */
     membershipOf: (user: UserRow) => queries.membershipOf(user),

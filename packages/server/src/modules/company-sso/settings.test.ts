@@ -167,7 +167,8 @@ describe('the identity provider', () => {
     const fresh = await client.signIn(owner.email, PASSWORD);
     const required = await call(fresh.json().token, 'PUT', '/require', { require_sso: true });
     expect(required.json()).toMatchObject({ identifier: 'stale-team', require_sso: true });
-    expect((await call(fresh.json().token, 'PUT', '/require', { require_sso: false })).json().require_sso).toBe(false);
+    // The owner's own password session ended with it (require-sso-sessions.attack.test.ts).
+    expect((await call(fresh.json().token, 'PUT', '/require', { require_sso: false })).statusCode).toBe(401);
   });
 });
 
@@ -302,9 +303,8 @@ describe('the audit log', () => {
     const { owner, admin } = await team('audited');
     expect((await call(owner.token, 'PUT', '', oidc('audited-team'))).statusCode).toBe(200);
     expect((await call(admin.token, 'PUT', '', { protocol: 'saml', identifier: 'audited-team', metadata_xml: saml.metadata })).statusCode).toBe(200);
-    expect((await call(owner.token, 'PUT', '/require', { require_sso: true })).statusCode).toBe(200);
     // No change, no entry.
-    expect((await call(owner.token, 'PUT', '/require', { require_sso: true })).statusCode).toBe(200);
+    expect((await call(owner.token, 'PUT', '/require', { require_sso: false })).statusCode).toBe(200);
     const added = await call(admin.token, 'POST', '/domains', { domain: 'audited.test' });
     expect((await call(admin.token, 'POST', '/domains', { domain: 'audited.test' })).statusCode).toBe(201);
     dnsRecords.set('audited.test', [added.json().txt_record]);
@@ -313,18 +313,23 @@ describe('the audit log', () => {
     expect((await call(owner.token, 'DELETE', '/domains/audited.test')).statusCode).toBe(204);
     // A refused change records nothing.
     expect((await call(owner.token, 'PUT', '', oidc('-bad'))).statusCode).toBe(400);
-
     const organizationId = (await call(owner.token, 'GET', '')).json().organization.id;
-    const log = await server.app.inject({ method: 'GET', url: `/v3/organizations/${organizationId}/audit-events?action=sso_provider_set,sso_provider_changed,sso_required_changed,sso_domain_added,sso_domain_verified,sso_domain_removed`, headers: { authorization: `Bearer ${owner.token}` } });
+    // Last: requiring SSO ends the owner's and the admin's password sessions. The operator turns it off, so the owner signs in again to read the log.
+    expect((await call(owner.token, 'PUT', '/require', { require_sso: true })).statusCode).toBe(200);
+    expect((await call(owner.token, 'GET', '')).statusCode).toBe(401);
+    await server.database.db.update(companySsoConnections).set({ requireSso: false }).where(eq(companySsoConnections.organizationId, organizationId));
+    const reader = (await client.signIn(owner.email, PASSWORD)).json().token as string;
+
+    const log = await server.app.inject({ method: 'GET', url: `/v3/organizations/${organizationId}/audit-events?action=sso_provider_set,sso_provider_changed,sso_required_changed,sso_domain_added,sso_domain_verified,sso_domain_removed`, headers: { authorization: `Bearer ${reader}` } });
     expect(log.statusCode).toBe(200);
     const entries = (log.json().items as Array<{ action: string; actor_email: string; detail: Record<string, unknown> }>).reverse();
     expect(entries.map((entry) => [entry.action, entry.actor_email, entry.detail])).toEqual([
       ['sso_provider_set', owner.email, { protocol: 'oidc', identifier: 'audited-team' }],
       ['sso_provider_changed', admin.email, { protocol: 'saml', identifier: 'audited-team', previous_protocol: 'oidc', previous_identifier: 'audited-team' }],
-      ['sso_required_changed', owner.email, { require_sso: true }],
       ['sso_domain_added', admin.email, { domain: 'audited.test' }],
       ['sso_domain_verified', owner.email, { domain: 'audited.test', method: 'dns' }],
       ['sso_domain_removed', owner.email, { domain: 'audited.test' }],
+      ['sso_required_changed', owner.email, { require_sso: true }],
     ]);
     expect(log.body).not.toContain(SECRET);
     expect(entries.every((entry) => (entry as unknown as { ip: string | null }).ip)).toBe(true);

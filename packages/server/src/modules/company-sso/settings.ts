@@ -84,6 +84,8 @@ export interface SettingsDependencies {
   mailer?: Mailer;
   limiter: RateLimiter;
   log: { error(object: unknown, message: string): void };
+  /** Ends the sessions of the organization's members that its IdP did not sign in (service.ts): SSO is now required of them. */
+  endSessionsWithoutSso(organizationId: string): Promise<number>;
   /** Every change of the settings, for the organization's audit log (bound in service.ts). Never throws. */
   onChanged?: (change: SsoSettingsChange) => Promise<void>;
 }
@@ -195,6 +197,9 @@ export function companySsoSettings(deps: SettingsDependencies) {
     async setRequireSso(organization: Organization, caller: SettingsActor, requireSso: boolean): Promise<CompanySsoSettings> {
       const before = (await queries.connectionOf(organization.id))?.requireSso;
       if (!(await queries.setRequireSso(organization.id, requireSso, clock.now()))) throw new AppError('sso.not_configured');
+      // Every time it is asked on, not only when it turns on: a session that a sign-in begun
+      // before the change issued after the first sweep ends at the next.
+      if (requireSso) await deps.endSessionsWithoutSso(organization.id);
       if (before !== requireSso) await changed(organization, caller, 'sso_required_changed', { require_sso: requireSso });
       return view(organization, caller);
     },

@@ -1,9 +1,10 @@
 import { auditReaderRoles } from '@portal/contracts';
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { organizationMembers, organizations } from './tables';
+import { organizationMembers, organizations, users } from '../../db/schema';
 
-// Lookups other modules make of organizations (the audit log's: whose events it keeps, who reads it).
+// Lookups other modules make of organizations (the audit log's: whose events it keeps, who reads it;
+// company SSO's: whose sessions its requirement ends).
 
 /**
  * The organization of a member's email: one lookup on the unique index of
@@ -33,4 +34,17 @@ export async function administeredOrganizations(db: Database, userId: string, em
     .where(and(or(eq(organizationMembers.userId, userId), and(isNull(organizationMembers.userId), eq(organizationMembers.email, address))), inArray(organizationMembers.role, [...auditReaderRoles])))
     .orderBy(organizations.name, organizations.id);
   return rows.map((row) => ({ id: row.id, name: row.name, role: row.role === 'owner' ? 'owner' : 'admin' }));
+}
+
+/**
+ * The accounts of an organization's members (or of one member's email), with when each joined.
+ * An account counts by the row's email (what the sign-in's SSO gate reads) and by the account
+ * the row names: whoever a member row could stand for, since ending their sessions is the safe side.
+ */
+export async function memberAccounts(db: Database, organizationId: string, email?: string): Promise<Array<{ userId: string; since: Date }>> {
+  return db
+    .selectDistinct({ userId: users.id, since: organizationMembers.createdAt })
+    .from(organizationMembers)
+    .innerJoin(users, or(eq(users.email, organizationMembers.email), eq(users.id, organizationMembers.userId)))
+    .where(and(eq(organizationMembers.organizationId, organizationId), email === undefined ? undefined : eq(organizationMembers.email, email.trim().toLowerCase())));
 }

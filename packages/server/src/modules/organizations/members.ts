@@ -14,6 +14,13 @@ export interface MembershipChange {
 }
 export type MembershipChangeHook = (change: MembershipChange) => Promise<void> | void;
 
+/**
+ * Told once a person became a member (company SSO ends their sessions when the organization
+ * requires it). Awaited, and its failure is the request's: unlike the audit hook, never logged
+ * and passed over, since a session it failed to end would stand.
+ */
+export type MemberJoinedHook = (organizationId: string, email: string) => Promise<void>;
+
 export interface Membership {
   organizationId: string;
   organizationName: string;

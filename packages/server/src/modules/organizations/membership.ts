@@ -35,6 +35,7 @@ import {
   updateRole,
   withOrganizationLocked,
   type Membership,
+  type MemberJoinedHook,
   type MembershipChange,
   type MembershipChangeHook,
 } from './members';
@@ -52,6 +53,8 @@ export interface Actor {
 export interface MembershipDependencies extends InvitationServiceDependencies {
   /** Every membership and role change; the integrator binds it to the audit log. A failing hook is logged, the change stays. */
   onMembershipChanged?: MembershipChangeHook;
+  /** Told of every member an invitation adds (company SSO's, bound in app.ts). */
+  memberJoined?: MemberJoinedHook;
 }
 
 export type MembershipService = ReturnType<typeof createMembershipService>;
@@ -196,6 +199,9 @@ export function createMembershipService(deps: MembershipDependencies) {
       throw new AppError(status === 'pending' ? 'organizations.invitation_invalid' : refusalOf[status]);
     }
     await report({ organizationId: invitation.organizationId, actorUserId: account.id, action: 'member_joined', targetEmail: invitation.email, detail: { role: invitation.role, invitationId: invitation.id } });
+    // Joining an organization that requires SSO ends the person's other sessions, the one
+    // accepting included: they sign in again through the organization's IdP.
+    await deps.memberJoined?.(invitation.organizationId, invitation.email);
     const membership = await membershipOfEmail(db, invitation.email);
     return { organizationName: membership?.organizationName ?? '', role: invitation.role as OrganizationRole };
   }

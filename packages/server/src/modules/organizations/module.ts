@@ -6,7 +6,7 @@ import { toUserDto, type UserService } from '../users';
 import { organizationConsole, type OrganizationSsoView } from './admin-console';
 import { organizationAdminRoutes } from './admin-routes';
 import { createMembershipService, type MembershipService } from './membership';
-import type { MembershipChangeHook } from './members';
+import type { MemberJoinedHook, MembershipChangeHook } from './members';
 import { membershipRoutes, organizationRoutes } from './routes';
 import { createOrganizationService, type OrganizationService } from './service';
 
@@ -15,12 +15,20 @@ interface MembershipAudit {
   onMembershipChanged: MembershipChangeHook;
 }
 
+export interface MembershipMade {
+  membership: MembershipService;
+  /** Company SSO's rule for a new member (it ends their sessions where SSO is required): bound by the company-sso module, listed later. */
+  memberJoined: Late<MemberJoinedHook>;
+}
+
 /** Organization roles and invitations; listed before the sign-in pipeline, which joins an activated account to the organizations that invited it. */
 export const membershipModule = defineModule({
   name: 'membership',
-  create: (needs: { platform: Platform; sessions: SessionsMade; audit: MembershipAudit }): { membership: MembershipService } => ({
-    membership: createMembershipService({ ...withSessions(needs), onMembershipChanged: needs.audit.onMembershipChanged }),
-  }),
+  create: (needs: { platform: Platform; sessions: SessionsMade; audit: MembershipAudit }, host): MembershipMade => {
+    const memberJoined = host.late<MemberJoinedHook>('membership: a new member where SSO is required (company-sso)');
+    const membership = createMembershipService({ ...withSessions(needs), onMembershipChanged: needs.audit.onMembershipChanged, memberJoined: (organizationId, email) => memberJoined.get()(organizationId, email) });
+    return { membership, memberJoined };
+  },
   routes: async (api, { membership }, { platform }) => {
     await api.register(membershipRoutes(platform.config, membership));
   },
@@ -30,6 +38,8 @@ export interface OrganizationsMade {
   organizations: OrganizationService;
   /** An organization's SSO in the operators' console: bound by the company-sso module, listed later (it needs organizations). */
   ssoView: Late<OrganizationSsoView>;
+  /** Company SSO's rule for a new member, as the membership module's (bound by the company-sso module). */
+  memberJoined: Late<MemberJoinedHook>;
 }
 
 /**
@@ -44,10 +54,12 @@ export const organizationsModule = defineModule({
     host,
   ): OrganizationsMade => {
     const { config, db, clock, log } = needs.platform;
+    const memberJoined = host.late<MemberJoinedHook>('organizations: a new member where SSO is required (company-sso)');
     const organizations = createOrganizationService({
       db,
       clock,
       onMembershipChanged: needs.audit.onMembershipChanged,
+      memberJoined: (organizationId, email) => memberJoined.get()(organizationId, email),
       log,
       accounts: {
         async accountOf(email) {
@@ -59,7 +71,7 @@ export const organizationsModule = defineModule({
         passkeyCount: (userId) => needs.passkeys.passkeys.count(userId),
       },
     });
-    return { organizations, ssoView: host.late<OrganizationSsoView>('organizations: the operators’ SSO view (company-sso)') };
+    return { organizations, ssoView: host.late<OrganizationSsoView>('organizations: the operators’ SSO view (company-sso)'), memberJoined };
   },
   routes: async (api, { organizations, ssoView }, { platform: { config, db, limiter } }) => {
     await api.register(organizationRoutes(config, organizations, limiter));

@@ -1,7 +1,7 @@
 import { organizationRoles, type OrganizationRole, type productEndpoints } from '@portal/contracts';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../platform/clock';
-import { roleIn, updateRole, withOrganizationLocked, type MembershipChange, type MembershipChangeHook } from './members';
+import { roleIn, updateRole, withOrganizationLocked, type MemberJoinedHook, type MembershipChange, type MembershipChangeHook } from './members';
 import { organizationQueries, type DeploymentRow, type OrganizationRow } from './queries';
 
 export type OrganizationService = ReturnType<typeof createOrganizationService>;
@@ -64,6 +64,8 @@ export function createOrganizationService(deps: {
   accounts?: MemberAccounts;
   /** Told of every member this service adds and every role it changes (app.ts and the CLI bind it to the audit log). */
   onMembershipChanged?: MembershipChangeHook;
+  /** Told of every member this service adds (company SSO's, bound in app.ts and the CLI; tests that only make organizations leave it out). */
+  memberJoined?: MemberJoinedHook;
   log?: { error(object: unknown, message: string): void };
 }) {
   const queries = organizationQueries(deps.db);
@@ -96,6 +98,7 @@ export function createOrganizationService(deps: {
   return {
     membershipOf: (email: string) => queries.membershipOf(email),
     nameOf: async (organizationId: string) => (await queries.byId(organizationId))?.name,
+    // A new organization has no SSO connection yet, so nothing requires SSO of its first member (memberJoined).
     create: (input: { name: string; adminEmail: string; adminUserId: string | null }) => queries.createWithAdmin(input, deps.clock.now()),
     /**
      * Adds a member (role member) unless the email is in an organization already. `via` says who
@@ -104,6 +107,7 @@ export function createOrganizationService(deps: {
     async addMember(organizationId: string, email: string, userId: string | null = null, via?: 'sso'): Promise<boolean> {
       const added = await queries.addMember(organizationId, email, userId, deps.clock.now());
       if (added && via) await report({ organizationId, actorUserId: userId, action: 'member_joined', targetEmail: email.trim().toLowerCase(), detail: { role: 'member', via } });
+      if (added) await deps.memberJoined?.(organizationId, email);
       return added;
     },
     resolve,
@@ -127,6 +131,7 @@ export function createOrganizationService(deps: {
       const account = await accounts.accountOf(member);
       if (!(await queries.addMember(organization.id, member, account?.userId ?? null, deps.clock.now()))) throw new OrganizationAdminError(`${member} is already in an organization`);
       await report({ organizationId: organization.id, actorUserId: null, action: 'member_joined', targetEmail: member, detail: { role: 'member', via: 'operator' } });
+      await deps.memberJoined?.(organization.id, member);
       return { organization, email: member };
     },
 

@@ -123,6 +123,30 @@ export function sessionQueries(db: Database) {
       return rows.map((row) => row.id);
     },
 
+    /**
+     * Revokes, in one statement, the sessions of each person that company SSO did not sign in
+     * since `since` (when they joined the organization that requires it: an SSO session from
+     * before was another organization's IdP, or none); the rows revoked, and whether the person
+     * still has a live session (one kept).
+     */
+    async revokeUnlessSsoSince(people: ReadonlyArray<{ userId: string; since: Date }>, now: Date): Promise<Array<{ id: string; userId: string; kept: boolean }>> {
+      if (people.length === 0) return [];
+      const person = sql`unnest(${sql.param(people.map((item) => item.userId))}::uuid[], ${sql.param(people.map((item) => item.since.toISOString()))}::timestamptz[]) as person(user_id, since)`;
+      // amr is null on rows older than the column: not an SSO sign-in.
+      const ssoSince = sql`coalesce(${sessions.amr}, '{}'::text[]) @> array['sso']::text[] and ${sessions.createdAt} >= person.since`;
+      const revoked = db.$with('revoked').as(
+        db
+          .update(sessions)
+          .set({ revokedAt: now })
+          .where(and(isNull(sessions.revokedAt), sql`exists (select 1 from ${person} where person.user_id = ${sessions.userId} and not (${ssoSince}))`))
+          .returning({ id: sessions.id, userId: sessions.userId }),
+      );
+      // The statement's snapshot still shows the rows it revokes as live: they are left out by id.
+      const kept = sql<boolean>`exists (select 1 from ${sessions} live where live.user_id = ${revoked.userId} and live.revoked_at is null and live.expires_at > ${now.toISOString()}::timestamptz
+                                                  and live.id not in (select id from ${revoked}))`;
+      return db.with(revoked).select({ id: revoked.id, userId: revoked.userId, kept: kept.as('kept') }).from(revoked);
+    },
+
     async revokeAll(userId: string, now: Date, exceptId?: string): Promise<string[]> {
       const rows = await db
         .update(sessions)

@@ -159,6 +159,27 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
       await ended({ userId, sessionIds: revoked, everySession: false });
       return revoked.length > 0;
     },
+    /**
+     * Ends the sessions of these people that company SSO did not sign in since `since` (their
+     * organization requires it: password, code, passkey and social sessions, and SSO sessions
+     * older than their membership, which another IdP vouched for). What stood on them ends with
+     * them; a person left without any session is signed out everywhere (their apps' device
+     * sign-ins too). How many sessions ended.
+     */
+    async endUnlessSsoSince(people: ReadonlyArray<{ userId: string; since: Date }>): Promise<number> {
+      const revoked = await queries.revokeUnlessSsoSince(people, clock.now());
+      const byUser = new Map<string, { sessionIds: string[]; kept: boolean }>();
+      for (const row of revoked) {
+        const ended = byUser.get(row.userId) ?? { sessionIds: [], kept: row.kept };
+        ended.sessionIds.push(row.id);
+        byUser.set(row.userId, ended);
+      }
+      for (const [userId, { sessionIds, kept }] of byUser) {
+        forgetHere(userId);
+        await ended({ userId, sessionIds, everySession: !kept });
+      }
+      return revoked.length;
+    },
     /** Ends every session of a user but `exceptSessionId`; how many ended. */
     async revokeAll(userId: string, exceptSessionId?: string): Promise<number> {
       const revoked = await queries.revokeAll(userId, clock.now(), exceptSessionId);

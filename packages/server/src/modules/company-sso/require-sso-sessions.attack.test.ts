@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import * as oidc from 'openid-client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TestBrowser } from '../../../test/browser';
+import { companySsoTestServer } from '../../../test/company-sso';
+import { activeForProduct, productRefresh } from '../../../test/product-token-endpoint';
+import { CALLBACK, PRODUCT_SECRET } from '../../../test/relying-party';
+import { organizationInvitations, organizationMembers, sessions, users } from '../../db/schema';
+import { sha256 } from '../../platform/crypto';
+
+/**
+ * A member the company wants to force through its IdP (someone it offboards there) holds a
+ * session from a password sign-in, and a product's tokens got through it. Once the organization
+ * requires SSO (its owner on the settings screen, or an operator's command), or once they join an
+ * organization that already requires it (an operator adds them, they accept an invitation), the
+ * session is refused on /v3 and the product's refresh and access tokens are dead. A member signed
+ * in through the IdP keeps their session; nobody outside the organization loses anything.
+ */
+const PASSWORD = 'plum-orbit-cactus-917';
+const ORGANIZATION = 'Initech';
+const OTHER = 'Hooli';
+
+const h = companySsoTestServer({ clientId: 'initech-portal', clientSecret: 'initech-portal-secret-0123456789abcdef', addresses: '127.17', provider: true });
+
+beforeAll(async () => {
+  await h.organizationWithIdp(ORGANIZATION, 'initech', 'initech.test');
+  await h.organizationWithIdp(OTHER, 'hooli', 'hooli.test');
+});
+
+const me = async (token: string) => (await h.server.app.inject({ url: '/v3/sso/me', headers: { authorization: `Bearer ${token}` }, remoteAddress: h.nextAddress() })).statusCode;
+const put = (token: string, url: string, payload: object) => h.server.app.inject({ method: 'PUT', url, payload, headers: { authorization: `Bearer ${token}` }, remoteAddress: h.nextAddress() });
+
+/** The test product's tokens, by the code flow in a browser signed in to the portal with `token`. */
+async function productTokens(token: string): Promise<oidc.TokenEndpointResponse> {
+  const product = await oidc.discovery(new URL(h.server.url), 'test-product', {}, oidc.ClientSecretBasic(PRODUCT_SECRET), { execute: [oidc.allowInsecureRequests] });
+  const browser = new TestBrowser(h.server.url);
+  browser.setCookie('auth_token', token);
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(product, { redirect_uri: CALLBACK, scope: 'openid email offline_access', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
+  const { url: callback } = await browser.walk(url.href);
+  const tokens = await oidc.authorizationCodeGrant(product, callback, { pkceCodeVerifier: verifier, expectedState: state });
+  expect(tokens.refresh_token).toBeTruthy();
+  return tokens;
+}
+
+/** A person signed in with a password, and the product's tokens got through that session. */
+async function withPasswordSession(email: string) {
+  const token = await h.client.registeredUser(email, PASSWORD);
+  return { email, token, tokens: await productTokens(token) };
+}
+
+/** A member signed in through the organization's IdP (just in time), and the product's tokens got through that session. */
+async function withSsoSession(email: string, identifier = 'initech') {
+  const answer = await h.oidcSignIn({ sub: `sub-${email}`, email, name: 'Signed In Through SSO' }, identifier);
+  expect(answer.statusCode, answer.body).toBe(200);
+  const token = answer.json().token as string;
+  return { email, token, tokens: await productTokens(token) };
+}
+
+type Held = Awaited<ReturnType<typeof withPasswordSession>>;
+
+/** Whether the session, the product's access token and its refresh token still work; a refresh rotates the tokens held. */
+async function standing(held: Held) {
+  const access = await activeForProduct(h.server, held.tokens.access_token);
+  const refreshed = await productRefresh(h.server, held.tokens.refresh_token!);
+  if (refreshed.status === 200) Object.assign(held.tokens, { access_token: refreshed.access_token, refresh_token: refreshed.refresh_token });
+  return { session: (await me(held.token)) === 200, refresh: refreshed.status === 200, access };
+}
+const ALIVE = { session: true, refresh: true, access: true };
+const ENDED = { session: false, refresh: false, access: false };
+
+const requireSso = (organization: string, on: boolean) => h.admin.setRequireSso({ organization, requireSso: on });
+
+/** Everyone the requirement must leave alone: an SSO member, a person in no organization, a member of another organization. */
+async function bystanders(label: string) {
+  const ssoMember = await withSsoSession(`${label}-sso@initech.test`);
+  const outsider = await withPasswordSession(`${label}-outsider@example.test`);
+  const otherMember = await withPasswordSession(`${label}-other@hooli.test`);
+  await h.organizations.addMemberTo(OTHER, otherMember.email);
+  return [ssoMember, outsider, otherMember];
+}
+
+describe('an organization starts requiring SSO', () => {
+  it("on its owner's settings screen: members' password sessions and their products' tokens end, the owner's own included", async () => {
+    await requireSso(ORGANIZATION, false);
+    const owner = await withPasswordSession('boss@initech.test');
+    const member = await withPasswordSession('api-member@initech.test');
+    await h.organizations.addMemberTo(ORGANIZATION, member.email);
+    const others = await bystanders('api');
+    for (const held of [owner, member, ...others]) expect(await standing(held), held.email).toEqual(ALIVE);
+
+    const turnedOn = await put(owner.token, '/v3/sso/me/organization/sso/require', { require_sso: true });
+    expect(turnedOn.statusCode, turnedOn.body).toBe(200);
+
+    expect(await standing(member)).toEqual(ENDED);
+    // The owner asked on a password session: it ends too; they come back through the IdP.
+    expect(await standing(owner)).toEqual(ENDED);
+    for (const held of others) expect(await standing(held), held.email).toEqual(ALIVE);
+  });
+
+  it("by the operators' command: the same", async () => {
+    await requireSso(ORGANIZATION, false);
+    const member = await withPasswordSession('cli-member@initech.test');
+    await h.organizations.addMemberTo(ORGANIZATION, member.email);
+    const others = await bystanders('cli');
+
+    const { sessionsEnded } = await requireSso(ORGANIZATION, true);
+    expect(sessionsEnded).toBeGreaterThanOrEqual(1);
+
+    expect(await standing(member)).toEqual(ENDED);
+    for (const held of others) expect(await standing(held), held.email).toEqual(ALIVE);
+  });
+
+  it('an SSO session from before the person joined (another IdP vouched for it) ends too', async () => {
+    await requireSso(ORGANIZATION, false);
+    const email = 'mover@hooli.test';
+    const moved = await withSsoSession(email, 'hooli');
+    await h.server.database.db.delete(organizationMembers).where(eq(organizationMembers.email, email));
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    expect(await standing(moved)).toEqual(ALIVE);
+    await requireSso(ORGANIZATION, true);
+    expect(await standing(moved)).toEqual(ENDED);
+  });
+});
+
+describe('a person joins an organization that requires SSO', () => {
+  it("added by an operator: their password sessions and their products' tokens end", async () => {
+    await requireSso(ORGANIZATION, true);
+    const joiner = await withPasswordSession('added@initech.test');
+    const others = await bystanders('added');
+    await h.organizations.addMemberTo(ORGANIZATION, joiner.email);
+    expect(await standing(joiner)).toEqual(ENDED);
+    for (const held of others) expect(await standing(held), held.email).toEqual(ALIVE);
+  });
+
+  it('accepting an invitation on a password session: that session ends too, with every other and the tokens', async () => {
+    await requireSso(ORGANIZATION, true);
+    const email = 'invited@example.test';
+    const joiner = await withPasswordSession(email);
+    const other = { ...joiner, token: (await h.client.signIn(email, PASSWORD)).json().token as string };
+    const invitation = randomUUID();
+    const [organization] = await h.server.database.db.select({ id: organizationMembers.organizationId }).from(organizationMembers).where(eq(organizationMembers.email, 'boss@initech.test'));
+    const now = new Date();
+    await h.server.database.db.insert(organizationInvitations).values({ id: randomUUID(), organizationId: organization!.id, email, role: 'member', tokenHash: sha256(invitation), expiresAt: new Date(now.getTime() + 86_400_000), createdAt: now });
+
+    const accepted = await h.server.app.inject({ method: 'POST', url: '/v3/sso/me/organization/invitations/accept', payload: { token: invitation }, headers: { authorization: `Bearer ${joiner.token}` }, remoteAddress: h.nextAddress() });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+
+    expect(await standing(joiner)).toEqual(ENDED);
+    expect(await me(other.token)).toBe(401);
+    const [user] = await h.server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    const live = await h.server.database.db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.userId, user!.id));
+    expect(live.every((row) => row.revokedAt !== null)).toBe(true);
+  });
+});
