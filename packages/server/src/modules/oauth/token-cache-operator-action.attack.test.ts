@@ -1,10 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import { deliverNotificationsLate } from '../../../test/late-notifications';
 import { adminCall, operator } from '../../../test/operators';
 import { activeForProduct } from '../../../test/product-token-endpoint';
 import { relyingPartyTestServer } from '../../../test/relying-party';
+import { slowOperatorAudit, untilOperatorAuditWriting } from '../../../test/slow-operator-audit';
 import { OAUTH_CHANNEL } from './change-feed';
 
 /**
@@ -17,33 +18,16 @@ import { OAUTH_CHANNEL } from './change-feed';
 deliverNotificationsLate(OAUTH_CHANNEL, 3000);
 const rp = relyingPartyTestServer();
 
-async function slowAuditRows() {
-  const { db } = rp.server.database;
-  await db.execute(sql.raw(`create function slow_audit() returns trigger language plpgsql as $$ begin perform pg_sleep(1); return new; end $$`));
-  await db.execute(sql.raw(`create trigger slow_audit before insert on operator_audit_events for each row execute function slow_audit()`));
-}
-
-/** Until the action is writing its audit row: its sessions are ended, uncommitted. */
-async function untilWritingAudit() {
-  const { db, kind } = rp.server.database;
-  if (kind === 'pglite') return new Promise((resolve) => setTimeout(resolve, 300));
-  for (;;) {
-    const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'`);
-    if (rows[0]!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe("an operator ends a person's sessions while this node reads their product's access token", () => {
   it('is refused once the action has answered, before any notice arrives', async () => {
     const { tokens, email } = await rp.signedInToProduct();
     const { db } = rp.server.database;
     const [person] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     const owner = await operator(rp.server, rp.identity, 'session-ender@example.com', ['owner']);
-    await slowAuditRows();
+    await slowOperatorAudit(rp.server.database);
 
     const ending = adminCall(rp.server, owner.session, 'POST', `/v3/admin/people/${person!.id}/end-sessions`, { reason: 'Lost laptop, reported by phone' });
-    await untilWritingAudit();
+    await untilOperatorAuditWriting(rp.server.database);
     // Still valid: the ending is not committed. On PostgreSQL this read is answered and kept now.
     await activeForProduct(rp.server, tokens.access_token!);
     const ended = await ending;
