@@ -4,14 +4,16 @@ import { settledViolations as seriousViolations } from './support/axe';
 import { signIn } from './support/auth';
 import { snap } from './support/helpers';
 import { codeIn, createActivatedAccount, type Portal } from './support/mail';
-import { startOrganizationPortal, type OrganizationPortal } from './support/organizations';
+import { postFromPage, startOrganizationPortal, type OrganizationPortal } from './support/organizations';
 import type { PortalServer } from './support/server';
 
 /**
  * The organization's company SSO settings screen in Chromium: an owner sets the
- * identity provider (a bad issuer first), requires SSO and turns it off again, adds a domain,
- * verifies it against a DNS server this spec starts (first before the record is published), and
- * removes another; a plain member is refused. Screenshots of both brands and languages.
+ * identity provider (a bad issuer first), adds a domain, verifies it against a DNS server this
+ * spec starts (first before the record is published), and removes another; a plain member is
+ * refused. Last, the owner requires SSO: that ends the password session they did it from, so
+ * the next page load is the sign-in page, where the password is refused. Screenshots of both
+ * brands and languages.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -45,7 +47,7 @@ async function setLanguage(context: BrowserContext, language: 'en' | 'vi'): Prom
   await context.addCookies([server.platformUrl, server.lockerUrl].map((url) => ({ name: 'lang', value: language, url })));
 }
 
-test('the owner sets the identity provider, requires SSO, and verifies a domain', async ({ page, context }) => {
+test('the owner sets the identity provider and verifies a domain', async ({ page, context }) => {
   test.slow();
   await signIn(context, server.platformUrl, owner);
   await page.goto(`${server.platformUrl}/`);
@@ -79,10 +81,6 @@ test('the owner sets the identity provider, requires SSO, and verifies a domain'
   await provider.getByRole('button', { name: 'Save identity provider' }).click();
   await expect(provider.getByText(/Enter IdP metadata XML with an entityID/)).toBeVisible();
   await provider.getByLabel('OpenID Connect').check();
-
-  await page.getByTestId('sso-require').click({ force: true });
-  await expect(page.getByText('Members must now sign in with company SSO')).toBeVisible();
-  await expect(page.getByTestId('sso-require')).toBeChecked();
 
   // Domains: one verified after its record is published, one removed.
   const domainForm = page.getByTestId('sso-domain-form');
@@ -123,10 +121,7 @@ test('the owner sets the identity provider, requires SSO, and verifies a domain'
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByTestId('sso-domain')).toHaveCount(1);
 
-  // Off again, so the other brand and language can be shown with a password sign-in.
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  await page.getByTestId('sso-require').click({ force: true });
-  await expect(page.getByText('Members may sign in without company SSO again')).toBeVisible();
   await expect(page.getByTestId('sso-require')).not.toBeChecked();
   expect(await seriousViolations(page)).toEqual([]);
   await snap(page, 'sso-settings-platform-en');
@@ -166,15 +161,14 @@ for (const [brand, language] of [
 test("the changes are in the organization's audit log, in words (en and vi)", async ({ page, context }) => {
   await signIn(context, server.platformUrl, owner);
   for (const [language, words] of [
-    ['en', ['SSO identity provider set', 'Require SSO changed', 'SSO domain added', 'SSO domain verified', 'SSO domain removed', 'Verified by DNS TXT record', 'Verified by mailed code', 'Domain: legacy-acme.test']],
-    ['vi', ['Đặt nhà cung cấp danh tính SSO', 'Đổi yêu cầu SSO', 'Thêm tên miền SSO', 'Xác minh tên miền SSO', 'Xóa tên miền SSO', 'Xác minh bằng bản ghi DNS TXT']],
+    ['en', ['SSO identity provider set', 'SSO domain added', 'SSO domain verified', 'SSO domain removed', 'Verified by DNS TXT record', 'Verified by mailed code', 'Domain: legacy-acme.test']],
+    ['vi', ['Đặt nhà cung cấp danh tính SSO', 'Thêm tên miền SSO', 'Xác minh tên miền SSO', 'Xóa tên miền SSO', 'Xác minh bằng bản ghi DNS TXT']],
   ] as const) {
     await setLanguage(context, language);
     await page.goto(`${server.platformUrl}/organization/audit-log`);
     const rows = page.getByTestId('audit-row');
     await expect(rows.first()).toBeVisible();
-    // Require SSO on, then off again: two entries; the provider was set once (the SAML attempt was refused).
-    await expect(page.locator('[data-testid="audit-row"][data-action="sso_required_changed"]')).toHaveCount(2);
+    // The provider was set once (the SAML attempt was refused). Requiring SSO comes last (below): its entry is the audit page's unit test's.
     await expect(page.locator('[data-testid="audit-row"][data-action="sso_provider_set"]')).toHaveCount(1);
     await expect(page.locator('[data-testid="audit-row"][data-action="sso_provider_changed"]')).toHaveCount(0);
     const text = (await page.getByTestId('audit-row').allTextContents()).join('\n');
@@ -194,4 +188,15 @@ test('a plain member sees neither the entry nor the settings', async ({ page, co
   await expect(page.getByTestId('sso-settings-refused')).toHaveText('Only the owners and admins of an organization can see its SSO settings.');
   expect(await seriousViolations(page)).toEqual([]);
   await snap(page, 'sso-settings-member-platform-en');
+});
+
+test('requiring SSO ends the password session it was asked from: the next page load is the sign-in page, where the password is refused', async ({ page, context }) => {
+  await signIn(context, server.platformUrl, owner);
+  await page.goto(`${server.platformUrl}/organization/sso`);
+  await page.getByTestId('sso-require').click({ force: true });
+  await expect(page.getByText('Members must now sign in with company SSO')).toBeVisible();
+  await page.reload();
+  await expect(page).toHaveURL(/\/login/);
+  expect(await postFromPage(page, '/v3/sso/auth', { email: owner.email, password: owner.password })).toBe(403);
+  expect(await seriousViolations(page)).toEqual([]);
 });

@@ -71,7 +71,7 @@ export function operatorOrganizationServices(config: Config, db: Database, clock
     limiter,
     secrets,
     organizations,
-    sessions: { endUnlessSsoSince: async (people) => (await (ending ??= withProvider())).sessions.endUnlessSsoSince(people) },
+    sessions: { endUnlessSsoSince: async (people) => (people.length === 0 ? 0 : (await (ending ??= withProvider())).sessions.endUnlessSsoSince(people)) },
     log: quiet,
     signIn: { run: () => Promise.reject(new Error('no sign-in from the command line')) },
   }));

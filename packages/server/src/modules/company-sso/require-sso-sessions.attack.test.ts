@@ -4,10 +4,13 @@ import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
 import { companySsoTestServer } from '../../../test/company-sso';
+import { runToolInProcess, toolDatabase } from '../../../test/operator-tools';
 import { activeForProduct, productRefresh } from '../../../test/product-token-endpoint';
 import { CALLBACK, PRODUCT_SECRET } from '../../../test/relying-party';
-import { organizationInvitations, organizationMembers, sessions, users } from '../../db/schema';
+import { organizationsTool } from '../../cli/organizations-tool';
+import { companySsoConnections, organizationInvitations, organizationMembers, sessions, users } from '../../db/schema';
 import { sha256 } from '../../platform/crypto';
+import { createSessionService } from '../sessions';
 
 /**
  * A member the company wants to force through its IdP (someone it offboards there) holds a
@@ -123,6 +126,46 @@ describe('an organization starts requiring SSO', () => {
     await requireSso(ORGANIZATION, true);
     expect(await standing(moved)).toEqual(ENDED);
   });
+});
+
+describe('the command itself (npm run organizations) on the configured database', () => {
+  it('sso --require-sso on: ends the members\' password sessions, keeps SSO ones, and says how many; add-member then ends the newcomer\'s', async () => {
+    const target = await toolDatabase();
+    const run = async (...args: string[]) => {
+      const outcome = await runToolInProcess(organizationsTool, args, { NODE_ENV: 'development', ...target.env });
+      expect(outcome.code, outcome.stderr).toBe(0);
+      return outcome.stdout;
+    };
+    try {
+      await run('create', 'Initrode', '--admin', 'boss@initrode.example');
+      const now = new Date();
+      const person = (email: string) => ({ id: randomUUID(), email, fullName: email, activatedAt: now, createdAt: now, updatedAt: now });
+      const [boss, ssoMember, joiner, outsider] = ['boss@initrode.example', 'sso@initrode.example', 'joiner@initrode.example', 'outsider@example.test'].map(person);
+      const signedIn = await target.use(async (db) => {
+        await db.insert(users).values([boss!, ssoMember!, joiner!, outsider!]);
+        const [organization] = await db.select({ id: organizationMembers.organizationId }).from(organizationMembers).where(eq(organizationMembers.email, boss!.email));
+        await db.insert(organizationMembers).values({ organizationId: organization!.id, email: ssoMember!.email, userId: ssoMember!.id, role: 'member', createdAt: now });
+        await db.insert(companySsoConnections).values({ organizationId: organization!.id, identifier: 'initrode', kind: 'oidc', oidcIssuer: 'https://login.initrode.example', oidcClientId: 'portal', oidcClientSecret: 'sealed', createdAt: now, updatedAt: now });
+        const made = createSessionService(db, { now: () => new Date() });
+        const context = { deviceId: 'device', ip: '192.0.2.1' };
+        return {
+          boss: (await made.create(boss!.id, context, ['pwd'])).session.id,
+          sso: (await made.create(ssoMember!.id, context, ['sso'])).session.id,
+          joiner: (await made.create(joiner!.id, context, ['pwd'])).session.id,
+          outsider: (await made.create(outsider!.id, context, ['pwd'])).session.id,
+        };
+      });
+      const revoked = () => target.use(async (db) => Object.fromEntries((await db.select({ id: sessions.id, revokedAt: sessions.revokedAt }).from(sessions)).map((row) => [row.id, row.revokedAt !== null])));
+
+      expect(await run('sso', 'Initrode', '--require-sso', 'on')).toContain('1 session of members not signed in through SSO ended');
+      expect(await revoked()).toEqual({ [signedIn.boss]: true, [signedIn.sso]: false, [signedIn.joiner]: false, [signedIn.outsider]: false });
+
+      await run('add-member', 'Initrode', joiner!.email);
+      expect(await revoked()).toEqual({ [signedIn.boss]: true, [signedIn.sso]: false, [signedIn.joiner]: true, [signedIn.outsider]: false });
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
 });
 
 describe('a person joins an organization that requires SSO', () => {
