@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors';
 import type { RequestOrigin } from '../../platform/request-origin';
 import { notifySecurityEvent } from '../notifications';
 import type { SignedIn } from '../sessions';
-import type { UserRow } from '../users';
+import { createUserService, type UserRow } from '../users';
 import { accountQueries, type AccountTokenPurpose } from './queries';
 import type { AccountDependencies, AccountService, FactorProof } from './service';
 
@@ -40,17 +40,23 @@ export async function deletionGate(deps: { db: Database; clock: Clock }, user: U
 }
 
 /**
- * Uses up a restore token and cancels the deletion it was issued for: the restored account,
- * and how the sign-in that met the gate authenticated. Undefined when the token is not live
- * or the window has closed meanwhile.
+ * Uses up a restore token: the account it was issued for, while its deletion is still
+ * scheduled and not due, and how the sign-in that met the gate authenticated. Undefined when
+ * the token is not live or the window has closed meanwhile. It cancels nothing: the restore
+ * still meets the sign-in's later checks (company SSO, the lock), and only one that ends in a
+ * session cancels the deletion (`cancelScheduledDeletion`, in the session's transaction).
  */
-export async function restoreScheduledDeletion(deps: { db: Database; clock: Clock }, restoreToken: string): Promise<{ user: UserRow; amr: string[] } | undefined> {
+export async function claimRestoreToken(deps: { db: Database; clock: Clock }, restoreToken: string): Promise<{ user: UserRow; amr: string[] } | undefined> {
   const claimed = await createOneTimeTokens<AccountTokenPurpose>(deps).claimLink('restore', restoreToken);
-  const user = claimed ? await accountQueries(deps.db).cancelDeletion(claimed.userId, deps.clock.now()) : undefined;
-  if (!claimed || !user) return undefined;
+  const user = claimed ? await createUserService(deps.db).findById(claimed.userId) : undefined;
+  if (!claimed || !user || user.purgedAt || !user.deletionDueAt || user.deletionDueAt.getTime() <= deps.clock.now().getTime()) return undefined;
   const amr = Array.isArray(claimed.payload?.amr) ? claimed.payload.amr.filter((value): value is string => typeof value === 'string') : [];
   return { user, amr };
 }
+
+/** Cancels the account's scheduled deletion in one statement: the restored account, or undefined when it is due (or none is scheduled). */
+export const cancelScheduledDeletion = (deps: { db: Database; clock: Clock }, userId: string): Promise<UserRow | undefined> =>
+  accountQueries(deps.db).cancelDeletion(userId, deps.clock.now());
 
 export type DeletionService = ReturnType<typeof createDeletionService>;
 

@@ -1,6 +1,6 @@
 /** The account module: self-service (emails, privacy, export, avatar) and deletion. */
 export { createAccountService, type AccountService, type FactorProof, type SecondFactorVerifier } from './service';
-export { createDeletionService, deletionGate, restoreScheduledDeletion, type DeletionService } from './deletion';
+export { cancelScheduledDeletion, claimRestoreToken, createDeletionService, deletionGate, type DeletionService } from './deletion';
 export { accountRoutes } from './routes';
 export { installDeletionPurgeJob, runDeletionPurge } from './purge';
 export { emailChangeCodeMail } from './mail';

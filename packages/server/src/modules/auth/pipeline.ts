@@ -6,7 +6,8 @@ import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mail';
 import type { RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
-import { deletionGate } from '../account';
+import { inOneTransaction } from '../../db/scoped-transaction';
+import { cancelScheduledDeletion, deletionGate } from '../account';
 import { recordMemberEvent } from '../audit';
 import type { SecondFactorService } from '../mfa';
 import type { SecurityAlert } from '../notifications';
@@ -63,6 +64,8 @@ export interface Proven {
   from?: StepName;
   /** Security events this way in means for the owner (a restore cancels a deletion). */
   events?: SecurityAlert[];
+  /** A restore: the account's scheduled deletion is cancelled with its session, once every step passed. */
+  restoresDeletion?: boolean;
 }
 
 /** A sign-in between its way in and its answer; each step reads it and adds to it. */
@@ -75,6 +78,7 @@ interface SignInAttempt {
   session?: { token: string; row: SessionRow; history: SessionHistory };
   /** The person's organization, once the company SSO step asked (null: none); the audit step reuses it. */
   membership?: SignInMembership | null;
+  restoresDeletion: boolean;
 }
 
 /** A shared step: returns nothing to go on, an answer to stop the sign-in there, or throws. */
@@ -121,10 +125,11 @@ export const withMfa = (amr: AuthMethod[]): AuthMethod[] => (amr.includes('mfa')
  *                    (the second step comes back at company SSO, which reads the membership
  *                    afresh, and passes here with both factors)
  *   6 deletion       an account scheduled for deletion stops with a restore token
- *                    (the restore way in comes back at company SSO too, and passes here having
- *                    cancelled the deletion)
+ *                    (the restore way in comes back at company SSO too, and passes here; its
+ *                    session cancels the deletion, so a refused restore cancels nothing)
  *     [link]         social or company sign-in: link the outside identity to the account here
- *   7 session        a new session, and in its statement the security alerts it means for the
+ *   7 session        a new session (a restore's in one transaction with cancelling the
+ *                    deletion), and in its statement the security alerts it means for the
  *                    owner (a device never seen before; a restore's, a link's): queued, then
  *                    delivered after the answer (a notification and a mail each) by the
  *                    security alert worker, so a crash keeps both or neither
@@ -163,7 +168,11 @@ export function createSignInPipeline(deps: SignInDependencies) {
         if (user.twoFactorMethod && !amr.includes('mfa')) return secondFactor.challenge(user, origin, amr);
       },
     ],
-    ['deletion', async ({ user, origin, amr }) => deletionGate(deps, user, origin, amr)],
+    [
+      'deletion',
+      // A restore passes with its deletion still scheduled: the session step cancels it.
+      async ({ user, origin, amr, restoresDeletion }) => (restoresDeletion ? undefined : deletionGate(deps, user, origin, amr)),
+    ],
     [
       'session',
       async (attempt) => {
@@ -176,7 +185,16 @@ export function createSignInPipeline(deps: SignInDependencies) {
           always: attempt.events,
           ifNewDevice: { kind: NEW_DEVICE, detail: deviceDetail(session) },
         });
-        const { token, session, history } = await sessions.create(attempt.user.id, attempt.origin, attempt.amr, alerts);
+        const create = () => sessions.create(attempt.user.id, attempt.origin, attempt.amr, alerts);
+        // A restore cancels the deletion only with its session, after every check: both commit, or neither.
+        const restoring = async () => {
+          const restored = await cancelScheduledDeletion(deps, attempt.user.id);
+          // Due meanwhile, or cancelled by another restore: the token restores nothing.
+          if (!restored) throw new AppError('auth.mfa_token_invalid');
+          attempt.user = restored;
+          return create();
+        };
+        const { token, session, history } = attempt.restoresDeletion ? await inOneTransaction(deps.db, restoring) : await create();
         attempt.session = { token, row: session, history };
         if (isNewDevice(session, history)) attempt.events.push({ kind: NEW_DEVICE, detail: deviceDetail(session) });
         if (attempt.events.length > 0) deps.securityAlerts?.kick();
@@ -192,7 +210,7 @@ export function createSignInPipeline(deps: SignInDependencies) {
 
   /** Runs the shared steps from `from` on; a session, or the answer of the step that stopped it. */
   async function finish(proven: Proven, origin: RequestOrigin): Promise<SignInResult> {
-    const attempt: SignInAttempt = { user: proven.user, origin, amr: proven.amr, authTime: clock.now(), events: [...(proven.events ?? [])] };
+    const attempt: SignInAttempt = { user: proven.user, origin, amr: proven.amr, authTime: clock.now(), events: [...(proven.events ?? [])], restoresDeletion: proven.restoresDeletion === true };
     const start = proven.from ? steps.findIndex(([name]) => name === proven.from) : 0;
     for (const [, step] of steps.slice(start)) {
       const answer = await step(attempt);

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors';
 import { burnVerificationTime, hashPassword, needsRehash, verifyPassword } from '../../platform/passwords';
 import { CAPTCHA_AFTER_FAILURES, failureDelay, limits, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { RequestOrigin } from '../../platform/request-origin';
-import { restoreScheduledDeletion } from '../account';
+import { claimRestoreToken } from '../account';
 import type { FactorProof, SecondFactorService } from '../mfa';
 import type { AuthMethod } from '../sessions';
 import { createUserService, type UserRow } from '../users';
@@ -155,7 +155,7 @@ export function createWaysIn(deps: WaysInDependencies) {
     },
   };
 
-  /** The restore token a sign-in met at the deletion step: the deletion is cancelled, the sign-in goes on. */
+  /** The restore token a sign-in met at the deletion step: the sign-in goes on, and its session cancels the deletion. */
   const restore: WayIn<string> = {
     method: 'restore',
     // The token names the account and proves the earlier factors at once: verify uses it up.
@@ -163,13 +163,14 @@ export function createWaysIn(deps: WaysInDependencies) {
       return undefined;
     },
     async verify(_user, restoreToken) {
-      const restored = await restoreScheduledDeletion(deps, restoreToken);
+      const restored = await claimRestoreToken(deps, restoreToken);
       if (!restored) throw new AppError('auth.mfa_token_invalid');
       // Back through the company SSO step, as the second step comes back: the token may be a
       // quarter of an hour old. The second step passes on the factors the token recorded (every
-      // session ended with the deletion request, so none could turn two-step on since), and the
-      // deletion step on the cancelled deletion.
-      return { user: restored.user, amr: asAuthMethods(restored.amr), from: 'company sso', events: [{ kind: 'deletion_cancelled' }] };
+      // session ended with the deletion request, so none could turn two-step on since). The
+      // deletion stays scheduled until the session is made: a restore any step refuses (the
+      // organization now requires SSO) leaves it as it was.
+      return { user: restored.user, amr: asAuthMethods(restored.amr), from: 'company sso', restoresDeletion: true, events: [{ kind: 'deletion_cancelled' }] };
     },
   };
 

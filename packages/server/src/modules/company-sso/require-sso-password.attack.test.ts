@@ -26,6 +26,8 @@ const post = (url: string, payload: object, token?: string, method: 'POST' | 'PU
 const signIn = (identifier: string, password = PASSWORD) => post('/v3/sso/auth', { email: identifier, password });
 const removeMember = (email: string) => h.server.database.db.delete(organizationMembers).where(eq(organizationMembers.email, email));
 const accountId = async (email: string) => (await h.server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
+const deletionOf = async (email: string) =>
+  (await h.server.database.db.select({ deletionRequestedAt: users.deletionRequestedAt, deletionDueAt: users.deletionDueAt }).from(users).where(eq(users.email, email)))[0]!;
 /** The refusal a password (or what came after one) meets from an organization that requires SSO: no session. */
 function expectSsoRequired(answer: { statusCode: number; body: string; json(): { code?: string; token?: string } }) {
   expect(answer.statusCode, answer.body).toBe(403);
@@ -141,6 +143,36 @@ describe('a restore token of a password sign-in', () => {
     await h.organizations.addMemberTo(ORGANIZATION, email);
     const answer = await post('/v3/sso/auth/restore', { restore_token: pending.json().details.restore_token });
     expectSsoRequired(answer);
+  });
+
+  it('leaves the deletion scheduled when the restore is refused: only a restore that ends in a session cancels it', async () => {
+    const email = 'restore-refused@umbrella.test';
+    const token = await h.client.registeredUser(email, PASSWORD);
+    expect((await post('/v3/sso/me/deletion', { password: PASSWORD, confirmation: 'DELETE' }, token)).statusCode).toBe(200);
+    const scheduled = await deletionOf(email);
+    expect(scheduled.deletionDueAt).toBeInstanceOf(Date);
+    const pending = await signIn(email);
+    expect(pending.json().code, pending.body).toBe('account.deletion_pending');
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    expectSsoRequired(await post('/v3/sso/auth/restore', { restore_token: pending.json().details.restore_token }));
+    expect(await deletionOf(email)).toEqual(scheduled);
+  });
+});
+
+describe('an account scheduled for deletion whose organization requires SSO', () => {
+  it("is restored by a sign-in through the organization's IdP, as any sign-in restores it", async () => {
+    const person = { sub: 'leaving-member', email: 'leaving@umbrella.test', name: 'Leaving Member' };
+    const first = await h.oidcSignIn(person, 'umbrella');
+    expect(first.statusCode, first.body).toBe(200);
+    const due = new Date(Date.now() + 14 * 24 * 60 * 60 * 1000);
+    await h.server.database.db.update(users).set({ deletionRequestedAt: new Date(), deletionDueAt: due }).where(eq(users.email, person.email));
+    const pending = await h.oidcSignIn(person, 'umbrella');
+    expect(pending.statusCode, pending.body).toBe(403);
+    expect(pending.json().code).toBe('account.deletion_pending');
+    const restored = await post('/v3/sso/auth/restore', { restore_token: pending.json().details.restore_token });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json().token).toBeTruthy();
+    expect(await deletionOf(person.email)).toEqual({ deletionRequestedAt: null, deletionDueAt: null });
   });
 });
 
