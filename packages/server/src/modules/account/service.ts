@@ -37,10 +37,19 @@ export interface FactorProof {
  */
 export type SecondFactorVerifier = (user: UserRow, proof: FactorProof) => Promise<boolean>;
 
+/**
+ * Told once an account's email changed: the new address may be one an organization added as a
+ * member before any account held it, which makes this account that member (company SSO's,
+ * bound in app.ts: it ends the sessions an organization requiring SSO forbids). Awaited, and its
+ * failure is the request's: a session it failed to end would stand.
+ */
+export type EmailChangedHook = (user: { id: string; email: string }) => Promise<void>;
+
 export interface AccountDependencies extends NotifierDependencies {
   limiter: RateLimiter;
   sessions: SessionService;
   verifySecondFactor?: SecondFactorVerifier;
+  emailChanged?: EmailChangedHook;
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;
@@ -165,6 +174,7 @@ export function createAccountService(deps: AccountDependencies) {
       if (!newEmail) throw new AppError('auth.code_invalid', {}, { fields: { code: messages.codeInvalid } });
       const updated = await users.changeEmail(user.id, newEmail, clock.now());
       if (!updated) throw new AppError('auth.email_exists', {}, { fields: { new_email: 'email already exists' } });
+      await deps.emailChanged?.(updated);
       await notifySecurityEvent(deps, user.id, 'email_changed', { brand: origin.brand, detail: newEmail, mailTo: user.email });
       return toUserDto(updated);
     },

@@ -1,4 +1,4 @@
-import type { Platform } from '../../platform/modules';
+import type { Late, Platform } from '../../platform/modules';
 import { defineModule } from '../../platform/modules';
 import type { AuthMade } from '../auth';
 import type { MembershipMade, OrganizationsMade } from '../organizations';
@@ -13,7 +13,14 @@ import { createCompanySsoService, type CompanySsoService } from './service';
  */
 export const companySsoModule = defineModule({
   name: 'companySso',
-  create: (needs: { platform: Platform; sessions: SessionsMade; auth: AuthMade; membership: MembershipMade; organizations: OrganizationsMade }): { companySso: CompanySsoService } => {
+  create: (needs: {
+    platform: Platform;
+    sessions: SessionsMade;
+    auth: AuthMade;
+    membership: MembershipMade;
+    organizations: OrganizationsMade;
+    account: { emailChanged: Late<(user: { id: string; email: string }) => Promise<void>> };
+  }): { companySso: CompanySsoService } => {
     const companySso = createCompanySsoService({ ...withSessions(needs), signIn: needs.auth.signIn, organizations: needs.organizations.organizations });
     needs.auth.companySsoMembership.bind({ of: (user) => companySso.membershipOf(user), accountWithMembership: (identifier) => companySso.accountWithMembership(identifier) });
     needs.organizations.ssoView.bind(companySso);
@@ -21,6 +28,10 @@ export const companySsoModule = defineModule({
     const memberJoined = (organizationId: string, email: string) => companySso.memberJoined(organizationId, email);
     needs.membership.memberJoined.bind(memberJoined);
     needs.organizations.memberJoined.bind(memberJoined);
+    // A sign-in that read the membership before the requirement (or the membership) came, and wrote its session after the sweep.
+    needs.sessions.service.admitWith((session) => companySso.admitSession(session));
+    // An email change onto an address the organization added before any account held it.
+    needs.account.emailChanged.bind((user) => companySso.emailChanged(user));
     return { companySso };
   },
   routes: async (api, { companySso }, { platform }) => {

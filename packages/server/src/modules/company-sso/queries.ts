@@ -41,6 +41,18 @@ export function companySsoQueries(db: DatabaseExecutor) {
       .limit(1)
       .prepare('sign_in_membership');
   }
+  let ssoRequired: ReturnType<typeof prepareSsoRequired> | undefined;
+  function prepareSsoRequired() {
+    return db
+      .select({ ssoRequired: membershipColumns.ssoRequired })
+      .from(users)
+      .innerJoin(organizationMembers, rowsOfAccount(users.id, users.email))
+      .leftJoin(companySsoConnections, eq(companySsoConnections.organizationId, organizationMembers.organizationId))
+      .where(eq(users.id, sql.placeholder('userId')))
+      .orderBy(bindingFirst)
+      .limit(1)
+      .prepare('session_sso_required');
+  }
   const accountStatements = new Map<'email' | 'username', ReturnType<typeof prepareAccount>>();
   function prepareAccount(by: 'email' | 'username') {
     return db
@@ -101,6 +113,29 @@ export function companySsoQueries(db: DatabaseExecutor) {
     async membershipOf(account: { id: string; email: string }): Promise<SignInMembership | undefined> {
       const [row] = await (membership ??= prepareMembership()).execute({ userId: account.id, email: account.email.trim().toLowerCase() });
       return row && toMembership(row);
+    },
+
+    /**
+     * Whether an organization that requires SSO binds the account (by `rowsOfAccount`), read by
+     * its id: what a session just made is checked against (sessions' admission rule).
+     */
+    async ssoRequiredOf(userId: string): Promise<boolean> {
+      const [row] = await (ssoRequired ??= prepareSsoRequired()).execute({ userId });
+      return row?.ssoRequired === true;
+    },
+
+    /**
+     * Whether `email` is the address of a member row that names no account yet, of an
+     * organization that requires SSO: the account that now holds the address is that member.
+     */
+    async pendingRowRequiresSso(email: string): Promise<boolean> {
+      const [row] = await db
+        .select({ organizationId: organizationMembers.organizationId })
+        .from(organizationMembers)
+        .innerJoin(companySsoConnections, eq(companySsoConnections.organizationId, organizationMembers.organizationId))
+        .where(and(isNull(organizationMembers.userId), eq(organizationMembers.email, email.trim().toLowerCase()), eq(companySsoConnections.requireSso, true)))
+        .limit(1);
+      return row !== undefined;
     },
 
     /**

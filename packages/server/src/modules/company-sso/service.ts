@@ -98,6 +98,25 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
       if ((await queries.connectionOf(organizationId))?.requireSso) await endSessionsWithoutSso(organizationId, email);
     },
 
+    /**
+     * A session just made (sessions' admission rule, asked once it committed): refused when an
+     * organization that requires SSO binds the account and its IdP did not sign this one in. The
+     * sign-in's own step refused most such sessions before; this one catches the requirement
+     * turned on, or the membership made, while the sign-in ran.
+     */
+    async admitSession(session: { userId: string; amr: readonly string[] }): Promise<void> {
+      if (!session.amr.includes('sso') && (await queries.ssoRequiredOf(session.userId))) throw new AppError('sso.required', {}, { sso_url: '/login/sso' });
+    },
+
+    /**
+     * The account's email changed (account module). An address the organization added before any
+     * account held it (a row naming no account) makes this account that member from now: where SSO
+     * is required, its sessions end as a joiner's do, SSO sessions from before this moment too.
+     */
+    async emailChanged(user: { id: string; email: string }): Promise<void> {
+      if (await queries.pendingRowRequiresSso(user.email)) await deps.sessions.endUnlessSsoSince([{ userId: user.id, since: clock.now() }]);
+    },
+
     /** The account's organization, and whether it requires SSO (then a password or email code may not sign it in). */
     membershipOf: (user: UserRow) => queries.membershipOf(user),
     /** The account a password sign-in names, with its membership (one statement). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AUTH_TOKEN_LIFETIME_SECONDS } from '@portal/contracts';
 import type { Database } from '../../db/client';
+import { afterCommit } from '../../db/scoped-transaction';
 import type { Clock } from '../../platform/clock';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { describeClient } from './client-info';
@@ -35,6 +36,13 @@ export interface SessionsEnded {
   everySession: boolean;
 }
 export type SessionsEndedListener = (ended: SessionsEnded) => Promise<void>;
+
+/**
+ * A rule another module keeps on who may hold a session (company SSO: a member of an
+ * organization that requires it, only through its IdP). Asked of every session made, once its
+ * insert committed; it throws its refusal, and the session ends before anyone is answered.
+ */
+export type SessionAdmission = (session: { userId: string; amr: readonly string[] }) => Promise<void>;
 
 export interface SessionPolicy {
   /** A session unused for this long is refused, whatever its 30-day expiry says. */
@@ -78,6 +86,31 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
     for (const listener of endedListeners) await listener(event);
   }
 
+  async function revoke(userId: string, sessionId: string): Promise<boolean> {
+    const revoked = await queries.revoke(userId, sessionId, clock.now());
+    forgetHere(userId);
+    await ended({ userId, sessionIds: revoked, everySession: false });
+    return revoked.length > 0;
+  }
+
+  const admissions: SessionAdmission[] = [];
+  /**
+   * Asks each rule about a session whose insert committed. A rule that changed while its sign-in
+   * ran (the membership read before the password check, the session written after) either saw
+   * this session when it ended the sessions it forbids, or is seen here: each side writes, then
+   * reads, so one of the two reads finds the other's write. Refused: the session ends.
+   */
+  async function admit(session: SessionRow): Promise<void> {
+    for (const rule of admissions) {
+      try {
+        await rule({ userId: session.userId, amr: session.amr ?? [] });
+      } catch (error) {
+        await revoke(session.userId, session.id);
+        throw error;
+      }
+    }
+  }
+
   return {
     /** Records a fresh proof of a factor for a session (POST /sso/me/reauth). */
     prove: (sessionId: string) => queries.recordProof(sessionId, clock.now()),
@@ -95,6 +128,11 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
     /** Called after sessions end (the OIDC provider ends what stood on them). */
     onEnded(listener: SessionsEndedListener): void {
       endedListeners.push(listener);
+    },
+
+    /** A rule every new session must pass once written (SessionAdmission). */
+    admitWith(rule: SessionAdmission): void {
+      admissions.push(rule);
     },
 
     /**
@@ -123,6 +161,8 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
         amr: [...amr],
       };
       const history = await queries.insert(session, alerts?.(session));
+      // After the commit (a restore makes its session in a transaction): a read inside it would not pair with a rule's sweep.
+      await afterCommit(() => admit(session));
       return { token, session, history };
     },
 
@@ -153,12 +193,7 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
       return queries.listLive(userId, now, new Date(now.getTime() - policy.idleTimeoutSeconds * 1000));
     },
     /** Ends one of a user's sessions; false when it was not theirs or already gone. */
-    async revoke(userId: string, sessionId: string): Promise<boolean> {
-      const revoked = await queries.revoke(userId, sessionId, clock.now());
-      forgetHere(userId);
-      await ended({ userId, sessionIds: revoked, everySession: false });
-      return revoked.length > 0;
-    },
+    revoke,
     /**
      * Ends the sessions of these people that company SSO did not sign in since `since` (their
      * organization requires it: password, code, passkey and social sessions, and SSO sessions

@@ -1,0 +1,84 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { companySsoTestServer } from '../../../test/company-sso';
+import { sessions, users } from '../../db/schema';
+
+/**
+ * A member the organization wants to force through its IdP, trying to keep a session its IdP did
+ * not sign in: by becoming a member another way than the ones that end sessions (an email change
+ * onto an address the organization added), or by signing in with a password at the very moment
+ * the organization starts requiring SSO.
+ */
+const PASSWORD = 'plum-orbit-cactus-917';
+const ORGANIZATION = 'Cyberdyne';
+const CODE = /^ {4}(\d{6})$/m;
+
+const h = companySsoTestServer({ clientId: 'races-portal', clientSecret: 'races-portal-secret-0123456789abcdef', addresses: '127.18' });
+
+beforeAll(async () => {
+  await h.organizationWithIdp(ORGANIZATION, 'cyberdyne', 'cyberdyne.test');
+});
+
+const call = (token: string, url: string, payload: object) =>
+  h.server.app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${token}`, 'user-agent': 'vitest' }, remoteAddress: h.nextAddress() });
+const me = async (token: string) => (await h.server.app.inject({ url: '/v3/sso/me', headers: { authorization: `Bearer ${token}` }, remoteAddress: h.nextAddress() })).statusCode;
+const signIn = (email: string) => h.client.post('/v3/sso/auth', { email, password: PASSWORD }, { 'user-agent': 'vitest' }, h.nextAddress());
+const requireSso = (on: boolean) => h.admin.setRequireSso({ organization: ORGANIZATION, requireSso: on });
+
+/** The account's sessions that are not revoked. */
+async function liveSessions(email: string) {
+  const [user] = await h.server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return h.server.database.db.select({ id: sessions.id, amr: sessions.amr }).from(sessions).where(and(eq(sessions.userId, user!.id), isNull(sessions.revokedAt)));
+}
+
+describe('an email change onto an address the organization added (an email-only member row)', () => {
+  it('ends the sessions its IdP did not sign in, as joining does', async () => {
+    await requireSso(true);
+    const pendingAddress = 'new-hire@cyberdyne.test';
+    // The operator added the address before anyone had an account under it.
+    await h.organizations.addMemberTo(ORGANIZATION, pendingAddress);
+    const token = await h.client.registeredUser('someone@example.test', PASSWORD);
+
+    const asked = await call(token, '/v3/sso/me/email/change', { new_email: pendingAddress, password: PASSWORD });
+    expect(asked.statusCode, asked.body).toBe(204);
+    const [, code] = await h.client.mailTo(pendingAddress, CODE);
+    const confirmed = await call(token, '/v3/sso/me/email/change/confirm', { code: code! });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+
+    // A member of an organization that requires SSO now: a password would not sign them in, so no password session stands.
+    expect((await signIn(pendingAddress)).json().code).toBe('sso.required');
+    expect(await me(token)).toBe(401);
+    expect(await liveSessions(pendingAddress)).toEqual([]);
+  });
+});
+
+describe('require SSO turned on while password sign-ins are in flight', () => {
+  it('leaves no password session standing: one that passed the membership read before the change is ended or refused', async () => {
+    await requireSso(false);
+    const email = 'racer@cyberdyne.test';
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    await h.client.registeredUser(email, PASSWORD);
+
+    // Sign-ins keep starting while the requirement turns on: some read the membership before it
+    // and write their session after its sweep (the password check takes milliseconds between).
+    const answers: Array<Promise<{ statusCode: number; json(): { token?: string; code?: string } }>> = [];
+    let turnedOn = false;
+    const signingIn = (async () => {
+      while (!turnedOn) {
+        answers.push(signIn(email));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    // Once the first has its session, others are between their membership read and their insert.
+    while (answers.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect((await answers[0]!).statusCode).toBe(200);
+    await requireSso(true);
+    turnedOn = true;
+    await signingIn;
+    const settled = await Promise.all(answers);
+
+    const standing = await liveSessions(email);
+    expect(standing, 'password sessions left standing after the requirement').toEqual([]);
+    for (const answer of settled) if (answer.json().token) expect(await me(answer.json().token!)).toBe(401);
+  });
+});
