@@ -1,6 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { companySsoTestServer } from '../../../test/company-sso';
+import { untilOperatorAuditWriting } from '../../../test/slow-operator-audit';
 import { sessions, users } from '../../db/schema';
 
 /**
@@ -80,5 +81,31 @@ describe('require SSO turned on while password sign-ins are in flight', () => {
     const standing = await liveSessions(email);
     expect(standing, 'password sessions left standing after the requirement').toEqual([]);
     for (const answer of settled) if (answer.json().token) expect(await me(answer.json().token!)).toBe(401);
+  });
+});
+
+describe('require SSO turned on while a member joins in a transaction (a link confirmed)', () => {
+  it("ends the joiner's password session though the join read the requirement before it was on", async () => {
+    await requireSso(false);
+    const email = 'linker@cyberdyne.test';
+    const token = await h.client.registeredUser(email, PASSWORD);
+    const refused = await h.oidcSignIn({ sub: 'sub-linker', email, name: 'Linker' }, 'cyberdyne');
+    expect(refused.json().code, refused.body).toBe('sso.link_required');
+    const pending = refused.cookies.find((cookie) => cookie.name === 'portal_sso_link')!.value;
+    // The join's commit takes a second (a deferred trigger), after it read whether SSO is required.
+    const { db } = h.server.database;
+    await db.execute(sql.raw(`create function slow_join() returns trigger language plpgsql as $$ begin if new.email = '${email}' then perform pg_sleep(1); end if; return new; end $$`));
+    await db.execute(sql.raw(`create constraint trigger slow_join after insert on organization_members deferrable initially deferred for each row execute function slow_join()`));
+
+    const confirming = h.server.app.inject({ method: 'POST', url: '/v3/sso/me/organization/sso/link', headers: { authorization: `Bearer ${token}` }, cookies: { portal_sso_link: pending }, remoteAddress: h.nextAddress() });
+    // The commit is sleeping (pg_sleep shows in pg_stat_activity; on PGlite a moment).
+    await untilOperatorAuditWriting(h.server.database);
+    await requireSso(true);
+    const confirmed = await confirming;
+    await db.execute(sql.raw('drop trigger slow_join on organization_members'));
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+
+    expect(await me(token)).toBe(401);
+    expect(await liveSessions(email)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { afterCommit } from '../../db/scoped-transaction';
 import { record } from '../audit';
 import { administeredOrganizations, memberAccounts, organizationOfMember } from '../organizations';
 import type { UserRow } from '../users';
@@ -95,7 +96,13 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
 
     /** A person became a member (organizations module): where SSO is required, their sessions the organization's IdP did not sign in end, the one they joined on included. */
     async memberJoined(organizationId: string, email: string): Promise<void> {
-      if ((await queries.connectionOf(organizationId))?.requireSso) await endSessionsWithoutSso(organizationId, email);
+      // Once the membership committed (a confirmed link joins in a transaction): read inside it,
+      // a requirement turned on meanwhile is missed on both sides, its sweep not seeing the
+      // uncommitted member. And what the ending does beyond the database (this node's caches,
+      // apps' back-channel logouts) waits for a membership that cannot roll back.
+      await afterCommit(async () => {
+        if ((await queries.connectionOf(organizationId))?.requireSso) await endSessionsWithoutSso(organizationId, email);
+      });
     },
 
     /**
