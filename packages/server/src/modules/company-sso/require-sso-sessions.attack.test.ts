@@ -128,6 +128,37 @@ describe('an organization starts requiring SSO', () => {
   });
 });
 
+describe("an app's device sign-in", () => {
+  it('approved on a password session ends with it, though the member keeps a session the IdP signed in', async () => {
+    await requireSso(ORGANIZATION, false);
+    const email = 'device@initech.test';
+    const password = await withPasswordSession(email);
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    const sso = await withSsoSession(email);
+    const desktop = await oidc.discovery(new URL(h.server.url), 'test-desktop', {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    /** The desktop app's tokens, its sign-in allowed on the session of `token`. */
+    const deviceSignIn = async (token: string) => {
+      const device = await oidc.initiateDeviceAuthorization(desktop, { scope: 'openid offline_access' });
+      const approved = await h.server.app.inject({ method: 'POST', url: '/v3/oauth/device/decision', payload: { user_code: device.user_code, allow: true }, headers: { authorization: `Bearer ${token}` }, remoteAddress: h.nextAddress() });
+      expect(approved.statusCode, approved.body).toBe(200);
+      const tokens = await oidc.pollDeviceAuthorizationGrant(desktop, { ...device, interval: 0.01 });
+      expect(await activeForProduct(h.server, tokens.access_token)).toBe(true);
+      return tokens;
+    };
+    const onPassword = await deviceSignIn(password.token);
+    const onSso = await deviceSignIn(sso.token);
+
+    await requireSso(ORGANIZATION, true);
+    expect(await standing(password)).toEqual(ENDED);
+    expect(await standing(sso)).toEqual(ALIVE);
+    expect(await activeForProduct(h.server, onPassword.access_token)).toBe(false);
+    expect(await activeForProduct(h.server, onPassword.refresh_token!)).toBe(false);
+    // Allowed through the IdP's session: it stays.
+    expect(await activeForProduct(h.server, onSso.access_token)).toBe(true);
+    expect(await activeForProduct(h.server, onSso.refresh_token!)).toBe(true);
+  });
+});
+
 describe('the command itself (npm run organizations) on the configured database', () => {
   it('sso --require-sso on: ends the members\' password sessions, keeps SSO ones, and says how many; add-member then ends the newcomer\'s', async () => {
     const target = await toolDatabase();

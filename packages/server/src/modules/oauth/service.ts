@@ -1,6 +1,6 @@
 import { isPrivateUseRedirect, type oauthEndpoints } from '@portal/contracts';
 import type { z } from 'zod';
-import { and, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { Database } from '../../db/client';
 import { oidcModels, oidcSessionLinks } from '../../db/schema';
@@ -248,6 +248,27 @@ export function createOAuthService(deps: {
       }
       if (ended.everySession) {
         await db.delete(oidcModels).where(and(eq(oidcModels.accountId, ended.userId), ne(oidcModels.model, 'Grant'), inArray(oidcModels.model, [...TOKEN_MODELS, 'Session'])));
+      } else if (ended.unlessSsoSince) {
+        // Company SSO now binds the person: what an app got outside any browser session (a device
+        // sign-in: one grant per approval) ends unless company SSO signed its approval in since
+        // `unlessSsoSince`. Its refresh token or device code tells (an access token carries no
+        // amr): a grant with neither proving it ends whole, on the safe side.
+        const since = Math.floor(ended.unlessSsoSince.getTime() / 1000);
+        const provedBySso = db
+          .select({ grantId: oidcModels.grantId })
+          .from(oidcModels)
+          .where(
+            and(
+              eq(oidcModels.accountId, ended.userId),
+              isNull(oidcModels.sessionUid),
+              isNotNull(oidcModels.grantId),
+              inArray(oidcModels.model, ['RefreshToken', 'DeviceCode']),
+              sql`${oidcModels.payload} -> 'amr' @> '["sso"]'::jsonb and (${oidcModels.payload} ->> 'authTime')::bigint >= ${since}`,
+            ),
+          );
+        await db
+          .delete(oidcModels)
+          .where(and(eq(oidcModels.accountId, ended.userId), isNull(oidcModels.sessionUid), inArray(oidcModels.model, TOKEN_MODELS), or(isNull(oidcModels.grantId), notInArray(oidcModels.grantId, provedBySso))));
       }
       await forgetKeptTokensOnceCommitted();
     },

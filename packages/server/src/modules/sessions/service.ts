@@ -34,6 +34,12 @@ export interface SessionsEnded {
   userId: string;
   sessionIds: string[];
   everySession: boolean;
+  /**
+   * Company SSO binds the person from this moment (endUnlessSsoSince): what was issued outside
+   * any browser session (an app's device sign-in) ends too, unless company SSO signed its
+   * approval in since then.
+   */
+  unlessSsoSince?: Date;
 }
 export type SessionsEndedListener = (ended: SessionsEnded) => Promise<void>;
 
@@ -82,7 +88,7 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
 
   const endedListeners: SessionsEndedListener[] = [];
   async function ended(event: SessionsEnded): Promise<void> {
-    if (event.sessionIds.length === 0 && !event.everySession) return;
+    if (event.sessionIds.length === 0 && !event.everySession && !event.unlessSsoSince) return;
     for (const listener of endedListeners) await listener(event);
   }
 
@@ -209,9 +215,17 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
         ended.sessionIds.push(row.id);
         byUser.set(row.userId, ended);
       }
-      for (const [userId, { sessionIds, kept }] of byUser) {
-        forgetHere(userId);
-        await ended({ userId, sessionIds, everySession: !kept });
+      // Everyone swept hears of it, sessions ended or not: an app's device sign-in approved on a
+      // session that ended before (or on none of these) ends too. The latest join counts.
+      const latest = new Map<string, Date>();
+      for (const { userId, since } of people) {
+        const known = latest.get(userId);
+        if (!known || since > known) latest.set(userId, since);
+      }
+      for (const [userId, since] of latest) {
+        const revokedOf = byUser.get(userId);
+        if (revokedOf) forgetHere(userId);
+        await ended({ userId, sessionIds: revokedOf?.sessionIds ?? [], everySession: revokedOf ? !revokedOf.kept : false, unlessSsoSince: since });
       }
       return revoked.length;
     },
