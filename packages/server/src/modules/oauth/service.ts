@@ -240,10 +240,15 @@ export function createOAuthService(deps: {
             .where(and(eq(oidcModels.model, 'Session'), inArray(oidcModels.uid, uids)));
           await db.delete(oidcModels).where(inArray(oidcModels.sessionUid, uids));
           await db.delete(oidcSessionLinks).where(inArray(oidcSessionLinks.sessionUid, uids));
-          for (const { payload } of sessions) {
-            const session = payload as { accountId?: string; authorizations?: Record<string, { sid?: string }> };
-            if (session.accountId && session.authorizations) await sendBackchannelLogout(session.accountId, session.authorizations);
-          }
+          // Told once the ending commits: inside an operator's action (one transaction with its
+          // audit row) an app told before a rollback signs out a person whose session stands, and
+          // the transaction would wait on apps' answers over the network.
+          await afterCommit(async () => {
+            for (const { payload } of sessions) {
+              const session = payload as { accountId?: string; authorizations?: Record<string, { sid?: string }> };
+              if (session.accountId && session.authorizations) await sendBackchannelLogout(session.accountId, session.authorizations);
+            }
+          });
         }
       }
       if (ended.everySession) {
