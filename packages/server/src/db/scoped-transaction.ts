@@ -123,6 +123,9 @@ export async function inOneTransaction<T>(db: Database, work: () => Promise<T>):
   return answer;
 }
 
+/** Whether this runs inside `inOneTransaction`: what it writes may still roll back. */
+export const inTransaction = (): boolean => openScope() !== undefined;
+
 /**
  * Runs `next` once what was changed so far is committed: at once outside `inOneTransaction`;
  * inside it, right after its transaction commits (never when it rolls back), outside the

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { companySsoTestServer } from '../../../test/company-sso';
+import { testDatabaseKind } from '../../../test/db-target';
 import { untilOperatorAuditWriting } from '../../../test/slow-operator-audit';
 import { sessions, users } from '../../db/schema';
 
@@ -107,5 +108,35 @@ describe('require SSO turned on while a member joins in a transaction (a link co
 
     expect(await me(token)).toBe(401);
     expect(await liveSessions(email)).toEqual([]);
+  });
+});
+
+describe('require SSO turned on while a restore makes its session', () => {
+  // PGlite runs one transaction at a time: there the requirement cannot come between the
+  // restore's session and its commit, so the race is PostgreSQL's.
+  it.runIf(testDatabaseKind() === 'postgres')('refuses it and leaves the deletion scheduled: the refusal rolls back the cancellation made with the session', async () => {
+    await requireSso(false);
+    const email = 'restorer@cyberdyne.test';
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    const token = await h.client.registeredUser(email, PASSWORD);
+    expect((await call(token, '/v3/sso/me/deletion', { password: PASSWORD, confirmation: 'DELETE' })).statusCode).toBe(200);
+    const [scheduled] = await h.server.database.db.select({ id: users.id, deletionDueAt: users.deletionDueAt }).from(users).where(eq(users.email, email));
+    const pending = await signIn(email);
+    expect(pending.json().code).toBe('account.deletion_pending');
+    // The restore's session takes a second to write, after its company SSO step passed.
+    const { db } = h.server.database;
+    await db.execute(sql.raw(`create function slow_restore() returns trigger language plpgsql as $$ begin if new.user_id = '${scheduled!.id}' then perform pg_sleep(1); end if; return new; end $$`));
+    await db.execute(sql.raw('create trigger slow_restore before insert on sessions for each row execute function slow_restore()'));
+
+    const restoring = h.client.post('/v3/sso/auth/restore', { restore_token: (pending.json() as { details: { restore_token: string } }).details.restore_token }, { 'user-agent': 'vitest' }, h.nextAddress());
+    await untilOperatorAuditWriting(h.server.database);
+    await requireSso(true);
+    const restored = await restoring;
+    await db.execute(sql.raw('drop trigger slow_restore on sessions'));
+
+    expect(restored.json().code, restored.body).toBe('sso.required');
+    expect(await liveSessions(email)).toEqual([]);
+    const [after] = await db.select({ deletionDueAt: users.deletionDueAt }).from(users).where(eq(users.email, email));
+    expect(after!.deletionDueAt).toEqual(scheduled!.deletionDueAt);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AUTH_TOKEN_LIFETIME_SECONDS } from '@portal/contracts';
 import type { Database } from '../../db/client';
-import { afterCommit } from '../../db/scoped-transaction';
+import { afterCommit, inTransaction } from '../../db/scoped-transaction';
 import type { Clock } from '../../platform/clock';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { describeClient } from './client-info';
@@ -167,7 +167,10 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
         amr: [...amr],
       };
       const history = await queries.insert(session, alerts?.(session));
-      // After the commit (a restore makes its session in a transaction): a read inside it would not pair with a rule's sweep.
+      // Inside a transaction (a restore cancels the deletion with its session) asked there too:
+      // a refusal rolls back what was to come with the session. And after the commit, whose
+      // read alone pairs with a rule's sweep (one made inside would not see it commit later).
+      if (inTransaction()) await admit(session);
       await afterCommit(() => admit(session));
       return { token, session, history };
     },
