@@ -11,9 +11,9 @@ import type { PortalServer } from './support/server';
  * The organization's company SSO settings screen in Chromium: an owner sets the
  * identity provider (a bad issuer first), adds a domain, verifies it against a DNS server this
  * spec starts (first before the record is published), and removes another; a plain member is
- * refused. Last, the owner requires SSO: that ends the password session they did it from, so
- * the next page load is the sign-in page, where the password is refused. Screenshots of both
- * brands and languages.
+ * refused. Last, the owner asks to require SSO on a password session: refused until they sign in
+ * through the identity provider (the server tests cover what requiring it ends). Screenshots of
+ * both brands and languages.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -190,13 +190,16 @@ test('a plain member sees neither the entry nor the settings', async ({ page, co
   await snap(page, 'sso-settings-member-platform-en');
 });
 
-test('requiring SSO ends the password session it was asked from: the next page load is the sign-in page, where the password is refused', async ({ page, context }) => {
+test('requiring SSO asks for a sign-in through the identity provider first: on a password session it is refused and nothing changes', async ({ page, context }) => {
   await signIn(context, server.platformUrl, owner);
   await page.goto(`${server.platformUrl}/organization/sso`);
   await page.getByTestId('sso-require').click({ force: true });
-  await expect(page.getByText('Members must now sign in with company SSO')).toBeVisible();
-  await page.reload();
-  await expect(page).toHaveURL(/\/login/);
-  expect(await postFromPage(page, '/v3/sso/auth', { email: owner.email, password: owner.password })).toBe(403);
+  await expect(page.getByText('Sign in with company SSO first, then require it: that shows the identity provider works, and you stay signed in')).toBeVisible();
+  await expect(page.getByTestId('sso-require')).not.toBeChecked();
   expect(await seriousViolations(page)).toEqual([]);
+  await snap(page, 'sso-settings-require-refused-platform-en');
+  // Still signed in, and members may still use their passwords.
+  await page.reload();
+  await expect(page).toHaveURL(/\/organization\/sso$/);
+  expect(await postFromPage(page, '/v3/sso/auth', { email: member.email, password: member.password })).toBe(200);
 });

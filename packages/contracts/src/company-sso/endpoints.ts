@@ -62,7 +62,7 @@ export const setProvider = endpointIn(adminsSensitive, 'PUT /sso/me/organization
 });
 
 export const setRequireSso = endpointIn(adminsSensitive, 'PUT /sso/me/organization/sso/require', 'Require SSO for the members (password, email code, passkey and social sign-in refused), or not', {
-  body: companySsoRequireRequestSchema, response: companySsoSettingsSchema, errors: ['sso.not_configured'],
+  body: companySsoRequireRequestSchema, response: companySsoSettingsSchema, errors: ['sso.not_configured', 'sso.sign_in_first'],
 });
 
 export const addDomain = endpointIn(admins, 'POST /sso/me/organization/sso/domains', 'Claim an email domain: the answer carries the TXT record that proves it', {

@@ -21,6 +21,7 @@ export const companySsoErrors = {
   'sso.client_secret_required': { status: 400, message: 'Enter the client secret (8 to 1024 characters)' },
   'sso.metadata_invalid': { status: 400, message: "Enter IdP metadata XML with an entityID, an HTTP-Redirect SingleSignOnService and a signing certificate" },
   'sso.not_configured': { status: 409, message: 'Set up the identity provider before requiring SSO' },
+  'sso.sign_in_first': { status: 409, message: 'Sign in with company SSO first, then require it: that shows the identity provider works, and you stay signed in' },
   'sso.domain_invalid': { status: 400, message: 'Enter a domain such as example.com' },
   'sso.domain_not_found': { status: 404, message: 'Your organization has not added {domain}' },
   'sso.domain_record_missing': { status: 409, message: 'The TXT record was not found on {domain} yet. DNS changes can take a while: try again later' },

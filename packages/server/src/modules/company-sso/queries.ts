@@ -199,6 +199,16 @@ export function companySsoQueries(db: DatabaseExecutor) {
     },
 
     /** Whether the account is a member of this organization now (its row by account or by email). */
+    /** When the account joined the organization (its member row was made); undefined when it is not a member. */
+    async joinedAt(organizationId: string, userId: string, email: string): Promise<Date | undefined> {
+      const [row] = await db
+        .select({ joinedAt: organizationMembers.createdAt })
+        .from(organizationMembers)
+        .where(and(eq(organizationMembers.organizationId, organizationId), rowsOfAccount(userId, email.trim().toLowerCase())))
+        .limit(1);
+      return row?.joinedAt;
+    },
+
     async isMember(organizationId: string, userId: string, email: string): Promise<boolean> {
       const [row] = await db
         .select({ email: organizationMembers.email })

@@ -86,21 +86,27 @@ async function bystanders(label: string) {
 }
 
 describe('an organization starts requiring SSO', () => {
-  it("on its owner's settings screen: members' password sessions and their products' tokens end, the owner's own included", async () => {
+  it("on the settings screen, asked by an admin signed in through the IdP: members' password sessions and their products' tokens end, the admin's own SSO session stays", async () => {
     await requireSso(ORGANIZATION, false);
     const owner = await withPasswordSession('boss@initech.test');
+    const admin = await withSsoSession('chief@initech.test');
+    await h.server.database.db.update(organizationMembers).set({ role: 'admin' }).where(eq(organizationMembers.email, admin.email));
     const member = await withPasswordSession('api-member@initech.test');
     await h.organizations.addMemberTo(ORGANIZATION, member.email);
     const others = await bystanders('api');
-    for (const held of [owner, member, ...others]) expect(await standing(held), held.email).toEqual(ALIVE);
+    for (const held of [owner, admin, member, ...others]) expect(await standing(held), held.email).toEqual(ALIVE);
 
-    const turnedOn = await put(owner.token, '/v3/sso/me/organization/sso/require', { require_sso: true });
+    // Asked on a password session: refused, and nothing ends (a broken IdP would lock everyone out).
+    const refused = await put(owner.token, '/v3/sso/me/organization/sso/require', { require_sso: true });
+    expect([refused.statusCode, refused.json().code]).toEqual([409, 'sso.sign_in_first']);
+    for (const held of [owner, admin, member]) expect(await standing(held), held.email).toEqual(ALIVE);
+
+    const turnedOn = await put(admin.token, '/v3/sso/me/organization/sso/require', { require_sso: true });
     expect(turnedOn.statusCode, turnedOn.body).toBe(200);
+    expect(turnedOn.json()).toMatchObject({ require_sso: true });
 
-    expect(await standing(member)).toEqual(ENDED);
-    // The owner asked on a password session: it ends too; they come back through the IdP.
-    expect(await standing(owner)).toEqual(ENDED);
-    for (const held of others) expect(await standing(held), held.email).toEqual(ALIVE);
+    for (const held of [member, owner]) expect(await standing(held), held.email).toEqual(ENDED);
+    for (const held of [admin, ...others]) expect(await standing(held), held.email).toEqual(ALIVE);
   });
 
   it("by the operators' command: the same", async () => {

@@ -57,7 +57,11 @@ export function companySsoRoutes(config: Config, companySso: CompanySsoService):
     // the identity provider, require-SSO or a domain's proof asks for a recent proof of identity.
     const organizationOf = (request: FastifyRequest) => companySso.administeredBy(caller(request).user);
     // The admin and where from: the audit log's entry of each change names both.
-    const me = (request: FastifyRequest) => ({ ...caller(request).user, origin: requestOrigin(request, config) });
+    const me = (request: FastifyRequest) => {
+      const { user, session } = caller(request);
+      // How the session was signed in, never the session itself (its token hash stays here).
+      return { ...user, origin: requestOrigin(request, config), session: { amr: session.amr, createdAt: session.createdAt } };
+    };
     const settings = companySso.settings;
     route(app, companySsoEndpoints.settings, async (request) => settings.view(await organizationOf(request), me(request)));
     route(app, companySsoEndpoints.setProvider, async (request) => settings.setProvider(await organizationOf(request), me(request), request.body), { bodyLimit: 600_000 });

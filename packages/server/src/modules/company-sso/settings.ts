@@ -91,7 +91,13 @@ export interface SettingsDependencies {
 }
 
 /** The admin who changed a setting: the signed-in account, and where from (for the audit log). */
-export type SettingsActor = { id?: string; email: string; origin?: { ip?: string | null; userAgent?: string | null } };
+export type SettingsActor = {
+  id?: string;
+  email: string;
+  origin?: { ip?: string | null; userAgent?: string | null };
+  /** The session the change is asked on (the settings screen's; none for an operator's command). */
+  session?: { amr: string[] | null; createdAt: Date };
+};
 
 /** One change of an organization's SSO settings, as its audit log records it. */
 export interface SsoSettingsChange {
@@ -115,6 +121,16 @@ export function companySsoSettings(deps: SettingsDependencies) {
   const { queries, secrets, clock } = deps;
   const changed = async (organization: Organization, actor: SettingsActor, action: SsoSettingsChange['action'], detail: SsoSettingsChange['detail']) =>
     deps.onChanged?.({ organizationId: organization.id, actor, action, detail });
+  /**
+   * Whether the admin's session is one the requirement keeps: the organization's IdP signed it in
+   * since they joined. Asked before requiring SSO from the settings screen, as GitHub asks for a
+   * SAML sign-in first: it shows the IdP lets people in (a broken one would lock every member
+   * out), and the admin stays signed in while everyone else's password sessions end.
+   */
+  const signedInThroughIdp = async (organization: Organization, caller: SettingsActor, session: NonNullable<SettingsActor['session']>) => {
+    const joinedAt = caller.id ? await queries.joinedAt(organization.id, caller.id, caller.email) : undefined;
+    return Boolean(joinedAt && session.amr?.includes('sso') && session.createdAt >= joinedAt);
+  };
   const domainOf = (value: string) => {
     const domain = normalizeDomain(value);
     if (!domain) throw fieldError('domain', 'sso.domain_invalid');
@@ -196,6 +212,8 @@ export function companySsoSettings(deps: SettingsDependencies) {
 
     async setRequireSso(organization: Organization, caller: SettingsActor, requireSso: boolean): Promise<CompanySsoSettings> {
       const before = (await queries.connectionOf(organization.id))?.requireSso;
+      if (before === undefined) throw new AppError('sso.not_configured');
+      if (requireSso && caller.session && !(await signedInThroughIdp(organization, caller, caller.session))) throw new AppError('sso.sign_in_first');
       if (!(await queries.setRequireSso(organization.id, requireSso, clock.now()))) throw new AppError('sso.not_configured');
       // Every time it is asked on, not only when it turns on: a session that a sign-in begun
       // before the change issued after the first sweep ends at the next.
