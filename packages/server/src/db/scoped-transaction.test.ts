@@ -72,4 +72,29 @@ describe('afterCommit', () => {
     await expect(failed).rejects.toThrow('the outer action failed');
     expect([ran, await rows()]).toEqual([false, 0]);
   });
+
+  it('never runs for a nested transaction that rolled back, though the outer one commits', async () => {
+    await database.db.execute(sql`delete from after_commit_probe`);
+    const ran: string[] = [];
+    // A nested inOneTransaction, and a plain transaction opened inside the scope (a savepoint too):
+    // each fails, the outer action goes on and commits.
+    const nested = [
+      (work: () => Promise<void>) => inOneTransaction(database.db, work),
+      (work: () => Promise<void>) => database.db.transaction(() => work()),
+    ];
+    await inOneTransaction(database.db, async () => {
+      for (const [index, open] of nested.entries()) {
+        await open(async () => {
+          await insert();
+          await afterCommit(async () => void ran.push(`rolled back ${index}`));
+          throw new Error('the nested change failed');
+        }).catch(() => undefined);
+      }
+      await database.db.transaction(async () => {
+        await afterCommit(async () => void ran.push('committed'));
+      });
+    });
+    expect([ran, await rows()]).toEqual([['committed'], 0]);
+  });
 });
+

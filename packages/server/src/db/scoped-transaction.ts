@@ -5,8 +5,10 @@ interface Scope {
   tx: DatabaseTransaction;
   /** False once the transaction ended: work it started and left running goes back to the database. */
   open: boolean;
-  /** What waits for the commit (afterCommit), shared with the scopes opened inside this one. */
+  /** What waits for the commit (afterCommit): a savepoint's joins its parent's once released. */
   committed: Array<() => Promise<unknown>>;
+  /** The scope a savepoint was opened in: work left running after the savepoint goes on there. */
+  parent?: Scope;
 }
 
 /** The slice of drizzle's session (PgSession) this file routes. */
@@ -19,8 +21,9 @@ const scopes = new AsyncLocalStorage<Scope>();
 const SCOPED = Symbol('transaction-scoped database');
 
 const openScope = () => {
-  const scope = scopes.getStore();
-  return scope?.open ? scope : undefined;
+  let scope = scopes.getStore();
+  while (scope && !scope.open) scope = scope.parent;
+  return scope;
 };
 const sessionOf = (tx: DatabaseTransaction) => (tx as unknown as { session: Session }).session;
 
@@ -72,8 +75,8 @@ function routedSession(root: Session): Session {
   return new Proxy(root, {
     get(target, property) {
       const scope = openScope();
-      // A transaction opened inside the scope is a savepoint of its transaction.
-      if (property === 'transaction' && scope) return (work: (tx: DatabaseTransaction) => Promise<unknown>) => scope.tx.transaction(work);
+      // A transaction opened inside the scope is a savepoint of its transaction, with a scope of its own (afterCommit).
+      if (property === 'transaction' && scope) return (work: (tx: DatabaseTransaction) => Promise<unknown>) => nestedIn(scope, (inSavepoint) => scope.tx.transaction(inSavepoint), work);
       if (property === 'prepareQuery') return (...args: unknown[]) => routedPrepared(target, args);
       const session: object = scope ? sessionOf(scope.tx) : target;
       const value: unknown = Reflect.get(session, property);
@@ -109,17 +112,31 @@ export function transactionScoped(db: Database): Database {
  * scope, it waits for the outermost commit.
  */
 export async function inOneTransaction<T>(db: Database, work: () => Promise<T>): Promise<T> {
-  const outer = openScope();
-  const committed: Scope['committed'] = outer?.committed ?? [];
-  const answer = await db.transaction(async (tx) => {
-    const scope: Scope = { tx, open: true, committed };
-    try {
-      return await scopes.run(scope, work);
-    } finally {
-      scope.open = false;
-    }
-  });
-  if (!outer) for (const next of committed.splice(0)) await next();
+  // Inside another: a savepoint of its transaction, in a scope of its own (the routed session's `transaction`).
+  if (openScope()) return db.transaction(() => work());
+  const committed: Scope['committed'] = [];
+  const answer = await db.transaction((tx) => runScoped({ tx, open: true, committed }, () => work()));
+  for (const next of committed.splice(0)) await next();
+  return answer;
+}
+
+async function runScoped<T>(scope: Scope, work: (tx: DatabaseTransaction) => Promise<T>): Promise<T> {
+  try {
+    return await scopes.run(scope, () => work(scope.tx));
+  } finally {
+    scope.open = false;
+  }
+}
+
+/**
+ * A savepoint of `outer`'s transaction in a scope of its own: what it asked to run after the
+ * commit joins the outer scope's list only once the savepoint is released. A savepoint rolled
+ * back (its error caught, the outer action going on) takes its work with it.
+ */
+async function nestedIn<T>(outer: Scope, open: (inSavepoint: (tx: DatabaseTransaction) => Promise<T>) => Promise<T>, work: (tx: DatabaseTransaction) => Promise<T>): Promise<T> {
+  const committed: Scope['committed'] = [];
+  const answer = await open((tx) => runScoped({ tx, open: true, committed, parent: outer }, work));
+  outer.committed.push(...committed);
   return answer;
 }
 
