@@ -198,7 +198,6 @@ export function companySsoQueries(db: DatabaseExecutor) {
       return Boolean(row);
     },
 
-    /** Whether the account is a member of this organization now (its row by account or by email). */
     /** When the account joined the organization (its member row was made); undefined when it is not a member. */
     async joinedAt(organizationId: string, userId: string, email: string): Promise<Date | undefined> {
       const [row] = await db
@@ -209,6 +208,7 @@ export function companySsoQueries(db: DatabaseExecutor) {
       return row?.joinedAt;
     },
 
+    /** Whether the account is a member of this organization now (its row by account or by email). */
     async isMember(organizationId: string, userId: string, email: string): Promise<boolean> {
       const [row] = await db
         .select({ email: organizationMembers.email })
