@@ -3,3 +3,4 @@ export { createApiKeyService, type ApiKeyService } from './service';
 export { apiKeyRoutes } from './routes';
 export { apiKeysModule } from './module';
 export { bearerKeyStore, toKeyDto, type KeyRow } from './key-store';
+export { revokeApiKeysUnlessSsoSince } from './sso-bound';

@@ -51,7 +51,12 @@ export function bearerKeyStore(db: Database, clock: Clock, table: KeyTable) {
     },
 
     /** Creates a key; the secret is in the answer this once and nowhere else. */
-    async create(userId: string, input: { name: string; scopes: string[]; expires_in_days?: number | undefined }): Promise<{ row: KeyRow; key: string }> {
+    async create(
+      userId: string,
+      input: { name: string; scopes: string[]; expires_in_days?: number | undefined },
+      /** Columns of this table's own (the personal keys' made_on_sso). */
+      own: Partial<typeof apiKeys.$inferInsert> = {},
+    ): Promise<{ row: KeyRow; key: string }> {
       const secret = randomToken(32);
       const key = `${API_KEY_PREFIX}${secret}`;
       const now = clock.now();
@@ -64,6 +69,7 @@ export function bearerKeyStore(db: Database, clock: Clock, table: KeyTable) {
         scopes: [...new Set(input.scopes)],
         expiresAt: input.expires_in_days ? new Date(now.getTime() + input.expires_in_days * DAY_MS) : null,
         createdAt: now,
+        ...own,
       };
       const [row] = await db
         .insert(table as PgTable)

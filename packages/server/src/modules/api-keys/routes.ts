@@ -11,7 +11,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function apiKeyRoutes(config: Config, apiKeys: ApiKeyService): FastifyPluginAsync {
   return async (app) => {
-    route(app, apiKeyEndpoints.create, async (request) => apiKeys.create(caller(request).user.id, request.body, requestOrigin(request, config)));
+    route(app, apiKeyEndpoints.create, async (request) => {
+      const { user, session } = caller(request);
+      return apiKeys.create(user.id, request.body, requestOrigin(request, config), session.amr?.includes('sso') ?? false);
+    });
 
     route(app, apiKeyEndpoints.list, async (request) => apiKeys.list(caller(request).user.id));
 

@@ -34,12 +34,15 @@ export function createApiKeyService(deps: NotifierDependencies) {
   return {
     ...authenticator,
 
-    /** Creates a key; the secret is in the answer this once and nowhere else. Mails and notifies the owner. */
-    async create(userId: string, input: { name: string; scopes: ApiKeyScope[]; expires_in_days?: number }, origin: RequestOrigin) {
+    /**
+     * Creates a key; the secret is in the answer this once and nowhere else. Mails and notifies
+     * the owner. `madeOnSso`: the session asking was signed in by the organization's IdP.
+     */
+    async create(userId: string, input: { name: string; scopes: ApiKeyScope[]; expires_in_days?: number }, origin: RequestOrigin, madeOnSso = false) {
       if ((await keys.liveKeysOf(userId)).length >= MAX_API_KEYS_PER_USER) {
         throw fieldError('name', 'api_keys.limit_reached', { max: MAX_API_KEYS_PER_USER });
       }
-      const { row, key } = await keys.create(userId, input);
+      const { row, key } = await keys.create(userId, input, { madeOnSso });
       await notifySecurityEvent(deps, userId, 'api_key_created', { brand: origin.brand, detail: input.name });
       return { ...toApiKeyDto(row), key };
     },

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns';
 import { personId } from '../users/tables';
 
@@ -22,6 +22,10 @@ export function bearerKeyColumns() {
 /** API keys: bearer credentials limited to scopes, stored only as SHA-256. */
 export const apiKeys = pgTable(
   'api_keys',
-  bearerKeyColumns(),
+  {
+    ...bearerKeyColumns(),
+    /** Made on a session the person's organization's IdP signed in: requiring SSO keeps it, as it keeps such sessions. */
+    madeOnSso: boolean('made_on_sso').notNull().default(false),
+  },
   (table) => [uniqueIndex('api_keys_hash_key').on(table.keyHash), index('api_keys_user_idx').on(table.userId)],
 );

@@ -235,3 +235,33 @@ describe('a person joins an organization that requires SSO', () => {
     expect(live.every((row) => row.revokedAt !== null)).toBe(true);
   });
 });
+
+describe("a member's personal API keys", () => {
+  /** A personal API key made on this session (a fresh one: making a key asks for a recent proof of identity). */
+  async function apiKey(token: string, name: string): Promise<string> {
+    const made = await h.server.app.inject({ method: 'POST', url: '/v3/sso/me/api-keys', payload: { name, scopes: ['me:read'] }, headers: { authorization: `Bearer ${token}` }, remoteAddress: h.nextAddress() });
+    expect(made.statusCode, made.body).toBe(201);
+    return made.json().key as string;
+  }
+
+  it('made on a password session are revoked when SSO becomes required, and when the person joins where it is; made on an SSO session, kept', async () => {
+    await requireSso(ORGANIZATION, false);
+    const member = await withPasswordSession('keyed-member@initech.test');
+    await h.organizations.addMemberTo(ORGANIZATION, member.email);
+    const ssoMember = await withSsoSession('keyed-sso@initech.test');
+    const outsider = await withPasswordSession('keyed-outsider@example.test');
+    const keys = { member: await apiKey(member.token, 'Deploy script'), ssoMember: await apiKey(ssoMember.token, 'CI'), outsider: await apiKey(outsider.token, 'Backup') };
+    for (const key of Object.values(keys)) expect(await me(key)).toBe(200);
+
+    await requireSso(ORGANIZATION, true);
+    // Before, the member's key went on answering after every session of theirs had ended.
+    expect(await me(keys.member)).toBe(401);
+    expect([await me(keys.ssoMember), await me(keys.outsider)]).toEqual([200, 200]);
+
+    const joiner = await withPasswordSession('keyed-joiner@initech.test');
+    const joinersKey = await apiKey(joiner.token, 'Laptop');
+    await h.organizations.addMemberTo(ORGANIZATION, joiner.email);
+    expect(await me(joinersKey)).toBe(401);
+    expect([await me(keys.ssoMember), await me(keys.outsider)]).toEqual([200, 200]);
+  });
+});

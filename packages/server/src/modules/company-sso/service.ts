@@ -1,5 +1,6 @@
 import { afterCommit } from '../../db/scoped-transaction';
 import { record } from '../audit';
+import { revokeApiKeysUnlessSsoSince } from '../api-keys';
 import { administeredOrganizations, memberAccounts, organizationOfMember } from '../organizations';
 import type { UserRow } from '../users';
 import { createOneTimeTokens } from '../../platform/one-time-tokens';
@@ -58,7 +59,13 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
    * stood on them, on every node. How many ended.
    */
   async function endSessionsWithoutSso(organizationId: string, email?: string): Promise<number> {
-    return deps.sessions.endUnlessSsoSince(await memberAccounts(deps.db, organizationId, email));
+    return endUnlessSsoSince(await memberAccounts(deps.db, organizationId, email));
+  }
+
+  /** What these people hold that their IdP did not vouch for since `since`: sessions (what stood on them ends too) and personal API keys. How many sessions ended. */
+  async function endUnlessSsoSince(people: Array<{ userId: string; since: Date }>): Promise<number> {
+    await revokeApiKeysUnlessSsoSince(deps.db, people, clock.now());
+    return deps.sessions.endUnlessSsoSince(people);
   }
 
   return {
@@ -121,7 +128,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
      * is required, its sessions end as a joiner's do, SSO sessions from before this moment too.
      */
     async emailChanged(user: { id: string; email: string }): Promise<void> {
-      if (await queries.pendingRowRequiresSso(user.email)) await deps.sessions.endUnlessSsoSince([{ userId: user.id, since: clock.now() }]);
+      if (await queries.pendingRowRequiresSso(user.email)) await endUnlessSsoSince([{ userId: user.id, since: clock.now() }]);
     },
 
     /** The account's organization, and whether it requires SSO (then a password or email code may not sign it in). */
