@@ -168,9 +168,10 @@ test('links an existing account at the domain only after its owner signs in and 
   await expectNoSeriousViolations(page);
   await snap(page, 'sso-link-platform-en');
   await page.getByRole('button', { name: 'Link and join' }).click();
-  await expect(page).toHaveURL(/\/organization$/);
-  // Linked: the IdP signs the owner in from now on (Acme requires SSO of its members).
-  await page.context().clearCookies();
+  // Linked and joined: Acme requires SSO of its members, so the password session the link was confirmed on ends,
+  // and the next page is the sign-in page. The IdP signs the owner in from now on.
+  await expect(page).toHaveURL(/\/login\?next=%2Forganization$/);
+  expect((await page.context().request.get(`${portal.platformUrl}/v3/sso/me`)).status()).toBe(401);
   await page.goto(`${portal.platformUrl}/login/sso`);
   await page.getByLabel('SSO identifier or work email').fill('acme');
   await page.getByRole('button', { name: 'Continue' }).click();
