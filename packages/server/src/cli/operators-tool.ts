@@ -8,7 +8,6 @@ import { parseOptions, UsageError, withDatabase, type OperatorTool, type ToolIo 
 import { createOperatorService, type OperatorService } from '../modules/operators';
 import { createUserService } from '../modules/users';
 import { systemClock } from '../platform/clock';
-import { transactionScoped } from '../db/scoped-transaction';
 
 const USAGE = 'usage: npm run operators -- grant <email> owner|support|finance [--reason <why>]  |  revoke <email> owner|support|finance [--reason <why>]  |  list';
 const DEFAULT_REASON = 'from the command line';
@@ -78,9 +77,8 @@ async function main(argv: string[], io: ToolIo): Promise<number> {
     return 0;
   }
   // A refusal of the service (no activated account, the last owner) exits 1 with its message (cli/run-tool.ts).
-  return withDatabase(io.env, async (database) => {
-    // The role's change and its audit row commit together, as through the server (db/scoped-transaction.ts).
-    const db = transactionScoped(database.db);
+  // The role's change and its audit row commit together, as through the server (withDatabase's database is scoped).
+  return withDatabase(io.env, async ({ db }) => {
     const users = createUserService(db);
     await onDatabase(io, createOperatorService({ db, clock: systemClock, findUserByEmail: (address) => users.findByEmail(address) }), command);
     return 0;

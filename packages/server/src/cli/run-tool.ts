@@ -13,6 +13,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { DataDirLocked, openDatabase, type Database } from '../db/client';
 import { migrate } from '../db/migrate';
+import { transactionScoped } from '../db/scoped-transaction';
 
 /** Where a command reads its settings and writes what it prints. */
 export interface ToolIo {
@@ -88,7 +89,9 @@ export async function withDatabase<T>(env: NodeJS.ProcessEnv, work: (opened: { c
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     await migrate(database);
-    return await work({ config, db: database.db });
+    // Scoped as the server's is (app.ts): what a module does in one transaction (an operator's
+    // action with its audit row, company SSO's sweep) is one transaction here too.
+    return await work({ config, db: transactionScoped(database.db) });
   } finally {
     await database.close();
   }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { API_KEY_PATTERN, API_KEY_PREFIX } from '@portal/contracts';
-import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
-import { apiKeys, users } from '../../db/schema';
+import { apiKeys, sessions, users } from '../../db/schema';
+import { AppError } from '../../platform/errors';
 import type { Clock } from '../../platform/clock';
 import { randomToken, sha256 } from '../../platform/crypto';
 
@@ -50,13 +51,25 @@ export function bearerKeyStore(db: Database, clock: Clock, table: KeyTable) {
       return rows as KeyRow[];
     },
 
-    /** Creates a key; the secret is in the answer this once and nowhere else. */
+    /**
+     * Creates a key; the secret is in the answer this once and nowhere else. Undefined when the
+     * user already holds `limit` keys that are not revoked. One transaction, in this order: the
+     * user's row locked (FOR NO KEY UPDATE: a user's creations take turns, while statements that
+     * only refer to the row, a sign-in's session, go on), then the count, then the insert, so
+     * parallel requests cannot pass the limit together. `onSession`: the session the key is made
+     * on, which must still be live; it is locked FOR SHARE, so a sweep that ends it (company SSO)
+     * either waits for this key and then finds it, or ended the session first and this refuses.
+     */
     async create(
       userId: string,
       input: { name: string; scopes: string[]; expires_in_days?: number | undefined },
-      /** Columns of this table's own (the personal keys' made_on_sso). */
-      own: Partial<typeof apiKeys.$inferInsert> = {},
-    ): Promise<{ row: KeyRow; key: string }> {
+      rules: {
+        limit: number;
+        onSession?: string;
+        /** Columns of this table's own (the personal keys' made_on_sso). */
+        own?: Partial<typeof apiKeys.$inferInsert>;
+      },
+    ): Promise<{ row: KeyRow; key: string } | undefined> {
       const secret = randomToken(32);
       const key = `${API_KEY_PREFIX}${secret}`;
       const now = clock.now();
@@ -69,13 +82,22 @@ export function bearerKeyStore(db: Database, clock: Clock, table: KeyTable) {
         scopes: [...new Set(input.scopes)],
         expiresAt: input.expires_in_days ? new Date(now.getTime() + input.expires_in_days * DAY_MS) : null,
         createdAt: now,
-        ...own,
+        ...rules.own,
       };
-      const [row] = await db
-        .insert(table as PgTable)
-        .values(values)
-        .returning();
-      return { row: row as KeyRow, key };
+      return db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+        if (rules.onSession) {
+          const [session] = await tx.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.id, rules.onSession), eq(sessions.userId, userId), isNull(sessions.revokedAt))).for('share');
+          if (!session) throw new AppError('unauthorized');
+        }
+        const [held] = await tx.select({ count: count() }).from(table as PgTable).where(live(userId));
+        if (held!.count >= rules.limit) return undefined;
+        const [row] = await tx
+          .insert(table as PgTable)
+          .values(values)
+          .returning();
+        return { row: row as KeyRow, key };
+      });
     },
 
     /** Revokes one of a user's keys; false when it was not theirs or already revoked. */

@@ -35,16 +35,15 @@ export function createApiKeyService(deps: NotifierDependencies) {
     ...authenticator,
 
     /**
-     * Creates a key; the secret is in the answer this once and nowhere else. Mails and notifies
-     * the owner. `madeOnSso`: the session asking was signed in by the organization's IdP.
+     * Creates a key on the session `onSession` (still live: see the store's create); the secret
+     * is in the answer this once and nowhere else. Mails and notifies the owner. `madeOnSso`: the
+     * organization's IdP signed that session in.
      */
-    async create(userId: string, input: { name: string; scopes: ApiKeyScope[]; expires_in_days?: number }, origin: RequestOrigin, madeOnSso = false) {
-      if ((await keys.liveKeysOf(userId)).length >= MAX_API_KEYS_PER_USER) {
-        throw fieldError('name', 'api_keys.limit_reached', { max: MAX_API_KEYS_PER_USER });
-      }
-      const { row, key } = await keys.create(userId, input, { madeOnSso });
+    async create(userId: string, input: { name: string; scopes: ApiKeyScope[]; expires_in_days?: number }, origin: RequestOrigin, on: { sessionId: string; madeOnSso: boolean }) {
+      const made = await keys.create(userId, input, { limit: MAX_API_KEYS_PER_USER, onSession: on.sessionId, own: { madeOnSso: on.madeOnSso } });
+      if (!made) throw fieldError('name', 'api_keys.limit_reached', { max: MAX_API_KEYS_PER_USER });
       await notifySecurityEvent(deps, userId, 'api_key_created', { brand: origin.brand, detail: input.name });
-      return { ...toApiKeyDto(row), key };
+      return { ...toApiKeyDto(made.row), key: made.key };
     },
 
     list: async (userId: string) => (await keys.liveKeysOf(userId)).map(toApiKeyDto),

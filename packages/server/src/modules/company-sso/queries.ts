@@ -1,7 +1,8 @@
-import { and, eq, gt, isNotNull, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from '../../db/client';
 import type { SignInMembership } from '../auth';
 import { companySsoConnections, companySsoDomains, companySsoIdentities, companySsoRequests, organizationMembers, users } from '../../db/schema';
+import { rowsOfAccount } from '../organizations';
 import { identifierColumn, identifierLookup, type UserRow } from '../users';
 import { isUniqueViolation } from '../../db/errors';
 import { upsertOrganizationSettings } from '../../db/upsert-settings';
@@ -14,16 +15,6 @@ export type ConnectionSettings = Omit<typeof companySsoConnections.$inferInsert,
 const membershipColumns = { organizationId: organizationMembers.organizationId, ssoRequired: sql<boolean>`coalesce(${companySsoConnections.requireSso}, false)` };
 const toMembership = (row: { organizationId: string | null; ssoRequired: boolean }): SignInMembership | undefined =>
   row.organizationId === null ? undefined : { organizationId: row.organizationId, ssoRequired: row.ssoRequired === true };
-
-/**
- * The membership rows of an account: every row that names it by id, and by email only a row
- * that names no account yet (made before the account existed). A row follows the account it
- * names, whatever address it was left under; a row naming another account never counts for
- * this one, though this one now holds the address. Emails are compared as stored: both tables
- * keep them trimmed and lower-cased.
- */
-const rowsOfAccount = (userId: SQLWrapper | string, email: SQLWrapper | string) =>
-  or(eq(organizationMembers.userId, userId), and(isNull(organizationMembers.userId), eq(organizationMembers.email, email)))!;
 
 /** With several rows (one by id, another by email), an organization that requires SSO decides: any of them binds the account. */
 const bindingFirst = sql`${membershipColumns.ssoRequired} desc`;

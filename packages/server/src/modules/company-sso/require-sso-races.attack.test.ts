@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { companySsoTestServer } from '../../../test/company-sso';
 import { testDatabaseKind } from '../../../test/db-target';
 import { untilOperatorAuditWriting } from '../../../test/slow-operator-audit';
-import { sessions, users } from '../../db/schema';
+import { apiKeys, sessions, users } from '../../db/schema';
 
 /**
  * A member the organization wants to force through its IdP, trying to keep a session its IdP did
@@ -138,5 +138,31 @@ describe('require SSO turned on while a restore makes its session', () => {
     expect(await liveSessions(email)).toEqual([]);
     const [after] = await db.select({ deletionDueAt: users.deletionDueAt }).from(users).where(eq(users.email, email));
     expect(after!.deletionDueAt).toEqual(scheduled!.deletionDueAt);
+  });
+});
+
+describe('require SSO turned on while a member makes an API key on a password session', () => {
+  it('leaves no such key working: the sweep waits for the key, then revokes it', async () => {
+    await requireSso(false);
+    const email = 'scripter@cyberdyne.test';
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    const token = await h.client.registeredUser(email, PASSWORD);
+    const [user] = await h.server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    // The key's insert takes a second, after its request passed the guard on a live session.
+    const { db } = h.server.database;
+    await db.execute(sql.raw(`create function slow_key() returns trigger language plpgsql as $$ begin if new.user_id = '${user!.id}' then perform pg_sleep(1); end if; return new; end $$`));
+    await db.execute(sql.raw('create trigger slow_key before insert on api_keys for each row execute function slow_key()'));
+
+    const making = call(token, '/v3/sso/me/api-keys', { name: 'Deploy', scopes: ['me:read'] });
+    await untilOperatorAuditWriting(h.server.database);
+    // Before, the sweep revoked the keys it saw (not this one, uncommitted) and then the sessions.
+    await requireSso(true);
+    const made = await making;
+    await db.execute(sql.raw('drop trigger slow_key on api_keys'));
+
+    expect([201, 401]).toContain(made.statusCode);
+    if (made.statusCode === 201) expect(await me(made.json().key as string)).toBe(401);
+    expect(await db.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.userId, user!.id), isNull(apiKeys.revokedAt)))).toEqual([]);
+    expect(await me(token)).toBe(401);
   });
 });

@@ -134,6 +134,26 @@ describe('an organization starts requiring SSO', () => {
   });
 });
 
+describe('the next holder of an address a member gave up', () => {
+  it("keeps their sessions when the organization requires SSO; the member's own end, under their new address", async () => {
+    await requireSso(ORGANIZATION, false);
+    const old = 'gave-up@initech.test';
+    const member = await withPasswordSession(old);
+    await h.organizations.addMemberTo(ORGANIZATION, old);
+    const { db } = h.server.database;
+    // The row names the member's account; their email changed while the row kept the old address.
+    const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, old));
+    await db.update(organizationMembers).set({ userId: account!.id }).where(eq(organizationMembers.email, old));
+    await db.update(users).set({ email: 'moved-on@example.test' }).where(eq(users.id, account!.id));
+    const nextHolder = await withPasswordSession(old);
+
+    await requireSso(ORGANIZATION, true);
+    expect(await standing(member)).toEqual(ENDED);
+    // Before, the sweep matched accounts by the row's email too: the stranger's sessions ended.
+    expect(await standing(nextHolder)).toEqual(ALIVE);
+  });
+});
+
 describe("an app's device sign-in", () => {
   it('approved on a password session ends with it, though the member keeps a session the IdP signed in', async () => {
     await requireSso(ORGANIZATION, false);

@@ -1,7 +1,8 @@
-import { afterCommit } from '../../db/scoped-transaction';
+import { afterCommit, inOneTransaction } from '../../db/scoped-transaction';
 import { record } from '../audit';
 import { revokeApiKeysUnlessSsoSince } from '../api-keys';
 import { administeredOrganizations, memberAccounts, organizationOfMember } from '../organizations';
+import type { BoundSince } from '../sessions';
 import type { UserRow } from '../users';
 import { createOneTimeTokens } from '../../platform/one-time-tokens';
 import { egressPolicyFor } from '../../platform/egress';
@@ -62,10 +63,18 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
     return endUnlessSsoSince(await memberAccounts(deps.db, organizationId, email));
   }
 
-  /** What these people hold that their IdP did not vouch for since `since`: sessions (what stood on them ends too) and personal API keys. How many sessions ended. */
-  async function endUnlessSsoSince(people: Array<{ userId: string; since: Date }>): Promise<number> {
-    await revokeApiKeysUnlessSsoSince(deps.db, people, clock.now());
-    return deps.sessions.endUnlessSsoSince(people);
+  /**
+   * What these people hold that their IdP did not vouch for since `since`: sessions (what stood on
+   * them ends too) and personal API keys, all or nothing. Sessions first: a key being made locks
+   * its session (the key store's create), so the key sweep that follows finds every key made on a
+   * session this one ended. How many sessions ended.
+   */
+  async function endUnlessSsoSince(people: BoundSince[]): Promise<number> {
+    return inOneTransaction(deps.db, async () => {
+      const ended = await deps.sessions.endUnlessSsoSince(people);
+      await revokeApiKeysUnlessSsoSince(deps.db, people, clock.now());
+      return ended;
+    });
   }
 
   return {

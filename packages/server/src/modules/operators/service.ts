@@ -125,9 +125,9 @@ export function createOperatorService(deps: OperatorServiceDependencies) {
 
     /** Creates a key; the secret is in the answer this once and nowhere else. */
     async createKey(userId: string, input: { name: string; scopes: AdminScope[]; expires_in_days?: number }) {
-      if ((await keys.liveKeysOf(userId)).length >= MAX_OPERATOR_KEYS) throw new AppError('admin.key_limit_reached', { max: MAX_OPERATOR_KEYS });
-      const { row, key } = await keys.create(userId, input);
-      return { ...toOperatorKeyDto(row), key };
+      const made = await keys.create(userId, input, { limit: MAX_OPERATOR_KEYS });
+      if (!made) throw new AppError('admin.key_limit_reached', { max: MAX_OPERATOR_KEYS });
+      return { ...toOperatorKeyDto(made.row), key: made.key };
     },
 
     listKeys: async (userId: string) => (await keys.liveKeysOf(userId)).map(toOperatorKeyDto),

@@ -3,6 +3,7 @@ export { createOrganizationService, deploymentUrl, OrganizationAdminError, type 
 export { createMembershipService, type MembershipDependencies, type MembershipService } from './membership';
 export { roleOfUser, type MemberJoinedHook, type MembershipChange, type MembershipChangeHook } from './members';
 export { administeredOrganizations, memberAccounts, organizationOfMember } from './lookups';
+export { rowsOfAccount } from './member-rows';
 export { membershipRoutes, organizationRoutes } from './routes';
 export type { DeploymentRow, OrganizationRow } from './queries';
 export type { OrganizationRole } from '@portal/contracts';

@@ -1,7 +1,8 @@
 import { auditReaderRoles } from '@portal/contracts';
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { organizationMembers, organizations, users } from '../../db/schema';
+import { rowsOfAccount } from './member-rows';
 
 // Lookups other modules make of organizations (the audit log's: whose events it keeps, who reads it;
 // company SSO's: whose sessions its requirement ends).
@@ -30,21 +31,20 @@ export async function administeredOrganizations(db: Database, userId: string, em
     .selectDistinctOn([organizations.name, organizations.id], { id: organizations.id, name: organizations.name, role: organizationMembers.role })
     .from(organizations)
     .innerJoin(organizationMembers, eq(organizationMembers.organizationId, organizations.id))
-    // A row that names an account is that account's only; by email only a row made before the account existed.
-    .where(and(or(eq(organizationMembers.userId, userId), and(isNull(organizationMembers.userId), eq(organizationMembers.email, address))), inArray(organizationMembers.role, [...auditReaderRoles])))
+    .where(and(rowsOfAccount(userId, address), inArray(organizationMembers.role, [...auditReaderRoles])))
     .orderBy(organizations.name, organizations.id);
   return rows.map((row) => ({ id: row.id, name: row.name, role: row.role === 'owner' ? 'owner' : 'admin' }));
 }
 
 /**
- * The accounts of an organization's members (or of one member's email), with when each joined.
- * An account counts by the row's email (what the sign-in's SSO gate reads) and by the account
- * the row names: whoever a member row could stand for, since ending their sessions is the safe side.
+ * The accounts of an organization's members (or of one member's email), with when each joined:
+ * each row's account by the rule the sign-in's SSO gate reads (`rowsOfAccount`). A row that names
+ * an account counts for it alone, not for whoever took the address it was left under since.
  */
 export async function memberAccounts(db: Database, organizationId: string, email?: string): Promise<Array<{ userId: string; since: Date }>> {
   return db
     .selectDistinct({ userId: users.id, since: organizationMembers.createdAt })
     .from(organizationMembers)
-    .innerJoin(users, or(eq(users.email, organizationMembers.email), eq(users.id, organizationMembers.userId)))
+    .innerJoin(users, rowsOfAccount(users.id, users.email))
     .where(and(eq(organizationMembers.organizationId, organizationId), email === undefined ? undefined : eq(organizationMembers.email, email.trim().toLowerCase())));
 }

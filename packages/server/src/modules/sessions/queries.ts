@@ -3,6 +3,7 @@ import { and, desc, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
 import { securityAlerts, sessionProofs, sessions, users } from '../../db/schema';
+import { heldWithoutSsoSince, type BoundSince } from './sso-since';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type NewSessionRow = typeof sessions.$inferInsert;
@@ -129,16 +130,15 @@ export function sessionQueries(db: Database) {
      * before was another organization's IdP, or none); the rows revoked, and whether the person
      * still has a live session (one kept).
      */
-    async revokeUnlessSsoSince(people: ReadonlyArray<{ userId: string; since: Date }>, now: Date): Promise<Array<{ id: string; userId: string; kept: boolean }>> {
+    async revokeUnlessSsoSince(people: readonly BoundSince[], now: Date): Promise<Array<{ id: string; userId: string; kept: boolean }>> {
       if (people.length === 0) return [];
-      const person = sql`unnest(${sql.param(people.map((item) => item.userId))}::uuid[], ${sql.param(people.map((item) => item.since.toISOString()))}::timestamptz[]) as person(user_id, since)`;
       // amr is null on rows older than the column: not an SSO sign-in.
-      const ssoSince = sql`coalesce(${sessions.amr}, '{}'::text[]) @> array['sso']::text[] and ${sessions.createdAt} >= person.since`;
+      const withoutSso = heldWithoutSsoSince(people, { userId: sessions.userId, viaSso: sql`coalesce(${sessions.amr}, '{}'::text[]) @> array['sso']::text[]`, createdAt: sessions.createdAt });
       const revoked = db.$with('revoked').as(
         db
           .update(sessions)
           .set({ revokedAt: now })
-          .where(and(isNull(sessions.revokedAt), sql`exists (select 1 from ${person} where person.user_id = ${sessions.userId} and not (${ssoSince}))`))
+          .where(and(isNull(sessions.revokedAt), withoutSso))
           .returning({ id: sessions.id, userId: sessions.userId }),
       );
       // The statement's snapshot still shows the rows it revokes as live: they are left out by id.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AUTH_TOKEN_LIFETIME_SECONDS } from '@portal/contracts';
 import type { Database } from '../../db/client';
 import { afterCommit, inTransaction } from '../../db/scoped-transaction';
+import type { BoundSince } from './sso-since';
 import type { Clock } from '../../platform/clock';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { describeClient } from './client-info';
@@ -72,7 +73,12 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
    * sign-out holds here as soon as it answers, on paths outside the read-your-writes hook too,
    * such as the provider's RP-initiated logout. Other nodes forget when the notification arrives.
    */
-  const forgetHere = (userId: string) => cache?.identities.evictUser(userId);
+  const forgetHere = (userId: string) => {
+    cache?.identities.evictUser(userId);
+    // Inside a transaction (company SSO's sweep), once more after the commit: a request between
+    // would have cached the session again from rows that still showed it live.
+    if (cache && inTransaction()) void afterCommit(async () => cache.identities.evictUser(userId));
+  };
 
   async function authenticateFromDatabase(tokenHash: string, now: Date): Promise<CachedIdentity | null> {
     const generation = cache?.identities.generation ?? 0;
@@ -210,7 +216,7 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
      * them; a person left without any session is signed out everywhere (their apps' device
      * sign-ins too). How many sessions ended.
      */
-    async endUnlessSsoSince(people: ReadonlyArray<{ userId: string; since: Date }>): Promise<number> {
+    async endUnlessSsoSince(people: readonly BoundSince[]): Promise<number> {
       const revoked = await queries.revokeUnlessSsoSince(people, clock.now());
       const byUser = new Map<string, { sessionIds: string[]; kept: boolean }>();
       for (const row of revoked) {
