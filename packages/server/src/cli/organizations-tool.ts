@@ -40,9 +40,9 @@ const OPTIONS = {
  * member added where SSO is required, or SSO required of the members, ends their other sessions
  * through the sessions service, with the OIDC provider listening as on a server: the provider
  * sessions and tokens on them end, the apps hear of it, and the servers' caches forget (the
- * database notifies them). The provider is made only for the commands that may end sessions
- * (`readyToEndSessions`), before they run: it listens to the database's change feed, which on
- * PGlite waits for the transaction the sweep ends sessions in.
+ * database notifies them). The provider is made on the first sessions to end, not for every
+ * command, and before the sessions service opens the transaction it ends them in: the provider
+ * listens to the database's change feed, which on PGlite waits for any transaction open.
  */
 export function operatorOrganizationServices(config: Config, db: Database, clock: Clock = systemClock) {
   const secrets = createDataProtection(loadDataKey(config));
@@ -73,14 +73,13 @@ export function operatorOrganizationServices(config: Config, db: Database, clock
     limiter,
     secrets,
     organizations,
-    sessions: { endUnlessSsoSince: async (people) => (people.length === 0 ? 0 : (await (ending ??= withProvider())).sessions.endUnlessSsoSince(people)) },
+    sessions: { endUnlessSsoSince: async (people, alongside) => (await (ending ??= withProvider())).sessions.endUnlessSsoSince(people, alongside) },
     log: quiet,
     signIn: { run: () => Promise.reject(new Error('no sign-in from the command line')) },
   }));
   return {
     organizations,
     companySso,
-    readyToEndSessions: async () => void (await (ending ??= withProvider())),
     async close(): Promise<void> {
       await (await ending)?.close();
       await limiter.close();
@@ -96,9 +95,8 @@ async function main(argv: string[], io: ToolIo): Promise<number> {
   if (api) return organizationsViaApi(io, api, command, rest);
   // The organizations' and company SSO's refusals are the operator's to read: exit 1 with the message (run-tool.ts).
   return withDatabase(io.env, async ({ config, db }) => {
-    const { organizations, companySso, readyToEndSessions, close } = operatorOrganizationServices(config, db);
+    const { organizations, companySso, close } = operatorOrganizationServices(config, db);
     try {
-      if (command === 'add-member' || (command === 'sso' && values['require-sso'] === 'on')) await readyToEndSessions();
       if (command === 'sso' || command === 'domain') {
         await companySsoCommand(io, command, positionals, values, companySso);
       } else if (command === 'create') {

@@ -1,4 +1,4 @@
-import { afterCommit, inOneTransaction } from '../../db/scoped-transaction';
+import { afterCommit } from '../../db/scoped-transaction';
 import { record } from '../audit';
 import { revokeApiKeysUnlessSsoSince } from '../api-keys';
 import { administeredOrganizations, memberAccounts, organizationOfMember } from '../organizations';
@@ -65,16 +65,13 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
 
   /**
    * What these people hold that their IdP did not vouch for since `since`: sessions (what stood on
-   * them ends too) and personal API keys, all or nothing. Sessions first: a key being made locks
-   * its session (the key store's create), so the key sweep that follows finds every key made on a
+   * them ends too) and personal API keys, in one transaction. Keys after sessions: a key being
+   * made locks its session (the key store's create), so the key sweep finds every key made on a
    * session this one ended. How many sessions ended.
    */
   async function endUnlessSsoSince(people: BoundSince[]): Promise<number> {
-    return inOneTransaction(deps.db, async () => {
-      const ended = await deps.sessions.endUnlessSsoSince(people);
-      await revokeApiKeysUnlessSsoSince(deps.db, people, clock.now());
-      return ended;
-    });
+    if (people.length === 0) return 0;
+    return deps.sessions.endUnlessSsoSince(people, () => revokeApiKeysUnlessSsoSince(deps.db, people, clock.now()));
   }
 
   return {

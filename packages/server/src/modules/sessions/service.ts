@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AUTH_TOKEN_LIFETIME_SECONDS } from '@portal/contracts';
 import type { Database } from '../../db/client';
-import { afterCommit, inTransaction } from '../../db/scoped-transaction';
+import { afterCommit, inOneTransaction, inTransaction } from '../../db/scoped-transaction';
 import type { BoundSince } from './sso-since';
 import type { Clock } from '../../platform/clock';
 import { randomToken, sha256 } from '../../platform/crypto';
@@ -214,29 +214,33 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
      * organization requires it: password, code, passkey and social sessions, and SSO sessions
      * older than their membership, which another IdP vouched for). What stood on them ends with
      * them; a person left without any session is signed out everywhere (their apps' device
-     * sign-ins too). How many sessions ended.
+     * sign-ins too). `alongside`: what ends with them in the same transaction (company SSO's
+     * API keys), after the sessions: all of it commits, or none. How many sessions ended.
      */
-    async endUnlessSsoSince(people: readonly BoundSince[]): Promise<number> {
-      const revoked = await queries.revokeUnlessSsoSince(people, clock.now());
-      const byUser = new Map<string, { sessionIds: string[]; kept: boolean }>();
-      for (const row of revoked) {
-        const ended = byUser.get(row.userId) ?? { sessionIds: [], kept: row.kept };
-        ended.sessionIds.push(row.id);
-        byUser.set(row.userId, ended);
-      }
-      // Everyone swept hears of it, sessions ended or not: an app's device sign-in approved on a
-      // session that ended before (or on none of these) ends too. The latest join counts.
-      const latest = new Map<string, Date>();
-      for (const { userId, since } of people) {
-        const known = latest.get(userId);
-        if (!known || since > known) latest.set(userId, since);
-      }
-      for (const [userId, since] of latest) {
-        const revokedOf = byUser.get(userId);
-        if (revokedOf) forgetHere(userId);
-        await ended({ userId, sessionIds: revokedOf?.sessionIds ?? [], everySession: revokedOf ? !revokedOf.kept : false, unlessSsoSince: since });
-      }
-      return revoked.length;
+    async endUnlessSsoSince(people: readonly BoundSince[], alongside?: () => Promise<unknown>): Promise<number> {
+      return inOneTransaction(db, async () => {
+        const revoked = await queries.revokeUnlessSsoSince(people, clock.now());
+        const byUser = new Map<string, { sessionIds: string[]; kept: boolean }>();
+        for (const row of revoked) {
+          const ended = byUser.get(row.userId) ?? { sessionIds: [], kept: row.kept };
+          ended.sessionIds.push(row.id);
+          byUser.set(row.userId, ended);
+        }
+        // Everyone swept hears of it, sessions ended or not: an app's device sign-in approved on a
+        // session that ended before (or on none of these) ends too. The latest join counts.
+        const latest = new Map<string, Date>();
+        for (const { userId, since } of people) {
+          const known = latest.get(userId);
+          if (!known || since > known) latest.set(userId, since);
+        }
+        for (const [userId, since] of latest) {
+          const revokedOf = byUser.get(userId);
+          if (revokedOf) forgetHere(userId);
+          await ended({ userId, sessionIds: revokedOf?.sessionIds ?? [], everySession: revokedOf ? !revokedOf.kept : false, unlessSsoSince: since });
+        }
+        await alongside?.();
+        return revoked.length;
+      });
     },
     /** Ends every session of a user but `exceptSessionId`; how many ended. */
     async revokeAll(userId: string, exceptSessionId?: string): Promise<number> {
