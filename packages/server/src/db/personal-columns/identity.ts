@@ -70,7 +70,7 @@ export const identityColumns: PersonalColumns = {
   },
   webauthn_challenges: { id: no, challenge_hash: no, purpose: no, user_id: deleteRow, payload: deleteRow, expires_at: no, used_at: no, created_at: no },
   avatars: { user_id: deleteRow, content: deleteRow, content_type: no, updated_at: no },
-  api_keys: { id: no, user_id: deleteRow, name: deleteRow, prefix: deleteRow, key_hash: deleteRow, scopes: no, expires_at: no, last_used_at: no, revoked_at: no, created_at: no, made_on_sso: no },
+  api_keys: { id: no, user_id: deleteRow, name: deleteRow, prefix: deleteRow, key_hash: deleteRow, scopes: no, expires_at: no, last_used_at: no, revoked_at: no, created_at: no, sso_signed_in_at: no },
   notifications: { id: no, user_id: deleteRow, type: no, title: deleteRow, body: deleteRow, metadata: deleteRow, target: no, read_at: no, created_at: no },
   // A sign-in's alert still to deliver: goes with its session (cascade), and is deleted once delivered.
   security_alerts: { id: no, session_id: deleteRow, kind: no, brand: no, detail: deleteRow, mail_to: deleteRow, attempts: no, next_attempt_at: no, claimed_until: no, claim_id: no, notified_at: no, last_error: no, created_at: no },

@@ -18,6 +18,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 type KeyTable = PgTable & Record<'id' | 'userId' | 'keyHash' | 'revokedAt' | 'lastUsedAt' | 'createdAt', PgColumn>;
 export type KeyRow = typeof apiKeys.$inferSelect;
 type UserRow = typeof users.$inferSelect;
+/** The session a key is made on, as its row reads under the key's transaction. */
+export type MadeOn = Pick<typeof sessions.$inferSelect, 'amr' | 'createdAt'>;
 
 /** What lists show of a key (never its hash), with the scopes the caller still knows. */
 export function toKeyDto<Scope extends string>(row: KeyRow, knownScopes: (scopes: readonly string[]) => Scope[]) {
@@ -59,6 +61,7 @@ export function bearerKeyStore(db: Database, clock: Clock, table: KeyTable) {
      * parallel requests cannot pass the limit together. `onSession`: the session the key is made
      * on, which must still be live; it is locked FOR SHARE, so a sweep that ends it (company SSO)
      * either waits for this key and then finds it, or ended the session first and this refuses.
+     * What the key keeps of that session (`own`) is read from its row, here.
      */
     async create(
       userId: string,
@@ -66,8 +69,8 @@ export function bearerKeyStore(db: Database, clock: Clock, table: KeyTable) {
       rules: {
         limit: number;
         onSession?: string;
-        /** Columns of this table's own (the personal keys' made_on_sso). */
-        own?: Partial<typeof apiKeys.$inferInsert>;
+        /** Columns of this table's own (the personal keys' sso_signed_in_at), from the session the key is made on. */
+        own?: (session: MadeOn) => Partial<typeof apiKeys.$inferInsert>;
       },
     ): Promise<{ row: KeyRow; key: string } | undefined> {
       const secret = randomToken(32);
@@ -82,13 +85,17 @@ export function bearerKeyStore(db: Database, clock: Clock, table: KeyTable) {
         scopes: [...new Set(input.scopes)],
         expiresAt: input.expires_in_days ? new Date(now.getTime() + input.expires_in_days * DAY_MS) : null,
         createdAt: now,
-        ...rules.own,
       };
       return db.transaction(async (tx) => {
         await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
         if (rules.onSession) {
-          const [session] = await tx.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.id, rules.onSession), eq(sessions.userId, userId), isNull(sessions.revokedAt))).for('share');
+          const [session] = await tx
+            .select({ amr: sessions.amr, createdAt: sessions.createdAt })
+            .from(sessions)
+            .where(and(eq(sessions.id, rules.onSession), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+            .for('share');
           if (!session) throw new AppError('unauthorized');
+          Object.assign(values, rules.own?.(session));
         }
         const [held] = await tx.select({ count: count() }).from(table as PgTable).where(live(userId));
         if (held!.count >= rules.limit) return undefined;

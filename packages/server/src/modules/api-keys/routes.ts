@@ -13,7 +13,7 @@ export function apiKeyRoutes(config: Config, apiKeys: ApiKeyService): FastifyPlu
   return async (app) => {
     route(app, apiKeyEndpoints.create, async (request) => {
       const { user, session } = caller(request);
-      return apiKeys.create(user.id, request.body, requestOrigin(request, config), { sessionId: session.id, madeOnSso: session.amr?.includes('sso') ?? false });
+      return apiKeys.create(user.id, request.body, requestOrigin(request, config), session.id);
     });
 
     route(app, apiKeyEndpoints.list, async (request) => apiKeys.list(caller(request).user.id));

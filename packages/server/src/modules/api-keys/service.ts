@@ -35,12 +35,13 @@ export function createApiKeyService(deps: NotifierDependencies) {
     ...authenticator,
 
     /**
-     * Creates a key on the session `onSession` (still live: see the store's create); the secret
-     * is in the answer this once and nowhere else. Mails and notifies the owner. `madeOnSso`: the
-     * organization's IdP signed that session in.
+     * Creates a key on the session `sessionId` (still live: see the store's create); the secret
+     * is in the answer this once and nowhere else. Mails and notifies the owner. The key keeps
+     * when the organization's IdP signed that session in, if it did: company SSO's sweep asks
+     * of the key what it asks of the session (sso-bound.ts).
      */
-    async create(userId: string, input: { name: string; scopes: ApiKeyScope[]; expires_in_days?: number }, origin: RequestOrigin, on: { sessionId: string; madeOnSso: boolean }) {
-      const made = await keys.create(userId, input, { limit: MAX_API_KEYS_PER_USER, onSession: on.sessionId, own: { madeOnSso: on.madeOnSso } });
+    async create(userId: string, input: { name: string; scopes: ApiKeyScope[]; expires_in_days?: number }, origin: RequestOrigin, sessionId: string) {
+      const made = await keys.create(userId, input, { limit: MAX_API_KEYS_PER_USER, onSession: sessionId, own: (session) => ({ ssoSignedInAt: session.amr?.includes('sso') ? session.createdAt : null }) });
       if (!made) throw fieldError('name', 'api_keys.limit_reached', { max: MAX_API_KEYS_PER_USER });
       await notifySecurityEvent(deps, userId, 'api_key_created', { brand: origin.brand, detail: input.name });
       return { ...toApiKeyDto(made.row), key: made.key };

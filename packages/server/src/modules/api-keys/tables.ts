@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns';
 import { personId } from '../users/tables';
 
@@ -24,8 +24,11 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     ...bearerKeyColumns(),
-    /** Made on a session the person's organization's IdP signed in: requiring SSO keeps it, as it keeps such sessions. */
-    madeOnSso: boolean('made_on_sso').notNull().default(false),
+    /**
+     * When the IdP signed in the session the key was made on (null: not an SSO session). Requiring
+     * SSO keeps the key only when this came after the person joined, as it keeps that session.
+     */
+    ssoSignedInAt: timestamp('sso_signed_in_at', { withTimezone: true }),
   },
   (table) => [uniqueIndex('api_keys_hash_key').on(table.keyHash), index('api_keys_user_idx').on(table.userId)],
 );

@@ -8,7 +8,7 @@ import { runToolInProcess, toolDatabase } from '../../../test/operator-tools';
 import { activeForProduct, productRefresh } from '../../../test/product-token-endpoint';
 import { CALLBACK, PRODUCT_SECRET } from '../../../test/relying-party';
 import { organizationsTool } from '../../cli/organizations-tool';
-import { companySsoConnections, organizationInvitations, organizationMembers, sessions, users } from '../../db/schema';
+import { companySsoConnections, mailOutbox, organizationInvitations, organizationMembers, sessions, users } from '../../db/schema';
 import { sha256 } from '../../platform/crypto';
 import { createSessionService } from '../sessions';
 
@@ -145,6 +145,8 @@ describe('the next holder of an address a member gave up', () => {
     const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, old));
     await db.update(organizationMembers).set({ userId: account!.id }).where(eq(organizationMembers.email, old));
     await db.update(users).set({ email: 'moved-on@example.test' }).where(eq(users.id, account!.id));
+    // The member's used activation link is still in the outbox: the next holder's registration would follow it if its own mail was not written yet.
+    await db.delete(mailOutbox).where(eq(mailOutbox.to, old));
     const nextHolder = await withPasswordSession(old);
 
     await requireSso(ORGANIZATION, true);
@@ -283,5 +285,21 @@ describe("a member's personal API keys", () => {
     await h.organizations.addMemberTo(ORGANIZATION, joiner.email);
     expect(await me(joinersKey)).toBe(401);
     expect([await me(keys.ssoMember), await me(keys.outsider)]).toEqual([200, 200]);
+  });
+
+  it('made on an SSO session from before the person joined (another IdP signed it in) are revoked with that session', async () => {
+    await requireSso(ORGANIZATION, false);
+    const email = 'keyed-mover@hooli.test';
+    const moved = await withSsoSession(email, 'hooli');
+    await h.server.database.db.delete(organizationMembers).where(eq(organizationMembers.email, email));
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    // Made after joining, on the session Hooli's IdP signed in before: Initech's IdP vouched for neither.
+    const key = await apiKey(moved.token, 'Made after moving');
+    expect(await me(key)).toBe(200);
+
+    await requireSso(ORGANIZATION, true);
+    expect(await me(moved.token)).toBe(401);
+    // Before, the key counted as vouched for from its own creation, not the session's sign-in: it went on answering.
+    expect(await me(key)).toBe(401);
   });
 });
