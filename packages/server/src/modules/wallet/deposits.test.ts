@@ -122,6 +122,15 @@ describe('deposit orders', () => {
     expect((await call(bob.token, 'GET', '/v3/sso/me/wallet/VND/deposits')).json().items).toHaveLength(5);
   });
 
+  it('never lets parallel orders pass the limit of waiting ones together', async () => {
+    const carol = await person();
+    // Before, each request counted the waiting orders, then inserted: all eight saw none.
+    const answers = await Promise.all(Array.from({ length: 8 }, () => order(carol.token, '10000')));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 201, 201, 201, 201, 400, 400, 400]);
+    for (const refused of answers.filter((answer) => answer.statusCode === 400)) expect(refused.json()).toMatchObject({ code: 'wallet.deposit_orders_limit', details: { count: 5 } });
+    expect((await call(carol.token, 'GET', '/v3/sso/me/wallet/VND/deposits')).json().items).toHaveLength(5);
+  });
+
   it('needs a session', async () => {
     expect((await server.app.inject({ method: 'POST', url: '/v3/sso/me/wallet/VND/deposits', payload: { amount: '10000' } })).statusCode).toBe(401);
   });

@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import type { z } from 'zod';
 import { bankNotificationSchema, formatMoney, type DepositOrder, type DepositOrderCreated, type DepositOrderStatus } from '@portal/contracts';
 import type { Config } from '../../config';
+import { inAccountsTurn } from '../../db/account-turns';
 import type { Database } from '../../db/client';
 import { walletDepositOrders, walletEntries } from './tables';
 import type { Clock } from '../../platform/clock';
@@ -167,21 +168,25 @@ export function createDepositService(deps: { db: Database; clock: Clock; config:
         throw new AppError('wallet.deposit_amount_invalid', range, range);
       }
       const now = clock.now();
-      const [waiting] = await rows<{ n: number }>(
-        db,
-        sql`select count(*)::int as n from wallet_deposit_orders where user_id = ${userId} and status = 'pending' and expires_at > ${now.toISOString()}`,
-      );
-      if ((waiting?.n ?? 0) >= DEPOSIT_MAX_PENDING) throw new AppError('wallet.deposit_orders_limit', { count: DEPOSIT_MAX_PENDING }, { count: DEPOSIT_MAX_PENDING });
       const expiresAt = new Date(now.getTime() + config.WALLET_DEPOSIT_TTL_MINUTES * 60_000);
-      let order: typeof walletDepositOrders.$inferSelect | undefined;
-      // 40 random bits: a taken reference is rare; draw again.
-      for (let attempt = 0; !order && attempt < 5; attempt += 1) {
-        [order] = await db
-          .insert(walletDepositOrders)
-          .values({ userId, currency: 'VND', amountMinor: amount, reference: newReference(), status: 'pending', createdAt: now, expiresAt })
-          .onConflictDoNothing()
-          .returning();
-      }
+      // The count and the insert in the account's turn: parallel requests cannot pass the limit together.
+      const order = await inAccountsTurn(db, userId, async (tx) => {
+        const [waiting] = await rows<{ n: number }>(
+          tx,
+          sql`select count(*)::int as n from wallet_deposit_orders where user_id = ${userId} and status = 'pending' and expires_at > ${now.toISOString()}`,
+        );
+        if ((waiting?.n ?? 0) >= DEPOSIT_MAX_PENDING) throw new AppError('wallet.deposit_orders_limit', { count: DEPOSIT_MAX_PENDING }, { count: DEPOSIT_MAX_PENDING });
+        // 40 random bits: a taken reference is rare; draw again.
+        for (let attempt = 0; attempt < 5; attempt += 1) {
+          const [made] = await tx
+            .insert(walletDepositOrders)
+            .values({ userId, currency: 'VND', amountMinor: amount, reference: newReference(), status: 'pending', createdAt: now, expiresAt })
+            .onConflictDoNothing()
+            .returning();
+          if (made) return made;
+        }
+        return undefined;
+      });
       if (!order) throw new Error('no free deposit reference after 5 draws');
       return withInstructions(order);
     },
