@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { API_KEY_PATTERN, API_KEY_PREFIX } from '@portal/contracts';
 import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { inAccountsTurn } from '../../db/account-turns';
 import type { Database } from '../../db/client';
 import { apiKeys, sessions, users } from '../../db/schema';
 import { AppError } from '../../platform/errors';
@@ -55,10 +56,9 @@ export function bearerKeyStore(db: Database, clock: Clock, table: KeyTable) {
 
     /**
      * Creates a key; the secret is in the answer this once and nowhere else. Undefined when the
-     * user already holds `limit` keys that are not revoked. One transaction, in this order: the
-     * user's row locked (FOR NO KEY UPDATE: a user's creations take turns, while statements that
-     * only refer to the row, a sign-in's session, go on), then the count, then the insert, so
-     * parallel requests cannot pass the limit together. `onSession`: the session the key is made
+     * user already holds `limit` keys that are not revoked. The count and the insert run in the
+     * account's turn (inAccountsTurn), so parallel requests cannot pass the limit together.
+     * `onSession`: the session the key is made
      * on, which must still be live; it is locked FOR SHARE, so a sweep that ends it (company SSO)
      * either waits for this key and then finds it, or ended the session first and this refuses.
      * What the key keeps of that session (`own`) is read from its row, here.
@@ -86,8 +86,7 @@ export function bearerKeyStore(db: Database, clock: Clock, table: KeyTable) {
         expiresAt: input.expires_in_days ? new Date(now.getTime() + input.expires_in_days * DAY_MS) : null,
         createdAt: now,
       };
-      return db.transaction(async (tx) => {
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+      return inAccountsTurn(db, userId, async (tx) => {
         if (rules.onSession) {
           const [session] = await tx
             .select({ amr: sessions.amr, createdAt: sessions.createdAt })
