@@ -79,7 +79,7 @@ interface Acknowledged {
 }
 
 /** Writes until `stop()`: API keys created (and, past 30, the oldest deleted) and profile updates, 4 at a time. */
-function writeLoad(url: string, token: string): { stop: () => Promise<Acknowledged>; count: () => number } {
+function writeLoad(url: string, token: string): { stop: () => Promise<Acknowledged>; count: () => number; created: () => number } {
   const acknowledged: Acknowledged = { created: new Set(), deleted: new Set(), lastName: 'Crash Test', sentNames: new Set() };
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   let running = true;
@@ -115,6 +115,7 @@ function writeLoad(url: string, token: string): { stop: () => Promise<Acknowledg
   const workers = [0, 1, 2, 3].map(worker);
   return {
     count: () => writes,
+    created: () => acknowledged.created.size,
     stop: async () => {
       running = false;
       await Promise.all(workers);
@@ -144,9 +145,11 @@ describe.each(kinds)('crash safety (kill -9 under write load) on %s', (kind) => 
       const first = await startServer(env);
       const token = await account(first.url, `crash-${Date.now()}@example.com`, '127.7.0.1');
       const load = writeLoad(first.url, token);
-      // Until a good number of writes are acknowledged, then the plug is pulled mid-load.
-      const deadline = Date.now() + 20_000;
-      while (load.count() < 150 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      // Until a good number of writes are acknowledged, keys among them, then the plug is pulled
+      // mid-load. A key's creation is a transaction of four statements (the account's turn, its
+      // session, the count, the insert): on a busy machine 20 s saw fewer than 20 of them.
+      const deadline = Date.now() + 60_000;
+      while ((load.count() < 150 || load.created() <= 25) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
       await first.kill();
       const acknowledged = await load.stop();
       expect(acknowledged.created.size).toBeGreaterThan(20);
