@@ -58,10 +58,10 @@ export function bearerKeyStore(db: Database, clock: Clock, table: KeyTable) {
      * Creates a key; the secret is in the answer this once and nowhere else. Undefined when the
      * user already holds `limit` keys that are not revoked. The count and the insert run in the
      * account's turn (inAccountsTurn), so parallel requests cannot pass the limit together.
-     * `onSession`: the session the key is made
-     * on, which must still be live; it is locked FOR SHARE, so a sweep that ends it (company SSO)
-     * either waits for this key and then finds it, or ended the session first and this refuses.
-     * What the key keeps of that session (`own`) is read from its row, here.
+     * `onSession`: the session the key is made on, which must still be live; it is locked FOR
+     * SHARE, so a sweep that ends it (company SSO) either waits for this key and then finds it,
+     * or ended the session first and this refuses. What the key keeps of that session (`own`)
+     * is read from its row, here.
      */
     async create(
       userId: string,
