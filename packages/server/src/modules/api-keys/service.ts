@@ -2,7 +2,7 @@ import { apiKeyScopes, type ApiKeyScope } from '@portal/contracts';
 import { apiKeys } from '../../db/schema';
 import { fieldError } from '../../platform/errors';
 import type { RequestOrigin } from '../../platform/request-origin';
-import type { ApiKeyAuthentication, ApiKeyAuthenticator } from '../sessions';
+import { signedInThroughSso, type ApiKeyAuthentication, type ApiKeyAuthenticator } from '../sessions';
 import { type NotifierDependencies, notifySecurityEvent } from '../notifications';
 import { bearerKeyStore, toKeyDto, type KeyRow } from './key-store';
 
@@ -41,7 +41,7 @@ export function createApiKeyService(deps: NotifierDependencies) {
      * of the key what it asks of the session (sso-bound.ts).
      */
     async create(userId: string, input: { name: string; scopes: ApiKeyScope[]; expires_in_days?: number }, origin: RequestOrigin, sessionId: string) {
-      const made = await keys.create(userId, input, { limit: MAX_API_KEYS_PER_USER, onSession: sessionId, own: (session) => ({ ssoSignedInAt: session.amr?.includes('sso') ? session.createdAt : null }) });
+      const made = await keys.create(userId, input, { limit: MAX_API_KEYS_PER_USER, onSession: sessionId, own: (session) => ({ ssoSignedInAt: signedInThroughSso(session.amr) ? session.createdAt : null }) });
       if (!made) throw fieldError('name', 'api_keys.limit_reached', { max: MAX_API_KEYS_PER_USER });
       await notifySecurityEvent(deps, userId, 'api_key_created', { brand: origin.brand, detail: input.name });
       return { ...toApiKeyDto(made.row), key: made.key };

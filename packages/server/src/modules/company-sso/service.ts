@@ -2,7 +2,7 @@ import { afterCommit } from '../../db/scoped-transaction';
 import { record } from '../audit';
 import { revokeApiKeysUnlessSsoSince } from '../api-keys';
 import { administeredOrganizations, memberAccounts, organizationOfMember } from '../organizations';
-import type { BoundSince } from '../sessions';
+import { signedInThroughSso, type BoundSince } from '../sessions';
 import type { UserRow } from '../users';
 import { createOneTimeTokens } from '../../platform/one-time-tokens';
 import { egressPolicyFor } from '../../platform/egress';
@@ -125,7 +125,7 @@ export function createCompanySsoService(deps: CompanySsoDependencies) {
      * turned on, or the membership made, while the sign-in ran.
      */
     async admitSession(session: { userId: string; amr: readonly string[] }): Promise<void> {
-      if (!session.amr.includes('sso') && (await queries.ssoRequiredOf(session.userId))) throw new AppError('sso.required', {}, { sso_url: '/login/sso' });
+      if (!signedInThroughSso(session.amr) && (await queries.ssoRequiredOf(session.userId))) throw new AppError('sso.required', {}, { sso_url: '/login/sso' });
     },
 
     /**

@@ -9,7 +9,7 @@ import { randomToken } from '../../platform/crypto';
 import type { DataProtection } from '../../platform/data-protection';
 import { checkEgressTarget, checkEgressUrl, egressFieldError, type EgressPolicy } from '../../platform/egress';
 import { AppError, fieldError } from '../../platform/errors';
-import { ssoSinceJoining } from '../sessions';
+import { signedInThroughSso, ssoSinceJoining } from '../sessions';
 import { claimRefusal } from './claimable';
 import { normalizeDomain, TXT_PREFIX, type TxtLookup } from './domains';
 import type { CompanySsoQueries, DomainRow } from './queries';
@@ -130,7 +130,7 @@ export function companySsoSettings(deps: SettingsDependencies) {
    */
   const signedInThroughIdp = async (organization: Organization, caller: SettingsActor, session: NonNullable<SettingsActor['session']>) => {
     const joinedAt = caller.id ? await queries.joinedAt(organization.id, caller.id, caller.email) : undefined;
-    return joinedAt !== undefined && ssoSinceJoining({ viaSso: session.amr?.includes('sso') ?? false, createdAt: session.createdAt }, joinedAt);
+    return joinedAt !== undefined && ssoSinceJoining({ viaSso: signedInThroughSso(session.amr), createdAt: session.createdAt }, joinedAt);
   };
   const domainOf = (value: string) => {
     const domain = normalizeDomain(value);

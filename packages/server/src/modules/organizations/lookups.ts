@@ -2,6 +2,7 @@ import { auditReaderRoles } from '@portal/contracts';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { organizationMembers, organizations, users } from '../../db/schema';
+import type { BoundSince } from '../sessions';
 import { rowsOfAccount } from './member-rows';
 
 // Lookups other modules make of organizations (the audit log's: whose events it keeps, who reads it;
@@ -41,7 +42,7 @@ export async function administeredOrganizations(db: Database, userId: string, em
  * each row's account by the rule the sign-in's SSO gate reads (`rowsOfAccount`). A row that names
  * an account counts for it alone, not for whoever took the address it was left under since.
  */
-export async function memberAccounts(db: Database, organizationId: string, email?: string): Promise<Array<{ userId: string; since: Date }>> {
+export async function memberAccounts(db: Database, organizationId: string, email?: string): Promise<BoundSince[]> {
   return db
     .selectDistinct({ userId: users.id, since: organizationMembers.createdAt })
     .from(organizationMembers)

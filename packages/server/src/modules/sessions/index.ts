@@ -11,4 +11,4 @@ export { deleteEndedSessions, installSessionRetentionJob, type SessionRetention 
 export { sessionRoutes } from './routes';
 export type { AuthMethod, SignedIn, SignInResult } from './signed-in';
 export { authGuardModule, sessionsModule, withSessions, type SessionsMade } from './module';
-export { heldWithoutSsoSince, ssoSinceJoining, type BoundSince } from './sso-since';
+export { heldWithoutSsoSince, signedInThroughSso, ssoSinceJoining, type BoundSince } from './sso-since';

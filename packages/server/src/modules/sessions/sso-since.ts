@@ -6,6 +6,9 @@ export interface BoundSince {
   since: Date;
 }
 
+/** Whether a session's methods (its `amr`) say company SSO signed it in (company-sso/sign-in.ts records `sso`). */
+export const signedInThroughSso = (amr: readonly string[] | null | undefined): boolean => amr?.includes('sso') ?? false;
+
 /**
  * What counts as vouched for by the organization's IdP: made on a sign-in through company SSO
  * after the person joined. An SSO sign-in from before vouches for nothing here: another
