@@ -5,6 +5,7 @@ import {
   companySsoDomainRequestSchema,
   companySsoDomainSchema,
   companySsoFinishRequestSchema,
+  companySsoLinkConfirmedSchema,
   companySsoPendingLinkSchema,
   companySsoProofCodeRequestSchema,
   companySsoProofMailRequestSchema,
@@ -95,6 +96,6 @@ export const pendingLink = endpointIn(signedIn, 'GET /sso/me/organization/sso/li
   response: companySsoPendingLinkSchema, errors: [...linkErrors],
 });
 
-export const confirmLink = endpointIn(sensitive, 'POST /sso/me/organization/sso/link', "Link the signed-in account to the organization's identity provider and join the organization: only its owner, signed in their own way, confirms this", {
-  response: companySsoPendingLinkSchema, errors: [...linkErrors, 'sso.domain_not_verified', 'sso.member_elsewhere'],
+export const confirmLink = endpointIn(sensitive, 'POST /sso/me/organization/sso/link', "Link the signed-in account to the organization's identity provider and join the organization: only its owner, signed in their own way, confirms this. `sso_required`: the organization requires SSO, so this session ended with the join", {
+  response: companySsoLinkConfirmedSchema, errors: [...linkErrors, 'sso.domain_not_verified', 'sso.member_elsewhere'],
 });

@@ -86,3 +86,10 @@ export const companySsoProofCodeRequestSchema = z.object({ code: z.string().max(
 /** A company SSO link waiting for the account's owner to confirm it (kept in this browser, sealed). */
 export const companySsoPendingLinkSchema = z.object({ organization_name: z.string(), email: z.string() });
 export type CompanySsoPendingLink = z.infer<typeof companySsoPendingLinkSchema>;
+/**
+ * The link confirmed: linked and a member. `sso_required`: the organization requires SSO, so
+ * the session that confirmed (not signed in by its IdP) has ended with the join; the person
+ * signs in again through company SSO.
+ */
+export const companySsoLinkConfirmedSchema = companySsoPendingLinkSchema.extend({ sso_required: z.boolean() });
+export type CompanySsoLinkConfirmed = z.infer<typeof companySsoLinkConfirmedSchema>;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CompanySsoLinkConfirmed } from '@portal/contracts';
 import { inOneTransaction } from '../../db/scoped-transaction';
 import { AppError } from '../../platform/errors';
 import { createUserService, type UserRow } from '../users';
@@ -144,13 +145,20 @@ export function companySsoAccounts(deps: Pick<CompanySsoDependencies, 'db' | 'cl
      * The account's owner, signed in their own way (recently), confirms the link: the IdP's
      * subject is linked to their account and they join the organization. The organization's
      * claim on the domain and the one-organization rule are checked again now.
+     *
+     * `sso_required` says whether the organization requires SSO, so the confirming session
+     * (not one its IdP signed in) ended with the join. Read the way the join's hook reads it
+     * (memberJoined), once the membership committed and that hook ran: a requirement turned on
+     * while the join committed, which ends the session too, is read as on. Only one turned off
+     * again in the moment between the hook's read and this one reads as off.
      */
-    async confirmLink(user: UserRow, sealed: string | undefined) {
+    async confirmLink(user: UserRow, sealed: string | undefined): Promise<CompanySsoLinkConfirmed> {
       const pending = pendingLinkFor(user, sealed);
       if (!(await queries.connectionOf(pending.organizationId))) throw new AppError('sso.link_invalid');
       const email = await vouchedEmail(pending.organizationId, pending.email);
       await linkAsMember(pending.organizationId, pending.subject, user, email);
-      return { organization_name: pending.organizationName, email };
+      const ssoRequired = (await queries.connectionOf(pending.organizationId))?.requireSso === true;
+      return { organization_name: pending.organizationName, email, sso_required: ssoRequired };
     },
   };
 }

@@ -98,8 +98,10 @@ describe('OpenID Connect company SSO', () => {
     // Confirmed in two tabs at once: one link, one membership, one audit entry.
     const [confirmed, twice] = await Promise.all([link(victimToken, 'POST', pending!.value), link(victimToken, 'POST', pending!.value)]);
     expect([confirmed!.statusCode, twice!.statusCode], confirmed!.body).toEqual([200, 200]);
-    expect(confirmed!.json()).toEqual({ organization_name: 'Acme', email: 'active@acme.test' });
+    // Acme does not require SSO: the session that confirmed goes on.
+    expect(confirmed!.json()).toEqual({ organization_name: 'Acme', email: 'active@acme.test', sso_required: false });
     expect(confirmed!.cookies.find((cookie) => cookie.name === 'portal_sso_link')?.value).toBe('');
+    expect((await me(victimToken)).statusCode).toBe(200);
     const active = await userByEmail('active@acme.test');
     expect(await memberRow('active@acme.test')).toMatchObject({ organizationId: (await h.organizations.resolve('Acme')).id, userId: active!.id, role: 'member' });
     expect(await h.server.database.db.select().from(companySsoIdentities).where(eq(companySsoIdentities.subject, 'acme-active'))).toHaveLength(1);

@@ -258,6 +258,35 @@ describe('a person joins an organization that requires SSO', () => {
   });
 });
 
+describe('confirming a company SSO link on a password session', () => {
+  /** A person signed in with a password whose email Initech's IdP named: the link their browser holds. */
+  async function waitingLink(email: string) {
+    const held = await withPasswordSession(email);
+    const refused = await h.oidcSignIn({ sub: `sub-${email}`, email, name: 'Linking Person' }, 'initech');
+    expect(refused.json().code, refused.body).toBe('sso.link_required');
+    return { held, cookie: refused.cookies.find((cookie) => cookie.name === 'portal_sso_link')!.value };
+  }
+  const confirm = (token: string, cookie: string) =>
+    h.server.app.inject({ method: 'POST', url: '/v3/sso/me/organization/sso/link', headers: { authorization: `Bearer ${token}` }, cookies: { portal_sso_link: cookie }, remoteAddress: h.nextAddress() });
+
+  for (const [required, after] of [
+    [true, ENDED],
+    [false, ALIVE],
+  ] as const) {
+    it(`where SSO is ${required ? 'required: that session ends with its tokens' : 'not required: that session goes on'}, and the answer says sso_required ${required}, carrying no session`, async () => {
+      await requireSso(ORGANIZATION, required);
+      const email = `link-${required ? 'required' : 'optional'}@initech.test`;
+      const { held, cookie } = await waitingLink(email);
+      const confirmed = await confirm(held.token, cookie);
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      expect(confirmed.json()).toEqual({ organization_name: ORGANIZATION, email, sso_required: required });
+      // The link is spent; nothing else is set (no session cookie, no token in the answer).
+      expect(confirmed.cookies.map((set) => [set.name, set.value])).toEqual([['portal_sso_link', '']]);
+      expect(await standing(held)).toEqual(after);
+    });
+  }
+});
+
 describe("a member's personal API keys", () => {
   /** A personal API key made on this session (a fresh one: making a key asks for a recent proof of identity). */
   async function apiKey(token: string, name: string): Promise<string> {
