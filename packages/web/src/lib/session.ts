@@ -122,10 +122,18 @@ export type SessionEnd = 'expired' | 'signed-out';
  * sign-in); one who signs out goes to /login/explore. Nobody moves who was not signed in.
  */
 export function clearSession(reason: SessionEnd = 'signed-out'): void {
+  if (forgetSession()) navigateAfterSignOut(reason === 'expired' ? paths.home : paths.loginExplore);
+}
+
+/**
+ * clearSession without the move, for a page that knows where the person goes next (a sign-in
+ * page, which the guard keeps signed-in users off). Whether someone was signed in.
+ */
+export function forgetSession(): boolean {
   const wasSignedIn = Boolean(session.get().user);
   session.set({ user: null });
   deleteCookie(DISPLAY_NAME_COOKIE);
-  if (wasSignedIn) navigateAfterSignOut(reason === 'expired' ? paths.home : paths.loginExplore);
+  return wasSignedIn;
 }
 
 /** The sign-out button: tell the server, then forget the session whatever it answered. */

@@ -1,5 +1,6 @@
+import '@mantine/core/styles/Alert.css';
 import { useState } from 'react';
-import { Stack, Text } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
@@ -17,6 +18,8 @@ const looksLikeEmail = (value: string | null | undefined) => (value && value.inc
  * /login/sso: sign-in through the company's identity provider. The person types the SSO
  * identifier their company gave them, or their work email (a domain the company verified);
  * the server answers the IdP's page (OpenID Connect or SAML), which returns to /sso/redirect.
+ * Sent here because their organization requires SSO (router state `reason`: a link just
+ * confirmed ended the session it was confirmed on), the page says so above the form.
  */
 export function LoginSsoPage() {
   const { t } = useTranslation();
@@ -26,6 +29,7 @@ export function LoginSsoPage() {
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [wait, startWait] = useCountdown();
+  const ssoRequired = stateValue(state, 'reason') === 'sso.required';
 
   const submit = async () => {
     if (pending || wait > 0) return;
@@ -49,6 +53,11 @@ export function LoginSsoPage() {
   return (
     <>
       <PageHeader title={t('auth.loginSso.title')} description={t('auth.loginSso.description')} />
+      {ssoRequired && (
+        <Alert color="blue" variant="light" role="status" mb="md" data-testid="sso-required-notice">
+          {t('errors.sso.required')}
+        </Alert>
+      )}
       <LightForm onSubmit={submit}>
         <LightField
           label={t('auth.loginSso.identifierLabel')}

@@ -5,10 +5,11 @@ import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { paths } from '@portal/contracts';
+import { NEXT_PARAM, paths, type CompanySsoLinkConfirmed } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiError, errorText, notify } from '../../lib/api';
-import { confirmSsoLink, fetchPendingSsoLink, pendingSsoLinkQueryKey, useOrganizationChange } from './api';
+import { forgetSession } from '../../lib/session';
+import { fetchPendingSsoLink, pendingSsoLinkQueryKey, useConfirmSsoLink } from './api';
 import { PageLoading } from '../../components/LoadingIndicator';
 import { FailureAlert } from '../../components/FailureAlert';
 
@@ -16,14 +17,23 @@ import { FailureAlert } from '../../components/FailureAlert';
  * /organization/sso/link: an organization's identity provider named the email of this existing
  * account, and the server linked nothing. Its owner, signed in their own way, reads whose
  * provider it is and confirms (the account then signs in with it and joins the organization),
- * or leaves it.
+ * or leaves it. Joined where SSO is required, the session they confirmed on has ended: they go
+ * to company SSO sign-in, told why, with their email filled in, and come back to /organization.
  */
 export function SsoLinkPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const pending = useQuery({ queryKey: pendingSsoLinkQueryKey, queryFn: fetchPendingSsoLink, retry: false });
-  const confirm = useOrganizationChange(confirmSsoLink);
+  const confirm = useConfirmSsoLink();
   const [failure, setFailure] = useState<string | null>(null);
+
+  const goOnAfter = (linked: CompanySsoLinkConfirmed) => {
+    if (!linked.sso_required) return navigate(paths.organization);
+    // Signed out here first: the guard keeps signed-in people off the sign-in pages.
+    forgetSession();
+    const search = new URLSearchParams({ [NEXT_PARAM]: paths.organization });
+    return navigate(`${paths.loginSso}?${search}`, { state: { identifier: linked.email, reason: 'sso.required' } });
+  };
 
   if (pending.isPending) {
     return <PageLoading />;
@@ -43,10 +53,10 @@ export function SsoLinkPage() {
               loading={confirm.isPending}
               onClick={() => {
                 setFailure(null);
-                confirm.mutateAsync([]).then(
+                confirm.mutateAsync().then(
                   (linked) => {
                     notify('success', t('organizations.ssoLink.linked', { organization: linked.organization_name }));
-                    void navigate(paths.organization);
+                    void goOnAfter(linked);
                   },
                   (error: unknown) => {
                     if (!(error instanceof ApiError)) throw error;

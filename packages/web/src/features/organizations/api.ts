@@ -46,6 +46,19 @@ export const fetchPendingSsoLink = () => call(companySsoEndpoints.pendingLink, u
 /** Confirming: a refusal (expired, another account's, the domain no longer verified, another organization) is shown on the page. */
 export const confirmSsoLink = () => call(companySsoEndpoints.confirmLink, undefined, { handle: [400, 403] });
 
+/**
+ * Confirming the link, then the organization read again, unless the organization requires SSO:
+ * then the session that confirmed has ended, and reading anything on it would answer 401 and
+ * sign the page out to /login before it reaches company SSO.
+ */
+export function useConfirmSsoLink() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: confirmSsoLink,
+    onSettled: (linked) => (linked?.sso_required ? undefined : client.invalidateQueries({ queryKey: organizationQueryKey })),
+  });
+}
+
 /** A change on the SSO settings page, then the settings read again. */
 export function useSsoChange<A extends unknown[], R>(action: (...args: A) => Promise<R>) {
   const client = useQueryClient();
