@@ -158,7 +158,9 @@ export async function startBareSignInProcess(password: string): Promise<ServerPr
  */
 export async function startBareOidcProcess(confidentialSecret: string): Promise<ServerProcess> {
   const port = await freePort();
-  return startProcess(['--import', 'tsx', path.join(ROOT, 'bench', 'lib', 'bare-oidc-server.ts')], { NODE_ENV: 'production', PORT: String(port), BARE_CONFIDENTIAL_SECRET: confidentialSecret }, '/healthz');
+  // Profiled beside the portal (BENCH_SERVER_PROFILE_DIR), under a name of its own: the two profiles read side by side.
+  const profile = process.env.BENCH_SERVER_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE_DIR}`, '--cpu-prof-name=bare-oidc-provider.cpuprofile'] : [];
+  return startProcess([...profile, '--import', 'tsx', path.join(ROOT, 'bench', 'lib', 'bare-oidc-server.ts')], { NODE_ENV: 'production', PORT: String(port), BARE_CONFIDENTIAL_SECRET: confidentialSecret }, '/healthz');
 }
 
 /** CPU time (user + system) process `pid` has used so far, in milliseconds, from /proc (Linux). */
