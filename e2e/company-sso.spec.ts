@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startDnsServer } from '../packages/server/test/dns-server';
 import { startOidcIdp } from '../packages/server/test/fake-idps';
 import { samlIdp } from '../packages/server/test/saml-idp';
@@ -50,6 +50,35 @@ async function startSamlIdpServer(port: number, idp: ReturnType<typeof samlIdp>,
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return server;
+}
+
+/** The notice /login/sso shows when SSO is required (the `sso.required` error's text). */
+const SSO_REQUIRED = {
+  en: 'Your organization requires single sign-on (SSO). Sign in with your company SSO instead',
+  vi: 'Tổ chức của bạn yêu cầu đăng nhập một lần (SSO). Hãy đăng nhập bằng SSO của công ty',
+};
+
+/**
+ * /login/sso as a link confirmed where SSO is required leaves it (SsoLinkPage): the router
+ * state it navigates with (react-router keeps it in history.state as `usr`), which the browser
+ * keeps across the reload of the sign-in page open now. The link test reaches it for real; this
+ * gives the other brand and language their screenshots without a link confirmed in each.
+ */
+async function openAsConfirmedLinkLeavesIt(page: Page, identifier: string) {
+  await page.evaluate((state) => history.replaceState({ usr: state, key: 'linked', idx: 0 }, '', '/login/sso?next=%2Forganization'), { identifier, reason: 'sso.required' });
+  await page.reload();
+}
+
+/** Screenshots at a wide desktop and a phone, after checking that nothing scrolls sideways. */
+async function snapWideAndNarrow(page: Page, name: string) {
+  for (const { width, height } of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize({ width, height });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await snap(page, `${name}-${width}`);
+  }
 }
 
 test.beforeAll(async () => {
@@ -167,15 +196,21 @@ test('links an existing account at the domain only after its owner signs in and 
   await expect(page.getByTestId('sso-link')).toContainText('The identity provider of Acme signed in as erin@acme.test');
   await expectNoSeriousViolations(page);
   await snap(page, 'sso-link-platform-en');
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => void (frame === page.mainFrame() && visited.push(new URL(frame.url()).pathname)));
   await page.getByRole('button', { name: 'Link and join' }).click();
-  // Linked and joined: Acme requires SSO of its members, so the password session the link was confirmed on ends,
-  // and the next page is the sign-in page. The IdP signs the owner in from now on.
-  await expect(page).toHaveURL(/\/login\?next=%2Forganization$/);
+  // Linked and joined: Acme requires SSO of its members, so the password session the link was confirmed on ends.
+  // The page says why on company SSO sign-in, the email filled in, without passing through /login on the way.
+  await expect(page).toHaveURL(/\/login\/sso\?next=%2Forganization$/);
+  await expect(page.getByTestId('sso-required-notice')).toHaveText(SSO_REQUIRED.en);
+  await expect(page.getByLabel('SSO identifier or work email')).toHaveValue(owner.email);
+  expect(visited).toEqual(['/login/sso']);
   expect((await page.context().request.get(`${portal.platformUrl}/v3/sso/me`)).status()).toBe(401);
-  await page.goto(`${portal.platformUrl}/login/sso`);
-  await page.getByLabel('SSO identifier or work email').fill('acme');
+  await expectNoSeriousViolations(page);
+  await snapWideAndNarrow(page, 'company-sso-required-platform-en');
+  // The IdP signs the owner in from now on, and back to the organization.
   await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(`${portal.platformUrl}/`);
+  await expect(page).toHaveURL(`${portal.platformUrl}/organization`);
   expect(await (await page.context().request.get(`${portal.platformUrl}/v3/sso/me`)).json()).toMatchObject({ email: 'erin@acme.test' });
 });
 
@@ -190,6 +225,13 @@ test('screenshots of /login/sso in both brands and languages', async ({ page, co
       await expect(page.getByRole('button', { name: lang === 'en' ? 'Continue' : 'Tiếp tục' })).toBeVisible();
       await page.getByRole('button', { name: lang === 'en' ? 'Continue' : 'Tiếp tục' }).click();
       await snap(page, `company-sso-login-${brand}-${lang}`);
+      // With the notice a confirmed link leaves (the platform's English one the link test took on the way).
+      if (brand === 'platform' && lang === 'en') continue;
+      await openAsConfirmedLinkLeavesIt(page, 'erin@acme.test');
+      await expect(page.getByTestId('sso-required-notice')).toHaveText(SSO_REQUIRED[lang]);
+      if (brand === 'locker' && lang === 'vi') await expectNoSeriousViolations(page);
+      await snapWideAndNarrow(page, `company-sso-required-${brand}-${lang}`);
+      await page.setViewportSize({ width: 1280, height: 800 });
     }
   }
 });
