@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
@@ -8,8 +8,9 @@ import { runToolInProcess, toolDatabase } from '../../../test/operator-tools';
 import { activeForProduct, productRefresh } from '../../../test/product-token-endpoint';
 import { CALLBACK, PRODUCT_SECRET } from '../../../test/relying-party';
 import { organizationsTool } from '../../cli/organizations-tool';
-import { companySsoConnections, mailOutbox, organizationInvitations, organizationMembers, sessions, users } from '../../db/schema';
+import { companySsoConnections, mailOutbox, oidcModels, oidcSessionLinks, organizationInvitations, organizationMembers, sessions, users } from '../../db/schema';
 import { sha256 } from '../../platform/crypto';
+import { sweepExpired } from '../oauth';
 import { createSessionService } from '../sessions';
 
 /**
@@ -184,6 +185,45 @@ describe("an app's device sign-in", () => {
     // Allowed through the IdP's session: it stays.
     expect(await activeForProduct(h.server, onSso.access_token)).toBe(true);
     expect(await activeForProduct(h.server, onSso.refresh_token!)).toBe(true);
+  });
+});
+
+describe("a product's tokens whose provider session is gone", () => {
+  it('still end with the password session they were got through, after the hourly sweep ran, though the member keeps a session the IdP signed in', async () => {
+    await requireSso(ORGANIZATION, false);
+    const email = 'swept@initech.test';
+    const password = await withPasswordSession(email);
+    const db = h.server.database.db;
+    const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    // The provider's cookie session ends (its own lifetime, or the browser's cookie cleared)
+    // while the product keeps refreshing: its tokens outlive it (expiresWithSession is off).
+    const providerSessions = await db
+      .update(oidcModels)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(oidcModels.model, 'Session'), eq(oidcModels.accountId, account!.id)))
+      .returning({ uid: oidcModels.uid });
+    expect(providerSessions.length).toBeGreaterThanOrEqual(1);
+    for (const { uid } of providerSessions) await db.update(oidcSessionLinks).set({ createdAt: new Date(Date.now() - 2 * 3600_000) }).where(eq(oidcSessionLinks.sessionUid, uid!));
+    await sweepExpired(db);
+    // The link of each gone provider session stays while the product's tokens stand on it.
+    const links = () => db.select({ uid: oidcSessionLinks.sessionUid }).from(oidcSessionLinks).where(inArray(oidcSessionLinks.sessionUid, providerSessions.map(({ uid }) => uid!)));
+    expect(await links()).toHaveLength(providerSessions.length);
+    expect(await standing(password)).toEqual(ALIVE);
+
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    const sso = await withSsoSession(email);
+    await requireSso(ORGANIZATION, true);
+    expect(await standing(password)).toEqual(ENDED);
+    expect(await standing(sso)).toEqual(ALIVE);
+    expect(await links()).toEqual([]);
+
+    // Once nothing stands on a gone provider session any more, the sweep drops its link.
+    const [ssoLink] = await db.select().from(oidcSessionLinks).innerJoin(sessions, eq(sessions.id, oidcSessionLinks.portalSessionId)).where(eq(sessions.tokenHash, sha256(sso.token)));
+    const uid = ssoLink!.oidc_session_links.sessionUid;
+    await db.update(oidcModels).set({ expiresAt: new Date(Date.now() - 1000) }).where(or(eq(oidcModels.sessionUid, uid), and(eq(oidcModels.model, 'Session'), eq(oidcModels.uid, uid))));
+    await db.update(oidcSessionLinks).set({ createdAt: new Date(Date.now() - 2 * 3600_000) }).where(eq(oidcSessionLinks.sessionUid, uid));
+    await sweepExpired(db);
+    expect(await db.select().from(oidcSessionLinks).where(eq(oidcSessionLinks.sessionUid, uid))).toEqual([]);
   });
 });
 

@@ -8,7 +8,10 @@ const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Deletes what the provider no longer sees: expired models (codes, tokens, sessions,
- * interactions; the adapter already hides them) and links to provider sessions that are gone.
+ * interactions; the adapter already hides them) and links to provider sessions that are gone
+ * with every token issued in them. A link stays while a token stands on its provider session:
+ * tokens outlive that session (expiresWithSession is off), and the link is how ending the portal
+ * session reaches them (service.ts).
  */
 export async function sweepExpired(db: Database): Promise<{ models: number; links: number }> {
   const models = await db.delete(oidcModels).where(lt(oidcModels.expiresAt, sql`now()`)).returning({ id: oidcModels.id });
@@ -18,6 +21,7 @@ export async function sweepExpired(db: Database): Promise<{ models: number; link
       and(
         lt(oidcSessionLinks.createdAt, sql`now() - interval '1 hour'`),
         sql`not exists (select 1 from ${oidcModels} where ${oidcModels.model} = 'Session' and ${oidcModels.uid} = ${oidcSessionLinks.sessionUid})`,
+        sql`not exists (select 1 from ${oidcModels} where ${oidcModels.sessionUid} = ${oidcSessionLinks.sessionUid})`,
       ),
     )
     .returning({ uid: oidcSessionLinks.sessionUid });
