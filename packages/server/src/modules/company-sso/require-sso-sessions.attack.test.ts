@@ -225,6 +225,23 @@ describe("a product's tokens whose provider session is gone", () => {
     await sweepExpired(db);
     expect(await db.select().from(oidcSessionLinks).where(eq(oidcSessionLinks.sessionUid, uid))).toEqual([]);
   });
+
+  it('end with the requirement when the portal session they were got through is gone, though the member keeps a session the IdP signed in', async () => {
+    await requireSso(ORGANIZATION, false);
+    const email = 'retained@initech.test';
+    const password = await withPasswordSession(email);
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    const sso = await withSsoSession(email);
+    // The password session expired long ago and the retention sweep deleted its row
+    // (sessions/retention.ts), its link to the provider session with it; the product still refreshes.
+    const db = h.server.database.db;
+    await db.delete(sessions).where(eq(sessions.tokenHash, sha256(password.token)));
+    expect(await standing(password)).toEqual({ session: false, refresh: true, access: true });
+
+    await requireSso(ORGANIZATION, true);
+    expect(await standing(password)).toEqual(ENDED);
+    expect(await standing(sso)).toEqual(ALIVE);
+  });
 });
 
 describe('the command itself (npm run organizations) on the configured database', () => {

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { and, desc, eq, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { Database } from '../../db/client';
-import { oidcModels, oidcSessionLinks } from '../../db/schema';
+import { oidcModels, oidcSessionLinks, sessions as portalSessions } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { limits, rateKey, rateLimited, type RateLimiter } from '../../platform/rate-limit';
 import type { SessionsEnded } from '../sessions';
@@ -254,18 +254,26 @@ export function createOAuthService(deps: {
       if (ended.everySession) {
         await db.delete(oidcModels).where(and(eq(oidcModels.accountId, ended.userId), ne(oidcModels.model, 'Grant'), inArray(oidcModels.model, [...TOKEN_MODELS, 'Session'])));
       } else if (ended.unlessSsoSince) {
-        // Company SSO now binds the person: what an app got outside any browser session (a device
-        // sign-in: one grant per approval) ends unless company SSO signed its approval in since
-        // `unlessSsoSince`. Its refresh token or device code tells (an access token carries no
-        // amr): a grant with neither proving it ends whole, on the safe side.
+        // Company SSO now binds the person: what an app got outside any live portal session ends
+        // unless company SSO signed it in since `unlessSsoSince`. That is a device sign-in (one
+        // grant per approval, no provider session), and tokens whose portal session is gone (the
+        // retention sweep deleted its row, and the link with it) while the app kept refreshing.
+        // Tokens on a live session's link stand with that session, which the sweep kept. The
+        // grant's refresh token or device code tells (an access token carries no amr): a grant
+        // with neither proving it ends whole, on the safe side.
         const since = Math.floor(ended.unlessSsoSince.getTime() / 1000);
+        const outsideLiveSessions = or(
+          isNull(oidcModels.sessionUid),
+          sql`not exists (select 1 from ${oidcSessionLinks} join ${portalSessions} on ${portalSessions.id} = ${oidcSessionLinks.portalSessionId}
+                          where ${oidcSessionLinks.sessionUid} = ${oidcModels.sessionUid} and ${portalSessions.revokedAt} is null)`,
+        );
         const provedBySso = db
           .select({ grantId: oidcModels.grantId })
           .from(oidcModels)
           .where(
             and(
               eq(oidcModels.accountId, ended.userId),
-              isNull(oidcModels.sessionUid),
+              outsideLiveSessions,
               isNotNull(oidcModels.grantId),
               inArray(oidcModels.model, ['RefreshToken', 'DeviceCode']),
               sql`${oidcModels.payload} -> 'amr' @> '["sso"]'::jsonb and (${oidcModels.payload} ->> 'authTime')::bigint >= ${since}`,
@@ -273,7 +281,7 @@ export function createOAuthService(deps: {
           );
         await db
           .delete(oidcModels)
-          .where(and(eq(oidcModels.accountId, ended.userId), isNull(oidcModels.sessionUid), inArray(oidcModels.model, TOKEN_MODELS), or(isNull(oidcModels.grantId), notInArray(oidcModels.grantId, provedBySso))));
+          .where(and(eq(oidcModels.accountId, ended.userId), outsideLiveSessions, inArray(oidcModels.model, TOKEN_MODELS), or(isNull(oidcModels.grantId), notInArray(oidcModels.grantId, provedBySso))));
       }
       await forgetKeptTokensOnceCommitted();
     },
