@@ -35,10 +35,9 @@ beforeAll(async () => {
 const me = async (token: string) => (await h.server.app.inject({ url: '/v3/sso/me', headers: { authorization: `Bearer ${token}` }, remoteAddress: h.nextAddress() })).statusCode;
 const put = (token: string, url: string, payload: object) => h.server.app.inject({ method: 'PUT', url, payload, headers: { authorization: `Bearer ${token}` }, remoteAddress: h.nextAddress() });
 
-/** The test product's tokens, by the code flow in a browser signed in to the portal with `token`. */
-async function productTokens(token: string): Promise<oidc.TokenEndpointResponse> {
+/** The test product's tokens, by the code flow in a browser (a new one unless given) signed in to the portal with `token`. */
+async function productTokens(token: string, browser = new TestBrowser(h.server.url)): Promise<oidc.TokenEndpointResponse> {
   const product = await oidc.discovery(new URL(h.server.url), 'test-product', {}, oidc.ClientSecretBasic(PRODUCT_SECRET), { execute: [oidc.allowInsecureRequests] });
-  const browser = new TestBrowser(h.server.url);
   browser.setCookie('auth_token', token);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
@@ -237,6 +236,27 @@ describe("a product's tokens whose provider session is gone", () => {
     const db = h.server.database.db;
     await db.delete(sessions).where(eq(sessions.tokenHash, sha256(password.token)));
     expect(await standing(password)).toEqual({ session: false, refresh: true, access: true });
+
+    await requireSso(ORGANIZATION, true);
+    expect(await standing(password)).toEqual(ENDED);
+    expect(await standing(sso)).toEqual(ALIVE);
+  });
+});
+
+describe("a product's tokens got through a password session, in a browser that later signed in through the IdP", () => {
+  it('end with the password session, though the provider session they were issued in authorized the product again on the SSO session', async () => {
+    await requireSso(ORGANIZATION, false);
+    const email = 'same-browser@initech.test';
+    const passwordToken = await h.client.registeredUser(email, PASSWORD);
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    const browser = new TestBrowser(h.server.url);
+    const password = { email, token: passwordToken, tokens: await productTokens(passwordToken, browser) };
+    // The person signs in again in the same browser, through the IdP (the password session went
+    // idle, or was left behind): the provider's cookie session of the same person stays.
+    const answer = await h.oidcSignIn({ sub: `sub-${email}`, email, name: 'Same Browser' }, 'initech');
+    expect(answer.statusCode, answer.body).toBe(200);
+    const ssoToken = answer.json().token as string;
+    const sso = { email, token: ssoToken, tokens: await productTokens(ssoToken, browser) };
 
     await requireSso(ORGANIZATION, true);
     expect(await standing(password)).toEqual(ENDED);

@@ -115,6 +115,12 @@ export function hotStatements(db: Database) {
       .orderBy(desc(t.expiresAt))
       .limit(1)
       .prepare('oidc_models_remembered_grant'),
+    /** The portal session a provider session stands on (its link), if it has one. */
+    linkedPortalSession: db
+      .select({ portalSessionId: oidcSessionLinks.portalSessionId })
+      .from(oidcSessionLinks)
+      .where(eq(oidcSessionLinks.sessionUid, sql.placeholder('sessionUid')))
+      .prepare('oidc_session_links_portal_session'),
     /** The link alone (an authorization that saved nothing). */
     link: db
       .insert(oidcSessionLinks)

@@ -290,6 +290,11 @@ export function createAdapterFactory(
       handoff.offer(row.id, row.payload);
       return row.id;
     },
+    /** The portal session a provider session stands on, if it is linked to one (login-policy.ts). */
+    async linkedPortalSession(sessionUid: string): Promise<string | undefined> {
+      const [row] = await statements.linkedPortalSession.execute({ sessionUid });
+      return row?.portalSessionId;
+    },
     /** Links the request's provider session to its portal session, in the statement of its writes. */
     linkSession: (request: object, link: SessionLink) => writes.linkSession(request, link),
   };

@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { oauthClients, oidcModels, users } from '../../db/schema';
 import { TestBrowser } from '../../../test/browser';
-import { CALLBACK, PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
+import { CALLBACK, json, PASSWORD, PRODUCT_SECRET, relyingPartyTestServer } from '../../../test/relying-party';
 import { thirdPartyClients } from './clients';
 import { ACR_MULTI, OIDC_ROUTES } from './provider';
 
@@ -80,5 +80,30 @@ describe('the portal session the authorization request signs in with', () => {
       });
       expect({ name, providerSession: browser.cookies.has(SESSION_COOKIE) }).toEqual({ name, providerSession: false });
     }
+  });
+});
+
+describe('the same person signed in to the portal again in a browser that kept its provider session', () => {
+  it("keeps the tokens issued before on the portal session they were got through: revoking that one on the device-activity page ends them, the new session's stay", async () => {
+    const config = await rp.discover('test-product', PRODUCT_SECRET);
+    const { browser, email, token: first } = await rp.signedInBrowser();
+    const before = await rp.codeFlow(config, browser);
+    // A sign-in again in the same browser (the session before went idle, or the person signed
+    // in on top of it): the portal cookie is the new session's, the provider's cookie stays.
+    const again = await rp.identity.signIn(email, PASSWORD);
+    expect(again.statusCode, again.body).toBe(200);
+    const second = again.json().token as string;
+    browser.setCookie('auth_token', second);
+    const after = await rp.codeFlow(config, browser);
+
+    const sessions = await json(fetch(`${rp.origin}/v3/sso/me/sessions`, { headers: { authorization: `Bearer ${second}` } }));
+    const [firstSession] = (sessions as Array<{ id: string; current: boolean }>).filter((session) => !session.current);
+    const revoked = await fetch(`${rp.origin}/v3/sso/me/sessions/${firstSession!.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${second}` } });
+    expect(revoked.status).toBeLessThan(300);
+    expect((await fetch(`${rp.origin}/v3/sso/me/connected-apps`, { headers: { authorization: `Bearer ${first}` } })).status).toBe(401);
+
+    const active = async (token: string) => (await oidc.tokenIntrospection(config, token)).active;
+    expect({ access: await active(before.access_token), refresh: await active(before.refresh_token!) }).toEqual({ access: false, refresh: false });
+    expect({ access: await active(after.access_token), refresh: await active(after.refresh_token!) }).toEqual({ access: true, refresh: true });
   });
 });

@@ -1,5 +1,6 @@
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { acrFor, portalIdentities } from './portal-identity';
+import { randomToken } from '../../platform/crypto';
+import { acrFor, portalIdentities, type PortalIdentity } from './portal-identity';
 
 type ExtraParams = Extract<NonNullable<Configuration['extraParams']>, Record<string, unknown>>;
 
@@ -24,6 +25,8 @@ function asksOnlyForThePortalSession(params: KoaContextWithOIDC['oidc']['params'
  * consent (an outside app without one goes to the consent page through an interaction), and
  * the link of the provider session to the portal session (provider-middleware.ts), so that
  * ending the portal session ends it. Any other request goes through the interaction unchanged.
+ * A provider session of the same person that stands on another portal session starts over on
+ * this one, whatever the request asks (startOverOnThisPortalSession).
  *
  * oidc-provider calls each `extraParams` validator after it has validated the authorization
  * request (client, redirect URI, PKCE, prompt, max_age, claims, id_token_hint, a request
@@ -33,15 +36,29 @@ function asksOnlyForThePortalSession(params: KoaContextWithOIDC['oidc']['params'
  * settled. It is registered under `login_hint`, a parameter the provider accepts anyway, so
  * that no new parameter is accepted; its value is not read.
  */
-export function portalSignOn(ctx: KoaContextWithOIDC): void {
+export async function portalSignOn(ctx: KoaContextWithOIDC, linkedPortalSession: LinkedPortalSession): Promise<void> {
   const { oidc } = ctx;
   if (oidc.route !== 'authorization') return;
   const session = oidc.session;
-  if (!session || session.accountId) return;
   const portal = portalIdentities.get(ctx.req);
-  if (!portal || !asksOnlyForThePortalSession(oidc.params)) return;
+  if (!session || !portal) return;
+  if (session.accountId) {
+    // Another person's login: the login policy asks for a sign-in (login-policy.ts).
+    if (session.accountId === portal.userId) await startOverOnThisPortalSession(session, portal, linkedPortalSession);
+    return;
+  }
+  if (!asksOnlyForThePortalSession(oidc.params)) return;
   // A login on a session this browser already had gets a new identifier, as the provider's resume does.
   if (!(session as { new?: boolean }).new) session.resetIdentifier();
+  loginFromPortal(session, portal);
+}
+
+/** The portal session a provider session's uid is linked to (oidc_session_links), if any. */
+export type LinkedPortalSession = (sessionUid: string) => Promise<string | undefined>;
+
+type ProviderSession = NonNullable<KoaContextWithOIDC['oidc']['session']>;
+
+function loginFromPortal(session: ProviderSession, portal: PortalIdentity): void {
   session.loginAccount({
     accountId: portal.userId,
     amr: portal.amr,
@@ -51,7 +68,25 @@ export function portalSignOn(ctx: KoaContextWithOIDC): void {
   });
 }
 
-/** The provider's `extraParams`: portalSignOn's hook (see there). */
-export const portalSignOnParams: ExtraParams = {
-  login_hint: (ctx) => portalSignOn(ctx),
-};
+/**
+ * The person signed in to the portal again in this browser (the portal session before went idle
+ * or expired, its cookie replaced) and the provider's cookie session of theirs stayed: it stands
+ * on the portal session before, whose link names its uid. Linked to this one instead, the tokens
+ * issued on it before would end with this session and not with their own: company SSO's sweep
+ * ending the password session they were got through would leave them while the person keeps a
+ * session the IdP signed in. So it starts over as a new provider session (a new uid and cookie,
+ * no apps signed in yet) with this portal session's login, as portalSignOn makes for a browser
+ * without one; what was issued before keeps the old uid and its link, and ends with that session.
+ */
+async function startOverOnThisPortalSession(session: ProviderSession, portal: PortalIdentity, linkedPortalSession: LinkedPortalSession): Promise<void> {
+  if ((await linkedPortalSession(session.uid)) === portal.sessionId) return;
+  session.uid = randomToken();
+  session.authorizations = {};
+  session.resetIdentifier();
+  loginFromPortal(session, portal);
+}
+
+/** The provider's `extraParams`: portalSignOn's hook (see there), with the provider session's link read from the database. */
+export const portalSignOnParams = (linkedPortalSession: LinkedPortalSession): ExtraParams => ({
+  login_hint: (ctx) => portalSignOn(ctx, linkedPortalSession),
+});

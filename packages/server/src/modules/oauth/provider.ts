@@ -162,7 +162,7 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
     },
     routes: OIDC_ROUTES,
     // A browser signed in to the portal is signed in by a plain authorization request itself (portal-sign-on.ts).
-    extraParams: portalSignOnParams,
+    extraParams: portalSignOnParams(storage.linkedPortalSession),
     interactions: {
       policy: loginPolicy(),
       url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`,
