@@ -290,7 +290,7 @@ export function createAdapterFactory(
       handoff.offer(row.id, row.payload);
       return row.id;
     },
-    /** The portal session a provider session stands on, if it is linked to one (login-policy.ts). */
+    /** The portal session a provider session stands on, if it is linked to one (portal-sign-on.ts). */
     async linkedPortalSession(sessionUid: string): Promise<string | undefined> {
       const [row] = await statements.linkedPortalSession.execute({ sessionUid });
       return row?.portalSessionId;

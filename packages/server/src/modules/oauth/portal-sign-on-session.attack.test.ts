@@ -84,26 +84,57 @@ describe('the portal session the authorization request signs in with', () => {
 });
 
 describe('the same person signed in to the portal again in a browser that kept its provider session', () => {
+  /** Revokes `session` on the device-activity page of the session `by`: answers whether the tokens got before and after are active. */
+  async function afterRevoking(config: oidc.Configuration, first: string, by: string, before: oidc.TokenEndpointResponse, after: oidc.TokenEndpointResponse) {
+    const sessions = (await json(fetch(`${rp.origin}/v3/sso/me/sessions`, { headers: { authorization: `Bearer ${by}` } }))) as Array<{ id: string; current: boolean }>;
+    const [firstSession] = sessions.filter((session) => !session.current);
+    const revoked = await fetch(`${rp.origin}/v3/sso/me/sessions/${firstSession!.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${by}` } });
+    expect(revoked.status).toBeLessThan(300);
+    expect((await fetch(`${rp.origin}/v3/sso/me/connected-apps`, { headers: { authorization: `Bearer ${first}` } })).status).toBe(401);
+    const active = async (token: string) => (await oidc.tokenIntrospection(config, token)).active;
+    return {
+      before: { access: await active(before.access_token), refresh: await active(before.refresh_token!) },
+      after: { access: await active(after.access_token), refresh: await active(after.refresh_token!) },
+    };
+  }
+  const ENDED_AND_KEPT = { before: { access: false, refresh: false }, after: { access: true, refresh: true } };
+
+  /** Signs `email` in again on the portal's API and puts the new session in the browser (the portal cookie is the new one's, the provider's stays). */
+  async function signInAgain(browser: TestBrowser, email: string): Promise<string> {
+    const again = await rp.identity.signIn(email, PASSWORD);
+    expect(again.statusCode, again.body).toBe(200);
+    const token = again.json().token as string;
+    browser.setCookie('auth_token', token);
+    return token;
+  }
+
   it("keeps the tokens issued before on the portal session they were got through: revoking that one on the device-activity page ends them, the new session's stay", async () => {
     const config = await rp.discover('test-product', PRODUCT_SECRET);
     const { browser, email, token: first } = await rp.signedInBrowser();
     const before = await rp.codeFlow(config, browser);
-    // A sign-in again in the same browser (the session before went idle, or the person signed
-    // in on top of it): the portal cookie is the new session's, the provider's cookie stays.
-    const again = await rp.identity.signIn(email, PASSWORD);
-    expect(again.statusCode, again.body).toBe(200);
-    const second = again.json().token as string;
-    browser.setCookie('auth_token', second);
+    // Signed in again on top of the session before (or after it went idle).
+    const second = await signInAgain(browser, email);
     const after = await rp.codeFlow(config, browser);
+    // The provider session before is kept under its uid for its portal session (its apps hear of its end), the browser's is a new one.
+    const [account] = await rp.server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    const providerSessions = () => rp.server.database.db.select({ uid: oidcModels.uid }).from(oidcModels).where(and(eq(oidcModels.model, 'Session'), eq(oidcModels.accountId, account!.id)));
+    expect(await providerSessions()).toHaveLength(2);
+    expect(await afterRevoking(config, first, second, before, after)).toEqual(ENDED_AND_KEPT);
+    expect(await providerSessions()).toHaveLength(1);
+  });
 
-    const sessions = await json(fetch(`${rp.origin}/v3/sso/me/sessions`, { headers: { authorization: `Bearer ${second}` } }));
-    const [firstSession] = (sessions as Array<{ id: string; current: boolean }>).filter((session) => !session.current);
-    const revoked = await fetch(`${rp.origin}/v3/sso/me/sessions/${firstSession!.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${second}` } });
-    expect(revoked.status).toBeLessThan(300);
-    expect((await fetch(`${rp.origin}/v3/sso/me/connected-apps`, { headers: { authorization: `Bearer ${first}` } })).status).toBe(401);
-
-    const active = async (token: string) => (await oidc.tokenIntrospection(config, token)).active;
-    expect({ access: await active(before.access_token), refresh: await active(before.refresh_token!) }).toEqual({ access: false, refresh: false });
-    expect({ access: await active(after.access_token), refresh: await active(after.refresh_token!) }).toEqual({ access: true, refresh: true });
+  it('the same when the app asked for a fresh sign-in (prompt=login) and the person signed in again through the interaction', async () => {
+    const config = await rp.discover('test-product', PRODUCT_SECRET);
+    const { browser, email, token: first } = await rp.signedInBrowser();
+    const before = await rp.codeFlow(config, browser);
+    const request = await rp.authorize(config, browser, { prompt: 'login' });
+    expect(request.callback.pathname).toBe('/login');
+    // The interaction counts a sign-in as made for it from the second after it began.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const second = await signInAgain(browser, email);
+    const { url: callback } = await browser.walk(`${rp.origin}${request.callback.searchParams.get('next')}`);
+    expect(callback.origin + callback.pathname).toBe(CALLBACK);
+    const after = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: request.verifier, expectedState: request.state, expectedNonce: request.nonce });
+    expect(await afterRevoking(config, first, second, before, after)).toEqual(ENDED_AND_KEPT);
   });
 });

@@ -25,8 +25,6 @@ function asksOnlyForThePortalSession(params: KoaContextWithOIDC['oidc']['params'
  * consent (an outside app without one goes to the consent page through an interaction), and
  * the link of the provider session to the portal session (provider-middleware.ts), so that
  * ending the portal session ends it. Any other request goes through the interaction unchanged.
- * A provider session of the same person that stands on another portal session starts over on
- * this one, whatever the request asks (startOverOnThisPortalSession).
  *
  * oidc-provider calls each `extraParams` validator after it has validated the authorization
  * request (client, redirect URI, PKCE, prompt, max_age, claims, id_token_hint, a request
@@ -36,28 +34,26 @@ function asksOnlyForThePortalSession(params: KoaContextWithOIDC['oidc']['params'
  * settled. It is registered under `login_hint`, a parameter the provider accepts anyway, so
  * that no new parameter is accepted; its value is not read.
  */
-export async function portalSignOn(ctx: KoaContextWithOIDC, linkedPortalSession: LinkedPortalSession): Promise<void> {
+export function portalSignOn(ctx: KoaContextWithOIDC): void {
   const { oidc } = ctx;
   if (oidc.route !== 'authorization') return;
   const session = oidc.session;
+  if (!session || session.accountId) return;
   const portal = portalIdentities.get(ctx.req);
-  if (!session || !portal) return;
-  if (session.accountId) {
-    // Another person's login: the login policy asks for a sign-in (login-policy.ts).
-    if (session.accountId === portal.userId) await startOverOnThisPortalSession(session, portal, linkedPortalSession);
-    return;
-  }
-  if (!asksOnlyForThePortalSession(oidc.params)) return;
+  if (!portal || !asksOnlyForThePortalSession(oidc.params)) return;
   // A login on a session this browser already had gets a new identifier, as the provider's resume does.
   if (!(session as { new?: boolean }).new) session.resetIdentifier();
   loginFromPortal(session, portal);
 }
 
-/** The portal session a provider session's uid is linked to (oidc_session_links), if any. */
-export type LinkedPortalSession = (sessionUid: string) => Promise<string | undefined>;
+/** The provider's `extraParams`: portalSignOn's hook (see there). */
+export const portalSignOnParams: ExtraParams = {
+  login_hint: (ctx) => portalSignOn(ctx),
+};
 
 type ProviderSession = NonNullable<KoaContextWithOIDC['oidc']['session']>;
 
+/** The provider session's login from the portal session: its person, amr, acr and time of sign-in (remembered). */
 function loginFromPortal(session: ProviderSession, portal: PortalIdentity): void {
   session.loginAccount({
     accountId: portal.userId,
@@ -68,25 +64,49 @@ function loginFromPortal(session: ProviderSession, portal: PortalIdentity): void
   });
 }
 
+/** The portal session a provider session's uid is linked to (oidc_session_links), if any. */
+export type LinkedPortalSession = (sessionUid: string) => Promise<string | undefined>;
+
 /**
- * The person signed in to the portal again in this browser (the portal session before went idle
- * or expired, its cookie replaced) and the provider's cookie session of theirs stayed: it stands
- * on the portal session before, whose link names its uid. Linked to this one instead, the tokens
- * issued on it before would end with this session and not with their own: company SSO's sweep
- * ending the password session they were got through would leave them while the person keeps a
- * session the IdP signed in. So it starts over as a new provider session (a new uid and cookie,
- * no apps signed in yet) with this portal session's login, as portalSignOn makes for a browser
- * without one; what was issued before keeps the old uid and its link, and ends with that session.
+ * A provider session of the person stands on the portal session it is linked to. When they
+ * signed in to the portal again in this browser (the session before went idle or was signed in
+ * on top of, an app's prompt=login or step-up) the provider's cookie session stays, and its uid
+ * with it (the provider's resume renews only the cookie's id): linked to the new portal session,
+ * the tokens issued on it before would end with that one and not with their own. Company SSO's
+ * sweep, ending the password session they were got through, would leave them while the member
+ * keeps a session the IdP signed in; revoking the old session on the device-activity page would
+ * leave them too. So the provider session starts over on this portal session, with a new uid, no
+ * apps signed in yet and this session's login; the one before is kept under its uid (no cookie
+ * names it), where ending its portal session finds it, tells its apps (back-channel logout) and
+ * ends its tokens.
+ *
+ * Called from loadExistingGrant (provider.ts): the one step of both an authorization request
+ * and an interaction's resume that runs once the login is settled (portal-sign-on.ts, the
+ * resume) and before the checks of the login and anything issued. A provider session not linked
+ * yet was signed in by this very request; the middleware links it (provider-middleware.ts).
  */
-async function startOverOnThisPortalSession(session: ProviderSession, portal: PortalIdentity, linkedPortalSession: LinkedPortalSession): Promise<void> {
-  if ((await linkedPortalSession(session.uid)) === portal.sessionId) return;
+export async function standOnThisPortalSession(ctx: KoaContextWithOIDC, linkedPortalSession: LinkedPortalSession): Promise<void> {
+  const session = ctx.oidc.session;
+  const portal = portalIdentities.get(ctx.req);
+  if (!session?.accountId || !portal || session.accountId !== portal.userId) return;
+  const linked = await linkedPortalSession(session.uid);
+  if (linked === undefined || linked === portal.sessionId) return;
+  // The provider's types give Session no constructor arguments; it takes its payload (models/session.js).
+  const Session = ctx.oidc.provider.Session as unknown as new (payload: object) => { save(ttl: number): Promise<unknown> };
+  const before = new Session({
+    jti: randomToken(),
+    uid: session.uid,
+    accountId: session.accountId,
+    acr: session.acr,
+    amr: session.amr,
+    loginTs: session.loginTs,
+    transient: session.transient,
+    authorizations: session.authorizations,
+  });
+  await before.save(Math.max(1, (session.exp ?? 0) - Math.floor(Date.now() / 1000)));
   session.uid = randomToken();
   session.authorizations = {};
-  session.resetIdentifier();
+  // The resume renewed the cookie's id already: renewed again, the row it replaced would stay.
+  if (!(session as { oldId?: string }).oldId) session.resetIdentifier();
   loginFromPortal(session, portal);
 }
-
-/** The provider's `extraParams`: portalSignOn's hook (see there), with the provider session's link read from the database. */
-export const portalSignOnParams = (linkedPortalSession: LinkedPortalSession): ExtraParams => ({
-  login_hint: (ctx) => portalSignOn(ctx, linkedPortalSession),
-});

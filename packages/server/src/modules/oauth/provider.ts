@@ -15,7 +15,7 @@ import { existingGrantLoader } from './existing-grant';
 import { loginPolicy } from './login-policy';
 import { INTERACTION_PATH, OIDC_ROUTES } from './oidc-routes';
 import { ACR_MULTI, ACR_SINGLE } from './portal-identity';
-import { portalSignOnParams } from './portal-sign-on';
+import { portalSignOnParams, standOnThisPortalSession } from './portal-sign-on';
 import { providerResources, resourcesOf } from './provider-resources';
 import { installPortalMiddleware } from './provider-middleware';
 import { devicePages, logoutPages, renderError } from './provider-pages';
@@ -91,6 +91,7 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
   clients.follow(changes);
   tokens.follow(changes);
   const storage = createAdapterFactory(db, { revocationSignIn: () => signInOfRevocation(Provider.ctx), clients, tokens });
+  const existingGrant = existingGrantLoader(storage.rememberedGrant);
 
   const configuration: Configuration = {
     adapter: storage.adapterFor,
@@ -162,12 +163,17 @@ export async function createProvider(deps: ProviderDependencies, keys: JWK[]): P
     },
     routes: OIDC_ROUTES,
     // A browser signed in to the portal is signed in by a plain authorization request itself (portal-sign-on.ts).
-    extraParams: portalSignOnParams(storage.linkedPortalSession),
+    extraParams: portalSignOnParams,
     interactions: {
       policy: loginPolicy(),
       url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`,
     },
-    loadExistingGrant: existingGrantLoader(storage.rememberedGrant),
+    // Once the login is settled (an authorization or its resume), before anything is issued: the
+    // provider session stands on this portal session first (portal-sign-on.ts).
+    async loadExistingGrant(ctx) {
+      await standOnThisPortalSession(ctx, storage.linkedPortalSession);
+      return existingGrant(ctx);
+    },
     // An app's revocation of one sign-in's token keeps the person's consent (token-policies.ts).
     revokeGrantPolicy: revokesGrant,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
