@@ -243,6 +243,27 @@ describe("a product's tokens whose provider session is gone", () => {
   });
 });
 
+describe("a product's tokens whose portal sessions are both gone, the one through a password, the other through the IdP", () => {
+  it('end with the requirement for the password sign-in, though the product keeps one grant for both and the SSO sign-in proves it', async () => {
+    await requireSso(ORGANIZATION, false);
+    const email = 'one-grant@initech.test';
+    const password = await withPasswordSession(email);
+    await h.organizations.addMemberTo(ORGANIZATION, email);
+    const sso = await withSsoSession(email);
+    const db = h.server.database.db;
+    const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    // A product's grant is the person's latest (existing-grant.ts): both sign-ins' tokens stand on it.
+    const grants = await db.selectDistinct({ grantId: oidcModels.grantId }).from(oidcModels).where(and(eq(oidcModels.accountId, account!.id), eq(oidcModels.model, 'RefreshToken')));
+    expect(grants).toHaveLength(1);
+    // Both sessions expired long ago and the retention sweep deleted their rows (and links); the product still refreshes both.
+    await db.delete(sessions).where(eq(sessions.userId, account!.id));
+
+    await requireSso(ORGANIZATION, true);
+    const refreshes = async (held: Held) => (await productRefresh(h.server, held.tokens.refresh_token!)).status === 200;
+    expect({ password: await refreshes(password), sso: await refreshes(sso) }).toEqual({ password: false, sso: true });
+  });
+});
+
 describe("a product's tokens got through a password session, in a browser that later signed in through the IdP", () => {
   it('end with the password session, though the provider session they were issued in authorized the product again on the SSO session', async () => {
     await requireSso(ORGANIZATION, false);

@@ -1,6 +1,6 @@
 import { isPrivateUseRedirect, type oauthEndpoints } from '@portal/contracts';
 import type { z } from 'zod';
-import { and, desc, eq, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, not, or, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { Database } from '../../db/client';
 import { oidcModels, oidcSessionLinks, sessions as portalSessions } from '../../db/schema';
@@ -258,30 +258,26 @@ export function createOAuthService(deps: {
         // unless company SSO signed it in since `unlessSsoSince`. That is a device sign-in (one
         // grant per approval, no provider session), and tokens whose portal session is gone (the
         // retention sweep deleted its row, and the link with it) while the app kept refreshing.
-        // Tokens on a live session's link stand with that session, which the sweep kept. The
-        // grant's refresh token or device code tells (an access token carries no amr): a grant
-        // with neither proving it ends whole, on the safe side.
+        // Tokens on a live session's link stand with that session, which the sweep kept. A
+        // sign-in's refresh token or device code tells (an access token carries no amr): a device
+        // sign-in by its grant, a browser's by its provider session (a product keeps one grant
+        // for all of a person's browsers, so a grant proves nothing of another session's
+        // sign-in). What no row proves ends, on the safe side.
         const since = Math.floor(ended.unlessSsoSince.getTime() / 1000);
         const outsideLiveSessions = or(
           isNull(oidcModels.sessionUid),
           sql`not exists (select 1 from ${oidcSessionLinks} join ${portalSessions} on ${portalSessions.id} = ${oidcSessionLinks.portalSessionId}
                           where ${oidcSessionLinks.sessionUid} = ${oidcModels.sessionUid} and ${portalSessions.revokedAt} is null)`,
         );
-        const provedBySso = db
-          .select({ grantId: oidcModels.grantId })
-          .from(oidcModels)
-          .where(
-            and(
-              eq(oidcModels.accountId, ended.userId),
-              outsideLiveSessions,
-              isNotNull(oidcModels.grantId),
-              inArray(oidcModels.model, ['RefreshToken', 'DeviceCode']),
-              sql`${oidcModels.payload} -> 'amr' @> '["sso"]'::jsonb and (${oidcModels.payload} ->> 'authTime')::bigint >= ${since}`,
-            ),
-          );
+        const provedBySso = sql`exists (
+          select 1 from ${oidcModels} proof
+          where proof.account_id = ${ended.userId} and proof.model in ('RefreshToken', 'DeviceCode')
+            and proof.payload -> 'amr' @> '["sso"]'::jsonb and (proof.payload ->> 'authTime')::bigint >= ${since}
+            and (proof.session_uid = ${oidcModels.sessionUid}
+                 or (${oidcModels.sessionUid} is null and proof.session_uid is null and proof.grant_id = ${oidcModels.grantId})))`;
         await db
           .delete(oidcModels)
-          .where(and(eq(oidcModels.accountId, ended.userId), outsideLiveSessions, inArray(oidcModels.model, TOKEN_MODELS), or(isNull(oidcModels.grantId), notInArray(oidcModels.grantId, provedBySso))));
+          .where(and(eq(oidcModels.accountId, ended.userId), outsideLiveSessions, inArray(oidcModels.model, TOKEN_MODELS), not(provedBySso)));
       }
       await forgetKeptTokensOnceCommitted();
     },
