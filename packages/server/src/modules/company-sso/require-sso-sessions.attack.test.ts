@@ -76,6 +76,14 @@ const ENDED = { session: false, refresh: false, access: false };
 
 const requireSso = (organization: string, on: boolean) => h.admin.setRequireSso({ organization, requireSso: on });
 
+/** A member of the organization (not requiring SSO yet) with the product's tokens got through a password session, then through an SSO session since joining. */
+async function memberWithBothSessions(email: string) {
+  await requireSso(ORGANIZATION, false);
+  const password = await withPasswordSession(email);
+  await h.organizations.addMemberTo(ORGANIZATION, email);
+  return { email, password, sso: await withSsoSession(email) };
+}
+
 /** Everyone the requirement must leave alone: an SSO member, a person in no organization, a member of another organization. */
 async function bystanders(label: string) {
   const ssoMember = await withSsoSession(`${label}-sso@initech.test`);
@@ -158,11 +166,7 @@ describe('the next holder of an address a member gave up', () => {
 
 describe("an app's device sign-in", () => {
   it('approved on a password session ends with it, though the member keeps a session the IdP signed in', async () => {
-    await requireSso(ORGANIZATION, false);
-    const email = 'device@initech.test';
-    const password = await withPasswordSession(email);
-    await h.organizations.addMemberTo(ORGANIZATION, email);
-    const sso = await withSsoSession(email);
+    const { password, sso } = await memberWithBothSessions('device@initech.test');
     const desktop = await oidc.discovery(new URL(h.server.url), 'test-desktop', {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
     /** The desktop app's tokens, its sign-in allowed on the session of `token`. */
     const deviceSignIn = async (token: string) => {
@@ -226,11 +230,7 @@ describe("a product's tokens whose provider session is gone", () => {
   });
 
   it('end with the requirement when the portal session they were got through is gone, though the member keeps a session the IdP signed in', async () => {
-    await requireSso(ORGANIZATION, false);
-    const email = 'retained@initech.test';
-    const password = await withPasswordSession(email);
-    await h.organizations.addMemberTo(ORGANIZATION, email);
-    const sso = await withSsoSession(email);
+    const { password, sso } = await memberWithBothSessions('retained@initech.test');
     // The password session expired long ago and the retention sweep deleted its row
     // (sessions/retention.ts), its link to the provider session with it; the product still refreshes.
     const db = h.server.database.db;
@@ -245,11 +245,7 @@ describe("a product's tokens whose provider session is gone", () => {
 
 describe("a product's tokens whose portal sessions are both gone, the one through a password, the other through the IdP", () => {
   it('end with the requirement for the password sign-in, though the product keeps one grant for both and the SSO sign-in proves it', async () => {
-    await requireSso(ORGANIZATION, false);
-    const email = 'one-grant@initech.test';
-    const password = await withPasswordSession(email);
-    await h.organizations.addMemberTo(ORGANIZATION, email);
-    const sso = await withSsoSession(email);
+    const { email, password, sso } = await memberWithBothSessions('one-grant@initech.test');
     const db = h.server.database.db;
     const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     // A product's grant is the person's latest (existing-grant.ts): both sign-ins' tokens stand on it.
