@@ -89,6 +89,8 @@ export async function standOnThisPortalSession(ctx: KoaContextWithOIDC, linkedPo
   const session = ctx.oidc.session;
   const portal = portalIdentities.get(ctx.req);
   if (!session?.accountId || !portal || session.accountId !== portal.userId) return;
+  // Made by this very request (a first authorization in this browser): a new uid, linked to nothing yet.
+  if ((session as { new?: boolean }).new) return;
   const linked = await linkedPortalSession(session.uid);
   if (linked === undefined || linked === portal.sessionId) return;
   // The provider's types give Session no constructor arguments; it takes its payload (models/session.js).
