@@ -26,13 +26,23 @@ export interface Authorized {
   nonce: string;
 }
 
+/** The origin of a logout token's issuer (its payload, unverified: the tests only sort them by server). */
+function issuerOf(token: string): string | undefined {
+  try {
+    const { iss } = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss?: string };
+    return iss ? new URL(iss).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A listening portal that is the OpenID provider of the test clients (oauth-clients.json), driven
  * by a certified relying party (openid-client): discovery, a signed-in browser, the code flow with
  * PKCE. Starts before the file's tests and closes after them.
  *
  * `backchannelLogout` also listens as the test product's back-channel logout URI and keeps the
- * logout tokens it receives; the port is the product's, so one file at a time may ask for it.
+ * logout tokens this server sends; the port is the product's, so one file at a time may ask for it.
  */
 /**
  * The provider as a product sees it, for a test file: started before its tests, closed after.
@@ -57,7 +67,9 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean; s
         request.on('data', (chunk) => (body += chunk));
         request.on('end', () => {
           const token = new URLSearchParams(body).get('logout_token');
-          if (token) logoutTokens.push(token);
+          // Only this file's server's: other files' servers (run at the same time) tell the same
+          // test product at the same port, and their logouts are none of this file's.
+          if (token && server && issuerOf(token) === new URL(server.url).origin) logoutTokens.push(token);
           response.writeHead(200).end();
         });
       });
