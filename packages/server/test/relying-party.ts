@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll } from 'vitest';
 import { TestBrowser } from './browser';
@@ -26,10 +27,10 @@ export interface Authorized {
   nonce: string;
 }
 
-/** The origin of a logout token's issuer (its payload, unverified: the tests only sort them by server). */
+/** The origin of a logout token's issuer (unverified: the tests only sort them by server). */
 function issuerOf(token: string): string | undefined {
   try {
-    const { iss } = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss?: string };
+    const { iss } = decodeJwt(token);
     return iss ? new URL(iss).origin : undefined;
   } catch {
     return undefined;

@@ -53,7 +53,7 @@ export function SsoLinkPage() {
               loading={confirm.isPending}
               onClick={() => {
                 setFailure(null);
-                confirm.mutateAsync().then(
+                confirm.mutateAsync([]).then(
                   (linked) => {
                     notify('success', t('organizations.ssoLink.linked', { organization: linked.organization_name }));
                     void goOnAfter(linked);

@@ -18,10 +18,13 @@ export const previewInvitation = (token: string) => call(organizationEndpoints.p
 /** Accepting: refusals (expired, revoked, used, another person's, 7015) are the result screen's message. */
 export const acceptInvitation = (token: string) => call(organizationEndpoints.acceptInvitation, { body: { token } }, { handle: [400, 403, 404, 409, 410] });
 
-/** A change on the organization page, then the page (and the side bar) read again. */
-export function useOrganizationChange<A extends unknown[], R>(action: (...args: A) => Promise<R>) {
+/**
+ * A change on the organization page, then the page (and the side bar) read again, unless
+ * `readAgain` says the answer left no session to read it with.
+ */
+export function useOrganizationChange<A extends unknown[], R>(action: (...args: A) => Promise<R>, readAgain: (answer: R | undefined) => boolean = () => true) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (args: A) => action(...args), onSettled: () => client.invalidateQueries({ queryKey: organizationQueryKey }) });
+  return useMutation({ mutationFn: (args: A) => action(...args), onSettled: (answer) => (readAgain(answer) ? client.invalidateQueries({ queryKey: organizationQueryKey }) : undefined) });
 }
 
 // ----- Company SSO settings (owners and admins) -----
@@ -51,13 +54,7 @@ export const confirmSsoLink = () => call(companySsoEndpoints.confirmLink, undefi
  * then the session that confirmed has ended, and reading anything on it would answer 401 and
  * sign the page out to /login before it reaches company SSO.
  */
-export function useConfirmSsoLink() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: confirmSsoLink,
-    onSettled: (linked) => (linked?.sso_required ? undefined : client.invalidateQueries({ queryKey: organizationQueryKey })),
-  });
-}
+export const useConfirmSsoLink = () => useOrganizationChange(confirmSsoLink, (linked) => !linked?.sso_required);
 
 /** A change on the SSO settings page, then the settings read again. */
 export function useSsoChange<A extends unknown[], R>(action: (...args: A) => Promise<R>) {
