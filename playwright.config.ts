@@ -28,10 +28,10 @@ const specsWhere = (matches: (source: string) => boolean) => [...specSources].fi
 /**
  * The specs whose tests run one after another in one worker (`mode: 'serial'` or `'default'`):
  * each is one job of the run, most with their own server and set-up in a beforeAll, a minute or
- * several on one lane. Playwright hands jobs to the two workers in project order, then file
+ * several on one lane. Playwright hands jobs to the workers in project order, then file
  * order; these go first (projects "sequential"), the specs whose tests are jobs of one test each
- * after them (projects "parallel"). The run then ends on short jobs that even out the two lanes,
- * not on one lane still in a long spec (alphabetically, the wallet specs) while the other idles.
+ * after them (projects "parallel"). The run then ends on short jobs that even out the lanes,
+ * not on one lane still in a long spec (alphabetically, the wallet specs) while the others idle.
  */
 const SEQUENTIAL_SPECS = specsWhere((source) => /describe\.configure\(\{[^}]*mode: '(serial|default)'/.test(source));
 
@@ -59,7 +59,11 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
-  workers: Math.max(1, Math.min(2, cpus().length)),
+  // Three lanes on the two cores: a lane spends much of its time waiting (a server's start, a
+  // page's network, a mail), so two left the cores about half idle. The whole suite on one
+  // 2-core machine: 2 workers about 700 s, 3 workers 527-600 s, 4 workers 648 s (each a
+  // server process, a browser and their start-ups more), none flaky.
+  workers: Math.max(1, Math.min(3, cpus().length + 1)),
   // Multi-step flows (sign-up, mail, sign-in, a page walk) pass 30 s when the 2 cores are busy
   // with the server, two browsers and PostgreSQL: a timeout there was load, not a fault.
   timeout: 60_000,
