@@ -1,6 +1,9 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll } from 'vitest';
 import { TestBrowser } from './browser';
@@ -12,8 +15,8 @@ export const PRODUCT_SECRET = 'product-secret-of-the-tests-0123456789';
 export const CALLBACK = 'http://127.0.0.1:5179/callback';
 export const SPA_CALLBACK = 'http://127.0.0.1:5179/spa/callback';
 export const PASSWORD = 'plum-orbit-cactus-917';
-/** The port of the test product (oauth-clients.json): its callbacks and its back-channel logout URI. */
-const PRODUCT_PORT = 5179;
+/** The test product's back-channel logout URI in oauth-clients.json. */
+const BACKCHANNEL_LOGOUT_URI = 'http://127.0.0.1:5179/backchannel-logout';
 
 const insecure = { execute: [oidc.allowInsecureRequests] };
 
@@ -27,14 +30,16 @@ export interface Authorized {
   nonce: string;
 }
 
-/** The origin of a logout token's issuer (unverified: the tests only sort them by server). */
-function issuerOf(token: string): string | undefined {
-  try {
-    const { iss } = decodeJwt(token);
-    return iss ? new URL(iss).origin : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * A copy of the clients file whose test product tells its back-channel logouts to `listener`:
+ * a free port of this file's own (files run side by side, each with its listener).
+ */
+async function clientsFileTelling(listener: Server): Promise<{ file: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'portal-rp-clients-'));
+  const file = path.join(dir, 'oauth-clients.json');
+  const uri = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/backchannel-logout`;
+  await writeFile(file, (await readFile(CLIENTS_FILE, 'utf8')).replaceAll(BACKCHANNEL_LOGOUT_URI, uri));
+  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /**
@@ -43,18 +48,16 @@ function issuerOf(token: string): string | undefined {
  * PKCE. Starts before the file's tests and closes after them.
  *
  * `backchannelLogout` also listens as the test product's back-channel logout URI and keeps the
- * logout tokens this server sends; the port is the product's, so one file at a time may ask for it.
- */
-/**
- * The provider as a product sees it, for a test file: started before its tests, closed after.
- * `secondNode`: another node of the same deployment too (`second`: the same database, origin,
- * apps and rate-limit keys, with caches of its own: what one node keeps, the other must learn of).
+ * logout tokens this server sends. `secondNode`: another node of the same deployment too
+ * (`second`: the same database, origin, apps and rate-limit keys, with caches of its own: what
+ * one node keeps, the other must learn of).
  */
 export function relyingPartyTestServer(options: { backchannelLogout?: boolean; secondNode?: boolean } = {}) {
   let server: TestServer;
   let second: TestServer | undefined;
   let identity: ReturnType<typeof identityClient>;
   let backchannel: Server | undefined;
+  let clientsFile: Awaited<ReturnType<typeof clientsFileTelling>> | undefined;
   const logoutTokens: string[] = [];
   let users = 0;
   /** The server's time runs this far ahead of the machine's (the key rotation tests move it past a key's activation). */
@@ -68,16 +71,15 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean; s
         request.on('data', (chunk) => (body += chunk));
         request.on('end', () => {
           const token = new URLSearchParams(body).get('logout_token');
-          // Only this file's server's: other files' servers (run at the same time) tell the same
-          // test product at the same port, and their logouts are none of this file's.
-          if (token && server && issuerOf(token) === new URL(server.url).origin) logoutTokens.push(token);
+          if (token) logoutTokens.push(token);
           response.writeHead(200).end();
         });
       });
-      await new Promise<void>((resolve) => backchannel!.listen(PRODUCT_PORT, '127.0.0.1', resolve));
+      await new Promise<void>((resolve) => backchannel!.listen(0, '127.0.0.1', resolve));
+      clientsFile = await clientsFileTelling(backchannel);
     }
     server = await startProviderTestServer({
-      clientsFile: CLIENTS_FILE,
+      clientsFile: clientsFile?.file ?? CLIENTS_FILE,
       secrets: { 'test-product': PRODUCT_SECRET },
       // Keys read again every second: the rotation tests wait for it, as an operator waits a minute.
       env: { TRUST_PROXY: '1', CHATWOOT_HMAC_SECRET: 'chatwoot-secret-of-the-tests', OIDC_KEYS_RELOAD_SECONDS: '1' },
@@ -91,6 +93,7 @@ export function relyingPartyTestServer(options: { backchannelLogout?: boolean; s
     await second?.close();
     await server?.close();
     await new Promise((resolve) => (backchannel ? backchannel.close(resolve) : resolve(undefined)));
+    await clientsFile?.remove();
   });
 
   const origin = () => server.url;
@@ -208,7 +211,8 @@ export function startSecondNode({ server }: { server: TestServer }): Promise<Tes
     database: server.database,
     env: {
       PLATFORM_ORIGIN: server.url,
-      OAUTH_CLIENTS_FILE: CLIENTS_FILE,
+      // The same apps as the first node's (with its back-channel listener, when it has one).
+      OAUTH_CLIENTS_FILE: server.config.OAUTH_CLIENTS_FILE ?? CLIENTS_FILE,
       OAUTH_CLIENT_SECRETS: `test-product=${PRODUCT_SECRET}`,
       TRUST_PROXY: '1',
       REDIS_KEY_PREFIX: server.config.REDIS_KEY_PREFIX,
