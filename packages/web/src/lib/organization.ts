@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { organizationEndpoints } from '@portal/contracts';
 import { ApiError, call } from './api';
 
-/** The signed-in member's organization (the organization page, and the side bar's entry shown to members only). */
+/** The signed-in member's organization: the organization page's query, read again after the page's changes (features/organizations/api.ts). */
 export const organizationQueryKey = ['sso', 'me', 'organization'] as const;
 
 /** null when the account is in no organization (404 organizations.not_member, handled here: not an error to show). */
