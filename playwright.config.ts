@@ -60,12 +60,13 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
   // Three lanes on the two cores: a lane spends much of its time waiting (a server's start, a
-  // page's network, a mail), so two left the cores about half idle. The whole suite on one
-  // 2-core machine: 2 workers about 700 s, 3 workers 527-600 s, 4 workers 648 s (each a
-  // server process, a browser and their start-ups more), none flaky.
+  // page's network, a mail), so two left the cores about half idle, and three keep them about
+  // nine tenths busy. The whole suite on one 2-core machine: 2 workers about 700 s, 3 workers
+  // 527-600 s, 4 workers 558-648 s (each a server process, a browser and their start-ups
+  // more), none flaky.
   workers: Math.max(1, Math.min(3, cpus().length + 1)),
   // Multi-step flows (sign-up, mail, sign-in, a page walk) pass 30 s when the 2 cores are busy
-  // with the server, two browsers and PostgreSQL: a timeout there was load, not a fault.
+  // with the servers, the lanes' browsers and PostgreSQL: a timeout there was load, not a fault.
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [
