@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
@@ -223,10 +223,15 @@ describe("a product's tokens whose provider session is gone", () => {
     // Once nothing stands on a gone provider session any more, the sweep drops its link.
     const [ssoLink] = await db.select().from(oidcSessionLinks).innerJoin(sessions, eq(sessions.id, oidcSessionLinks.portalSessionId)).where(eq(sessions.tokenHash, sha256(sso.token)));
     const uid = ssoLink!.oidc_session_links.sessionUid;
-    await db.update(oidcModels).set({ expiresAt: new Date(Date.now() - 1000) }).where(or(eq(oidcModels.sessionUid, uid), and(eq(oidcModels.model, 'Session'), eq(oidcModels.uid, uid))));
+    const linkOf = () => db.select().from(oidcSessionLinks).where(eq(oidcSessionLinks.sessionUid, uid));
     await db.update(oidcSessionLinks).set({ createdAt: new Date(Date.now() - 2 * 3600_000) }).where(eq(oidcSessionLinks.sessionUid, uid));
+    // Its tokens gone but the provider session itself alive: the link stays.
+    await db.update(oidcModels).set({ expiresAt: new Date(Date.now() - 1000) }).where(and(eq(oidcModels.sessionUid, uid), ne(oidcModels.model, 'Session')));
     await sweepExpired(db);
-    expect(await db.select().from(oidcSessionLinks).where(eq(oidcSessionLinks.sessionUid, uid))).toEqual([]);
+    expect(await linkOf()).toHaveLength(1);
+    await db.update(oidcModels).set({ expiresAt: new Date(Date.now() - 1000) }).where(and(eq(oidcModels.model, 'Session'), eq(oidcModels.uid, uid)));
+    await sweepExpired(db);
+    expect(await linkOf()).toEqual([]);
   });
 
   it('end with the requirement when the portal session they were got through is gone, though the member keeps a session the IdP signed in', async () => {

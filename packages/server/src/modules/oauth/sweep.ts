@@ -20,7 +20,8 @@ export async function sweepExpired(db: Database): Promise<{ models: number; link
     .where(
       and(
         lt(oidcSessionLinks.createdAt, sql`now() - interval '1 hour'`),
-        sql`not exists (select 1 from ${oidcModels} where ${oidcModels.model} = 'Session' and ${oidcModels.uid} = ${oidcSessionLinks.sessionUid})`,
+        // The provider session's own row and every token issued in it: a Session row carries its
+        // uid as session_uid too (columnsOf), so one lookup on that column's index finds either.
         sql`not exists (select 1 from ${oidcModels} where ${oidcModels.sessionUid} = ${oidcSessionLinks.sessionUid})`,
       ),
     )
