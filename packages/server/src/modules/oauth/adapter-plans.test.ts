@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsRow } from '../../../test/client-credentials-row';
 import { fileDatabase, testDatabaseKind } from '../../../test/db-target';
 import { hotStatements } from './adapter-statements';
+import { rowsDocument } from './model-rows';
 
 /**
  * PostgreSQL plans a prepared statement anew on each of its first five runs, then keeps one
@@ -32,12 +33,11 @@ describe.runIf(testDatabaseKind() === 'postgres')("the token grants' statements 
     const stamp = Date.now();
     const row = (n: number) => clientCredentialsRow(`plans-${stamp}-${n}`);
     for (let n = 0; n < RUNS; n++) {
-      await statements.upsert.execute(row(n));
+      await statements.upsert.execute([row(n)]);
       await statements.find.execute({ id: `plans-${stamp}-${n}`, models: ['AccessToken', 'ClientCredentials', 'RefreshToken'] });
       await statements.find.execute({ id: `plans-${stamp}-${n}`, models: ['RefreshToken'] });
       await statements.find.execute({ id: `plans-${stamp}-${n}`, models: ['AccessToken', 'ClientCredentials'] });
-      const next = row(RUNS + n);
-      await statements.consumeAndUpsert.execute({ ...next, consumedModel: 'ClientCredentials', consumedId: `plans-${stamp}-${n}` });
+      await statements.consumeAndUpsert.execute({ rows: rowsDocument([row(RUNS + n)]), consumedModel: 'ClientCredentials', consumedId: `plans-${stamp}-${n}` });
       await statements.consume.execute({ model: 'ClientCredentials', id: `plans-${stamp}-${RUNS + n}` });
     }
     const made = await plans();

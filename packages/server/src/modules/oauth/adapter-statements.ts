@@ -71,7 +71,7 @@ export function hotStatements(db: Database) {
      * Saves rows, one or several in one statement (a provider request's writes: requestWrites),
      * with those of the requests that end while one is on its way (grouped-upserts.ts).
      */
-    upsert: groupedUpserts(upsertRows(db.insert(t).select(rowsOfArrays())).prepare('oidc_models_upsert')),
+    upsert: groupedUpserts(upsertRows(db.insert(t).select(rowsOfDocument())).prepare('oidc_models_upsert')),
     /**
      * Saves interactions (a sign-in in progress), committed without waiting for the disk: after
      * a database crash the last ones saved may be gone, and the person starts that sign-in again
@@ -80,13 +80,13 @@ export function hotStatements(db: Database) {
      * interaction's rows durable too: PostgreSQL writes its log in order and flushes it up to
      * its own commit.
      */
-    upsertInteractions: upsertRows(db.insert(t).select(sql`${rowsOfArrays()} where ${commitWithoutWaitingForDisk}`)).prepare('oidc_models_upsert_interactions'),
+    upsertInteractions: upsertRows(db.insert(t).select(sql`${rowsOfDocument()} where ${commitWithoutWaitingForDisk}`)).prepare('oidc_models_upsert_interactions'),
     /**
      * Marks one code or token used and saves rows, only if it was unused, in one statement: a
      * refresh grant consumes its token and stores the rotated one with its access token. The
      * rows it answers are those saved: none when the token was already used.
      */
-    consumeAndUpsert: upsertRows(db.with(consumed).insert(t).select(sql`${rowsOfArrays()} where exists (select 1 from ${consumed})`))
+    consumeAndUpsert: upsertRows(db.with(consumed).insert(t).select(sql`${rowsOfDocument()} where exists (select 1 from ${consumed})`))
       .returning({ id: t.id })
       .prepare('oidc_models_consume_upsert'),
     /**
@@ -101,7 +101,7 @@ export function hotStatements(db: Database) {
      * the provider session is unknown to the browser's cookie, and the app signs the person in
      * again. Nothing is granted that is not stored; nothing revoked comes back.
      */
-    upsertLinked: upsertRows(db.with(linked, removed).insert(t).select(sql`${rowsOfArrays()} where ${commitWithoutWaitingForDisk}`)).prepare('oidc_models_upsert_linked'),
+    upsertLinked: upsertRows(db.with(linked, removed).insert(t).select(sql`${rowsOfDocument()} where ${commitWithoutWaitingForDisk}`)).prepare('oidc_models_upsert_linked'),
     /** Deletes rows (`removeModel`, `removeId`): interactions a request ended. */
     remove: db
       .delete(t)
@@ -154,14 +154,12 @@ function findAmongModels<Row>(
   };
 }
 
-/** The rows of a write as parallel arrays (one parameter per column): any number of rows in one statement. */
-const rowsOfArrays = () =>
+/** The rows of a write, one JSON document (`rows`: model-rows.ts, rowsDocument): any number of rows in one statement. */
+const rowsOfDocument = () =>
   // The table's columns in its order (drizzle inserts into all of them), consumed_at empty.
-  sql`select model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at, null::timestamptz
-      from unnest(${sql.placeholder('model')}::text[], ${sql.placeholder('id')}::text[], ${sql.placeholder('payload')}::jsonb[], ${sql.placeholder('grantId')}::text[],
-                  ${sql.placeholder('userCode')}::text[], ${sql.placeholder('uid')}::text[], ${sql.placeholder('accountId')}::text[], ${sql.placeholder('clientId')}::text[],
-                  ${sql.placeholder('sessionUid')}::text[], ${sql.placeholder('expiresAt')}::timestamptz[])
-        as rows(model, id, payload, grant_id, user_code, uid, account_id, client_id, session_uid, expires_at)`;
+  sql`select model, id, payload, "grantId", "userCode", uid, "accountId", "clientId", "sessionUid", "expiresAt", null::timestamptz
+      from jsonb_to_recordset(${sql.placeholder('rows')}::jsonb)
+        as rows(model text, id text, payload jsonb, "grantId" text, "userCode" text, uid text, "accountId" text, "clientId" text, "sessionUid" text, "expiresAt" timestamptz)`;
 
 /**
  * Sets synchronous_commit off for the statement's own transaction (a statement outside a

@@ -1,8 +1,7 @@
-/** Rows as parallel arrays, one per column (the upsert statements' parameters: adapter-statements.ts). */
-type Columns = Record<string, unknown[]> & { model: unknown[]; id: unknown[] };
+import { rowsDocument, type ModelWrite } from './model-rows';
 
-interface Batch<P extends Columns> {
-  parts: P[];
+interface Batch {
+  parts: ModelWrite[][];
   settles: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
 }
 
@@ -22,14 +21,14 @@ interface Batch<P extends Columns> {
  * the later one's is saved (PostgreSQL refuses to update a row twice in one statement), as if
  * they had come one after the other.
  */
-export function groupedUpserts<P extends Columns>(statement: { execute(parameters: P): Promise<unknown> }) {
+export function groupedUpserts(statement: { execute(parameters: { rows: string }): Promise<unknown> }) {
   let busy = false;
-  let waiting: Batch<P> | undefined;
+  let waiting: Batch | undefined;
 
-  async function send(batch: Batch<P>): Promise<void> {
+  async function send(batch: Batch): Promise<void> {
     busy = true;
     try {
-      await statement.execute(merged(batch.parts));
+      await statement.execute({ rows: rowsDocument(merged(batch.parts)) });
       for (const settle of batch.settles) settle.resolve();
     } catch (error) {
       if (batch.parts.length === 1) batch.settles[0]!.reject(error);
@@ -46,10 +45,10 @@ export function groupedUpserts<P extends Columns>(statement: { execute(parameter
     else busy = false;
   }
 
-  async function sendOneByOne(batch: Batch<P>): Promise<void> {
+  async function sendOneByOne(batch: Batch): Promise<void> {
     for (const [index, part] of batch.parts.entries()) {
       try {
-        await statement.execute(part);
+        await statement.execute({ rows: rowsDocument(part) });
         batch.settles[index]!.resolve();
       } catch (error) {
         batch.settles[index]!.reject(error);
@@ -58,7 +57,7 @@ export function groupedUpserts<P extends Columns>(statement: { execute(parameter
   }
 
   return {
-    execute(parameters: P): Promise<void> {
+    execute(rows: ModelWrite[]): Promise<void> {
       return new Promise((resolve, reject) => {
         if (!busy) {
           // The first of an idle moment waits for the end of this turn of the event loop: the
@@ -67,20 +66,17 @@ export function groupedUpserts<P extends Columns>(statement: { execute(parameter
           setImmediate(sendWaiting);
         }
         waiting ??= { parts: [], settles: [] };
-        waiting.parts.push(parameters);
+        waiting.parts.push(rows);
         waiting.settles.push({ resolve, reject });
       });
     },
   };
 }
 
-/** The parts' rows in one set of columns, each (model, id) once: its last save. */
-function merged<P extends Columns>(parts: P[]): P {
+/** The parts' rows, each (model, id) once: its last save. */
+function merged(parts: ModelWrite[][]): ModelWrite[] {
   if (parts.length === 1) return parts[0]!;
-  const columns = Object.keys(parts[0]!);
-  const last = new Map<string, { part: P; row: number }>();
-  for (const part of parts) for (let row = 0; row < part.id.length; row++) last.set(`${String(part.model[row])}\u0000${String(part.id[row])}`, { part, row });
-  const out = Object.fromEntries(columns.map((column) => [column, [] as unknown[]])) as Columns;
-  for (const { part, row } of last.values()) for (const column of columns) out[column]!.push(part[column]![row]);
-  return out as P;
+  const last = new Map<string, ModelWrite>();
+  for (const part of parts) for (const row of part) last.set(`${row.model}\u0000${row.id}`, row);
+  return [...last.values()];
 }

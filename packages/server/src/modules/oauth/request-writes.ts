@@ -1,5 +1,5 @@
 import type { HotStatements } from './adapter-statements';
-import type { ModelWrite } from './model-rows';
+import { rowsDocument, type ModelWrite } from './model-rows';
 
 /**
  * A provider request's writes, held until the request ends (or reads) and then made in one
@@ -30,22 +30,6 @@ export function requestWrites(statements: HotStatements, currentRequest: () => o
   const keyOf = (row: { model: string; id: string }) => `${row.model}:${row.id}`;
   const removalColumns = (removals: Consume[]) => ({ removeModel: removals.map((row) => row.model), removeId: removals.map((row) => row.id) });
 
-  const columnsOfRows = (rows: ModelWrite[]) => {
-    const column = (key: keyof ModelWrite) => rows.map((row) => row[key]);
-    return {
-      model: column('model'),
-      id: column('id'),
-      payload: column('payload'),
-      grantId: column('grantId'),
-      userCode: column('userCode'),
-      uid: column('uid'),
-      accountId: column('accountId'),
-      clientId: column('clientId'),
-      sessionUid: column('sessionUid'),
-      expiresAt: column('expiresAt'),
-    };
-  };
-
   async function consumeNow({ model, id }: Consume): Promise<void> {
     if ((await statements.consume.execute({ model, id })).length === 0) await refused(model, id);
   }
@@ -55,7 +39,7 @@ export function requestWrites(statements: HotStatements, currentRequest: () => o
     const linkParameters = link && { linkSessionUid: link.sessionUid, linkPortalSessionId: link.portalSessionId };
     // An authorization's writes, its session's link and the end of its interaction: one statement.
     if (linkParameters && consumes.length === 0 && rows.length > 0 && !removalsFirst) {
-      await statements.upsertLinked.execute({ ...columnsOfRows(rows), ...linkParameters, ...removalColumns(removals) });
+      await statements.upsertLinked.execute({ rows: rowsDocument(rows), ...linkParameters, ...removalColumns(removals) });
       return;
     }
     if (removalsFirst) await statements.remove.execute(removalColumns(removals));
@@ -67,22 +51,22 @@ export function requestWrites(statements: HotStatements, currentRequest: () => o
   async function writeRows(rows: ModelWrite[], consumes: Consume[]): Promise<void> {
     // Interactions alone (an authorization that sends the person to sign in, the sign-in's answer): see upsertInteractions.
     if (consumes.length === 0 && rows.length > 0 && rows.every((row) => row.model === 'Interaction')) {
-      await statements.upsertInteractions.execute(columnsOfRows(rows));
+      await statements.upsertInteractions.execute({ rows: rowsDocument(rows) });
       return;
     }
     const saves = (consume: Consume) => rows.some((row) => row.model === consume.model && row.id === consume.id);
     const [only] = consumes;
     // One consume and rows that do not include it (a grant's rotation): one statement.
     if (only && consumes.length === 1 && rows.length > 0 && !saves(only)) {
-      const saved = await statements.consumeAndUpsert.execute({ ...columnsOfRows(rows), consumedModel: only.model, consumedId: only.id });
+      const saved = await statements.consumeAndUpsert.execute({ rows: rowsDocument(rows), consumedModel: only.model, consumedId: only.id });
       if (saved.length === 0) await refused(only.model, only.id);
       return;
     }
     // Anything else in turn: a row saved and used in the same request is saved first.
     const rowsFirst = consumes.some(saves);
-    if (rowsFirst && rows.length > 0) await statements.upsert.execute(columnsOfRows(rows));
+    if (rowsFirst && rows.length > 0) await statements.upsert.execute(rows);
     for (const consume of consumes) await consumeNow(consume);
-    if (!rowsFirst && rows.length > 0) await statements.upsert.execute(columnsOfRows(rows));
+    if (!rowsFirst && rows.length > 0) await statements.upsert.execute(rows);
   }
 
   const heldBy = (request: object) => {
