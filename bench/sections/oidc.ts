@@ -95,6 +95,8 @@ interface RefreshRound {
   cpuPerGrant: number;
   /** CPU milliseconds this (the clients') process spent per grant in the round. */
   clientCpuPerGrant: number;
+  /** CPU milliseconds PostgreSQL's backends spent per grant in the round (a portal on PostgreSQL only). */
+  databaseCpuPerGrant?: number;
   errors: number;
   p99: number;
   /** Where each chain stopped: the next round goes on from these. */
@@ -122,8 +124,10 @@ function postForm(agent: Agent, url: string, values: Record<string, string>): Pr
 }
 
 /** Each chain uses the refresh token the previous grant answered (rotation forbids reuse), each over a keep-alive connection of its own. */
-async function refreshChains(origin: string, pid: number, tokens: string[], seconds = SECONDS): Promise<RefreshRound> {
+async function refreshChains(target: Target, tokens: string[], seconds = SECONDS): Promise<RefreshRound> {
+  const { url: origin, pid } = target.server;
   const agent = new Agent({ keepAlive: true, maxSockets: tokens.length });
+  const databaseBefore = target.databaseUrl ? await postgresBackendsCpuMilliseconds(target.databaseUrl) : 0;
   const cpuBefore = processCpuMilliseconds(pid);
   const clientBefore = process.cpuUsage();
   const deadline = Date.now() + seconds * 1000;
@@ -149,11 +153,14 @@ async function refreshChains(origin: string, pid: number, tokens: string[], seco
     }),
   );
   const client = process.cpuUsage(clientBefore);
+  const cpuAfter = processCpuMilliseconds(pid);
+  const databaseAfter = target.databaseUrl ? await postgresBackendsCpuMilliseconds(target.databaseUrl) : 0;
   agent.destroy();
   return {
     rps: done / seconds,
-    cpuPerGrant: (processCpuMilliseconds(pid) - cpuBefore) / Math.max(1, done),
+    cpuPerGrant: (cpuAfter - cpuBefore) / Math.max(1, done),
     clientCpuPerGrant: (client.user + client.system) / 1000 / Math.max(1, done),
+    ...(target.databaseUrl ? { databaseCpuPerGrant: (databaseAfter - databaseBefore) / Math.max(1, done) } : {}),
     errors,
     p99: p99Of(latencies),
     tokens: last,
@@ -224,9 +231,9 @@ async function measurePair(bare: Target, portal: Target) {
     target.chains = result.refreshTokens;
     return result;
   }, (round) => round.rate);
-  for (const target of [bare, portal]) target.chains = (await refreshChains(target.server.url, target.server.pid, target.chains, REFRESH_WARMUP_SECONDS)).tokens;
+  for (const target of [bare, portal]) target.chains = (await refreshChains(target, target.chains, REFRESH_WARMUP_SECONDS)).tokens;
   const refresh = await alternate(async (target) => {
-    const result = await refreshChains(target.server.url, target.server.pid, target.chains);
+    const result = await refreshChains(target, target.chains);
     target.chains = result.tokens;
     return result;
   }, (round) => round.rps);
@@ -293,7 +300,7 @@ function rows(label: 'PGlite' | 'PostgreSQL', m: Awaited<ReturnType<typeof measu
       { portal: m.refresh.subject.map((round) => round.rps), bare: m.refresh.reference.map((round) => round.rps) },
       TARGETS.refresh[label],
       'grants/s',
-      `rounds of ${SECONDS} s after ${REFRESH_WARMUP_SECONDS} s of warm-up each, ${CHAINS} chains each using the token the last grant answered; p99 ${median(m.refresh.subject.map((round) => round.p99))} ms against ${median(m.refresh.reference.map((round) => round.p99))} ms (medians); ${cpuNote(mean(m.refresh.subject.map((round) => round.cpuPerGrant)), mean(m.refresh.reference.map((round) => round.cpuPerGrant)))}; ${refreshErrors} errors`,
+      `rounds of ${SECONDS} s after ${REFRESH_WARMUP_SECONDS} s of warm-up each, ${CHAINS} chains each using the token the last grant answered; p99 ${median(m.refresh.subject.map((round) => round.p99))} ms against ${median(m.refresh.reference.map((round) => round.p99))} ms (medians); ${cpuNote(mean(m.refresh.subject.map((round) => round.cpuPerGrant)), mean(m.refresh.reference.map((round) => round.cpuPerGrant)))}${label === 'PostgreSQL' ? `; PostgreSQL's backends ${mean(m.refresh.subject.map((round) => round.databaseCpuPerGrant ?? 0)).toFixed(2)} ms per grant` : ''}; the chains' client ${mean(m.refresh.subject.map((round) => round.clientCpuPerGrant)).toFixed(2)} ms against ${mean(m.refresh.reference.map((round) => round.clientCpuPerGrant)).toFixed(2)} ms per grant; ${refreshErrors} errors`,
       refreshErrors > 0,
     ),
     loaded(m.introspection, '', TARGETS.introspection, `${label}: introspections (RFC 7662), portal / bare oidc-provider`, 'req/s'),
