@@ -275,6 +275,18 @@ describe('invitations', () => {
     const ownerInvite = (await call(owner.token, 'POST', '/sso/me/organization/invitations', { email: 'future-owner@elsewhere.example', role: 'owner' })).json();
     expect((await call(admin.token, 'DELETE', `/sso/me/organization/invitations/${ownerInvite.id}`)).json().code).toBe('organizations.forbidden');
     expect((await call(admin.token, 'POST', `/sso/me/organization/invitations/${ownerInvite.id}/resend`)).json().code).toBe('organizations.forbidden');
+    // Nor replace it by inviting the same email again (the upsert would give it a new role, link and inviter).
+    const ownerLink = await invitationLink('future-owner@elsewhere.example');
+    const reinvited = await call(admin.token, 'POST', '/sso/me/organization/invitations', { email: 'future-owner@elsewhere.example', role: 'member' });
+    expect(reinvited.statusCode, reinvited.body).toBe(403);
+    expect(reinvited.json().code).toBe('organizations.forbidden');
+    const [kept] = await server.database.db.select().from(organizationInvitations).where(eq(organizationInvitations.id, ownerInvite.id));
+    const [ownerAccount] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, owner.email));
+    expect(kept).toMatchObject({ role: 'owner', invitedBy: ownerAccount!.id });
+    expect((await call(undefined, 'POST', '/sso/organization-invitations/preview', { token: ownerLink.token })).json()).toMatchObject({ status: 'pending', role: 'owner' });
+    // The owner may still replace it (a new link and role, as inviting again does).
+    const replaced = await call(owner.token, 'POST', '/sso/me/organization/invitations', { email: 'future-owner@elsewhere.example', role: 'admin' });
+    expect(replaced.json()).toMatchObject({ id: ownerInvite.id, role: 'admin' });
   });
 
   it('refuses an email already in an organization: 7015 for another one, already a member for this one', async () => {

@@ -7,13 +7,14 @@ import {
   mayInvite,
   mayManageInvitations,
   mayRemove,
+  organizationRoles,
   type InvitationPreview,
   type InvitationStatus,
   type MyOrganization,
   type OrganizationInvitation,
   type OrganizationRole,
 } from '@portal/contracts';
-import { and, asc, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { DatabaseTransaction } from '../../db/client';
 import { organizationInvitations, organizationMembers, organizations, users } from '../../db/schema';
 import { originFor } from '../../platform/brand';
@@ -233,7 +234,11 @@ export function createMembershipService(deps: MembershipDependencies) {
     /**
      * Invites an email with a role: one pending invitation per organization and email (inviting
      * again replaces its link, role and expiry in one upsert). An email already in an
-     * organization is refused: this one's members (already a member), another's (7015).
+     * organization is refused: this one's members (already a member), another's (7015). A
+     * pending invitation is replaced only by someone who may invite its role too, as resend and
+     * revoke ask: an admin re-inviting an owner's invitee would otherwise withdraw the owner's
+     * link and downgrade it. Checked by the upsert itself (no row when the pending one's role is
+     * not theirs), so an invitation raised to owner meanwhile is not replaced either.
      */
     async invite(actor: Actor, input: { email: string; role: OrganizationRole }, origin: RequestOrigin): Promise<OrganizationInvitation> {
       const membership = await membershipOf(actor);
@@ -252,8 +257,13 @@ export function createMembershipService(deps: MembershipDependencies) {
           target: [organizationInvitations.organizationId, organizationInvitations.email],
           targetWhere: pending(),
           set: { role: input.role, tokenHash: sha256(token), invitedBy: actor.id, expiresAt, createdAt: now, signupClaimedAt: null },
+          setWhere: inArray(
+            organizationInvitations.role,
+            organizationRoles.filter((role) => mayInvite(membership.role, role)),
+          ),
         })
         .returning();
+      if (!row) throw new AppError('organizations.forbidden');
       await mailInvitation(input, token, membership.organizationName, actor, origin);
       await report({ organizationId: membership.organizationId, actorUserId: actor.id, action: 'member_invited', targetEmail: input.email, detail: { role: input.role, invitationId: row!.id } });
       return toInvitation(row!, now);
