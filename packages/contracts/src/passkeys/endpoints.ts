@@ -52,6 +52,8 @@ export const rename = endpointIn(signedIn, 'PUT /sso/users/me/webauthn/{id}', 'R
   params: idParams, body: passkeyRenameRequestSchema, response: passkeySchema, errors: ['auth.passkey_not_found'],
 });
 
-export const remove = endpointIn(signedIn, 'DELETE /sso/users/me/webauthn/{id}', 'Remove a passkey', {
+// A factor taken away, as one added, asks for a recent proof: an old or stolen session could
+// otherwise strip the owner's passkeys.
+export const remove = endpointIn(sensitive, 'DELETE /sso/users/me/webauthn/{id}', 'Remove a passkey', {
   params: idParams, response: null, errors: ['auth.passkey_not_found'],
 });

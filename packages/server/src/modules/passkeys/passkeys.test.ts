@@ -269,6 +269,18 @@ describe('a passkey as the proof of re-authentication', () => {
     expect(listed.find((row) => row.id === passkey.id)?.last_used_at).not.toBeNull();
   });
 
+  it('removes a passkey only on a recent proof: an old session is asked to prove it is the owner first', async () => {
+    const { token, authenticator, passkey } = await userWithPasskey('remove-old-session@example.com');
+    clock.advance(SIX_MINUTES);
+    const refused = await call('DELETE', `/v3/sso/users/me/webauthn/${passkey.id}`, { token });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('auth.reauth_required');
+    expect(((await call('GET', '/v3/sso/users/me/webauthn', { token })).json() as Json[]).map((row) => row.id)).toEqual([passkey.id]);
+
+    expect((await reauth(token, authenticator.assert(await reauthOptions(token)))).statusCode).toBe(204);
+    expect((await call('DELETE', `/v3/sso/users/me/webauthn/${passkey.id}`, { token })).statusCode).toBe(204);
+  });
+
   it('answers 404 for options when the account has no passkey, and needs a session', async () => {
     const token = await client.registeredUser('reauth-no-passkey@example.com', PASSWORD);
     expect((await call('POST', '/v3/sso/me/reauth/passkey/options', { token })).json().code).toBe('auth.passkey_not_found');
