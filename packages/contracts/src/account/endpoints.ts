@@ -48,7 +48,8 @@ export const verifyRecoveryEmail = endpointIn(signedIn, 'POST /sso/me/recovery-e
   body: recoveryEmailVerifySchema, response: userSchema, errors: ['auth.code_invalid', 'rate_limited'],
 });
 
-export const removeRecoveryEmail = endpointIn(signedIn, 'DELETE /sso/me/recovery-email', 'Remove the recovery email', { response: userSchema });
+// Setting one asks for the password in the request; taking the way back in away asks for a recent proof.
+export const removeRecoveryEmail = endpointIn(sensitive, 'DELETE /sso/me/recovery-email', 'Remove the recovery email', { response: userSchema });
 
 export const requestEducationEmail = endpointIn(signedIn, 'POST /sso/me/education-email', 'Mail a confirmation link to an education address', {
   body: educationEmailRequestSchema, response: null, errors: ['rate_limited'],

@@ -112,6 +112,14 @@ describe('recovery email', () => {
     expect(verified.json()).toMatchObject({ recovery_email: 'backup@example.com', recovery_email_verified: true });
     expect((await call(token, 'POST', '/v3/sso/me/recovery-email/verify', { code })).json().code).toBe('auth.code_invalid');
 
+    // An old session (a stolen one) cannot take the owner's way back in away: it proves itself first.
+    clock.advance(6 * 60 * 1000);
+    const stale = await call(token, 'DELETE', '/v3/sso/me/recovery-email');
+    expect(stale.statusCode).toBe(403);
+    expect(stale.json().code).toBe('auth.reauth_required');
+    expect((await call(token, 'GET', '/v3/sso/me')).json()).toMatchObject({ recovery_email: 'backup@example.com', recovery_email_verified: true });
+    expect((await call(token, 'POST', '/v3/sso/me/reauth', { password: PASSWORD })).statusCode).toBe(204);
+
     const removed = await call(token, 'DELETE', '/v3/sso/me/recovery-email');
     expect(removed.json()).toMatchObject({ recovery_email: null, recovery_email_verified: false });
   });
