@@ -1,6 +1,5 @@
 import type { AccessToken, Client, ClientCredentials, KoaContextWithOIDC, RefreshToken } from 'oidc-provider';
 import type { PortalClientMetadata } from './clients';
-import { serviceBelongsTo } from './product-tokens';
 
 type IntrospectedToken = AccessToken | ClientCredentials | RefreshToken;
 
@@ -18,7 +17,9 @@ export async function introspectionAllowed(ctx: KoaContextWithOIDC, client: Clie
   const caller = client.metadata() as PortalClientMetadata;
   if (!caller.first_party || !caller.service_scope) return false;
   const issuedTo = (await ctx.oidc.provider.Client.find(token.clientId))?.metadata() as PortalClientMetadata | undefined;
-  return issuedTo?.first_party === true && serviceBelongsTo(issuedTo.service_scope, caller.service_scope);
+  // The same service scope, not its family: a caller's scope is no theme, though `whitehub`
+  // (CyStack Platform) is also the name of the WhiteHub family's theme.
+  return issuedTo?.first_party === true && issuedTo.service_scope === caller.service_scope;
 }
 
 /** The token a revocation request (RFC 7009) is ending, once the provider found it. */
