@@ -1,11 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { manualClock } from '../../../test/clock';
 import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
-import { oauthClients, oidcModels, operatorRoles, organizationMembers, organizations, users, webhookDeliveries } from '../../db/schema';
+import { oauthClients, oidcModels, operatorRoles, organizationMembers, organizations, users, webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { createDataProtection, parseDataKey } from '../../platform/data-protection';
 import { runDeletionPurge } from '../account';
 import { sweepExpired } from '../oauth';
@@ -58,12 +58,12 @@ async function person(name: string) {
 }
 
 /** The person allowed the app (signed in to it): the grant row the provider's adapter stores. */
-async function grant(name: string, clientId: string, expiresAt = new Date(Date.now() + 365 * 86_400_000)) {
+async function grant(name: string, clientId: string, expiresAt = new Date(Date.now() + 365 * 86_400_000), scope = 'openid profile email') {
   const accountId = ids[name]!;
   await server.database.db.insert(oidcModels).values({
     model: 'Grant',
     id: `grant-${name}-${clientId}`,
-    payload: { accountId, clientId, kind: 'Grant', jti: `grant-${name}-${clientId}`, openid: { scope: 'openid profile email' }, iat: Math.floor(Date.now() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) },
+    payload: { accountId, clientId, kind: 'Grant', jti: `grant-${name}-${clientId}`, openid: { scope }, iat: Math.floor(Date.now() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) },
     accountId,
     clientId,
     expiresAt,
@@ -289,6 +289,40 @@ describe('webhooks: an app hears only of the people who allowed it', () => {
     await worker().run();
     expect(receiver.order).toEqual(['user.updated:Fay Fan']);
     expect(receiver.accepted.get(rows[0]!.eventId)!.data).toMatchObject({ id: ids.fan, email: 'fan@example.com' });
+  });
+
+  it('an app learns only the claims the person allowed it: no email without `email`, no name, username or language without `profile`', async () => {
+    await server.database.db.insert(oauthClients).values([
+      { clientId: 'id-only-app', metadata: { client_name: 'Id Only' } },
+      { clientId: 'email-app', metadata: { client_name: 'Email App' } },
+    ]);
+    for (const clientId of ['id-only-app', 'email-app']) expect((await setEndpoint(tokens.owner, clientId, { url: receiver.url, events: ALL_EVENTS, reason: 'Scoped apps want account events' })).statusCode).toBe(200);
+    // Their queue only is read here: nothing of theirs is left for the other tests' deliveries.
+    const scopedApps = ['id-only-app', 'email-app'];
+    onTestFinished(async () => {
+      await server.database.db.delete(webhookDeliveries).where(inArray(webhookDeliveries.clientId, scopedApps));
+      await server.database.db.delete(webhookEndpoints).where(inArray(webhookEndpoints.clientId, scopedApps));
+    });
+    await person('scoped');
+    const year = new Date(Date.now() + 365 * 86_400_000);
+    await grant('scoped', 'id-only-app', year, 'openid');
+    await grant('scoped', 'email-app', year, 'openid email');
+    const payloads = async (clientId: string) => (await deliveriesOf(clientId)).filter((row) => row.subject === ids.scoped).map((row) => ({ type: row.type, data: (row.payload as { data: object }).data }));
+
+    expect((await call(tokens.scoped, 'PUT', '/v3/sso/me', { full_name: 'Secret Name', language: 'vi', username: 'secretuser' })).statusCode).toBe(200);
+    await server.database.db.update(users).set({ email: 'scoped.new@example.com' }).where(eq(users.id, ids.scoped!));
+    expect(await payloads('id-only-app')).toEqual([{ type: 'user.updated', data: { id: ids.scoped } }]);
+    expect(await payloads('email-app')).toEqual([
+      { type: 'user.updated', data: { id: ids.scoped, email: 'scoped@example.com' } },
+      { type: 'user.email_changed', data: { id: ids.scoped, email: 'scoped.new@example.com', previous_email: 'scoped@example.com' } },
+    ]);
+    // An app allowed `profile` too (the Notes app, for the delivery tests' people) reads the person whole.
+    await grant('scoped', 'notes-app');
+    expect((await call(tokens.scoped, 'PUT', '/v3/sso/me', { full_name: 'Open Name', language: 'en' })).statusCode).toBe(200);
+    expect(await payloads('notes-app')).toEqual([
+      { type: 'user.updated', data: expect.objectContaining({ id: ids.scoped, email: 'scoped.new@example.com', name: 'Open Name', username: 'secretuser', language: 'en' }) },
+    ]);
+    await server.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subject, ids.scoped!));
   });
 
   it("membership events and the account's deletion reach only the apps the person had allowed, the grant looked up before the purge deletes it", async () => {

@@ -1,0 +1,43 @@
+-- An event tells an app only what the person allowed it to read (0031 said so of the payload,
+-- "the claims it could read at sign-in", but sent every app the whole person). The live grant
+-- that lets an app hear of a person (0034) also says what it may learn: the scopes of its
+-- consent (`openid.scope` of the provider's Grant row). `email` releases the email (and an
+-- email change: without it, user.email_changed is not sent at all); `profile` the name,
+-- username, language and time of the change (OpenID Connect's profile claims: name,
+-- preferred_username, locale, updated_at). `id`, the ID token's `sub`, always goes. Membership
+-- events (ids and a role) and user.deleted (the id) are unchanged; so is who hears (0034, 0036).
+CREATE FUNCTION "webhook_released"(event_data jsonb, scopes text[]) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+	SELECT event_data
+		- (CASE WHEN 'email' = ANY (scopes) THEN ARRAY[]::text[] ELSE ARRAY['email', 'previous_email'] END)
+		- (CASE WHEN 'profile' = ANY (scopes) THEN ARRAY[]::text[] ELSE ARRAY['name', 'username', 'language', 'updated_at'] END)
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION "webhook_enqueue"(event_type text, event_subject uuid, event_data jsonb) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	event uuid := gen_random_uuid();
+BEGIN
+	INSERT INTO "webhook_deliveries" ("event_id", "client_id", "type", "subject", "payload")
+	SELECT event, e."client_id", event_type, event_subject,
+		jsonb_build_object('type', event_type, 'timestamp', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', "webhook_released"(event_data, granted."scopes"))
+	FROM "webhook_endpoints" e
+	-- The app's live grants for the person (one, as the provider keeps them) and their scopes.
+	CROSS JOIN LATERAL (
+		SELECT count(*) AS "live", string_to_array(coalesce(string_agg(g."payload" #>> '{openid,scope}', ' '), ''), ' ') AS "scopes"
+		FROM "oidc_models" g
+		WHERE g."account_id" = event_subject::text AND g."model" = 'Grant' AND g."client_id" = e."client_id"
+			AND (g."expires_at" IS NULL OR g."expires_at" > now())
+	) granted
+	WHERE e."enabled" AND event_type = ANY (e."events")
+		AND (
+			granted."live" > 0
+			OR (event_type = 'user.deleted' AND EXISTS (
+				SELECT 1 FROM "webhook_deletion_audiences" a
+				WHERE a."account_id" = event_subject::text AND a."client_id" = e."client_id"
+			))
+		)
+		AND (event_type <> 'user.email_changed' OR 'email' = ANY (granted."scopes"));
+	IF event_type = 'user.deleted' THEN
+		DELETE FROM "webhook_deletion_audiences" WHERE "account_id" = event_subject::text;
+	END IF;
+END
+$$;
