@@ -8,14 +8,11 @@ import type { CurrentProvider } from './current-provider';
 /**
  * Whether a client's service scope belongs to the product a `/{product}_platform/...` path
  * names: the service scope itself (`pwdmanager_platform`) or its product family, the theme
- * (`locker_platform` for pwdmanager, pwdmanager_enterprise and secret). A name that is a
- * service scope is that product alone: `whitehub` is CyStack Platform's scope and also the
- * WhiteHub theme's name, and `whitehub_platform` is CyStack Platform's path, not Bug Bounty's.
+ * (`locker_platform` for pwdmanager, pwdmanager_enterprise and secret).
  */
 export function serviceBelongsTo(serviceScope: string | undefined, product: string): boolean {
   if (!serviceScope || !(serviceScope in serviceCatalogue)) return false;
-  if (serviceScope === product) return true;
-  return !(product in serviceCatalogue) && serviceCatalogue[serviceScope as ServiceScope | InnerService].theme === product;
+  return serviceScope === product || serviceCatalogue[serviceScope as ServiceScope | InnerService].theme === product;
 }
 
 /**

@@ -10,13 +10,13 @@ import { identityClient } from '../../../test/identity';
 import { columnsOf } from './model-rows';
 
 /**
- * A person's token belongs to its product: introspection answers it to that product's back end
- * only, and the products' API takes it on that product's path (or its family's theme). A
- * product is a service scope; `whitehub` is one (CyStack Platform) and also the name of another
- * family's theme (WhiteHub: Bug Bounty, News), so reading it as the family let CyStack
- * Platform's back end read every Bug Bounty person's token, and its API path take them.
+ * Introspection answers a person's token to its own product's back end only. A product is a
+ * service scope; `whitehub` is one (CyStack Platform) and also the name of another family's
+ * theme (WhiteHub: Bug Bounty, News), so reading the caller's scope as a family let CyStack
+ * Platform's back end read every Bug Bounty person's token. (The products' API path
+ * `whitehub_platform` does take the family's tokens: it is News's only path.)
  */
-const CLIENTS = path.join(tmpdir(), `product-audience-clients-${process.pid}.json`);
+const CLIENTS = path.join(tmpdir(), `introspection-audience-clients-${process.pid}.json`);
 const SECRETS = { 'platform-backend': 'platform-secret-0123456789abcdef0123456789', 'bounty-backend': 'bounty-secret-0123456789abcdef0123456789ab' };
 writeFileSync(
   CLIENTS,
@@ -25,6 +25,7 @@ writeFileSync(
       { client_id: 'platform-backend', client_name: 'CyStack Platform', service_scope: 'whitehub', redirect_uris: { test: ['http://127.0.0.1:5190/cb'] } },
       { client_id: 'bounty-app', client_name: 'WhiteHub Bug Bounty', service_scope: 'bugbounty', redirect_uris: { test: ['http://127.0.0.1:5191/cb'] } },
       { client_id: 'bounty-backend', client_name: 'WhiteHub Bug Bounty', service_scope: 'bugbounty', redirect_uris: { test: ['http://127.0.0.1:5192/cb'] } },
+      { client_id: 'news-app', client_name: 'WhiteHub News', service_scope: 'whitehub_news', redirect_uris: { test: ['http://127.0.0.1:5193/cb'] } },
     ],
   }),
 );
@@ -59,11 +60,9 @@ it("answers a Bug Bounty person's token to Bug Bounty's back end, and to CyStack
   expect(await oidc.tokenIntrospection(platform, token)).toEqual({ active: false });
 });
 
-it("takes a Bug Bounty person's token on Bug Bounty's path, not on CyStack Platform's (`whitehub_platform`)", async () => {
-  const token = await personsToken('bounty-app', 'researcher');
+it("takes a WhiteHub News person's token on the family's path, its only one, and on no other product's", async () => {
+  const token = await personsToken('news-app', 'reader');
   const me = (product: string) => server.app.inject({ method: 'GET', url: `/v3/${product}_platform/pm/users/me`, headers: { authorization: `Bearer ${token}` } });
-  expect((await me('bugbounty')).statusCode).toBe(200);
-  const platform = await me('whitehub');
-  expect(platform.statusCode).toBe(401);
-  expect(platform.body).not.toContain('researcher@example.com');
+  expect((await me('whitehub')).statusCode).toBe(200);
+  for (const product of ['bugbounty', 'locker', 'pwdmanager']) expect((await me(product)).statusCode, product).toBe(401);
 });
