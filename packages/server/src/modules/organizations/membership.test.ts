@@ -287,6 +287,12 @@ describe('invitations', () => {
     // The owner may still replace it (a new link and role, as inviting again does).
     const replaced = await call(owner.token, 'POST', '/sso/me/organization/invitations', { email: 'future-owner@elsewhere.example', role: 'admin' });
     expect(replaced.json()).toMatchObject({ id: ownerInvite.id, role: 'admin' });
+    // An owner's invitation whose link expired withdraws nothing when replaced: an admin may invite that email.
+    const lapsed = (await call(owner.token, 'POST', '/sso/me/organization/invitations', { email: 'lapsed-owner@elsewhere.example', role: 'owner' })).json();
+    await server.database.db.update(organizationInvitations).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(organizationInvitations.id, lapsed.id));
+    const renewed = await call(admin.token, 'POST', '/sso/me/organization/invitations', { email: 'lapsed-owner@elsewhere.example', role: 'member' });
+    expect(renewed.statusCode, renewed.body).toBe(201);
+    expect(renewed.json()).toMatchObject({ id: lapsed.id, role: 'member', expired: false });
   });
 
   it('refuses an email already in an organization: 7015 for another one, already a member for this one', async () => {

@@ -14,7 +14,7 @@ import {
   type OrganizationInvitation,
   type OrganizationRole,
 } from '@portal/contracts';
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { DatabaseTransaction } from '../../db/client';
 import { organizationInvitations, organizationMembers, organizations, users } from '../../db/schema';
 import { originFor } from '../../platform/brand';
@@ -237,8 +237,9 @@ export function createMembershipService(deps: MembershipDependencies) {
      * organization is refused: this one's members (already a member), another's (7015). A
      * pending invitation is replaced only by someone who may invite its role too, as resend and
      * revoke ask: an admin re-inviting an owner's invitee would otherwise withdraw the owner's
-     * link and downgrade it. Checked by the upsert itself (no row when the pending one's role is
-     * not theirs), so an invitation raised to owner meanwhile is not replaced either.
+     * link and downgrade it (a link already expired may be replaced by anyone who invites).
+     * Checked by the upsert itself (no row when the pending one's role is not theirs), so an
+     * invitation raised to owner meanwhile is not replaced either.
      */
     async invite(actor: Actor, input: { email: string; role: OrganizationRole }, origin: RequestOrigin): Promise<OrganizationInvitation> {
       const membership = await membershipOf(actor);
@@ -257,9 +258,13 @@ export function createMembershipService(deps: MembershipDependencies) {
           target: [organizationInvitations.organizationId, organizationInvitations.email],
           targetWhere: pending(),
           set: { role: input.role, tokenHash: sha256(token), invitedBy: actor.id, expiresAt, createdAt: now, signupClaimedAt: null },
-          setWhere: inArray(
-            organizationInvitations.role,
-            organizationRoles.filter((role) => mayInvite(membership.role, role)),
+          // Theirs to replace, or a link that expired (replacing it withdraws nothing).
+          setWhere: or(
+            inArray(
+              organizationInvitations.role,
+              organizationRoles.filter((role) => mayInvite(membership.role, role)),
+            ),
+            lte(organizationInvitations.expiresAt, now),
           ),
         })
         .returning();
