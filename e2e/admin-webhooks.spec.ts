@@ -92,7 +92,7 @@ test("the owner sets an app's endpoint with a reason, copies the secret shown on
   const authorize = new URL(`${consolePortal.url}/o/authorize`);
   const verifier = 'webhooks-e2e-verifier-0123456789abcdefghijklmnopqrstuvwxyz';
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  for (const [name, value] of Object.entries({ client_id: clientId, redirect_uri: 'https://notes.example.com/callback', response_type: 'code', scope: 'openid', state: 'webhooks-e2e', code_challenge: challenge, code_challenge_method: 'S256' })) {
+  for (const [name, value] of Object.entries({ client_id: clientId, redirect_uri: 'https://notes.example.com/callback', response_type: 'code', scope: 'openid profile email', state: 'webhooks-e2e', code_challenge: challenge, code_challenge_method: 'S256' })) {
     authorize.searchParams.set(name, value);
   }
   await personPage.goto(authorize.href);
@@ -100,7 +100,7 @@ test("the owner sets an app's endpoint with a reason, copies the secret shown on
   await personPage.getByTestId('consent-allow').click();
   expect(new URL((await redirected).url()).searchParams.get('code')).toBeTruthy();
 
-  // The person changes their name: the product hears of it, signed with the secret just shown.
+  // The person changes their name: the product hears of it (the name and email its consent allows), signed with the secret just shown.
   expect((await personContext.request.put(`${consolePortal.url}/v3/sso/me`, { data: { full_name: 'Phan Renamed', language: 'en' } })).ok()).toBe(true);
   await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(0);
   const event = new Webhook(secret).verify(received[0]!.body, received[0]!.headers) as { type: string; data: { name: string; email: string } };

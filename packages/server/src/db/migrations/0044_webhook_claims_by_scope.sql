@@ -5,7 +5,10 @@
 -- email change: without it, user.email_changed is not sent at all); `profile` the name,
 -- username, language and time of the change (OpenID Connect's profile claims: name,
 -- preferred_username, locale, updated_at). `id`, the ID token's `sub`, always goes. Membership
--- events (ids and a role) and user.deleted (the id) are unchanged; so is who hears (0034, 0036).
+-- events (an organization and a role: no claim releases them) go only to apps allowed `profile`,
+-- more of who the person is than `openid` alone. user.deleted (the id) is unchanged; so is who
+-- hears at all (0034, 0036). What is already queued or logged (a redelivery sends a logged event
+-- again) is cut the same way, by the app's grant now; with none left, to the id.
 CREATE FUNCTION "webhook_released"(event_data jsonb, scopes text[]) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
 	SELECT event_data
 		- (CASE WHEN 'email' = ANY (scopes) THEN ARRAY[]::text[] ELSE ARRAY['email', 'previous_email'] END)
@@ -35,9 +38,18 @@ BEGIN
 				WHERE a."account_id" = event_subject::text AND a."client_id" = e."client_id"
 			))
 		)
-		AND (event_type <> 'user.email_changed' OR 'email' = ANY (granted."scopes"));
+		AND (event_type <> 'user.email_changed' OR 'email' = ANY (granted."scopes"))
+		AND (event_type NOT LIKE 'organization.%' OR 'profile' = ANY (granted."scopes"));
 	IF event_type = 'user.deleted' THEN
 		DELETE FROM "webhook_deletion_audiences" WHERE "account_id" = event_subject::text;
 	END IF;
 END
 $$;
+--> statement-breakpoint
+UPDATE "webhook_deliveries" d SET "payload" = jsonb_set(d."payload", '{data}', "webhook_released"(d."payload" -> 'data', (
+	SELECT string_to_array(coalesce(string_agg(g."payload" #>> '{openid,scope}', ' '), ''), ' ')
+	FROM "oidc_models" g
+	WHERE g."account_id" = d."subject"::text AND g."model" = 'Grant' AND g."client_id" = d."client_id"
+		AND (g."expires_at" IS NULL OR g."expires_at" > now())
+)))
+WHERE d."type" LIKE 'user.%';

@@ -322,6 +322,14 @@ describe('webhooks: an app hears only of the people who allowed it', () => {
     expect(await payloads('notes-app')).toEqual([
       { type: 'user.updated', data: expect.objectContaining({ id: ids.scoped, email: 'scoped.new@example.com', name: 'Open Name', username: 'secretuser', language: 'en' }) },
     ]);
+    // Membership events (an organization and a role, which no claim releases) go with `profile` only.
+    const organizationId = crypto.randomUUID();
+    await server.database.db.insert(organizations).values({ id: organizationId, name: 'Scoped Co', adminEmail: 'owner@example.com' });
+    await server.database.db.insert(organizationMembers).values({ organizationId, email: 'scoped.new@example.com', userId: ids.scoped!, role: 'member' });
+    const joined = async (clientId: string) => (await payloads(clientId)).filter((row) => row.type === 'organization.member_added');
+    expect([await joined('id-only-app'), await joined('email-app')]).toEqual([[], []]);
+    expect(await joined('notes-app')).toEqual([{ type: 'organization.member_added', data: { organization_id: organizationId, user_id: ids.scoped, role: 'member' } }]);
+    await server.database.db.delete(organizationMembers).where(eq(organizationMembers.userId, ids.scoped!));
     await server.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subject, ids.scoped!));
   });
 
