@@ -270,8 +270,8 @@ export function createMembershipService(deps: MembershipDependencies) {
         .returning();
       if (!row) throw new AppError('organizations.forbidden');
       await mailInvitation(input, token, membership.organizationName, actor, origin);
-      await report({ organizationId: membership.organizationId, actorUserId: actor.id, action: 'member_invited', targetEmail: input.email, detail: { role: input.role, invitationId: row!.id } });
-      return toInvitation(row!, now);
+      await report({ organizationId: membership.organizationId, actorUserId: actor.id, action: 'member_invited', targetEmail: input.email, detail: { role: input.role, invitationId: row.id } });
+      return toInvitation(row, now);
     },
 
     /** A new link for a pending invitation (the old one stops working), valid 7 days from now. */
