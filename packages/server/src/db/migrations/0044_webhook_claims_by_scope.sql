@@ -9,6 +9,16 @@
 -- more of who the person is than `openid` alone. user.deleted (the id) is unchanged; so is who
 -- hears at all (0034, 0036). What is already queued or logged (a redelivery sends a logged event
 -- again) is cut the same way, by the app's grant now; with none left, to the id.
+-- The scopes of an app's live grants for a person (one, as the provider keeps them); null when
+-- none is live, so the app hears nothing of the person (0034).
+CREATE FUNCTION "webhook_granted_scopes"(account text, client text) RETURNS text[] LANGUAGE sql STABLE AS $$
+	SELECT CASE WHEN count(*) = 0 THEN NULL ELSE string_to_array(coalesce(string_agg(g."payload" #>> '{openid,scope}', ' '), ''), ' ') END
+	FROM "oidc_models" g
+	WHERE g."account_id" = account AND g."model" = 'Grant' AND g."client_id" = client
+		AND (g."expires_at" IS NULL OR g."expires_at" > now())
+$$;
+--> statement-breakpoint
+-- Without a scope (none granted, or no grant: null) only the keys no claim names are left.
 CREATE FUNCTION "webhook_released"(event_data jsonb, scopes text[]) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
 	SELECT event_data
 		- (CASE WHEN 'email' = ANY (scopes) THEN ARRAY[]::text[] ELSE ARRAY['email', 'previous_email'] END)
@@ -23,16 +33,10 @@ BEGIN
 	SELECT event, e."client_id", event_type, event_subject,
 		jsonb_build_object('type', event_type, 'timestamp', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', "webhook_released"(event_data, granted."scopes"))
 	FROM "webhook_endpoints" e
-	-- The app's live grants for the person (one, as the provider keeps them) and their scopes.
-	CROSS JOIN LATERAL (
-		SELECT count(*) AS "live", string_to_array(coalesce(string_agg(g."payload" #>> '{openid,scope}', ' '), ''), ' ') AS "scopes"
-		FROM "oidc_models" g
-		WHERE g."account_id" = event_subject::text AND g."model" = 'Grant' AND g."client_id" = e."client_id"
-			AND (g."expires_at" IS NULL OR g."expires_at" > now())
-	) granted
+	CROSS JOIN LATERAL (SELECT "webhook_granted_scopes"(event_subject::text, e."client_id") AS "scopes") granted
 	WHERE e."enabled" AND event_type = ANY (e."events")
 		AND (
-			granted."live" > 0
+			granted."scopes" IS NOT NULL
 			OR (event_type = 'user.deleted' AND EXISTS (
 				SELECT 1 FROM "webhook_deletion_audiences" a
 				WHERE a."account_id" = event_subject::text AND a."client_id" = e."client_id"
@@ -46,10 +50,5 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
-UPDATE "webhook_deliveries" d SET "payload" = jsonb_set(d."payload", '{data}', "webhook_released"(d."payload" -> 'data', (
-	SELECT string_to_array(coalesce(string_agg(g."payload" #>> '{openid,scope}', ' '), ''), ' ')
-	FROM "oidc_models" g
-	WHERE g."account_id" = d."subject"::text AND g."model" = 'Grant' AND g."client_id" = d."client_id"
-		AND (g."expires_at" IS NULL OR g."expires_at" > now())
-)))
-WHERE d."type" LIKE 'user.%';
+UPDATE "webhook_deliveries" SET "payload" = jsonb_set("payload", '{data}', "webhook_released"("payload" -> 'data', "webhook_granted_scopes"("subject"::text, "client_id")))
+WHERE "type" LIKE 'user.%';

@@ -297,11 +297,14 @@ describe('webhooks: an app hears only of the people who allowed it', () => {
       { clientId: 'email-app', metadata: { client_name: 'Email App' } },
     ]);
     for (const clientId of ['id-only-app', 'email-app']) expect((await setEndpoint(tokens.owner, clientId, { url: receiver.url, events: ALL_EVENTS, reason: 'Scoped apps want account events' })).statusCode).toBe(200);
-    // Their queue only is read here: nothing of theirs is left for the other tests' deliveries.
+    // Their queue only is read here: nothing of theirs, nor of this person, is left for the other tests' deliveries.
     const scopedApps = ['id-only-app', 'email-app'];
     onTestFinished(async () => {
       await server.database.db.delete(webhookDeliveries).where(inArray(webhookDeliveries.clientId, scopedApps));
       await server.database.db.delete(webhookEndpoints).where(inArray(webhookEndpoints.clientId, scopedApps));
+      if (!ids.scoped) return;
+      await server.database.db.delete(organizationMembers).where(eq(organizationMembers.userId, ids.scoped));
+      await server.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subject, ids.scoped));
     });
     await person('scoped');
     const year = new Date(Date.now() + 365 * 86_400_000);
@@ -329,8 +332,6 @@ describe('webhooks: an app hears only of the people who allowed it', () => {
     const joined = async (clientId: string) => (await payloads(clientId)).filter((row) => row.type === 'organization.member_added');
     expect([await joined('id-only-app'), await joined('email-app')]).toEqual([[], []]);
     expect(await joined('notes-app')).toEqual([{ type: 'organization.member_added', data: { organization_id: organizationId, user_id: ids.scoped, role: 'member' } }]);
-    await server.database.db.delete(organizationMembers).where(eq(organizationMembers.userId, ids.scoped!));
-    await server.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subject, ids.scoped!));
   });
 
   it("membership events and the account's deletion reach only the apps the person had allowed, the grant looked up before the purge deletes it", async () => {
