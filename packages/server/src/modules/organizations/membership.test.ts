@@ -332,6 +332,22 @@ describe('invitations', () => {
     const pending = (await call(owner.token, 'GET', '/sso/me/organization/invitations')).json();
     expect(pending).toHaveLength(left);
   });
+
+  it("keeps the owner's invitation when an admin invites the same email at the same moment (parallel requests)", async () => {
+    const { owner, admin } = await team('race');
+    for (let round = 0; round < 4; round++) {
+      const email = `contested-${round}@elsewhere.example`;
+      const [byOwner, byAdmin] = await Promise.all([
+        call(owner.token, 'POST', '/sso/me/organization/invitations', { email, role: 'owner' }),
+        call(admin.token, 'POST', '/sso/me/organization/invitations', { email, role: 'member' }),
+      ]);
+      expect(byOwner.statusCode, byOwner.body).toBe(201);
+      // The admin's went first (the owner's then replaced it) or was refused: never over the owner's.
+      expect([201, 403], byAdmin.body).toContain(byAdmin.statusCode);
+      const rows = await server.database.db.select().from(organizationInvitations).where(eq(organizationInvitations.email, email));
+      expect(rows.map((row) => row.role)).toEqual(['owner']);
+    }
+  });
 });
 
 describe('the membership hook', () => {
