@@ -36,11 +36,18 @@ export interface DepositLogger {
 
 export type BankNotificationResult = { matched: boolean; duplicate?: boolean };
 
-/** `PD` and 8 characters of Crockford's base32 (40 random bits): short enough to type into a transfer's content. */
+/**
+ * `PD` and 8 characters of Crockford's base32 (about 40 random bits): short enough to type into a
+ * transfer's content. The 8 never hold a second `PD`, which would make the content read as two
+ * references, the second running into the bank's words after it and perhaps naming another
+ * person's order.
+ */
 export function newReference(): string {
-  let reference = 'PD';
-  for (let index = 0; index < 8; index += 1) reference += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
-  return reference;
+  for (;;) {
+    let body = '';
+    for (let index = 0; index < 8; index += 1) body += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
+    if (!body.includes('PD')) return `PD${body}`;
+  }
 }
 
 /**
