@@ -27,4 +27,6 @@ export const adminErrors = {
   'admin.logo_invalid': { status: 400, message: 'Choose a PNG, JPEG or WebP logo of at most 5 MB' },
   'admin.logo_unreachable': { status: 400, message: 'The logo could not be fetched from this address' },
   'admin.key_signing': { status: 409, message: 'This key signs tokens now: rotate now first, then drop it' },
+  // Events to products in the console.
+  'admin.webhook_not_allowed': { status: 409, message: 'The person no longer allows this app to learn this: the event cannot be sent again' },
 } as const;

@@ -48,5 +48,5 @@ export const deliveries = endpointIn(appReaders, 'GET /admin/webhooks/{clientId}
 });
 
 export const redeliver = endpointIn(owners, 'POST /admin/webhooks/{clientId}/deliveries/{deliveryId}/redeliver', 'Send a delivery again now, with the same webhook-id (a receiver that had it drops it)', {
-  params: webhookDeliveryParamsSchema, body: webhookReasonRequestSchema, response: webhookDeliverySchema, errors: ['admin.not_found'],
+  params: webhookDeliveryParamsSchema, body: webhookReasonRequestSchema, response: webhookDeliverySchema, errors: ['admin.not_found', 'admin.webhook_not_allowed'],
 });

@@ -167,14 +167,37 @@ export function webhookQueries(db: Database) {
         .limit(filter.limit);
     },
 
-    /** Queues a delivery again now with a fresh day of retries; same event id, so receivers drop it if they had it. */
-    async redeliver(clientId: string, id: number, now: Date): Promise<WebhookDeliveryRow | undefined> {
+    /**
+     * Queues a delivery again now with a fresh day of retries; same event id, so receivers drop it
+     * if they had it. It goes as the person allows the app now, by the rule that queues events
+     * (migration 0044): a user event's person cut to the scopes of the app's live grant, and
+     * nothing without one (user.deleted, the id alone, excepted), user.email_changed only with
+     * `email`, membership events only with `profile`. `refused`: the delivery is there, and the
+     * app may no longer be told it.
+     */
+    async redeliver(clientId: string, id: number, now: Date): Promise<{ row?: WebhookDeliveryRow; refused?: true }> {
+      const scopes = sql`"webhook_granted_scopes"(${webhookDeliveries.subject}::text, ${webhookDeliveries.clientId})`;
+      const allowed = sql`(${webhookDeliveries.type} = 'user.deleted' or (${scopes} is not null
+        and (${webhookDeliveries.type} <> 'user.email_changed' or 'email' = any (${scopes}))
+        and (${webhookDeliveries.type} not like 'organization.%' or 'profile' = any (${scopes}))))`;
+      const where = and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.id, id), sql`exists (select 1 from ${webhookEndpoints} e where e.client_id = ${clientId})`);
       const [row] = await db
         .update(webhookDeliveries)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leaseUntil: null, lastError: null })
-        .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.id, id), sql`exists (select 1 from ${webhookEndpoints} e where e.client_id = ${clientId})`))
+        .set({
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          leaseUntil: null,
+          lastError: null,
+          payload: sql`case when ${webhookDeliveries.type} like 'user.%'
+            then jsonb_set(${webhookDeliveries.payload}, '{data}', "webhook_released"(${webhookDeliveries.payload} -> 'data', ${scopes}))
+            else ${webhookDeliveries.payload} end`,
+        })
+        .where(and(where, allowed))
         .returning();
-      return row;
+      if (row) return { row };
+      const [there] = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(where);
+      return there ? { refused: true } : {};
     },
 
     /** Forgets settled deliveries older than `before` (the log keeps `retention` of history). */

@@ -93,7 +93,8 @@ export function createWebhookService(options: WebhookServiceOptions) {
     },
 
     async redeliver(clientId: string, deliveryId: string): Promise<WebhookDelivery> {
-      const row = await queries.redeliver(clientId, Number(deliveryId), options.clock.now());
+      const { row, refused } = await queries.redeliver(clientId, Number(deliveryId), options.clock.now());
+      if (refused) throw new AppError('admin.webhook_not_allowed');
       if (!row) throw notFound();
       return toDelivery(row);
     },

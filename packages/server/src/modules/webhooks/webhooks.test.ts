@@ -240,6 +240,44 @@ describe('webhooks: delivery', () => {
     expect(receiver.order).toEqual([]);
   });
 
+  it('a redelivery sends only what the person allows the app now: their narrowed consent cuts it, a revoked one refuses it', async () => {
+    await person('narrowed');
+    await grant('narrowed', 'notes-app');
+    onTestFinished(async () => {
+      await server.database.db.delete(oidcModels).where(eq(oidcModels.accountId, ids.narrowed!));
+      await server.database.db.delete(organizationMembers).where(eq(organizationMembers.userId, ids.narrowed!));
+      await server.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subject, ids.narrowed!));
+    });
+    expect((await rename('narrowed', 'Nora Narrow')).statusCode).toBe(200);
+    const organizationId = crypto.randomUUID();
+    await server.database.db.insert(organizations).values({ id: organizationId, name: 'Narrow Co', adminEmail: 'owner@example.com' });
+    await server.database.db.insert(organizationMembers).values({ organizationId, email: 'narrowed@example.com', userId: ids.narrowed!, role: 'member' });
+    await worker().run();
+    const logged = (await deliveriesOf('notes-app')).filter((row) => row.subject === ids.narrowed);
+    expect(logged.map((row) => [row.type, row.status])).toEqual([['user.updated', 'delivered'], ['organization.member_added', 'delivered']]);
+    const [updated, joined] = logged;
+    const redeliver = (row: { id: number }) => call(tokens.owner, 'POST', `/v3/admin/webhooks/notes-app/deliveries/${row.id}/redeliver`, { reason: 'Product lost it' });
+
+    // The person now allows the app `openid` only: the name and email stay home, the membership is not sent.
+    await server.database.db.update(oidcModels).set({ payload: sql`jsonb_set(${oidcModels.payload}, '{openid,scope}', '"openid"')` }).where(eq(oidcModels.id, 'grant-narrowed-notes-app'));
+    expect((await redeliver(updated!)).statusCode).toBe(200);
+    receiver.accepted.clear();
+    await worker().run();
+    expect(receiver.accepted.get(updated!.eventId)?.data).toEqual({ id: ids.narrowed });
+    const refused = await redeliver(joined!);
+    expect([refused.statusCode, codeOf(refused)]).toEqual([409, 'admin.webhook_not_allowed']);
+    expect((await deliveriesOf('notes-app')).find((row) => row.id === joined!.id)).toMatchObject({ status: 'delivered' });
+
+    // Consent revoked: the app hears nothing more of the person, not even an update's id.
+    await server.database.db.delete(oidcModels).where(eq(oidcModels.id, 'grant-narrowed-notes-app'));
+    const revoked = await redeliver(updated!);
+    expect([revoked.statusCode, codeOf(revoked)]).toEqual([409, 'admin.webhook_not_allowed']);
+    expect((await deliveriesOf('notes-app')).find((row) => row.id === updated!.id)).toMatchObject({ status: 'delivered' });
+    // Each went out once at first, the cut update once more; nothing else.
+    expect(receiver.requests.filter((request) => request.id === updated!.eventId).length).toBe(2);
+    expect(receiver.requests.filter((request) => request.id === joined!.eventId).length).toBe(1);
+  });
+
   it('a delivery to a loopback receiver is refused at connection time under the production rule', async () => {
     await rename('owner', 'Olga Owner');
     await createDeliveryWorker({ db: server.database.db, clock, secrets, egress: { allowLoopback: false } }).run();
