@@ -43,5 +43,5 @@ export const useRemoveEndpoint = () =>
 
 export const useRedeliver = () =>
   useWebhookChange((input: { clientId: string; deliveryId: string; reason: string }) =>
-    call(adminWebhookEndpoints.redeliver, { params: { clientId: input.clientId, deliveryId: input.deliveryId }, body: { reason: input.reason } }, { handle: [404] }),
+    call(adminWebhookEndpoints.redeliver, { params: { clientId: input.clientId, deliveryId: input.deliveryId }, body: { reason: input.reason } }, { handle: [404, 409] }),
   );
