@@ -228,7 +228,10 @@ export function createFederationService(deps: FederationDependencies) {
         if (!(await queries.finishSignup(signup.id, clock.now()))) throw new AppError('social.signup_expired');
         return createAccount({ provider, subject: signup.subject, email, fullName: input.full_name, language }, origin);
       }
-      rateLimited(await deps.limiter.consume(rateKey(limits.codeSendPerAccount, `social:${signup.id}`), limits.codeSendPerAccount));
+      // Limited per address, as every mailed code is: a new sign-up offer must not buy another mailbox's codes.
+      rateLimited(await deps.limiter.consume(rateKey(limits.codeSendPerIp, origin.limitAddress), limits.codeSendPerIp));
+      rateLimited(await deps.limiter.consume(rateKey(limits.codeSendInterval, `social_signup:${email}`), limits.codeSendInterval));
+      rateLimited(await deps.limiter.consume(rateKey(limits.codeSendPerAccount, email), limits.codeSendPerAccount));
       const code = randomDigits(6);
       await queries.awaitCode(signup.id, { email, chosenName: input.full_name, language, codeHash: sha256(`${signup.id}:${code}`) });
       sendInBackground(deps.mailer, deps.log, {
@@ -238,15 +241,23 @@ export function createFederationService(deps: FederationDependencies) {
       return { verification_required: true, email };
     },
 
-    /** The mailed code: each guess is taken in one statement before it is compared; five per code. */
+    /**
+     * The mailed code: each guess is taken in one statement before it is compared; five per code.
+     * Every guess also spends the address's budget of wrong codes across codes and sign-ups
+     * (`code:fail`, keyed as a reset code's for an address nobody has), returned when right:
+     * many offers naming one address do not add up to more guesses at its mailbox.
+     */
     async verifySignUp(input: { signup_token: string; code: string }, origin: RequestOrigin): Promise<SignedIn> {
       const tokenHash = sha256(input.signup_token);
       const live = await queries.liveSignup(tokenHash, clock.now());
       if (!live) throw new AppError('social.signup_expired');
+      const budgetKey = rateKey(limits.codeFailuresPerAccount, `unknown:${live.email ?? live.id}`);
+      rateLimited(await deps.limiter.consume(budgetKey, limits.codeFailuresPerAccount));
       const signup = await queries.takeGuess(tokenHash, clock.now(), CODE_MAX_ATTEMPTS);
       if (!signup?.codeHash || !signup.email || !safeEqual(signup.codeHash, sha256(`${signup.id}:${input.code}`))) {
         throw new AppError('auth.code_invalid');
       }
+      await deps.limiter.refund(budgetKey);
       if (!(await queries.finishSignup(signup.id, clock.now()))) throw new AppError('social.signup_expired');
       return createAccount({ provider: signup.provider, subject: signup.subject, email: signup.email, fullName: signup.chosenName ?? signup.fullName, language: signup.language ?? origin.lang }, origin);
     },
