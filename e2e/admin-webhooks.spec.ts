@@ -109,6 +109,26 @@ test("the owner sets an app's endpoint with a reason, copies the secret shown on
   await expect(page.getByTestId('webhook-log-row').first()).toContainText('user.updated', { timeout: 15_000 });
   await expect(page.getByTestId('webhook-log-row').first()).toContainText('204', { timeout: 15_000 });
   await looksRight(page, 'admin-webhooks-log-1440-en');
+
+  // The person revokes Notes: the owner's redelivery of their event is refused, and says why.
+  expect((await personContext.request.delete(`${consolePortal.url}/v3/sso/me/connected-apps/${clientId}`)).status()).toBe(204);
+  await page.getByTestId('webhook-redeliver').first().click();
+  await dialog.getByTestId('action-reason').fill('Notes lost the event');
+  await dialog.getByTestId('action-confirm').click();
+  await expect(dialog.getByTestId('action-error')).toHaveText('The person no longer allows this app to learn this: the event cannot be sent again');
+  await looksRight(page, 'admin-webhooks-redeliver-refused-1440-en');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  // The same refusal on a phone, in Vietnamese.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await chooseLanguage(page, 'vi');
+  await page.getByTestId('webhook-redeliver').first().click();
+  await dialog.getByTestId('action-reason').fill('Notes lost the event');
+  await dialog.getByTestId('action-confirm').click();
+  await expect(dialog.getByTestId('action-error')).toHaveText('Người dùng không còn cho phép ứng dụng này biết điều này: không thể gửi lại sự kiện');
+  await looksRight(page, 'admin-webhooks-redeliver-refused-390-vi');
+  await page.keyboard.press('Escape');
+  expect(received).toHaveLength(1);
   expect(errors).toEqual([]);
   await personContext.close();
   await context.close();
