@@ -65,9 +65,12 @@ export interface EndpointDeclaration {
   /**
    * A sensitive change: the session must have proved a factor (signed in, or re-authenticated
    * at POST /sso/me/reauth) within the last few minutes, else 403 `auth.reauth_required` and
-   * the web app asks again in a dialog, then repeats the call.
+   * the web app asks again in a dialog, then repeats the call. `second_step`: on an account
+   * with two-step verification, that proof must have been the second step (a sign-in that passed
+   * it, or a code, a recovery code or a passkey at /sso/me/reauth); refused with
+   * `details.second_step`, and the dialog asks for it.
    */
-  readonly recentAuth?: true;
+  readonly recentAuth?: true | 'second_step';
 }
 
 /** Marked free of side effects so a bundle keeps only the declarations it calls. */
@@ -115,7 +118,8 @@ export function endpointIn<const G extends EndpointGroup, const R extends Endpoi
 /**
  * A capability's usual groups, by who may call: `anyone`; `maybeSignedIn` (the session is read
  * when there is one); `signedIn` (a session, never an API key); `sensitive` (a session that
- * proved a factor within the last few minutes).
+ * proved a factor within the last few minutes); `sensitiveSecondStep` (the same, and on an account
+ * with two-step verification that factor was the second step).
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function endpointGroups<const T extends string>(tag: T) {
@@ -124,6 +128,7 @@ export function endpointGroups<const T extends string>(tag: T) {
     maybeSignedIn: { tag, auth: 'optional' },
     signedIn: { tag, auth: 'session' },
     sensitive: { tag, auth: 'session', recentAuth: true },
+    sensitiveSecondStep: { tag, auth: 'session', recentAuth: 'second_step' },
   } as const;
 }
 

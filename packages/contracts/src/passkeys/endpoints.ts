@@ -15,7 +15,7 @@ import { endpointGroups, endpointIn } from '../endpoint';
 import * as firstPaint from '../first-paint';
 import { signInAnswerSchema } from '../auth/endpoints';
 
-const { anyone, signedIn, sensitive } = endpointGroups('passkeys');
+const { anyone, signedIn, sensitive, sensitiveSecondStep } = endpointGroups('passkeys');
 
 /** WebAuthn options as @simplewebauthn produces them, passed through to the browser. */
 export const webauthnOptionsSchema = z.record(z.string(), z.unknown());
@@ -38,11 +38,11 @@ export const authenticate = endpointIn(anyone, firstPaint.passkeyAuthenticate, '
   errors: ['auth.passkey_failed', 'auth.not_activated', 'account.deletion_pending', 'rate_limited'],
 });
 
-export const enableOptions = endpointIn(sensitive, 'POST /sso/users/me/webauthn/enable/options', 'Creation options for adding a passkey to the account', {
+export const enableOptions = endpointIn(sensitiveSecondStep, 'POST /sso/users/me/webauthn/enable/options', 'Creation options for adding a passkey to the account', {
   body: passkeyEnableOptionsRequestSchema, response: webauthnOptionsSchema, errors: ['rate_limited'],
 });
 
-export const enable = endpointIn(sensitive, 'POST /sso/users/me/webauthn/enable', 'Add a passkey to the account', {
+export const enable = endpointIn(sensitiveSecondStep, 'POST /sso/users/me/webauthn/enable', 'Add a passkey to the account', {
   body: passkeyEnableRequestSchema, response: passkeySchema, errors: ['auth.passkey_failed', 'rate_limited'],
 });
 

@@ -50,7 +50,7 @@ export const identityColumns: PersonalColumns = {
     amr: deleteRow,
   },
   // Deleted with the session (foreign key cascade).
-  session_proofs: { session_id: deleteRow, proved_at: deleteRow },
+  session_proofs: { session_id: deleteRow, proved_at: deleteRow, second_step_at: deleteRow },
   one_time_tokens: { id: no, user_id: deleteRow, purpose: no, token_hash: deleteRow, expires_at: no, used_at: no, attempts: no, payload: deleteRow, created_at: no },
   // The development outbox: mail to the account's address.
   mail_outbox: { id: no, to: deleteRow, subject: deleteRow, text: deleteRow, html: deleteRow, sent: no, created_at: no, seq: no },

@@ -281,6 +281,39 @@ describe('a passkey as the proof of re-authentication', () => {
     expect((await call('DELETE', `/v3/sso/users/me/webauthn/${passkey.id}`, { token })).statusCode).toBe(204);
   });
 
+  it('adds a passkey to a two-step account only on a recent second step: a session and the password are not enough', async () => {
+    const token = await client.registeredUser('second-step-passkey@example.com', PASSWORD);
+    const { secret } = (await call('POST', '/v3/sso/me/2fa/totp/setup', { token })).json();
+    const enabled = await call('POST', '/v3/sso/me/2fa/totp/enable', { token, body: { code: await generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) }) } });
+    expect(enabled.statusCode, enabled.body).toBe(200);
+    clock.advance(SIX_MINUTES);
+    const addOptions = () => call('POST', '/v3/sso/users/me/webauthn/enable/options', { token, body: { algorithms: ['es256'] } });
+
+    // Whoever holds the session and the password proves a factor again: enough for other changes...
+    expect((await call('POST', '/v3/sso/me/reauth', { token, body: { password: PASSWORD } })).statusCode).toBe(204);
+    // ...not for a passkey, which would sign in as both factors from then on.
+    const refused = await addOptions();
+    expect([refused.statusCode, refused.json().code, refused.json().details]).toEqual([403, 'auth.reauth_required', { second_step: true }]);
+    const sneaked = await call('POST', '/v3/sso/users/me/webauthn/enable', { token, body: { response: { id: 'x' } } });
+    expect(sneaked.json().code).toBe('auth.reauth_required');
+    expect((await call('GET', '/v3/sso/users/me/webauthn', { token })).json()).toEqual([]);
+
+    // The second step proves it; a password proof after it does not take it away.
+    const code = await generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) });
+    expect((await call('POST', '/v3/sso/me/reauth', { token, body: { code } })).statusCode).toBe(204);
+    expect((await call('POST', '/v3/sso/me/reauth', { token, body: { password: PASSWORD } })).statusCode).toBe(204);
+    const options = await addOptions();
+    expect(options.statusCode, options.body).toBe(200);
+    const authenticator = new SoftAuthenticator(origin);
+    expect((await call('POST', '/v3/sso/users/me/webauthn/enable', { token, body: { response: authenticator.register(options.json()) } })).statusCode).toBe(200);
+
+    // An account without two-step: the password's proof is enough.
+    const plain = await client.registeredUser('plain-passkey@example.com', PASSWORD);
+    clock.advance(SIX_MINUTES);
+    expect((await call('POST', '/v3/sso/me/reauth', { token: plain, body: { password: PASSWORD } })).statusCode).toBe(204);
+    expect((await call('POST', '/v3/sso/users/me/webauthn/enable/options', { token: plain, body: { algorithms: ['es256'] } })).statusCode).toBe(200);
+  });
+
   it('answers 404 for options when the account has no passkey, and needs a session', async () => {
     const token = await client.registeredUser('reauth-no-passkey@example.com', PASSWORD);
     expect((await call('POST', '/v3/sso/me/reauth/passkey/options', { token })).json().code).toBe('auth.passkey_not_found');

@@ -87,7 +87,8 @@ export function createSecurityService(deps: SecurityDependencies) {
         if (!user.twoFactorMethod) throw new AppError('auth.two_factor_not_enabled');
         await secondFactor.requireFactor(user, { code: proof.code, recovery_code: proof.recovery_code }, 'two_factor_email');
       }
-      await sessions.prove(session.id);
+      // Anything but the password proves the second step (a passkey proves both).
+      await sessions.prove(session.id, proof.password === undefined);
     },
 
     /**

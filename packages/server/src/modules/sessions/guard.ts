@@ -200,12 +200,21 @@ export function installAuthGuard(
     if (presentsApiKey(request)) done(new AppError('forbidden'));
     else requireSessionOf(request, done);
   });
-  // A sensitive change (a declaration's recentAuth): the session proved a factor a few minutes ago at most.
-  const recent = (request: FastifyRequest, _reply: FastifyReply, done: Done): void => {
-    const session = request.auth?.session;
-    if (!session) return done(new AppError('forbidden'));
-    sessions.provedWithin(session, config.REAUTH_MAX_AGE_SECONDS).then((fresh) => done(fresh ? undefined : new AppError('auth.reauth_required')), done);
-  };
+  // A sensitive change (a declaration's recentAuth): the session proved a factor a few minutes
+  // ago at most; for `second_step`, on an account with two-step verification, that factor was
+  // the second step (details.second_step tells the web app's dialog to ask for it).
+  const recentProof =
+    (secondStep: boolean) =>
+    (request: FastifyRequest, _reply: FastifyReply, done: Done): void => {
+      const session = request.auth?.session;
+      if (!session) return done(new AppError('forbidden'));
+      const needsSecondStep = secondStep && Boolean(request.auth?.user.twoFactorMethod);
+      sessions
+        .provedWithin(session, config.REAUTH_MAX_AGE_SECONDS, needsSecondStep)
+        .then((fresh) => done(fresh ? undefined : new AppError('auth.reauth_required', {}, needsSecondStep ? { second_step: true } : undefined)), done);
+    };
+  const recent = recentProof(false);
+  const recentSecondStep = recentProof(true);
   // A product's route: a session or API key as requireAuth, else an access token whose
   // audience is the product of the path (another product's token is refused: 401).
   const productGuard = (request: FastifyRequest, _reply: FastifyReply, done: Done): void => {
@@ -229,7 +238,7 @@ export function installAuthGuard(
       done,
     );
   };
-  installEndpointGuards(app, { optional: app.optionalAuth, session: app.requireSession, scoped: app.requireAuth, product: productGuard, recent });
+  installEndpointGuards(app, { optional: app.optionalAuth, session: app.requireSession, scoped: app.requireAuth, product: productGuard, recent, recentSecondStep });
 }
 
 /**

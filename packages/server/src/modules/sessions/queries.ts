@@ -56,15 +56,23 @@ export function sessionQueries(db: Database) {
   const insertSession = db.with(inserted, alerted).select({ hadSessions: inserted.hadSessions, deviceSeen: inserted.deviceSeen }).from(inserted).prepare('insert_session');
 
   return {
-    /** Records that a session proved a factor again now (re-authentication). */
-    async recordProof(sessionId: string, now: Date): Promise<void> {
-      await db.insert(sessionProofs).values({ sessionId, provedAt: now }).onConflictDoUpdate({ target: sessionProofs.sessionId, set: { provedAt: now } });
+    /** Records that a session proved a factor again now (re-authentication), and whether it was the second step. */
+    async recordProof(sessionId: string, now: Date, secondStep: boolean): Promise<void> {
+      const secondStepAt = secondStep ? now : null;
+      await db
+        .insert(sessionProofs)
+        .values({ sessionId, provedAt: now, secondStepAt })
+        .onConflictDoUpdate({ target: sessionProofs.sessionId, set: { provedAt: now, ...(secondStep ? { secondStepAt: now } : {}) } });
     },
 
-    /** When a session last proved a factor again, if ever. */
-    async lastProof(sessionId: string): Promise<Date | undefined> {
-      const [row] = await db.select({ provedAt: sessionProofs.provedAt }).from(sessionProofs).where(eq(sessionProofs.sessionId, sessionId)).limit(1);
-      return row?.provedAt;
+    /** When a session last proved a factor again, and the second step, if ever. */
+    async lastProof(sessionId: string): Promise<{ provedAt: Date; secondStepAt: Date | null } | undefined> {
+      const [row] = await db
+        .select({ provedAt: sessionProofs.provedAt, secondStepAt: sessionProofs.secondStepAt })
+        .from(sessionProofs)
+        .where(eq(sessionProofs.sessionId, sessionId))
+        .limit(1);
+      return row;
     },
 
     /**

@@ -124,17 +124,20 @@ export function createSessionService(db: Database, clock: Clock, cache?: Session
   }
 
   return {
-    /** Records a fresh proof of a factor for a session (POST /sso/me/reauth). */
-    prove: (sessionId: string) => queries.recordProof(sessionId, clock.now()),
+    /** Records a fresh proof of a factor for a session (POST /sso/me/reauth): `secondStep` when it was a code, a recovery code or a passkey. */
+    prove: (sessionId: string, secondStep: boolean) => queries.recordProof(sessionId, clock.now(), secondStep),
 
     /**
      * Whether a session proved a factor within the last `maxAgeSeconds`: its sign-in, or a
-     * re-authentication since. Read from the database, never the cache.
+     * re-authentication since. With `secondStep`, only the second step counts: a sign-in that
+     * passed it (`mfa` in its amr), or a re-authentication by a code, a recovery code or a
+     * passkey. Read from the database, never the cache.
      */
-    async provedWithin(session: SessionRow, maxAgeSeconds: number): Promise<boolean> {
+    async provedWithin(session: SessionRow, maxAgeSeconds: number, secondStep = false): Promise<boolean> {
       const proof = await queries.lastProof(session.id);
-      const last = Math.max(session.createdAt.getTime(), proof?.getTime() ?? 0);
-      return clock.now().getTime() - last <= maxAgeSeconds * 1000;
+      const signedIn = !secondStep || (session.amr ?? []).includes('mfa') ? session.createdAt.getTime() : 0;
+      const proved = (secondStep ? proof?.secondStepAt : proof?.provedAt)?.getTime() ?? 0;
+      return clock.now().getTime() - Math.max(signedIn, proved) <= maxAgeSeconds * 1000;
     },
 
     /** Called after sessions end (the OIDC provider ends what stood on them). */

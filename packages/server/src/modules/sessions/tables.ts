@@ -35,4 +35,6 @@ export const sessionProofs = pgTable('session_proofs', {
     .primaryKey()
     .references(() => sessions.id, { onDelete: 'cascade' }),
   provedAt: timestamp('proved_at', { withTimezone: true }).notNull(),
+  /** When the second step (a code, a recovery code or a passkey) was last proved again; null: never since sign-in. */
+  secondStepAt: timestamp('second_step_at', { withTimezone: true }),
 });

@@ -29,6 +29,8 @@ export interface EndpointGuards {
   scoped: PreHandler;
   /** After the guard, for a declaration's `recentAuth`: the session proved a factor a few minutes ago at most. */
   recent: PreHandler;
+  /** For `recentAuth: 'second_step'`: as `recent`, and on an account with two-step verification that proof was the second step. */
+  recentSecondStep: PreHandler;
   /** As `scoped`, or an access token issued to the product the route's `{product}` parameter names. */
   product: PreHandler;
 }
@@ -145,7 +147,7 @@ export function route<E extends EndpointDeclaration>(app: FastifyInstance, decla
   if (operator && !app.operatorGuard) throw new Error(`${declaration.path}: admin endpoints need the operators module's guard (installOperatorGuard)`);
   // An admin endpoint refuses a caller before its input is read: nobody but an operator learns what it takes.
   const preValidation = operator ? [app.operatorGuard!.check, ...(changes(declaration) ? [requireReason] : [])] : [];
-  const recent = declaration.recentAuth ? app.endpointGuards.recent : undefined;
+  const recent = declaration.recentAuth === 'second_step' ? app.endpointGuards.recentSecondStep : declaration.recentAuth ? app.endpointGuards.recent : undefined;
   const preHandler = [guard, recent, options.preHandler].filter((step): step is PreHandler => step !== undefined);
   const scope = operator ? { operator } : typeof declaration.auth === 'object' && 'scope' in declaration.auth ? { scope: declaration.auth.scope } : {};
   const status = declaration.status ?? (declaration.response === null ? 204 : 200);
