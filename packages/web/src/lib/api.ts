@@ -90,7 +90,8 @@ export interface RequestOptions {
 }
 
 /** Asks the person to prove it is them again (the signed-in shell's dialog); true when they did. */
-type ReauthPrompt = () => Promise<boolean>;
+/** Asks the person to prove it is them again; `refusal` says what the change asks (`details.second_step`: the second step, not the password). */
+type ReauthPrompt = (refusal: ApiError) => Promise<boolean>;
 let reauthPrompt: ReauthPrompt | null = null;
 
 /**
@@ -316,7 +317,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   if (response.ok) return successBody<T>(response);
 
   const error = await errorFromResponse(response);
-  if (error.code === 'auth.reauth_required' && reauthPrompt && !options.reauthenticated && (await reauthPrompt())) {
+  if (error.code === 'auth.reauth_required' && reauthPrompt && !options.reauthenticated && (await reauthPrompt(error))) {
     return apiRequest<T>(path, { ...options, reauthenticated: true });
   }
   applyErrorPolicy(error, options);

@@ -19,7 +19,9 @@ type Proof = 'password' | 'code' | 'passkey' | 'none';
  * the person proves it is them again (the password, or a second-step code when the account
  * has no password, or "Use a passkey" when the account has one and the browser can) and the
  * change is sent again (lib/api.ts setReauthPrompt). An account with none of them signs in
- * again. The ceremony code loads with the first passkey prompt, not with the shell.
+ * again. Adding a passkey to a two-step account asks for the second step (a code, a recovery
+ * code or a passkey) instead of the password (`details.second_step` of the refusal). The
+ * ceremony code loads with the first passkey prompt, not with the shell.
  */
 export function ReauthDialog() {
   const { t } = useTranslation();
@@ -32,12 +34,15 @@ export function ReauthDialog() {
   const [sent, setSent] = useState(false);
   const [hasPasskey, setHasPasskey] = useState(false);
   const [passkeyProblem, setPasskeyProblem] = useState<string | null>(null);
+  const [secondStep, setSecondStep] = useState(false);
   const settle = useRef<((done: boolean) => void) | null>(null);
 
   useEffect(() => {
     setReauthPrompt(
-      () =>
+      (refusal) =>
         new Promise<boolean>((resolve) => {
+          // Adding a passkey to a two-step account asks for the second step, never the password.
+          const secondStep = refusal.details?.second_step === true;
           settle.current?.(false);
           settle.current = resolve;
           setValue('');
@@ -45,15 +50,17 @@ export function ReauthDialog() {
           setSent(false);
           setHasPasskey(false);
           setPasskeyProblem(null);
+          setSecondStep(secondStep);
           setOpened(true);
           call(securityEndpoints.overview, undefined, { handle: 'all' })
             .then((overview) => {
               const passkey = overview.passkeys > 0 && passkeysSupported();
               setMethod(overview.two_factor.method);
               setHasPasskey(passkey);
-              setProof(overview.has_password ? 'password' : overview.two_factor.method ? 'code' : passkey ? 'passkey' : 'none');
+              setSecondStep(secondStep);
+              setProof(secondStep ? 'code' : overview.has_password ? 'password' : overview.two_factor.method ? 'code' : passkey ? 'passkey' : 'none');
             })
-            .catch(() => setProof('password'));
+            .catch(() => setProof(secondStep ? 'code' : 'password'));
         }),
     );
     return () => setReauthPrompt(null);
@@ -148,7 +155,7 @@ export function ReauthDialog() {
       ) : (
         <form noValidate onSubmit={(event) => void submit(event)} data-testid="reauth-dialog">
           <Stack gap="md">
-            <Text size="sm">{t(proof === 'password' ? 'security.reauth.body' : 'security.reauth.bodyCode')}</Text>
+            <Text size="sm">{t(proof === 'password' ? 'security.reauth.body' : secondStep ? 'security.reauth.bodySecondStep' : 'security.reauth.bodyCode')}</Text>
             <TextInput
               label={t(proof === 'password' ? 'security.reauth.passwordLabel' : 'security.reauth.codeLabel')}
               type={proof === 'password' ? 'password' : 'text'}

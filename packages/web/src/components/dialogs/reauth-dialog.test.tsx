@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mfaEndpoints } from '@portal/contracts';
+import { mfaEndpoints, passkeyEndpoints } from '@portal/contracts';
 import { call } from '../../lib/api';
 import { applyLanguage } from '../../lib/language';
 import { renderAccount, setUpAccountTest, type FakeServer } from '../../test/account-kit';
@@ -85,6 +85,30 @@ describe('ReauthDialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Use a passkey' }));
     expect(await screen.findByText('The passkey prompt was closed before it finished. Try again.')).toBeTruthy();
     expect(screen.queryByLabelText('Password')).toBeNull();
+  });
+
+  it('asks a two-step account adding a passkey for its second step, never the password, and repeats the change', async () => {
+    let proved = false;
+    const kit = await setUpAccountTest(({ path }) => {
+      if (path === '/sso/me/security') return [200, overview({ password: true, passkeys: 0 })];
+      if (path === '/sso/me/reauth') {
+        proved = true;
+        return [204];
+      }
+      if (path === '/sso/users/me/webauthn/enable/options') {
+        return proved ? [200, { challenge: 'c' }] : [403, { code: 'auth.reauth_required', message: 'Confirm it is you to continue', details: { second_step: true } }];
+      }
+      return [404];
+    });
+    renderAccount(<ReauthDialog />);
+    const done = call(passkeyEndpoints.enableOptions, { body: { algorithms: ['es256'] } });
+    expect(await screen.findByText('Adding a passkey needs your second step. Enter a code from your second step or a recovery code to continue.')).toBeTruthy();
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Verification code'), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await done;
+    expect(kit.requests.find((request) => request.path === '/sso/me/reauth')?.body).toEqual({ code: '123456' });
+    expect(kit.requests.filter((request) => request.path === '/sso/users/me/webauthn/enable/options')).toHaveLength(2);
   });
 
   it('shows no passkey button to an account without one, and speaks Vietnamese', async () => {
