@@ -1,8 +1,10 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { Challenge } from 'altcha-lib';
+import { generate } from 'otplib';
 import { solveAltcha } from '../packages/server/test/captcha';
 import { startSmtpPeer } from '../packages/server/test/smtp-peer';
-import { snap } from './support/helpers';
+import { chooseLanguage, snap } from './support/helpers';
+import { looksRight } from './support/operators';
 import { codeIn, createActivatedAccount, expect, poll, test as shared, uniqueEmail, type MailMessage, type Portal } from './support/mail';
 import { startPortalServer } from './support/server';
 
@@ -125,4 +127,54 @@ test('a sensitive change after the window asks for the password in a dialog, the
   await reauth.getByRole('button', { name: 'Confirm' }).click();
   await expect(reauth).toBeHidden();
   await expect(page.getByTestId('created-key-value')).toHaveText(/^pk_/);
+});
+
+test('adding a passkey to a two-step account after the window asks for the second step, not the password', async ({ page, context, portal, request }) => {
+  test.setTimeout(120_000);
+  const email = uniqueEmail('second-step');
+  await createActivatedAccount(request, portal, { email, password: PASSWORD, fullName: 'Second Step' });
+  expect((await context.request.post(`${portal.platformUrl}/v3/sso/auth`, { data: { email, password: PASSWORD } })).status()).toBe(200);
+  // Two-step on through the API while the sign-in is fresh; the browser's platform authenticator stands by.
+  const { secret } = (await (await context.request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/setup`)).json()) as { secret: string };
+  const codeAt = (steps: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+  expect((await context.request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await codeAt(0) } })).status()).toBe(200);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/security/webauthn');
+  await chooseLanguage(page, 'vi');
+  await expect(page.getByTestId('passkeys-empty')).toBeVisible();
+  // The sign-in grows older than the window (15 s on this server).
+  await page.waitForTimeout(16_000);
+
+  const reauth = page.getByRole('dialog', { name: 'Xác nhận đó là bạn' });
+  const addPasskey = async () => {
+    await page.getByTestId('create-passkey').click();
+    await page.getByTestId('passkey-name').fill('Laptop');
+    await page.getByTestId('passkey-create-submit').click();
+  };
+  await addPasskey();
+  await expect(reauth.getByText('Thêm khóa truy cập cần bước xác minh thứ hai của bạn.', { exact: false })).toBeVisible();
+  await expect(reauth.getByLabel('Mật khẩu')).toHaveCount(0);
+  await looksRight(page, 'security-hardening-reauth-second-step-390-vi');
+  // Cancelled: the change is given up (with the usual 403 toast, which a new page clears).
+  await reauth.getByRole('button', { name: 'Hủy' }).click();
+  await expect(reauth).toBeHidden();
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.reload();
+  await chooseLanguage(page, 'en');
+  await addPasskey();
+  const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(confirm.getByText('Adding a passkey needs your second step. Enter a code from your second step or a recovery code to continue.')).toBeVisible();
+  await expect(confirm.getByLabel('Password')).toHaveCount(0);
+  await looksRight(page, 'security-hardening-reauth-second-step-1440-en');
+  // A later period's code than the one that turned two-step on (a code is taken once per period).
+  await confirm.getByLabel('Verification code').fill(await codeAt(1));
+  await confirm.getByRole('button', { name: 'Confirm' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByTestId('passkey-row')).toHaveCount(1);
 });
