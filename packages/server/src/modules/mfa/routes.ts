@@ -13,13 +13,19 @@ export function mfaRoutes(config: Config, mfa: MfaService): FastifyPluginAsync {
 
     route(app, mfaEndpoints.totpSetup, async (request) => mfa.totpSetup(caller(request).user, requestOrigin(request, config)));
 
-    route(app, mfaEndpoints.totpEnable, async (request) => mfa.totpEnable(caller(request).user, request.body.code, requestOrigin(request, config)));
+    route(app, mfaEndpoints.totpEnable, async (request) => {
+      const { user, session } = caller(request);
+      return mfa.totpEnable(user, request.body.code, requestOrigin(request, config), session.id);
+    });
 
     route(app, mfaEndpoints.emailSend, async (request) => {
       await mfa.emailSend(caller(request).user, requestOrigin(request, config));
     });
 
-    route(app, mfaEndpoints.emailEnable, async (request) => mfa.emailEnable(caller(request).user, request.body.code, requestOrigin(request, config)));
+    route(app, mfaEndpoints.emailEnable, async (request) => {
+      const { user, session } = caller(request);
+      return mfa.emailEnable(user, request.body.code, requestOrigin(request, config), session.id);
+    });
 
     route(app, mfaEndpoints.disable, async (request) => {
       await mfa.disable(caller(request).user, request.body, requestOrigin(request, config));

@@ -70,7 +70,8 @@ export function createMfaService(deps: MfaDependencies) {
       return { secret, otpauth_url: otpauthUrl, qr_code: await qrCodeDataUrl(otpauthUrl) };
     },
 
-    async totpEnable(user: UserRow, code: string, origin: RequestOrigin) {
+    /** Turns TOTP on with a code from the app; the code proves the second step for the session that did it (`sessionId`). */
+    async totpEnable(user: UserRow, code: string, origin: RequestOrigin, sessionId: string) {
       assertOff(user);
       const pending = await tokens.latest(user.id, 'totp_setup');
       const secret = typeof pending?.payload?.secret === 'string' ? deps.secrets.open(pending.payload.secret) : undefined;
@@ -82,6 +83,8 @@ export function createMfaService(deps: MfaDependencies) {
       if (!pending || !secret || matched.step === null || !(await tokens.markUsed(pending.id))) throw new AppError('auth.code_invalid');
       // The enabling code's step is recorded, so it cannot be used again to sign in.
       if (!(await queries.enableTwoFactor(user.id, 'totp', deps.secrets.seal(secret), matched.step, clock.now()))) throw new AppError('auth.two_factor_already_enabled');
+      // The person just proved the new second step: adding a passkey next needs no other code.
+      await deps.sessions.prove(sessionId, true);
       secondFactor.notify(user, origin, 'two_factor_enabled', 'authenticator app');
       return { recovery_codes: await newRecoveryCodes(user.id) };
     },
@@ -96,10 +99,12 @@ export function createMfaService(deps: MfaDependencies) {
       await secondFactor.mailCode(user, 'two_factor_email', origin);
     },
 
-    async emailEnable(user: UserRow, code: string, origin: RequestOrigin) {
+    /** Turns the email method on with the mailed code, which proves the second step for the session that did it. */
+    async emailEnable(user: UserRow, code: string, origin: RequestOrigin, sessionId: string) {
       assertOff(user);
       await secondFactor.throttledCheck(user.id, () => secondFactor.checkCode(user.id, 'two_factor_email', code));
       if (!(await queries.enableTwoFactor(user.id, 'email', null, null, clock.now()))) throw new AppError('auth.two_factor_already_enabled');
+      await deps.sessions.prove(sessionId, true);
       secondFactor.notify(user, origin, 'two_factor_enabled', 'email');
       return { recovery_codes: await newRecoveryCodes(user.id) };
     },
