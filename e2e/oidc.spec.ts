@@ -7,7 +7,7 @@ import { generate } from 'otplib';
 import sharp from 'sharp';
 import { signIn } from './support/auth';
 import { expectNoSeriousViolations } from './support/axe';
-import { snap } from './support/helpers';
+import { addVirtualAuthenticator, snap } from './support/helpers';
 import { createActivatedAccount, poll, uniqueEmail } from './support/mail';
 import { startTestProduct, type TestProduct } from './support/oidc-product';
 import { demoAccountFromLog, operatorCommand, ROOT, startPortalServer, type PortalServer } from './support/server';
@@ -319,11 +319,7 @@ test('signed out, two-step on: the password then the code on the portal pages, a
 
 test('signed out, two-step on: a passkey on the portal sign-in page signs in to the product at once; a passkey the portal no longer knows is refused', async ({ page }) => {
   test.slow();
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
+  await addVirtualAuthenticator(page);
   const account = await ownAccount(page, 'oidc-passkey');
   await signIn(page.context(), portal.platformUrl, account);
   await turnOnTotp(page);

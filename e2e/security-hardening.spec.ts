@@ -3,7 +3,7 @@ import type { Challenge } from 'altcha-lib';
 import { generate } from 'otplib';
 import { solveAltcha } from '../packages/server/test/captcha';
 import { startSmtpPeer } from '../packages/server/test/smtp-peer';
-import { chooseLanguage, snap } from './support/helpers';
+import { addVirtualAuthenticator, chooseLanguage, snap } from './support/helpers';
 import { looksRight } from './support/operators';
 import { codeIn, createActivatedAccount, expect, poll, test as shared, uniqueEmail, type MailMessage, type Portal } from './support/mail';
 import { startPortalServer } from './support/server';
@@ -138,11 +138,7 @@ test('adding a passkey to a two-step account after the window asks for the secon
   const { secret } = (await (await context.request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/setup`)).json()) as { secret: string };
   const codeAt = (steps: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
   expect((await context.request.post(`${portal.platformUrl}/v3/sso/me/2fa/totp/enable`, { data: { code: await codeAt(0) } })).status()).toBe(200);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
+  await addVirtualAuthenticator(page);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/security/webauthn');
   await chooseLanguage(page, 'vi');

@@ -1,6 +1,6 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { SCREENSHOTS_ONLY, screenshotsOn, snap } from './support/helpers';
+import { addVirtualAuthenticator, SCREENSHOTS_ONLY, screenshotsOn, snap } from './support/helpers';
 import { codeIn, createActivatedAccount, expect, linkIn, test, uniqueEmail, type Portal } from './support/mail';
 
 /**
@@ -46,15 +46,6 @@ async function signInInBrowser(page: Page, origin: string, account: Pick<Account
 async function signOut(page: Page): Promise<void> {
   const status = await page.evaluate(async () => (await fetch('/v3/sso/logout', { method: 'POST', credentials: 'include' })).status);
   expect(status).toBeLessThan(300);
-}
-
-/** A platform authenticator that holds discoverable credentials and verifies the user without asking. */
-async function addVirtualAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
 }
 
 /** Types a code into a Mantine PinInput (a whole code in its first box counts as pasted). */

@@ -129,3 +129,12 @@ export async function chooseLanguageSaved(page: Page, code: 'en' | 'vi'): Promis
 export async function outlastProofWindow(page: Page, answeredAt: number, windowSeconds: number): Promise<void> {
   await page.waitForTimeout(Math.max(0, answeredAt + (windowSeconds + 1) * 1000 - Date.now()));
 }
+
+/** A platform authenticator (DevTools' virtual one) that holds discoverable credentials and verifies the user without asking. */
+export async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+}

@@ -89,8 +89,10 @@ export interface RequestOptions {
   reauthenticated?: boolean;
 }
 
-/** Asks the person to prove it is them again (the signed-in shell's dialog); true when they did. */
-/** Asks the person to prove it is them again; `refusal` says what the change asks (`details.second_step`: the second step, not the password). */
+/**
+ * Asks the person to prove it is them again (the signed-in shell's dialog); true when they did.
+ * `refusal` says what the change asks (`details.second_step`: the second step, not the password).
+ */
 type ReauthPrompt = (refusal: ApiError) => Promise<boolean>;
 let reauthPrompt: ReauthPrompt | null = null;
 

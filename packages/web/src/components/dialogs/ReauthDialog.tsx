@@ -57,7 +57,6 @@ export function ReauthDialog() {
               const passkey = overview.passkeys > 0 && passkeysSupported();
               setMethod(overview.two_factor.method);
               setHasPasskey(passkey);
-              setSecondStep(secondStep);
               setProof(secondStep ? 'code' : overview.has_password ? 'password' : overview.two_factor.method ? 'code' : passkey ? 'passkey' : 'none');
             })
             .catch(() => setProof(secondStep ? 'code' : 'password'));
