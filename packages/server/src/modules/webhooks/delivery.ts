@@ -116,14 +116,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     return (await Promise.all(results)).filter((result) => result !== null);
   }
 
-  /** One round: claims a batch and sends it. Returns how many were claimed. */
+  /** One round: claims a batch and sends it. Returns how many were claimed (those refused in the claim too). */
   async function round(): Promise<number> {
-    const claimed = await queries.claim(options.clock.now(), batchSize, leaseMs);
-    if (!claimed.length) return 0;
+    const { deliveries: claimed, refused } = await queries.claim(options.clock.now(), batchSize, leaseMs);
+    if (!claimed.length) return refused;
     const delivered = await sendAll(claimed);
     // One statement for the round's successes: a row per delivery would cost a database round trip each.
     await queries.settleDelivered(delivered, claimed[0]!.leaseUntil, options.clock.now());
-    return claimed.length;
+    return claimed.length + refused;
   }
 
   /**

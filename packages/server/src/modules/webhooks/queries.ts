@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { oauthClients, webhookDeliveries, webhookEndpoints } from '../../db/schema';
 
@@ -16,6 +16,12 @@ export interface ClaimedDelivery {
   secret: string | null;
   enabled: boolean | null;
 }
+
+/** A delivery's payload as the app may read it under `scopes`: a user event's person cut to them (migration 0044). */
+const released = (delivery: { type: SQL | typeof webhookDeliveries.type; payload: SQL | typeof webhookDeliveries.payload }, scopes: SQL) =>
+  sql`case when ${delivery.type} like 'user.%'
+    then jsonb_set(${delivery.payload}, '{data}', "webhook_released"(${delivery.payload} -> 'data', ${scopes}))
+    else ${delivery.payload} end`;
 
 /**
  * The webhooks module's queries. Deliveries are queued by the triggers of migration
@@ -74,15 +80,19 @@ export function webhookQueries(db: Database) {
      * Claims up to `limit` due deliveries for `leaseMs`, in one short statement: rows locked by
      * another worker are skipped (`FOR UPDATE SKIP LOCKED`), and a delivery is due only when no
      * earlier one of the same person to the same endpoint is still pending, so a person's
-     * events reach an endpoint in order and one at a time, whichever node sends them.
+     * events reach an endpoint in order and one at a time, whichever node sends them. Each goes
+     * as the person allows the app now (migration 0046): a user event is cut to the scopes of the
+     * app's grant, and one the app may no longer be told fails here, `not_allowed`, unsent
+     * (`refused` counts them).
      */
-    async claim(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    async claim(now: Date, limit: number, leaseMs: number): Promise<{ deliveries: ClaimedDelivery[]; refused: number }> {
       const leaseUntil = new Date(now.getTime() + leaseMs);
       const result = await db.execute<{
         id: string;
         event_id: string;
         payload: WebhookDeliveryRow['payload'] | string;
         attempts: number;
+        sendable: boolean;
         url: string | null;
         secret: string | null;
         enabled: boolean | null;
@@ -97,15 +107,27 @@ export function webhookQueries(db: Database) {
           order by d.next_attempt_at, d.id
           limit ${limit}
           for update skip locked
+        -- Materialized: inlined, each use of scopes and sendable below would call the functions again.
+        ), granted as materialized (
+          select d.id, d.type, d.subject, "webhook_granted_scopes"(d.subject::text, d.client_id) as scopes
+          from due join ${webhookDeliveries} d on d.id = due.id
+        ), judged as materialized (
+          select id, scopes, "webhook_sendable"(type, subject, scopes) as sendable from granted
         ), claimed as (
-          update ${webhookDeliveries} d set lease_until = ${leaseUntil}, attempts = d.attempts + 1
-          from due where d.id = due.id
-          returning d.id, d.event_id, d.payload, d.attempts, d.client_id
+          update ${webhookDeliveries} d set
+            lease_until = case when judged.sendable then ${leaseUntil}::timestamptz end,
+            attempts = d.attempts + case when judged.sendable then 1 else 0 end,
+            status = case when judged.sendable then d.status else 'failed' end,
+            last_error = case when judged.sendable then d.last_error else 'not_allowed' end,
+            payload = ${released({ type: sql`d.type`, payload: sql`d.payload` }, sql`judged.scopes`)}
+          from judged where d.id = judged.id
+          returning d.id, d.event_id, d.payload, d.attempts, d.client_id, judged.sendable
         )
-        select claimed.id, claimed.event_id, claimed.payload, claimed.attempts, e.url, e.secret, e.enabled
+        select claimed.id, claimed.event_id, claimed.payload, claimed.attempts, claimed.sendable, e.url, e.secret, e.enabled
         from claimed left join ${webhookEndpoints} e on e.client_id = claimed.client_id
         order by claimed.id`);
-      return result.rows.map((row) => ({
+      const sendable = result.rows.filter((row) => row.sendable);
+      const deliveries = sendable.map((row) => ({
         id: Number(row.id),
         eventId: row.event_id,
         payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
@@ -115,6 +137,7 @@ export function webhookQueries(db: Database) {
         secret: row.secret,
         enabled: row.enabled,
       }));
+      return { deliveries, refused: result.rows.length - sendable.length };
     },
 
     /**
@@ -169,17 +192,15 @@ export function webhookQueries(db: Database) {
 
     /**
      * Queues a delivery again now with a fresh day of retries; same event id, so receivers drop it
-     * if they had it. It goes as the person allows the app now, by the rule that queues events
-     * (migration 0044): a user event's person cut to the scopes of the app's live grant, and
-     * nothing without one (user.deleted, the id alone, excepted), user.email_changed only with
-     * `email`, membership events only with `profile`. `refused`: the delivery is there, and the
-     * app may no longer be told it.
+     * if they had it. It goes as the person allows the app now (migration 0046, as the claim
+     * asks too): a user event's person cut to the scopes of the app's live grant, and nothing
+     * without one (user.deleted, the id alone, excepted), user.email_changed only with `email`,
+     * membership events only with `profile`. `refused`: the delivery is there, and the app may
+     * no longer be told it.
      */
     async redeliver(clientId: string, id: number, now: Date): Promise<{ row?: WebhookDeliveryRow; refused?: true }> {
       const scopes = sql`"webhook_granted_scopes"(${webhookDeliveries.subject}::text, ${webhookDeliveries.clientId})`;
-      const allowed = sql`(${webhookDeliveries.type} = 'user.deleted' or (${scopes} is not null
-        and (${webhookDeliveries.type} <> 'user.email_changed' or 'email' = any (${scopes}))
-        and (${webhookDeliveries.type} not like 'organization.%' or 'profile' = any (${scopes}))))`;
+      const allowed = sql`"webhook_sendable"(${webhookDeliveries.type}, ${webhookDeliveries.subject}, ${scopes})`;
       const where = and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.id, id), sql`exists (select 1 from ${webhookEndpoints} e where e.client_id = ${clientId})`);
       const [row] = await db
         .update(webhookDeliveries)
@@ -189,9 +210,7 @@ export function webhookQueries(db: Database) {
           nextAttemptAt: now,
           leaseUntil: null,
           lastError: null,
-          payload: sql`case when ${webhookDeliveries.type} like 'user.%'
-            then jsonb_set(${webhookDeliveries.payload}, '{data}', "webhook_released"(${webhookDeliveries.payload} -> 'data', ${scopes}))
-            else ${webhookDeliveries.payload} end`,
+          payload: released(webhookDeliveries, scopes),
         })
         .where(and(where, allowed))
         .returning();

@@ -70,6 +70,17 @@ async function grant(name: string, clientId: string, expiresAt = new Date(Date.n
   });
 }
 
+/** A person who allowed the Notes app for one test: their grant, memberships and events go with it. */
+async function personOfThisTest(name: string) {
+  await person(name);
+  await grant(name, 'notes-app');
+  onTestFinished(async () => {
+    await server.database.db.delete(oidcModels).where(eq(oidcModels.accountId, ids[name]!));
+    await server.database.db.delete(organizationMembers).where(eq(organizationMembers.userId, ids[name]!));
+    await server.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subject, ids[name]!));
+  });
+}
+
 let signingSecret = '';
 
 beforeAll(async () => {
@@ -241,13 +252,7 @@ describe('webhooks: delivery', () => {
   });
 
   it('a redelivery sends only what the person allows the app now: their narrowed consent cuts it, a revoked one refuses it', async () => {
-    await person('narrowed');
-    await grant('narrowed', 'notes-app');
-    onTestFinished(async () => {
-      await server.database.db.delete(oidcModels).where(eq(oidcModels.accountId, ids.narrowed!));
-      await server.database.db.delete(organizationMembers).where(eq(organizationMembers.userId, ids.narrowed!));
-      await server.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subject, ids.narrowed!));
-    });
+    await personOfThisTest('narrowed');
     expect((await rename('narrowed', 'Nora Narrow')).statusCode).toBe(200);
     const organizationId = crypto.randomUUID();
     await server.database.db.insert(organizations).values({ id: organizationId, name: 'Narrow Co', adminEmail: 'owner@example.com' });
@@ -276,6 +281,41 @@ describe('webhooks: delivery', () => {
     // Each went out once at first, the cut update once more; nothing else.
     expect(receiver.requests.filter((request) => request.id === updated!.eventId).length).toBe(2);
     expect(receiver.requests.filter((request) => request.id === joined!.eventId).length).toBe(1);
+  });
+
+  it('a delivery still waiting when the person narrows their consent goes cut to it; once they remove the app, it fails unsent', async () => {
+    await personOfThisTest('waiting');
+    // The receiver is down when the person renames themselves and joins an organization: both wait for a retry.
+    receiver.plan = [503];
+    expect((await rename('waiting', 'Wanda Waiting')).statusCode).toBe(200);
+    const organizationId = crypto.randomUUID();
+    await server.database.db.insert(organizations).values({ id: organizationId, name: 'Waiting Co', adminEmail: 'owner@example.com' });
+    await server.database.db.insert(organizationMembers).values({ organizationId, email: 'waiting@example.com', userId: ids.waiting!, role: 'member' });
+    await worker().run();
+    const [updated, joined] = (await deliveriesOf('notes-app')).filter((row) => row.subject === ids.waiting);
+    expect([updated, joined].map((row) => [row!.type, row!.status, row!.attempts])).toEqual([['user.updated', 'pending', 1], ['organization.member_added', 'pending', 0]]);
+
+    // The person now allows the app `openid` only: the retry carries the id alone, the membership is not sent.
+    await server.database.db.update(oidcModels).set({ payload: sql`jsonb_set(${oidcModels.payload}, '{openid,scope}', '"openid"')` }).where(eq(oidcModels.id, 'grant-waiting-notes-app'));
+    clock.advance(6_000);
+    await worker().run();
+    expect(receiver.accepted.get(updated!.eventId)?.data).toEqual({ id: ids.waiting });
+    expect(receiver.requests.filter((request) => request.id === joined!.eventId)).toEqual([]);
+    const after = await deliveriesOf('notes-app');
+    expect(after.find((row) => row.id === updated!.id)).toMatchObject({ status: 'delivered', payload: { data: { id: ids.waiting } } });
+    expect(after.find((row) => row.id === joined!.id)).toMatchObject({ status: 'failed', lastError: 'not_allowed', attempts: 0 });
+
+    // Another change waits behind a failing receiver, then the person removes the app: it is never sent.
+    await server.database.db.update(oidcModels).set({ payload: sql`jsonb_set(${oidcModels.payload}, '{openid,scope}', '"openid profile email"')` }).where(eq(oidcModels.id, 'grant-waiting-notes-app'));
+    receiver.plan = [503];
+    expect((await rename('waiting', 'Wanda Gone')).statusCode).toBe(200);
+    await worker().run();
+    const [renamed] = (await deliveriesOf('notes-app')).filter((row) => row.subject === ids.waiting && row.status === 'pending');
+    await server.database.db.delete(oidcModels).where(eq(oidcModels.id, 'grant-waiting-notes-app'));
+    clock.advance(6_000);
+    await worker().run();
+    expect(receiver.requests.filter((request) => request.id === renamed!.eventId).map((request) => request.status)).toEqual([503]);
+    expect((await deliveriesOf('notes-app')).find((row) => row.id === renamed!.id)).toMatchObject({ status: 'failed', lastError: 'not_allowed', leaseUntil: null });
   });
 
   it('a delivery to a loopback receiver is refused at connection time under the production rule', async () => {
