@@ -22,6 +22,14 @@ export const testOrganizations = (server: TestServer): OrganizationService => cr
 export const operatorServices = (server: TestServer) => operatorOrganizationServices(server.config, server.database.db, { now: () => new Date() });
 
 /**
+ * A session the operators' command ended is refused by the test server within moments. The
+ * command ends sessions on a node of its own: the server's copy of who is signed in forgets them
+ * when the database's notification arrives, a moment after the command answers on PostgreSQL.
+ * `status` asks the server (GET /v3/sso/me with the session, its status code).
+ */
+export const refusedSoon = (status: () => Promise<number>, message?: string) => expect.poll(status, { message, timeout: 5000 }).toBe(401);
+
+/**
  * A test server with an organization's OpenID Connect IdP (a real oidc-provider) and a DNS
  * server for domain proofs, the operators' company SSO and organizations services, and an
  * OIDC sign-in walked as a browser would. Starts before the file's tests and closes after them.

@@ -3,7 +3,7 @@ import { and, eq, inArray, ne } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser';
-import { companySsoTestServer } from '../../../test/company-sso';
+import { companySsoTestServer, refusedSoon } from '../../../test/company-sso';
 import { runToolInProcess, toolDatabase } from '../../../test/operator-tools';
 import { activeForProduct, productRefresh } from '../../../test/product-token-endpoint';
 import { CALLBACK, PRODUCT_SECRET } from '../../../test/relying-party';
@@ -73,14 +73,9 @@ async function standing(held: Held) {
 }
 const ALIVE = { session: true, refresh: true, access: true };
 const ENDED = { session: false, refresh: false, access: false };
-/**
- * Everything `held` stood on has ended. The operator command ends sessions on a node of its own:
- * the server's copy of who is signed in forgets them when the database's notification arrives
- * (a moment later), so the session's refusal is waited for; the tokens, read from the database,
- * must be refused at once.
- */
+/** Everything `held` stood on has ended: the session within moments (refusedSoon), the tokens, read from the database, at once. */
 async function expectEnded(held: Held, label?: string) {
-  await expect.poll(() => me(held.token), { message: label, timeout: 5000 }).toBe(401);
+  await refusedSoon(() => me(held.token), label);
   expect(await standing(held), label).toEqual(ENDED);
 }
 
