@@ -212,26 +212,38 @@ export function machineCpuMilliseconds(): { busy: number; idle: number } {
 }
 
 /**
- * CPU time of the PostgreSQL backends serving database `databaseUrl` so far, in milliseconds
- * (pg_stat_activity's pids, read from /proc: the database must run on this machine, as root
- * or as its user). The connection asking is left out.
+ * The CPU PostgreSQL's backends of database `databaseUrl` spend from now until `stop()`, read
+ * from /proc every 250 ms by backend: a pool's connection that closes meanwhile still counts up
+ * to its last reading (a sum read only at both ends would lose it, or go negative).
  */
-export async function postgresBackendsCpuMilliseconds(databaseUrl: string): Promise<number> {
+export async function postgresCpuFrom(databaseUrl: string) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  try {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const read = async (into: Map<number, number>) => {
     const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-    return rows.reduce((total, { pid }) => {
+    for (const { pid } of rows) {
       try {
-        return total + processCpuMilliseconds(pid);
+        into.set(pid, processCpuMilliseconds(pid));
       } catch {
-        return total; // gone since, or not readable
+        // gone since
       }
-    }, 0);
-  } finally {
-    await client.end();
-  }
+    }
+  };
+  await read(first);
+  let reading = Promise.resolve();
+  const timer = setInterval(() => void (reading = reading.then(() => read(last))), 250);
+  return {
+    async stop(): Promise<number> {
+      clearInterval(timer);
+      await reading;
+      await read(last);
+      await client.end();
+      return [...last].reduce((total, [pid, ms]) => total + ms - (first.get(pid) ?? 0), 0);
+    },
+  };
 }
 
 /**

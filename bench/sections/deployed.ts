@@ -4,7 +4,7 @@ import { load, clean, describeLoad, loadAverage, perSecond, type LoadResult } fr
 import {
   machineCpuMilliseconds,
   mainThreadTimes,
-  postgresBackendsCpuMilliseconds,
+  postgresCpuFrom,
   processCpuMilliseconds,
   startBareSignInProcess,
   startHelloWorldProcess,
@@ -94,7 +94,7 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
   let cpuStart = 0;
   let machineBefore = { busy: 0, idle: 0 };
   let benchBefore = process.cpuUsage();
-  let postgresBefore: Promise<number> = Promise.resolve(0);
+  let postgres: ReturnType<typeof postgresCpuFrom> | undefined;
   const result = await load({
     url: w.server.url,
     connections: CONCURRENCY,
@@ -107,7 +107,7 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
       mainBefore = mainThreadTimes(w.server.pid);
       machineBefore = machineCpuMilliseconds();
       benchBefore = process.cpuUsage();
-      if (w.databaseUrl) postgresBefore = postgresBackendsCpuMilliseconds(w.databaseUrl);
+      if (w.databaseUrl) postgres = postgresCpuFrom(w.databaseUrl);
       cpuStart = performance.now();
     },
   });
@@ -115,7 +115,7 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
   const mainAfter = mainThreadTimes(w.server.pid);
   const machineAfter = machineCpuMilliseconds();
   const bench = process.cpuUsage(benchBefore);
-  const postgresMs = w.databaseUrl ? (await postgresBackendsCpuMilliseconds(w.databaseUrl)) - (await postgresBefore) : 0;
+  const postgresMs = postgres ? await (await postgres).stop() : 0;
   const perSignIn = (ms: number) => ms / Math.max(1, result.ok);
   const machine = {
     server: perSignIn(cpuMs),

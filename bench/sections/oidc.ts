@@ -5,7 +5,7 @@ import { signIn } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import { alternatingRounds, median, type Alternated } from '../lib/rounds';
-import { mainThreadTimes, postgresBackendsCpuMilliseconds, processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess } from '../lib/server-process';
+import { mainThreadTimes, postgresCpuFrom, processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /** Keycloak's sizing guide: 120 refresh-token grants per second per vCPU. */
@@ -131,7 +131,7 @@ function postForm(agent: Agent, url: string, values: Record<string, string>): Pr
 async function refreshChains(target: Target, tokens: string[], seconds = SECONDS): Promise<RefreshRound> {
   const { url: origin, pid } = target.server;
   const agent = new Agent({ keepAlive: true, maxSockets: tokens.length });
-  const databaseBefore = target.databaseUrl ? await postgresBackendsCpuMilliseconds(target.databaseUrl) : 0;
+  const database = target.databaseUrl ? await postgresCpuFrom(target.databaseUrl) : undefined;
   const cpuBefore = processCpuMilliseconds(pid);
   const clientBefore = process.cpuUsage();
   const deadline = Date.now() + seconds * 1000;
@@ -158,13 +158,13 @@ async function refreshChains(target: Target, tokens: string[], seconds = SECONDS
   );
   const client = process.cpuUsage(clientBefore);
   const cpuAfter = processCpuMilliseconds(pid);
-  const databaseAfter = target.databaseUrl ? await postgresBackendsCpuMilliseconds(target.databaseUrl) : 0;
+  const databaseMs = database ? await database.stop() : 0;
   agent.destroy();
   return {
     rps: done / seconds,
     cpuPerGrant: (cpuAfter - cpuBefore) / Math.max(1, done),
     clientCpuPerGrant: (client.user + client.system) / 1000 / Math.max(1, done),
-    ...(target.databaseUrl ? { databaseCpuPerGrant: (databaseAfter - databaseBefore) / Math.max(1, done) } : {}),
+    ...(database ? { databaseCpuPerGrant: databaseMs / Math.max(1, done) } : {}),
     errors,
     p99: p99Of(latencies),
     tokens: last,
@@ -198,11 +198,11 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
     return times.userMs + times.systemMs;
   };
   let before = { process: 0, main: 0 };
-  let databaseBefore: Promise<number> = Promise.resolve(0);
+  let database: ReturnType<typeof postgresCpuFrom> | undefined;
   const result = await load({
     onStart: () => {
       before = { process: processCpuMilliseconds(pid), main: mainMs() };
-      if (target.databaseUrl) databaseBefore = postgresBackendsCpuMilliseconds(target.databaseUrl);
+      if (target.databaseUrl) database = postgresCpuFrom(target.databaseUrl);
     },
     url: `${target.server.url}${path}`,
     connections: 10,
@@ -217,7 +217,7 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
     ...result,
     cpu: perAnswer(processCpuMilliseconds(pid) - before.process),
     mainThread: perAnswer(mainMs() - before.main),
-    ...(target.databaseUrl ? { database: perAnswer((await postgresBackendsCpuMilliseconds(target.databaseUrl)) - (await databaseBefore)) } : {}),
+    ...(database ? { database: perAnswer(await (await database).stop()) } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { clientHeaders, seedAccounts, type BenchAccount } from '../lib/accounts';
 import { load, perSecond, type LoadResult } from '../lib/load';
 import { median } from '../lib/rounds';
-import { mainThreadTimes, processCpuMilliseconds, startPortalProcess } from '../lib/server-process';
+import { mainThreadTimes, postgresCpuFrom, processCpuMilliseconds, startPortalProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /**
@@ -65,41 +65,6 @@ async function drained(receiver: Awaited<ReturnType<typeof startReceiver>>, coun
   const deadline = performance.now() + 120_000;
   while ((await receiver.count()) < count && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   return performance.now();
-}
-
-/**
- * The CPU PostgreSQL's backends of database `databaseUrl` spend from now until `stop()`, read
- * from /proc every 250 ms by backend: a pool's connection that closes meanwhile still counts up
- * to its last reading (a sum read only at both ends would lose it, or go negative).
- */
-async function postgresCpuFrom(databaseUrl: string) {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const first = new Map<number, number>();
-  const last = new Map<number, number>();
-  const read = async (into: Map<number, number>) => {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-    for (const { pid } of rows) {
-      try {
-        into.set(pid, processCpuMilliseconds(pid));
-      } catch {
-        // gone since
-      }
-    }
-  };
-  await read(first);
-  let reading = Promise.resolve();
-  const timer = setInterval(() => void (reading = reading.then(() => read(last))), 250);
-  return {
-    async stop(): Promise<number> {
-      clearInterval(timer);
-      await reading;
-      await read(last);
-      await client.end();
-      return [...last].reduce((total, [pid, ms]) => total + ms - (first.get(pid) ?? 0), 0);
-    },
-  };
 }
 
 export const webhooksSection: BenchSection = {
