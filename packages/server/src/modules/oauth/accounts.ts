@@ -1,3 +1,4 @@
+import { evictOldest } from '../../platform/bounded-map';
 import type { UserRow } from '../users';
 
 /** How long a person's row answers the provider's account lookups without reading it again. */
@@ -21,7 +22,7 @@ export function accountReader(findById: (id: string) => Promise<UserRow | undefi
   const rows = new Map<string, { user: UserRow; at: number }>();
 
   function remember(user: UserRow): void {
-    if (rows.size >= MAX_ACCOUNTS) rows.delete(rows.keys().next().value!);
+    if (rows.size >= MAX_ACCOUNTS && !rows.has(user.id)) evictOldest(rows, MAX_ACCOUNTS);
     rows.set(user.id, { user, at: Date.now() });
   }
 

@@ -1,4 +1,5 @@
 import type { AdapterPayload } from 'oidc-provider';
+import { evictOldest } from '../../platform/bounded-map';
 import type { OAuthChangeFeed } from './change-feed';
 
 /** Outside apps kept at most (a node serves a handful; the bound only stops an unbounded map). */
@@ -31,7 +32,7 @@ export function clientCache(read: (clientId: string) => Promise<AdapterPayload |
       const before = generation;
       const payload = await read(clientId);
       if (payload && feed?.live && generation === before) {
-        if (kept.size >= MAX_CLIENTS) kept.delete(kept.keys().next().value!);
+        if (kept.size >= MAX_CLIENTS && !kept.has(clientId)) evictOldest(kept, MAX_CLIENTS);
         kept.set(clientId, payload);
       }
       return payload && { ...payload };

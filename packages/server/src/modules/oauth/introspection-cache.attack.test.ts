@@ -193,10 +193,16 @@ describe('a flood of tokens', () => {
     cache.keep('ClientCredentials', 'token-0', row(0), cache.generation);
     expect(cache.size).toBe(0);
     cache.follow({ live: true, close: async () => undefined });
-    for (let i = 0; i < 10_000; i++) cache.keep('ClientCredentials', `token-${i}`, row(i), cache.generation);
-    expect(cache.size).toBe(100);
+    for (let i = 0; i < 10_005; i++) {
+      cache.keep('ClientCredentials', `token-${i}`, row(i), cache.generation);
+      expect(cache.size).toBeLessThanOrEqual(100);
+    }
+    // The oldest tenth goes when the bound is reached: the newest 90 to 100 stay.
+    expect(cache.size).toBe(95);
     expect(cache.find('ClientCredentials', 'token-0')).toBeUndefined();
-    expect(cache.find('ClientCredentials', 'token-9999')?.payload.jti).toBe('token-9999');
+    expect(cache.find('ClientCredentials', 'token-9909')).toBeUndefined();
+    expect(cache.find('ClientCredentials', 'token-9910')?.payload.jti).toBe('token-9910');
+    expect(cache.find('ClientCredentials', 'token-10004')?.payload.jti).toBe('token-10004');
     // Codes are never kept (refresh tokens are, for their grant only: refresh-token-cache.attack.test.ts).
     cache.keep('AuthorizationCode', 'code', row(1), cache.generation);
     expect(cache.find('AuthorizationCode', 'code')).toBeUndefined();

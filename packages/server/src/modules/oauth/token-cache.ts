@@ -1,3 +1,4 @@
+import { evictOldest } from '../../platform/bounded-map';
 import type { OAuthChangeFeed } from './change-feed';
 import type { FoundRow } from './token-reads';
 
@@ -88,7 +89,7 @@ export function tokenCache(options: { maxTokens?: number; ttlMs?: number } = {})
       if (!KEPT_MODELS.has(model) || !feed?.live || since !== generation) return;
       const exp = row.payload.exp;
       if (typeof exp !== 'number' || row.consumedAt) return;
-      if (kept.size >= maxTokens && !kept.has(id)) kept.delete(kept.keys().next().value!);
+      if (kept.size >= maxTokens && !kept.has(id)) evictOldest(kept, maxTokens);
       const grantId = typeof row.payload.grantId === 'string' ? row.payload.grantId : undefined;
       const { grantReadAt, ...stored } = row;
       kept.set(id, { model, json: JSON.stringify(stored), grantId, keptAt: grantReadAt ?? Date.now(), expiresAt: exp * 1000 });

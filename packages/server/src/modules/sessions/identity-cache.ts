@@ -1,3 +1,4 @@
+import { evictOldest } from '../../platform/bounded-map';
 import type { UserRow } from '../users';
 import type { SessionRow } from './queries';
 
@@ -93,10 +94,7 @@ export class IdentityCache {
   store(tokenHash: string, found: CachedIdentity, generation: number): void {
     if (generation !== this.evictions || this.maxEntries === 0) return;
     if (this.entries.has(tokenHash)) this.remove(tokenHash, found.user.id);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.remove(oldest, this.entries.get(oldest)!.user.id);
-    }
+    if (this.entries.size >= this.maxEntries) evictOldest(this.entries, this.maxEntries, (oldest) => this.remove(oldest, this.entries.get(oldest)!.user.id));
     // Any copy of the user already here is current: a change would have evicted it (and
     // refused this store through `generation`). Sharing it keeps a user's sessions one row.
     let sessions = this.byUser.get(found.user.id);

@@ -1,3 +1,4 @@
+import { evictOldest } from '../bounded-map';
 import { decide, delayAfter, secondsLeft, statusOf, type RateLimiter, type Rule } from './types';
 
 interface Counter {
@@ -19,7 +20,7 @@ export interface MemoryLimiterOptions {
 /**
  * Counters in a Map, for one process (the embedded default). Expired counters are dropped by a
  * periodic sweep whose timer is unref'd, so it never keeps the process alive. When full, the
- * oldest counter is evicted: that favours availability over exactness under a flood of
+ * oldest tenth of the counters is evicted: that favours availability over exactness under a flood of
  * distinct keys, which is why production with several nodes uses Redis instead.
  */
 export function createMemoryRateLimiter(options: MemoryLimiterOptions = {}): RateLimiter {
@@ -46,9 +47,9 @@ export function createMemoryRateLimiter(options: MemoryLimiterOptions = {}): Rat
       if (!counter) {
         if (counters.size >= maxEntries) {
           sweep(now);
-          // Map iteration is insertion order: the first key is the oldest window.
-          const oldest = counters.keys().next();
-          if (counters.size >= maxEntries && !oldest.done) counters.delete(oldest.value);
+          // Map iteration is insertion order: the first keys are the oldest windows. A tenth goes
+          // at once, so a flood of distinct keys pays for a sweep once per tenth, not per key.
+          if (counters.size >= maxEntries) evictOldest(counters, maxEntries);
         }
         counter = { count: 0, resetAt: now + rule.windowSeconds * 1000 };
         counters.delete(prefix + key); // re-insert so insertion order tracks window start
