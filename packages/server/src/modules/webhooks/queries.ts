@@ -119,6 +119,7 @@ export function webhookQueries(db: Database) {
             attempts = d.attempts + case when judged.sendable then 1 else 0 end,
             status = case when judged.sendable then d.status else 'failed' end,
             last_error = case when judged.sendable then d.last_error else 'not_allowed' end,
+            last_status_code = case when judged.sendable then d.last_status_code end,
             payload = ${released({ type: sql`d.type`, payload: sql`d.payload` }, sql`judged.scopes`)}
           from judged where d.id = judged.id
           returning d.id, d.event_id, d.payload, d.attempts, d.client_id, judged.sendable
