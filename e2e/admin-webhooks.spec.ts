@@ -22,6 +22,8 @@ const person = { email: uniqueEmail('hooks-person'), password: PASSWORD, fullNam
 let clientId: string;
 /** The receiver: every request's id, headers and body. */
 const received: Array<{ id: string; headers: Record<string, string>; body: string }> = [];
+/** Requests the receiver answers 503 before it answers 204 again (a receiver that is down). */
+let downFor = 0;
 let receiver: Server;
 let receiverUrl: string;
 
@@ -36,7 +38,7 @@ test.beforeAll(async ({ playwright }) => {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ id: String(request.headers['webhook-id']), headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(204).end();
+      response.writeHead(downFor > 0 && downFor-- ? 503 : 204).end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -110,8 +112,18 @@ test("the owner sets an app's endpoint with a reason, copies the secret shown on
   await expect(page.getByTestId('webhook-log-row').first()).toContainText('204', { timeout: 15_000 });
   await looksRight(page, 'admin-webhooks-log-1440-en');
 
-  // The person revokes Notes: the owner's redelivery of their event is refused, and says why.
+  // The receiver is down when the person changes their name again: the event waits for its retry.
+  downFor = 1;
+  expect((await personContext.request.put(`${consolePortal.url}/v3/sso/me`, { data: { full_name: 'Phan Waiting', language: 'en' } })).ok()).toBe(true);
+  await expect.poll(() => received.length, { timeout: 15_000 }).toBe(2);
+  // The person revokes Notes before the retry (5 s later): the waiting event is never sent again, and the log says why.
   expect((await personContext.request.delete(`${consolePortal.url}/v3/sso/me/connected-apps/${clientId}`)).status()).toBe(204);
+  await expect(page.getByTestId('webhook-log-row').first()).toContainText('The person no longer allows this app to learn it: not sent', { timeout: 25_000 });
+  await expect(page.getByTestId('webhook-log-error').first()).toHaveText('not_allowed');
+  expect(received).toHaveLength(2);
+  await looksRight(page, 'admin-webhooks-not-allowed-1440-en');
+
+  // The owner's redelivery of the person's event is refused, and says why.
   const redeliverRefused = async (message: string, shot: string) => {
     await page.getByTestId('webhook-redeliver').first().click();
     await dialog.getByTestId('action-reason').fill('Notes lost the event');
@@ -126,7 +138,7 @@ test("the owner sets an app's endpoint with a reason, copies the secret shown on
   await page.setViewportSize({ width: 390, height: 844 });
   await chooseLanguage(page, 'vi');
   await redeliverRefused('Người dùng không còn cho phép ứng dụng này biết điều này: không thể gửi lại sự kiện', 'admin-webhooks-redeliver-refused-390-vi');
-  expect(received).toHaveLength(1);
+  expect(received).toHaveLength(2);
   expect(errors).toEqual([]);
   await personContext.close();
   await context.close();
@@ -141,6 +153,7 @@ test('support reads the log on a phone in Vietnamese, without a change to make; 
   const row = page.getByTestId('webhook-app').filter({ hasText: clientId });
   await row.getByTestId('webhook-manage').click();
   await expect(page.getByTestId('webhook-log-row').first()).toContainText('user.updated');
+  await expect(page.getByTestId('webhook-log-row').first()).toContainText('Người dùng không còn cho phép ứng dụng này biết điều này: không gửi');
   await expect(page.getByTestId('webhook-save')).toHaveCount(0);
   await expect(page.getByTestId('webhook-redeliver')).toHaveCount(0);
   await expect(page.getByTestId('webhook-rotate')).toHaveCount(0);

@@ -15,6 +15,19 @@ import { useDeliveries } from './api';
 
 const statusColor: Record<WebhookDeliveryStatus, string> = { pending: 'yellow', delivered: 'green', failed: 'red' };
 
+/**
+ * What the receiver last answered (its status code), else why the delivery went unanswered or
+ * unsent, in words with the log's code beneath (what the server's log and the admin API say).
+ */
+function LastAnswer({ delivery }: { delivery: WebhookDelivery }) {
+  const { t, i18n } = useTranslation();
+  if (delivery.last_status_code !== null) return String(delivery.last_status_code);
+  const code = delivery.last_error;
+  if (!code) return '—';
+  const words = `admin.webhooks.errors.${code}`;
+  return <NameCell name={i18n.exists(words) ? String(t(words as never)) : code} detail={code} detailMono detailTestId="webhook-log-error" />;
+}
+
 /** An app's deliveries, newest first, filtered by status; owners may send one again. */
 export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRedeliver?: (delivery: WebhookDelivery) => void }) {
   const { t } = useTranslation();
@@ -52,7 +65,7 @@ export function DeliveryLog({ clientId, onRedeliver }: { clientId: string; onRed
                 ),
               },
               { header: t('admin.webhooks.columns.attempts'), cell: (row) => String(row.attempts) },
-              { header: t('admin.webhooks.columns.answer'), cell: (row) => row.last_status_code ?? row.last_error ?? '—' },
+              { header: t('admin.webhooks.columns.answer'), cell: (row) => <LastAnswer delivery={row} /> },
               { header: t('admin.webhooks.columns.next'), cell: (row) => (row.next_attempt_at ? formatDateTime(row.next_attempt_at, language) : '—') },
             ]}
             actions={{
