@@ -197,11 +197,14 @@ export function webhookQueries(db: Database) {
      * asks too): a user event's person cut to the scopes of the app's live grant, and nothing
      * without one (user.deleted, the id alone, excepted), user.email_changed only with `email`,
      * membership events only with `profile`. `refused`: the delivery is there, and the app may
-     * no longer be told it.
+     * no longer be told it. One a worker is sending now is answered as it is, left to that worker.
      */
     async redeliver(clientId: string, id: number, now: Date): Promise<{ row?: WebhookDeliveryRow; refused?: true }> {
       const scopes = sql`"webhook_granted_scopes"(${webhookDeliveries.subject}::text, ${webhookDeliveries.clientId})`;
-      const allowed = sql`"webhook_sendable"(${webhookDeliveries.type}, ${webhookDeliveries.subject}, ${scopes})`;
+      // Not webhook_sendable: its exception for an erased account is for what was waiting at the erasure, not the log.
+      const allowed = sql`(${webhookDeliveries.type} = 'user.deleted' or "webhook_allowed"(${webhookDeliveries.type}, ${scopes}))`;
+      // A delivery a worker holds (being sent now) is left to it: clearing its lease would hand it to a second worker.
+      const held = sql`(${webhookDeliveries.status} = 'pending' and ${webhookDeliveries.leaseUntil} > ${now})`;
       const where = and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.id, id), sql`exists (select 1 from ${webhookEndpoints} e where e.client_id = ${clientId})`);
       const [row] = await db
         .update(webhookDeliveries)
@@ -213,11 +216,13 @@ export function webhookQueries(db: Database) {
           lastError: null,
           payload: released(webhookDeliveries, scopes),
         })
-        .where(and(where, allowed))
+        .where(and(where, allowed, sql`not ${held}`))
         .returning();
       if (row) return { row };
-      const [there] = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(where);
-      return there ? { refused: true } : {};
+      const [there] = await db.select({ ...getTableColumns(webhookDeliveries), held: sql<boolean>`${held}` }).from(webhookDeliveries).where(where);
+      if (!there) return {};
+      const { held: beingSent, ...delivery } = there;
+      return beingSent ? { row: delivery } : { refused: true };
     },
 
     /** Forgets settled deliveries older than `before` (the log keeps `retention` of history). */
