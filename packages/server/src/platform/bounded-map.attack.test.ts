@@ -35,8 +35,8 @@ describe('in-memory limiter: evicting a tenth does not make a spent budget cheap
       // The attacker spends the victim's code budget (second-factor.ts: attempt per user).
       for (let i = 0; i < rule.limit; i++) await limiter.attempt('factor:victim', rule, failureDelay());
       expect(await limiter.peek('factor:victim', rule)).toBe(rule.limit);
-      // attempt() never evicts, so a flood of it first overfills the map; each new consume key
-      // then evicts a tenth of the bound: still one key per counter in front of the victim's.
+      // Either kind of try opens a window within the bound, evicting a tenth when full: a flood
+      // still pays one new key per counter in front of the victim's.
       const cost = await keysToForget(limiter, 'factor:victim', (i) =>
         how === 'consume' || (how === 'attempt first, then consume' && i >= MAX) ? limiter.consume(`flood-${i}`, rule) : limiter.attempt(`flood-${i}`, rule, failureDelay()),
       );

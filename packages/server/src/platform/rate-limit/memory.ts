@@ -39,22 +39,25 @@ export function createMemoryRateLimiter(options: MemoryLimiterOptions = {}): Rat
     return counter && counter.resetAt > now ? counter : undefined;
   };
 
+  /** A new window for `key`, within the bound (consume and attempt alike: either may be flooded with distinct keys). */
+  const open = (key: string, rule: Rule, now: number): Counter => {
+    if (counters.size >= maxEntries) {
+      sweep(now);
+      // Map iteration is insertion order: the first keys are the oldest windows. A tenth goes
+      // at once, so a flood of distinct keys pays for a sweep once per tenth, not per key.
+      if (counters.size >= maxEntries) evictOldest(counters, maxEntries);
+    }
+    const counter = { count: 0, resetAt: now + rule.windowSeconds * 1000 };
+    counters.delete(prefix + key); // re-insert so insertion order tracks window start
+    counters.set(prefix + key, counter);
+    return counter;
+  };
+
   return {
     kind: 'memory',
     async consume(key, rule: Rule) {
       const now = Date.now();
-      let counter = live(key, now);
-      if (!counter) {
-        if (counters.size >= maxEntries) {
-          sweep(now);
-          // Map iteration is insertion order: the first keys are the oldest windows. A tenth goes
-          // at once, so a flood of distinct keys pays for a sweep once per tenth, not per key.
-          if (counters.size >= maxEntries) evictOldest(counters, maxEntries);
-        }
-        counter = { count: 0, resetAt: now + rule.windowSeconds * 1000 };
-        counters.delete(prefix + key); // re-insert so insertion order tracks window start
-        counters.set(prefix + key, counter);
-      }
+      const counter = live(key, now) ?? open(key, rule, now);
       counter.count += 1;
       return decide(counter.count, rule, counter.resetAt - now);
     },
@@ -79,11 +82,7 @@ export function createMemoryRateLimiter(options: MemoryLimiterOptions = {}): Rat
       if (counter && counter.count >= rule.limit && counter.nextAt !== undefined && now < counter.nextAt) {
         return { allowed: false, count: counter.count, retryAfterSeconds: secondsLeft(counter.nextAt - now) };
       }
-      if (!counter) {
-        counter = { count: 0, resetAt: now + rule.windowSeconds * 1000 };
-        counters.delete(prefix + key);
-        counters.set(prefix + key, counter);
-      }
+      counter ??= open(key, rule, now);
       counter.count += 1;
       const wait = delayAfter(counter.count, rule.limit, delay);
       if (wait > 0) {

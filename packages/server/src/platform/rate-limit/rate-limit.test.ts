@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { CAPTCHA_AFTER_FAILURES, createRateLimiter, limits, rateKey, rateLimited, type RateLimiter } from './index';
+import { CAPTCHA_AFTER_FAILURES, createRateLimiter, failureDelay, limits, rateKey, rateLimited, type RateLimiter } from './index';
 import { createMemoryRateLimiter } from './memory';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -179,6 +179,20 @@ describe('in-process limiter memory bound', () => {
     for (const key of ['a', 'b', 'c', 'd']) await limiter.consume(key, rule);
     expect(await limiter.peek('a', rule)).toBe(0);
     expect(await limiter.peek('d', rule)).toBe(1);
+    await limiter.close();
+  });
+
+  it('keeps its bound under a flood of attempts too (distinct keys, as guesses at many addresses)', async () => {
+    const limiter = createMemoryRateLimiter({ maxEntries: 100 });
+    const rule = { limit: 5, windowSeconds: 60 };
+    for (let i = 0; i < 1_000; i++) await limiter.attempt(`guess-${i}`, rule, failureDelay());
+    const counters = (key: string) => limiter.peek(key, rule);
+    // The newest are counted, the oldest went: at most the bound is held.
+    expect(await counters('guess-999')).toBe(1);
+    expect(await counters('guess-0')).toBe(0);
+    let held = 0;
+    for (let i = 0; i < 1_000; i++) if ((await counters(`guess-${i}`)) > 0) held++;
+    expect(held).toBeLessThanOrEqual(100);
     await limiter.close();
   });
 
