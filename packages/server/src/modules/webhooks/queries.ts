@@ -107,8 +107,8 @@ export function webhookQueries(db: Database) {
           order by d.next_attempt_at, d.id
           limit ${limit}
           for update skip locked
-        -- Materialized: inlined, each use of scopes and sendable below would call the functions again.
         ), granted as materialized (
+          -- Materialized, as judged: inlined, each use of scopes and sendable below would call the functions again.
           select d.id, d.type, d.subject, "webhook_granted_scopes"(d.subject::text, d.client_id) as scopes
           from due join ${webhookDeliveries} d on d.id = due.id
         ), judged as materialized (
@@ -193,10 +193,10 @@ export function webhookQueries(db: Database) {
 
     /**
      * Queues a delivery again now with a fresh day of retries; same event id, so receivers drop it
-     * if they had it. It goes as the person allows the app now (migration 0046, as the claim
-     * asks too): a user event's person cut to the scopes of the app's live grant, and nothing
-     * without one (user.deleted, the id alone, excepted), user.email_changed only with `email`,
-     * membership events only with `profile`. `refused`: the delivery is there, and the app may
+     * if they had it. It goes as the person allows the app now (migration 0046's webhook_allowed:
+     * the claim's rule without its exception for an erased account): a user event's person cut to
+     * the scopes of the app's live grant, and nothing without one (user.deleted, the id alone,
+     * excepted), user.email_changed only with `email`, membership events only with `profile`. `refused`: the delivery is there, and the app may
      * no longer be told it. One a worker is sending now is answered as it is, left to that worker.
      */
     async redeliver(clientId: string, id: number, now: Date): Promise<{ row?: WebhookDeliveryRow; refused?: true }> {
