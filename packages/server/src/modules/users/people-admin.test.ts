@@ -14,7 +14,7 @@ import { startSmtpPeer, type SmtpPeer } from '../../../test/smtp-peer';
  */
 let peer: SmtpPeer;
 let server: TestServer;
-/** A second node on the same database: a lock on one is refused on the other at once. */
+/** A second node on the same database: a lock on one is refused on the other as soon as its notification arrives. */
 let other: TestServer;
 let client: ReturnType<typeof identityClient>;
 const tokens: Record<string, string> = {};
@@ -197,7 +197,7 @@ describe('people search', () => {
 });
 
 describe('acting on a person', () => {
-  it('locking ends their sessions at once on both nodes, stops their sign-in, and is in the operator audit log', async () => {
+  it('locking ends their sessions at once on its node and within moments on the other, stops their sign-in, and is in the operator audit log', async () => {
     await person('locked');
     const cookie = { cookie: `${AUTH_COOKIE_NAME}=${tokens.locked}` };
     // A personal API key of theirs: a lock refuses it too (and an unlock gives it back).
@@ -213,7 +213,9 @@ describe('acting on a person', () => {
     expect(locked.statusCode, locked.body).toBe(200);
     expect(locked.json()).toMatchObject({ id: ids.locked, status: 'locked', sessions: [] });
     expect((await server.app.inject({ method: 'GET', url: '/v3/sso/me', headers: cookie })).statusCode).toBe(401);
-    expect((await other.app.inject({ method: 'GET', url: '/v3/sso/me', headers: cookie })).statusCode).toBe(401);
+    // The other node's copy goes when the database's notification reaches it: at once on PGlite,
+    // milliseconds later over PostgreSQL's listening connection (docs/sessions.md).
+    await expect.poll(async () => (await other.app.inject({ method: 'GET', url: '/v3/sso/me', headers: cookie })).statusCode, { timeout: 2000 }).toBe(401);
     expect((await call(apiKey, 'GET', '/v3/sso/me')).statusCode).toBe(401);
     expect((await call(apiKey, 'GET', '/v3/sso/me', undefined, other)).statusCode).toBe(401);
 
