@@ -9,22 +9,19 @@ import { createServer, type Server } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/clock';
-import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
+import { startTestServer, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
+import { codeOf } from '../../../test/operators';
+import { deliveryWorker, webhookPeople } from '../../../test/webhooks';
 import { oauthClients, oidcModels, operatorRoles, organizationMembers, organizations, users, webhookDeliveries } from '../../db/schema';
-import { createDataProtection, parseDataKey } from '../../platform/data-protection';
 import { runDeletionPurge } from '../account';
-import { createDeliveryWorker } from './delivery';
 import { webhookQueries } from './queries';
 
 const clock = manualClock(new Date(Date.now() + 60_000));
 let server: TestServer;
 let client: ReturnType<typeof identityClient>;
-const tokens: Record<string, string> = {};
-const ids: Record<string, string> = {};
-const secrets = createDataProtection(parseDataKey(TEST_DATA_KEY)!);
-const worker = () => createDeliveryWorker({ db: server.database.db, clock, secrets, egress: { allowLoopback: true } });
-const codeOf = (response: { json(): unknown }) => (response.json() as { code?: string }).code;
+const { tokens, ids, person, grant } = webhookPeople(() => ({ server, client }));
+const worker = () => deliveryWorker(server, clock);
 
 /** A product's receiver: answers `plan` in turn (then 200) and keeps every request's id, status and body. */
 const receiver = {
@@ -39,27 +36,6 @@ const receiver = {
 };
 /** What reached the receiver with a 200 for one event id. */
 const accepted = (eventId: string) => receiver.requests.filter((request) => request.id === eventId && request.status === 200);
-
-async function person(name: string) {
-  const email = `${name}@example.com`;
-  tokens[name] = await client.registeredUser(email);
-  await server.database.db.update(users).set({ twoFactorMethod: 'email' }).where(eq(users.email, email));
-  const [row] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  ids[name] = row!.id;
-}
-
-/** The grant row the provider's adapter stores (as webhooks.test.ts grant()); `id` to give one person two. */
-async function grant(name: string, clientId: string, expiresAt = new Date(Date.now() + 365 * 86_400_000), scope = 'openid profile email', id = `grant-${name}-${clientId}`) {
-  const accountId = ids[name]!;
-  await server.database.db.insert(oidcModels).values({
-    model: 'Grant',
-    id,
-    payload: { accountId, clientId, kind: 'Grant', jti: id, openid: { scope }, iat: Math.floor(Date.now() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) },
-    accountId,
-    clientId,
-    expiresAt,
-  });
-}
 
 const call = (token: string, method: 'PUT' | 'POST', url: string, payload: object) =>
   server.app.inject({ method, url, headers: { 'user-agent': 'webhooks-attack', authorization: `Bearer ${token}` }, payload });

@@ -3,10 +3,11 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { manualClock } from '../../../test/clock';
-import { startTestServer, TEST_DATA_KEY, type TestServer } from '../../../test/harness';
+import { startTestServer, type TestServer } from '../../../test/harness';
 import { identityClient } from '../../../test/identity';
+import { codeOf } from '../../../test/operators';
+import { deliveryWorker, webhookPeople, webhookSecrets as secrets } from '../../../test/webhooks';
 import { oauthClients, oidcModels, operatorRoles, organizationMembers, organizations, users, webhookDeliveries, webhookEndpoints } from '../../db/schema';
-import { createDataProtection, parseDataKey } from '../../platform/data-protection';
 import { runDeletionPurge } from '../account';
 import { sweepExpired } from '../oauth';
 import { createDeliveryWorker } from './delivery';
@@ -16,11 +17,8 @@ let server: TestServer;
 /** A second node on the same database with the production egress rule. */
 let production: TestServer;
 let client: ReturnType<typeof identityClient>;
-const tokens: Record<string, string> = {};
-const ids: Record<string, string> = {};
-const secrets = createDataProtection(parseDataKey(TEST_DATA_KEY)!);
-const worker = () => createDeliveryWorker({ db: server.database.db, clock, secrets, egress: { allowLoopback: true } });
-const codeOf = (response: { json(): unknown }) => (response.json() as { code?: string }).code;
+const { tokens, ids, person, grant } = webhookPeople(() => ({ server, client }));
+const worker = () => deliveryWorker(server, clock);
 
 type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
 const call = (token: string | undefined, method: Method, url: string, payload?: object, node: TestServer = server) =>
@@ -48,27 +46,6 @@ const receiver = {
     this.order = [];
   },
 };
-
-async function person(name: string) {
-  const email = `${name}@example.com`;
-  tokens[name] = await client.registeredUser(email);
-  await server.database.db.update(users).set({ twoFactorMethod: 'email' }).where(eq(users.email, email));
-  const [row] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  ids[name] = row!.id;
-}
-
-/** The person allowed the app (signed in to it): the grant row the provider's adapter stores. */
-async function grant(name: string, clientId: string, expiresAt = new Date(Date.now() + 365 * 86_400_000), scope = 'openid profile email') {
-  const accountId = ids[name]!;
-  await server.database.db.insert(oidcModels).values({
-    model: 'Grant',
-    id: `grant-${name}-${clientId}`,
-    payload: { accountId, clientId, kind: 'Grant', jti: `grant-${name}-${clientId}`, openid: { scope }, iat: Math.floor(Date.now() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) },
-    accountId,
-    clientId,
-    expiresAt,
-  });
-}
 
 /** A person who allowed the Notes app for one test: their grant, memberships and events go with it. */
 async function personOfThisTest(name: string) {
