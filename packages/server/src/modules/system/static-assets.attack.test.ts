@@ -29,6 +29,8 @@ beforeAll(async () => {
   await withCopies(path.join(dist, '.vite', 'manifest.json'), '{"SERVER-MANIFEST":1}');
   await withCopies(path.join(dist, 'assets', 'app-1.js'), `export const x = 1;\n${'console.log(x);\n'.repeat(100)}`);
   server = await startTestServer({ webDist: dist });
+  // Written once the server runs: not a file of the build it started with.
+  await withCopies(path.join(dist, 'assets', 'later.js'), 'WRITTEN-AFTER-THE-START');
 });
 afterAll(() => server?.close());
 
@@ -57,6 +59,10 @@ describe('static files by Accept-Encoding, as an attacker asks', () => {
     '/.vite/manifest.json.br',
     '/.vite/manifest.json.gz',
     '/%2Evite/manifest.json',
+    // Another spelling of a public file's name: each file is a route of its exact name.
+    '/ASSETS/app-1.js',
+    '/assets/APP-1.js',
+    '/assets//app-1.js',
   ];
 
   it.each(refused)('%s reads nothing outside the public build, in any coding', async (url) => {
@@ -75,6 +81,14 @@ describe('static files by Accept-Encoding, as an attacker asks', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^(application|text)\/javascript/);
       expect(String(response.headers.vary).toLowerCase()).toContain('accept-encoding');
+    }
+  });
+
+  it('a file written into the build once the server runs is not served: the files are those of the build it started with', async () => {
+    for (const coding of CODINGS) {
+      const response = await get('/assets/later.js', coding);
+      expect(response.statusCode).toBe(404);
+      expect(response.rawPayload.toString('latin1')).not.toContain('WRITTEN-AFTER-THE-START');
     }
   });
 });
