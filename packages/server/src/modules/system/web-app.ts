@@ -139,8 +139,9 @@ export async function installWebApp(app: FastifyInstance, config: Config, webDis
     // reads each folder of the path on every request to refuse another spelling of a name
     // (case-folding file systems), and an asset cost 2.0 ms of CPU instead of 0.75 (assets/
     // holds ~800 files). An exact route has no other spelling; an unknown path answers 404.
+    // The .br and .gz copies are no routes of their own: they are sent for their file's route.
     wildcard: false,
-    globIgnore: ['index.html', '.ssr/**', '.vite/**'],
+    globIgnore: ['index.html', '.ssr/**', '.vite/**', '**/*.br', '**/*.gz'],
     // The build writes .br and .gz beside each text file (vite.config.ts): sent by Accept-Encoding, with Vary.
     preCompressed: true,
     // The shell's template, the server-side bundle of the first screen and the build manifest
