@@ -39,7 +39,7 @@ import { systemClock, type Clock } from './platform/clock';
 import { installCrossSiteGuard } from './platform/cross-site';
 import { createDataProtection, loadDataKey } from './platform/data-protection';
 import { installDeviceId } from './platform/device-id';
-import { installErrorHandling } from './platform/errors';
+import { installErrorHandling, routerRefusal } from './platform/errors';
 import { loggerOptions, OneLinePerRequest, type DestinationStream } from './platform/logger';
 import { createMailer, outboxRoutes, type Mailer } from './platform/mail';
 import { installMetrics } from './platform/metrics';
@@ -87,6 +87,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors: routerRefusal,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,6 +1,7 @@
 import { errorCatalogue, formatMessage, validationCodeOf, type ErrorBody, type ErrorCode, type FieldError } from '@portal/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { securityHeaders } from './security-headers';
 
 /** A field's error as given to AppError: the message alone (it takes the error's code), or in full. */
 type FieldInput = string | FieldError;
@@ -133,4 +134,18 @@ export function installErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ code: 'something_went_wrong', message: errorCatalogue.something_went_wrong.message });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route, answered in the spec's
+ * shape with the security headers (its answer otherwise is a bare 414 or 400 that no hook
+ * sees). A path parameter longer than any id (the router's maxParamLength) names nothing: the
+ * 404 of an unknown id, never a database error. A URL it cannot decode (`%zz`): 400.
+ */
+export function routerRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const code: ErrorCode = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'not_found' : 'validation_error';
+  void reply
+    .headers(securityHeaders(request.protocol))
+    .status(errorCatalogue[code].status)
+    .send({ code, message: errorCatalogue[code].message } satisfies ErrorBody);
 }
