@@ -59,7 +59,7 @@ describe('static files by Accept-Encoding, as an attacker asks', () => {
     '/.vite/manifest.json.br',
     '/.vite/manifest.json.gz',
     '/%2Evite/manifest.json',
-    // Another spelling of a public file's name: each file is a route of its exact name.
+    // Another spelling of a public file's name: a file is served by its exact path only.
     '/ASSETS/app-1.js',
     '/assets/APP-1.js',
     '/assets//app-1.js',
