@@ -140,10 +140,13 @@ export function installErrorHandling(app: FastifyInstance): void {
  * Fastify's `frameworkErrors`: what the router refuses before any route, answered in the spec's
  * shape with the security headers (its answer otherwise is a bare 414 or 400 that no hook
  * sees). A path parameter longer than any id (the router's maxParamLength) names nothing: the
- * 404 of an unknown id, never a database error. A URL it cannot decode (`%zz`): 400.
+ * 404 of an unknown id, never a database error. A URL it cannot decode (`%zz`): 400. Anything
+ * else Fastify sends here (a route constraint that failed) is the server's fault, not the
+ * caller's: logged, and the 500 every unexpected error gets.
  */
 export function routerRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const code: ErrorCode = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'not_found' : 'validation_error';
+  const code: ErrorCode = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'not_found' : error.code === 'FST_ERR_BAD_URL' ? 'validation_error' : 'something_went_wrong';
+  if (code === 'something_went_wrong') request.log.error({ err: error }, 'router error');
   void reply
     .headers(securityHeaders(request.protocol))
     .status(errorCatalogue[code].status)

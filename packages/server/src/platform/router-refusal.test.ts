@@ -1,5 +1,7 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness';
+import { routerRefusal } from './errors';
 
 /**
  * What the router refuses before any route (routerRefusal in errors.ts) answers as every
@@ -34,5 +36,40 @@ describe('a URL the router refuses', () => {
     expect([response.statusCode, response.json()]).toEqual([400, { code: 'validation_error', message: 'Invalid data' }]);
     expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(response.body).not.toContain('script');
+  });
+});
+
+describe('a router error that is not the caller\'s', () => {
+  it('a route constraint that failed is logged and answers the 500 of any unexpected error, not a 400 blaming the request', async () => {
+    const logged: unknown[] = [];
+    // The portal declares no asynchronous route constraint; one that fails is what Fastify sends
+    // here besides the two refusals above.
+    const app = Fastify({
+      frameworkErrors: routerRefusal,
+      logger: { level: 'error', stream: { write: (line: string) => logged.push(JSON.parse(line)) } },
+      routerOptions: {
+        constraints: {
+          tenant: {
+            name: 'tenant',
+            storage: () => {
+              const handlers = new Map<string, unknown>();
+              return { get: (value: string) => handlers.get(value) ?? null, set: (value: string, handler: unknown) => void handlers.set(value, handler) };
+            },
+            deriveConstraint: (_request: unknown, _context: unknown, done: (error: Error | null, value?: string) => void) => done(new Error('tenant lookup failed')),
+            validate: () => undefined,
+            mustMatchWhenDerived: true,
+          },
+        },
+      },
+    });
+    app.get('/thing', { constraints: { tenant: 'a' } }, async () => 'a');
+    try {
+      const response = await app.inject({ method: 'GET', url: '/thing' });
+      expect([response.statusCode, response.json()]).toEqual([500, { code: 'something_went_wrong', message: 'Something went wrong!' }]);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(logged).toContainEqual(expect.objectContaining({ level: 50, msg: 'router error', err: expect.objectContaining({ code: 'FST_ERR_ASYNC_CONSTRAINT' }) }));
+    } finally {
+      await app.close();
+    }
   });
 });
