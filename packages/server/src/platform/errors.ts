@@ -136,6 +136,9 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** What the router refuses because of the request itself, and the error each gets. */
+const ROUTER_REFUSALS: Partial<Record<string, ErrorCode>> = { FST_ERR_MAX_PARAM_LENGTH: 'not_found', FST_ERR_BAD_URL: 'validation_error' };
+
 /**
  * Fastify's `frameworkErrors`: what the router refuses before any route, answered in the spec's
  * shape with the security headers (its answer otherwise is a bare 414 or 400 that no hook
@@ -145,8 +148,9 @@ export function installErrorHandling(app: FastifyInstance): void {
  * caller's: logged, and the 500 every unexpected error gets.
  */
 export function routerRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const code: ErrorCode = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'not_found' : error.code === 'FST_ERR_BAD_URL' ? 'validation_error' : 'something_went_wrong';
-  if (code === 'something_went_wrong') request.log.error({ err: error }, 'router error');
+  const refusal = ROUTER_REFUSALS[error.code];
+  if (!refusal) request.log.error({ err: error }, 'router error');
+  const code: ErrorCode = refusal ?? 'something_went_wrong';
   void reply
     .headers(securityHeaders(request.protocol))
     .status(errorCatalogue[code].status)
