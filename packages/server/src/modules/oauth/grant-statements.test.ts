@@ -128,6 +128,25 @@ describe('statements per grant on a warm node', () => {
     expect(statements.perGrant, statements.texts.join('\n')).toBeLessThanOrEqual(1);
   });
 
+  it('a client-credentials token is not kept as it is issued (a burst of them would push out the tokens APIs introspect): its first introspection reads it, the next ones do not', async () => {
+    const issued: string[] = [];
+    // One for each introspection of the two windows and their warm-up, and one kept.
+    for (let i = 0; i < GRANTS * 2 + 2; i++) {
+      const response = await tokenRequest('/oidc/token', { grant_type: 'client_credentials' });
+      issued.push(((await response.json()) as { access_token: string }).access_token);
+    }
+    const introspect = async (token: string) => {
+      const response = await tokenRequest('/oidc/token/introspection', { token });
+      expect(((await response.json()) as { active: boolean }).active).toBe(true);
+    };
+    const first = await perGrant(() => introspect(issued.pop()!));
+    expect(first.perGrant, first.texts.join('\n')).toBeGreaterThanOrEqual(1);
+    const kept = issued.pop()!;
+    await introspect(kept);
+    const again = await perGrant(() => introspect(kept));
+    expect(again.perGrant, again.texts.join('\n')).toBe(0);
+  });
+
   it('a client-credentials grant makes 1 statement, storing the token: the dashboard counts grants at most about once a second (its counter)', async () => {
     const statements = await perGrant(async () => {
       const response = await tokenRequest('/oidc/token', { grant_type: 'client_credentials' });

@@ -9,7 +9,7 @@ import { thirdPartyClients } from './clients';
 import { tokenCache } from './token-cache';
 
 /**
- * Each node keeps the access tokens it has just issued or read (token-cache.ts), so that a
+ * Each node keeps the access tokens it has just read (token-cache.ts), so that a
  * product's API introspecting the same token again costs no statement. An attacker holds a
  * token that was revoked on one node (by the app, the person, an operator, the provider's
  * reuse detection) and presents it to the other; or presents a token past its expiry, or
