@@ -30,7 +30,7 @@ export function createAdapterFactory(
     revocationSignIn?: () => string | undefined;
     /** The outside apps the `Client` model answers (client-adapter.ts); read each time when not given. */
     clients?: ClientCache;
-    /** Tokens just issued or read (token-cache.ts); none kept when not given. */
+    /** Tokens just read, and refresh tokens just issued (token-cache.ts); none kept when not given. */
     tokens?: TokenCache;
   } = {},
 ) {
@@ -42,7 +42,7 @@ export function createAdapterFactory(
   const findRow = findBatcher(statements.find, handoff);
   const readAhead = rememberedReadAhead();
   /** Refresh tokens a provider request saved, which the token cache keeps once its writes are made. */
-  const issued = new WeakMap<object, Array<{ model: string; id: string; payload: AdapterPayload }>>();
+  const issuedRefreshTokens = new WeakMap<object, Array<{ id: string; payload: AdapterPayload }>>();
   /**
    * The grants a provider request read with its token and did not change, by id, with when each
    * was read from the database: a refresh token the request issues is kept with its grant's
@@ -157,12 +157,12 @@ export function createAdapterFactory(
 
   /** Keeps the refresh tokens a request issued, once stored, with the grant it read. */
   function keepIssued(request: object | undefined): void {
-    const saved = request && issued.get(request);
+    const saved = request && issuedRefreshTokens.get(request);
     if (!saved) return;
-    issued.delete(request);
-    for (const { model, id, payload } of saved) {
+    issuedRefreshTokens.delete(request);
+    for (const { id, payload } of saved) {
       const grant = typeof payload.grantId === 'string' ? grantsRead.get(request)?.get(payload.grantId) : undefined;
-      if (grant) tokens.keepWithGrant(model, id, { payload, consumedAt: null, grantPayload: grant.payload, grantReadAt: grant.readAt }, grant.generation);
+      if (grant) tokens.keepWithGrant('RefreshToken', id, { payload, consumedAt: null, grantPayload: grant.payload, grantReadAt: grant.readAt }, grant.generation);
     }
   }
 
@@ -184,7 +184,11 @@ export function createAdapterFactory(
       // entry outlives the young generation: old-generation garbage) and a burst of them
       // evicted the tokens that resource servers were introspecting.
       const request = currentRequest();
-      if (this.model === 'RefreshToken' && request && payload.grantId) issued.set(request, [...(issued.get(request) ?? []), { model: this.model, id, payload }]);
+      if (this.model === 'RefreshToken' && request && payload.grantId) {
+        const saved = issuedRefreshTokens.get(request);
+        if (saved) saved.push({ id, payload });
+        else issuedRefreshTokens.set(request, [{ id, payload }]);
+      }
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -263,7 +267,7 @@ export function createAdapterFactory(
         await writes.flush(request);
         keepIssued(request);
       } finally {
-        issued.delete(request);
+        issuedRefreshTokens.delete(request);
         grantsRead.delete(request);
       }
     },

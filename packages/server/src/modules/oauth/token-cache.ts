@@ -32,10 +32,11 @@ interface Entry {
 /**
  * The access and client-credentials tokens this node has just read, with the grant read with
  * each (its row as the adapter's find answers it): introspection and userinfo of a token seen
- * a moment ago need no statement. The provider still decides every answer from the
- * row (expiry, the asking client's right to introspect it, the client's existence). Refresh
- * tokens too, read or just issued, which the adapter answers from here only to the refresh grant: its conditional
- * consume refuses one used or revoked meanwhile on any node (their use is not announced).
+ * a moment ago need no statement. The provider still decides every answer from the row
+ * (expiry, the asking client's right to introspect it, the client's existence). Refresh tokens
+ * too, read or just issued, which the adapter answers from here only to the refresh grant: its
+ * conditional consume refuses one used or revoked meanwhile on any node (their use is not
+ * announced).
  *
  * Kept only while `feed` is live, as client-cache.ts: the database announces every token or
  * grant a statement deletes or changes (migration 0039), which forgets it here as soon as it
