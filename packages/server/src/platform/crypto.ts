@@ -1,4 +1,4 @@
-import { createHash, hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** An opaque random token, URL-safe. 32 bytes = 256 bits. */
 export function randomToken(bytes = 32): string {
@@ -22,7 +22,7 @@ export function sha256(value: string): string {
 
 /** Constant-time string comparison (lengths may differ). */
 export function safeEqual(a: string, b: string): boolean {
-  const left = createHash('sha256').update(a).digest();
-  const right = createHash('sha256').update(b).digest();
+  const left = hash('sha256', a, 'buffer');
+  const right = hash('sha256', b, 'buffer');
   return timingSafeEqual(left, right);
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
@@ -249,5 +249,10 @@ describe('rule catalogue', () => {
     expect(key).not.toContain('example');
     expect(key.startsWith('signin:fail:')).toBe(true);
     expect(rateKey(limits.signUpPerIp, 'alice@example.com')).not.toBe(key);
+  });
+
+  it('keeps its keys from one release to the next: counters in Redis outlive a rolling deploy, and a new key would forget a lockout', () => {
+    const digest = createHash('sha256').update('alice@example.com').digest('base64url').slice(0, 22);
+    expect(rateKey(limits.signInFailuresPerAccount, ' Alice@Example.com ')).toBe(`signin:fail:${digest}`);
   });
 });

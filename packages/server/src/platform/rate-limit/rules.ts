@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Rule } from './types';
 
 /** A rule with the name that starts its keys, so two rules never share a counter. */
@@ -101,7 +101,7 @@ export const failureDelay = () => ({ baseSeconds: limits.failureDelay.limit, max
  * then holds no addresses, and every key has the same short length.
  */
 export function rateKey(rule: NamedRule, subject: string): string {
-  const digest = createHash('sha256').update(subject.trim().toLowerCase()).digest('base64url').slice(0, 22);
+  const digest = hash('sha256', subject.trim().toLowerCase(), 'base64url').slice(0, 22);
   return `${rule.name}:${digest}`;
 }
 
