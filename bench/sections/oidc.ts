@@ -5,7 +5,7 @@ import { signIn } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import { alternatingRounds, median, type Alternated } from '../lib/rounds';
-import { mainThreadTimes, postgresCpuFrom, processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess } from '../lib/server-process';
+import { machineCpuMilliseconds, mainThreadTimes, postgresCpuFrom, processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /** Keycloak's sizing guide: 120 refresh-token grants per second per vCPU. */
@@ -188,7 +188,7 @@ type Trips = Awaited<ReturnType<typeof roundTrips>>;
  * PGlite's worker included), its main thread's, and PostgreSQL's backends' for a portal on
  * PostgreSQL (from /proc).
  */
-type Loaded = LoadResult & { cpu: number; mainThread: number; database?: number };
+type Loaded = LoadResult & { cpu: number; mainThread: number; database?: number; machineIdle: number };
 
 /** One autocannon run (in a worker of this process) with the CPU each successful answer cost (Loaded). */
 async function loadWithCpu(target: Target, path: string, body: string, headers: Record<string, string> = {}): Promise<Loaded> {
@@ -197,11 +197,11 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
     const times = mainThreadTimes(pid);
     return times.userMs + times.systemMs;
   };
-  let before = { process: 0, main: 0 };
+  let before = { process: 0, main: 0, machine: { busy: 0, idle: 0 } };
   let database: ReturnType<typeof postgresCpuFrom> | undefined;
   const result = await load({
     onStart: () => {
-      before = { process: processCpuMilliseconds(pid), main: mainMs() };
+      before = { process: processCpuMilliseconds(pid), main: mainMs(), machine: machineCpuMilliseconds() };
       if (target.databaseUrl) database = postgresCpuFrom(target.databaseUrl);
     },
     url: `${target.server.url}${path}`,
@@ -213,8 +213,11 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
     requests: [{ method: 'POST', path, body }],
   });
   const perAnswer = (milliseconds: number) => milliseconds / Math.max(1, result.ok);
+  const machine = machineCpuMilliseconds();
+  const idle = machine.idle - before.machine.idle;
   return {
     ...result,
+    machineIdle: idle / Math.max(1, idle + machine.busy - before.machine.busy),
     cpu: perAnswer(processCpuMilliseconds(pid) - before.process),
     mainThread: perAnswer(mainMs() - before.main),
     ...(database ? { database: perAnswer(await (await database).stop()) } : {}),
@@ -271,7 +274,10 @@ function rows(label: 'PGlite' | 'PostgreSQL', m: Awaited<ReturnType<typeof measu
   const threadsNote = (measured: Alternated<Loaded>) => {
     const of = (rounds: Loaded[], pick: (round: Loaded) => number | undefined) => mean(rounds.map((round) => pick(round) ?? 0)).toFixed(2);
     const database = label === 'PostgreSQL' ? `, PostgreSQL's backends ${of(measured.subject, (round) => round.database)} ms` : `, the rest (PGlite's worker, the garbage collector's threads) ${(mean(measured.subject.map((round) => round.cpu)) - mean(measured.subject.map((round) => round.mainThread))).toFixed(2)} ms`;
-    return `per answer the portal's main thread ${of(measured.subject, (round) => round.mainThread)} ms${database}; bare's main thread ${of(measured.reference, (round) => round.mainThread)} ms`;
+    // How much of a core each main thread kept busy (its CPU per answer times answers per second), and the machine's idle share: the rate follows the main thread's CPU per answer, at the share of a core it gets.
+    const busy = (rounds: Loaded[]) => mean(rounds.map((round) => (round.mainThread * round.rps) / 1000)).toFixed(2);
+    const idle = (rounds: Loaded[]) => `${Math.round(mean(rounds.map((round) => round.machineIdle)) * 100)} %`;
+    return `per answer the portal's main thread ${of(measured.subject, (round) => round.mainThread)} ms${database}; bare's main thread ${of(measured.reference, (round) => round.mainThread)} ms; the main thread busy ${busy(measured.subject)} of a core against bare's ${busy(measured.reference)}, the machine idle ${idle(measured.subject)} against ${idle(measured.reference)}`;
   };
   const loaded = (measured: Alternated<Loaded>, note: string, target: number, metric: string, unit: string) => {
     const all = [...measured.subject, ...measured.reference];
