@@ -175,6 +175,8 @@ export interface ThreadTimes {
   systemMs: number;
   /** Involuntary context switches: times it was preempted while it still had work. */
   preemptions: number;
+  /** Time it spent runnable but waiting for a core (schedstat's run-queue wait), in milliseconds. */
+  runnableWaitMs: number;
 }
 
 /**
@@ -188,7 +190,9 @@ export interface ThreadTimes {
 export function mainThreadTimes(pid: number): ThreadTimes {
   const { user, system } = cpuTicks(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
   const preempted = /^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8'));
-  return { userMs: ticksToMilliseconds(user), systemMs: ticksToMilliseconds(system), preemptions: Number(preempted?.[1] ?? 0) };
+  // schedstat: nanoseconds on a core, nanoseconds runnable on a run queue, time slices.
+  const waitNs = Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1] ?? 0);
+  return { userMs: ticksToMilliseconds(user), systemMs: ticksToMilliseconds(system), preemptions: Number(preempted?.[1] ?? 0), runnableWaitMs: waitNs / 1e6 };
 }
 
 function cpuTicks(stat: string): { user: number; system: number } {

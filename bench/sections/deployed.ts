@@ -90,7 +90,7 @@ function workloads(label: string, server: ServerProcess, accounts: BenchAccount[
 /** One measured round of sign-ins against the server process, with the CPU that process spent in the window. */
 async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>> {
   let cpuBefore = 0;
-  let mainBefore: ThreadTimes = { userMs: 0, systemMs: 0, preemptions: 0 };
+  let mainBefore: ThreadTimes = { userMs: 0, systemMs: 0, preemptions: 0, runnableWaitMs: 0 };
   let cpuStart = 0;
   let machineBefore = { busy: 0, idle: 0 };
   let benchBefore = process.cpuUsage();
@@ -129,6 +129,7 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
     userMs: perSignIn(mainAfter.userMs - mainBefore.userMs),
     systemMs: perSignIn(mainAfter.systemMs - mainBefore.systemMs),
     preemptions: perSignIn(mainAfter.preemptions - mainBefore.preemptions),
+    runnableWaitMs: perSignIn(mainAfter.runnableWaitMs - mainBefore.runnableWaitMs),
   };
   return { rps: result.rps, perServerCpuSecond: result.ok / (scaled / 1000), mainThread, machine, result };
 }
@@ -182,7 +183,7 @@ function signInRows(w: SignInWorkload): Row[] {
 /** The main thread's CPU per sign-in and its parts (medians): user time that grows beside argon2 is contention, not system calls. */
 function describeMainThread(w: SignInWorkload): string {
   const of = (pick: (times: ThreadTimes) => number) => median(w.rounds.map((round) => pick(round.mainThread))).toFixed(1);
-  return `${of((times) => times.userMs + times.systemMs)} ms of CPU per sign-in (medians: user ${of((times) => times.userMs)}, system ${of((times) => times.systemMs)}; preempted ${of((times) => times.preemptions)} times)`;
+  return `${of((times) => times.userMs + times.systemMs)} ms of CPU per sign-in (medians: user ${of((times) => times.userMs)}, system ${of((times) => times.systemMs)}; preempted ${of((times) => times.preemptions)} times, ${of((times) => times.runnableWaitMs)} ms runnable without a core)`;
 }
 
 function describeMachine(w: SignInWorkload): string {

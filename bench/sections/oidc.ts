@@ -188,7 +188,7 @@ type Trips = Awaited<ReturnType<typeof roundTrips>>;
  * PGlite's worker included), its main thread's, and PostgreSQL's backends' for a portal on
  * PostgreSQL (from /proc).
  */
-type Loaded = LoadResult & { cpu: number; mainThread: number; database?: number; machineIdle: number };
+type Loaded = LoadResult & { cpu: number; mainThread: number; database?: number; machineIdle: number; mainWaitedRunnable: number };
 
 /** One autocannon run (in a worker of this process) with the CPU each successful answer cost (Loaded). */
 async function loadWithCpu(target: Target, path: string, body: string, headers: Record<string, string> = {}): Promise<Loaded> {
@@ -197,11 +197,11 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
     const times = mainThreadTimes(pid);
     return times.userMs + times.systemMs;
   };
-  let before = { process: 0, main: 0, machine: { busy: 0, idle: 0 } };
+  let before = { process: 0, main: 0, machine: { busy: 0, idle: 0 }, waited: 0, at: 0 };
   let database: ReturnType<typeof postgresCpuFrom> | undefined;
   const result = await load({
     onStart: () => {
-      before = { process: processCpuMilliseconds(pid), main: mainMs(), machine: machineCpuMilliseconds() };
+      before = { process: processCpuMilliseconds(pid), main: mainMs(), machine: machineCpuMilliseconds(), waited: mainThreadTimes(pid).runnableWaitMs, at: performance.now() };
       if (target.databaseUrl) database = postgresCpuFrom(target.databaseUrl);
     },
     url: `${target.server.url}${path}`,
@@ -218,6 +218,7 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
   return {
     ...result,
     machineIdle: idle / Math.max(1, idle + machine.busy - before.machine.busy),
+    mainWaitedRunnable: (mainThreadTimes(pid).runnableWaitMs - before.waited) / Math.max(1, performance.now() - before.at),
     cpu: perAnswer(processCpuMilliseconds(pid) - before.process),
     mainThread: perAnswer(mainMs() - before.main),
     ...(database ? { database: perAnswer(await (await database).stop()) } : {}),
@@ -277,7 +278,8 @@ function rows(label: 'PGlite' | 'PostgreSQL', m: Awaited<ReturnType<typeof measu
     // How much of a core each main thread kept busy (its CPU per answer times answers per second), and the machine's idle share: the rate follows the main thread's CPU per answer, at the share of a core it gets.
     const busy = (rounds: Loaded[]) => mean(rounds.map((round) => (round.mainThread * round.rps) / 1000)).toFixed(2);
     const idle = (rounds: Loaded[]) => `${Math.round(mean(rounds.map((round) => round.machineIdle)) * 100)} %`;
-    return `per answer the portal's main thread ${of(measured.subject, (round) => round.mainThread)} ms${database}; bare's main thread ${of(measured.reference, (round) => round.mainThread)} ms; the main thread busy ${busy(measured.subject)} of a core against bare's ${busy(measured.reference)}, the machine idle ${idle(measured.subject)} against ${idle(measured.reference)}`;
+    const waited = (rounds: Loaded[]) => mean(rounds.map((round) => round.mainWaitedRunnable)).toFixed(2);
+    return `per answer the portal's main thread ${of(measured.subject, (round) => round.mainThread)} ms${database}; bare's main thread ${of(measured.reference, (round) => round.mainThread)} ms; the main thread busy ${busy(measured.subject)} of a core against bare's ${busy(measured.reference)} and runnable without a core ${waited(measured.subject)} of the round against ${waited(measured.reference)} (schedstat), the machine idle ${idle(measured.subject)} against ${idle(measured.reference)}`;
   };
   const loaded = (measured: Alternated<Loaded>, note: string, target: number, metric: string, unit: string) => {
     const all = [...measured.subject, ...measured.reference];
