@@ -5,7 +5,7 @@ import { signIn } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import { alternatingRounds, median, type Alternated } from '../lib/rounds';
-import { machineCpuMilliseconds, mainThreadTimes, postgresCpuFrom, processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess } from '../lib/server-process';
+import { machineCpuMilliseconds, mainThreadTimes, postgresCpuFrom, processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess, type ThreadTimes } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /** Keycloak's sizing guide: 120 refresh-token grants per second per vCPU. */
@@ -193,15 +193,13 @@ type Loaded = LoadResult & { cpu: number; mainThread: number; database?: number;
 /** One autocannon run (in a worker of this process) with the CPU each successful answer cost (Loaded). */
 async function loadWithCpu(target: Target, path: string, body: string, headers: Record<string, string> = {}): Promise<Loaded> {
   const pid = target.server.pid;
-  const mainMs = () => {
-    const times = mainThreadTimes(pid);
-    return times.userMs + times.systemMs;
-  };
-  let before = { process: 0, main: 0, machine: { busy: 0, idle: 0 }, waited: 0, at: 0 };
+  // Everything read at the window's two ends, each once: the process, its main thread and the machine.
+  const readings = () => ({ process: processCpuMilliseconds(pid), main: mainThreadTimes(pid), machine: machineCpuMilliseconds(), at: performance.now() });
+  let before: ReturnType<typeof readings> | undefined;
   let database: ReturnType<typeof postgresCpuFrom> | undefined;
   const result = await load({
     onStart: () => {
-      before = { process: processCpuMilliseconds(pid), main: mainMs(), machine: machineCpuMilliseconds(), waited: mainThreadTimes(pid).runnableWaitMs, at: performance.now() };
+      before = readings();
       if (target.databaseUrl) database = postgresCpuFrom(target.databaseUrl);
     },
     url: `${target.server.url}${path}`,
@@ -212,15 +210,17 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     requests: [{ method: 'POST', path, body }],
   });
+  const after = readings();
+  const start = before ?? after;
   const perAnswer = (milliseconds: number) => milliseconds / Math.max(1, result.ok);
-  const machine = machineCpuMilliseconds();
-  const idle = machine.idle - before.machine.idle;
+  const mainCpu = (times: ThreadTimes) => times.userMs + times.systemMs;
+  const idle = after.machine.idle - start.machine.idle;
   return {
     ...result,
-    machineIdle: idle / Math.max(1, idle + machine.busy - before.machine.busy),
-    mainWaitedRunnable: (mainThreadTimes(pid).runnableWaitMs - before.waited) / Math.max(1, performance.now() - before.at),
-    cpu: perAnswer(processCpuMilliseconds(pid) - before.process),
-    mainThread: perAnswer(mainMs() - before.main),
+    machineIdle: idle / Math.max(1, idle + after.machine.busy - start.machine.busy),
+    mainWaitedRunnable: (after.main.runnableWaitMs - start.main.runnableWaitMs) / Math.max(1, after.at - start.at),
+    cpu: perAnswer(after.process - start.process),
+    mainThread: perAnswer(mainCpu(after.main) - mainCpu(start.main)),
     ...(database ? { database: perAnswer(await (await database).stop()) } : {}),
   };
 }
