@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -193,6 +193,40 @@ export function mainThreadTimes(pid: number): ThreadTimes {
   // schedstat: nanoseconds on a core, nanoseconds runnable on a run queue, time slices.
   const waitNs = Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1] ?? 0);
   return { userMs: ticksToMilliseconds(user), systemMs: ticksToMilliseconds(system), preemptions: Number(preempted?.[1] ?? 0), runnableWaitMs: waitNs / 1e6 };
+}
+
+/** CPU (user and system, milliseconds) of a process's threads, summed by the thread's name. */
+export type ThreadGroups = Record<string, { userMs: number; systemMs: number }>;
+
+/**
+ * What each group of process `pid`'s threads has spent so far, by thread name from /proc
+ * (Linux): `argon2` (argon2-threads.ts), `pglite` (db/pglite-remote.ts), `V8Worker` (V8's
+ * platform threads: the garbage collector's helpers, compilers), the main thread as `main`.
+ * A thread that ended meanwhile is missing from the later reading.
+ */
+export function threadGroupTimes(pid: number): ThreadGroups {
+  const groups: ThreadGroups = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // ended between the listing and the read
+    }
+    const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const { user, system } = cpuTicks(stat);
+    const group = (groups[name] ??= { userMs: 0, systemMs: 0 });
+    group.userMs += ticksToMilliseconds(user);
+    group.systemMs += ticksToMilliseconds(system);
+  }
+  return groups;
+}
+
+/** What a thread group spent between two readings (threadGroupTimes). */
+export function threadGroupSpent(before: ThreadGroups, after: ThreadGroups, name: string): { userMs: number; systemMs: number } {
+  const was = before[name] ?? { userMs: 0, systemMs: 0 };
+  const is = after[name] ?? { userMs: 0, systemMs: 0 };
+  return { userMs: is.userMs - was.userMs, systemMs: is.systemMs - was.systemMs };
 }
 
 function cpuTicks(stat: string): { user: number; system: number } {

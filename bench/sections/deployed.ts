@@ -9,7 +9,10 @@ import {
   startBareSignInProcess,
   startHelloWorldProcess,
   startPortalProcess,
+  threadGroupSpent,
+  threadGroupTimes,
   type ServerProcess,
+  type ThreadGroups,
   type ThreadTimes,
 } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
@@ -48,6 +51,11 @@ interface SignInRound {
   perServerCpuSecond: number;
   /** The server's main thread per sign-in (JavaScript, and PGlite's queries; argon2 runs on threads of its own): CPU milliseconds and preemptions. */
   mainThread: ThreadTimes;
+  /** The server's argon2 threads per sign-in (argon2-threads.ts), CPU milliseconds: beside a database they cost more than in the bare server. */
+  argon2: { userMs: number; systemMs: number };
+  /** PGlite's worker thread (on PGlite) and V8's platform threads (the garbage collector's helpers) per sign-in, CPU milliseconds. */
+  pglite: number;
+  v8: number;
   /** Where the machine's time went per sign-in, in milliseconds. */
   machine: MachineShare;
   result: LoadResult;
@@ -91,6 +99,7 @@ function workloads(label: string, server: ServerProcess, accounts: BenchAccount[
 async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>> {
   let cpuBefore = 0;
   let mainBefore: ThreadTimes = { userMs: 0, systemMs: 0, preemptions: 0, runnableWaitMs: 0 };
+  let threadsBefore: ThreadGroups = {};
   let cpuStart = 0;
   let machineBefore = { busy: 0, idle: 0 };
   let benchBefore = process.cpuUsage();
@@ -105,6 +114,7 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
     onStart: () => {
       cpuBefore = processCpuMilliseconds(w.server.pid);
       mainBefore = mainThreadTimes(w.server.pid);
+      threadsBefore = threadGroupTimes(w.server.pid);
       machineBefore = machineCpuMilliseconds();
       benchBefore = process.cpuUsage();
       if (w.databaseUrl) postgres = postgresCpuFrom(w.databaseUrl);
@@ -113,6 +123,10 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
   });
   const cpuMs = processCpuMilliseconds(w.server.pid) - cpuBefore;
   const mainAfter = mainThreadTimes(w.server.pid);
+  const threadsAfter = threadGroupTimes(w.server.pid);
+  const spent = (name: string) => threadGroupSpent(threadsBefore, threadsAfter, name);
+  const argon2 = spent('argon2');
+  const cpuOf = (name: string) => spent(name).userMs + spent(name).systemMs;
   const machineAfter = machineCpuMilliseconds();
   const bench = process.cpuUsage(benchBefore);
   const postgresMs = postgres ? await (await postgres).stop() : 0;
@@ -131,7 +145,8 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
     preemptions: perSignIn(mainAfter.preemptions - mainBefore.preemptions),
     runnableWaitMs: perSignIn(mainAfter.runnableWaitMs - mainBefore.runnableWaitMs),
   };
-  return { rps: result.rps, perServerCpuSecond: result.ok / (scaled / 1000), mainThread, machine, result };
+  const argon2PerSignIn = { userMs: perSignIn(argon2.userMs), systemMs: perSignIn(argon2.systemMs) };
+  return { rps: result.rps, perServerCpuSecond: result.ok / (scaled / 1000), mainThread, argon2: argon2PerSignIn, pglite: perSignIn(cpuOf('pglite')), v8: perSignIn(cpuOf('V8Worker')), machine, result };
 }
 
 /** The raw rate a server round is taken against: the mean of the raw rounds either side of it. */
@@ -189,7 +204,11 @@ function describeMainThread(w: SignInWorkload): string {
 function describeMachine(w: SignInWorkload): string {
   const of = (pick: (share: MachineShare) => number) => median(w.rounds.map((round) => pick(round.machine))).toFixed(1);
   const postgres = w.databaseUrl ? `, PostgreSQL's backends ${of((share) => share.postgres)}` : '';
-  return `server process ${of((share) => share.server)}${postgres}, load generator ${of((share) => share.loadGenerator)}, idle ${of((share) => share.idle)}, against ${median(w.rounds.map((round) => 1000 / round.raw.perCpuSecond)).toFixed(1)} of CPU per raw verification`;
+  const argon2 = (pick: (times: SignInRound['argon2']) => number) => median(w.rounds.map((round) => pick(round.argon2))).toFixed(1);
+  const thread = (pick: (round: SignInRound) => number) => median(w.rounds.map(pick)).toFixed(1);
+  const pglite = w.databaseUrl || w.ceiling ? '' : `, PGlite's worker ${thread((round) => round.pglite)}`;
+  const threads = `its argon2 threads ${argon2((times) => times.userMs + times.systemMs)}, ${argon2((times) => times.systemMs)} of it system time${pglite}, V8's threads ${thread((round) => round.v8)}`;
+  return `server process ${of((share) => share.server)} (${threads})${postgres}, load generator ${of((share) => share.loadGenerator)}, idle ${of((share) => share.idle)}, against ${median(w.rounds.map((round) => 1000 / round.raw.perCpuSecond)).toFixed(1)} of CPU per raw verification`;
 }
 
 /**

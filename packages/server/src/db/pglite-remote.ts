@@ -43,7 +43,8 @@ function workerEntry(): URL {
  * of the statement that sent it (one port delivers in order).
  */
 export async function startPgliteWorker(start: WorkerStart): Promise<RemotePGlite> {
-  const worker = new Worker(workerEntry(), { workerData: start });
+  // Named: the thread's name in /proc, where the bench reads each thread's CPU.
+  const worker = new Worker(workerEntry(), { workerData: start, name: 'pglite' });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const channels = new Map<string, Set<(payload: string) => void>>();
   let nextId = 0;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -34,6 +34,11 @@ describe('PGlite in a worker thread', () => {
     await database.db.execute(sql`select pg_sleep(1)`);
     clearInterval(timer);
     expect(ticks).toBeGreaterThanOrEqual(5);
+  });
+
+  it('runs on a thread named pglite, as /proc shows it (the bench reads its CPU by that name)', () => {
+    const names = readdirSync('/proc/self/task').map((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim());
+    expect(names).toContain('pglite');
   });
 
   it('round-trips rows, and keeps a transaction together or not at all', async () => {

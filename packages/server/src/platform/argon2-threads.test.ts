@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,15 @@ describe('argon2 threads', () => {
     // Each hash against its own password and its neighbour's, all in flight together.
     const checks = await Promise.all(passwords.flatMap((password, i) => [argon2.verify(hashes[i]!, password), argon2.verify(hashes[(i + 1) % 10]!, password)]));
     expect(checks).toEqual(passwords.flatMap(() => [true, false]));
+  });
+
+  it('names its threads argon2, as /proc shows them (the bench reads their CPU by that name)', async () => {
+    const named = () => readdirSync('/proc/self/task').filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === 'argon2').length;
+    const before = named();
+    const argon2 = createArgon2Threads(2);
+    await Promise.all([argon2.hash('one', LIGHT), argon2.hash('two', LIGHT)]);
+    expect(named() - before).toBe(2);
+    await argon2.terminate();
   });
 
   it('refuses a hash it cannot read with an error, and goes on working', async () => {

@@ -42,7 +42,8 @@ export function createArgon2Threads(count = availableParallelism()) {
   let nextId = 0;
 
   function start(): Thread {
-    const worker = new Worker(THREAD_PROGRAM, { eval: true, workerData: { argon2 }, execArgv: [] });
+    // Named: the thread's name in /proc, where the bench reads each thread's CPU.
+    const worker = new Worker(THREAD_PROGRAM, { eval: true, workerData: { argon2 }, execArgv: [], name: 'argon2' });
     const thread: Thread = { worker, waiting: new Map() };
     worker.on('message', (reply: Reply) => {
       const waiting = thread.waiting.get(reply.id);
