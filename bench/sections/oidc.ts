@@ -5,7 +5,18 @@ import { signIn } from '../lib/accounts';
 import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import { alternatingRounds, median, type Alternated } from '../lib/rounds';
-import { machineCpuMilliseconds, mainThreadTimes, postgresCpuFrom, processCpuMilliseconds, startBareOidcProcess, startPortalProcess, type ServerProcess, type ThreadTimes } from '../lib/server-process';
+import {
+  machineCpuMilliseconds,
+  mainThreadTimes,
+  postgresCpuFrom,
+  processCpuMilliseconds,
+  startBareOidcProcess,
+  startPortalProcess,
+  threadGroupSpent,
+  threadGroupTimes,
+  type ServerProcess,
+  type ThreadTimes,
+} from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /** Keycloak's sizing guide: 120 refresh-token grants per second per vCPU. */
@@ -188,13 +199,13 @@ type Trips = Awaited<ReturnType<typeof roundTrips>>;
  * PGlite's worker included), its main thread's, and PostgreSQL's backends' for a portal on
  * PostgreSQL (from /proc).
  */
-type Loaded = LoadResult & { cpu: number; mainThread: number; database?: number; machineIdle: number; mainWaitedRunnable: number };
+type Loaded = LoadResult & { cpu: number; mainThread: number; pgliteWorker: number; v8Threads: number; database?: number; machineIdle: number; mainWaitedRunnable: number };
 
 /** One autocannon run (in a worker of this process) with the CPU each successful answer cost (Loaded). */
 async function loadWithCpu(target: Target, path: string, body: string, headers: Record<string, string> = {}): Promise<Loaded> {
   const pid = target.server.pid;
   // Everything read at the window's two ends, each once: the process, its main thread and the machine.
-  const readings = () => ({ process: processCpuMilliseconds(pid), main: mainThreadTimes(pid), machine: machineCpuMilliseconds(), at: performance.now() });
+  const readings = () => ({ process: processCpuMilliseconds(pid), main: mainThreadTimes(pid), threads: threadGroupTimes(pid), machine: machineCpuMilliseconds(), at: performance.now() });
   let before: ReturnType<typeof readings> | undefined;
   let database: ReturnType<typeof postgresCpuFrom> | undefined;
   const result = await load({
@@ -214,6 +225,10 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
   const start = before ?? after;
   const perAnswer = (milliseconds: number) => milliseconds / Math.max(1, result.ok);
   const mainCpu = (times: ThreadTimes) => times.userMs + times.systemMs;
+  const groupCpu = (name: string) => {
+    const spent = threadGroupSpent(start.threads, after.threads, name);
+    return spent.userMs + spent.systemMs;
+  };
   const idle = after.machine.idle - start.machine.idle;
   return {
     ...result,
@@ -221,6 +236,8 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
     mainWaitedRunnable: (after.main.runnableWaitMs - start.main.runnableWaitMs) / Math.max(1, after.at - start.at),
     cpu: perAnswer(after.process - start.process),
     mainThread: perAnswer(mainCpu(after.main) - mainCpu(start.main)),
+    pgliteWorker: perAnswer(groupCpu('pglite')),
+    v8Threads: perAnswer(groupCpu('V8Worker')),
     ...(database ? { database: perAnswer(await (await database).stop()) } : {}),
   };
 }
@@ -274,7 +291,7 @@ function rows(label: 'PGlite' | 'PostgreSQL', m: Awaited<ReturnType<typeof measu
   const cpuNote = (portalMs: number, bareMs: number) => `server CPU per answer ${portalMs.toFixed(2)} ms against ${bareMs.toFixed(2)} ms (${(bareMs / portalMs).toFixed(2)} of bare by CPU${label === 'PostgreSQL' ? ', database backends not included' : ', PGlite included'})`;
   const threadsNote = (measured: Alternated<Loaded>) => {
     const of = (rounds: Loaded[], pick: (round: Loaded) => number | undefined) => mean(rounds.map((round) => pick(round) ?? 0)).toFixed(2);
-    const database = label === 'PostgreSQL' ? `, PostgreSQL's backends ${of(measured.subject, (round) => round.database)} ms` : `, the rest (PGlite's worker, the garbage collector's threads) ${(mean(measured.subject.map((round) => round.cpu)) - mean(measured.subject.map((round) => round.mainThread))).toFixed(2)} ms`;
+    const database = label === 'PostgreSQL' ? `, PostgreSQL's backends ${of(measured.subject, (round) => round.database)} ms` : `, PGlite's worker ${of(measured.subject, (round) => round.pgliteWorker)} ms, V8's threads (the garbage collector's helpers) ${of(measured.subject, (round) => round.v8Threads)} ms`;
     // How much of a core each main thread kept busy (its CPU per answer times answers per second), and the machine's idle share: the rate follows the main thread's CPU per answer, at the share of a core it gets.
     const busy = (rounds: Loaded[]) => mean(rounds.map((round) => (round.mainThread * round.rps) / 1000)).toFixed(2);
     const idle = (rounds: Loaded[]) => `${Math.round(mean(rounds.map((round) => round.machineIdle)) * 100)} %`;
