@@ -7,6 +7,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import type { DatabaseHandle } from '../../packages/server/src/db/client';
+export { PGLITE_THREAD_NAME } from '../../packages/server/src/db/pglite-remote';
+export { ARGON2_THREAD_NAME } from '../../packages/server/src/platform/argon2-threads';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -170,9 +172,7 @@ export function processCpuMilliseconds(pid: number): number {
 }
 
 /** What a process's main thread has spent so far: user and system CPU, and how often the scheduler took the CPU from it. */
-export interface ThreadTimes {
-  userMs: number;
-  systemMs: number;
+export interface ThreadTimes extends CpuTimes {
   /** Involuntary context switches: times it was preempted while it still had work. */
   preemptions: number;
   /** Time it spent runnable but waiting for a core (schedstat's run-queue wait), in milliseconds. */
@@ -195,12 +195,21 @@ export function mainThreadTimes(pid: number): ThreadTimes {
   return { userMs: ticksToMilliseconds(user), systemMs: ticksToMilliseconds(system), preemptions: Number(preempted?.[1] ?? 0), runnableWaitMs: waitNs / 1e6 };
 }
 
-/** CPU (user and system, milliseconds) of a process's threads, summed by the thread's name. */
-export type ThreadGroups = Record<string, { userMs: number; systemMs: number }>;
+/** User and system CPU, in milliseconds. */
+export interface CpuTimes {
+  userMs: number;
+  systemMs: number;
+}
+
+/** Both together. */
+export const userPlusSystemMs = (times: CpuTimes) => times.userMs + times.systemMs;
+
+/** CPU of a process's threads, summed by the thread's name. */
+export type ThreadGroups = Record<string, CpuTimes>;
 
 /**
  * What each group of process `pid`'s threads has spent so far, by thread name from /proc
- * (Linux): `argon2` (argon2-threads.ts), `pglite` (db/pglite-remote.ts), `V8Worker` (V8's
+ * (Linux): ARGON2_THREAD_NAME (argon2-threads.ts), PGLITE_THREAD_NAME (db/pglite-remote.ts), `V8Worker` (V8's
  * platform threads: the garbage collector's helpers, compilers), the main thread as `main`.
  * A thread that ended meanwhile is missing from the later reading.
  */
@@ -223,7 +232,7 @@ export function threadGroupTimes(pid: number): ThreadGroups {
 }
 
 /** What a thread group spent between two readings (threadGroupTimes). */
-export function threadGroupSpent(before: ThreadGroups, after: ThreadGroups, name: string): { userMs: number; systemMs: number } {
+export function threadGroupSpent(before: ThreadGroups, after: ThreadGroups, name: string): CpuTimes {
   const was = before[name] ?? { userMs: 0, systemMs: 0 };
   const is = after[name] ?? { userMs: 0, systemMs: 0 };
   return { userMs: is.userMs - was.userMs, systemMs: is.systemMs - was.systemMs };

@@ -2,6 +2,8 @@ import { clientHeaders, seedAccounts, type BenchAccount } from '../lib/accounts'
 import type { BenchContext } from '../lib/context';
 import { load, clean, describeLoad, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import {
+  ARGON2_THREAD_NAME,
+  userPlusSystemMs,
   machineCpuMilliseconds,
   mainThreadTimes,
   postgresCpuFrom,
@@ -9,8 +11,10 @@ import {
   startBareSignInProcess,
   startHelloWorldProcess,
   startPortalProcess,
+  PGLITE_THREAD_NAME,
   threadGroupSpent,
   threadGroupTimes,
+  type CpuTimes,
   type ServerProcess,
   type ThreadGroups,
   type ThreadTimes,
@@ -52,7 +56,7 @@ interface SignInRound {
   /** The server's main thread per sign-in (JavaScript, and PGlite's queries; argon2 runs on threads of its own): CPU milliseconds and preemptions. */
   mainThread: ThreadTimes;
   /** The server's argon2 threads per sign-in (argon2-threads.ts), CPU milliseconds: beside a database they cost more than in the bare server. */
-  argon2: { userMs: number; systemMs: number };
+  argon2: CpuTimes;
   /** PGlite's worker thread (on PGlite) and V8's platform threads (the garbage collector's helpers) per sign-in, CPU milliseconds. */
   pglite: number;
   v8: number;
@@ -125,8 +129,7 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
   const mainAfter = mainThreadTimes(w.server.pid);
   const threadsAfter = threadGroupTimes(w.server.pid);
   const spent = (name: string) => threadGroupSpent(threadsBefore, threadsAfter, name);
-  const argon2 = spent('argon2');
-  const cpuOf = (name: string) => spent(name).userMs + spent(name).systemMs;
+  const argon2 = spent(ARGON2_THREAD_NAME);
   const machineAfter = machineCpuMilliseconds();
   const bench = process.cpuUsage(benchBefore);
   const postgresMs = postgres ? await (await postgres).stop() : 0;
@@ -146,7 +149,7 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
     runnableWaitMs: perSignIn(mainAfter.runnableWaitMs - mainBefore.runnableWaitMs),
   };
   const argon2PerSignIn = { userMs: perSignIn(argon2.userMs), systemMs: perSignIn(argon2.systemMs) };
-  return { rps: result.rps, perServerCpuSecond: result.ok / (scaled / 1000), mainThread, argon2: argon2PerSignIn, pglite: perSignIn(cpuOf('pglite')), v8: perSignIn(cpuOf('V8Worker')), machine, result };
+  return { rps: result.rps, perServerCpuSecond: result.ok / (scaled / 1000), mainThread, argon2: argon2PerSignIn, pglite: perSignIn(userPlusSystemMs(spent(PGLITE_THREAD_NAME))), v8: perSignIn(userPlusSystemMs(spent('V8Worker'))), machine, result };
 }
 
 /** The raw rate a server round is taken against: the mean of the raw rounds either side of it. */
@@ -198,16 +201,16 @@ function signInRows(w: SignInWorkload): Row[] {
 /** The main thread's CPU per sign-in and its parts (medians): user time that grows beside argon2 is contention, not system calls. */
 function describeMainThread(w: SignInWorkload): string {
   const of = (pick: (times: ThreadTimes) => number) => median(w.rounds.map((round) => pick(round.mainThread))).toFixed(1);
-  return `${of((times) => times.userMs + times.systemMs)} ms of CPU per sign-in (medians: user ${of((times) => times.userMs)}, system ${of((times) => times.systemMs)}; preempted ${of((times) => times.preemptions)} times, ${of((times) => times.runnableWaitMs)} ms runnable without a core)`;
+  return `${of(userPlusSystemMs)} ms of CPU per sign-in (medians: user ${of((times) => times.userMs)}, system ${of((times) => times.systemMs)}; preempted ${of((times) => times.preemptions)} times, ${of((times) => times.runnableWaitMs)} ms runnable without a core)`;
 }
 
 function describeMachine(w: SignInWorkload): string {
   const of = (pick: (share: MachineShare) => number) => median(w.rounds.map((round) => pick(round.machine))).toFixed(1);
   const postgres = w.databaseUrl ? `, PostgreSQL's backends ${of((share) => share.postgres)}` : '';
-  const argon2 = (pick: (times: SignInRound['argon2']) => number) => median(w.rounds.map((round) => pick(round.argon2))).toFixed(1);
+  const argon2 = (pick: (times: CpuTimes) => number) => median(w.rounds.map((round) => pick(round.argon2))).toFixed(1);
   const thread = (pick: (round: SignInRound) => number) => median(w.rounds.map(pick)).toFixed(1);
   const pglite = w.databaseUrl || w.ceiling ? '' : `, PGlite's worker ${thread((round) => round.pglite)}`;
-  const threads = `its argon2 threads ${argon2((times) => times.userMs + times.systemMs)}, ${argon2((times) => times.systemMs)} of it system time${pglite}, V8's threads ${thread((round) => round.v8)}`;
+  const threads = `its argon2 threads ${argon2(userPlusSystemMs)}, ${argon2((times) => times.systemMs)} of it system time${pglite}, V8's threads ${thread((round) => round.v8)}`;
   return `server process ${of((share) => share.server)} (${threads})${postgres}, load generator ${of((share) => share.loadGenerator)}, idle ${of((share) => share.idle)}, against ${median(w.rounds.map((round) => 1000 / round.raw.perCpuSecond)).toFixed(1)} of CPU per raw verification`;
 }
 

@@ -6,16 +6,17 @@ import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import { alternatingRounds, median, type Alternated } from '../lib/rounds';
 import {
+  userPlusSystemMs,
   machineCpuMilliseconds,
   mainThreadTimes,
   postgresCpuFrom,
   processCpuMilliseconds,
   startBareOidcProcess,
   startPortalProcess,
+  PGLITE_THREAD_NAME,
   threadGroupSpent,
   threadGroupTimes,
   type ServerProcess,
-  type ThreadTimes,
 } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
@@ -224,19 +225,15 @@ async function loadWithCpu(target: Target, path: string, body: string, headers: 
   const after = readings();
   const start = before ?? after;
   const perAnswer = (milliseconds: number) => milliseconds / Math.max(1, result.ok);
-  const mainCpu = (times: ThreadTimes) => times.userMs + times.systemMs;
-  const groupCpu = (name: string) => {
-    const spent = threadGroupSpent(start.threads, after.threads, name);
-    return spent.userMs + spent.systemMs;
-  };
+  const groupCpu = (name: string) => userPlusSystemMs(threadGroupSpent(start.threads, after.threads, name));
   const idle = after.machine.idle - start.machine.idle;
   return {
     ...result,
     machineIdle: idle / Math.max(1, idle + after.machine.busy - start.machine.busy),
     mainWaitedRunnable: (after.main.runnableWaitMs - start.main.runnableWaitMs) / Math.max(1, after.at - start.at),
     cpu: perAnswer(after.process - start.process),
-    mainThread: perAnswer(mainCpu(after.main) - mainCpu(start.main)),
-    pgliteWorker: perAnswer(groupCpu('pglite')),
+    mainThread: perAnswer(userPlusSystemMs(after.main) - userPlusSystemMs(start.main)),
+    pgliteWorker: perAnswer(groupCpu(PGLITE_THREAD_NAME)),
     v8Threads: perAnswer(groupCpu('V8Worker')),
     ...(database ? { database: perAnswer(await (await database).stop()) } : {}),
   };

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { clientHeaders, seedAccounts, type BenchAccount } from '../lib/accounts';
 import { load, perSecond, type LoadResult } from '../lib/load';
 import { median } from '../lib/rounds';
-import { mainThreadTimes, postgresCpuFrom, processCpuMilliseconds, startPortalProcess } from '../lib/server-process';
+import { mainThreadTimes, userPlusSystemMs, postgresCpuFrom, processCpuMilliseconds, startPortalProcess } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /**
@@ -198,7 +198,7 @@ export const webhooksSection: BenchSection = {
             metric: '  server CPU per delivery',
             value: perDelivery(cpuMs),
             status: 'INFO',
-            note: `over the backlog's drain: the server process (main thread ${perDelivery(mainAfter.userMs + mainAfter.systemMs - mainBefore.userMs - mainBefore.systemMs)}); PostgreSQL's backends ${perDelivery(postgresMs)}; the receiver's process ${perDelivery(receiverCpuMs)}; ${connections - connectionsBefore} new connections to the receiver (${connections} in the whole run)`,
+            note: `over the backlog's drain: the server process (main thread ${perDelivery(userPlusSystemMs(mainAfter) - userPlusSystemMs(mainBefore))}); PostgreSQL's backends ${perDelivery(postgresMs)}; the receiver's process ${perDelivery(receiverCpuMs)}; ${connections - connectionsBefore} new connections to the receiver (${connections} in the whole run)`,
           },
           {
             metric: 'deliveries beside sign-ins',

@@ -36,6 +36,9 @@ function workerEntry(): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(`import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(worker)});`)}`);
 }
 
+/** The worker thread's name in /proc, where the bench reads its CPU. */
+export const PGLITE_THREAD_NAME = 'pglite';
+
 /**
  * PGlite in a worker thread (pglite-worker.ts), behind the interface drizzle calls. Queries and
  * transactions keep PGlite's semantics: one statement or one transaction at a time, the others
@@ -43,8 +46,7 @@ function workerEntry(): URL {
  * of the statement that sent it (one port delivers in order).
  */
 export async function startPgliteWorker(start: WorkerStart): Promise<RemotePGlite> {
-  // Named: the thread's name in /proc, where the bench reads each thread's CPU.
-  const worker = new Worker(workerEntry(), { workerData: start, name: 'pglite' });
+  const worker = new Worker(workerEntry(), { workerData: start, name: PGLITE_THREAD_NAME });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const channels = new Map<string, Set<(payload: string) => void>>();
   let nextId = 0;

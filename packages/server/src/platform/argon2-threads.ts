@@ -29,6 +29,9 @@ parentPort.on('message', (job) => {
   }
 });`;
 
+/** The threads' name in /proc, where the bench reads their CPU. */
+export const ARGON2_THREAD_NAME = 'argon2';
+
 /**
  * argon2 on threads of its own, one per core. Through libuv's pool (what @node-rs/argon2's
  * async calls use) a core stood idle after each hash until the main thread, busy with other
@@ -42,8 +45,7 @@ export function createArgon2Threads(count = availableParallelism()) {
   let nextId = 0;
 
   function start(): Thread {
-    // Named: the thread's name in /proc, where the bench reads each thread's CPU.
-    const worker = new Worker(THREAD_PROGRAM, { eval: true, workerData: { argon2 }, execArgv: [], name: 'argon2' });
+    const worker = new Worker(THREAD_PROGRAM, { eval: true, workerData: { argon2 }, execArgv: [], name: ARGON2_THREAD_NAME });
     const thread: Thread = { worker, waiting: new Map() };
     worker.on('message', (reply: Reply) => {
       const waiting = thread.waiting.get(reply.id);
