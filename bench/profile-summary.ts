@@ -57,8 +57,9 @@ function summarize(profile: CpuProfile, fromMs = 0, toMs = Infinity): { totalMs:
     const frame = frames.get(id);
     if (!frame || frame.functionName === '(idle)' || atMs < fromMs || atMs > toMs) return;
     totalMs += deltaMs;
-    byPackage.set(packageOf(frame), (byPackage.get(packageOf(frame)) ?? 0) + deltaMs);
-    byFunction.set(functionOf(frame), (byFunction.get(functionOf(frame)) ?? 0) + deltaMs);
+    const [pkg, fn] = [packageOf(frame), functionOf(frame)];
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + deltaMs);
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + deltaMs);
   });
   return { totalMs, byPackage, byFunction };
 }

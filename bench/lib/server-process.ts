@@ -171,6 +171,15 @@ export function processCpuMilliseconds(pid: number): number {
   return ticksToMilliseconds(user + system);
 }
 
+/** User and system CPU, in milliseconds. */
+export interface CpuTimes {
+  userMs: number;
+  systemMs: number;
+}
+
+/** Both together. */
+export const userPlusSystemMs = (times: CpuTimes) => times.userMs + times.systemMs;
+
 /** What a process's main thread has spent so far: user and system CPU, and how often the scheduler took the CPU from it. */
 export interface ThreadTimes extends CpuTimes {
   /** Involuntary context switches: times it was preempted while it still had work. */
@@ -194,15 +203,6 @@ export function mainThreadTimes(pid: number): ThreadTimes {
   const waitNs = Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1] ?? 0);
   return { userMs: ticksToMilliseconds(user), systemMs: ticksToMilliseconds(system), preemptions: Number(preempted?.[1] ?? 0), runnableWaitMs: waitNs / 1e6 };
 }
-
-/** User and system CPU, in milliseconds. */
-export interface CpuTimes {
-  userMs: number;
-  systemMs: number;
-}
-
-/** Both together. */
-export const userPlusSystemMs = (times: CpuTimes) => times.userMs + times.systemMs;
 
 /** CPU of a process's threads, summed by the thread's name. */
 export type ThreadGroups = Record<string, CpuTimes>;

@@ -3,17 +3,17 @@ import type { BenchContext } from '../lib/context';
 import { load, clean, describeLoad, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import {
   ARGON2_THREAD_NAME,
-  userPlusSystemMs,
   machineCpuMilliseconds,
   mainThreadTimes,
+  PGLITE_THREAD_NAME,
   postgresCpuFrom,
   processCpuMilliseconds,
   startBareSignInProcess,
   startHelloWorldProcess,
   startPortalProcess,
-  PGLITE_THREAD_NAME,
   threadGroupSpent,
   threadGroupTimes,
+  userPlusSystemMs,
   type CpuTimes,
   type ServerProcess,
   type ThreadGroups,
@@ -129,7 +129,6 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
   const mainAfter = mainThreadTimes(w.server.pid);
   const threadsAfter = threadGroupTimes(w.server.pid);
   const spent = (name: string) => threadGroupSpent(threadsBefore, threadsAfter, name);
-  const argon2 = spent(ARGON2_THREAD_NAME);
   const machineAfter = machineCpuMilliseconds();
   const bench = process.cpuUsage(benchBefore);
   const postgresMs = postgres ? await (await postgres).stop() : 0;
@@ -148,8 +147,17 @@ async function signInRound(w: SignInWorkload): Promise<Omit<SignInRound, 'raw'>>
     preemptions: perSignIn(mainAfter.preemptions - mainBefore.preemptions),
     runnableWaitMs: perSignIn(mainAfter.runnableWaitMs - mainBefore.runnableWaitMs),
   };
-  const argon2PerSignIn = { userMs: perSignIn(argon2.userMs), systemMs: perSignIn(argon2.systemMs) };
-  return { rps: result.rps, perServerCpuSecond: result.ok / (scaled / 1000), mainThread, argon2: argon2PerSignIn, pglite: perSignIn(userPlusSystemMs(spent(PGLITE_THREAD_NAME))), v8: perSignIn(userPlusSystemMs(spent('V8Worker'))), machine, result };
+  const argon2 = spent(ARGON2_THREAD_NAME);
+  return {
+    rps: result.rps,
+    perServerCpuSecond: result.ok / (scaled / 1000),
+    mainThread,
+    argon2: { userMs: perSignIn(argon2.userMs), systemMs: perSignIn(argon2.systemMs) },
+    pglite: perSignIn(userPlusSystemMs(spent(PGLITE_THREAD_NAME))),
+    v8: perSignIn(userPlusSystemMs(spent('V8Worker'))),
+    machine,
+    result,
+  };
 }
 
 /** The raw rate a server round is taken against: the mean of the raw rounds either side of it. */

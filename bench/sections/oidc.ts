@@ -6,16 +6,16 @@ import type { BenchContext } from '../lib/context';
 import { clean, describeLoad, load, loadAverage, perSecond, type LoadResult } from '../lib/load';
 import { alternatingRounds, median, type Alternated } from '../lib/rounds';
 import {
-  userPlusSystemMs,
   machineCpuMilliseconds,
   mainThreadTimes,
+  PGLITE_THREAD_NAME,
   postgresCpuFrom,
   processCpuMilliseconds,
   startBareOidcProcess,
   startPortalProcess,
-  PGLITE_THREAD_NAME,
   threadGroupSpent,
   threadGroupTimes,
+  userPlusSystemMs,
   type ServerProcess,
 } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { clientHeaders, seedAccounts, type BenchAccount } from '../lib/accounts';
 import { load, perSecond, type LoadResult } from '../lib/load';
 import { median } from '../lib/rounds';
-import { mainThreadTimes, userPlusSystemMs, postgresCpuFrom, processCpuMilliseconds, startPortalProcess } from '../lib/server-process';
+import { mainThreadTimes, postgresCpuFrom, processCpuMilliseconds, startPortalProcess, userPlusSystemMs } from '../lib/server-process';
 import type { BenchSection, Row } from '../lib/types';
 
 /**
