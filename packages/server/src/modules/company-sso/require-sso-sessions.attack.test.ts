@@ -431,7 +431,8 @@ describe("a member's personal API keys", () => {
     expect(await me(key)).toBe(200);
 
     await requireSso(ORGANIZATION, true);
-    expect(await me(moved.token)).toBe(401);
+    // The operator's services are another node: the server forgets the session when the database's notice arrives.
+    await refusedSoon(() => me(moved.token));
     // Before, the key counted as vouched for from its own creation, not the session's sign-in: it went on answering.
     expect(await me(key)).toBe(401);
   });
