@@ -32,7 +32,7 @@ export interface DeliveryWorkerOptions {
   runBudgetMs?: number;
 }
 
-/** Rounds a run keeps going at once on the node's lanes. */
+/** Rounds a run keeps going at once on the node's lanes while there is a backlog. */
 const ROUNDS_AT_ONCE = 2;
 /** A receiver has this long to answer (Standard Webhooks suggests a short timeout; retries follow). */
 const ATTEMPT_TIMEOUT_MS = 15_000;
@@ -127,23 +127,29 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   }
 
   /**
-   * Rounds until nothing is due (or the budget is spent), pausing between them. Two rounds go at
-   * once, sharing the lanes: one claims and records while the other's attempts are in flight, so
-   * the lanes do not stand idle at a round's start and end. Returns how many were claimed.
+   * Rounds until nothing is due (or the budget is spent), pausing between them. While a full
+   * batch keeps coming (a backlog), a second round goes beside the first, sharing the lanes: one
+   * claims and records while the other's attempts are in flight, so the lanes do not stand idle
+   * at a round's start and end. A run with less than a batch to send claims alone: a second
+   * claim at the same moment would find nothing and still cost the database a statement.
+   * Returns how many were claimed.
    */
   async function run(): Promise<number> {
     const started = Date.now();
     let sent = 0;
+    let beside: Promise<void> | undefined;
     const rounds = async () => {
       for (;;) {
         const claimed = await round();
         sent += claimed;
         if (claimed === 0 || Date.now() - started > runBudgetMs) return;
+        if (claimed >= batchSize && beside === undefined) beside = rounds();
         // A backlog drains in rounds with the request path served between them (timers run after pending I/O).
         await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
     };
-    await Promise.all(Array.from({ length: ROUNDS_AT_ONCE }, rounds));
+    await rounds();
+    await beside;
     return sent;
   }
 
