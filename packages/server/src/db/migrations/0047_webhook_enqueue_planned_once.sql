@@ -5,8 +5,8 @@
 -- INSERT itself was planned again at every call for its parameters. That was about 0.4 ms of a
 -- database backend per event and endpoint, a new account's or a profile change's. Now a loop over
 -- the endpoints that chose the event reads the scopes once each and inserts a plain row: PL/pgSQL
--- keeps the plans of these simple statements for the connection. The rules are 0044's, word for
--- word; docs/benchmarks.md, "What queueing an event costs", has the figures.
+-- keeps the plans of these simple statements for the connection. The rules are 0044's, spelled
+-- with 0046's "webhook_allowed"; docs/benchmarks.md, "What queueing an event costs", has the figures.
 CREATE OR REPLACE FUNCTION "webhook_enqueue"(event_type text, event_subject uuid, event_data jsonb) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	event uuid := gen_random_uuid();
@@ -15,15 +15,12 @@ DECLARE
 BEGIN
 	FOR endpoint IN SELECT e."client_id" FROM "webhook_endpoints" e WHERE e."enabled" AND event_type = ANY (e."events") LOOP
 		scopes := "webhook_granted_scopes"(event_subject::text, endpoint."client_id");
-		IF (
-				scopes IS NOT NULL
-				OR (event_type = 'user.deleted' AND EXISTS (
-					SELECT 1 FROM "webhook_deletion_audiences" a
-					WHERE a."account_id" = event_subject::text AND a."client_id" = endpoint."client_id"
-				))
-			)
-			AND (event_type <> 'user.email_changed' OR 'email' = ANY (scopes))
-			AND (event_type NOT LIKE 'organization.%' OR 'profile' = ANY (scopes)) THEN
+		-- 0044's rule is 0046's "webhook_allowed", with user.deleted also going to the apps the person had allowed (0036).
+		IF "webhook_allowed"(event_type, scopes)
+			OR (event_type = 'user.deleted' AND EXISTS (
+				SELECT 1 FROM "webhook_deletion_audiences" a
+				WHERE a."account_id" = event_subject::text AND a."client_id" = endpoint."client_id"
+			)) THEN
 			INSERT INTO "webhook_deliveries" ("event_id", "client_id", "type", "subject", "payload")
 			VALUES (event, endpoint."client_id", event_type, event_subject,
 				jsonb_build_object('type', event_type, 'timestamp', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', "webhook_released"(event_data, scopes)));
