@@ -84,6 +84,12 @@ export function webhookQueries(db: Database) {
      * as the person allows the app now (migration 0046): a user event is cut to the scopes of the
      * app's grant, and one the app may no longer be told fails here, `not_allowed`, unsent
      * (`refused` counts them).
+     *
+     * Unnamed on purpose, so PostgreSQL plans it at every call (about 0.4 ms of a warm backend),
+     * for the sizes the queue has then. A named statement soon runs a cached generic plan, and
+     * one made while the queue was empty checks each due delivery against every pending one
+     * (the order index read whole, then filtered) instead of looking up its person's earlier
+     * deliveries: with 3,000 pending that plan took 7.8 ms and filtered 60,000 rows per claim.
      */
     async claim(now: Date, limit: number, leaseMs: number): Promise<{ deliveries: ClaimedDelivery[]; refused: number }> {
       const leaseUntil = new Date(now.getTime() + leaseMs);
