@@ -7,8 +7,10 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../../packages/server/src/db/client';
 import { migrate } from '../../packages/server/src/db/migrate';
+import { sizeForTests } from '../../packages/server/test/pglite-memory';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: make-pglite-template.ts <dir>');
@@ -17,3 +19,7 @@ await mkdir(path.dirname(dir), { recursive: true }); // .cache/e2e does not exis
 const database = await openDatabase({ dataDir: dir });
 await migrate(database);
 await database.close();
+// Its memory for the tests (pglite-memory.ts), set on PGlite itself: the server's handle runs it in a worker.
+const pglite = await PGlite.create(dir);
+await sizeForTests(pglite);
+await pglite.close();

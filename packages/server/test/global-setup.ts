@@ -4,6 +4,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { dropDeadRunsDatabases, dropRunDatabases, pgliteSnapshot, SNAPSHOT_DIR, templateDatabase } from './db-target';
+import { sizeForTests } from './pglite-memory';
 import { bundleServer } from './server-bundle';
 
 /**
@@ -20,6 +21,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   await mkdir(SNAPSHOT_DIR, { recursive: true });
   const pglite = await PGlite.create();
   await migrate(await openDatabase({ pglite }));
+  await sizeForTests(pglite);
   const dump = await pglite.dumpDataDir('gzip');
   await writeFile(pgliteSnapshot(), Buffer.from(await dump.arrayBuffer()));
   await pglite.close();
