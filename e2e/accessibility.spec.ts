@@ -1,7 +1,7 @@
 import type { Page, PlaywrightWorkerArgs, Route } from '@playwright/test';
 import { axeViolations, isSerious } from './support/axe';
 import { cspViolations, pageErrors } from './support/helpers';
-import { open, UNFINISHED, watchActivity } from './support/screens';
+import { open, UNFINISHED, watchActivity, type Activity } from './support/screens';
 import { createActivatedAccount, expect, test, uniqueEmail, type Portal } from './support/mail';
 
 /**
@@ -80,10 +80,10 @@ async function audit(page: Page, screen: string): Promise<Finding[]> {
     }));
 }
 
-async function sweep(page: Page, origin: string, screens: string[], stillFor: () => Promise<number>, options: { signedIn?: boolean } = {}): Promise<Finding[]> {
+async function sweep(page: Page, origin: string, screens: string[], activity: Activity, options: { signedIn?: boolean } = {}): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const screen of screens) {
-    await open(page, `${origin}${screen}`, stillFor);
+    await open(page, `${origin}${screen}`, activity);
     // A signed-in screen is audited as itself, not as the sign-in page a lost session sends it to.
     if (options.signedIn) expect(new URL(page.url()).pathname, `${screen} stays signed in`).toBe(new URL(screen, origin).pathname);
     findings.push(...(await audit(page, screen)));
@@ -95,12 +95,12 @@ async function sweep(page: Page, origin: string, screens: string[], stillFor: ()
  * A new activated account of `base`'s brand, signed in from the page (Node cannot resolve
  * locker.localhost; Chromium can). The app learns of the session at its next page load.
  */
-async function signIn(page: Page, playwright: PlaywrightWorkerArgs['playwright'], portal: Portal, base: string, name: string, stillFor: () => Promise<number>): Promise<void> {
+async function signIn(page: Page, playwright: PlaywrightWorkerArgs['playwright'], portal: Portal, base: string, name: string, activity: Activity): Promise<void> {
   const request = await playwright.request.newContext();
   const account = { email: uniqueEmail(name), password: PASSWORD, fullName: 'Ada Lovelace' };
   await createActivatedAccount(request, portal, account);
   await request.dispose();
-  await open(page, `${base}/login/explore`, stillFor);
+  await open(page, `${base}/login/explore`, activity);
   const status = await page.evaluate(
     async ({ email, password }) =>
       (await fetch('/v3/sso/auth', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) })).status,
@@ -126,13 +126,13 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
         const base = origin(portal);
         const errors = pageErrors(page);
         const csp = cspViolations(page);
-        const stillFor = await watchActivity(page);
+        const activity = await watchActivity(page);
         await page.context().addCookies([{ name: 'lang', value: language, url: base }]);
-        const findings = await sweep(page, base, PUBLIC_SCREENS, stillFor);
+        const findings = await sweep(page, base, PUBLIC_SCREENS, activity);
 
-        await signIn(page, playwright, portal, base, `a11y-${brand}-${language}`, stillFor);
+        await signIn(page, playwright, portal, base, `a11y-${brand}-${language}`, activity);
         // The app learns of the new session when it loads: the first account screen is a page load.
-        findings.push(...(await sweep(page, base, ACCOUNT_SCREENS, stillFor, { signedIn: true })));
+        findings.push(...(await sweep(page, base, ACCOUNT_SCREENS, activity, { signedIn: true })));
 
         expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
         expect(errors.map(String)).toEqual([]);
@@ -145,8 +145,8 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
   test('a screen while its data loads has no serious or critical violation', async ({ page, portal, playwright }) => {
     const base = portal.platformUrl;
     const errors = pageErrors(page);
-    const stillFor = await watchActivity(page);
-    await signIn(page, playwright, portal, base, 'a11y-loading', stillFor);
+    const activity = await watchActivity(page);
+    await signIn(page, playwright, portal, base, 'a11y-loading', activity);
     const findings: Finding[] = [];
     for (const { screen, api } of LOADING_SCREENS) {
       // The screen's data is held until it has been audited.

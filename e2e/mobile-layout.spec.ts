@@ -255,14 +255,14 @@ test.describe('every screen holds on a phone (390x844)', () => {
         const context: BrowserContext = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce', locale: language === 'vi' ? 'vi-VN' : 'en-US' });
         await context.addCookies([{ name: 'lang', value: language, url: base }]);
         const page = await context.newPage();
-        const stillFor = await watchActivity(page);
+        const activity = await watchActivity(page);
         const screens = allScreens();
         const findings: Record<string, string[]> = {};
 
         const sweep = async (list: Screen[]) => {
           for (const screen of list) {
             if (isKnown(screen.url, brand, language)) continue;
-            await open(page, `${base}${screen.url}`, stillFor);
+            await open(page, `${base}${screen.url}`, activity);
             const faults = await layoutFaults(page);
             if (faults.length) findings[screen.url] = faults;
             const pathname = new URL(page.url()).pathname;
@@ -275,7 +275,7 @@ test.describe('every screen holds on a phone (390x844)', () => {
         await sweep(screens.filter((screen) => !screen.signedIn));
 
         // Signed in from the page (Node cannot resolve locker.localhost; Chromium can).
-        await open(page, `${base}${paths.loginExplore}`, stillFor);
+        await open(page, `${base}${paths.loginExplore}`, activity);
         const status = await page.evaluate(
           async ({ email, password }) => (await fetch('/v3/sso/auth', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) })).status,
           person,
@@ -290,7 +290,7 @@ test.describe('every screen holds on a phone (390x844)', () => {
         if (screenshotsOn) {
           await page.setViewportSize({ width: 1440, height: 900 });
           for (const url of PICTURED) {
-            await open(page, `${base}${url}`, stillFor);
+            await open(page, `${base}${url}`, activity);
             await snap(page, `mobile-${brand}-${language}-1440${pictureName(url)}`);
           }
         }

@@ -36,7 +36,7 @@ async function looksRight(page: Page, name: string) {
  * has finished), without loading the app and axe into the page again.
  */
 async function everyPage(page: Page, origin: string, brand: string, language: string) {
-  const stillFor = await watchActivity(page);
+  const activity = await watchActivity(page);
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     let first = true;
@@ -48,7 +48,7 @@ async function everyPage(page: Page, origin: string, brand: string, language: st
     ] as const) {
       // Generous: on a loaded machine a page's data has taken longer than the default 10 s.
       if (first) await page.goto(`${origin}${path}`);
-      else await open(page, `${origin}${path}`, stillFor, 30_000);
+      else await open(page, `${origin}${path}`, activity, 30_000);
       first = false;
       await expect(page.getByTestId(ready).first()).toBeVisible({ timeout: 30_000 });
       await looksRight(page, `h4-${brand}-${path.slice(1).replace('/', '-')}-${language}-${width}`);

@@ -15,12 +15,18 @@ const STILL_MS = 150;
  */
 export const UNFINISHED = '[aria-busy="true"], [data-testid="loading"]';
 
+/** What watchActivity keeps of a page's requests, read here without a call into the page. */
+export interface Activity {
+  /** Milliseconds since a request of the page last started or ended; 0 while one is in flight. */
+  requestsStillFor(): number;
+}
+
 /**
  * Watches the page for what makes a screen unfinished: requests in flight (lazy chunks, data)
  * and changes to the DOM (a response rendering, a route swapping in). The DOM is watched from
  * before the app's first script, on every document the page loads.
  */
-export async function watchActivity(page: Page): Promise<() => Promise<number>> {
+export async function watchActivity(page: Page): Promise<Activity> {
   let inFlight = 0;
   let lastRequest = Date.now();
   const started = () => {
@@ -39,29 +45,46 @@ export async function watchActivity(page: Page): Promise<() => Promise<number>> 
     state.e2eLastDomChange = performance.now();
     new MutationObserver(() => (state.e2eLastDomChange = performance.now())).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });
-  // Milliseconds the page has been still, 0 while a request is in flight or something on it is
-  // unfinished (a loader that sits still is not the page). One call into the page per look: a
-  // screen is looked at every 50 ms until it settles, some 350 screens a run.
-  return async () => {
-    if (inFlight > 0) return 0;
-    const domStill = await page.evaluate(
-      (unfinished) => (document.querySelector(unfinished) ? 0 : performance.now() - (window as unknown as { e2eLastDomChange: number }).e2eLastDomChange),
-      UNFINISHED,
-    );
-    return Math.min(domStill, Date.now() - lastRequest);
-  };
+  return { requestsStillFor: () => (inFlight > 0 ? 0 : Date.now() - lastRequest) };
 }
 
 /**
- * Opens a screen and waits until it is finished: its code and data loaded and rendered, no
- * busy region and no loading indicator left, then still for STILL_MS. (`networkidle` fires once per document: after a
- * history navigation it waited for nothing, and a fixed 250 ms pause stood in for the data.)
- * With motion reduced (the spec's test.use, and the theme's respectReducedMotion) nothing is
- * mid-fade when it is measured. After the first, screens open the way a link does
- * (history + popstate, which the router follows): no reload of the app for each. `timeout`: how
- * long it may take to settle (the expect timeout unless given).
+ * Resolves once the screen has finished: no request in flight for STILL_MS, and on the page
+ * nothing unfinished and no DOM change for STILL_MS. The page's side is one call that polls
+ * in the page: looked at from here every 50 ms, a screen cost some ten calls, each a step of
+ * the test reported to the runner, and the test workers' CPU in a sweep was mostly that.
  */
-export async function open(page: Page, url: string, stillFor: () => Promise<number>, timeout?: number): Promise<void> {
+async function settled(page: Page, url: string, activity: Activity, timeout: number): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const left = deadline - Date.now();
+    const domStill = await page
+      .waitForFunction(
+        ({ unfinished, still }) => !document.querySelector(unfinished) && performance.now() - (window as unknown as { e2eLastDomChange: number }).e2eLastDomChange >= still,
+        { unfinished: UNFINISHED, still: STILL_MS },
+        { polling: 50, timeout: Math.max(left, 1) },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    const requestsStill = activity.requestsStillFor();
+    if (domStill && requestsStill >= STILL_MS) return;
+    if (!domStill || Date.now() >= deadline) throw new Error(`${url} did not settle with its content loaded in ${timeout} ms`);
+    await new Promise((resolve) => setTimeout(resolve, requestsStill === 0 ? 50 : STILL_MS - requestsStill));
+  }
+}
+
+/**
+ * Opens a screen and waits until it is finished (settled): its code and data loaded and
+ * rendered, no busy region and no loading indicator left, then still for STILL_MS.
+ * (`networkidle` fires once per document: after a history navigation it waited for nothing,
+ * and a fixed 250 ms pause stood in for the data.) With motion reduced (the spec's test.use,
+ * and the theme's respectReducedMotion) nothing is mid-fade when it is measured. After the
+ * first, screens open the way a link does (history + popstate, which the router follows): no
+ * reload of the app for each. `timeout`: how long it may take to settle (10 s unless given).
+ */
+export async function open(page: Page, url: string, activity: Activity, timeout = 10_000): Promise<void> {
   const target = new URL(url);
   const current = page.url() ? new URL(page.url()) : null;
   if (current?.origin === target.origin) {
@@ -76,6 +99,6 @@ export async function open(page: Page, url: string, stillFor: () => Promise<numb
   } else {
     await page.goto(url);
   }
-  await expect.poll(stillFor, { message: `${url} settles with its content loaded`, intervals: [50], timeout }).toBeGreaterThanOrEqual(STILL_MS);
+  await settled(page, url, activity, timeout);
   await expect(page.locator('#root')).not.toBeEmpty();
 }
