@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { errors, expect, type Page } from '@playwright/test';
 
 /*
  * Walking an app's screens one after another in one page, each measured once it has finished
@@ -66,7 +66,11 @@ async function settled(page: Page, url: string, activity: Activity, timeout: num
       )
       .then(
         () => true,
-        () => false,
+        (error: unknown) => {
+          // Only the time running out means unsettled; a closed page says so itself.
+          if (error instanceof errors.TimeoutError) return false;
+          throw error;
+        },
       );
     const requestsStill = activity.requestsStillFor();
     if (domStill && requestsStill >= STILL_MS) return;
