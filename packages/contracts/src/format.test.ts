@@ -108,6 +108,23 @@ describe('dates', () => {
     expect(formatDateTime(Number.NaN, 'vi')).toBe('');
   });
 
+  it('keeps each language, clock and zone apart when formats of several are mixed (formatters are kept between calls)', () => {
+    const saigon = { timeZone: 'Asia/Ho_Chi_Minh' };
+    for (let round = 0; round < 3; round++) {
+      expect(formatDateTime(afternoon, 'en', utc)).toBe('03/07/2025 2:05 PM');
+      expect(formatDateTime(afternoon, 'vi', saigon)).toBe('07/03/2025 21:05');
+      expect(formatDate(afternoon, 'en', saigon)).toBe('03/07/2025');
+      expect(formatDateTime(afternoon, 'vi', utc)).toBe('07/03/2025 14:05');
+      expect(formatDate('2025-03-07T20:00:00Z', 'vi', saigon)).toBe('08/03/2025');
+      expect(formatDate('2025-03-07T20:00:00Z', 'vi', utc)).toBe('07/03/2025');
+      expect(formatMoney(1234.5, 'USD', 'en')).toBe('$1,234.50');
+      expect(formatMoney(1234.5, 'USD', 'vi')).toBe(new Intl.NumberFormat('vi-VN', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 }).format(1234.5));
+      expect(formatPercent(12.5, 'en')).toBe('12.50%');
+      expect(formatPercent(10, 'en')).toBe('10%');
+    }
+    expect(() => formatDate(afternoon, 'en', { timeZone: 'Not/AZone' })).toThrow(RangeError);
+  });
+
   it('starts the week on Monday for Vietnamese', () => {
     expect(weekStartsOn('vi')).toBe(1);
     expect(weekStartsOn('en')).toBe(0);
